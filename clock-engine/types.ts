@@ -1,0 +1,149 @@
+// The clock engine's vocabulary: what every other part of zeitnot speaks.
+// Device bridges and simulators produce `ClockEvent`s; the console journals them and feeds them
+// to one game actor per board; the actor's `GameState` is what the console shows.
+// All times are integer milliseconds. `at` is a reading of the injected monotonic source
+// (the console maps it to wall time for display and PGN).
+
+export type Side = 'white' | 'black';
+export const otherSide = (side: Side): Side => (side === 'white' ? 'black' : 'white');
+
+/** Per-move time added to a player's clock. */
+export type MoveBonus =
+  | { readonly kind: 'none' }
+  /** Fischer increment, credited for each move from `fromMove` (1 = from move 1). */
+  | { readonly kind: 'increment'; readonly ms: number; readonly fromMove: number }
+  /** FIDE "time-delay mode" / US simple delay: the main time waits `ms` before counting down. */
+  | { readonly kind: 'delay'; readonly ms: number }
+  /** Bronstein: counts down from the start, refunds min(used, ms) at the press. */
+  | { readonly kind: 'bronstein'; readonly ms: number };
+
+export interface Period {
+  /** Time this period adds to each side (Armageddon: unequal). */
+  readonly baseMs: { readonly white: number; readonly black: number };
+  /** Moves to complete in this period; absent for the final (rest-of-game) period. */
+  readonly moves?: number;
+  readonly bonus: MoveBonus;
+}
+
+export interface TimeControl {
+  /** In order; the last one has no move quota. */
+  readonly periods: readonly Period[];
+  /**
+   * How the next period's time is added:
+   * - 'quota-move': per player, at the press that completes that player's quota move (DGT/FIDE default);
+   * - 'first-flag': to both players when the first flag of the period falls (DGT "TIME" mode).
+   */
+  readonly nextPeriod: 'quota-move' | 'first-flag';
+  /**
+   * When a move's increment is credited: 'before-move' (at the start of the move, as a DGT clock does:
+   * 90+30 starts at 1:30:30) or 'after-press' (online-style clocks).
+   */
+  readonly incrementCredit: 'before-move' | 'after-press';
+}
+
+/** Who caused an event. */
+export type EventActor =
+  | { readonly kind: 'player'; readonly side: Side }
+  | { readonly kind: 'device'; readonly deviceId: string }
+  | { readonly kind: 'arbiter'; readonly name: string }
+  | { readonly kind: 'system' };
+
+/** Both displays as a physical clock showed them (mirror mode), in ms. */
+export interface ClockReading {
+  readonly white: number;
+  readonly black: number;
+}
+
+interface Base {
+  /** Monotonic time of the event, integer ms. */
+  readonly at: number;
+  readonly by: EventActor;
+}
+interface ArbiterAction extends Base {
+  /** Why the arbiter did it; kept in the journal and the PGN. */
+  readonly reason: string;
+}
+
+export type GameResult = '1-0' | '0-1' | '1/2-1/2' | '+--' | '--+' | '---';
+
+export type ClockEvent =
+  /** Starts White's clock (at the scheduled start or when the arbiter says so). */
+  | (Base & { readonly type: 'start' })
+  /** The side whose clock runs completes a move. `reading` carries a physical clock's displays. */
+  | (Base & { readonly type: 'press'; readonly side: Side; readonly reading?: ClockReading })
+  | (ArbiterAction & { readonly type: 'pause' })
+  | (Base & { readonly type: 'resume' })
+  | (ArbiterAction & { readonly type: 'setTime'; readonly side: Side; readonly ms: number })
+  | (ArbiterAction & { readonly type: 'addTime'; readonly side: Side; readonly ms: number })
+  /** Corrects a move count (Laws 6.10.2, 7.1): the clock's press counter or the authoritative move number. */
+  | (ArbiterAction & {
+      readonly type: 'setMoveCounter';
+      readonly counter: 'presses' | 'moves';
+      readonly side: Side;
+      readonly moves: number;
+    })
+  | (ArbiterAction & {
+      readonly type: 'penalty';
+      readonly offender: Side;
+      readonly offence: 'illegal-move' | 'false-claim';
+    })
+  | (Base & { readonly type: 'arrive'; readonly side: Side })
+  /** A move as the board or scoresheet records it: the authoritative move count. */
+  | (Base & { readonly type: 'boardMove'; readonly side: Side; readonly san: string; readonly fen?: string })
+  | (Base & { readonly type: 'drawOffer'; readonly side: Side })
+  | (Base & { readonly type: 'drawAccept'; readonly side: Side })
+  /** Laws 2009 Article 10.2 claim by the player to move. */
+  | (Base & { readonly type: 'quickplayClaim'; readonly side: Side })
+  | (ArbiterAction & { readonly type: 'quickplayDecision'; readonly decision: 'draw' | 'postpone' | 'reject' })
+  /** A flag reported by a device or observed by the arbiter (the engine also detects its own). */
+  | (Base & { readonly type: 'flag'; readonly side: Side })
+  | (ArbiterAction & { readonly type: 'forfeit'; readonly side: Side })
+  | (Base & { readonly type: 'result'; readonly result: GameResult; readonly termination: string });
+
+export type ClockEventType = ClockEvent['type'];
+
+/** Something the arbiter should look at. `code` is stable for filtering; `message` is for people. */
+export interface ClockAlert {
+  readonly code:
+    | 'flag-fall'
+    | 'late-player'
+    | 'default-time-expired'
+    | 'move-count-mismatch'
+    | 'clock-disagrees'
+    | 'draw-offer-refused'
+    | 'quickplay-claim'
+    | 'penalty-limit'
+    | 'arbiter-call';
+  readonly side?: Side;
+  readonly at: number;
+  readonly message: string;
+}
+
+export type GameStatus = 'waiting' | 'running' | 'paused' | 'finished';
+
+/** What a game's clock is, derived only from its event log. */
+export interface GameState {
+  readonly status: GameStatus;
+  /** Whose clock runs (also kept while paused: whose clock will run on resume). */
+  readonly toMove: Side;
+  /** Each side's remaining time as of `asOf`; the running side's clock keeps falling after it. */
+  readonly remainingMs: { readonly white: number; readonly black: number };
+  /** The monotonic instant `remainingMs` refers to. */
+  readonly asOf: number;
+  /** Presses per side: what a DGT clock counts. */
+  readonly presses: { readonly white: number; readonly black: number };
+  /** Completed moves per side from the board or scoresheet (authoritative). */
+  readonly moves: { readonly white: number; readonly black: number };
+  /** Index into `timeControl.periods` per side. */
+  readonly period: { readonly white: number; readonly black: number };
+  readonly arrived: { readonly white: boolean; readonly black: boolean };
+  readonly paused?: { readonly by: EventActor; readonly reason: string; readonly at: number };
+  readonly result?: { readonly result: GameResult; readonly termination: string };
+  /** The first flag to fall, always recorded even when the game goes on or is drawn. */
+  readonly firstFlag?: { readonly side: Side; readonly at: number };
+  readonly penalties: {
+    readonly white: { readonly illegalMoves: number; readonly falseClaims: number };
+    readonly black: { readonly illegalMoves: number; readonly falseClaims: number };
+  };
+  readonly alerts: readonly ClockAlert[];
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['tests/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Pseudo-terminal, SQLite and Chromium tests hold real OS resources; two cores.
+    maxWorkers: 2,
+  },
+});
