@@ -1,0 +1,2 @@
+// Public face of the device bridge.
+export type * from './device.ts';
