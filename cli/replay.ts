@@ -1,12 +1,213 @@
-import type { Command } from './command.ts';
+// `zeitnot replay`: replays a game through the clock engine and prints JSON lines (a contract other
+// checks rely on; see docs/time-controls.md). Only argument handling and I/O live here.
+import { readFile } from 'node:fs/promises';
+import {
+  TimeControlError,
+  auditPgnGame,
+  parseTimeControl,
+  readPgnGames,
+  replayConfig,
+  replayThinkTimes,
+  timeControlFromTag,
+  timeControlPresets,
+  type ParseOptions,
+  type TimeControl,
+} from '../clock-engine/index.ts';
+import { UsageError, type Command } from './command.ts';
 
-// Placeholder until the part behind this command lands; it says so instead of pretending.
+const help = `zeitnot replay: replay a game through the clock engine, one JSON object per line.
+
+  zeitnot replay --time-control TC --think MS,MS,...   [--armageddon]
+      Ply 1 is White's first move. Prints per ply
+      {"ply":1,"side":"white","thinkMs":12000,"remainingMs":...,"whiteMs":...,"blackMs":...,"moveNumber":1}
+      where remainingMs is the mover's clock right after the press as a DGT clock shows it (the time
+      credited for his next move included). When a flag falls the last line is
+      {"flag":"white","ply":N,"atMs":...} (atMs: the exact instant, ms after the start).
+
+  zeitnot replay --pgn FILE [--time-control TC]
+      Audits every game's clock record: thinking times from [%emt] where present, otherwise from
+      consecutive [%clk] readings. Prints each ply whose [%clk] differs from the engine by more than
+      the tolerance, one line per game, and a summary line. The control comes from each game's
+      TimeControl tag unless --time-control is given; without --increment-credit the convention
+      (before-move or after-press) that fits the record better is used and named in the game line.
+
+options:
+  --time-control TC      PGN "40/5400+30:1800+30", "W300-B240", US "40/90, SD/30;inc30", "G/45;d5",
+                         FIDE "90/40+30+30s", or a preset name (${Object.keys(timeControlPresets).slice(0, 6).join(', ')}, ...)
+  --think MS,MS,...      thinking time of each ply in integer milliseconds
+  --armageddon           a draw counts as a win for Black; without --time-control the control is W300-B240
+  --increment-credit M   before-move (default: credited when the move starts, as a DGT clock) or after-press
+  --next-period M        quota-move (default: at the press completing the quota move) or first-flag
+  --notation N           pgn, us or fide (default: recognised from the text)
+  --tolerance MS         audit: largest difference that still matches (default 1000)
+  --cumulative           audit: keep the engine's own clock instead of restarting each move from the
+                         previous recorded reading
+  --strict               audit: exit with status 1 when any difference is found
+  --help                 this text`;
+
+interface Args {
+  timeControl?: string;
+  think?: string;
+  pgn?: string;
+  armageddon: boolean;
+  incrementCredit?: TimeControl['incrementCredit'];
+  nextPeriod?: TimeControl['nextPeriod'];
+  notation?: 'pgn' | 'us' | 'fide';
+  toleranceMs?: number;
+  cumulative: boolean;
+  strict: boolean;
+}
+
+function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`zeitnot replay: ${flag} must be one of ${allowed.join(', ')} (got '${value}')`);
+  return value as T;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { armageddon: false, cumulative: false, strict: false };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new UsageError(`zeitnot replay: ${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case '--time-control':
+        args.timeControl = value();
+        break;
+      case '--think':
+        args.think = value();
+        break;
+      case '--pgn':
+        args.pgn = value();
+        break;
+      case '--armageddon':
+        args.armageddon = true;
+        break;
+      case '--increment-credit':
+        args.incrementCredit = oneOf(flag, value(), ['before-move', 'after-press'] as const);
+        break;
+      case '--next-period':
+        args.nextPeriod = oneOf(flag, value(), ['quota-move', 'first-flag'] as const);
+        break;
+      case '--notation':
+        args.notation = oneOf(flag, value(), ['pgn', 'us', 'fide'] as const);
+        break;
+      case '--tolerance': {
+        const v = value();
+        if (!/^\d+$/.test(v)) throw new UsageError(`zeitnot replay: --tolerance must be whole milliseconds (got '${v}')`);
+        args.toleranceMs = Number(v);
+        break;
+      }
+      case '--cumulative':
+        args.cumulative = true;
+        break;
+      case '--strict':
+        args.strict = true;
+        break;
+      default:
+        throw new UsageError(`zeitnot replay: unknown option '${flag}' (see zeitnot replay --help)`);
+    }
+  }
+  return args;
+}
+
+function timeControlOf(text: string, args: Args): TimeControl {
+  const options: ParseOptions = {
+    ...(args.notation ? { notation: args.notation } : {}),
+    ...(args.nextPeriod ? { nextPeriod: args.nextPeriod } : {}),
+    ...(args.incrementCredit ? { incrementCredit: args.incrementCredit } : {}),
+  };
+  const preset = timeControlPresets[text];
+  if (preset) {
+    const tc = preset.timeControl;
+    return { ...tc, nextPeriod: args.nextPeriod ?? tc.nextPeriod, incrementCredit: args.incrementCredit ?? tc.incrementCredit };
+  }
+  try {
+    return parseTimeControl(text, options);
+  } catch (e) {
+    if (e instanceof TimeControlError) throw new UsageError(`zeitnot replay: --time-control: ${e.message}`);
+    throw e;
+  }
+}
+
+function parseThink(text: string): number[] {
+  const parts = text.split(',').map((p) => p.trim());
+  return parts.map((p, i) => {
+    if (!/^\d+$/.test(p)) throw new UsageError(`zeitnot replay: --think item ${i + 1} ('${p}') is not a whole number of milliseconds`);
+    return Number(p);
+  });
+}
+
+const line = (value: unknown) => process.stdout.write(JSON.stringify(value) + '\n');
+
+async function auditFile(args: Args, file: string): Promise<number> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    process.stderr.write(`zeitnot replay: cannot read ${file}: ${(e as Error).message}\n`);
+    return 1;
+  }
+  const fixed = args.timeControl !== undefined ? timeControlOf(args.timeControl, args) : undefined;
+  const games = readPgnGames(text);
+  const totals = { games: games.length, audited: 0, plies: 0, checked: 0, differences: 0, gamesWithDifferences: 0, skipped: 0 };
+  games.forEach((game, index) => {
+    const who = { game: index + 1, white: game.tags['White'] ?? '?', black: game.tags['Black'] ?? '?', round: game.tags['Round'] ?? '?' };
+    let tc = fixed;
+    if (!tc) {
+      const tag = game.tags['TimeControl'];
+      const found = tag === undefined ? undefined : timeControlFromTag(tag, { incrementCredit: args.incrementCredit, nextPeriod: args.nextPeriod });
+      if (!found) {
+        totals.skipped++;
+        line({ ...who, error: tag === undefined ? 'no TimeControl tag: give --time-control' : `TimeControl "${tag}" is not playable: give --time-control` });
+        return;
+      }
+      tc = found;
+    }
+    const report = auditPgnGame(replayConfig(tc, args.armageddon), game, {
+      ...(args.toleranceMs !== undefined ? { toleranceMs: args.toleranceMs } : {}),
+      resync: args.cumulative ? 'on-difference' : 'each-ply',
+      inferIncrementCredit: args.incrementCredit === undefined,
+    });
+    for (const d of report.differences) line({ game: index + 1, ...d });
+    line({ ...who, plies: report.plies, checked: report.checked, differences: report.differences.length, incrementCredit: report.incrementCredit, periodPlies: report.periodPlies.map((p) => p.ply) });
+    totals.audited++;
+    totals.plies += report.plies;
+    totals.checked += report.checked;
+    totals.differences += report.differences.length;
+    if (report.differences.length > 0) totals.gamesWithDifferences++;
+  });
+  line({ summary: true, ...totals });
+  return args.strict && totals.differences > 0 ? 1 : 0;
+}
+
 export const command: Command = {
   name: 'replay',
-  summary: '(not yet available)',
-  help: 'zeitnot replay: not yet available in this build.',
-  async run() {
-    process.stderr.write('zeitnot replay: not yet available in this build\n');
-    return 2;
+  summary: 'replay a game from thinking times or audit a PGN clock record (JSON lines)',
+  help,
+  async run(argv) {
+    try {
+      return await replay(argv);
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      process.stderr.write(e.message + '\n');
+      return e.exitCode;
+    }
   },
 };
+
+async function replay(argv: string[]): Promise<number> {
+    const args = parseArgs(argv);
+    if (args.pgn !== undefined) {
+      if (args.think !== undefined) throw new UsageError('zeitnot replay: give either --think or --pgn, not both');
+      return auditFile(args, args.pgn);
+    }
+    if (args.think === undefined) throw new UsageError('zeitnot replay: give --think MS,MS,... (with --time-control) or --pgn FILE');
+    const tcText = args.timeControl ?? (args.armageddon ? 'armageddon' : undefined);
+    if (tcText === undefined) throw new UsageError('zeitnot replay: --time-control is required with --think');
+    const tc = timeControlOf(tcText, args);
+    for (const l of replayThinkTimes(replayConfig(tc, args.armageddon), parseThink(args.think))) line(l);
+    return 0;
+}

@@ -1,12 +1,159 @@
-import type { Command } from './command.ts';
+// `zeitnot serve`: the arbiter console (docs/console.md).
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { demoLateArrivals, parseDeviceSpec, roundFromEvent, startConsole } from '../arbiter-console/index.ts';
+import { parseTimeControl } from '../clock-engine/index.ts';
+import { loadEvent, presetEvent, presetNames, type PresetName, type ZeitnotEvent } from '../tournament/index.ts';
+import { UsageError, type Command } from './command.ts';
 
-// Placeholder until the part behind this command lands; it says so instead of pretending.
+const help = `zeitnot serve: the arbiter console (web page, WebSocket, journal) for one round.
+
+usage: zeitnot serve --event FILE|PRESET [options]
+       zeitnot serve --demo
+
+  --event FILE|PRESET    event file (docs/event-file.md) or a preset: ${presetNames.join(', ')}
+  --section ID           section of the event (default: the first)
+  --round N              round to run (default 1)
+  --start-in MINUTES     schedule the start MINUTES (of round time) from now, not at the event's time
+  --device BOARD=dgt:PATH      a DGT board + clock on a serial port (mirrored: the clock keeps time)
+  --device BOARD=line:PATH     a line-protocol clock (host-driven: the console keeps time)
+  --device BOARD=firmata:PATH  an Arduino/Firmata clock (host-driven)
+  --simulate N           virtual players on the first N boards without a device
+  --time-scale X         run the round X times faster than real time (simulations only)
+  --auto-start           start the clocks by themselves at the scheduled start
+  --port PORT            HTTP/WebSocket port (default 8080)
+  --host HOST            interface to listen on (default 127.0.0.1; 0.0.0.0 for tablets on the LAN)
+  --data DIR             journal and token directory (default ./data)
+  --demo                 the npm start round: Cairns Cup 2019 round 1, 5 simulated boards, 30x,
+                         a fresh journal in ./data/demo on every start
+  --help                 this text
+
+On the first start in a data directory the arbiter token is printed once; only its scrypt hash is
+stored. A restart on the same directory rebuilds every board from the journal.`;
+
+function eventFrom(arg: string): ZeitnotEvent {
+  if ((presetNames as string[]).includes(arg)) return presetEvent(arg as PresetName);
+  if (!existsSync(arg)) throw new UsageError(`--event '${arg}': no such file and no such preset (presets: ${presetNames.join(', ')})`);
+  return loadEvent(readFileSync(arg, 'utf8'), {
+    checkTimeControl: (text) => {
+      try {
+        parseTimeControl(text);
+        return null;
+      } catch (err) {
+        return (err as Error).message;
+      }
+    },
+  });
+}
+
+function positive(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`${name} '${text}': expected a non-negative number`);
+  return n;
+}
+
 export const command: Command = {
   name: 'serve',
-  summary: '(not yet available)',
-  help: 'zeitnot serve: not yet available in this build.',
-  async run() {
-    process.stderr.write('zeitnot serve: not yet available in this build\n');
-    return 2;
+  summary: 'run the arbiter console for a round (web page, devices, journal)',
+  help,
+  async run(args) {
+    try {
+      return await serve(args);
+    } catch (err) {
+      if (!(err instanceof UsageError) && !(err instanceof TypeError) && !(err instanceof Error)) throw err;
+      process.stderr.write(`zeitnot serve: ${err.message}\n`);
+      return err instanceof UsageError ? err.exitCode : 1;
+    }
   },
 };
+
+async function serve(args: string[]): Promise<number> {
+  {
+    const { values } = parseArgs({
+      args,
+      options: {
+        event: { type: 'string' },
+        section: { type: 'string' },
+        round: { type: 'string' },
+        'start-in': { type: 'string' },
+        device: { type: 'string', multiple: true },
+        simulate: { type: 'string' },
+        'time-scale': { type: 'string' },
+        'auto-start': { type: 'boolean' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        data: { type: 'string' },
+        demo: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+      strict: true,
+    });
+    const demo = values.demo ?? false;
+    const dataDir = resolve(values.data ?? (demo ? './data/demo' : './data'));
+    if (demo && existsSync(join(dataDir, 'journal.sqlite'))) {
+      // The demo always starts a fresh round (and prints a fresh token); only its own directory is wiped.
+      for (const f of ['journal.sqlite', 'journal.sqlite-wal', 'journal.sqlite-shm', 'arbiter-token.scrypt']) rmSync(join(dataDir, f), { force: true });
+    }
+    const eventArg = values.event ?? (demo ? 'cairns-cup-2019' : undefined);
+    const port = positive('--port', values.port, 8080);
+    const scale = positive('--time-scale', values['time-scale'], demo ? 30 : 1);
+    if (scale <= 0) throw new UsageError('--time-scale must be above 0');
+    const simulate = positive('--simulate', values.simulate, demo ? 5 : 0);
+    const devices = (values.device ?? []).map((d) => {
+      try {
+        return parseDeviceSpec(d);
+      } catch (err) {
+        throw new UsageError((err as Error).message);
+      }
+    });
+    const startIn = values['start-in'] !== undefined ? positive('--start-in', values['start-in'], 0) : demo ? 2 : undefined;
+    const event = eventArg ? eventFrom(eventArg) : undefined;
+    const round = Number(values.round ?? 1);
+    const running = await startConsole({
+      dataDir,
+      scale,
+      port,
+      ...(values.host ? { host: values.host } : {}),
+      devices,
+      autoStart: values['auto-start'] ?? demo,
+      ...(simulate > 0 ? { simulate: { boards: simulate, seed: `${eventArg ?? 'round'}/${round}`, ...(demo ? { late: demoLateArrivals } : {}) } } : {}),
+      ...(event
+        ? {
+            round: (toMonotonic: (wallMs: number) => number) =>
+              roundFromEvent(
+                event,
+                {
+                  ...(values.section ? { section: values.section } : {}),
+                  round,
+                  ...(startIn !== undefined ? { startWallMs: Date.now() + Math.round((startIn * 60_000) / scale) } : {}),
+                },
+                toMonotonic,
+              ),
+          }
+        : {}),
+    });
+    const r = running.hall.round;
+    const out = process.stdout;
+    out.write(`zeitnot console: ${r.event}, round ${r.round}, ${r.boards.length} boards${scale !== 1 ? `, time x${scale}` : ''}\n`);
+    out.write(`  journal: ${running.journal.file}${running.resumed ? ' (resumed: boards rebuilt from the journal)' : ''}\n`);
+    if (running.newToken) {
+      out.write(`  arbiter token (shown once, stored only as a hash): ${running.newToken}\n`);
+      out.write(`  arbiter page: ${running.url}/#token=${running.newToken}\n`);
+    } else {
+      out.write(`  arbiter page: ${running.url}/ (token as printed when ${dataDir} was created)\n`);
+    }
+    out.write(`  spectators:   ${running.url}/spectator\n  live PGN:     ${running.url}/api/pgn\n`);
+    await new Promise<void>((resolveStop) => {
+      const stop = (): void => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        void running.stop().then(resolveStop, resolveStop);
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    return 0;
+  }
+}

@@ -1,2 +1,49 @@
-// Public face of the clock engine. (The engine itself lands with the clock-engine work.)
+// Public face of the clock engine: the vocabulary, time-control notations and presets, the pure fold,
+// the XState game-clock actor, and PGN clock comments.
 export * from './types.ts';
+export {
+  TimeControlError,
+  normalizeTimeControl,
+  sameTimeControl,
+  periodFirstMove,
+  totalBaseMs,
+  fideCategory,
+} from './time-control.ts';
+export { parseTimeControl, detectNotation, type TimeControlNotation, type ParseOptions } from './time-control-parse.ts';
+export { formatTimeControl } from './time-control-format.ts';
+export { timeControlPresets, type TimeControlPreset } from './presets.ts';
+export { penaltyOutcome, canCheckmate, type PenaltyOutcome } from './laws.ts';
+export {
+  initialGameState,
+  applyClockEvent,
+  advanceTo,
+  replayGame,
+  remainingAt,
+  nextDeadline,
+  moveInProgress,
+  incrementFor,
+  type Deadline,
+  type FoldStep,
+} from './fold.ts';
+export {
+  gameClockMachine,
+  createGameClock,
+  type GameClockContext,
+  type GameClockEmitted,
+  type GameClockOptions,
+  type GameClock,
+  type Clock,
+} from './machine.ts';
+export {
+  readPgnGames,
+  formatClockComment,
+  parseClockValue,
+  type PgnGame,
+  type PgnPly,
+} from './pgn-clock.ts';
+export {
+  replayThinkTimes,
+  auditPgnGame,
+  replayConfig,
+  timeControlFromTag,
+  type AuditOptions, type ThinkReplayLine, type AuditReport, type AuditDifference } from './replay.ts';

@@ -1,0 +1,176 @@
+// One board as the console sees it: the players, the game clock rebuilt from journaled events, the
+// device's health, and what needs the arbiter's eyes.
+import type { ClockAlert, ClockEvent, Deadline, GameConfig, GameState, Side } from '../clock-engine/index.ts';
+import { applyClockEvent, initialGameState, nextDeadline, remainingAt } from '../clock-engine/index.ts';
+import type { ConsoleNote } from './journal.ts';
+import type { RoundBoard } from './round.ts';
+
+export type AttentionCode = ClockAlert['code'] | 'silent-board';
+
+export interface Attention {
+  /** Stable while the condition lasts; the arbiter dismisses by id. */
+  readonly id: string;
+  readonly board: string;
+  readonly code: AttentionCode;
+  readonly side?: Side;
+  readonly at: number;
+  readonly message: string;
+}
+
+/** A line of the live PGN: a completed move with its clock, or an arbiter's correction. */
+export type ScoreItem =
+  | { readonly kind: 'move'; readonly side: Side; readonly number: number; readonly san?: string; readonly clockMs: number; readonly elapsedMs: number }
+  | { readonly kind: 'comment'; readonly text: string };
+
+/** Readings from a physical clock may lag the engine by its 1 s resolution plus wire time. */
+const DISAGREEMENT_MS = 2_000;
+
+const fmt = (ms: number): string => {
+  const s = Math.floor(Math.abs(ms) / 1000);
+  return `${ms < 0 ? '-' : ''}${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+};
+
+export class Board {
+  state: GameState;
+  startedAt: number | undefined;
+  readonly score: ScoreItem[] = [];
+  connection: { state: string; at: number; detail?: string } | undefined;
+  readonly #notes = new Map<string, Attention>();
+  readonly #dismissed = new Set<string>();
+  /** When the side to move began its move (for %emt). */
+  #moveStartedAt = 0;
+  readonly #pendingSan: Record<Side, string | undefined> = { white: undefined, black: undefined };
+
+  constructor(
+    readonly info: RoundBoard,
+    readonly config: GameConfig,
+  ) {
+    this.state = initialGameState(config);
+  }
+
+  /** When the side to move began its move (pauses excluded): virtual players think from here. */
+  get moveStartedAt(): number {
+    return this.#moveStartedAt;
+  }
+
+  get id(): string {
+    return this.info.id;
+  }
+
+  applyClock(event: ClockEvent): void {
+    const before = this.state;
+    const after = applyClockEvent(this.config, before, event).state;
+    this.state = after;
+    if (event.type === 'start' && before.status === 'waiting' && after.status === 'running') {
+      this.startedAt = event.at;
+      this.#moveStartedAt = event.at;
+    }
+    if (event.type === 'boardMove') this.#pendingSan[event.side] = event.san;
+    if (event.type === 'press' && after.presses[event.side] > before.presses[event.side]) {
+      this.score.push({
+        kind: 'move',
+        side: event.side,
+        number: after.presses[event.side],
+        san: this.#pendingSan[event.side],
+        clockMs: after.remainingMs[event.side],
+        elapsedMs: event.at - this.#moveStartedAt,
+      });
+      this.#pendingSan[event.side] = undefined;
+      this.#moveStartedAt = event.at;
+      if (event.reading) this.#compareReading(event.at, event.reading);
+    }
+    if (event.type === 'resume' && before.status === 'paused') this.#moveStartedAt += event.at - (before.paused?.at ?? event.at);
+    const comment = correctionComment(event, remainingAt(before, event.at), after.remainingMs);
+    if (comment) this.score.push({ kind: 'comment', text: comment });
+  }
+
+  #compareReading(at: number, reading: { white: number; black: number }): void {
+    for (const side of ['white', 'black'] as const) {
+      const diff = reading[side] - this.state.remainingMs[side];
+      if (Math.abs(diff) > DISAGREEMENT_MS) {
+        this.#note({ code: 'clock-disagrees', side, at, message: `the clock shows ${fmt(reading[side])} for ${side}, the console ${fmt(this.state.remainingMs[side])}` });
+      }
+    }
+  }
+
+  applyNote(note: ConsoleNote): void {
+    switch (note.type) {
+      case 'arbiterCall':
+        this.#note({ code: 'arbiter-call', at: note.at, message: `arbiter call: ${note.detail}` });
+        break;
+      case 'connection':
+        this.connection = { state: note.state, at: note.at, detail: note.detail };
+        if (note.state === 'connected') {
+          for (const [id, a] of this.#notes) if (a.code === 'silent-board') this.#notes.delete(id);
+        } else if (note.state === 'silent' || note.state === 'disconnected') {
+          this.#note({ code: 'silent-board', at: note.at, message: `device ${note.state}${note.detail ? `: ${note.detail}` : ''}` });
+        }
+        break;
+      case 'disagreement':
+        this.#note({ code: 'clock-disagrees', at: note.at, message: note.detail });
+        break;
+      case 'inputError':
+        break;
+      case 'dismiss':
+        this.#dismissed.add(note.alertId);
+        break;
+      case 'downtime':
+        this.score.push({ kind: 'comment', text: `console down ${fmt(note.at - note.lastAt)}; the running clock kept running` });
+        break;
+    }
+  }
+
+  #note(a: Omit<Attention, 'id' | 'board'>): void {
+    const id = `${this.id}:${a.code}:${a.side ?? '-'}:${a.at}`;
+    this.#notes.set(id, { id, board: this.id, ...a });
+  }
+
+  /**
+   * What needs the arbiter now: the engine's alerts and the device's notices, minus what is settled:
+   * dismissed by the arbiter, a late player who has since arrived, anything on a finished game.
+   */
+  attention(): Attention[] {
+    const s = this.state;
+    const list: Attention[] = [];
+    if (s.status !== 'finished') {
+      for (const a of s.alerts) {
+        if (a.code === 'ignored-event') continue;
+        if (a.code === 'late-player' && a.side && s.arrived[a.side] && s.defaultTimeExpiredAt === undefined) continue;
+        list.push({ id: `${this.id}:${a.code}:${a.side ?? '-'}:${a.at}`, board: this.id, ...a });
+      }
+    }
+    list.push(...this.#notes.values());
+    return list.filter((a) => !this.#dismissed.has(a.id));
+  }
+
+  remainingAt(now: number): { white: number; black: number } {
+    return remainingAt(this.state, now);
+  }
+
+  nextDeadline(): Deadline | undefined {
+    return nextDeadline(this.config, this.state);
+  }
+}
+
+function correctionComment(event: ClockEvent, before: { white: number; black: number }, after: { white: number; black: number }): string | undefined {
+  const who = event.by.kind === 'arbiter' ? `Arbiter ${event.by.name}` : event.by.kind;
+  switch (event.type) {
+    case 'addTime':
+      return `${who}: ${event.ms >= 0 ? '+' : '-'}${fmt(Math.abs(event.ms))} to ${event.side} (${event.reason})`;
+    case 'setTime':
+      return `${who}: ${event.side}'s clock set to ${fmt(event.ms)} (${event.reason})`;
+    case 'setMoveCounter':
+      return `${who}: ${event.side}'s ${event.counter} counter set to ${event.moves} (${event.reason})`;
+    case 'penalty':
+    {
+      const opponent = event.offender === 'white' ? 'black' : 'white';
+      return `${who}: ${event.offence} by ${event.offender}, ${opponent} +${fmt(after[opponent] - before[opponent])} (${event.reason})`;
+    }
+    case 'pause':
+      return `${who}: clock paused (${event.reason})`;
+    case 'forfeit':
+      return `${who}: ${event.side} forfeits (${event.reason})`;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,105 @@
+// The whole console in one process: journal, playing hall, devices, simulated players, server.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ClockDevice } from '../device-bridge/index.ts';
+import { arbiterAuth } from './auth.ts';
+import { openDevice, type DeviceSpec } from './devices.ts';
+import { PlayingHall } from './hall.ts';
+import { Journal } from './journal.ts';
+import type { Round } from './round.ts';
+import { simulateRound, type LateArrival, type Simulation } from './simulation.ts';
+import { startConsoleServer, type ConsoleServer, type ConsoleServerOptions } from './server.ts';
+import { resumeAt, scaledSource, schedulerOf, type MonotonicSource } from './time.ts';
+import { bundlePage } from './web/bundle.ts';
+
+export interface ConsoleOptions {
+  readonly dataDir: string;
+  /** Builds the round for a new journal; `toMonotonic` maps wall ms to the console's time. */
+  readonly round?: (toMonotonic: (wallMs: number) => number) => Round;
+  /** Monotonic ms per real ms (demo acceleration); fixed when the journal is created. */
+  readonly scale?: number;
+  readonly port?: number;
+  readonly host?: string;
+  readonly devices?: readonly DeviceSpec[];
+  readonly simulate?: { readonly boards: number; readonly seed: string; readonly late?: readonly LateArrival[] };
+  /** Start every clock at the scheduled start without waiting for the arbiter (simulated rounds). */
+  readonly autoStart?: boolean;
+  /** Injected time (tests); default a real monotonic source continuing the journal's. */
+  readonly source?: MonotonicSource;
+  readonly server?: Partial<Pick<ConsoleServerOptions, 'coalesceMs' | 'rateLimit' | 'maxMessageBytes' | 'tickMs' | 'allowedOrigins'>>;
+  /** Skip bundling the page (API-only tests and benchmarks). */
+  readonly noPage?: boolean;
+}
+
+export interface RunningConsole {
+  readonly hall: PlayingHall;
+  readonly journal: Journal;
+  readonly server: ConsoleServer;
+  readonly url: string;
+  /** The arbiter token, only on the start that created it. */
+  readonly newToken?: string;
+  readonly resumed: boolean;
+  stop(): Promise<void>;
+}
+
+export async function startConsole(options: ConsoleOptions): Promise<RunningConsole> {
+  mkdirSync(options.dataDir, { recursive: true });
+  const journal = new Journal(join(options.dataDir, 'journal.sqlite'));
+  try {
+    let meta = journal.meta();
+    const resumed = meta !== undefined;
+    if (!meta) {
+      if (!options.round) throw new Error(`${options.dataDir} holds no round yet: give an event (--event FILE)`);
+      const epochWallMs = Date.now();
+      const scale = options.scale ?? 1;
+      const round = options.round((wallMs) => Math.floor((wallMs - epochWallMs) * scale));
+      meta = { round, epochWallMs, scale };
+      journal.setMeta(meta);
+    }
+    const source = options.source ?? scaledSource(resumeAt(meta.epochWallMs, Date.now(), meta.scale, journal.lastAt()), meta.scale);
+    const hall = new PlayingHall(meta.round, journal, source);
+    const auth = await arbiterAuth(options.dataDir);
+    const pageDir = options.noPage ? undefined : await bundlePage();
+    const devices: ClockDevice[] = [];
+    const detach: (() => void)[] = [];
+    for (const spec of options.devices ?? []) {
+      const device = openDevice(spec, schedulerOf(source));
+      detach.push(hall.attachDevice(device));
+      devices.push(device);
+      await device.open();
+    }
+    let simulation: Simulation | undefined;
+    if (options.simulate && options.simulate.boards > 0) {
+      const withDevice = new Set(devices.map((d) => d.boardId));
+      const boards = [...hall.boards.keys()].filter((id) => !withDevice.has(id)).slice(0, options.simulate.boards);
+      simulation = simulateRound(hall, { seed: options.simulate.seed, boards, ...(options.simulate.late ? { late: options.simulate.late } : {}) });
+    }
+    if (options.autoStart && hall.startAt === undefined) hall.command({ type: 'startAll' }, 'system');
+    const server = await startConsoleServer({
+      hall,
+      auth,
+      port: options.port ?? 8080,
+      ...(options.host ? { host: options.host } : {}),
+      ...(pageDir ? { pageDir } : {}),
+      ...options.server,
+    });
+    return {
+      hall,
+      journal,
+      server,
+      url: server.url,
+      ...(auth.newToken ? { newToken: auth.newToken } : {}),
+      resumed,
+      async stop() {
+        simulation?.stop();
+        await server.close();
+        for (const d of detach) d();
+        await Promise.all(devices.map((d) => d.close()));
+        journal.close();
+      },
+    };
+  } catch (err) {
+    journal.close();
+    throw err;
+  }
+}

@@ -1,0 +1,297 @@
+// The playing hall: every board of the round, kept only through the journal. Each device event and
+// arbiter command is journaled first, then applied; listeners hear which boards changed.
+import type { ClockEvent, EventActor } from '../clock-engine/index.ts';
+import { advanceTo, moveInProgress } from '../clock-engine/index.ts';
+import type { ClockDevice, DeviceMessage } from '../device-bridge/index.ts';
+import type { Attention } from './board.ts';
+import { Board } from './board.ts';
+import type { Journal, JournalRecord } from './journal.ts';
+import type { ArbiterCommand, BoardView, RoundView } from './protocol.ts';
+import type { Round } from './round.ts';
+import { pgnTimeControl } from './round.ts';
+import type { MonotonicSource } from './time.ts';
+
+export interface HallChange {
+  readonly boards: readonly string[];
+  /** Flag, result or a new alert: clients get it at once instead of at the next coalesced delta. */
+  readonly key: boolean;
+  readonly attention: boolean;
+  readonly round: boolean;
+}
+
+export type CommandOutcome = { readonly ok: true; readonly journalSeq: number } | { readonly ok: false; readonly reason: string };
+
+export class PlayingHall {
+  readonly boards = new Map<string, Board>();
+  /** The journal sequence number of the last applied entry. */
+  version = 0;
+  startAt: number | undefined;
+  readonly #boardVersion = new Map<string, number>();
+  readonly #listeners = new Set<(change: HallChange) => void>();
+  readonly #devices = new Map<string, ClockDevice>();
+  #attentionKey = '';
+
+  constructor(
+    readonly round: Round,
+    readonly journal: Journal,
+    readonly source: MonotonicSource,
+  ) {
+    for (const info of round.boards) this.boards.set(info.id, new Board(info, round.game));
+    let running = false;
+    for (const entry of journal.entries()) {
+      this.#apply(entry.record, entry.seq);
+    }
+    for (const board of this.boards.values()) if (board.state.status === 'running') running = true;
+    // Host-driven clocks: the running clock kept running while the console was down (docs/console.md).
+    const lastAt = journal.lastAt();
+    const now = source.now();
+    if (running && now > lastAt) {
+      for (const board of this.boards.values()) {
+        if (board.state.status === 'running') this.record({ kind: 'note', board: board.id, note: { type: 'downtime', at: now, lastAt } });
+      }
+    }
+    this.#attentionKey = this.#attentionSignature();
+  }
+
+  subscribe(listener: (change: HallChange) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Journals (durably), then applies. Returns the journal sequence number. Deadlines the engine acts on
+   * by itself (flag fall, default time) that passed before a clock event are journaled first, in order.
+   */
+  record(record: JournalRecord): number {
+    if (record.kind === 'clock') {
+      const board = this.boards.get(record.board);
+      if (board) for (const event of advanceTo(board.config, board.state, record.event.at).emitted) this.record(clock(board.id, event));
+    }
+    const seq = this.journal.append(record);
+    this.#apply(record, seq);
+    this.#afterChange(record.kind === 'scheduleStart' ? [] : [record.board], isKey(record), record.kind === 'scheduleStart');
+    return seq;
+  }
+
+  #recordAll(records: readonly JournalRecord[]): number {
+    const seqs = this.journal.appendAll(records);
+    records.forEach((r, i) => this.#apply(r, seqs[i]!));
+    this.#afterChange(
+      records.flatMap((r) => (r.kind === 'scheduleStart' ? [] : [r.board])),
+      records.some(isKey),
+      records.some((r) => r.kind === 'scheduleStart'),
+    );
+    return seqs[seqs.length - 1] ?? this.version;
+  }
+
+  #apply(record: JournalRecord, seq: number): void {
+    this.version = seq;
+    if (record.kind === 'scheduleStart') {
+      this.startAt = record.startAt;
+      return;
+    }
+    const board = this.boards.get(record.board);
+    if (!board) return; // a journal from another round's board list: kept, not applied
+    if (record.kind === 'clock') board.applyClock(record.event);
+    else board.applyNote(record.note);
+    this.#boardVersion.set(board.id, seq);
+  }
+
+  #afterChange(boards: readonly string[], key: boolean, round: boolean): void {
+    const now = this.source.now();
+    const signature = this.#attentionSignature();
+    const attention = signature !== this.#attentionKey;
+    this.#attentionKey = signature;
+    for (const id of boards) {
+      const device = this.#devices.get(id);
+      const board = this.boards.get(id);
+      if (device && board) device.show(board.state, now);
+    }
+    const change: HallChange = { boards: [...new Set(boards)], key: key || attention, attention, round };
+    for (const listener of this.#listeners) listener(change);
+  }
+
+  #attentionSignature(): string {
+    return this.attention()
+      .map((a) => a.id)
+      .join('|');
+  }
+
+  /**
+   * Acts on time passing: the scheduled start, flags at their exact deadline, the default-time watch.
+   * Called often (the server polls); it reads the monotonic source and never counts its own calls.
+   */
+  tick(): void {
+    const now = this.source.now();
+    if (this.startAt !== undefined && now >= this.startAt) {
+      const waiting = [...this.boards.values()].filter((b) => b.state.status === 'waiting');
+      if (waiting.length > 0) this.#recordAll(waiting.map((b) => clock(b.id, { type: 'start', at: this.startAt!, by: { kind: 'system' } })));
+    }
+    for (const board of this.boards.values()) {
+      const deadline = board.nextDeadline();
+      if (deadline === undefined || deadline.at > now) continue;
+      for (const event of advanceTo(board.config, board.state, now).emitted) this.record(clock(board.id, event));
+    }
+    const signature = this.#attentionSignature();
+    if (signature !== this.#attentionKey) this.#afterChange([], true, false);
+  }
+
+  attachDevice(device: ClockDevice): () => void {
+    if (!this.boards.has(device.boardId)) throw new Error(`unknown board '${device.boardId}' for a ${device.kind} device`);
+    this.#devices.set(device.boardId, device);
+    const unsubscribe = device.subscribe((message) => this.#fromDevice(device.boardId, message));
+    return () => {
+      unsubscribe();
+      this.#devices.delete(device.boardId);
+    };
+  }
+
+  #fromDevice(board: string, message: DeviceMessage): void {
+    const now = this.source.now();
+    switch (message.type) {
+      case 'clockEvent':
+        this.record(clock(board, message.event));
+        break;
+      case 'connection':
+        this.record({ kind: 'note', board, note: { type: 'connection', at: now, state: message.state, detail: message.detail } });
+        break;
+      case 'arbiterCall':
+        this.record({ kind: 'note', board, note: { type: 'arbiterCall', at: message.at, detail: message.detail } });
+        break;
+      case 'inputError':
+        this.record({ kind: 'note', board, note: { type: 'inputError', at: message.at, detail: message.detail, count: message.count } });
+        break;
+    }
+  }
+
+  /** Checks an arbiter command, journals it, applies it. Refusals journal nothing. */
+  command(command: ArbiterCommand, arbiter: string): CommandOutcome {
+    const at = this.source.now();
+    const by: EventActor = { kind: 'arbiter', name: arbiter };
+    const refuse = (reason: string): CommandOutcome => ({ ok: false, reason });
+    switch (command.type) {
+      case 'startAll': {
+        if (this.startAt !== undefined) return refuse('the round start is already set');
+        const scheduled = Date.parse(this.round.scheduledStart);
+        const startAt = Math.max(at, at + Math.round((scheduled - Date.now()) * this.source.scale));
+        const seq = this.record({ kind: 'scheduleStart', startAt, at });
+        this.tick();
+        return { ok: true, journalSeq: Math.max(seq, this.version) };
+      }
+      case 'pauseAll': {
+        const running = [...this.boards.values()].filter((b) => b.state.status === 'running');
+        if (running.length === 0) return refuse('no clock is running');
+        return { ok: true, journalSeq: this.#recordAll(running.map((b) => clock(b.id, { type: 'pause', at, by, reason: command.reason }))) };
+      }
+      case 'resumeAll': {
+        const paused = [...this.boards.values()].filter((b) => b.state.status === 'paused');
+        if (paused.length === 0) return refuse('no clock is paused');
+        return { ok: true, journalSeq: this.#recordAll(paused.map((b) => clock(b.id, { type: 'resume', at, by }))) };
+      }
+      case 'dismiss': {
+        const alert = this.attention().find((a) => a.id === command.alertId);
+        if (!alert) return refuse(`no open alert '${command.alertId}'`);
+        return { ok: true, journalSeq: this.record({ kind: 'note', board: alert.board, note: { type: 'dismiss', at, alertId: alert.id } }) };
+      }
+      default:
+        break;
+    }
+    const board = this.boards.get(command.board);
+    if (!board) return refuse(`unknown board '${command.board}' (boards: ${[...this.boards.keys()].join(', ')})`);
+    const s = board.state;
+    if (s.status === 'finished') return refuse(`the game on board ${board.id} is finished (${s.result?.result ?? ''})`);
+    let event: ClockEvent;
+    switch (command.type) {
+      case 'pause':
+        if (s.status === 'paused') return refuse(`board ${board.id} is already paused`);
+        event = { type: 'pause', at, by, reason: command.reason };
+        break;
+      case 'resume':
+        if (s.status !== 'paused') return refuse(`board ${board.id} is not paused`);
+        event = { type: 'resume', at, by };
+        break;
+      case 'addTime':
+        if (s.remainingMs[command.side] + command.ms < 0) return refuse(`${command.side} has only ${s.remainingMs[command.side]} ms`);
+        event = { type: 'addTime', at, by, side: command.side, ms: command.ms, reason: command.reason };
+        break;
+      case 'setTime':
+        event = { type: 'setTime', at, by, side: command.side, ms: command.ms, reason: command.reason };
+        break;
+      case 'setMoveCounter':
+        event = { type: 'setMoveCounter', at, by, side: command.side, counter: command.counter, moves: command.moves, reason: command.reason };
+        break;
+      case 'penalty':
+        event = { type: 'penalty', at, by, offender: command.offender, offence: command.offence, reason: command.reason };
+        break;
+      case 'forfeit':
+        event = { type: 'forfeit', at, by, side: command.side, reason: command.reason };
+        break;
+      case 'result':
+        event = { type: 'result', at, by, result: command.result, termination: command.termination };
+        break;
+      case 'arrive':
+        if (s.arrived[command.side]) return refuse(`${command.side} on board ${board.id} has already arrived`);
+        event = { type: 'arrive', at, by, side: command.side };
+        break;
+    }
+    return { ok: true, journalSeq: this.record(clock(board.id, event)) };
+  }
+
+  attention(): Attention[] {
+    return [...this.boards.values()].flatMap((b) => b.attention()).sort((a, b) => a.at - b.at);
+  }
+
+  view(id: string): BoardView | undefined {
+    const board = this.boards.get(id);
+    if (!board) return undefined;
+    const s = board.state;
+    const device = this.#devices.get(id);
+    return {
+      id,
+      white: board.info.white,
+      black: board.info.black,
+      status: s.status,
+      toMove: s.toMove,
+      remainingMs: s.remainingMs,
+      asOf: s.asOf,
+      moveNumber: moveInProgress(s),
+      presses: s.presses,
+      moves: s.moves,
+      period: { white: s.period.white + 1, black: s.period.black + 1 },
+      arrived: s.arrived,
+      penalties: s.penalties,
+      ...(s.paused ? { paused: { reason: s.paused.reason, at: s.paused.at } } : {}),
+      ...(s.result ? { result: s.result } : {}),
+      ...(s.firstFlag ? { flag: s.firstFlag } : {}),
+      ...(device ? { device: { kind: device.kind, connection: board.connection?.state ?? 'connecting' } } : {}),
+      version: this.#boardVersion.get(id) ?? 0,
+    };
+  }
+
+  views(): BoardView[] {
+    return [...this.boards.keys()].map((id) => this.view(id)!);
+  }
+
+  roundView(): RoundView {
+    const r = this.round;
+    return {
+      event: r.event,
+      site: r.site,
+      round: r.round,
+      date: r.date,
+      timeControl: pgnTimeControl(r.game.timeControl),
+      defaultTimeMs: r.game.defaultTimeMs,
+      scheduledStart: r.scheduledStart,
+      ...(this.startAt !== undefined ? { startAt: this.startAt } : {}),
+    };
+  }
+}
+
+function clock(board: string, event: ClockEvent): JournalRecord {
+  return { kind: 'clock', board, event };
+}
+
+function isKey(record: JournalRecord): boolean {
+  if (record.kind !== 'clock') return record.kind === 'note' && record.note.type !== 'inputError';
+  return record.event.type === 'flag' || record.event.type === 'result' || record.event.type === 'forfeit';
+}

@@ -1,0 +1,30 @@
+// Public face of the arbiter console.
+export { startConsole, type ConsoleOptions, type RunningConsole } from './console.ts';
+export { startConsoleServer, type ConsoleServer, type ConsoleServerOptions } from './server.ts';
+export { PlayingHall, type HallChange, type CommandOutcome } from './hall.ts';
+export { Board, type Attention, type AttentionCode, type ScoreItem } from './board.ts';
+export { Journal, type JournalRecord, type JournalEntry, type JournalMeta, type ConsoleNote } from './journal.ts';
+export {
+  parseClientMessage,
+  arbiterCommandSchema,
+  clientMessageSchema,
+  MAX_MESSAGE_BYTES,
+  PROTOCOL_VERSION,
+  type ArbiterCommand,
+  type ClientMessage,
+  type ServerMessage,
+  type BoardView,
+  type RoundView,
+  type ClockReference,
+  type ErrorCode,
+} from './protocol.ts';
+export { Coalescer, type Pending, type CoalescerTimers } from './coalescer.ts';
+export { arbiterAuth, type ArbiterAuth } from './auth.ts';
+export { boardPgn, clockText } from './pgn.ts';
+export { checkRound, pgnTimeControl, type Round, type RoundBoard } from './round.ts';
+export { roundFromEvent, type RoundChoice } from './event-round.ts';
+export { parseDeviceSpec, type DeviceSpec } from './devices.ts';
+export { simulateRound, classicalThink, type LateArrival, type Simulation, type SimulationOptions } from './simulation.ts';
+export { scaledSource, manualSource, resumeAt, schedulerOf, type MonotonicSource, type ManualSource } from './time.ts';
+export { bundlePage } from './web/bundle.ts';
+export { demoLateArrivals } from './demo.ts';

@@ -1,0 +1,100 @@
+// The journal: every device event and arbiter command, appended (and synced) before it is applied or
+// acknowledged. A console that starts on an existing journal rebuilds every board from it.
+import Database from 'better-sqlite3';
+import type { ClockEvent } from '../clock-engine/index.ts';
+import type { Round } from './round.ts';
+import { checkRound } from './round.ts';
+
+/** What the console journals besides clock events: device notices and round-level decisions. */
+export type ConsoleNote =
+  | { readonly type: 'arbiterCall'; readonly at: number; readonly detail: string }
+  | { readonly type: 'connection'; readonly at: number; readonly state: string; readonly detail?: string }
+  | { readonly type: 'inputError'; readonly at: number; readonly detail: string; readonly count: number }
+  | { readonly type: 'disagreement'; readonly at: number; readonly detail: string }
+  | { readonly type: 'dismiss'; readonly at: number; readonly alertId: string }
+  | { readonly type: 'downtime'; readonly at: number; readonly lastAt: number };
+
+export type JournalRecord =
+  | { readonly kind: 'clock'; readonly board: string; readonly event: ClockEvent }
+  | { readonly kind: 'note'; readonly board: string; readonly note: ConsoleNote }
+  /** The round's clocks are to start at `startAt` (monotonic ms). */
+  | { readonly kind: 'scheduleStart'; readonly startAt: number; readonly at: number };
+
+export interface JournalEntry {
+  readonly seq: number;
+  readonly wallMs: number;
+  readonly record: JournalRecord;
+}
+
+export interface JournalMeta {
+  readonly round: Round;
+  /** Wall time at monotonic 0. */
+  readonly epochWallMs: number;
+  readonly scale: number;
+}
+
+export class Journal {
+  readonly #db: Database.Database;
+  readonly #insert: Database.Statement;
+
+  constructor(readonly file: string) {
+    this.#db = new Database(file);
+    this.#db.pragma('journal_mode = WAL');
+    // FULL: an acknowledged command survives power loss too, not only a killed process.
+    this.#db.pragma('synchronous = FULL');
+    this.#db.exec(`
+      CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS entries (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        wall_ms INTEGER NOT NULL,
+        board TEXT,
+        kind TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        body TEXT NOT NULL
+      );`);
+    this.#insert = this.#db.prepare('INSERT INTO entries (wall_ms, board, kind, at, body) VALUES (?, ?, ?, ?, ?)');
+  }
+
+  meta(): JournalMeta | undefined {
+    const row = this.#db.prepare("SELECT value FROM meta WHERE key = 'console'").get() as { value: string } | undefined;
+    if (!row) return undefined;
+    const parsed = JSON.parse(row.value) as JournalMeta;
+    return { round: checkRound(parsed.round), epochWallMs: parsed.epochWallMs, scale: parsed.scale };
+  }
+
+  setMeta(meta: JournalMeta): void {
+    this.#db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('console', ?)").run(JSON.stringify(meta));
+  }
+
+  /** Appends durably; returns the entry's sequence number. */
+  append(record: JournalRecord, wallMs = Date.now()): number {
+    const board = record.kind === 'scheduleStart' ? null : record.board;
+    const at = record.kind === 'clock' ? record.event.at : record.kind === 'note' ? record.note.at : record.at;
+    return Number(this.#insert.run(wallMs, board, record.kind, at, JSON.stringify(record)).lastInsertRowid);
+  }
+
+  /** Appends several records in one transaction (one sync): all or none. */
+  appendAll(records: readonly JournalRecord[], wallMs = Date.now()): number[] {
+    return this.#db.transaction(() => records.map((r) => this.append(r, wallMs)))();
+  }
+
+  *entries(afterSeq = 0): Generator<JournalEntry> {
+    const rows = this.#db
+      .prepare('SELECT seq, wall_ms, body FROM entries WHERE seq > ? ORDER BY seq')
+      .iterate(afterSeq) as IterableIterator<{ seq: number; wall_ms: number; body: string }>;
+    for (const row of rows) yield { seq: row.seq, wallMs: row.wall_ms, record: JSON.parse(row.body) as JournalRecord };
+  }
+
+  lastAt(): number {
+    const row = this.#db.prepare('SELECT MAX(at) AS at FROM entries').get() as { at: number | null };
+    return row.at ?? 0;
+  }
+
+  count(): number {
+    return (this.#db.prepare('SELECT COUNT(*) AS n FROM entries').get() as { n: number }).n;
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+}

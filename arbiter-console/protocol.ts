@@ -1,0 +1,158 @@
+// The WebSocket protocol between the console server and its pages (docs/protocol.md).
+// Everything a client sends is validated here; the server trusts nothing else.
+import { z } from 'zod';
+import type { GameResult, GameStatus, Side } from '../clock-engine/index.ts';
+import type { Attention } from './board.ts';
+
+export const PROTOCOL_VERSION = 1;
+/** Larger client messages are refused unread (an arbiter command is ~200 bytes). */
+export const MAX_MESSAGE_BYTES = 4096;
+
+const side = z.enum(['white', 'black']);
+const boardId = z.string().min(1).max(32);
+const reason = z.string().trim().min(1, 'a reason is required (it goes into the journal and the PGN)').max(200);
+const HOUR = 3_600_000;
+
+export const arbiterCommandSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('pause'), board: boardId, reason }),
+  z.strictObject({ type: z.literal('resume'), board: boardId }),
+  z.strictObject({
+    type: z.literal('addTime'),
+    board: boardId,
+    side,
+    ms: z.number().int().min(-10 * HOUR).max(10 * HOUR).refine((ms) => ms !== 0, 'ms must not be 0'),
+    reason,
+  }),
+  z.strictObject({ type: z.literal('setTime'), board: boardId, side, ms: z.number().int().min(0).max(10 * HOUR), reason }),
+  z.strictObject({
+    type: z.literal('setMoveCounter'),
+    board: boardId,
+    side,
+    counter: z.enum(['presses', 'moves']),
+    moves: z.number().int().min(0).max(999),
+    reason,
+  }),
+  z.strictObject({ type: z.literal('penalty'), board: boardId, offender: side, offence: z.enum(['illegal-move', 'false-claim']), reason }),
+  z.strictObject({ type: z.literal('forfeit'), board: boardId, side, reason }),
+  z.strictObject({
+    type: z.literal('result'),
+    board: boardId,
+    result: z.enum(['1-0', '0-1', '1/2-1/2', '+--', '--+', '---']),
+    termination: z.string().trim().min(1).max(100),
+  }),
+  z.strictObject({ type: z.literal('arrive'), board: boardId, side }),
+  z.strictObject({ type: z.literal('dismiss'), alertId: z.string().min(1).max(120) }),
+  z.strictObject({ type: z.literal('startAll') }),
+  z.strictObject({ type: z.literal('pauseAll'), reason }),
+  z.strictObject({ type: z.literal('resumeAll') }),
+]);
+export type ArbiterCommand = z.infer<typeof arbiterCommandSchema>;
+
+export const clientMessageSchema = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('hello'),
+    role: z.literal('arbiter'),
+    token: z.string().min(1).max(200),
+    name: z.string().trim().min(1).max(40).optional(),
+    /** The last state version the client applied (sent after a reconnect). */
+    since: z.number().int().nonnegative().optional(),
+  }),
+  z.strictObject({ type: z.literal('hello'), role: z.literal('spectator'), since: z.number().int().nonnegative().optional() }),
+  z.strictObject({ type: z.literal('command'), id: z.string().min(1).max(64), command: arbiterCommandSchema }),
+  z.strictObject({ type: z.literal('resync') }),
+  z.strictObject({ type: z.literal('ping'), id: z.string().max(64).optional() }),
+]);
+export type ClientMessage = z.infer<typeof clientMessageSchema>;
+
+/** A board as the page draws it. Remaining times refer to `asOf`; the running side keeps falling. */
+export interface BoardView {
+  readonly id: string;
+  readonly white: string;
+  readonly black: string;
+  readonly status: GameStatus;
+  readonly toMove: Side;
+  readonly remainingMs: { readonly white: number; readonly black: number };
+  readonly asOf: number;
+  readonly moveNumber: number;
+  readonly presses: { readonly white: number; readonly black: number };
+  readonly moves: { readonly white: number; readonly black: number };
+  /** 1-based period per side. */
+  readonly period: { readonly white: number; readonly black: number };
+  readonly arrived: { readonly white: boolean; readonly black: boolean };
+  readonly penalties: {
+    readonly white: { readonly illegalMoves: number; readonly falseClaims: number };
+    readonly black: { readonly illegalMoves: number; readonly falseClaims: number };
+  };
+  readonly paused?: { readonly reason: string; readonly at: number };
+  readonly result?: { readonly result: GameResult; readonly termination: string };
+  readonly flag?: { readonly side: Side; readonly at: number };
+  readonly device?: { readonly kind: string; readonly connection: string };
+  /** Version of this board's state (the journal sequence number of its last entry). */
+  readonly version: number;
+}
+
+export interface RoundView {
+  readonly event: string;
+  readonly site: string;
+  readonly round: number;
+  readonly date: string;
+  readonly timeControl: string;
+  readonly defaultTimeMs: number;
+  readonly scheduledStart: string;
+  readonly startAt?: number;
+}
+
+/** The monotonic time `at` was read when the message was built; the page extrapolates with `scale`. */
+export interface ClockReference {
+  readonly at: number;
+  readonly scale: number;
+}
+
+export type ServerMessage =
+  | { readonly type: 'welcome'; readonly protocol: number; readonly role: 'arbiter' | 'spectator' }
+  | {
+      readonly type: 'snapshot';
+      readonly seq: number;
+      readonly version: number;
+      readonly clock: ClockReference;
+      readonly round: RoundView;
+      readonly boards: readonly BoardView[];
+      readonly attention: readonly Attention[];
+    }
+  | {
+      readonly type: 'delta';
+      readonly seq: number;
+      readonly version: number;
+      readonly clock: ClockReference;
+      readonly boards: readonly BoardView[];
+      readonly round?: RoundView;
+      /** The whole attention queue, present when it changed. */
+      readonly attention?: readonly Attention[];
+    }
+  | { readonly type: 'ack'; readonly id: string; readonly journalSeq: number }
+  | { readonly type: 'refused'; readonly id: string; readonly reason: string }
+  | { readonly type: 'error'; readonly code: ErrorCode; readonly reason: string }
+  | { readonly type: 'pong'; readonly id?: string; readonly clock: ClockReference };
+
+export type ErrorCode = 'malformed' | 'too-large' | 'rate-limited' | 'unauthenticated' | 'forbidden' | 'bad-token';
+
+export type Parsed = { readonly ok: true; readonly message: ClientMessage } | { readonly ok: false; readonly code: ErrorCode; readonly reason: string };
+
+/** Parses one raw WebSocket frame; never throws. */
+export function parseClientMessage(raw: string | Buffer, maxBytes = MAX_MESSAGE_BYTES): Parsed {
+  const size = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.length;
+  if (size > maxBytes) return { ok: false, code: 'too-large', reason: `message of ${size} bytes exceeds ${maxBytes}` };
+  let json: unknown;
+  try {
+    json = JSON.parse(typeof raw === 'string' ? raw : raw.toString('utf8'));
+  } catch {
+    return { ok: false, code: 'malformed', reason: 'not JSON' };
+  }
+  const result = clientMessageSchema.safeParse(json);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+    return { ok: false, code: 'malformed', reason: `${where}${issue?.message ?? 'invalid message'}` };
+  }
+  return { ok: true, message: result.data };
+}

@@ -1,0 +1,116 @@
+// A simulated round: seeded virtual players (simulators part) make legal moves and press the clocks of
+// boards that have no device, in the console's (possibly accelerated) time. A player may arrive late.
+// Everything they do goes through the journal like a device's events, so a restarted console picks up
+// the games where the journal left them.
+import type { Side } from '../clock-engine/index.ts';
+import { createVirtualGame, type GameScript, type ThinkTime } from '../simulators/index.ts';
+import type { Board } from './board.ts';
+import type { PlayingHall } from './hall.ts';
+
+export interface LateArrival {
+  readonly board: string;
+  readonly side: Side;
+  /** After the start of the clocks, in ms of round time. */
+  readonly afterMs: number;
+}
+
+export interface SimulationOptions {
+  readonly seed: string;
+  /** Boards to play; default every board of the round. */
+  readonly boards?: readonly string[];
+  readonly late?: readonly LateArrival[];
+  readonly thinkMs?: ThinkTime;
+}
+
+export interface Simulation {
+  stop(): void;
+}
+
+/** Classical-looking thinking: mostly a minute or so, a long tail of deep thinks. */
+export const classicalThink: ThinkTime = { kind: 'lognormal', medianMs: 45_000, sigma: 0.9, minMs: 2_000, maxMs: 15 * 60_000 };
+
+/** A late player's first move comes this long after they sit down. */
+const SETTLE_MS = 20_000;
+
+export function simulateRound(hall: PlayingHall, options: SimulationOptions): Simulation {
+  const ids = options.boards ?? [...hall.boards.keys()];
+  const timers = new Map<string, ReturnType<typeof setTimeout>>();
+  const queued = new Set<string>();
+  const scripts = new Map<string, GameScript>();
+  let stopped = false;
+  const deviceId = (id: string) => `virtual-players-${id}`;
+
+  for (const id of ids) {
+    if (!hall.boards.has(id)) throw new Error(`cannot simulate unknown board '${id}'`);
+    scripts.set(id, createVirtualGame({ seed: `${options.seed}/${id}`, thinkMs: options.thinkMs ?? classicalThink, style: 'eager', maxPlies: 220 }));
+    const board = hall.boards.get(id)!;
+    // Everyone who is not late is at the board before the clocks start.
+    for (const side of ['white', 'black'] as const) {
+      const late = options.late?.some((l) => l.board === id && l.side === side);
+      if (!late && !board.state.arrived[side] && board.state.status === 'waiting') {
+        hall.record({ kind: 'clock', board: id, event: { type: 'arrive', side, at: hall.source.now(), by: { kind: 'player', side } } });
+      }
+    }
+  }
+
+  const pump = (id: string): void => {
+    const board = hall.boards.get(id)!;
+    const script = scripts.get(id)!;
+    clearTimeout(timers.get(id));
+    timers.delete(id);
+    if (stopped || board.state.status !== 'running' || board.startedAt === undefined) return;
+    const now = hall.source.now();
+    const played = board.state.presses.white + board.state.presses.black;
+    const move = script.moves[played];
+    if (!move) {
+      if (script.result !== '*' && board.state.status === 'running') {
+        hall.record({ kind: 'clock', board: id, event: { type: 'result', result: script.result, termination: script.termination, at: now, by: { kind: 'device', deviceId: deviceId(id) } } });
+      }
+      return;
+    }
+    const side = move.side;
+    const late = options.late?.find((l) => l.board === id && l.side === side);
+    const arriveAt = late ? board.startedAt + late.afterMs : undefined;
+    if (arriveAt !== undefined && !board.state.arrived[side] && now >= arriveAt) {
+      hall.record({ kind: 'clock', board: id, event: { type: 'arrive', side, at: arriveAt, by: { kind: 'player', side } } });
+    }
+    let dueAt = board.moveStartedAt + move.thinkMs;
+    if (arriveAt !== undefined && !board.state.arrived[side]) dueAt = Math.max(dueAt, arriveAt + SETTLE_MS);
+    if (now >= dueAt && board.state.arrived[side]) {
+      play(board, move.san, move.fenAfter, side, dueAt);
+      return schedulePump(id);
+    }
+    const next = arriveAt !== undefined && !board.state.arrived[side] ? Math.min(arriveAt, dueAt) : dueAt;
+    timers.set(id, setTimeout(() => pump(id), Math.max(1, (next - now) / hall.source.scale)));
+  };
+
+  const play = (board: Board, san: string, fen: string, side: Side, at: number): void => {
+    const by = { kind: 'device', deviceId: deviceId(board.id) } as const;
+    hall.record({ kind: 'clock', board: board.id, event: { type: 'boardMove', side, san, fen, at, by } });
+    hall.record({ kind: 'clock', board: board.id, event: { type: 'press', side, at, by } });
+  };
+
+  // Hall listeners run inside `record`; pumping later keeps one move per turn of the event loop.
+  const schedulePump = (id: string): void => {
+    if (queued.has(id) || stopped) return;
+    queued.add(id);
+    setImmediate(() => {
+      queued.delete(id);
+      pump(id);
+    });
+  };
+
+  const unsubscribe = hall.subscribe((change) => {
+    for (const id of change.boards) if (scripts.has(id)) schedulePump(id);
+  });
+  for (const id of ids) schedulePump(id);
+
+  return {
+    stop() {
+      stopped = true;
+      unsubscribe();
+      for (const t of timers.values()) clearTimeout(t);
+      timers.clear();
+    },
+  };
+}

@@ -1,0 +1,230 @@
+// Replaying recorded games through the fold: from per-ply thinking times (the `zeitnot replay` contract)
+// and from PGN clock comments (auditing a broadcast's clock record). Pure; the CLI only does I/O.
+import { applyClockEvent, initialGameState, nextDeadline } from './fold.ts';
+import type { PgnGame } from './pgn-clock.ts';
+import { parseTimeControl, type ParseOptions } from './time-control-parse.ts';
+import type { ClockEvent, GameConfig, GameState, Side, TimeControl } from './types.ts';
+
+/**
+ * The control named by a PGN TimeControl tag: any notation parseTimeControl reads, or the free text
+ * broadcasts write ("15 min/game + 10 sec/move", "90 min + 30 sec / move"). Undefined when unplayable.
+ */
+export function timeControlFromTag(tag: string, options: Omit<ParseOptions, 'notation'> = {}): TimeControl | undefined {
+  const clean = { ...(options.incrementCredit ? { incrementCredit: options.incrementCredit } : {}), ...(options.nextPeriod ? { nextPeriod: options.nextPeriod } : {}) };
+  try {
+    const tc = parseTimeControl(tag, clean);
+    return tc.special ? undefined : tc;
+  } catch {
+    const m = /^\s*(\d+)\s*min(?:utes?)?(?:\s*\/\s*game)?\s*(?:\+\s*(\d+)\s*s(?:ec(?:onds?)?)?\s*(?:\/\s*move)?)?\s*$/i.exec(tag);
+    if (!m) return undefined;
+    return parseTimeControl(`${Number(m[1]) * 60}${m[2] ? `+${m[2]}` : ''}`, { ...clean, notation: 'pgn' });
+  }
+}
+
+const player = (side: Side) => ({ kind: 'player', side }) as const;
+const auditor = { kind: 'arbiter', name: 'audit' } as const;
+
+/** A game config for replays: both players present at the start, which is at instant 0. */
+export function replayConfig(timeControl: TimeControl, armageddon = false): GameConfig {
+  return {
+    timeControl,
+    scheduledStart: 0,
+    defaultTimeMs: 0,
+    lateArrival: 'forfeit',
+    lawsEdition: '2023',
+    category: 'standard',
+    drawOfferMinMove: 0,
+    quickplayClaim: false,
+    armageddon,
+  };
+}
+
+function started(config: GameConfig): GameState {
+  const events: ClockEvent[] = [
+    { type: 'arrive', side: 'white', at: 0, by: player('white') },
+    { type: 'arrive', side: 'black', at: 0, by: player('black') },
+    { type: 'start', at: 0, by: { kind: 'system' } },
+  ];
+  return events.reduce((s, e) => applyClockEvent(config, s, e).state, initialGameState(config));
+}
+
+export type ThinkReplayLine =
+  | {
+      readonly ply: number;
+      readonly side: Side;
+      readonly thinkMs: number;
+      /** The mover's clock right after the press, as a DGT clock shows it (next move's credit included). */
+      readonly remainingMs: number;
+      readonly whiteMs: number;
+      readonly blackMs: number;
+      readonly moveNumber: number;
+    }
+  | { readonly flag: Side; readonly ply: number; readonly atMs: number };
+
+/** Replays per-ply thinking times (ply 1 = White's first move); stops at the first flag. */
+export function replayThinkTimes(config: GameConfig, thinkMs: readonly number[]): ThinkReplayLine[] {
+  let state = started(config);
+  let at = 0;
+  const lines: ThinkReplayLine[] = [];
+  for (let i = 0; i < thinkMs.length; i++) {
+    const side = state.toMove;
+    const think = thinkMs[i]!;
+    at += think;
+    const step = applyClockEvent(config, state, { type: 'press', side, at, by: player(side) });
+    const flag = step.emitted.find((e) => e.type === 'flag');
+    if (flag && flag.type === 'flag') {
+      lines.push({ flag: flag.side, ply: i + 1, atMs: flag.at });
+      break;
+    }
+    state = step.state;
+    lines.push({
+      ply: i + 1,
+      side,
+      thinkMs: think,
+      remainingMs: state.remainingMs[side],
+      whiteMs: state.remainingMs.white,
+      blackMs: state.remainingMs.black,
+      moveNumber: state.presses[side],
+    });
+  }
+  return lines;
+}
+
+export interface AuditDifference {
+  readonly ply: number;
+  readonly side: Side;
+  readonly moveNumber: number;
+  readonly san: string;
+  /** The engine's reading after the press; for a flag, 0. */
+  readonly engineMs: number;
+  readonly recordedMs: number;
+  readonly diffMs: number;
+  readonly thinkMs: number;
+  readonly thinkFrom: 'emt' | 'clk';
+  /** The recorded thinking time would have made this flag fall before the press. */
+  readonly flag?: boolean;
+}
+
+export interface AuditReport {
+  readonly plies: number;
+  /** Plies that had a `%clk` to compare with. */
+  readonly checked: number;
+  readonly differences: readonly AuditDifference[];
+  /** Plies at which the engine credited the next period (e.g. the press of move 40). */
+  readonly periodPlies: readonly { readonly ply: number; readonly side: Side; readonly period: number }[];
+  /** The increment-credit convention the game was replayed with (inferred when asked to). */
+  readonly incrementCredit: TimeControl['incrementCredit'];
+}
+
+export interface AuditOptions {
+  /** Largest difference that still counts as a match (readings are whole seconds): default 1000 ms. */
+  readonly toleranceMs?: number;
+  /**
+   * 'each-ply' (default): before each move the mover's clock is set to his previous recorded reading, so
+   * each reading is checked against the one before it, the control and the move's time.
+   * 'on-difference': the engine keeps its own clock and adopts the record only after a reported difference.
+   */
+  readonly resync?: 'each-ply' | 'on-difference';
+  /**
+   * Replay with both increment conventions and keep the one the record fits better (ties: the control's
+   * own). DGT clocks credit before the move (first reading base + 2 inc - think); idChess, chess.com and
+   * some broadcasts after the press (base + inc - think). Off by default.
+   */
+  readonly inferIncrementCredit?: boolean;
+}
+
+/** Thinking time that turns `zeroMs` (the reading after an instant press) into `recordedMs`. */
+function thinkFromReadings(config: GameConfig, state: GameState, side: Side, zeroMs: number, recordedMs: number): number {
+  const used = zeroMs - recordedMs;
+  if (used <= 0) return 0;
+  const bonus = config.timeControl.periods[state.period[side]]?.bonus;
+  // Under a delay the first `delay` ms of a move cost nothing, so a drop of `used` took used + delay.
+  return bonus && (bonus.kind === 'delay' || bonus.kind === 'bronstein') ? used + bonus.ms : used;
+}
+
+/**
+ * Replays one PGN game through the engine: the thinking time of each ply comes from `%emt` where present,
+ * otherwise from the `%clk` readings; reports each ply whose `%clk` differs from the engine by more than
+ * the tolerance. After a difference the engine adopts the recorded reading (an arbiter `setTime`), so one
+ * glitch is reported once rather than for the rest of the game.
+ */
+export function auditPgnGame(config: GameConfig, game: PgnGame, options: AuditOptions = {}): AuditReport {
+  const own = auditWith(config, game, options);
+  if (!options.inferIncrementCredit || own.differences.length === 0) return own;
+  const tc = config.timeControl;
+  const flipped = tc.incrementCredit === 'before-move' ? 'after-press' : 'before-move';
+  const other = auditWith({ ...config, timeControl: { ...tc, incrementCredit: flipped } }, game, options);
+  return other.differences.length < own.differences.length ? other : own;
+}
+
+function auditWith(config: GameConfig, game: PgnGame, options: AuditOptions): AuditReport {
+  const tolerance = options.toleranceMs ?? 1000;
+  const resyncEachPly = (options.resync ?? 'each-ply') === 'each-ply';
+  let state = started(config);
+  let at = 0;
+  const lastReading: { white?: number; black?: number } = {};
+  const differences: AuditDifference[] = [];
+  const periodPlies: { ply: number; side: Side; period: number }[] = [];
+  let checked = 0;
+  const setTime = (s: GameState, side: Side, ms: number): GameState =>
+    applyClockEvent(config, s, { type: 'setTime', side, ms, at, by: auditor, reason: 'audit: adopt the recorded reading' }).state;
+
+  for (const ply of game.plies) {
+    const side = state.toMove;
+    const recorded = lastReading[side];
+    if (resyncEachPly && recorded !== undefined && state.remainingMs[side] !== recorded) state = setTime(state, side, recorded);
+    const periodBefore = state.period[side];
+    const press = (think: number) => applyClockEvent(config, state, { type: 'press', side, at: at + think, by: player(side) });
+    const zero = press(0).state.remainingMs[side];
+    // Readings and %emt are truncated to whole seconds: a time that overshoots the flag by less than the
+    // tolerance is taken to have been just inside it.
+    const deadline = nextDeadline(config, state);
+    const available = deadline?.kind === 'flag' ? deadline.at - at : Number.POSITIVE_INFINITY;
+    const fit = (t: number) => (t >= available && t - available < tolerance ? Math.max(0, available - 1) : t);
+    const derived = fit(ply.clockMs !== undefined ? thinkFromReadings(config, state, side, zero, ply.clockMs) : 0);
+    const thinkFrom = ply.emtMs !== undefined ? 'emt' : 'clk';
+    const think = ply.emtMs !== undefined ? fit(ply.emtMs) : derived;
+    let step = press(think);
+    const flagged = step.emitted.some((e) => e.type === 'flag');
+    const engineMs = flagged ? 0 : step.state.remainingMs[side];
+    let differs = false;
+    if (ply.clockMs !== undefined) {
+      checked++;
+      const diff = engineMs - ply.clockMs;
+      if (flagged || Math.abs(diff) > tolerance) {
+        differs = true;
+        differences.push({
+          ply: ply.ply,
+          side,
+          moveNumber: ply.moveNumber,
+          san: ply.san,
+          engineMs,
+          recordedMs: ply.clockMs,
+          diffMs: diff,
+          thinkMs: think,
+          thinkFrom,
+          ...(flagged ? { flag: true } : {}),
+        });
+      }
+    } else if (flagged) {
+      differences.push({ ply: ply.ply, side, moveNumber: ply.moveNumber, san: ply.san, engineMs: 0, recordedMs: NaN, diffMs: NaN, thinkMs: think, thinkFrom, flag: true });
+      differs = true;
+    }
+    if (differs) {
+      // Carry on from the record: the clock-derived time (never a flag), then the recorded reading.
+      const safe = Math.min(derived, Math.max(0, available - 1));
+      step = press(safe);
+      at += safe;
+      state = ply.clockMs !== undefined ? setTime(step.state, side, ply.clockMs) : step.state;
+    } else {
+      at += think;
+      state = step.state;
+    }
+    if (state.period[side] > periodBefore) periodPlies.push({ ply: ply.ply, side, period: state.period[side] });
+    // A ply without a reading leaves the engine's own value as the best knowledge of that clock.
+    if (ply.clockMs !== undefined) lastReading[side] = ply.clockMs;
+    else delete lastReading[side];
+    if (state.status === 'finished') break;
+  }
+  return { plies: game.plies.length, checked, differences, periodPlies, incrementCredit: config.timeControl.incrementCredit };
+}

@@ -1,0 +1,100 @@
+// Writing a time control in each notation; `parseTimeControl(formatTimeControl(tc, n), { notation: n })`
+// gives back `normalizeTimeControl(tc)`. A control a notation cannot express throws TimeControlError.
+import { TimeControlError, commonBonus, normalizeTimeControl, periodFirstMove } from './time-control.ts';
+import type { TimeControlNotation } from './time-control-parse.ts';
+import type { MoveBonus, Period, TimeControl } from './types.ts';
+
+function number(ms: number, unitMs: number): string {
+  return String(Math.round((ms / unitMs) * 1000) / 1000);
+}
+
+function unexpressible(tc: TimeControl, notation: string, why: string): never {
+  throw new TimeControlError(JSON.stringify(tc.periods), 0, `a control ${notation} notation can express (${why})`);
+}
+
+function sidesText(p: Period, unitMs: number): string {
+  const { white, black } = p.baseMs;
+  return white === black ? number(white, unitMs) : `W${number(white, unitMs)}-B${number(black, unitMs)}`;
+}
+
+function pgnBonus(tc: TimeControl, index: number, b: MoveBonus): string {
+  switch (b.kind) {
+    case 'none':
+      return '';
+    case 'increment': {
+      const first = periodFirstMove(tc, index) ?? 1;
+      return `+${number(b.ms, 1000)}${b.fromMove > first ? `@${b.fromMove}` : ''}`;
+    }
+    case 'delay':
+      return `d${number(b.ms, 1000)}`;
+    case 'bronstein':
+      return `b${number(b.ms, 1000)}`;
+  }
+}
+
+function formatPgn(tc: TimeControl): string {
+  if (tc.special === 'unknown') return '?';
+  if (tc.special === 'untimed') return '-';
+  if (tc.special === 'sandclock') return `*${number(tc.periods[0]?.baseMs.white ?? 0, 1000)}`;
+  return tc.periods
+    .map((p, i) => `${p.moves !== undefined ? `${p.moves}/` : ''}${sidesText(p, 1000)}${pgnBonus(tc, i, p.bonus)}`)
+    .join(':');
+}
+
+function usBonus(b: MoveBonus): string {
+  switch (b.kind) {
+    case 'none':
+      return '';
+    case 'increment':
+      return `inc${number(b.ms, 1000)}`;
+    case 'delay':
+      return `d${number(b.ms, 1000)}`;
+    case 'bronstein':
+      return `b${number(b.ms, 1000)}`;
+  }
+}
+
+function formatUs(tc: TimeControl): string {
+  if (tc.special) unexpressible(tc, 'US', 'no ?, - or sandclock');
+  const common = commonBonus(tc);
+  tc.periods.forEach((p, i) => {
+    if (p.baseMs.white !== p.baseMs.black) unexpressible(tc, 'US', 'equal times for both sides');
+    const b = common ?? p.bonus;
+    if (b.kind === 'increment' && b.fromMove > (periodFirstMove(tc, i) ?? 1)) unexpressible(tc, 'US', 'increment from move 1');
+  });
+  const periods = tc.periods.map((p) => {
+    const head = p.moves !== undefined ? `${p.moves}/` : tc.periods.length === 1 ? 'G/' : 'SD/';
+    const own = common === undefined && p.bonus.kind !== 'none' ? ` ${usBonus(p.bonus)}` : '';
+    return `${head}${number(p.baseMs.white, 60_000)}${own}`;
+  });
+  const tail = common && common.kind !== 'none' ? `;${usBonus(common)}` : '';
+  return periods.join(', ') + tail;
+}
+
+function formatFide(tc: TimeControl): string {
+  if (tc.special) unexpressible(tc, 'FIDE', 'no ?, - or sandclock');
+  const common = commonBonus(tc);
+  if (!common) unexpressible(tc, 'FIDE', 'one bonus for the whole game');
+  const periods = tc.periods.map((p) => `${sidesText(p, 60_000)}${p.moves !== undefined ? `/${p.moves}` : ''}`);
+  const bonus =
+    common.kind === 'increment'
+      ? `+${number(common.ms, 1000)}s${common.fromMove > 1 ? `@${common.fromMove}` : ''}`
+      : common.kind === 'delay'
+        ? `+d${number(common.ms, 1000)}s`
+        : common.kind === 'bronstein'
+          ? `+b${number(common.ms, 1000)}s`
+          : '';
+  return periods.join('+') + bonus;
+}
+
+export function formatTimeControl(tc: TimeControl, notation: TimeControlNotation): string {
+  const canonical = normalizeTimeControl(tc);
+  switch (notation) {
+    case 'pgn':
+      return formatPgn(canonical);
+    case 'us':
+      return formatUs(canonical);
+    case 'fide':
+      return formatFide(canonical);
+  }
+}

@@ -1,0 +1,196 @@
+// The two ways a DGT clock takes part in a game.
+// - mirror: the DGT clock is the authority. Its lever changes become presses carrying its own readings,
+//   its start/stop becomes pause/resume, its flags become flag events; `compare` tells when the
+//   engine's idea of the times has drifted more than 1 s from what the clock shows.
+// - host: the engine is the authority. Every state the console shows is sent with set-and-run; lever
+//   presses still come back as presses (without readings), because the players press the real lever.
+import type { ClockAlert, ClockEvent, ClockReading, EventActor, GameState, Side } from '../../clock-engine/index.ts';
+import type { ClockSideName, ClockTimesMessage } from './messages.ts';
+
+export type WhiteSide = ClockSideName | 'auto';
+
+export interface RoleOutput {
+  readonly event: (event: ClockEvent) => void;
+  readonly arbiterCall: (at: number, detail: string) => void;
+}
+
+const other = (side: ClockSideName): ClockSideName => (side === 'left' ? 'right' : 'left');
+
+/** Which clock side is White's: fixed, or (auto) the board orientation until the clock says otherwise. */
+export class SideMap {
+  private side: ClockSideName | undefined;
+  constructor(private readonly configured: WhiteSide) {
+    if (configured !== 'auto') this.side = configured;
+  }
+  get white(): ClockSideName {
+    return this.side ?? 'left';
+  }
+  get fixed(): boolean {
+    return this.configured !== 'auto';
+  }
+  /** A guess (board orientation) or a fact (White's clock started first); only auto maps change. */
+  learn(white: ClockSideName): void {
+    if (this.configured === 'auto') this.side = white;
+  }
+  colour(side: ClockSideName): Side {
+    return side === this.white ? 'white' : 'black';
+  }
+  clockSide(colour: Side): ClockSideName {
+    return colour === 'white' ? this.white : other(this.white);
+  }
+  reading(m: ClockTimesMessage): ClockReading {
+    const white = m[this.white].ms;
+    const black = m[other(this.white)].ms;
+    return { white, black };
+  }
+}
+
+export interface LastReading {
+  readonly reading: ClockReading;
+  readonly at: number;
+  readonly running: Side | 'none';
+}
+
+export class MirrorClock {
+  private started = false;
+  private paused = false;
+  private expected: ClockSideName | 'none' = 'none';
+  private lastLever: ClockSideName | undefined;
+  private readonly flagged = { left: false, right: false };
+  private last: LastReading | undefined;
+
+  constructor(
+    private readonly sides: SideMap,
+    private readonly actor: EventActor,
+    private readonly out: RoleOutput,
+    private readonly onPress: (side: Side) => void = () => {},
+  ) {}
+
+  get lastReading(): LastReading | undefined {
+    return this.last;
+  }
+
+  clock(m: ClockTimesMessage, at: number): void {
+    const by = this.actor;
+    if (!this.started && m.running) {
+      // White's clock is the one that starts a game.
+      if (!this.sides.fixed) this.sides.learn(m.runningSide === 'none' ? this.sides.white : m.runningSide);
+      this.started = true;
+      this.expected = m.runningSide;
+      this.out.event({ type: 'start', at, by });
+    } else if (this.started) {
+      const finalFlag = m.left.finalFlag || m.right.finalFlag;
+      if (m.running) {
+        if (this.paused) {
+          this.paused = false;
+          this.out.event({ type: 'resume', at, by });
+        }
+        if (m.runningSide !== this.expected && this.expected !== 'none') {
+          const side = this.sides.colour(this.expected);
+          this.out.event({ type: 'press', side, reading: this.sides.reading(m), at, by });
+          this.onPress(side);
+        }
+        this.expected = m.runningSide;
+      } else {
+        if (!this.paused && !finalFlag) {
+          this.paused = true;
+          this.out.event({ type: 'pause', reason: 'stopped on the DGT clock', at, by });
+        }
+        if (this.lastLever !== undefined && m.leverHigh !== this.lastLever) {
+          // Not a press: the clock decides on resume which side runs, and a changed side then is one.
+          this.out.arbiterCall(at, `lever pressed on the ${this.lastLever} side while the clock was stopped`);
+        }
+      }
+    }
+    this.lastLever = m.leverHigh;
+    for (const side of ['left', 'right'] as const) {
+      if ((m[side].flag || m[side].finalFlag) && !this.flagged[side]) {
+        this.flagged[side] = true;
+        if (this.started) this.out.event({ type: 'flag', side: this.sides.colour(side), at, by });
+      }
+    }
+    this.last = {
+      reading: this.sides.reading(m),
+      at,
+      running: m.runningSide === 'none' ? 'none' : this.sides.colour(m.runningSide),
+    };
+  }
+
+  /**
+   * Compares the engine with the clock's latest reading. The clock shows whole seconds, so the engine's
+   * time at the reading's instant may be up to a second off; more than that is an alert.
+   */
+  compare(state: GameState, toleranceMs = 1000): ClockAlert | undefined {
+    const last = this.last;
+    if (!last || state.status === 'waiting') return undefined;
+    for (const side of ['white', 'black'] as const) {
+      const runs = state.status === 'running' && state.toMove === side;
+      const engineMs = state.remainingMs[side] - (runs ? last.at - state.asOf : 0);
+      const diff = Math.abs(engineMs - last.reading[side]);
+      if (diff > toleranceMs) {
+        return {
+          code: 'clock-disagrees',
+          side,
+          at: last.at,
+          message: `${side}: DGT clock shows ${formatMs(last.reading[side])}, engine has ${formatMs(engineMs)} (${diff} ms apart)`,
+        };
+      }
+    }
+    return undefined;
+  }
+}
+
+export function formatMs(ms: number): string {
+  const total = Math.floor(Math.max(0, ms) / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor(total / 60) % 60;
+  const s = total % 60;
+  return `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
+}
+
+export interface HostDisplay {
+  readonly leftMs: number;
+  readonly rightMs: number;
+  readonly run: ClockSideName | 'pause';
+}
+
+/** Host role: what to send for an engine state, and which lever changes are presses. */
+export class HostClock {
+  private shown: { status: GameState['status']; toMove: Side } | undefined;
+  private lastLever: ClockSideName | undefined;
+
+  constructor(
+    private readonly sides: SideMap,
+    private readonly actor: EventActor,
+    private readonly out: RoleOutput,
+    private readonly onPress: (side: Side) => void = () => {},
+  ) {}
+
+  /** The engine's times at `now` for the clock's two displays. */
+  display(state: GameState, now: number): HostDisplay {
+    this.shown = { status: state.status, toMove: state.toMove };
+    const running = state.status === 'running';
+    const at = (side: Side) => state.remainingMs[side] - (running && state.toMove === side ? Math.max(0, now - state.asOf) : 0);
+    const white = this.sides.white;
+    return {
+      leftMs: Math.max(0, white === 'left' ? at('white') : at('black')),
+      rightMs: Math.max(0, white === 'right' ? at('white') : at('black')),
+      run: running ? this.sides.clockSide(state.toMove) : 'pause',
+    };
+  }
+
+  clock(m: ClockTimesMessage, at: number): void {
+    const before = this.lastLever;
+    this.lastLever = m.leverHigh;
+    if (before === undefined || before === m.leverHigh) return;
+    // The side that was up has been pressed down.
+    const side = this.sides.colour(before);
+    if (this.shown?.status === 'running' && this.shown.toMove === side) {
+      this.shown = { ...this.shown, toMove: side === 'white' ? 'black' : 'white' };
+      this.out.event({ type: 'press', side, at, by: this.actor });
+      this.onPress(side);
+    } else if (this.shown?.status !== 'running') {
+      this.out.arbiterCall(at, `lever pressed on the ${before} side while the game's clock is not running`);
+    }
+  }
+}

@@ -1,0 +1,159 @@
+// A DGT e-board with its clock as one `ClockDevice`: session (serial link) + clock role + board moves.
+import type { ClockAlert, EventActor, GameState, Side } from '../../clock-engine/index.ts';
+import type { ClockDevice, ClockRole, DeviceListener, DeviceMessage } from '../device.ts';
+import { after, type CancelTimer } from '../scheduler.ts';
+import { HostClock, MirrorClock, SideMap, type LastReading, type RoleOutput, type WhiteSide } from './clock-roles.ts';
+import { asciiText, endDisplay, setAndRun, xlDisplay } from './commands.ts';
+import { PositionTracker, type Orientation, type PositionEvent } from './positions.ts';
+import { DgtSession, type BoardIdentity, type DgtSessionOptions, type SessionEvent } from './session.ts';
+import { ClockCommand } from './protocol.ts';
+
+export interface DgtDeviceOptions extends DgtSessionOptions {
+  readonly boardId: string;
+  readonly role: ClockRole;
+  /** White's clock side; 'auto' (default): from the board's orientation, then from which clock starts. */
+  readonly whiteSide?: WhiteSide;
+  readonly orientation?: Orientation | 'auto';
+  /** Board stability window before a position is read (ms). */
+  readonly stableMs?: number;
+  /** How long a stable move waits for its clock press (ms). */
+  readonly confirmMs?: number;
+  /** How long a notice stays on the clock before the times come back (ms). */
+  readonly noticeMs?: number;
+  /** An existing session (tests); otherwise one is made from these options. */
+  readonly session?: DgtSession;
+}
+
+export interface DgtDevice extends ClockDevice {
+  readonly session: DgtSession;
+  readonly tracker: PositionTracker;
+  /** The board's serial and version, and the clock's version, once known. */
+  readonly identity: BoardIdentity | undefined;
+  /** The clock's latest times as White/Black (mirror role). */
+  readonly lastReading: LastReading | undefined;
+  /** Mirror role: an alert when the engine and the DGT clock are more than 1 s apart. */
+  compareWithEngine(state: GameState): ClockAlert | undefined;
+}
+
+export function createDgtDevice(options: DgtDeviceOptions): DgtDevice {
+  const session = options.session ?? new DgtSession(options);
+  const scheduler = session.scheduler;
+  const listeners = new Set<DeviceListener>();
+  const emit = (message: DeviceMessage) => {
+    for (const listener of [...listeners]) listener(message);
+  };
+  const actor: EventActor = { kind: 'device', deviceId: `dgt:${options.boardId}` };
+  const sides = new SideMap(options.whiteSide ?? 'auto');
+  const out: RoleOutput = {
+    event: (event) => emit({ type: 'clockEvent', event }),
+    arbiterCall: (at, detail) => emit({ type: 'arbiterCall', at, detail }),
+  };
+  let inputErrors = 0;
+  const inputError = (at: number, detail: string) => emit({ type: 'inputError', at, detail, count: ++inputErrors });
+
+  const onPosition = (e: PositionEvent) => {
+    switch (e.type) {
+      case 'move':
+        out.event({ type: 'boardMove', side: e.side, san: e.san, fen: e.fen, at: e.at, by: actor });
+        break;
+      case 'resultSignal':
+        out.arbiterCall(e.at, `result signal on the board (kings on the centre squares): ${e.result}`);
+        break;
+      case 'ambiguous':
+        inputError(e.at, `ambiguous board position, quarantined: ${e.candidates.join(' | ')}`);
+        break;
+      case 'unrecognised':
+        inputError(e.at, `board position no legal move explains: ${e.placement}`);
+        break;
+      case 'orientation':
+        sides.learn(e.orientation === 'rotated' ? 'right' : 'left');
+        break;
+      case 'newGame':
+        out.arbiterCall(e.at, 'the start position was set up again on the board');
+        break;
+    }
+  };
+  const tracker = new PositionTracker({
+    scheduler,
+    onEvent: onPosition,
+    ...(options.stableMs !== undefined ? { stableMs: options.stableMs } : {}),
+    ...(options.confirmMs !== undefined ? { confirmMs: options.confirmMs } : {}),
+    ...(options.orientation ? { orientation: options.orientation } : {}),
+  });
+  const pressed = (side: Side) => tracker.clockPressed(side);
+  const mirror = options.role === 'mirror' ? new MirrorClock(sides, actor, out, pressed) : undefined;
+  const host = options.role === 'host' ? new HostClock(sides, actor, out, pressed) : undefined;
+
+  const onSession = (e: SessionEvent) => {
+    if (e.type === 'connection') {
+      emit({ type: 'connection', state: e.state, ...(e.detail ? { detail: e.detail } : {}) });
+    } else if (e.type === 'decodeError') {
+      inputError(e.at, `DGT ${e.error.reason}: ${e.error.detail} [${e.error.bytes}]`);
+    } else if (e.type === 'clockQueue' && e.event.type === 'gaveUp') {
+      emit({ type: 'connection', state: session.connection, detail: `clock command '${e.event.label}' failed: ${e.event.reason}` });
+    } else if (e.type === 'message') {
+      const m = e.message;
+      if (m.type === 'boardDump') tracker.boardDump(m.squares);
+      else if (m.type === 'fieldUpdate') tracker.fieldUpdate(m.square, m.piece);
+      else if (m.type === 'clock') {
+        mirror?.clock(m, e.at);
+        host?.clock(m, e.at);
+      }
+    }
+  };
+  const stopSession = session.subscribe(onSession);
+  let cancelNotice: CancelTimer | undefined;
+
+  return {
+    boardId: options.boardId,
+    kind: 'dgt',
+    role: options.role,
+    session,
+    tracker,
+    get identity() {
+      return session.board;
+    },
+    get lastReading() {
+      return mirror?.lastReading;
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    show(state, now) {
+      if (!host) return;
+      const display = host.display(state, now);
+      session.sendClock({
+        frame: setAndRun({ leftMs: display.leftMs, rightMs: display.rightMs, run: display.run }),
+        command: ClockCommand.setAndRun,
+        key: 'time',
+        label: `set ${display.leftMs}/${display.rightMs} ${display.run}`,
+      });
+    },
+    notify(text) {
+      const dgt3000 = (session.board?.clockVersion?.major ?? 2) >= 2;
+      session.sendClock({
+        frame: dgt3000 ? asciiText(text) : xlDisplay(text),
+        command: dgt3000 ? ClockCommand.ascii : ClockCommand.display,
+        key: 'text',
+        label: `text ${text}`,
+      });
+      cancelNotice?.();
+      cancelNotice = after(scheduler, options.noticeMs ?? 3000, () => {
+        session.sendClock({ frame: endDisplay(), command: ClockCommand.end, key: 'text', label: 'end text' });
+      });
+    },
+    compareWithEngine(state) {
+      return mirror?.compare(state);
+    },
+    async open() {
+      await session.open();
+    },
+    async close() {
+      cancelNotice?.();
+      tracker.dispose();
+      stopSession();
+      await session.close();
+    },
+  };
+}

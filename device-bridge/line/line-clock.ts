@@ -1,0 +1,244 @@
+// A line-protocol clock (docs/line-protocol.md) as a ClockDevice. Mirror role: the device keeps time and
+// its presses, with its own timestamps and readings, are what happened. Host role: the players still
+// press the device's buttons, but the engine keeps time and the device displays what `show` sends.
+import type { ClockEvent, GameState, GameStatus } from '../../clock-engine/index.ts';
+import type { ClockDevice, ClockRole, DeviceConnection, DeviceListener, DeviceMessage } from '../device.ts';
+import type { SerialPortStream } from '@serialport/stream';
+import { formatLine, parseLine, type DeviceLine, type HostLine, type Lamp, type LineMessage } from './codec.ts';
+import { DeviceTimeline } from './device-time.ts';
+import { systemScheduler, type Scheduler } from '../scheduler.ts';
+import { displayTimes, flagFallen } from './engine-time.ts';
+import { BoundedReadlineParser } from './line-reader.ts';
+import { closePort, openPort, serialPortFor, type SerialPath } from './serial-link.ts';
+
+export interface LineClockOptions extends SerialPath {
+  readonly boardId: string;
+  readonly role: ClockRole;
+  /** The host's monotonic time and timers (the same source the game actors use). Default: real time. */
+  readonly scheduler?: Scheduler;
+  /** Report 'silent' after this long without a valid line. Default 3500 (three missed heartbeats). */
+  readonly silentAfterMs?: number;
+  /** Reopen after an unplug, waiting `firstMs`, doubling up to `maxMs`. Default 500..8000; false = never. */
+  readonly reconnect?: { readonly firstMs: number; readonly maxMs: number } | false;
+  /** How long the piezo sounds when a flag falls. Default 1000. */
+  readonly flagBeepMs?: number;
+}
+
+export interface LineClock extends ClockDevice {
+  readonly kind: 'line';
+  /** Malformed lines so far (each also reported as an 'inputError' message). */
+  readonly inputErrors: number;
+  /** What the device said in its HELLO. */
+  readonly identity: { readonly name: string; readonly bootId: string } | undefined;
+}
+
+/** Event sequence numbers remembered per device boot, to act on a retransmitted event only once. */
+const SEEN_LIMIT = 1024;
+
+export function createLineClock(options: LineClockOptions): LineClock {
+  const { boardId, role } = options;
+  const timers = options.scheduler ?? systemScheduler;
+  const now = (): number => timers.now();
+  const silentAfterMs = options.silentAfterMs ?? 3500;
+  const reconnect = options.reconnect ?? { firstMs: 500, maxMs: 8000 };
+  const deviceActor = { kind: 'device', deviceId: `line:${options.path}` } as const;
+  const listeners = new Set<DeviceListener>();
+  const timeline = new DeviceTimeline();
+  const seen = new Set<number>();
+
+  let port: SerialPortStream | undefined;
+  let closing = false;
+  let connection: DeviceConnection = 'disconnected';
+  let watchdog: unknown;
+  let retryTimer: unknown;
+  let retryMs = reconnect ? reconnect.firstMs : 0;
+  let inputErrors = 0;
+  let identity: LineClock['identity'];
+  let lastState: GameState | undefined;
+  let lastLamp: Lamp | undefined;
+
+  const emit = (message: DeviceMessage): void => {
+    for (const listener of listeners) listener(message);
+  };
+  const setConnection = (state: DeviceConnection, detail?: string): void => {
+    if (state === connection) return;
+    connection = state;
+    emit(detail === undefined ? { type: 'connection', state } : { type: 'connection', state, detail });
+  };
+  const send = (line: HostLine): void => {
+    if (port?.isOpen) port.write(formatLine(line));
+  };
+  const inputError = (detail: string): void => {
+    inputErrors++;
+    emit({ type: 'inputError', at: now(), detail, count: inputErrors });
+  };
+  const armWatchdog = (): void => {
+    timers.clearTimeout(watchdog);
+    watchdog = timers.setTimeout(() => setConnection('silent', `no line for ${silentAfterMs} ms`), silentAfterMs);
+  };
+  const sendSetup = (): void => {
+    send({ type: 'mode', role });
+    lastLamp = undefined;
+    if (lastState) showState(lastState, now());
+  };
+
+  const onLine = (raw: string): void => {
+    if (raw.trim() === '') return;
+    const parsed = parseLine(raw);
+    if (!parsed.ok) return inputError(parsed.error);
+    const message = parsed.message;
+    if (!isDeviceLine(message)) return inputError(`${message.type}: a host message came from the device`);
+    armWatchdog();
+    setConnection('connected', identity?.name);
+    const arrivedAt = now();
+    switch (message.type) {
+      case 'hello':
+        if (identity?.bootId !== message.bootId) {
+          // A new boot restarts the device's counter and its sequence numbers.
+          timeline.reset();
+          seen.clear();
+        }
+        identity = { name: message.name, bootId: message.bootId };
+        timeline.sample(message.deviceMs, arrivedAt);
+        sendSetup();
+        return;
+      case 'heartbeat':
+        timeline.sample(message.deviceMs, arrivedAt);
+        return;
+      default:
+        onDeviceEvent(message, arrivedAt);
+    }
+  };
+
+  const onDeviceEvent = (message: Extract<DeviceLine, { seq: number }>, arrivedAt: number): void => {
+    // Acknowledge every copy: the previous ack may be the thing that got lost.
+    send({ type: 'ack', seq: message.seq });
+    if (seen.has(message.seq)) return;
+    seen.add(message.seq);
+    if (seen.size > SEEN_LIMIT) seen.delete(seen.values().next().value as number);
+    if (!timeline.known) timeline.sample(message.deviceMs, arrivedAt);
+    const at = timeline.toHost(message.deviceMs);
+    const event = clockEventFor(message, at);
+    if (event) emit({ type: 'clockEvent', event });
+    else if (message.type === 'button' && message.button === 'arbiter') {
+      emit({ type: 'arbiterCall', at, detail: `arbiter-call button on board ${boardId}` });
+    }
+  };
+
+  const clockEventFor = (message: Extract<DeviceLine, { seq: number }>, at: number): ClockEvent | undefined => {
+    switch (message.type) {
+      case 'press': {
+        const by = { kind: 'player', side: message.side } as const;
+        // In host role the engine keeps time: what the device displayed is not evidence.
+        return role === 'mirror' && message.reading
+          ? { type: 'press', at, by, side: message.side, reading: message.reading }
+          : { type: 'press', at, by, side: message.side };
+      }
+      case 'flag':
+        // In host role the engine finds its own flags from its own time.
+        return role === 'mirror' ? { type: 'flag', at, by: deviceActor, side: message.side } : undefined;
+      case 'button':
+        if (message.button === 'start') return { type: 'start', at, by: deviceActor };
+        if (message.button === 'pause') return pauseToggle(lastState?.status, at);
+        return undefined;
+    }
+  };
+
+  const pauseToggle = (status: GameStatus | undefined, at: number): ClockEvent =>
+    status === 'paused'
+      ? { type: 'resume', at, by: deviceActor }
+      : { type: 'pause', at, by: deviceActor, reason: 'pause button on the clock' };
+
+  const showState = (state: GameState, at: number): void => {
+    const wasFlagged = lastState ? flagFallen(lastState) : false;
+    lastState = state;
+    if (role === 'host') send({ type: 'time', ...displayTimes(state, at) });
+    const lamp: Lamp = flagFallen(state) ? 'on' : 'off';
+    if (lamp !== lastLamp) {
+      send({ type: 'lamp', lamp });
+      lastLamp = lamp;
+    }
+    if (!wasFlagged && flagFallen(state)) send({ type: 'beep', ms: options.flagBeepMs ?? 1000 });
+  };
+
+  const connect = async (): Promise<void> => {
+    const next = serialPortFor(options);
+    const parser = new BoundedReadlineParser();
+    parser.onOverflow = (dropped) => inputError(`${dropped} bytes without a line end dropped`);
+    parser.on('data', (line: string) => onLine(line));
+    next.on('error', () => {}); // surfaced through 'close' or the failed open
+    next.on('close', () => {
+      timers.clearTimeout(watchdog);
+      if (port !== next) return;
+      port = undefined;
+      setConnection('disconnected', closing ? undefined : `${options.path} closed`);
+      if (!closing) scheduleReconnect();
+    });
+    next.pipe(parser);
+    await openPort(next);
+    if (closing) {
+      await closePort(next);
+      return;
+    }
+    port = next;
+    retryMs = reconnect ? reconnect.firstMs : 0;
+    setConnection('connected', options.path);
+    armWatchdog();
+    send({ type: 'query' });
+    sendSetup();
+  };
+
+  const scheduleReconnect = (): void => {
+    if (!reconnect || closing) return;
+    setConnection('connecting', `retry in ${retryMs} ms`);
+    retryTimer = timers.setTimeout(() => {
+      connect().catch(() => {
+        retryMs = Math.min(reconnect.maxMs, retryMs * 2);
+        scheduleReconnect();
+      });
+    }, retryMs);
+  };
+
+  return {
+    boardId,
+    kind: 'line',
+    role,
+    get inputErrors() {
+      return inputErrors;
+    },
+    get identity() {
+      return identity;
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    show: showState,
+    notify(text) {
+      send({ type: 'text', text });
+    },
+    async open() {
+      closing = false;
+      setConnection('connecting', options.path);
+      try {
+        await connect();
+      } catch (error) {
+        setConnection('disconnected', (error as Error).message);
+        throw new Error(`cannot open line clock on ${options.path}: ${(error as Error).message}`);
+      }
+    },
+    async close() {
+      closing = true;
+      timers.clearTimeout(watchdog);
+      timers.clearTimeout(retryTimer);
+      const current = port;
+      if (current) await closePort(current);
+      port = undefined;
+      setConnection('disconnected');
+    },
+  };
+}
+
+function isDeviceLine(message: LineMessage): message is DeviceLine {
+  return ['hello', 'press', 'button', 'flag', 'heartbeat'].includes(message.type);
+}

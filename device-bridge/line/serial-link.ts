@@ -1,0 +1,30 @@
+// Opening a serial port: the real native binding by default, or any other binding (tests pass
+// `SerialPortMock.binding` from serialport, the same registry that `SerialPortMock` uses).
+import { SerialPort } from 'serialport';
+import { SerialPortStream, type OpenOptions } from '@serialport/stream';
+
+export type SerialBinding = OpenOptions['binding'];
+
+export interface SerialPath {
+  readonly path: string;
+  /** Default 9600. */
+  readonly baudRate?: number;
+  readonly binding?: SerialBinding;
+}
+
+/** A port object, not yet open. */
+export function serialPortFor(target: SerialPath): SerialPortStream {
+  const baudRate = target.baudRate ?? 9600;
+  return target.binding
+    ? new SerialPortStream({ binding: target.binding, path: target.path, baudRate, autoOpen: false })
+    : new SerialPort({ path: target.path, baudRate, autoOpen: false });
+}
+
+export function openPort(port: SerialPortStream): Promise<void> {
+  return new Promise((resolve, reject) => port.open((error) => (error ? reject(error) : resolve())));
+}
+
+export function closePort(port: SerialPortStream): Promise<void> {
+  if (!port.isOpen) return Promise.resolve();
+  return new Promise((resolve) => port.close(() => resolve()));
+}

@@ -1,0 +1,162 @@
+// A TRF (tournament/trf.ts's model) as the pairing engine's request, read the way the FIDE pairing
+// engines read a partial tournament: the round columns after the last paired round are the round
+// about to be paired, and any entry there (H, F, Z) keeps the player out of it.
+import { entryPoints, type TrfPlayer, type TrfRoundEntry, type TrfTournament } from '../trf.ts';
+import type { Colour, Entrant, PairingRequest, PointSystem, RoundRecord } from './model.ts';
+
+export interface PairingOptions {
+  /** Baku acceleration (C.04.5.1); also switched on by a 192 line FIDE_DUTCH_BAKU. */
+  readonly baku?: boolean;
+  /** Total rounds when the file has no XXR / 142 line. */
+  readonly totalRounds?: number;
+}
+
+/** A file that cannot be paired as it stands (CLI exit code 3). */
+export class PairingInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PairingInputError';
+  }
+}
+
+const tenths = (points: number): number => Math.round(points * 10);
+
+const paired = (entry: TrfRoundEntry): boolean => entry.opponent !== null || entry.result === 'U' || entry.result === '+';
+
+/** Rounds of `tournament` already paired: the last column in which anyone was paired. */
+export function pairedRounds(tournament: TrfTournament): number {
+  let rounds = 0;
+  for (const player of tournament.players) {
+    player.rounds.forEach((entry, index) => {
+      if (paired(entry) || index < player.rounds.length - 1) rounds = Math.max(rounds, index + 1);
+    });
+  }
+  return rounds;
+}
+
+function record(entry: TrfRoundEntry | undefined, tournament: TrfTournament): RoundRecord {
+  if (!entry) return { opponent: null, colour: null, points: tenths(tournament.scoring.zeroBye), played: false, paired: false };
+  const played = entry.opponent !== null && '1=0WDL'.includes(entry.result);
+  const colour: Colour | null = entry.colour === 'w' ? 'white' : entry.colour === 'b' ? 'black' : null;
+  return { opponent: entry.opponent, colour, points: tenths(entryPoints(entry, tournament.scoring)), played, paired: paired(entry) };
+}
+
+function otherLineNumbers(tournament: TrfTournament, code: string): number[][] {
+  return tournament.otherLines
+    .filter((line) => line.code === code)
+    .map((line) =>
+      line.text
+        .slice(3)
+        .trim()
+        .split(/\s+/)
+        .filter((word) => word !== '')
+        .map((word) => {
+          const id = Number(word);
+          if (!Number.isInteger(id) || id < 1) throw new PairingInputError(`${code} line: '${word}' is not a pairing number`);
+          return id;
+        }),
+    );
+}
+
+/** XXA lines: id in columns 5-8, the points of round r in columns 10+5(r-1) .. 13+5(r-1). */
+function accelerations(tournament: TrfTournament): Map<number, number[]> {
+  const result = new Map<number, number[]>();
+  for (const line of tournament.otherLines.filter((l) => l.code === 'XXA')) {
+    const id = Number(line.text.slice(4, 8).trim());
+    if (!Number.isInteger(id) || id < 1) throw new PairingInputError(`XXA line '${line.text}' has no pairing number`);
+    const values: number[] = [];
+    for (let start = 9; start + 4 <= line.text.length; start += 5) {
+      const text = line.text.slice(start, start + 4).trim();
+      const value = text === '' ? 0 : Number(text);
+      if (!Number.isFinite(value)) throw new PairingInputError(`XXA line '${line.text}': '${text}' is not a number`);
+      values.push(tenths(value));
+    }
+    result.set(id, values);
+  }
+  return result;
+}
+
+function initialColour(tournament: TrfTournament, players: readonly TrfPlayer[]): Colour {
+  if (tournament.configuration.includes('white1')) return 'white';
+  if (tournament.configuration.includes('black1')) return 'black';
+  const tag = tournament.otherLines.find((line) => line.code === '152')?.text.slice(4).trim();
+  if (tag === 'W') return 'white';
+  if (tag === 'B') return 'black';
+  // Not given: infer it from the first round in which colours were given, as the engines do.
+  let first = Infinity;
+  for (const p of players) p.rounds.forEach((e, i) => e.colour && (first = Math.min(first, i)));
+  if (first === Infinity) return 'white';
+  let counter = 0;
+  for (const p of players) {
+    if (!p.rounds.slice(0, first + 1).some(paired)) continue;
+    const colour = p.rounds[first]?.colour;
+    if (colour) {
+      const own: Colour = colour === 'w' ? 'white' : 'black';
+      return counter % 2 === 1 ? (own === 'white' ? 'black' : 'white') : own;
+    }
+    counter += 1;
+  }
+  return 'white';
+}
+
+/**
+ * The request to pair round `round` (default: the round after the last paired one). Rounds from
+ * `round` on are ignored, except that an entry in column `round` marks the player absent from it
+ * when `round` is the next round to pair.
+ */
+export function pairingRequestFromTrf(tournament: TrfTournament, options: PairingOptions = {}, round?: number): PairingRequest {
+  const played = pairedRounds(tournament);
+  const playedRounds = round === undefined ? played : round - 1;
+  const totalRounds = tournament.totalRounds ?? options.totalRounds;
+  if (totalRounds === undefined) throw new PairingInputError('the total number of rounds is missing (XXR line)');
+  if (playedRounds >= totalRounds) throw new PairingInputError(`all ${totalRounds} rounds have been paired already`);
+  const players = [...tournament.players].sort((a, b) => a.id - b.id);
+  const absent = new Set<number>();
+  for (const ids of otherLineNumbers(tournament, 'XXZ')) for (const id of ids) absent.add(id);
+  for (const player of players) {
+    const entry = player.rounds[playedRounds];
+    if (round === undefined ? entry !== undefined : entry === undefined || !paired(entry)) absent.add(player.id);
+  }
+  const accelerated = accelerations(tournament);
+  const baku = options.baku === true || tournament.otherLines.some((l) => l.code === '192' && /FIDE_(DUTCH_)?(2025_)?BAKU|DUTCH_BAKU/.test(l.text));
+  if (baku && accelerated.size === 0) {
+    const lastAccelerated = Math.floor((players.length - 1) / 2);
+    const lastRound = Math.floor((totalRounds - 1) / 2);
+    const lastFull = Math.floor(lastRound / 2);
+    players.forEach((player, rank) => {
+      if (rank > lastAccelerated) return;
+      const values: number[] = [];
+      for (let r = 0; r <= lastRound && r <= playedRounds; r += 1) values.push(tenths(r <= lastFull ? tournament.scoring.win : tournament.scoring.draw));
+      accelerated.set(player.id, values);
+    });
+  }
+  const entrants: Entrant[] = players.map((player) => ({
+    id: player.id,
+    rounds: Array.from({ length: playedRounds }, (_, r) => record(player.rounds[r], tournament)),
+    accelerations: accelerated.get(player.id) ?? [],
+  }));
+  const points: PointSystem = { win: tenths(tournament.scoring.win), draw: tenths(tournament.scoring.draw), loss: tenths(tournament.scoring.loss) };
+  return {
+    entrants,
+    playedRounds,
+    totalRounds,
+    absent,
+    initialColour: initialColour(tournament, players),
+    points,
+    forbidden: otherLineNumbers(tournament, 'XXP'),
+  };
+}
+
+/** Who was paired with whom in `round` (1-based): the pairing the checker compares against. */
+export function pairingOfRound(tournament: TrfTournament, round: number): { boards: { white: number; black: number }[]; bye: number | null } {
+  const boards: { white: number; black: number }[] = [];
+  let bye: number | null = null;
+  for (const player of tournament.players) {
+    const entry = player.rounds[round - 1];
+    if (!entry || !paired(entry)) continue;
+    if (entry.opponent === null) bye = player.id;
+    else if (entry.colour === 'w') boards.push({ white: player.id, black: entry.opponent });
+    else if (entry.colour === null && player.id < entry.opponent) boards.push({ white: player.id, black: entry.opponent });
+  }
+  return { boards, bye };
+}

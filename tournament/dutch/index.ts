@@ -1,0 +1,16 @@
+// Public face of the Dutch Swiss pairing engine (FIDE C.04.3, 2026 rules, as bbpPairings v6).
+// Names are prefixed where a bare word (Colour, Board) would clash in tournament/index.ts.
+export { pairRound } from './pair.ts';
+export { pairingRequestFromTrf, pairingOfRound, pairedRounds, PairingInputError, type PairingOptions } from './from-trf.ts';
+export { formatPairing, pairTrf, checkTrf, type RoundCheck } from './engine-io.ts';
+export {
+  NoValidPairingError,
+  standardPoints as standardPairingPoints,
+  type Board as PairedBoard,
+  type Colour as PairingColour,
+  type Entrant as PairingEntrant,
+  type PairingRequest,
+  type PointSystem as PairingPointSystem,
+  type RoundPairing,
+  type RoundRecord as PairingRoundRecord,
+} from './model.ts';

@@ -1,0 +1,147 @@
+// One edge weight per possible pair, packing the Dutch criteria into a single number so that a
+// maximum-weight matching optimises them lexicographically (the design bbpPairings uses).
+// From the most significant field down:
+//   completion (C4) and bye eligibility (C2, C5) | pairs in the bracket (C6) | scores of the MDPs
+//   paired (C7) | pairs and MDP scores of the next bracket (C8) | bye assignee's unplayed games (C9)
+//   | colours (C10-C13) | repeated floats (C14-C17) | their scores (C18-C21) | room for the
+//   generation order of the bracket (B, D), filled in by the bracket procedure.
+import type { PlayerState, Float } from './players.ts';
+
+export interface WeightLayout {
+  /** Bits for a count of players of one score group. */
+  readonly groupBits: number;
+  /** Bits for one flag per score group, lowest score in the lowest bits. */
+  readonly scoreBits: number;
+  /** Bit offset of each score's flag inside a scoreBits field. */
+  readonly scoreShift: ReadonlyMap<number, number>;
+  readonly playedRounds: number;
+}
+
+export interface ByeContext {
+  /** Score of the player who must receive the pairing-allocated bye (C5); -1 when none is needed. */
+  readonly byeScore: number;
+  /** The bracket's only downfloater is the bye assignee, so C9 applies. */
+  readonly singleDownfloaterIsBye: boolean;
+  /** Rank of each played-games count among the bye candidates (fewer played games, higher rank). */
+  readonly unplayedRank: ReadonlyMap<number, number>;
+}
+
+export const bitLength = (value: number): number => (value <= 0 ? 0 : Math.floor(Math.log2(value)) + 1);
+
+export function weightLayout(sortedPlayers: readonly PlayerState[], playedRounds: number): WeightLayout {
+  const scoreShift = new Map<number, number>();
+  let shift = 0;
+  let largest = 0;
+  // Lowest score group first, so higher scores sit in more significant bits.
+  for (let end = sortedPlayers.length; end > 0; ) {
+    const score = sortedPlayers[end - 1]!.score;
+    let start = end - 1;
+    while (start > 0 && sortedPlayers[start - 1]!.score === score) start -= 1;
+    const size = end - start;
+    scoreShift.set(score, shift);
+    shift += bitLength(size);
+    largest = Math.max(largest, size);
+    end = start;
+  }
+  return { groupBits: bitLength(largest), scoreBits: shift, scoreShift, playedRounds };
+}
+
+/** Total width of the fields below the completion field. */
+function fieldBits(layout: WeightLayout): number {
+  const { groupBits: g, scoreBits: s, playedRounds } = layout;
+  let bits = g + s + g + s + 2 * g + 4 * g;
+  if (playedRounds >= 1) bits += 2 * g + 2 * s;
+  if (playedRounds >= 2) bits += 2 * g + 2 * s;
+  return bits + 3 * g + 1;
+}
+
+/** Larger than any edge weight: the weight of a pair already decided. */
+export const decidedWeight = (layout: WeightLayout): bigint => (1n << BigInt(fieldBits(layout) + 2)) - 1n;
+
+const flag = (condition: boolean): bigint => (condition ? 1n : 0n);
+
+const coloursCompatible = (a: PlayerState, b: PlayerState): boolean => a.preference === null || b.preference === null || a.preference !== b.preference;
+
+/** The four colour fields (C10-C13), each a 0/1 flag in a groupBits-wide field, for (lower, higher). */
+function colourFlags(lower: PlayerState, higher: PlayerState): bigint[] {
+  const samePreference = lower.preference === higher.preference;
+  // C10: no topscorer pair in which both would exceed a colour difference of 2.
+  const c10 = !lower.absoluteImbalance || !higher.absoluteImbalance || !samePreference;
+  // C11: no one gets the same colour three times running.
+  let c11: boolean;
+  if (!lower.absolute || !higher.absolute || !samePreference) c11 = true;
+  else if (lower.colourImbalance === higher.colourImbalance) c11 = lower.repeatedColour === null || lower.repeatedColour !== higher.repeatedColour;
+  else {
+    const granted = lower.colourImbalance > higher.colourImbalance ? higher : lower;
+    c11 = granted.repeatedColour !== (lower.preference === 'white' ? 'black' : 'white');
+  }
+  // C12: both preferences granted.
+  const c12 = coloursCompatible(lower, higher);
+  // C13: both strong preferences granted.
+  const c13 =
+    (!lower.strong && !lower.absolute) || (!higher.strong && !higher.absolute) || (lower.absolute && higher.absolute) || !samePreference;
+  return [flag(c10), flag(c11), flag(c12), flag(c13)];
+}
+
+export interface EdgeContext {
+  readonly layout: WeightLayout;
+  readonly bye: ByeContext;
+  readonly compatible: (a: PlayerState, b: PlayerState) => boolean;
+}
+
+/**
+ * Weight of pairing `higher` (earlier in ranking order) with `lower`. `lowerInBracket`: the lower
+ * player belongs to the bracket being paired; `lowerInNext`: to the next score group.
+ */
+export function edgeWeight(higher: PlayerState, lower: PlayerState, lowerInBracket: boolean, lowerInNext: boolean, ctx: EdgeContext): bigint {
+  if (!ctx.compatible(higher, lower)) return 0n;
+  const { layout, bye } = ctx;
+  const g = BigInt(layout.groupBits);
+  const s = BigInt(layout.scoreBits);
+  const scoreFlag = (score: number): bigint => 1n << BigInt(layout.scoreShift.get(score) ?? 0);
+  const candidate = (p: PlayerState): boolean => p.byeEligible && p.score <= bye.byeScore;
+
+  let w = 1n + flag(!candidate(higher)) + flag(!candidate(lower));
+  w = (w << g) + flag(lowerInBracket);
+  w = (w << s) + (lowerInBracket ? scoreFlag(higher.score) : 0n);
+  w = (w << g) + flag(lowerInNext);
+  w = (w << s) + (lowerInNext ? scoreFlag(higher.score) : 0n);
+  w <<= 2n * g;
+  if (bye.singleDownfloaterIsBye) {
+    if (higher.score === bye.byeScore) w += BigInt(bye.unplayedRank.get(higher.playedGames) ?? 0);
+    if (lower.score === bye.byeScore) w += BigInt(bye.unplayedRank.get(lower.playedGames) ?? 0);
+  }
+  for (const f of colourFlags(lower, higher)) w = (w << g) + (lowerInBracket ? f : 0n);
+
+  const downfloated = (p: PlayerState, back: number): boolean => p.floats[back - 1] === ('down' satisfies Float);
+  const upfloatedAgainst = (back: number): boolean => lower.floats[back - 1] === 'up' && higher.score > lower.score;
+  const roundsBack = [1, 2].filter((back) => layout.playedRounds >= back);
+  for (const back of roundsBack) {
+    // C14/C16: residents who downfloated before; C15/C17: MDP opponents who upfloated before.
+    w <<= g;
+    if (lowerInBracket) w += flag(downfloated(lower, back)) + flag(higher.score <= lower.score && downfloated(higher, back));
+    w <<= g;
+    if (lowerInBracket) w += flag(!upfloatedAgainst(back));
+  }
+  for (const back of roundsBack) {
+    // C18-C21: the same, weighted by score.
+    w <<= s;
+    if (lowerInBracket) {
+      if (downfloated(lower, back)) w += scoreFlag(lower.score);
+      if (downfloated(higher, back)) w += scoreFlag(higher.score);
+    }
+    w <<= s;
+    if (lowerInBracket && !upfloatedAgainst(back)) w += scoreFlag(higher.score);
+  }
+  // Room for the bracket procedure's ordering fields.
+  return w << (3n * g + 1n);
+}
+
+/** Weight used to find the bye assignee's score before brackets are paired (C5). */
+export function byeSearchWeight(higher: PlayerState, lower: PlayerState, topScore: number, ctx: Pick<EdgeContext, 'layout' | 'compatible'>): bigint {
+  if (!ctx.compatible(higher, lower)) return 0n;
+  const shift = (p: PlayerState): number => ctx.layout.scoreShift.get(p.score) ?? 0;
+  let w = 1n + flag(!higher.byeEligible) + flag(!lower.byeEligible);
+  w = (w << BigInt(ctx.layout.scoreBits)) + BigInt(shift(lower) + shift(higher));
+  return (w << BigInt(ctx.layout.groupBits)) + flag(lower.score >= topScore);
+}

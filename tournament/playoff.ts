@@ -1,0 +1,253 @@
+// Playoffs for first place, generated stage by stage from the event's procedure and run to a winner:
+// matches, playoff round robins, 5-minute leagues until two remain, Armageddon games and series.
+// Pure: a PlayoffState goes in, the next games come out; results are recorded one by one.
+import type { GameResult } from '../clock-engine/index.ts';
+import { bergerSchedule } from './berger.ts';
+import type { EventSection, PlayoffProcedure } from './event.ts';
+
+type Ladder = Extract<PlayoffProcedure, { kind: 'ladder' }>;
+type Stage = Ladder['bySize'][string][number];
+
+export interface PlayoffGame {
+  /** Stable id: s<stage>.<leg>.<game>. */
+  readonly id: string;
+  readonly stage: number;
+  readonly label: string;
+  readonly white: number;
+  readonly black: number;
+  readonly timeControl: string;
+  readonly armageddon: boolean;
+}
+
+export interface PlayoffState {
+  readonly sectionId: string;
+  /** Tied players in the order of the main event's tie-breaks. */
+  readonly tied: readonly number[];
+  readonly seed: number;
+  readonly stages: readonly Stage[];
+  readonly stageIndex: number;
+  /** Leg within a stage (a league replayed, the next Armageddon of a series). */
+  readonly leg: number;
+  /** Still in contention. */
+  readonly remaining: readonly number[];
+  /** Eliminated, most recent last, with the stage they went out in. */
+  readonly eliminated: readonly { readonly player: number; readonly stage: number }[];
+  readonly games: readonly { readonly game: PlayoffGame; readonly result?: GameResult }[];
+  readonly winner?: number;
+  /** Set when the regulations leave it to the chief arbiter (e.g. more than four tied). */
+  readonly arbiterDecision?: string;
+  readonly log: readonly string[];
+}
+
+/** Seeded drawing of lots (mulberry32): the same seed gives the same lots. */
+export function drawingOfLots(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function shuffled<T>(items: readonly T[], random: () => number): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+function stagesFor(procedure: Ladder, size: number): Stage[] | null {
+  for (const [key, stages] of Object.entries(procedure.bySize)) {
+    const plus = /^(\d+)\+$/.exec(key);
+    const range = /^(\d+)(?:-(\d+))?$/.exec(key);
+    if (plus && size >= Number(plus[1])) return stages;
+    if (range && size >= Number(range[1]) && size <= Number(range[2] ?? range[1])) return stages;
+  }
+  return null;
+}
+
+/** Lots for this stage and leg: derived from the seed so replaying the playoff gives the same draw. */
+const lotsFor = (state: PlayoffState): (() => number) => drawingOfLots(state.seed * 7919 + state.stageIndex * 101 + state.leg);
+
+/** The games of the current stage and leg. */
+function generateGames(state: PlayoffState): PlayoffGame[] {
+  const stage = state.stages[state.stageIndex];
+  if (!stage) return [];
+  const random = lotsFor(state);
+  const prefix = `s${state.stageIndex + 1}.${state.leg}`;
+  const players = state.remaining;
+  const armageddon = stage.kind === 'armageddon' || stage.kind === 'armageddon-series';
+  if (armageddon) {
+    // Series with more than two: the two lowest-placed in the main tie-breaks play first, the winner meets the next.
+    const pair = players.length === 2 ? [...players] : players.slice(-2);
+    const [a, b] = random() < 0.5 ? pair : [...pair].reverse();
+    return [{ id: `${prefix}.1`, stage: state.stageIndex + 1, label: 'Armageddon', white: a as number, black: b as number, timeControl: stage.timeControl, armageddon: true }];
+  }
+  const twoOnly = players.length === 2;
+  const gamesPerPair = twoOnly && stage.kind !== 'match' ? (stage.twoPlayerGames ?? stage.games) : stage.games;
+  if (twoOnly || stage.kind === 'match') {
+    const [first, second] = random() < 0.5 ? [players[0], players[1]] : [players[1], players[0]];
+    return Array.from({ length: gamesPerPair }, (_, g) => ({
+      id: `${prefix}.${g + 1}`,
+      stage: state.stageIndex + 1,
+      label: `match game ${g + 1}`,
+      white: (g % 2 === 0 ? first : second) as number,
+      black: (g % 2 === 0 ? second : first) as number,
+      timeControl: stage.timeControl,
+      armageddon: false,
+    }));
+  }
+  // Round robin / league: pairing numbers by drawing of lots, Berger table.
+  const numbers = shuffled(players, random);
+  return bergerSchedule(numbers.length, { cycles: stage.games >= 2 ? 2 : 1 }).flatMap((round) =>
+    round.games.map((g) => ({
+      id: `${prefix}.${round.round}.${g.board}`,
+      stage: state.stageIndex + 1,
+      label: `${stage.kind === 'league-until-two' ? 'league' : 'round robin'} round ${round.round}`,
+      white: numbers[g.white - 1] as number,
+      black: numbers[g.black - 1] as number,
+      timeControl: stage.timeControl,
+      armageddon: false,
+    })),
+  );
+}
+
+/**
+ * Starts the playoff for players tied for first (in the main tie-break order). One player: no
+ * playoff. A size the regulations do not cover goes to the arbiter with the tie-break order.
+ */
+export function startPlayoff(section: EventSection, tied: readonly number[], seed: number): PlayoffState {
+  const procedure = section.playoff;
+  const base = { sectionId: section.id, tied: [...tied], seed, stageIndex: 0, leg: 1, remaining: [...tied], eliminated: [], games: [], log: [] };
+  if (tied.length < 2) return { ...base, stages: [], winner: tied[0], log: ['no tie for first: no playoff'] };
+  if (procedure.kind === 'none') {
+    return { ...base, stages: [], winner: tied[0], log: ['no playoff in the regulations: the tie-break order decides'] };
+  }
+  const stages = stagesFor(procedure, tied.length);
+  if (!stages) {
+    return {
+      ...base,
+      stages: [],
+      arbiterDecision: `${tied.length} players tied for first: format decided by the chief arbiter (${procedure.otherwise}); tie-break order ${section.tiebreaks.join(', ')}`,
+      log: [`${tied.length} players tied: outside the regulation's playoff sizes`],
+    };
+  }
+  const state: PlayoffState = { ...base, stages, log: [`${tied.length} players tied for first: ${stages.map((s) => `${s.kind} ${s.timeControl}`).join(', then ')}`] };
+  return { ...state, games: generateGames(state).map((game) => ({ game })) };
+}
+
+/** Games generated and not yet decided. */
+export const pendingGames = (state: PlayoffState): PlayoffGame[] => state.games.filter((g) => g.result === undefined).map((g) => g.game);
+
+function points(result: GameResult, side: 'white' | 'black', armageddon: boolean): number {
+  if (result === '1/2-1/2') return armageddon ? (side === 'black' ? 1 : 0) : 0.5;
+  const whiteWins = result === '1-0' || result === '+--';
+  const blackWins = result === '0-1' || result === '--+';
+  if (side === 'white') return whiteWins ? 1 : 0;
+  return blackWins ? 1 : 0;
+}
+
+/** Arbiter's ruling where the regulations leave the format to him. */
+export function decidePlayoff(state: PlayoffState, winner: number, reason: string): PlayoffState {
+  if (!state.tied.includes(winner)) throw new RangeError(`player ${winner} is not among the tied players`);
+  return { ...state, winner, remaining: [winner], log: [...state.log, `chief arbiter: ${reason}`] };
+}
+
+const maxLegs = 20;
+
+/** Records one game's result; when the stage is complete, decides who goes on and opens the next games. */
+export function recordPlayoffResult(state: PlayoffState, gameId: string, result: GameResult): PlayoffState {
+  const index = state.games.findIndex((g) => g.game.id === gameId);
+  if (index < 0) throw new RangeError(`no playoff game '${gameId}'`);
+  if (state.games[index]?.result !== undefined) throw new RangeError(`playoff game '${gameId}' already has a result`);
+  const games = state.games.map((g, i) => (i === index ? { ...g, result } : g));
+  let next: PlayoffState = { ...state, games };
+  if (pendingGames(next).length > 0) return next;
+
+  const stage = state.stages[state.stageIndex] as Stage;
+  const prefix = `s${state.stageIndex + 1}.${state.leg}.`;
+  const legGames = games.filter((g) => g.game.id.startsWith(prefix));
+  const score = new Map<number, number>(state.remaining.map((p) => [p, 0]));
+  for (const { game, result: r } of legGames) {
+    score.set(game.white, (score.get(game.white) ?? 0) + points(r as GameResult, 'white', game.armageddon));
+    score.set(game.black, (score.get(game.black) ?? 0) + points(r as GameResult, 'black', game.armageddon));
+  }
+  const legPlayers = [...new Set(legGames.flatMap((g) => [g.game.white, g.game.black]))];
+  const best = Math.max(...legPlayers.map((p) => score.get(p) ?? 0));
+  const leaders = legPlayers.filter((p) => score.get(p) === best);
+  const losers = legPlayers.filter((p) => score.get(p) !== best);
+  const scoreText = legPlayers.map((p) => `${p}: ${score.get(p)}`).join(', ');
+  const out = (players: readonly number[]) => players.map((player) => ({ player, stage: state.stageIndex + 1 }));
+  // Keep the main tie-break order among those still in.
+  const remaining = state.remaining.filter((p) => !losers.includes(p));
+  next = { ...next, remaining, eliminated: [...state.eliminated, ...out(losers)], log: [...state.log, `stage ${state.stageIndex + 1} leg ${state.leg} (${stage.kind} ${stage.timeControl}): ${scoreText}`] };
+
+  if (remaining.length === 1) return { ...next, winner: remaining[0] };
+  let following: PlayoffState;
+  if (stage.kind === 'armageddon-series' || (stage.kind === 'league-until-two' && remaining.length > 2)) {
+    if (state.leg >= maxLegs) return { ...next, arbiterDecision: `still tied after ${maxLegs} legs: the chief arbiter decides` };
+    following = { ...next, leg: state.leg + 1 };
+  } else if (state.stageIndex + 1 < state.stages.length) {
+    following = { ...next, stageIndex: state.stageIndex + 1, leg: 1 };
+  } else {
+    return { ...next, arbiterDecision: 'the playoff stages are exhausted with a tie: the chief arbiter decides' };
+  }
+  return { ...following, games: [...following.games, ...generateGames(following).map((game) => ({ game }))] };
+}
+
+export interface PlayoffStatus {
+  readonly state: 'not-needed' | 'in-progress' | 'decided' | 'arbiter-decision';
+  readonly stage?: string;
+  readonly remaining: readonly number[];
+  readonly winner?: number;
+  readonly pending: readonly PlayoffGame[];
+  readonly played: readonly { readonly game: PlayoffGame; readonly result: GameResult }[];
+  readonly message?: string;
+  readonly log: readonly string[];
+}
+
+/** For the console's playoff page. */
+export function playoffStatus(state: PlayoffState): PlayoffStatus {
+  const stage = state.stages[state.stageIndex];
+  const played = state.games.filter((g): g is { game: PlayoffGame; result: GameResult } => g.result !== undefined);
+  const status: PlayoffStatus['state'] =
+    state.winner !== undefined ? (state.games.length === 0 ? 'not-needed' : 'decided') : state.arbiterDecision ? 'arbiter-decision' : 'in-progress';
+  return {
+    state: status,
+    stage: stage ? `${state.stageIndex + 1}/${state.stages.length}: ${stage.kind} ${stage.timeControl}${state.leg > 1 ? ` (leg ${state.leg})` : ''}` : undefined,
+    remaining: state.remaining,
+    winner: state.winner,
+    pending: pendingGames(state),
+    played,
+    message: state.arbiterDecision,
+    log: state.log,
+  };
+}
+
+/** Final order of the tied players: the winner, then by the stage they went out in (later is higher), then tie-breaks. */
+export function playoffOrder(state: PlayoffState): number[] {
+  if (state.winner === undefined) return [...state.tied];
+  const stageOut = new Map(state.eliminated.map((e) => [e.player, e.stage]));
+  const rest = state.tied.filter((p) => p !== state.winner);
+  rest.sort((a, b) => (stageOut.get(b) ?? Infinity) - (stageOut.get(a) ?? Infinity) || state.tied.indexOf(a) - state.tied.indexOf(b));
+  return [state.winner, ...rest];
+}
+
+/** Players tied on points for first place, in the order of the tie-breaks. */
+export function tiedForFirst(rows: readonly { readonly id: number; readonly points: number; readonly rank: number }[]): number[] {
+  const top = Math.max(...rows.map((r) => r.points));
+  return [...rows].filter((r) => r.points === top).sort((a, b) => a.rank - b.rank).map((r) => r.id);
+}
+
+/** Final standings: the playoff orders the players tied for first (ranks 1..k); the others keep theirs. */
+export function applyPlayoff<Row extends { readonly id: number; readonly rank: number }>(rows: readonly Row[], state: PlayoffState): Row[] {
+  if (state.winner === undefined || state.tied.length < 2) return [...rows];
+  const order = playoffOrder(state);
+  const top = order.map((id) => rows.find((r) => r.id === id)).filter((r): r is Row => r !== undefined);
+  const rest = rows.filter((r) => !order.includes(r.id));
+  return [...top.map((r, i) => ({ ...r, rank: i + 1 })), ...rest];
+}

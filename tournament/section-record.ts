@@ -1,0 +1,216 @@
+// What happened in a section so far: results, withdrawals, incidents (fines and sanctions),
+// arbiter-assigned ratings and appeals. Everything derived (crosstable, standings, prizes) is
+// computed from this record and the event file; nothing is stored twice.
+import { findSection, type EventPlayer, type EventSection, type ZeitnotEvent } from './event.ts';
+import { buildCrosstable, type RoundResults } from './results.ts';
+import { rankStandings, type StandingRow } from './tiebreaks.ts';
+import type { TrfTournament } from './trf.ts';
+
+export type Offence = 'late-arrival' | 'electronic-device' | 'device-noise' | 'device-noise-after-game';
+
+export interface Incident {
+  readonly round: number;
+  readonly player: number;
+  readonly offence: Offence;
+  /** ISO time the arbiter recorded it. */
+  readonly at?: string;
+  readonly note?: string;
+}
+
+export interface Withdrawal {
+  readonly player: number;
+  /** First round the player no longer plays. */
+  readonly fromRound: number;
+  readonly reason: 'withdrew' | 'no-show' | 'expelled';
+}
+
+export interface Appeal {
+  readonly player: number;
+  readonly round: number;
+  /** ISO times. */
+  readonly filedAt: string;
+  /** End of the game or round the appeal concerns (the event says which counts). */
+  readonly endedAt: string;
+  readonly text: string;
+}
+
+export interface SectionRecord {
+  readonly rounds: readonly RoundResults[];
+  readonly withdrawals: readonly Withdrawal[];
+  readonly incidents: readonly Incident[];
+  /** Ratings the chief arbiter assigned to unrated players. */
+  readonly assignedRatings: readonly { readonly player: number; readonly rating: number; readonly afterRound: number }[];
+  readonly appeals: readonly Appeal[];
+}
+
+export const emptyRecord: SectionRecord = { rounds: [], withdrawals: [], incidents: [], assignedRatings: [], appeals: [] };
+
+/** The rating a player is paired by in `round` (federation rule, then arbiter-assigned ratings). */
+export function pairingRating(section: EventSection, player: EventPlayer, record: SectionRecord, round: number): number | null {
+  const source = section.pairingRating.byFederation[player.federation] ?? section.pairingRating.default;
+  const own = source === 'national' ? (player.nationalRating ?? player.fideRating) : (player.fideRating ?? player.nationalRating);
+  if (own !== undefined) return own;
+  const after = section.assignRatingsToUnratedAfterRound;
+  const assigned = record.assignedRatings.find((a) => a.player === player.id);
+  if (assigned && after !== undefined && round > after && round > assigned.afterRound) return assigned.rating;
+  return null;
+}
+
+/** Checks an arbiter's rating assignment against the section rule (only after the set round). */
+export function assignRating(section: EventSection, record: SectionRecord, player: EventPlayer, rating: number, afterRound: number): SectionRecord {
+  const after = section.assignRatingsToUnratedAfterRound;
+  if (after === undefined) throw new RangeError(`section '${section.id}' has no rule for assigning ratings`);
+  if (afterRound < after) throw new RangeError(`ratings are assigned after round ${after}, not after round ${afterRound}`);
+  if (player.fideRating !== undefined || player.nationalRating !== undefined) throw new RangeError(`player ${player.id} is rated`);
+  return { ...record, assignedRatings: [...record.assignedRatings.filter((a) => a.player !== player.id), { player: player.id, rating, afterRound }] };
+}
+
+export const isLateRegistrant = (section: EventSection, player: EventPlayer): boolean =>
+  section.registrationDeadline !== undefined && player.registered !== undefined && player.registered > section.registrationDeadline;
+
+export const isWithdrawn = (record: SectionRecord, player: number, round: number): boolean =>
+  record.withdrawals.some((w) => w.player === player && w.fromRound <= round);
+
+/**
+ * Who is to be paired in `round`: not withdrawn, and (round 1) not a late registrant. The others
+ * get a zero-point bye in that round.
+ */
+export function playersToPair(section: EventSection, record: SectionRecord, round: number): { pair: EventPlayer[]; notPaired: { player: EventPlayer; why: 'withdrawn' | 'late-registration' }[] } {
+  const pair: EventPlayer[] = [];
+  const notPaired: { player: EventPlayer; why: 'withdrawn' | 'late-registration' }[] = [];
+  for (const player of section.players) {
+    if (isWithdrawn(record, player.id, round)) notPaired.push({ player, why: 'withdrawn' });
+    else if (round === 1 && isLateRegistrant(section, player)) notPaired.push({ player, why: 'late-registration' });
+    else pair.push(player);
+  }
+  return { pair, notPaired };
+}
+
+/**
+ * A player did not come to the board (lost by default). In a section where a no-show means
+ * withdrawal, the player is withdrawn from the next round on.
+ */
+export function recordNoShow(section: EventSection, record: SectionRecord, player: number, round: number, notified: boolean): SectionRecord {
+  if (!section.noShowWithdraws || notified || isWithdrawn(record, player, round + 1)) return record;
+  return { ...record, withdrawals: [...record.withdrawals, { player, fromRound: round + 1, reason: 'no-show' }] };
+}
+
+export interface LedgerEntry {
+  readonly incident: Incident;
+  readonly fine: number;
+  readonly sanction: 'none' | 'forfeit' | 'point-deduction';
+}
+
+export interface SanctionsLedger {
+  readonly currency: string;
+  readonly entries: readonly LedgerEntry[];
+  /** Money to deduct from each player's prize. */
+  readonly fines: ReadonlyMap<number, number>;
+  /** Points off the final score. */
+  readonly pointDeductions: ReadonlyMap<number, number>;
+  /** Games to be scored as lost by forfeit (device noise). */
+  readonly forfeits: readonly { readonly round: number; readonly player: number }[];
+}
+
+/** Applies the section's fine rules to every incident. An offence without a rule is an error. */
+export function sanctionsLedger(section: EventSection, record: SectionRecord): SanctionsLedger {
+  const fines = new Map<number, number>();
+  const pointDeductions = new Map<number, number>();
+  const forfeits: { round: number; player: number }[] = [];
+  const entries = record.incidents.map((incident): LedgerEntry => {
+    const rule = section.fines.find((f) => f.offence === incident.offence);
+    if (!rule) throw new RangeError(`section '${section.id}' has no rule for '${incident.offence}' (round ${incident.round}, player ${incident.player})`);
+    if (rule.amount > 0) fines.set(incident.player, (fines.get(incident.player) ?? 0) + rule.amount);
+    if (rule.sanction === 'point-deduction') pointDeductions.set(incident.player, (pointDeductions.get(incident.player) ?? 0) + 1);
+    if (rule.sanction === 'forfeit') forfeits.push({ round: incident.round, player: incident.player });
+    return { incident, fine: rule.amount, sanction: rule.sanction };
+  });
+  return { currency: section.prizes?.currency ?? '', entries, fines, pointDeductions, forfeits };
+}
+
+/** The round's results with the device-noise forfeits of the ledger applied. */
+function withForfeits(rounds: readonly RoundResults[], forfeits: SanctionsLedger['forfeits']): RoundResults[] {
+  return rounds.map((results) => ({
+    ...results,
+    games: results.games.map((game) => {
+      const white = forfeits.some((f) => f.round === results.round && f.player === game.white);
+      const black = forfeits.some((f) => f.round === results.round && f.player === game.black);
+      if (!white && !black) return game;
+      const result = white && black ? '---' : white ? '--+' : '+--';
+      return { ...game, result, termination: 'forfeit: electronic device' } as const;
+    }),
+  }));
+}
+
+/** The section's crosstable (a TRF model) from the record. */
+export function sectionCrosstable(event: ZeitnotEvent, sectionId: string, record: SectionRecord): TrfTournament {
+  const section = findSection(event, sectionId);
+  const ledger = sanctionsLedger(section, record);
+  const roundsPlayed = Math.max(0, ...record.rounds.map((r) => r.round));
+  return buildCrosstable(
+    section.players.map((p) => ({
+      id: p.id,
+      name: p.name,
+      rating: p.fideRating ?? null,
+      federation: p.federation,
+      fideId: p.fideId,
+      title: p.title,
+      sex: p.sex,
+      birthDate: p.birthDate?.replaceAll('-', '/'),
+    })),
+    withForfeits(record.rounds, ledger.forfeits),
+    {
+      name: `${event.name} - ${section.name}`,
+      totalRounds: section.format.kind === 'swiss' ? section.format.rounds : undefined,
+      type: section.format.kind === 'swiss' ? 'Swiss' : 'Round robin',
+      roundsPlayed,
+    },
+  );
+}
+
+/** Ratings for the rating-based tie-breaks: FIDE rating, else national, else the arbiter's. */
+export function tiebreakRatings(section: EventSection, record: SectionRecord): Map<number, number | null> {
+  return new Map(
+    section.players.map((p) => [p.id, p.fideRating ?? p.nationalRating ?? record.assignedRatings.find((a) => a.player === p.id)?.rating ?? null]),
+  );
+}
+
+/** Standings with the section's tie-breaks, unplayed-games rules and point deductions. */
+export function sectionStandings(event: ZeitnotEvent, sectionId: string, record: SectionRecord, tiebreaks?: readonly string[]): StandingRow[] {
+  const section = findSection(event, sectionId);
+  const crosstable = sectionCrosstable(event, sectionId, record);
+  const ledger = sanctionsLedger(section, record);
+  const points = new Map(crosstable.players.map((p) => [p.id, p.points - (ledger.pointDeductions.get(p.id) ?? 0)]));
+  return rankStandings(crosstable, tiebreaks ?? section.tiebreaks, {
+    roundRobin: section.format.kind === 'round-robin',
+    unplayedRules: section.unplayedRules,
+    ratings: tiebreakRatings(section, record),
+    points,
+    sharedRanks: section.sharedRanks,
+  });
+}
+
+export interface AppealRuling {
+  readonly appeal: Appeal;
+  /** ISO deadline. */
+  readonly deadline: string;
+  readonly inTime: boolean;
+  readonly fee?: number;
+}
+
+/** The appeals log with each appeal's deadline (30 minutes after the game, one hour after the round…). */
+export function appealsLog(event: ZeitnotEvent, record: SectionRecord): AppealRuling[] {
+  const rule = event.appeals;
+  return record.appeals.map((appeal) => {
+    if (!rule) return { appeal, deadline: '', inTime: true };
+    const deadlineMs = Date.parse(appeal.endedAt) + rule.deadlineMinutes * 60_000;
+    return { appeal, deadline: new Date(deadlineMs).toISOString(), inTime: Date.parse(appeal.filedAt) <= deadlineMs, fee: rule.fee };
+  });
+}
+
+/** Players who withdrew or lost a game by forfeit (Cairns Cup: no prize for them). */
+export function withdrawnOrForfeited(crosstable: TrfTournament, record: SectionRecord): Set<number> {
+  const out = new Set(record.withdrawals.map((w) => w.player));
+  for (const p of crosstable.players) if (p.rounds.some((r) => r.result === '-')) out.add(p.id);
+  return out;
+}

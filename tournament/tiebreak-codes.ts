@@ -1,0 +1,56 @@
+// C.07 tie-break codes and their modifiers, as an event file or the command line writes them:
+// 'BH-M1' and 'BH/M1' are the same; 'GE' is the pre-2024 name of REP; 'MB' aliases nothing.
+
+export const tiebreakBases = ['DE', 'WIN', 'WON', 'BPG', 'BWG', 'REP', 'PS', 'BH', 'FB', 'AOB', 'SB', 'KS', 'ARO', 'TPR', 'APRO', 'PTP'] as const;
+export type TiebreakBase = (typeof tiebreakBases)[number];
+
+export interface TiebreakSpec {
+  /** Canonical code, e.g. 'BH-M1'. */
+  readonly code: string;
+  readonly base: TiebreakBase;
+  /** Cut-n: drop the n least significant values. */
+  readonly cut: number;
+  /** Median-n: drop the n least and the n most significant values. */
+  readonly median: number;
+  /** KS: threshold moved by this many half-points (C.07 14.5 "Limit"). */
+  readonly limit: number;
+}
+
+const cuttable = new Set<TiebreakBase>(['BH', 'FB', 'SB', 'ARO', 'PS']);
+
+export function parseTiebreak(text: string): TiebreakSpec {
+  const parts = text.trim().toUpperCase().split(/[-/]/).filter((p) => p !== '');
+  const head = parts.shift();
+  const base = (head === 'GE' ? 'REP' : head) as TiebreakBase | undefined;
+  if (!base || !(tiebreakBases as readonly string[]).includes(base)) {
+    throw new RangeError(`unknown tie-break '${text}' (known: ${tiebreakBases.join(', ')})`);
+  }
+  let cut = 0;
+  let median = 0;
+  let limit = 0;
+  for (const part of parts) {
+    const modifier = /^([CML])([+-]?\d+)$/.exec(part);
+    if (/^V\d$/.test(part)) continue; // rule-set marker of the TEC exercises; the event chooses the rules.
+    if (!modifier) throw new RangeError(`tie-break '${text}': unknown modifier '${part}'`);
+    const [, kind, n] = modifier as unknown as [string, string, string];
+    if (kind === 'L') {
+      if (base !== 'KS') throw new RangeError(`tie-break '${text}': a limit applies only to KS`);
+      limit = Number(n);
+      continue;
+    }
+    if (!cuttable.has(base)) throw new RangeError(`tie-break '${text}': ${base} takes no cut or median`);
+    if (kind === 'C') cut = Number(n);
+    else median = Number(n);
+  }
+  const suffix = (cut > 0 ? `-C${cut}` : '') + (median > 0 ? `-M${median}` : '') + (limit !== 0 ? `-L${limit > 0 ? '+' : ''}${limit}` : '');
+  return { code: base + suffix, base, cut, median, limit };
+}
+
+export function isTiebreakSpec(text: string): boolean {
+  try {
+    parseTiebreak(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
