@@ -37,6 +37,8 @@ export class Board {
   connection: { state: string; at: number; detail?: string } | undefined;
   readonly #notes = new Map<string, Attention>();
   readonly #dismissed = new Set<string>();
+  /** A result or forfeit the arbiter (or the board) recorded settles every earlier alert of the game. */
+  #settledAt = -Infinity;
   /** When the side to move began its move (for %emt). */
   #moveStartedAt = 0;
   readonly #pendingSan: Record<Side, string | undefined> = { white: undefined, black: undefined };
@@ -65,6 +67,7 @@ export class Board {
       this.startedAt = event.at;
       this.#moveStartedAt = event.at;
     }
+    if (before.status !== 'finished' && after.status === 'finished' && (event.type === 'result' || event.type === 'forfeit')) this.#settledAt = event.at;
     if (event.type === 'boardMove') this.#pendingSan[event.side] = event.san;
     if (event.type === 'press' && after.presses[event.side] > before.presses[event.side]) {
       this.score.push({
@@ -127,20 +130,19 @@ export class Board {
 
   /**
    * What needs the arbiter now: the engine's alerts and the device's notices, minus what is settled:
-   * dismissed by the arbiter, a late player who has since arrived, anything on a finished game.
+   * dismissed by the arbiter, a late player who has since arrived, anything before a recorded result.
+   * (A flag fall that ended the game stays until the arbiter dismisses it.)
    */
   attention(): Attention[] {
     const s = this.state;
     const list: Attention[] = [];
-    if (s.status !== 'finished') {
-      for (const a of s.alerts) {
-        if (a.code === 'ignored-event') continue;
-        if (a.code === 'late-player' && a.side && s.arrived[a.side] && s.defaultTimeExpiredAt === undefined) continue;
-        list.push({ id: `${this.id}:${a.code}:${a.side ?? '-'}:${a.at}`, board: this.id, ...a });
-      }
+    for (const a of s.alerts) {
+      if (a.code === 'ignored-event') continue;
+      if (a.code === 'late-player' && a.side && s.arrived[a.side] && s.defaultTimeExpiredAt === undefined) continue;
+      list.push({ id: `${this.id}:${a.code}:${a.side ?? '-'}:${a.at}`, board: this.id, ...a });
     }
     list.push(...this.#notes.values());
-    return list.filter((a) => !this.#dismissed.has(a.id));
+    return list.filter((a) => !this.#dismissed.has(a.id) && a.at > this.#settledAt);
   }
 
   remainingAt(now: number): { white: number; black: number } {

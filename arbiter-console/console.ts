@@ -1,9 +1,8 @@
 // The whole console in one process: journal, playing hall, devices, simulated players, server.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ClockDevice } from '../device-bridge/index.ts';
 import { arbiterAuth } from './auth.ts';
-import { openDevice, type DeviceSpec } from './devices.ts';
+import { openDevice, type DeviceSpec, type OpenedDevice } from './devices.ts';
 import { PlayingHall } from './hall.ts';
 import { Journal } from './journal.ts';
 import type { Round } from './round.ts';
@@ -21,7 +20,7 @@ export interface ConsoleOptions {
   readonly port?: number;
   readonly host?: string;
   readonly devices?: readonly DeviceSpec[];
-  readonly simulate?: { readonly boards: number; readonly seed: string; readonly late?: readonly LateArrival[] };
+  readonly simulate?: { readonly boards: number; readonly seed: string; readonly late?: readonly LateArrival[]; readonly hardware?: 'dgt' | 'none' };
   /** Start every clock at the scheduled start without waiting for the arbiter (simulated rounds). */
   readonly autoStart?: boolean;
   /** Injected time (tests); default a real monotonic source continuing the journal's. */
@@ -60,19 +59,25 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     const hall = new PlayingHall(meta.round, journal, source);
     const auth = await arbiterAuth(options.dataDir);
     const pageDir = options.noPage ? undefined : await bundlePage();
-    const devices: ClockDevice[] = [];
+    const devices: OpenedDevice[] = [];
     const detach: (() => void)[] = [];
     for (const spec of options.devices ?? []) {
-      const device = openDevice(spec, schedulerOf(source));
-      detach.push(hall.attachDevice(device));
-      devices.push(device);
-      await device.open();
+      if (!hall.boards.has(spec.board)) throw new Error(`--device ${spec.board}=...: the round has no board '${spec.board}' (boards: ${[...hall.boards.keys()].join(', ')})`);
+      const opened = await openDevice(spec, schedulerOf(source));
+      devices.push(opened);
+      detach.push(hall.attachDevice(opened.device));
+      await opened.open();
     }
     let simulation: Simulation | undefined;
     if (options.simulate && options.simulate.boards > 0) {
-      const withDevice = new Set(devices.map((d) => d.boardId));
+      const withDevice = new Set(devices.map((d) => d.device.boardId));
       const boards = [...hall.boards.keys()].filter((id) => !withDevice.has(id)).slice(0, options.simulate.boards);
-      simulation = simulateRound(hall, { seed: options.simulate.seed, boards, ...(options.simulate.late ? { late: options.simulate.late } : {}) });
+      simulation = await simulateRound(hall, {
+        seed: options.simulate.seed,
+        boards,
+        hardware: options.simulate.hardware ?? 'none',
+        ...(options.simulate.late ? { late: options.simulate.late } : {}),
+      });
     }
     if (options.autoStart && hall.startAt === undefined) hall.command({ type: 'startAll' }, 'system');
     const server = await startConsoleServer({
@@ -91,7 +96,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       ...(auth.newToken ? { newToken: auth.newToken } : {}),
       resumed,
       async stop() {
-        simulation?.stop();
+        await simulation?.stop();
         await server.close();
         for (const d of detach) d();
         await Promise.all(devices.map((d) => d.close()));

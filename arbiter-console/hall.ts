@@ -63,13 +63,18 @@ export class PlayingHall {
    * by itself (flag fall, default time) that passed before a clock event are journaled first, in order.
    */
   record(record: JournalRecord): number {
+    const records: JournalRecord[] = [];
     if (record.kind === 'clock') {
       const board = this.boards.get(record.board);
-      if (board) for (const event of advanceTo(board.config, board.state, record.event.at).emitted) this.record(clock(board.id, event));
+      if (board) for (const event of advanceTo(board.config, board.state, record.event.at).emitted) records.push(clock(board.id, event));
     }
-    const seq = this.journal.append(record);
-    this.#apply(record, seq);
-    this.#afterChange(record.kind === 'scheduleStart' ? [] : [record.board], isKey(record), record.kind === 'scheduleStart');
+    records.push(record);
+    let seq = 0;
+    for (const r of records) {
+      seq = this.journal.append(r);
+      this.#apply(r, seq);
+    }
+    this.#afterChange(record.kind === 'scheduleStart' ? [] : [record.board], records.some(isKey), record.kind === 'scheduleStart');
     return seq;
   }
 
@@ -130,7 +135,8 @@ export class PlayingHall {
     for (const board of this.boards.values()) {
       const deadline = board.nextDeadline();
       if (deadline === undefined || deadline.at > now) continue;
-      for (const event of advanceTo(board.config, board.state, now).emitted) this.record(clock(board.id, event));
+      const emitted = advanceTo(board.config, board.state, now).emitted.map((e) => clock(board.id, e));
+      if (emitted.length > 0) this.#recordAll(emitted);
     }
     const signature = this.#attentionSignature();
     if (signature !== this.#attentionKey) this.#afterChange([], true, false);
@@ -172,8 +178,7 @@ export class PlayingHall {
     switch (command.type) {
       case 'startAll': {
         if (this.startAt !== undefined) return refuse('the round start is already set');
-        const scheduled = Date.parse(this.round.scheduledStart);
-        const startAt = Math.max(at, at + Math.round((scheduled - Date.now()) * this.source.scale));
+        const startAt = Math.max(at, this.round.game.scheduledStart);
         const seq = this.record({ kind: 'scheduleStart', startAt, at });
         this.tick();
         return { ok: true, journalSeq: Math.max(seq, this.version) };

@@ -49,15 +49,17 @@ export const arbiterCommandSchema = z.discriminatedUnion('type', [
 export type ArbiterCommand = z.infer<typeof arbiterCommandSchema>;
 
 export const clientMessageSchema = z.discriminatedUnion('type', [
-  z.strictObject({
-    type: z.literal('hello'),
-    role: z.literal('arbiter'),
-    token: z.string().min(1).max(200),
-    name: z.string().trim().min(1).max(40).optional(),
-    /** The last state version the client applied (sent after a reconnect). */
-    since: z.number().int().nonnegative().optional(),
-  }),
-  z.strictObject({ type: z.literal('hello'), role: z.literal('spectator'), since: z.number().int().nonnegative().optional() }),
+  z
+    .strictObject({
+      type: z.literal('hello'),
+      role: z.enum(['arbiter', 'spectator']),
+      /** Required for the arbiter role. */
+      token: z.string().min(1).max(200).optional(),
+      name: z.string().trim().min(1).max(40).optional(),
+      /** The last state version the client applied (sent after a reconnect). */
+      since: z.number().int().nonnegative().optional(),
+    })
+    .refine((m) => m.role === 'spectator' || m.token !== undefined, { message: 'the arbiter role needs the token', path: ['token'] }),
   z.strictObject({ type: z.literal('command'), id: z.string().min(1).max(64), command: arbiterCommandSchema }),
   z.strictObject({ type: z.literal('resync') }),
   z.strictObject({ type: z.literal('ping'), id: z.string().max(64).optional() }),

@@ -41,6 +41,7 @@ interface Client {
   name: string;
   seq: number;
   verifying: boolean;
+  badTokens: number;
   tokens: number;
   lastRefill: number;
   coalescer: Coalescer;
@@ -53,6 +54,8 @@ const realTimers = {
     return () => clearTimeout(t);
   },
 };
+
+const MAX_BAD_TOKENS = 3;
 
 /** Past this much unsent data a client gets no deltas, and a fresh snapshot once it drains. */
 const BACKPRESSURE_BYTES = 1 << 20;
@@ -197,6 +200,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       name: 'arbiter',
       seq: 0,
       verifying: false,
+      badTokens: 0,
       tokens: limit.burst,
       lastRefill: performance.now(),
       coalescer: undefined as unknown as Coalescer,
@@ -242,10 +246,16 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
           return snapshot(client);
         }
         client.verifying = true;
-        void auth.verify(message.token).then(
+        void auth.verify(message.token ?? '').then(
           (ok) => {
             client.verifying = false;
-            if (!ok) return error(client, 'bad-token', 'the arbiter token is not valid; connect as a spectator or use the printed token');
+            if (!ok) {
+              client.badTokens += 1;
+              error(client, 'bad-token', 'the arbiter token is not valid; connect as a spectator or use the printed token');
+              // Guessing costs a new connection (and a new scrypt) every few tries.
+              if (client.badTokens >= MAX_BAD_TOKENS) client.ws.close(1008, 'too many bad tokens');
+              return;
+            }
             client.role = 'arbiter';
             client.name = message.name ?? 'arbiter';
             send(client, { type: 'welcome', protocol: PROTOCOL_VERSION, role: 'arbiter' });

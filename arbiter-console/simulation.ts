@@ -3,9 +3,11 @@
 // Everything they do goes through the journal like a device's events, so a restarted console picks up
 // the games where the journal left them.
 import type { Side } from '../clock-engine/index.ts';
-import { createVirtualGame, type GameScript, type ThinkTime } from '../simulators/index.ts';
+import { createDgtDevice, type DgtDevice } from '../device-bridge/index.ts';
+import { createVirtualGame, mockBoardLink, VirtualDgtBoard, type GameScript, type ThinkTime } from '../simulators/index.ts';
 import type { Board } from './board.ts';
 import type { PlayingHall } from './hall.ts';
+import { schedulerOf } from './time.ts';
 
 export interface LateArrival {
   readonly board: string;
@@ -20,10 +22,17 @@ export interface SimulationOptions {
   readonly boards?: readonly string[];
   readonly late?: readonly LateArrival[];
   readonly thinkMs?: ThinkTime;
+  /**
+   * 'dgt': each board is a virtual DGT board with a DGT 3000 clock (simulators), reached through
+   * serialport's mock binding by the real DGT bridge in host role: the players move pieces and press the
+   * lever, and the console hears it the way it hears a real board. 'none': the players' moves and presses
+   * are journaled directly.
+   */
+  readonly hardware?: 'dgt' | 'none';
 }
 
 export interface Simulation {
-  stop(): void;
+  stop(): Promise<void>;
 }
 
 /** Classical-looking thinking: mostly a minute or so, a long tail of deep thinks. */
@@ -32,8 +41,10 @@ export const classicalThink: ThinkTime = { kind: 'lognormal', medianMs: 45_000, 
 /** A late player's first move comes this long after they sit down. */
 const SETTLE_MS = 20_000;
 
-export function simulateRound(hall: PlayingHall, options: SimulationOptions): Simulation {
+export async function simulateRound(hall: PlayingHall, options: SimulationOptions): Promise<Simulation> {
   const ids = options.boards ?? [...hall.boards.keys()];
+  const scheduler = schedulerOf(hall.source);
+  const hardware = new Map<string, { board: VirtualDgtBoard; device: DgtDevice; detach: () => void; sentPly: number }>();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   const queued = new Set<string>();
   const scripts = new Map<string, GameScript>();
@@ -44,6 +55,16 @@ export function simulateRound(hall: PlayingHall, options: SimulationOptions): Si
     if (!hall.boards.has(id)) throw new Error(`cannot simulate unknown board '${id}'`);
     scripts.set(id, createVirtualGame({ seed: `${options.seed}/${id}`, thinkMs: options.thinkMs ?? classicalThink, style: 'eager', maxPlies: 220 }));
     const board = hall.boards.get(id)!;
+    if (options.hardware === 'dgt') {
+      const vboard = new VirtualDgtBoard({ scheduler, clock: 'dgt3000' });
+      const link = mockBoardLink(vboard, `/dev/zeitnot-sim-dgt-${id}-${process.pid}-${Date.now()}`);
+      const device = createDgtDevice({ boardId: id, role: 'host', whiteSide: 'left', orientation: 'normal', path: link.path, binding: link.binding, scheduler });
+      const detach = hall.attachDevice(device);
+      await device.open();
+      // A resumed game: the pieces stand where the journal says.
+      if (board.state.fen) vboard.setPosition(board.state.fen);
+      hardware.set(id, { board: vboard, device, detach, sentPly: -1 });
+    }
     // Everyone who is not late is at the board before the clocks start.
     for (const side of ['white', 'black'] as const) {
       const late = options.late?.some((l) => l.board === id && l.side === side);
@@ -78,13 +99,24 @@ export function simulateRound(hall: PlayingHall, options: SimulationOptions): Si
     if (arriveAt !== undefined && !board.state.arrived[side]) dueAt = Math.max(dueAt, arriveAt + SETTLE_MS);
     if (now >= dueAt && board.state.arrived[side]) {
       play(board, move.san, move.fenAfter, side, dueAt);
-      return schedulePump(id);
+      if (!hardware.has(id)) schedulePump(id);
+      return;
     }
     const next = arriveAt !== undefined && !board.state.arrived[side] ? Math.min(arriveAt, dueAt) : dueAt;
     timers.set(id, setTimeout(() => pump(id), Math.max(1, (next - now) / hall.source.scale)));
   };
 
   const play = (board: Board, san: string, fen: string, side: Side, at: number): void => {
+    const dgt = hardware.get(board.id);
+    if (dgt) {
+      const ply = board.state.presses.white + board.state.presses.black;
+      // The press comes back through the bridge; until it does, this move is on its way.
+      if (dgt.sentPly === ply) return;
+      dgt.sentPly = ply;
+      dgt.board.move(san);
+      dgt.board.press(side === 'white' ? 'left' : 'right');
+      return;
+    }
     const by = { kind: 'device', deviceId: deviceId(board.id) } as const;
     hall.record({ kind: 'clock', board: board.id, event: { type: 'boardMove', side, san, fen, at, by } });
     hall.record({ kind: 'clock', board: board.id, event: { type: 'press', side, at, by } });
@@ -106,11 +138,16 @@ export function simulateRound(hall: PlayingHall, options: SimulationOptions): Si
   for (const id of ids) schedulePump(id);
 
   return {
-    stop() {
+    async stop() {
       stopped = true;
       unsubscribe();
       for (const t of timers.values()) clearTimeout(t);
       timers.clear();
+      for (const h of hardware.values()) {
+        h.detach();
+        await h.device.close();
+        h.board.dispose();
+      }
     },
   };
 }

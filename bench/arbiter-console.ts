@@ -1,6 +1,154 @@
+// Arbiter console: press-to-client latency with 200 boards and 200 WebSocket clients on loopback,
+// and the server's CPU and memory meanwhile. The server runs in a child process (this file with
+// --serve-bench) so its CPU is its own; the parent makes the presses (over IPC) and holds the clients.
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
+import { parseTimeControl } from '../clock-engine/index.ts';
+import { startConsole, type BoardView, type Round } from '../arbiter-console/index.ts';
 import type { BenchRow } from './table.ts';
 
-// Filled in when the arbiter-console benchmark lands; until then it reports that it has nothing to measure.
+const BOARDS = 200;
+const CLIENTS = 200;
+const PRESSES_PER_SECOND = Number(process.env.BENCH_PRESS_RATE ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+
+type FromServer = { type: 'ready'; url: string } | { type: 'usage'; cpuMs: number; wallMs: number; rssMb: number; heapMb: number };
+type ToServer = { type: 'press'; board: string; side: 'white' | 'black' } | { type: 'measure' } | { type: 'stop' };
+
+function benchRound(): Round {
+  return {
+    event: 'Bench Open',
+    site: 'loopback',
+    round: 1,
+    date: '2026.01.01',
+    scheduledStart: new Date().toISOString(),
+    game: {
+      timeControl: parseTimeControl('40/5400+30:1800+30'),
+      scheduledStart: 0,
+      defaultTimeMs: 30 * 60_000,
+      lateArrival: 'arbiter-decides',
+      lawsEdition: '2023',
+      category: 'standard',
+      drawOfferMinMove: 0,
+      quickplayClaim: false,
+      armageddon: false,
+    },
+    boards: Array.from({ length: BOARDS }, (_, i) => ({ id: String(i + 1), white: `W${i + 1}`, black: `B${i + 1}` })),
+  };
+}
+
+async function serveBench(coalesceMs: number): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-bench-'));
+  const run = await startConsole({ dataDir, port: 0, noPage: true, round: benchRound, server: { coalesceMs } });
+  for (const id of run.hall.boards.keys()) {
+    for (const side of ['white', 'black'] as const) run.hall.record({ kind: 'clock', board: id, event: { type: 'arrive', side, at: run.hall.source.now(), by: { kind: 'player', side } } });
+  }
+  run.hall.command({ type: 'startAll' }, 'bench');
+  let cpu = process.cpuUsage();
+  let wall = performance.now();
+  const send = (m: FromServer) => process.send!(m);
+  process.on('message', (m: ToServer) => {
+    if (m.type === 'press') {
+      run.hall.record({ kind: 'clock', board: m.board, event: { type: 'press', side: m.side, at: run.hall.source.now(), by: { kind: 'device', deviceId: 'bench' } } });
+    } else if (m.type === 'measure') {
+      cpu = process.cpuUsage();
+      wall = performance.now();
+    } else {
+      const used = process.cpuUsage(cpu);
+      const mem = process.memoryUsage();
+      send({ type: 'usage', cpuMs: (used.user + used.system) / 1000, wallMs: performance.now() - wall, rssMb: mem.rss / 2 ** 20, heapMb: mem.heapUsed / 2 ** 20 });
+      void run.stop().then(() => {
+        rmSync(dataDir, { recursive: true, force: true });
+        process.exit(0);
+      });
+    }
+  });
+  send({ type: 'ready', url: run.url });
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+async function measure(coalesceMs: number): Promise<{ p50: number; p99: number; samples: number; expected: number; cpuPct: number; rssMb: number; heapMb: number }> {
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve-bench', String(coalesceMs)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const next = () => new Promise<FromServer>((resolve) => child.once('message', (m) => resolve(m as FromServer)));
+  const ready = (await next()) as { type: 'ready'; url: string };
+  const pending = new Map<string, { presses: number; sentAt: number }>();
+  const latencies: number[] = [];
+  const clients: WebSocket[] = [];
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      const ws = new WebSocket(`${ready.url.replace('http', 'ws')}/ws`);
+      ws.on('message', (data) => {
+        const now = performance.now();
+        const m = JSON.parse(String(data)) as { type: string; boards?: BoardView[] };
+        if (m.type !== 'delta') return;
+        for (const b of m.boards ?? []) {
+          const p = pending.get(b.id);
+          if (p && b.presses.white + b.presses.black === p.presses) latencies.push(now - p.sentAt);
+        }
+      });
+      await new Promise((r) => ws.once('open', r));
+      ws.send(JSON.stringify({ type: 'hello', role: 'spectator' }));
+      clients.push(ws);
+    }),
+  );
+  await new Promise((r) => setTimeout(r, 500));
+  child.send({ type: 'measure' } satisfies ToServer);
+  const presses = new Map<string, number>();
+  const total = PRESSES_PER_SECOND * SECONDS;
+  const start = performance.now();
+  for (let i = 0; i < total; i++) {
+    // Absolute schedule (no drift), boards in a scrambled order.
+    const due = start + (i * 1000) / PRESSES_PER_SECOND;
+    await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
+    const board = String(((i * 37) % BOARDS) + 1);
+    const done = presses.get(board) ?? 0;
+    presses.set(board, done + 1);
+    pending.set(board, { presses: done + 1, sentAt: performance.now() });
+    child.send({ type: 'press', board, side: done % 2 === 0 ? 'white' : 'black' } satisfies ToServer);
+  }
+  await new Promise((r) => setTimeout(r, 1000));
+  const usagePromise = next();
+  child.send({ type: 'stop' } satisfies ToServer);
+  const usage = (await usagePromise) as Extract<FromServer, { type: 'usage' }>;
+  for (const ws of clients) ws.terminate();
+  await new Promise((r) => child.once('exit', r));
+  latencies.sort((a, b) => a - b);
+  return {
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    samples: latencies.length,
+    expected: total * CLIENTS,
+    cpuPct: (usage.cpuMs / usage.wallMs) * 100,
+    rssMb: usage.rssMb,
+    heapMb: usage.heapMb,
+  };
+}
+
 export async function run(): Promise<BenchRow[]> {
-  return [{ part: 'arbiter-console', measure: '(no benchmark yet)', value: '-' }];
+  const part = 'arbiter-console';
+  const rows: BenchRow[] = [];
+  const load = `${BOARDS} boards, ${CLIENTS} ws clients, ${PRESSES_PER_SECOND} presses/s`;
+  for (const coalesceMs of [100, 0]) {
+    const r = await measure(coalesceMs);
+    const label = coalesceMs > 0 ? `deltas coalesced to <=10/s` : 'no coalescing (pipeline only)';
+    rows.push(
+      { part, measure: `press->client p50, ${label} (${load})`, value: `${r.p50.toFixed(1)} ms` },
+      { part, measure: `press->client p99, ${label}`, value: `${r.p99.toFixed(1)} ms`, target: '< 50 ms', ok: r.p99 < 50 },
+      { part, measure: `deliveries received, ${label}`, value: `${r.samples} / ${r.expected}`, target: 'all', ok: r.samples === r.expected },
+      { part, measure: `server CPU / RSS / heap during it, ${label}`, value: `${r.cpuPct.toFixed(0)} % / ${r.rssMb.toFixed(0)} MB / ${r.heapMb.toFixed(0)} MB` },
+    );
+  }
+  return rows;
+}
+
+if (process.argv.includes('--serve-bench')) {
+  await serveBench(Number(process.argv[process.argv.indexOf('--serve-bench') + 1] ?? 100));
 }

@@ -1,6 +1,111 @@
+// Clock-engine targets (issue 2): presses per second through the XState actor and through the plain fold,
+// measured side by side in one run on the same press sequence, and the memory of an idle game actor.
+import {
+  applyClockEvent,
+  createGameClock,
+  initialGameState,
+  timeControlPresets,
+  type ClockEvent,
+  type GameConfig,
+  type GameState,
+} from '../clock-engine/index.ts';
 import type { BenchRow } from './table.ts';
 
-// Filled in when the clock-engine benchmark lands; until then it reports that it has nothing to measure.
+const config: GameConfig = {
+  timeControl: timeControlPresets['cairns-cup']!.timeControl,
+  scheduledStart: 0,
+  defaultTimeMs: 30 * 60_000,
+  lateArrival: 'forfeit',
+  lawsEdition: '2018',
+  category: 'standard',
+  drawOfferMinMove: 30,
+  quickplayClaim: false,
+  armageddon: false,
+};
+
+const opening: ClockEvent[] = [
+  { type: 'arrive', side: 'white', at: 0, by: { kind: 'player', side: 'white' } },
+  { type: 'arrive', side: 'black', at: 0, by: { kind: 'player', side: 'black' } },
+  { type: 'start', at: 0, by: { kind: 'system' } },
+];
+
+/** A long game's presses: 1 ms apart (the clocks gain 30 s a move, so nobody ever flags). */
+function presses(count: number): ClockEvent[] {
+  const out: ClockEvent[] = [];
+  for (let i = 0; i < count; i++) {
+    const side = i % 2 === 0 ? 'white' : 'black';
+    out.push({ type: 'press', side, at: i + 1, by: { kind: 'device', deviceId: 'bench' } });
+  }
+  return out;
+}
+
+function foldRate(events: readonly ClockEvent[]): { rate: number; state: GameState } {
+  let state = opening.reduce((s, e) => applyClockEvent(config, s, e).state, initialGameState(config));
+  const t0 = process.hrtime.bigint();
+  for (const e of events) state = applyClockEvent(config, state, e).state;
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  return { rate: events.length / seconds, state };
+}
+
+/** The production set-up: real timers (re-aimed at every press), timestamps from an injected source. */
+function actorRate(events: readonly ClockEvent[]): { rate: number; state: GameState } {
+  let now = 0;
+  const actor = createGameClock(config, { now: () => now });
+  actor.start();
+  for (const e of opening) actor.send(e);
+  const t0 = process.hrtime.bigint();
+  for (const e of events) {
+    now = e.at;
+    actor.send(e);
+  }
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const state = actor.getSnapshot().context.game;
+  actor.stop();
+  return { rate: events.length / seconds, state };
+}
+
+function bytesPerIdleActor(count: number): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const before = process.memoryUsage().heapUsed;
+  const actors = [];
+  for (let i = 0; i < count; i++) {
+    const actor = createGameClock({ ...config, scheduledStart: i });
+    actor.start();
+    actors.push(actor);
+  }
+  gc?.();
+  const after = process.memoryUsage().heapUsed;
+  const bytes = (after - before) / count;
+  for (const a of actors) a.stop();
+  return bytes;
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
 export async function run(): Promise<BenchRow[]> {
-  return [{ part: 'clock-engine', measure: '(no benchmark yet)', value: '-' }];
+  const events = presses(200_000);
+  // Warm both paths up, then measure them alternately and keep each one's best of three.
+  foldRate(events.slice(0, 20_000));
+  actorRate(events.slice(0, 20_000));
+  let fold = 0;
+  let actor = 0;
+  let same = true;
+  for (let round = 0; round < 3; round++) {
+    const f = foldRate(events);
+    const a = actorRate(events);
+    fold = Math.max(fold, f.rate);
+    actor = Math.max(actor, a.rate);
+    same &&= JSON.stringify(f.state) === JSON.stringify(a.state);
+  }
+  const ratio = fold / actor;
+  const bytes = bytesPerIdleActor(2_000);
+  const gcNote = (globalThis as { gc?: unknown }).gc ? '' : ' (no --expose-gc: approximate)';
+  return [
+    { part: 'clock-engine', measure: 'presses/s, plain fold (applyClockEvent)', value: fmt(fold) },
+    { part: 'clock-engine', measure: 'presses/s, XState actor (real timers)', value: fmt(actor), target: '>= 200,000', ok: actor >= 200_000 },
+    { part: 'clock-engine', measure: 'fold / actor speed ratio', value: ratio.toFixed(2), target: '<= 10', ok: ratio <= 10 },
+    { part: 'clock-engine', measure: 'actor and fold end in the same state', value: same ? 'yes' : 'no', target: 'yes', ok: same },
+    { part: 'clock-engine', measure: `bytes per idle game actor${gcNote}`, value: fmt(bytes), target: '< 5,120', ok: bytes < 5120 },
+  ];
 }

@@ -1,12 +1,81 @@
-import type { Command } from './command.ts';
+// `zeitnot devices`: which serial ports this machine has and what answers on them.
+import { listSerialPorts, probeDgtPort, type ProbeResult } from '../device-bridge/index.ts';
+import { UsageError, type Command } from './command.ts';
 
-// Placeholder until the part behind this command lands; it says so instead of pretending.
+const help = `zeitnot devices: list serial ports and what answers on them.
+
+  zeitnot devices [--path PATH ...] [--timeout MS] [--json]
+      Lists the serial ports the system reports (SerialPort.list(); on Linux this needs udevadm) and
+      asks each whether it is a DGT board (version and serial number requests, 9600 baud). Ports the
+      system does not list (pseudo-terminals, Bluetooth rfcomm links) can be given with --path.
+      A port in use by another program cannot be opened and says so.
+
+options:
+  --path PATH    also probe this port (repeatable)
+  --timeout MS   how long to wait for an answer per port (default 500)
+  --json         one JSON object per port instead of a table
+  --help         this text`;
+
+function parse(args: string[]): { paths: string[]; timeoutMs: number; json: boolean } {
+  const paths: string[] = [];
+  let timeoutMs = 500;
+  let json = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--json') json = true;
+    else if (arg === '--path' || arg === '--timeout') {
+      const value = args[++i];
+      if (value === undefined) throw new UsageError(`zeitnot devices: ${arg} needs a value`);
+      if (arg === '--path') paths.push(value);
+      else {
+        timeoutMs = Number(value);
+        if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError(`zeitnot devices: --timeout wants a positive whole number of ms, got '${value}'`);
+      }
+    } else throw new UsageError(`zeitnot devices: unknown option '${arg}'`);
+  }
+  return { paths, timeoutMs, json };
+}
+
+function describePort(p: ProbeResult): string {
+  const hardware = [p.manufacturer, p.vendorId && p.productId ? `${p.vendorId}:${p.productId}` : undefined].filter(Boolean).join(' ');
+  const what = p.dgt
+    ? `DGT board, version ${p.dgt.version}${p.dgt.serial ? `, serial ${p.dgt.serial}` : ''}`
+    : p.error
+      ? `cannot open: ${p.error}`
+      : 'no answer';
+  return `${p.path.padEnd(24)} ${what}${hardware ? `  (${hardware})` : ''}`;
+}
+
 export const command: Command = {
   name: 'devices',
-  summary: '(not yet available)',
-  help: 'zeitnot devices: not yet available in this build.',
-  async run() {
-    process.stderr.write('zeitnot devices: not yet available in this build\n');
-    return 2;
+  summary: 'list serial ports and what answers on them (DGT boards)',
+  help,
+  async run(args) {
+    let parsed: ReturnType<typeof parse>;
+    try {
+      parsed = parse(args);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      process.stderr.write(error.message + '\n');
+      return error.exitCode;
+    }
+    const { paths, timeoutMs, json } = parsed;
+    let listed: ProbeResult[] = [];
+    try {
+      listed = await listSerialPorts();
+    } catch (error) {
+      process.stderr.write(`zeitnot devices: the system did not list serial ports (${(error as Error).message}); probing --path ports only\n`);
+    }
+    const all = [...listed.filter((p) => !paths.includes(p.path)), ...paths.map((path) => ({ path }))];
+    const results: ProbeResult[] = [];
+    for (const port of all) {
+      const probed = await probeDgtPort(port.path, { timeoutMs });
+      results.push({ ...port, ...probed });
+    }
+    if (json) for (const r of results) process.stdout.write(JSON.stringify(r) + '\n');
+    else if (results.length === 0) process.stdout.write('no serial ports found\n');
+    else for (const r of results) process.stdout.write(describePort(r) + '\n');
+    return 0;
   },
 };
+

@@ -1,12 +1,59 @@
-import type { Command } from './command.ts';
+// `zeitnot pairings --round-robin N`: the FIDE Berger schedule for N players.
+import { bergerSchedule } from '../tournament/index.ts';
+import { UsageError, type Command } from './command.ts';
 
-// Placeholder until the part behind this command lands; it says so instead of pretending.
+const help = `zeitnot pairings --round-robin N [--double] [--json]
+
+Prints the FIDE Berger table (C.05 Annex 1) for N players, one round per line, boards in order,
+White first ("1-10"). With an odd N the player paired with the phantom N+1 has a bye.
+
+options:
+  --round-robin N   number of players (2 or more)
+  --double          double round robin: the second cycle with colours reversed, the last two
+                    rounds of the first cycle swapped (FIDE recommendation)
+  --json            [{"round":1,"games":[{"board":1,"white":1,"black":10},...],"bye":null}, ...]
+  --help            this text`;
+
 export const command: Command = {
   name: 'pairings',
-  summary: '(not yet available)',
-  help: 'zeitnot pairings: not yet available in this build.',
-  async run() {
-    process.stderr.write('zeitnot pairings: not yet available in this build\n');
-    return 2;
+  summary: 'print the Berger round-robin schedule',
+  help,
+  async run(args) {
+    try {
+      return await run(args);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      process.stderr.write(`zeitnot pairings: ${error.message}\n`);
+      return error.exitCode;
+    }
   },
 };
+
+async function run(args: string[]): Promise<number> {
+  let players: number | undefined;
+  let double = false;
+  let json = false;
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i];
+    if (arg === '--round-robin') {
+      const text = args[++i];
+      const n = Number(text);
+      if (text === undefined || !Number.isInteger(n) || n < 2 || n > 9999) throw new UsageError(`--round-robin needs a number of players from 2 to 9999, not '${text ?? ''}'`);
+      players = n;
+    } else if (arg === '--double') double = true;
+    else if (arg === '--json') json = true;
+    else throw new UsageError(`unknown argument '${arg}' (zeitnot pairings --help)`);
+  }
+  if (players === undefined) throw new UsageError('usage: zeitnot pairings --round-robin N [--double] [--json]');
+  const schedule = bergerSchedule(players, { cycles: double ? 2 : 1 });
+  if (json) {
+    process.stdout.write(JSON.stringify(schedule) + '\n');
+    return 0;
+  }
+  const lines = schedule.map((r) => {
+    const games = r.games.map((g) => `${g.white}-${g.black}`).join('  ');
+    return `Round ${String(r.round).padStart(2)}: ${games}${r.bye === null ? '' : `  (bye: ${r.bye})`}`;
+  });
+  process.stdout.write(lines.join('\n') + '\n');
+  return 0;
+}

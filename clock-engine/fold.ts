@@ -114,6 +114,23 @@ export function nextDeadline(config: GameConfig, state: GameState): Deadline | u
   return best;
 }
 
+/**
+ * The earliest instant any deadline can fall if only presses follow: the running side's exact flag
+ * instant, the waiting side's remaining time from `asOf` (its clock cannot start earlier), or the end of
+ * the default time (`notBefore`: an instant known to have passed, e.g. the timer's last wake-up).
+ * Presses only push deadlines later, so a timer aimed here never needs re-aiming on a
+ * press; if it wakes before a real deadline it is simply aimed again.
+ */
+export function earliestPossibleDeadline(config: GameConfig, state: GameState, notBefore = state.asOf): number | undefined {
+  const next = nextDeadline(config, state);
+  if (state.status !== 'running') return next?.at;
+  const other = otherSide(state.toMove);
+  // The waiting clock cannot start before `notBefore` (the present, as far as the caller knows it).
+  const otherFlag = state.flags[other] === undefined ? Math.max(state.asOf, notBefore) + state.remainingMs[other] : undefined;
+  if (next === undefined) return otherFlag;
+  return otherFlag === undefined ? next.at : Math.min(next.at, otherFlag);
+}
+
 function deadlineEvent(d: Deadline, state: GameState): ClockEvent {
   switch (d.kind) {
     case 'start':
@@ -132,13 +149,26 @@ function isDeadlineEvent(d: Deadline, e: ClockEvent): boolean {
   return e.type === 'defaultTimeExpired';
 }
 
+const noEvents: readonly ClockEvent[] = [];
+
 export interface FoldStep {
   readonly state: GameState;
   /** Engine-generated events applied before `event` (deadlines that passed), in order. */
   readonly emitted: readonly ClockEvent[];
 }
 
+/** True when no deadline falls at or before `at` (no flag, no default time): the common case. */
+export function noDeadlineBy(config: GameConfig, s: GameState, at: number): boolean {
+  if (s.status !== 'running') return s.status !== 'waiting' || !config.autoStart || config.scheduledStart > at;
+  if (s.flags[s.toMove] === undefined && s.asOf + s.move.startMs + s.move.delayMs - s.move.usedMs <= at) return false;
+  const everyoneHere = s.arrived.white && s.arrived.black;
+  return everyoneHere || s.defaultTimeExpiredAt !== undefined || config.scheduledStart + config.defaultTimeMs > at;
+}
+
 export function applyClockEvent(config: GameConfig, state: GameState, event: ClockEvent): FoldStep {
+  if (event.type === 'press' && event.at >= state.asOf && noDeadlineBy(config, state, event.at)) {
+    return { state: press(config, state, event.side, event.at), emitted: noEvents };
+  }
   let s = state;
   let emitted: ClockEvent[] | undefined;
   for (let guard = 0; guard < 8; guard++) {
@@ -150,7 +180,6 @@ export function applyClockEvent(config: GameConfig, state: GameState, event: Clo
   }
   return { state: step(config, s, event), emitted: emitted ?? noEvents };
 }
-const noEvents: readonly ClockEvent[] = [];
 
 /** Applies deadlines up to `now` with no outside event (what the actor's timer does). */
 export function advanceTo(config: GameConfig, state: GameState, now: number): FoldStep {
@@ -222,7 +251,7 @@ function step(config: GameConfig, state: GameState, e: ClockEvent): GameState {
     case 'start':
       return start(config, s, at);
     case 'press':
-      return press(config, s, e.side);
+      return press(config, s, e.side, at);
     case 'pause':
       if (s.status !== 'running') return s;
       return { ...s, status: 'paused', paused: { by: e.by, reason: e.reason, at } };
@@ -289,11 +318,15 @@ function resume(s: GameState): GameState {
   return out;
 }
 
-function press(config: GameConfig, s: GameState, side: Side): GameState {
+/**
+ * A press by the side to move at instant `at` (>= asOf), from a state not yet advanced to `at`: the hot
+ * path of every game, so it builds the next state in one step.
+ */
+function press(config: GameConfig, s: GameState, side: Side, at: number): GameState {
   if (s.status !== 'running' || side !== s.toMove) return s;
   const tc = config.timeControl;
   const move = s.presses[side] + 1;
-  const used = s.move.usedMs;
+  const used = s.move.usedMs + Math.max(0, at - s.asOf);
   const bonus = bonusOf(tc, s.period[side]);
   let after = display(s.move, used);
   if (bonus.kind === 'bronstein') after += Math.min(used, bonus.ms);
@@ -306,19 +339,52 @@ function press(config: GameConfig, s: GameState, side: Side): GameState {
     }
   }
   if (tc.incrementCredit === 'before-move') after += incrementFor(tc, periodIndex, move + 1);
-  const opponent = otherSide(side);
+  const opponent: Side = side === 'white' ? 'black' : 'white';
+  const white = side === 'white';
+  // One object literal of a fixed shape (optional fields copied after): V8 builds it several times
+  // faster than a spread or Object.assign of GameState's many shapes, and this is the hot path.
   const out: Mutable<GameState> = {
-    ...s,
+    status: s.status,
     toMove: opponent,
-    remainingMs: set(s.remainingMs, side, after),
-    presses: set(s.presses, side, move),
+    remainingMs: white ? { white: after, black: s.remainingMs.black } : { white: s.remainingMs.white, black: after },
+    asOf: Math.max(at, s.asOf),
+    presses: white ? { white: move, black: s.presses.black } : { white: s.presses.white, black: move },
+    moves: s.moves,
     period: periodIndex === s.period[side] ? s.period : set(s.period, side, periodIndex),
     arrived: s.arrived[side] ? s.arrived : set(s.arrived, side, true),
+    penalties: s.penalties,
+    alerts: s.alerts,
     move: { startMs: s.remainingMs[opponent], usedMs: 0, delayMs: delayOf(tc, s.period[opponent]) },
+    flags: s.flags,
+    movesTracked: s.movesTracked,
   };
+  copyOptional(s, out);
   // Making a move declines the opponent's draw offer; the offerer's own offer stands over his press.
   if (out.drawOffer && out.drawOffer.side !== side) delete out.drawOffer;
-  return s.movesTracked ? checkMoveCounts(out, opponent, s.asOf) : out;
+  return s.movesTracked ? checkMoveCounts(out, opponent, out.asOf) : out;
+}
+
+const optionalKeys = [
+  'paused',
+  'result',
+  'firstFlag',
+  'drawOffer',
+  'quickplay',
+  'fen',
+  'moveCountMismatch',
+  'defaultTimeExpiredAt',
+  'matchWinner',
+] as const satisfies readonly (keyof GameState)[];
+
+type OptionalKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? K : never }[keyof T];
+/** Compile-time check that copyOptional knows every optional field of GameState. */
+const everyOptionalKeyListed: [Exclude<OptionalKeys<GameState>, (typeof optionalKeys)[number]>] extends [never] ? true : never = true;
+void everyOptionalKeyListed;
+
+function copyOptional(from: GameState, to: Mutable<GameState>): void {
+  for (const key of optionalKeys) {
+    if (from[key] !== undefined) (to as Record<string, unknown>)[key] = from[key];
+  }
 }
 
 /**

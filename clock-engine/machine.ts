@@ -3,14 +3,18 @@
 // transition is aimed at the exact next deadline (flag fall or default-time expiry); when it fires, the
 // engine applies the deadline event stamped with the deadline instant (not the instant the timer ran) and
 // emits it, so the console can journal it and a replay of the journal reproduces the state exactly.
-import { createActor, enqueueActions, setup, type Actor, type ActorOptions, type AnyActorLogic } from 'xstate';
-import { advanceTo, applyClockEvent, initialGameState, nextDeadline } from './fold.ts';
+import { assign, createActor, enqueueActions, setup, type Actor, type ActorOptions, type AnyActorLogic } from 'xstate';
+import { advanceTo, applyClockEvent, earliestPossibleDeadline, initialGameState, noDeadlineBy } from './fold.ts';
 import type { ClockAlert, ClockEvent, ClockEventType, GameConfig, GameState } from './types.ts';
 
 export interface GameClockContext {
   readonly config: GameConfig;
   /** The fold state: identical to `replayGame(config, journal)`. */
   readonly game: GameState;
+  /** The instant the deadline timer is aimed at (monotonic ms); undefined when no timer runs. */
+  readonly aimedAt?: number;
+  /** When the timer last woke (it may wake before any deadline is due, and is then aimed again). */
+  readonly awakeAt?: number;
 }
 
 /** What the actor emits (`actor.on('generated', ...)`): engine-made events to journal, and new alerts. */
@@ -70,22 +74,24 @@ const machineSetup = setup({
   },
   delays: {
     /** Without an injected `now`, events are taken to arrive at their own timestamps. */
-    untilDeadline: ({ context }) => {
-      const d = nextDeadline(context.config, context.game);
-      return d ? Math.min(longestTimerMs, Math.max(0, d.at - context.game.asOf)) : longestTimerMs;
-    },
+    untilDeadline: ({ context }) => delayUntil(context.aimedAt, context.game.asOf),
   },
   actions: {
+    aimTimer: assign(({ context }) => ({
+      aimedAt: earliestPossibleDeadline(context.config, context.game, Math.max(context.game.asOf, context.awakeAt ?? context.game.asOf)),
+    })),
     fold: enqueueActions(({ context, event, enqueue }) => {
       const { state, emitted } = applyClockEvent(context.config, context.game, event);
       enqueue.assign({ game: state });
       if (emitted.length > 0 || state.alerts.length !== context.game.alerts.length) emitNews(enqueue, context.game, state, emitted);
     }),
+    /** The hot path: a press that passes no deadline and raises no alert (the fold's fast path). */
+    foldPress: assign(({ context, event }) => ({ game: applyClockEvent(context.config, context.game, event).state })),
+    /** The timer woke at `aimedAt`: apply every deadline due by then, stamped with its own instant. */
     reachDeadline: enqueueActions(({ context, enqueue }) => {
-      const d = nextDeadline(context.config, context.game);
-      if (!d) return;
-      const { state, emitted } = advanceTo(context.config, context.game, d.at);
-      enqueue.assign({ game: state });
+      if (context.aimedAt === undefined) return;
+      const { state, emitted } = advanceTo(context.config, context.game, context.aimedAt);
+      enqueue.assign({ game: state, awakeAt: context.aimedAt });
       emitNews(enqueue, context.game, state, emitted);
     }),
   },
@@ -94,56 +100,70 @@ const machineSetup = setup({
     isPaused: ({ context }) => context.game.status === 'paused',
     isFinished: ({ context }) => context.game.status === 'finished',
     startsItself: ({ context }) => context.config.autoStart === true,
+    /** The mover's press with no deadline before it: the fold's fast path, which emits nothing. */
+    isPlainPress: ({ context, event }) =>
+      event.type === 'press' &&
+      event.side === context.game.toMove &&
+      event.at >= context.game.asOf &&
+      noDeadlineBy(context.config, context.game, event.at),
+    isUntrackedPlainPress: ({ context, event }) =>
+      event.type === 'press' &&
+      !context.game.movesTracked &&
+      event.side === context.game.toMove &&
+      event.at >= context.game.asOf &&
+      noDeadlineBy(context.config, context.game, event.at),
   },
 });
 
 const foldOnly = Object.fromEntries(clockEventTypes.map((t) => [t, { actions: 'fold' as const }]));
-const foldAndReaim = Object.fromEntries(clockEventTypes.map((t) => [t, { target: 'running' as const, reenter: true, actions: 'fold' as const }]));
+const foldAndRoute = Object.fromEntries(clockEventTypes.map((t) => [t, { target: '#gameClock.routing', actions: 'fold' as const }]));
+const routes = [
+  { guard: 'isRunning', target: '#gameClock.running' },
+  { guard: 'isPaused', target: '#gameClock.paused' },
+  { guard: 'isFinished', target: '#gameClock.finished' },
+  { target: '#gameClock.waiting' },
+] as const;
+
+/** The deadline timer: aimed on entry, fires at `aimedAt`, then routing re-enters (and re-aims). */
+const deadlineTimer = {
+  entry: 'aimTimer' as const,
+  after: { untilDeadline: { target: '#gameClock.routing', actions: 'reachDeadline' as const } },
+};
 
 export const gameClockMachine = machineSetup.createMachine({
   id: 'gameClock',
   context: ({ input }) => ({ config: input.config, game: input.state ?? initialGameState(input.config) }),
-  initial: 'restoring',
+  initial: 'routing',
   states: {
-    restoring: {
-      always: [
-        { guard: 'isRunning', target: 'running' },
-        { guard: 'isPaused', target: 'paused' },
-        { guard: 'isFinished', target: 'finished' },
-        { target: 'waiting' },
-      ],
-    },
+    /** Transient: goes to the state the fold says the game is in (also used to restore a saved game). */
+    routing: { always: [...routes] },
     waiting: {
       initial: 'choosing',
       states: {
         choosing: { always: [{ guard: 'startsItself', target: 'untilScheduledStart' }, { target: 'untilStartEvent' }] },
         untilStartEvent: {},
-        untilScheduledStart: { after: { untilDeadline: { actions: 'reachDeadline', target: 'untilScheduledStart', reenter: true } } },
+        untilScheduledStart: deadlineTimer,
       },
-      on: foldOnly,
-      always: [
-        { guard: 'isRunning', target: 'running' },
-        { guard: 'isPaused', target: 'paused' },
-        { guard: 'isFinished', target: 'finished' },
-      ],
+      on: foldAndRoute,
     },
     running: {
-      // Every event may move the deadline (a press starts the other clock), so each re-enters the state:
-      // the old timer is cancelled and a new one aimed at the new deadline.
-      after: { untilDeadline: { actions: 'reachDeadline', target: 'running', reenter: true } },
-      on: foldAndReaim,
-      always: [
-        { guard: 'isFinished', target: 'finished' },
-        { guard: 'isPaused', target: 'paused' },
-      ],
+      ...deadlineTimer,
+      on: {
+        ...foldAndRoute,
+        // A press that passes no deadline leaves the timer where it is (see earliestPossibleDeadline);
+        // every other event goes through routing, which re-aims it.
+        press: [
+          { guard: 'isUntrackedPlainPress', actions: 'foldPress' },
+          { guard: 'isPlainPress', actions: 'fold' },
+          { target: '#gameClock.routing', actions: 'fold' },
+        ],
+        // These never move a deadline or change the status.
+        boardMove: { actions: 'fold' },
+        drawOffer: { actions: 'fold' },
+        setMoveCounter: { actions: 'fold' },
+      },
     },
-    paused: {
-      on: foldOnly,
-      always: [
-        { guard: 'isRunning', target: 'running' },
-        { guard: 'isFinished', target: 'finished' },
-      ],
-    },
+    paused: { on: foldAndRoute },
     finished: {
       // Not a final state: the arbiter may still correct the result or the move counts.
       on: foldOnly,
@@ -170,17 +190,14 @@ export function createGameClock(config: GameConfig, options: GameClockOptions = 
   const clock = options.clock;
   const clockNow = options.now ?? (hasNow(clock) ? () => clock.now() : undefined);
   const machine = clockNow
-    ? gameClockMachine.provide({
-        delays: {
-          untilDeadline: ({ context }) => {
-            const d = nextDeadline(context.config, context.game);
-            return d ? Math.min(longestTimerMs, Math.max(0, d.at - clockNow())) : longestTimerMs;
-          },
-        },
-      })
+    ? gameClockMachine.provide({ delays: { untilDeadline: ({ context }) => delayUntil(context.aimedAt, clockNow()) } })
     : gameClockMachine;
   const input: GameClockInput = options.state ? { config, state: options.state } : { config };
   return createActor(machine, options.clock ? { input, clock: options.clock } : { input });
+}
+
+function delayUntil(aimedAt: number | undefined, now: number): number {
+  return aimedAt === undefined ? longestTimerMs : Math.min(longestTimerMs, Math.max(0, aimedAt - now));
 }
 
 function hasNow(clock: Clock | undefined): clock is Clock & { now(): number } {

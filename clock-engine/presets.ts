@@ -33,7 +33,7 @@ const list: TimeControlPreset[] = [
   preset('armageddon', 'W300-B240', 'blitz', 'Armageddon: White 5 min, Black 4 min, no increment; a draw counts as a win for Black'),
   preset('armageddon+2@61', 'W300-B240+2@61', 'blitz', 'Armageddon 5 v 4 min, +2 s per move from move 61'),
   preset('armageddon+3@61', 'W300-B240+3@61', 'blitz', 'Armageddon 5 v 4 min, +3 s per move from move 61'),
-  preset('120/40+60/20+15+30@61', '40/7200:20/3600:900+30@61', 'standard', '120 min / 40, 60 min / 20, 15 min, +30 s per move from move 61'),
+  preset('120/40+60/20+15+30@61', '40/7200:20/3600:900+30', 'standard', '120 min / 40, 60 min / 20, 15 min, +30 s per move from move 61'),
   preset('fide-standard', '40/5400+30:1800+30', 'standard', 'FIDE standard 90 min / 40 + 30 min, +30 s from move 1 (Figueira Open 2017)'),
   preset('tata-steel', '40/6000+30:20/3000+30:900+30', 'standard', 'Tata Steel 2017/2022: 100 min / 40, 50 min / 20, 15 min, +30 s from move 1'),
   preset('london-classic', '40/7200:3600+30', 'standard', 'London Chess Classic 2016, Shamkir 2019: 120 min / 40, then 60 min, +30 s from move 41'),

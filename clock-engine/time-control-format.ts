@@ -4,8 +4,16 @@ import { TimeControlError, commonBonus, normalizeTimeControl, periodFirstMove } 
 import type { TimeControlNotation } from './time-control-parse.ts';
 import type { MoveBonus, Period, TimeControl } from './types.ts';
 
+/** `ms` in the notation's unit, exactly (at most 3 decimals), or undefined when it cannot be written so. */
+function exactNumber(ms: number, unitMs: number): string | undefined {
+  const value = Math.round((ms / unitMs) * 1000) / 1000;
+  return Math.round(value * unitMs) === ms ? String(value) : undefined;
+}
+
 function number(ms: number, unitMs: number): string {
-  return String(Math.round((ms / unitMs) * 1000) / 1000);
+  const text = exactNumber(ms, unitMs);
+  if (text === undefined) throw new TimeControlError(String(ms), 0, `a time that is a whole multiple of ${unitMs / 1000} ms (got ${ms} ms)`);
+  return text;
 }
 
 function unexpressible(tc: TimeControl, notation: string, why: string): never {
@@ -56,11 +64,13 @@ function usBonus(b: MoveBonus): string {
 
 function formatUs(tc: TimeControl): string {
   if (tc.special) unexpressible(tc, 'US', 'no ?, - or sandclock');
-  const common = commonBonus(tc);
+  // One bonus after ";" when it holds for the whole game from move 1; otherwise each period's own.
+  const shared = commonBonus(tc);
+  const common = shared && (shared.kind !== 'increment' || shared.fromMove <= 1) ? shared : undefined;
   tc.periods.forEach((p, i) => {
     if (p.baseMs.white !== p.baseMs.black) unexpressible(tc, 'US', 'equal times for both sides');
     const b = common ?? p.bonus;
-    if (b.kind === 'increment' && b.fromMove > (periodFirstMove(tc, i) ?? 1)) unexpressible(tc, 'US', 'increment from move 1');
+    if (b.kind === 'increment' && b.fromMove > (periodFirstMove(tc, i) ?? 1)) unexpressible(tc, 'US', 'increments from the start of a period');
   });
   const periods = tc.periods.map((p) => {
     const head = p.moves !== undefined ? `${p.moves}/` : tc.periods.length === 1 ? 'G/' : 'SD/';

@@ -14,3 +14,5 @@ export * from './section-record.ts';
 export * from './prizes.ts';
 export * from './playoff.ts';
 export * from './clocks.ts';
+export * from './swiss.ts';
+export * from './views.ts';

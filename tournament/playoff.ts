@@ -178,7 +178,6 @@ export function recordPlayoffResult(state: PlayoffState, gameId: string, result:
   }
   const legPlayers = [...new Set(legGames.flatMap((g) => [g.game.white, g.game.black]))];
   const best = Math.max(...legPlayers.map((p) => score.get(p) ?? 0));
-  const leaders = legPlayers.filter((p) => score.get(p) === best);
   const losers = legPlayers.filter((p) => score.get(p) !== best);
   const scoreText = legPlayers.map((p) => `${p}: ${score.get(p)}`).join(', ');
   const out = (players: readonly number[]) => players.map((player) => ({ player, stage: state.stageIndex + 1 }));

@@ -231,11 +231,11 @@ const saOpen2009: EventInput = {
         '2009-07-10T14:00:00+02:00',
         '2009-07-11T09:30:00+02:00',
       ],
-      players: Array.from({ length: 12 }, (_, i) => ({
+      players: Array.from({ length: 20 }, (_, i) => ({
         id: i + 1,
         name: `B player ${String(i + 1).padStart(2, '0')}`,
         federation: 'RSA',
-        nationalRating: 1480 - i * 40,
+        nationalRating: 1480 - i * 25,
         birthDate: `${1993 + (i % 6)}-03-01`,
       })),
       tiebreaks: ['BH-M1', 'SB', 'TPR', 'PS'],

@@ -1,8 +1,8 @@
 // What happened in a section so far: results, withdrawals, incidents (fines and sanctions),
 // arbiter-assigned ratings and appeals. Everything derived (crosstable, standings, prizes) is
 // computed from this record and the event file; nothing is stored twice.
-import { findSection, type EventPlayer, type EventSection, type ZeitnotEvent } from './event.ts';
-import { buildCrosstable, type RoundResults } from './results.ts';
+import { findSection, sectionRounds, type EventPlayer, type EventSection, type ZeitnotEvent } from './event.ts';
+import { buildCrosstable, type BoardResult, type RoundResults } from './results.ts';
 import { rankStandings, type StandingRow } from './tiebreaks.ts';
 import type { TrfTournament } from './trf.ts';
 
@@ -168,6 +168,32 @@ export function sectionCrosstable(event: ZeitnotEvent, sectionId: string, record
   );
 }
 
+/** The section as a TRF-16 file's model, headers included (export with exportTrf). */
+export function sectionTrf(event: ZeitnotEvent, sectionId: string, record: SectionRecord): TrfTournament {
+  const section = findSection(event, sectionId);
+  const crosstable = sectionCrosstable(event, sectionId, record);
+  const standings = sectionStandings(event, sectionId, record);
+  const rank = new Map(standings.map((r) => [r.id, r.rank]));
+  const rated = section.players.filter((p) => p.fideRating !== undefined).length;
+  return {
+    ...crosstable,
+    city: event.city,
+    federation: event.federation,
+    startDate: event.startDate.replaceAll('-', '/'),
+    endDate: event.endDate.replaceAll('-', '/'),
+    ratedPlayerCount: rated,
+    teamCount: section.teams.length > 0 ? section.teams.length : undefined,
+    chiefArbiter: event.chiefArbiter,
+    timeControl: section.timeControl,
+    roundDates: section.schedule.slice(0, Math.max(0, ...record.rounds.map((r) => r.round))).map((start) => start.slice(2, 10).replaceAll('-', '/')),
+    totalRounds: sectionRounds(section),
+    configuration: ['white1'],
+    players: crosstable.players.map((p) => ({ ...p, rank: rank.get(p.id) ?? null })),
+    teams: section.teams.map((t) => ({ name: t.name, playerIds: t.members })),
+    otherLines: [{ code: '212', text: `212 ${section.tiebreaks.join(',')}` }],
+  };
+}
+
 /** Ratings for the rating-based tie-breaks: FIDE rating, else national, else the arbiter's. */
 export function tiebreakRatings(section: EventSection, record: SectionRecord): Map<number, number | null> {
   return new Map(
@@ -213,4 +239,21 @@ export function withdrawnOrForfeited(crosstable: TrfTournament, record: SectionR
   const out = new Set(record.withdrawals.map((w) => w.player));
   for (const p of crosstable.players) if (p.rounds.some((r) => r.result === '-')) out.add(p.id);
   return out;
+}
+
+/**
+ * Enters or corrects one board's result (from the clock, the board or the arbiter). The players must
+ * be in the section and not already have another result in that round.
+ */
+export function recordBoardResult(section: EventSection, record: SectionRecord, round: number, result: BoardResult): SectionRecord {
+  const ids = new Set(section.players.map((p) => p.id));
+  for (const id of [result.white, result.black]) if (!ids.has(id)) throw new RangeError(`section '${section.id}' has no player ${id}`);
+  if (result.white === result.black) throw new RangeError(`player ${result.white} cannot play himself`);
+  const existing = record.rounds.find((r) => r.round === round) ?? { round, games: [], byes: [] };
+  const same = (g: BoardResult): boolean => g.white === result.white && g.black === result.black;
+  const clash = existing.games.find((g) => !same(g) && [g.white, g.black].some((id) => id === result.white || id === result.black));
+  if (clash) throw new RangeError(`round ${round}: player ${[result.white, result.black].find((id) => id === clash.white || id === clash.black)} already has a result (${clash.white}-${clash.black})`);
+  const games = [...existing.games.filter((g) => !same(g)), result];
+  const rounds = [...record.rounds.filter((r) => r.round !== round), { ...existing, games }].sort((a, b) => a.round - b.round);
+  return { ...record, rounds };
 }

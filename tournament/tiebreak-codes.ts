@@ -19,20 +19,22 @@ export interface TiebreakSpec {
 const cuttable = new Set<TiebreakBase>(['BH', 'FB', 'SB', 'ARO', 'PS']);
 
 export function parseTiebreak(text: string): TiebreakSpec {
-  const parts = text.trim().toUpperCase().split(/[-/]/).filter((p) => p !== '');
-  const head = parts.shift();
-  const base = (head === 'GE' ? 'REP' : head) as TiebreakBase | undefined;
-  if (!base || !(tiebreakBases as readonly string[]).includes(base)) {
+  const upper = text.trim().toUpperCase();
+  const head = /^[A-Z]+/.exec(upper)?.[0] ?? '';
+  const base = (head === 'GE' ? 'REP' : head) as TiebreakBase;
+  if (!(tiebreakBases as readonly string[]).includes(base)) {
     throw new RangeError(`unknown tie-break '${text}' (known: ${tiebreakBases.join(', ')})`);
   }
   let cut = 0;
   let median = 0;
   let limit = 0;
-  for (const part of parts) {
-    const modifier = /^([CML])([+-]?\d+)$/.exec(part);
-    if (/^V\d$/.test(part)) continue; // rule-set marker of the TEC exercises; the event chooses the rules.
-    if (!modifier) throw new RangeError(`tie-break '${text}': unknown modifier '${part}'`);
+  let rest = upper.slice(head.length);
+  while (rest !== '') {
+    const modifier = /^[-/]([CMLV])([+-]?\d+)/.exec(rest);
+    if (!modifier) throw new RangeError(`tie-break '${text}': unknown modifier '${rest}'`);
+    rest = rest.slice(modifier[0].length);
     const [, kind, n] = modifier as unknown as [string, string, string];
+    if (kind === 'V') continue; // rule-set marker of the TEC exercises; the event chooses the rules.
     if (kind === 'L') {
       if (base !== 'KS') throw new RangeError(`tie-break '${text}': a limit applies only to KS`);
       limit = Number(n);

@@ -175,7 +175,7 @@ function opponentContributions(ctx: TiebreakContext, p: PlayerData, kind: 'BH' |
 
 /** Cut-n and Median-n with the Art. 16.5 exception for voluntarily unplayed rounds. */
 function cutContributions(values: Contribution[], cut: number, median: number): Contribution[] {
-  let rest = [...values];
+  const rest = [...values];
   const low = Math.min(cut + median, rest.length);
   for (let i = 0; i < low; i += 1) {
     const byScore = [...rest].sort((a, b) => a.score - b.score || a.value - b.value);

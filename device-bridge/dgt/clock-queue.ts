@@ -5,7 +5,8 @@ import type { ClockAckMessage } from './messages.ts';
 import { after, type Scheduler } from '../scheduler.ts';
 
 export interface QueuedClockCommand {
-  readonly frame: Uint8Array;
+  /** The bytes, or a function making them when the command is sent (set-and-run: the times of that instant). */
+  readonly frame: Uint8Array | (() => Uint8Array);
   /** The clock sub-command, echoed by the ack (frame[3]). */
   readonly command: number;
   /** Commands with the same key replace a queued (unsent) one: only the newest set-and-run matters. */
@@ -124,7 +125,7 @@ export class ClockCommandQueue {
       this.pump();
     });
     this.emit({ type: 'sent', label: item.label, attempt });
-    this.options.write(item.frame);
+    this.options.write(typeof item.frame === 'function' ? item.frame() : item.frame);
   }
 
   private emit(event: ClockQueueEvent): void {

@@ -166,9 +166,13 @@ export class HostClock {
     private readonly onPress: (side: Side) => void = () => {},
   ) {}
 
+  /** The engine's latest state: whose lever press is expected. */
+  follow(state: GameState): void {
+    this.shown = { status: state.status, toMove: state.toMove };
+  }
+
   /** The engine's times at `now` for the clock's two displays. */
   display(state: GameState, now: number): HostDisplay {
-    this.shown = { status: state.status, toMove: state.toMove };
     const running = state.status === 'running';
     const at = (side: Side) => state.remainingMs[side] - (running && state.toMove === side ? Math.max(0, now - state.asOf) : 0);
     const white = this.sides.white;

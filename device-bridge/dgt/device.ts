@@ -120,14 +120,18 @@ export function createDgtDevice(options: DgtDeviceOptions): DgtDevice {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    show(state, now) {
+    show(state) {
       if (!host) return;
-      const display = host.display(state, now);
+      host.follow(state);
+      // The times are computed when the command goes out (it may wait for an earlier command's ack).
       session.sendClock({
-        frame: setAndRun({ leftMs: display.leftMs, rightMs: display.rightMs, run: display.run }),
+        frame: () => {
+          const display = host.display(state, scheduler.now());
+          return setAndRun({ leftMs: display.leftMs, rightMs: display.rightMs, run: display.run });
+        },
         command: ClockCommand.setAndRun,
         key: 'time',
-        label: `set ${display.leftMs}/${display.rightMs} ${display.run}`,
+        label: `set-and-run (${state.status}, ${state.toMove} to move)`,
       });
     },
     notify(text) {

@@ -51,11 +51,16 @@ export function createFirmataClock(options: FirmataClockOptions): FirmataClock {
 
   // The instant each input pin last changed level: a press happened when the contacts settled, not when
   // johnny-five's debounce timer let the event out.
+  // Firmata reports a whole port at a time, so a report is an edge only for a pin whose level changed.
   const lastEdge = new Map<number, number>();
+  const lastLevel = new Map<number, number>();
   const rawRead = io.digitalRead.bind(io);
   io.digitalRead = (pin, callback) =>
     rawRead(pin, (value) => {
-      lastEdge.set(pin, scheduler.now());
+      if (lastLevel.get(pin) !== value) {
+        lastLevel.set(pin, value);
+        lastEdge.set(pin, scheduler.now());
+      }
       callback(value);
     });
 

@@ -12,6 +12,8 @@ export function formatClockTime(ms: number): string {
   const hours = Math.floor(totalSeconds / 3600);
   const minutes = Math.floor((totalSeconds % 3600) / 60);
   const seconds = String(totalSeconds % 60).padStart(2, '0');
+  // Ten hours and more (never in a real game) would not fit in seven columns: drop the seconds.
+  if (hours >= 10) return `${hours}h${String(minutes).padStart(2, '0')}`.padStart(7);
   return (hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`).padStart(7);
 }
 
@@ -33,9 +35,11 @@ export function lcdRows(state: GameState, now: number, notice?: string): [string
 }
 
 function statusWord(state: GameState): string {
-  if (state.result) return state.result.result;
   const flagged = (['white', 'black'] as const).filter((side) => state.flags[side] !== undefined);
-  if (flagged.length > 0) return `FLAG ${flagged.map((side) => (side === 'white' ? 'W' : 'B')).join('+')}`;
+  const flag = flagged.length > 0 ? `FLAG ${flagged.map((side) => (side === 'white' ? 'W' : 'B')).join('+')}` : undefined;
+  // "FLAG W 1/2-1/2" is 14 characters: it fits between the two markers.
+  if (state.result) return flag ? `${flag} ${state.result.result}` : state.result.result;
+  if (flag) return flag;
   if (state.status === 'paused') return 'PAUSE';
   if (state.status === 'waiting') return 'READY';
   if (state.status === 'finished') return 'END';

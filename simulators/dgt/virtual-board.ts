@@ -69,6 +69,7 @@ export class VirtualDgtBoard {
   /** Fault: the clock sends nothing (no times, no acks). */
   clockSilent = false;
   bytesSent = 0;
+  bytesReceived = 0;
   private readonly squares: PieceLetter[] = Array.from({ length: 64 }, () => '.');
   private readonly decoder = new HostCommandDecoder();
   private sink: ((bytes: Uint8Array) => void) | undefined;
@@ -120,6 +121,7 @@ export class VirtualDgtBoard {
 
   /** Bytes from the host. */
   receive(bytes: ArrayLike<number>): void {
+    this.bytesReceived += bytes.length;
     for (const command of this.decoder.push(bytes)) {
       this.commands.push(command);
       this.execute(command);
@@ -317,9 +319,11 @@ export class VirtualDgtBoard {
     this.outstanding++;
     const scheduler = this.options.scheduler;
     this.clockCommands.push({ command, data, at: scheduler.now(), outstanding: this.outstanding });
+    // The clock acts on the command at once; the board polls it only a few times a second, so the ack
+    // comes later.
+    const ok = this.apply(command, data);
     scheduler.setTimeout(() => {
       this.outstanding = Math.max(0, this.outstanding - 1);
-      const ok = this.apply(command, data);
       // Acks come only in the update modes; a silent clock sends none.
       if ((this.mode === 'update' || this.mode === 'update-nice') && !this.clockSilent && this.sink) {
         const versionNibbles = this.model === 'dgt3000' ? 0x20 : 0x14;

@@ -19,6 +19,7 @@ export class ArduinoModel {
   /** Every write to a pin in order, for LED and buzzer histories. */
   readonly history: PinChange[] = [];
   private readonly written = new Map<number, 0 | 1>();
+  private readonly pwm = new Map<number, number>();
   private readonly inputs = new Map<number, 0 | 1>();
   private readonly pullups = new Set<number>();
   private readonly modes = new Map<number, number>();
@@ -53,6 +54,19 @@ export class ArduinoModel {
     }
     this.written.set(pin, level);
     this.history.push({ pin, level, at: this.now() });
+  }
+
+  /** PWM output (LEDs on PWM pins): a duty of 0..255; counted as HIGH when not 0. */
+  writePwm(pin: number, duty: number): void {
+    this.pwm.set(pin, duty);
+    const level: 0 | 1 = duty > 0 ? 1 : 0;
+    this.written.set(pin, level);
+    this.history.push({ pin, level, at: this.now() });
+  }
+
+  /** The PWM duty last written to a pin (undefined if it was never driven as PWM). */
+  duty(pin: number): number | undefined {
+    return this.pwm.get(pin);
   }
 
   /** What the host last wrote to an output pin. */

@@ -48,6 +48,11 @@ class VirtualFirmata extends MockFirmata {
     if (entry) entry.value = value;
     this.model.write(pin, value);
   }
+  override analogWrite(pin: number, value: number): void {
+    const entry = this.pins[pin];
+    if (entry) entry.value = value;
+    this.model.writePwm(pin, value);
+  }
   override digitalRead(pin: number, callback: (value: number) => void): void {
     this.readers.set(pin, [...(this.readers.get(pin) ?? []), callback]);
   }

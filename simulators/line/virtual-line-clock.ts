@@ -58,6 +58,8 @@ export interface VirtualLineClock {
   sendRaw(bytes: string | Buffer): void;
   /** The next event goes out once with a wrong checksum (its retransmission is intact). */
   corruptNextEvent(): void;
+  /** The next `count` ACKs from the host are lost on the way: the device retransmits those events. */
+  loseAcks(count: number): void;
   /** A silent clock sends nothing (events still queue and go out when it talks again). */
   setSilent(silent: boolean): void;
   /** Restarts: new boot id, the counter restarts at 0, pending events are lost. */
@@ -89,6 +91,7 @@ export function createVirtualLineClock(options: VirtualLineClockOptions): Virtua
   let poweredOn = false;
   let silent = false;
   let corruptNext = false;
+  let acksToLose = 0;
   let nextSeq = 0;
   const unacked = new Map<number, string>();
   let heartbeatTimer: unknown;
@@ -101,7 +104,7 @@ export function createVirtualLineClock(options: VirtualLineClockOptions): Virtua
   };
 
   const display = (): { white: number; black: number; running: LineRunning } => {
-    const elapsed = scheduler.now() - runningSince;
+    const elapsed = paused ? 0 : scheduler.now() - runningSince;
     const fall = (side: Side): number => Math.max(0, stored[side] - (running === side ? elapsed : 0));
     return { white: fall('white'), black: fall('black'), running };
   };
@@ -191,6 +194,10 @@ export function createVirtualLineClock(options: VirtualLineClockOptions): Virtua
         texts.push(message.text);
         return;
       case 'ack':
+        if (acksToLose > 0) {
+          acksToLose--;
+          return;
+        }
         unacked.delete(message.seq);
         if (unacked.size === 0) scheduler.clearTimeout(retransmitTimer);
         return;
@@ -261,7 +268,7 @@ export function createVirtualLineClock(options: VirtualLineClockOptions): Virtua
       return mode;
     },
     get display() {
-      return paused ? { ...stored, running } : display();
+      return display();
     },
     get paused() {
       return paused;
@@ -283,6 +290,9 @@ export function createVirtualLineClock(options: VirtualLineClockOptions): Virtua
     },
     corruptNextEvent() {
       corruptNext = true;
+    },
+    loseAcks(count) {
+      acksToLose = count;
     },
     setSilent(value) {
       silent = value;

@@ -12,7 +12,8 @@ const config: GameConfig = {
     incrementCredit: 'after-press',
   },
   scheduledStart: 0,
-  defaultTimeMs: 0,
+  // Players count as present (no default-time pause) for the whole test.
+  defaultTimeMs: 3_600_000,
   lateArrival: 'arbiter-decides',
   lawsEdition: '2023',
   category: 'rapid',
@@ -123,24 +124,25 @@ describe('Firmata clock (johnny-five + mock-firmata)', () => {
     scheduler.advanceBy(2_700);
     expect(board.lcdRows()[1]).toBe('^    MOVE 1     ');
 
-    // White has 58 s - 3 s = 55 s left; the tenths show in the last ten seconds.
+    // Resumed at 12 s with 58 s left: 55 s left at 15 s; the tenths show in the last ten seconds.
     scheduler.advanceBy(45_000);
-    expect(board.lcdRows()[0]).toBe('   10.0     1:00'.replace('   10.0', '   0:10'));
+    expect(board.lcdRows()[0]).toBe('   0:10     1:00');
     scheduler.advanceBy(1);
     expect(board.lcdRows()[0]).toBe('    9.9     1:00');
     scheduler.advanceBy(9_999);
-    expect(r.game().firstFlag).toEqual({ side: 'white', at: 67_000 });
+    expect(r.game().firstFlag).toEqual({ side: 'white', at: 70_000 });
     expect(board.output(pin.flagLed)).toBe(1);
     expect(board.output(pin.buzzer)).toBe(1);
-    expect(board.lcdRows()[1]).toContain('FLAG W');
+    expect(board.lcdRows()).toEqual(['    0.0     1:00', '   FLAG W 0-1   ']);
+    expect(r.game().result?.result).toBe('0-1');
     scheduler.advanceBy(1_000);
     expect(board.output(pin.buzzer)).toBe(0);
     const buzzer = board.history.filter((change) => change.pin === pin.buzzer && change.at > 0);
     expect(buzzer.map((c) => [c.level, c.at])).toEqual([
       [1, 12_000],
       [0, 12_300],
-      [1, 67_000],
-      [0, 68_000],
+      [1, 70_000],
+      [0, 71_000],
     ]);
   });
 

@@ -2,7 +2,7 @@
 // real socat pseudo-terminal pair. Host and device have separate simulated clocks (the device booted
 // 50 s after the host's zero), advanced together, so every timestamp can be asserted exactly.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ClockEvent } from '../../clock-engine/index.ts';
+import { createGameClock, type ClockEvent, type GameConfig } from '../../clock-engine/index.ts';
 import { createLineClock, type DeviceMessage, type LineClock } from '../../device-bridge/index.ts';
 import {
   createManualScheduler,
@@ -159,3 +159,102 @@ describe.each<Transport>(['binding-mock', 'pty'])('line clock over %s', (transpo
     expect(r.clock.inputErrors).toBe(errors.length);
   });
 });
+
+describe('line clock faults (binding-mock)', () => {
+  it('a retransmitted event whose ack was lost is acted on once', async () => {
+    const r = (open = await rig('binding-mock', 'mirror'));
+    r.device.loseAcks(2);
+    r.device.press('black');
+    await until(() => r.events().length === 1, 'start');
+    r.advance(500);
+    await until(() => r.device.unacknowledged === 1 && r.device.received.filter((m) => m.type === 'ack').length === 2, 'second copy and its ack');
+    r.advance(500);
+    await until(() => r.device.unacknowledged === 0, 'third copy acknowledged');
+    expect(r.device.received.filter((m) => m.type === 'ack')).toEqual([
+      { type: 'ack', seq: 0 },
+      { type: 'ack', seq: 0 },
+      { type: 'ack', seq: 0 },
+    ]);
+    expect(r.events()).toEqual([{ type: 'start', at: BOOT, by: expect.anything() }]);
+  });
+
+  it('reports a silent clock, and the link again when it talks', async () => {
+    const r = (open = await rig('binding-mock', 'mirror', 3_500));
+    const states = () => r.messages.flatMap((m) => (m.type === 'connection' ? [m.state] : []));
+    expect(states()).toEqual(['connecting', 'connected']);
+    r.device.setSilent(true);
+    r.advance(3_499);
+    expect(states()).toEqual(['connecting', 'connected']);
+    r.advance(1);
+    expect(states()).toEqual(['connecting', 'connected', 'silent']);
+    r.device.setSilent(false);
+    r.advance(1_000); // a heartbeat
+    await until(() => states().length === 4, 'connected again');
+    expect(states().at(-1)).toBe('connected');
+  });
+
+  it('after a reboot the device counter and sequence numbers start again, and nothing is mistaken for a duplicate', async () => {
+    const r = (open = await rig('binding-mock', 'mirror'));
+    r.device.press('black'); // seq 0
+    await until(() => r.events().length === 1 && r.device.unacknowledged === 0, 'start');
+    r.advance(7_000);
+    r.device.reboot(); // device counter restarts at 0 at host time BOOT + 7000
+    await until(() => r.clock.identity?.bootId === 'b1.2', 'second HELLO');
+    r.advance(2_000);
+    r.device.press('black'); // seq 0 again, a different event
+    await until(() => r.events().length === 2, 'start after reboot');
+    expect(r.events()[1]).toMatchObject({ type: 'start', at: BOOT + 9_000 });
+  });
+});
+
+describe.each<Transport>(['binding-mock', 'pty'])('line clock in host role over %s, driven by the engine', (transport) => {
+  it('presses reach the engine; the device shows the engine times, the flag lamp and beep, and notices', { timeout: 30_000 }, async () => {
+    const r = (open = await rig(transport, 'host'));
+    const actor = createGameClock(hostConfig, { clock: r.host });
+    r.clock.subscribe((m) => {
+      if (m.type === 'clockEvent') actor.send(m.event);
+    });
+    actor.subscribe((snapshot) => r.clock.show(snapshot.context.game, r.host.now()));
+    actor.start();
+    const lastTime = () => r.device.received.filter((m) => m.type === 'time').at(-1);
+    await until(() => lastTime() !== undefined, 'first TIME');
+    expect(lastTime()).toEqual({ type: 'time', white: 60_000, black: 60_000, running: 'none' });
+
+    r.advance(1_000);
+    r.device.press('black');
+    await until(() => lastTime()?.running === 'white', 'running TIME');
+    expect(lastTime()).toEqual({ type: 'time', white: 60_000, black: 60_000, running: 'white' });
+    r.advance(3_000);
+    expect(r.device.display).toEqual({ white: 57_000, black: 60_000, running: 'white' });
+    r.device.press('white');
+    await until(() => lastTime()?.running === 'black', 'TIME after the press');
+    expect(lastTime()).toEqual({ type: 'time', white: 59_000, black: 60_000, running: 'black' });
+    expect(actor.getSnapshot().context.game.presses.white).toBe(1);
+
+    r.clock.notify('+2 MIN');
+    await until(() => r.device.texts.length === 1, 'TEXT');
+    expect(r.device.texts).toEqual(['+2 MIN']);
+
+    r.advance(60_000); // Black's flag falls at 4 s + 60 s, found by the engine's own timer
+    await until(() => r.device.lamp === 'on' && r.device.beeps.length === 1, 'flag lamp and beep');
+    expect(actor.getSnapshot().context.game.firstFlag).toEqual({ side: 'black', at: BOOT + 64_000 });
+    expect(r.device.beeps).toEqual([1_000]);
+    actor.stop();
+  });
+});
+
+const hostConfig: GameConfig = {
+  timeControl: {
+    periods: [{ baseMs: { white: 60_000, black: 60_000 }, bonus: { kind: 'increment', ms: 2_000, fromMove: 1 } }],
+    nextPeriod: 'quota-move',
+    incrementCredit: 'after-press',
+  },
+  scheduledStart: BOOT,
+  defaultTimeMs: 3_600_000,
+  lateArrival: 'arbiter-decides',
+  lawsEdition: '2023',
+  category: 'rapid',
+  drawOfferMinMove: 0,
+  quickplayClaim: false,
+  armageddon: false,
+};

@@ -105,3 +105,13 @@ describe('line protocol codec', () => {
     expect(parseLine(line.trim()).ok).toBe(true);
   });
 });
+
+describe('docs/line-protocol.md', () => {
+  it('every example line in the spec has a correct checksum and parses', async () => {
+    const { readFileSync } = await import('node:fs');
+    const spec = readFileSync(new URL('../../docs/line-protocol.md', import.meta.url), 'utf8');
+    const lines = [...spec.matchAll(/(\$[A-Z]+[^*\s]*\*[0-9A-F]{2})/g)].map((m) => m[1]!);
+    expect(lines.length).toBeGreaterThanOrEqual(10);
+    for (const line of lines) expect(parseLine(line), line).toMatchObject({ ok: true });
+  });
+});

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { EventFileError, loadEvent, presetEvent, presetJson, presetNames, roundBoards, type EventFieldError } from '../../tournament/index.ts';
+import {
+  EventFileError,
+  emptyRecord,
+  findSection,
+  loadEvent,
+  presetEvent,
+  presetJson,
+  presetNames,
+  recordBoardResult,
+  roundBoards,
+  sectionCrosstable,
+  type EventFieldError,
+} from '../../tournament/index.ts';
 
 function errorsOf(run: () => unknown): EventFieldError[] {
   try {
@@ -119,5 +131,20 @@ describe('event time controls', () => {
     const errors = errorsOf(() => loadEvent(event));
     expect(errors.map((e) => e.path)).toEqual(['sections.0.timeControl', 'sections.0.playoff.bySize.2.1.timeControl']);
     expect(errors[0]?.message).toMatch(/^bad time control '90\/40': .*position 1/);
+  });
+});
+
+describe('result entry', () => {
+  it('enters, corrects and rejects board results', () => {
+    const event = presetEvent('cairns-cup-2019');
+    const section = findSection(event, 'main');
+    let record = recordBoardResult(section, emptyRecord, 1, { white: 1, black: 10, result: '1-0' });
+    record = recordBoardResult(section, record, 1, { white: 1, black: 10, result: '1/2-1/2', termination: 'arbiter correction' });
+    expect(record.rounds[0]?.games).toEqual([{ white: 1, black: 10, result: '1/2-1/2', termination: 'arbiter correction' }]);
+    expect(() => recordBoardResult(section, record, 1, { white: 10, black: 2, result: '0-1' })).toThrow(/player 10 already has a result \(1-10\)/);
+    expect(() => recordBoardResult(section, record, 1, { white: 11, black: 2, result: '0-1' })).toThrow(/no player 11/);
+    const crosstable = sectionCrosstable(event, 'main', record);
+    expect(crosstable.players[0]?.rounds[0]).toEqual({ opponent: 10, colour: 'w', result: '=' });
+    expect(crosstable.players[1]?.rounds[0]).toEqual({ opponent: null, colour: null, result: 'Z' });
   });
 });

@@ -118,7 +118,7 @@ export function pairingRequestFromTrf(tournament: TrfTournament, options: Pairin
     if (round === undefined ? entry !== undefined : entry === undefined || !paired(entry)) absent.add(player.id);
   }
   const accelerated = accelerations(tournament);
-  const baku = options.baku === true || tournament.otherLines.some((l) => l.code === '192' && /FIDE_(DUTCH_)?(2025_)?BAKU|DUTCH_BAKU/.test(l.text));
+  const baku = options.baku === true || tournament.otherLines.some((l) => l.code === '192' && ['FIDE_DUTCH_BAKU', 'FIDE_DUTCH_2025_BAKU'].includes(l.text.slice(4).trim()));
   if (baku && accelerated.size === 0) {
     const lastAccelerated = Math.floor((players.length - 1) / 2);
     const lastRound = Math.floor((totalRounds - 1) / 2);

@@ -1,205 +1,384 @@
 // Maximum-weight matching in a general graph: Edmonds' blossom algorithm with the primal-dual
-// method (Galil, "Efficient algorithms for finding maximum matching in graphs", 1986), O(n^3).
+// method (Galil, "Efficient algorithms for finding maximum matching in graphs", 1986), kept warm
+// between solves. The pairing procedure changes the weights at a few vertices and asks again,
+// hundreds of times per round; re-solving from scratch would cost O(n^3) each time. Instead the
+// previous matching and duals are kept: a vertex whose edges changed leaves the matching, the
+// blossom holding it is dissolved (its dual pushed onto its vertices), its own dual is raised until
+// every edge is feasible again, and only those vertices are re-augmented.
+//
 // Weights are BigInt because the Dutch criteria are packed into one lexicographic number that
-// outgrows 53 bits long before a 1,000-player bracket does. A weight of 0 means "no edge".
+// outgrows 53 bits. A weight of 0 means "no edge". Internally weights are multiplied by 4 so
+// that all dual values stay integers; slack(i, j) = dual[i] + dual[j] - 4w(i, j).
 
-/** A complete graph on `size` vertices whose edge weights can be changed between solves. */
+const edgeIndex = (a: number, b: number): number => (a > b ? (a * (a - 1)) / 2 + b : (b * (b - 1)) / 2 + a);
+
 export class WeightedGraph {
-  private readonly weights: bigint[][];
+  /** Weight of edge k, and 4 times it (the scale the duals live in). */
+  private readonly raw: bigint[];
+  private readonly w4: bigint[];
+  private readonly edgeHigh: Int32Array;
+  private readonly edgeLow: Int32Array;
+  /** mate[v]: the remote endpoint (2k or 2k+1) of v's matched edge, or -1. */
+  private readonly mate: Int32Array;
+  private readonly dual: bigint[];
+  private readonly inblossom: Int32Array;
+  private readonly blossomparent: Int32Array;
+  private readonly blossombase: Int32Array;
+  private readonly blossomchilds: (number[] | null)[];
+  private readonly blossomendps: (number[] | null)[];
+  private readonly unusedblossoms: number[];
+  /** Edges changed since the last solve: whether the first-named end is the higher vertex. */
+  private readonly changed = new Map<number, boolean>();
+  private solved = false;
 
   constructor(readonly size: number) {
-    this.weights = Array.from({ length: size }, (_, i) => new Array<bigint>(i).fill(0n));
+    const n = size;
+    const m = (n * (n - 1)) / 2;
+    this.raw = new Array<bigint>(m).fill(0n);
+    this.w4 = new Array<bigint>(m).fill(0n);
+    this.edgeHigh = new Int32Array(m);
+    this.edgeLow = new Int32Array(m);
+    for (let i = 1, k = 0; i < n; i += 1) {
+      for (let j = 0; j < i; j += 1, k += 1) {
+        this.edgeHigh[k] = i;
+        this.edgeLow[k] = j;
+      }
+    }
+    this.mate = new Int32Array(n).fill(-1);
+    this.dual = new Array<bigint>(2 * n).fill(0n);
+    this.inblossom = Int32Array.from({ length: n }, (_, i) => i);
+    this.blossomparent = new Int32Array(2 * n).fill(-1);
+    this.blossombase = Int32Array.from({ length: 2 * n }, (_, i) => (i < n ? i : -1));
+    this.blossomchilds = new Array<number[] | null>(2 * n).fill(null);
+    this.blossomendps = new Array<number[] | null>(2 * n).fill(null);
+    this.unusedblossoms = Array.from({ length: n }, (_, i) => 2 * n - 1 - i);
   }
 
   weight(a: number, b: number): bigint {
-    if (a === b) return 0n;
-    return a > b ? this.weights[a]![b]! : this.weights[b]![a]!;
+    return a === b ? 0n : this.raw[edgeIndex(a, b)]!;
   }
 
+  /** Changes one weight. Of the two ends, `a` is the one re-examined if the change needs it. */
   setWeight(a: number, b: number, weight: bigint): void {
     if (a === b) return;
-    if (a > b) this.weights[a]![b] = weight;
-    else this.weights[b]![a] = weight;
+    const k = edgeIndex(a, b);
+    if (this.raw[k] === weight) return;
+    this.raw[k] = weight;
+    this.w4[k] = weight * 4n;
+    if (!this.changed.has(k)) this.changed.set(k, a > b);
   }
 
   /** mate[v] is v's partner in a maximum-weight matching, or v itself when v stays single. */
   maximumWeightMatching(): number[] {
-    const edges: Edge[] = [];
-    for (let i = 1; i < this.size; i += 1) {
-      const row = this.weights[i]!;
-      for (let j = 0; j < i; j += 1) {
-        const w = row[j]!;
-        if (w > 0n) edges.push({ u: i, v: j, w: w * 2n });
-      }
-    }
-    const mate = solve(this.size, edges);
-    return mate.map((m, v) => (m < 0 ? v : m));
+    if (!this.solved) this.coldStart();
+    else this.warmStart();
+    this.changed.clear();
+    this.solved = true;
+    this.runStages();
+    const result: number[] = [];
+    for (let v = 0; v < this.size; v += 1) result.push(this.mate[v]! < 0 ? v : this.endpoint(this.mate[v]!));
+    return result;
   }
-}
 
-interface Edge {
-  readonly u: number;
-  readonly v: number;
-  readonly w: bigint;
-}
-
-// Endpoints are numbered 2k and 2k+1 for edge k (endpoint 2k is edge k's u, 2k+1 its v);
-// blossoms are numbered n..2n-1 after the n single vertices.
-function solve(n: number, edges: readonly Edge[]): number[] {
-  const nedge = edges.length;
-  if (n === 0) return [];
-  let maxWeight = 0n;
-  for (const e of edges) if (e.w > maxWeight) maxWeight = e.w;
-  const endpoint: number[] = new Array<number>(2 * nedge);
-  for (let k = 0; k < nedge; k += 1) {
-    endpoint[2 * k] = edges[k]!.u;
-    endpoint[2 * k + 1] = edges[k]!.v;
+  private endpoint(p: number): number {
+    return p & 1 ? this.edgeLow[p >> 1]! : this.edgeHigh[p >> 1]!;
   }
-  const neighbend: number[][] = Array.from({ length: n }, () => []);
-  for (let k = 0; k < nedge; k += 1) {
-    neighbend[edges[k]!.u]!.push(2 * k + 1);
-    neighbend[edges[k]!.v]!.push(2 * k);
-  }
-  const mate = new Array<number>(n).fill(-1);
-  const label = new Array<number>(2 * n).fill(0);
-  const labelend = new Array<number>(2 * n).fill(-1);
-  const inblossom = Array.from({ length: n }, (_, i) => i);
-  const blossomparent = new Array<number>(2 * n).fill(-1);
-  const blossomchilds: (number[] | null)[] = new Array<number[] | null>(2 * n).fill(null);
-  const blossombase = Array.from({ length: 2 * n }, (_, i) => (i < n ? i : -1));
-  const blossomendps: (number[] | null)[] = new Array<number[] | null>(2 * n).fill(null);
-  const bestedge = new Array<number>(2 * n).fill(-1);
-  const blossombestedges: (number[] | null)[] = new Array<number[] | null>(2 * n).fill(null);
-  const unusedblossoms: number[] = Array.from({ length: n }, (_, i) => n + i);
-  const dualvar: bigint[] = Array.from({ length: 2 * n }, (_, i) => (i < n ? maxWeight : 0n));
-  const allowedge = new Array<boolean>(nedge).fill(false);
-  let queue: number[] = [];
 
-  const slack = (k: number): bigint => {
-    const e = edges[k]!;
-    return dualvar[e.u]! + dualvar[e.v]! - 2n * e.w;
-  };
-  const leaves = (b: number, out: number[] = []): number[] => {
-    if (b < n) out.push(b);
-    else for (const t of blossomchilds[b]!) leaves(t, out);
+  private slack(k: number): bigint {
+    return this.dual[this.edgeHigh[k]!]! + this.dual[this.edgeLow[k]!]! - this.w4[k]!;
+  }
+
+  private leaves(b: number, out: number[] = []): number[] {
+    if (b < this.size) out.push(b);
+    else for (const t of this.blossomchilds[b]!) this.leaves(t, out);
     return out;
-  };
+  }
 
-  const assignLabel = (w: number, t: number, p: number): void => {
-    const b = inblossom[w]!;
-    label[w] = label[b] = t;
-    labelend[w] = labelend[b] = p;
-    bestedge[w] = bestedge[b] = -1;
-    if (t === 1) queue.push(...leaves(b));
-    else if (t === 2) {
-      const base = blossombase[b]!;
-      assignLabel(endpoint[mate[base]!]!, 1, mate[base]! ^ 1);
+  private topBlossom(v: number): number {
+    let b = v;
+    while (this.blossomparent[b]! !== -1) b = this.blossomparent[b]!;
+    return b;
+  }
+
+  private coldStart(): void {
+    let max = 0n;
+    for (const w of this.raw) if (w > max) max = w;
+    for (let v = 0; v < this.size; v += 1) this.dual[v] = max * 2n;
+  }
+
+  private unmatch(v: number): void {
+    const p = this.mate[v]!;
+    if (p < 0) return;
+    this.mate[this.endpoint(p)] = -1;
+    this.mate[v] = -1;
+  }
+
+  /** Removes blossom `b` and all blossoms inside it, moving their duals onto the vertices. */
+  private dissolve(b: number, extra: bigint): void {
+    const carried = extra + this.dual[b]!;
+    for (const s of this.blossomchilds[b]!) {
+      this.blossomparent[s] = -1;
+      if (s < this.size) {
+        this.dual[s] = this.dual[s]! + carried;
+        this.inblossom[s] = s;
+      } else this.dissolve(s, carried);
     }
-  };
+    this.blossomchilds[b] = this.blossomendps[b] = null;
+    this.blossombase[b] = -1;
+    this.dual[b] = 0n;
+    this.unusedblossoms.push(b);
+  }
 
-  const scanBlossom = (vIn: number, wIn: number): number => {
-    let v = vIn;
-    let w = wIn;
-    const path: number[] = [];
-    let base = -1;
-    while (v !== -1 || w !== -1) {
-      let b = inblossom[v]!;
-      if (label[b]! & 4) {
-        base = blossombase[b]!;
-        break;
+  private warmStart(): void {
+    const n = this.size;
+    const dirty = new Set<number>();
+    for (const [k, highFirst] of this.changed) {
+      const high = this.edgeHigh[k]!;
+      const low = this.edgeLow[k]!;
+      const matchedHere = this.mate[high]! >= 0 && this.mate[high]! >> 1 === k;
+      if (matchedHere || this.inblossom[high] === this.inblossom[low]) {
+        dirty.add(high);
+        dirty.add(low);
+      } else if (this.slack(k) < 0n) dirty.add(highFirst ? high : low);
+    }
+    for (const v of dirty) {
+      const top = this.topBlossom(v);
+      if (top < n) continue;
+      const members = this.leaves(top);
+      this.dissolve(top, 0n);
+      // A matched edge that leaves a dissolved sub-blossom is no longer tight.
+      for (const x of members) {
+        const p = this.mate[x]!;
+        if (p >= 0 && this.slack(p >> 1) !== 0n) this.unmatch(x);
       }
-      path.push(b);
-      label[b] = 5;
-      if (labelend[b] === -1) v = -1;
+    }
+    for (const v of dirty) this.unmatch(v);
+    for (const v of dirty) {
+      let need = this.dual[v]! > 0n ? this.dual[v]! : 0n;
+      for (let u = 0; u < n; u += 1) {
+        if (u === v) continue;
+        const w = this.weight(v, u);
+        if (w === 0n) continue;
+        const required = w * 4n - this.dual[u]!;
+        if (required > need) need = required;
+      }
+      this.dual[v] = need;
+    }
+  }
+
+  private runStages(): void {
+    const n = this.size;
+    const { mate, dual, inblossom, blossomparent, blossombase, blossomchilds, blossomendps } = this;
+    const label = new Int8Array(2 * n);
+    const labelend = new Int32Array(2 * n);
+    const bestedge = new Int32Array(2 * n);
+    const blossombestedges: (number[] | null)[] = new Array<number[] | null>(2 * n).fill(null);
+    const allowedFlags = new Uint8Array(this.raw.length);
+    const allowedList: number[] = [];
+    const allowed = {
+      has: (k: number): boolean => allowedFlags[k] === 1,
+      add: (k: number): void => {
+        if (allowedFlags[k] === 0) {
+          allowedFlags[k] = 1;
+          allowedList.push(k);
+        }
+      },
+      clear: (): void => {
+        for (const k of allowedList) allowedFlags[k] = 0;
+        allowedList.length = 0;
+      },
+    };
+    let queue: number[] = [];
+    const endpoint = (p: number): number => this.endpoint(p);
+    const slack = (k: number): bigint => this.slack(k);
+    const leaves = (b: number): number[] => this.leaves(b);
+    const weight = (a: number, b: number): bigint => this.weight(a, b);
+
+    const assignLabel = (w: number, t: number, p: number): void => {
+      const b = inblossom[w]!;
+      label[w] = label[b] = t;
+      labelend[w] = labelend[b] = p;
+      bestedge[w] = bestedge[b] = -1;
+      if (t === 1) queue.push(...leaves(b));
       else {
-        v = endpoint[labelend[b]!]!;
-        b = inblossom[v]!;
-        v = endpoint[labelend[b]!]!;
+        const base = blossombase[b]!;
+        assignLabel(endpoint(mate[base]!), 1, mate[base]! ^ 1);
       }
-      if (w !== -1) [v, w] = [w, v];
-    }
-    for (const b of path) label[b] = 1;
-    return base;
-  };
+    };
 
-  const addBlossom = (base: number, k: number): void => {
-    let v = edges[k]!.u;
-    let w = edges[k]!.v;
-    const bb = inblossom[base]!;
-    let bv = inblossom[v]!;
-    let bw = inblossom[w]!;
-    const b = unusedblossoms.pop()!;
-    blossombase[b] = base;
-    blossomparent[b] = -1;
-    blossomparent[bb] = b;
-    const path: number[] = [];
-    const endps: number[] = [];
-    while (bv !== bb) {
-      blossomparent[bv] = b;
-      path.push(bv);
-      endps.push(labelend[bv]!);
-      v = endpoint[labelend[bv]!]!;
-      bv = inblossom[v]!;
-    }
-    path.push(bb);
-    path.reverse();
-    endps.reverse();
-    endps.push(2 * k);
-    while (bw !== bb) {
-      blossomparent[bw] = b;
-      path.push(bw);
-      endps.push(labelend[bw]! ^ 1);
-      w = endpoint[labelend[bw]!]!;
-      bw = inblossom[w]!;
-    }
-    blossomchilds[b] = path;
-    blossomendps[b] = endps;
-    label[b] = 1;
-    labelend[b] = labelend[bb]!;
-    dualvar[b] = 0n;
-    for (const leaf of leaves(b)) {
-      if (label[inblossom[leaf]!] === 2) queue.push(leaf);
-      inblossom[leaf] = b;
-    }
-    const bestedgeto = new Array<number>(2 * n).fill(-1);
-    for (const child of path) {
-      const nblists: number[][] =
-        blossombestedges[child] === null ? leaves(child).map((leaf) => neighbend[leaf]!.map((p) => p >> 1)) : [blossombestedges[child]!];
-      for (const nblist of nblists) {
-        for (const kk of nblist) {
-          let i = edges[kk]!.u;
-          let j = edges[kk]!.v;
-          if (inblossom[j] === b) [i, j] = [j, i];
-          const bj = inblossom[j]!;
-          if (bj !== b && label[bj] === 1 && (bestedgeto[bj] === -1 || slack(kk) < slack(bestedgeto[bj]!))) bestedgeto[bj] = kk;
+    const scanBlossom = (vIn: number, wIn: number): number => {
+      let v = vIn;
+      let w = wIn;
+      const path: number[] = [];
+      let base = -1;
+      while (v !== -1 || w !== -1) {
+        let b = inblossom[v]!;
+        if (label[b]! & 4) {
+          base = blossombase[b]!;
+          break;
+        }
+        path.push(b);
+        label[b] = 5;
+        if (labelend[b] === -1) v = -1;
+        else {
+          v = endpoint(labelend[b]!);
+          b = inblossom[v]!;
+          v = endpoint(labelend[b]!);
+        }
+        if (w !== -1) [v, w] = [w, v];
+      }
+      for (const b of path) label[b] = 1;
+      return base;
+    };
+
+    const addBlossom = (base: number, k: number): void => {
+      let v = this.edgeHigh[k]!;
+      let w = this.edgeLow[k]!;
+      const bb = inblossom[base]!;
+      let bv = inblossom[v]!;
+      let bw = inblossom[w]!;
+      const b = this.unusedblossoms.pop()!;
+      blossombase[b] = base;
+      blossomparent[b] = -1;
+      blossomparent[bb] = b;
+      const path: number[] = [];
+      const endps: number[] = [];
+      while (bv !== bb) {
+        blossomparent[bv] = b;
+        path.push(bv);
+        endps.push(labelend[bv]!);
+        v = endpoint(labelend[bv]!);
+        bv = inblossom[v]!;
+      }
+      path.push(bb);
+      path.reverse();
+      endps.reverse();
+      endps.push(2 * k);
+      while (bw !== bb) {
+        blossomparent[bw] = b;
+        path.push(bw);
+        endps.push(labelend[bw]! ^ 1);
+        w = endpoint(labelend[bw]!);
+        bw = inblossom[w]!;
+      }
+      blossomchilds[b] = path;
+      blossomendps[b] = endps;
+      label[b] = 1;
+      labelend[b] = labelend[bb]!;
+      dual[b] = 0n;
+      for (const leaf of leaves(b)) {
+        if (label[inblossom[leaf]!] === 2) queue.push(leaf);
+        inblossom[leaf] = b;
+      }
+      const bestedgeto = new Map<number, number>();
+      const consider = (kk: number): void => {
+        let i = this.edgeHigh[kk]!;
+        let j = this.edgeLow[kk]!;
+        if (inblossom[j] === b) [i, j] = [j, i];
+        const bj = inblossom[j]!;
+        if (bj === b || label[bj] !== 1) return;
+        const current = bestedgeto.get(bj);
+        if (current === undefined || slack(kk) < slack(current)) bestedgeto.set(bj, kk);
+      };
+      for (const child of path) {
+        const own = blossombestedges[child];
+        if (own) for (const kk of own) consider(kk);
+        else {
+          for (const leaf of leaves(child)) {
+            for (let u = 0; u < n; u += 1) if (u !== leaf && weight(leaf, u) !== 0n) consider(edgeIndex(leaf, u));
+          }
+        }
+        blossombestedges[child] = null;
+        bestedge[child] = -1;
+      }
+      const best = [...bestedgeto.values()];
+      blossombestedges[b] = best;
+      bestedge[b] = -1;
+      for (const kk of best) if (bestedge[b] === -1 || slack(kk) < slack(bestedge[b]!)) bestedge[b] = kk;
+    };
+
+    const expandBlossom = (b: number, endstage: boolean): void => {
+      for (const s of blossomchilds[b]!) {
+        blossomparent[s] = -1;
+        if (s < n) inblossom[s] = s;
+        else if (endstage && dual[s] === 0n) expandBlossom(s, endstage);
+        else for (const leaf of leaves(s)) inblossom[leaf] = s;
+      }
+      if (!endstage && label[b] === 2) {
+        const childs = blossomchilds[b]!;
+        const endps = blossomendps[b]!;
+        const at = (j: number): number => childs[(j + childs.length) % childs.length]!;
+        const ep = (j: number): number => endps[(j + endps.length) % endps.length]!;
+        const entrychild = inblossom[endpoint(labelend[b]! ^ 1)]!;
+        let j = childs.indexOf(entrychild);
+        let jstep: number;
+        let endptrick: number;
+        if (j & 1) {
+          j -= childs.length;
+          jstep = 1;
+          endptrick = 0;
+        } else {
+          jstep = -1;
+          endptrick = 1;
+        }
+        let p = labelend[b]!;
+        while (j !== 0) {
+          label[endpoint(p ^ 1)] = 0;
+          label[endpoint(ep(j - endptrick) ^ endptrick ^ 1)] = 0;
+          assignLabel(endpoint(p ^ 1), 2, p);
+          allowed.add(ep(j - endptrick) >> 1);
+          j += jstep;
+          p = ep(j - endptrick) ^ endptrick;
+          allowed.add(p >> 1);
+          j += jstep;
+        }
+        const bv = at(j);
+        label[endpoint(p ^ 1)] = label[bv] = 2;
+        labelend[endpoint(p ^ 1)] = labelend[bv] = p;
+        bestedge[bv] = -1;
+        j += jstep;
+        while (at(j) !== entrychild) {
+          const child = at(j);
+          if (label[child] === 1) {
+            j += jstep;
+            continue;
+          }
+          let found = -1;
+          for (const leaf of leaves(child)) {
+            if (label[leaf] !== 0) {
+              found = leaf;
+              break;
+            }
+          }
+          if (found >= 0) {
+            label[found] = 0;
+            label[endpoint(mate[blossombase[child]!]!)] = 0;
+            assignLabel(found, 2, labelend[found]!);
+          }
+          j += jstep;
         }
       }
-      blossombestedges[child] = null;
-      bestedge[child] = -1;
-    }
-    const best = bestedgeto.filter((kk) => kk !== -1);
-    blossombestedges[b] = best;
-    bestedge[b] = -1;
-    for (const kk of best) if (bestedge[b] === -1 || slack(kk) < slack(bestedge[b]!)) bestedge[b] = kk;
-  };
+      label[b] = labelend[b] = -1;
+      blossomchilds[b] = blossomendps[b] = null;
+      blossombase[b] = -1;
+      blossombestedges[b] = null;
+      bestedge[b] = -1;
+      this.unusedblossoms.push(b);
+    };
 
-  const expandBlossom = (b: number, endstage: boolean): void => {
-    for (const s of blossomchilds[b]!) {
-      blossomparent[s] = -1;
-      if (s < n) inblossom[s] = s;
-      else if (endstage && dualvar[s] === 0n) expandBlossom(s, endstage);
-      else for (const leaf of leaves(s)) inblossom[leaf] = s;
-    }
-    if (!endstage && label[b] === 2) {
+    const augmentBlossom = (b: number, v: number): void => {
+      let t = v;
+      while (blossomparent[t] !== b) t = blossomparent[t]!;
+      if (t >= n) augmentBlossom(t, v);
       const childs = blossomchilds[b]!;
       const endps = blossomendps[b]!;
       const at = (j: number): number => childs[(j + childs.length) % childs.length]!;
       const ep = (j: number): number => endps[(j + endps.length) % endps.length]!;
-      const entrychild = inblossom[endpoint[labelend[b]! ^ 1]!]!;
-      let j = childs.indexOf(entrychild);
+      const i = childs.indexOf(t);
+      let j = i;
       let jstep: number;
       let endptrick: number;
-      if (j & 1) {
+      if (i & 1) {
         j -= childs.length;
         jstep = 1;
         endptrick = 0;
@@ -207,93 +386,24 @@ function solve(n: number, edges: readonly Edge[]): number[] {
         jstep = -1;
         endptrick = 1;
       }
-      let p = labelend[b]!;
       while (j !== 0) {
-        label[endpoint[p ^ 1]!] = 0;
-        label[endpoint[ep(j - endptrick) ^ endptrick ^ 1]!] = 0;
-        assignLabel(endpoint[p ^ 1]!, 2, p);
-        allowedge[ep(j - endptrick) >> 1] = true;
         j += jstep;
-        p = ep(j - endptrick) ^ endptrick;
-        allowedge[p >> 1] = true;
+        t = at(j);
+        const p = ep(j - endptrick) ^ endptrick;
+        if (t >= n) augmentBlossom(t, endpoint(p));
         j += jstep;
+        t = at(j);
+        if (t >= n) augmentBlossom(t, endpoint(p ^ 1));
+        mate[endpoint(p)] = p ^ 1;
+        mate[endpoint(p ^ 1)] = p;
       }
-      const bv = at(j);
-      label[endpoint[p ^ 1]!] = label[bv] = 2;
-      labelend[endpoint[p ^ 1]!] = labelend[bv] = p;
-      bestedge[bv] = -1;
-      j += jstep;
-      while (at(j) !== entrychild) {
-        const child = at(j);
-        if (label[child] === 1) {
-          j += jstep;
-          continue;
-        }
-        let found = -1;
-        for (const leaf of leaves(child)) {
-          if (label[leaf] !== 0) {
-            found = leaf;
-            break;
-          }
-        }
-        if (found >= 0) {
-          label[found] = 0;
-          label[endpoint[mate[blossombase[child]!]!]!] = 0;
-          assignLabel(found, 2, labelend[found]!);
-        }
-        j += jstep;
-      }
-    }
-    label[b] = labelend[b] = -1;
-    blossomchilds[b] = blossomendps[b] = null;
-    blossombase[b] = -1;
-    blossombestedges[b] = null;
-    bestedge[b] = -1;
-    unusedblossoms.push(b);
-  };
+      blossomchilds[b] = childs.slice(i).concat(childs.slice(0, i));
+      blossomendps[b] = endps.slice(i).concat(endps.slice(0, i));
+      blossombase[b] = blossombase[blossomchilds[b]![0]!]!;
+    };
 
-  const augmentBlossom = (b: number, v: number): void => {
-    let t = v;
-    while (blossomparent[t] !== b) t = blossomparent[t]!;
-    if (t >= n) augmentBlossom(t, v);
-    const childs = blossomchilds[b]!;
-    const endps = blossomendps[b]!;
-    const at = (j: number): number => childs[(j + childs.length) % childs.length]!;
-    const ep = (j: number): number => endps[(j + endps.length) % endps.length]!;
-    const i = childs.indexOf(t);
-    let j = i;
-    let jstep: number;
-    let endptrick: number;
-    if (i & 1) {
-      j -= childs.length;
-      jstep = 1;
-      endptrick = 0;
-    } else {
-      jstep = -1;
-      endptrick = 1;
-    }
-    while (j !== 0) {
-      j += jstep;
-      t = at(j);
-      const p = ep(j - endptrick) ^ endptrick;
-      if (t >= n) augmentBlossom(t, endpoint[p]!);
-      j += jstep;
-      t = at(j);
-      if (t >= n) augmentBlossom(t, endpoint[p ^ 1]!);
-      mate[endpoint[p]!] = p ^ 1;
-      mate[endpoint[p ^ 1]!] = p;
-    }
-    blossomchilds[b] = childs.slice(i).concat(childs.slice(0, i));
-    blossomendps[b] = endps.slice(i).concat(endps.slice(0, i));
-    blossombase[b] = blossombase[blossomchilds[b]![0]!]!;
-  };
-
-  const augmentMatching = (k: number): void => {
-    const e = edges[k]!;
-    for (const [start, startP] of [
-      [e.u, 2 * k + 1],
-      [e.v, 2 * k],
-    ] as const) {
+    /** Shifts the matched edges along the tree path from s up to its root; s gets endpoint p (or none). */
+    const walkToRoot = (start: number, startP: number): void => {
       let s = start;
       let p = startP;
       for (;;) {
@@ -301,120 +411,159 @@ function solve(n: number, edges: readonly Edge[]): number[] {
         if (bs >= n) augmentBlossom(bs, s);
         mate[s] = p;
         if (labelend[bs] === -1) break;
-        const t = endpoint[labelend[bs]!]!;
+        const t = endpoint(labelend[bs]!);
         const bt = inblossom[t]!;
-        s = endpoint[labelend[bt]!]!;
-        const j = endpoint[labelend[bt]! ^ 1]!;
+        s = endpoint(labelend[bt]!);
+        const j = endpoint(labelend[bt]! ^ 1);
         if (bt >= n) augmentBlossom(bt, j);
         mate[j] = labelend[bt]!;
         p = labelend[bt]! ^ 1;
       }
-    }
-  };
+    };
 
-  for (let stage = 0; stage < n; stage += 1) {
-    label.fill(0);
-    bestedge.fill(-1);
-    for (let b = n; b < 2 * n; b += 1) blossombestedges[b] = null;
-    allowedge.fill(false);
-    queue = [];
-    for (let v = 0; v < n; v += 1) if (mate[v] === -1 && label[inblossom[v]!] === 0) assignLabel(v, 1, -1);
-    let augmented = false;
     for (;;) {
-      while (queue.length > 0 && !augmented) {
-        const v = queue.pop()!;
-        for (const p of neighbend[v]!) {
-          const k = p >> 1;
-          const w = endpoint[p]!;
-          if (inblossom[v] === inblossom[w]) continue;
-          let kslack = 0n;
-          if (!allowedge[k]) {
-            kslack = slack(k);
-            if (kslack <= 0n) allowedge[k] = true;
-          }
-          if (allowedge[k]) {
-            if (label[inblossom[w]!] === 0) assignLabel(w, 2, p ^ 1);
-            else if (label[inblossom[w]!] === 1) {
-              const base = scanBlossom(v, w);
-              if (base >= 0) addBlossom(base, k);
-              else {
-                augmentMatching(k);
-                augmented = true;
-                break;
-              }
-            } else if (label[w] === 0) {
-              label[w] = 2;
-              labelend[w] = p ^ 1;
+      label.fill(0);
+      labelend.fill(-1);
+      bestedge.fill(-1);
+      blossombestedges.fill(null);
+      allowed.clear();
+      queue = [];
+      // Roots: single vertices whose dual is still positive (a zero-dual single vertex is optimal as it is).
+      let roots = 0;
+      for (let v = 0; v < n; v += 1) {
+        if (mate[v] === -1 && dual[v]! > 0n && label[inblossom[v]!] === 0) {
+          assignLabel(v, 1, -1);
+          roots += 1;
+        }
+      }
+      if (roots === 0) break;
+      let done = false;
+      while (!done) {
+        while (queue.length > 0 && !done) {
+          const v = queue.pop()!;
+          for (let w = 0; w < n && !done; w += 1) {
+            if (w === v || inblossom[v] === inblossom[w]) continue;
+            const k = edgeIndex(v, w);
+            if (this.raw[k] === 0n) continue;
+            const p = v > w ? 2 * k + 1 : 2 * k; // endpoint at w
+            let kslack = 0n;
+            if (!allowed.has(k)) {
+              kslack = slack(k);
+              if (kslack <= 0n) allowed.add(k);
             }
-          } else if (label[inblossom[w]!] === 1) {
-            const b = inblossom[v]!;
-            if (bestedge[b] === -1 || kslack < slack(bestedge[b]!)) bestedge[b] = k;
-          } else if (label[w] === 0) {
-            if (bestedge[w] === -1 || kslack < slack(bestedge[w]!)) bestedge[w] = k;
+            const bw = inblossom[w]!;
+            if (allowed.has(k)) {
+              if (label[bw] === 0) {
+                if (mate[blossombase[bw]!] === -1) {
+                  // An unlabelled single vertex (zero dual): augment into it.
+                  walkToRoot(v, p);
+                  walkToRoot(w, p ^ 1);
+                  done = true;
+                } else assignLabel(w, 2, p ^ 1);
+              } else if (label[bw] === 1) {
+                const base = scanBlossom(v, w);
+                if (base >= 0) addBlossom(base, k);
+                else {
+                  walkToRoot(v, p);
+                  walkToRoot(w, p ^ 1);
+                  done = true;
+                }
+              } else if (label[w] === 0) {
+                label[w] = 2;
+                labelend[w] = p ^ 1;
+              }
+            } else if (label[bw] === 1) {
+              const b = inblossom[v]!;
+              if (bestedge[b] === -1 || kslack < slack(bestedge[b]!)) bestedge[b] = k;
+            } else if (label[w] === 0) {
+              if (bestedge[w] === -1 || kslack < slack(bestedge[w]!)) bestedge[w] = k;
+            }
           }
         }
-      }
-      if (augmented) break;
-      // No augmenting path with the current duals: change them.
-      let deltatype = 1;
-      let delta = dualvar[0]!;
-      for (let v = 1; v < n; v += 1) if (dualvar[v]! < delta) delta = dualvar[v]!;
-      let deltaedge = -1;
-      let deltablossom = -1;
-      for (let v = 0; v < n; v += 1) {
-        if (label[inblossom[v]!] === 0 && bestedge[v] !== -1) {
-          const d = slack(bestedge[v]!);
-          if (d < delta) {
-            delta = d;
-            deltatype = 2;
-            deltaedge = bestedge[v]!;
+        if (done) break;
+        // No augmenting path with the current duals: change them.
+        let deltatype = -1;
+        let delta = 0n;
+        let deltaedge = -1;
+        let deltablossom = -1;
+        let deltavertex = -1;
+        for (let v = 0; v < n; v += 1) {
+          if (label[inblossom[v]!] === 1 && (deltatype === -1 || dual[v]! < delta)) {
+            delta = dual[v]!;
+            deltatype = 1;
+            deltavertex = v;
           }
         }
-      }
-      for (let b = 0; b < 2 * n; b += 1) {
-        if (blossomparent[b] === -1 && label[b] === 1 && bestedge[b] !== -1) {
-          const d = slack(bestedge[b]!) / 2n;
-          if (d < delta) {
-            delta = d;
-            deltatype = 3;
-            deltaedge = bestedge[b]!;
+        for (let v = 0; v < n; v += 1) {
+          if (label[inblossom[v]!] === 0 && bestedge[v] !== -1) {
+            const d = slack(bestedge[v]!);
+            if (d < delta) {
+              delta = d;
+              deltatype = 2;
+              deltaedge = bestedge[v]!;
+            }
           }
         }
+        for (let b = 0; b < 2 * n; b += 1) {
+          if (blossomparent[b] === -1 && label[b] === 1 && bestedge[b] !== -1) {
+            const d = slack(bestedge[b]!) / 2n;
+            if (d < delta) {
+              delta = d;
+              deltatype = 3;
+              deltaedge = bestedge[b]!;
+            }
+          }
+        }
+        for (let b = n; b < 2 * n; b += 1) {
+          if (blossombase[b]! >= 0 && blossomparent[b] === -1 && label[b] === 2 && dual[b]! < delta) {
+            delta = dual[b]!;
+            deltatype = 4;
+            deltablossom = b;
+          }
+        }
+        for (let v = 0; v < n; v += 1) {
+          const l = label[inblossom[v]!];
+          if (l === 1) dual[v] = dual[v]! - delta;
+          else if (l === 2) dual[v] = dual[v]! + delta;
+        }
+        for (let b = n; b < 2 * n; b += 1) {
+          if (blossombase[b]! >= 0 && blossomparent[b] === -1) {
+            if (label[b] === 1) dual[b] = dual[b]! + delta;
+            else if (label[b] === 2) dual[b] = dual[b]! - delta;
+          }
+        }
+        if (deltatype === 1) {
+          // An S-vertex reached dual 0. A single one is done; a matched one becomes single
+          // by shifting the matched edges along its tree path, so its root gets matched.
+          if (mate[deltavertex] !== -1) {
+            const bs = inblossom[deltavertex]!;
+            if (bs >= n) augmentBlossom(bs, deltavertex);
+            mate[deltavertex] = -1;
+            // Inside a root blossom the vertex simply becomes its (single) base.
+            if (labelend[bs] !== -1) {
+              const t = endpoint(labelend[bs]!);
+              const bt = inblossom[t]!;
+              const s = endpoint(labelend[bt]!);
+              const j = endpoint(labelend[bt]! ^ 1);
+              if (bt >= n) augmentBlossom(bt, j);
+              mate[j] = labelend[bt]!;
+              walkToRoot(s, labelend[bt]! ^ 1);
+            }
+          }
+          done = true;
+        } else if (deltatype === 2) {
+          allowed.add(deltaedge);
+          let i = this.edgeHigh[deltaedge]!;
+          if (label[inblossom[i]!] === 0) i = this.edgeLow[deltaedge]!;
+          queue.push(i);
+        } else if (deltatype === 3) {
+          allowed.add(deltaedge);
+          queue.push(this.edgeHigh[deltaedge]!);
+        } else if (deltatype === 4) expandBlossom(deltablossom, false);
       }
       for (let b = n; b < 2 * n; b += 1) {
-        if (blossombase[b]! >= 0 && blossomparent[b] === -1 && label[b] === 2 && dualvar[b]! < delta) {
-          delta = dualvar[b]!;
-          deltatype = 4;
-          deltablossom = b;
-        }
+        if (blossomparent[b] === -1 && blossombase[b]! >= 0 && label[b] === 1 && dual[b] === 0n) expandBlossom(b, true);
       }
-      for (let v = 0; v < n; v += 1) {
-        const l = label[inblossom[v]!];
-        if (l === 1) dualvar[v] = dualvar[v]! - delta;
-        else if (l === 2) dualvar[v] = dualvar[v]! + delta;
-      }
-      for (let b = n; b < 2 * n; b += 1) {
-        if (blossombase[b]! >= 0 && blossomparent[b] === -1) {
-          if (label[b] === 1) dualvar[b] = dualvar[b]! + delta;
-          else if (label[b] === 2) dualvar[b] = dualvar[b]! - delta;
-        }
-      }
-      if (deltatype === 1) break;
-      if (deltatype === 2) {
-        allowedge[deltaedge] = true;
-        let i = edges[deltaedge]!.u;
-        const j = edges[deltaedge]!.v;
-        if (label[inblossom[i]!] === 0) i = j;
-        queue.push(i);
-      } else if (deltatype === 3) {
-        allowedge[deltaedge] = true;
-        queue.push(edges[deltaedge]!.u);
-      } else expandBlossom(deltablossom, false);
-    }
-    if (!augmented) break;
-    for (let b = n; b < 2 * n; b += 1) {
-      if (blossomparent[b] === -1 && blossombase[b]! >= 0 && label[b] === 1 && dualvar[b] === 0n) expandBlossom(b, true);
     }
   }
-  return mate.map((p) => (p >= 0 ? endpoint[p]! : -1));
 }

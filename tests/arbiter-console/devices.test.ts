@@ -1,0 +1,71 @@
+// A line-protocol clock on a real pseudo-terminal pair (socat): `--device 1=line:PATH` as the console
+// opens it, with the virtual line clock (simulators) on the other end.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemScheduler } from '../../device-bridge/index.ts';
+import { createVirtualLineClock, ptySerialDevice, type DeviceEnd, type VirtualLineClock } from '../../simulators/index.ts';
+import { parseDeviceSpec, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
+import { cairnsRound } from './fixtures.ts';
+
+let dir: string;
+let socat: ChildProcess;
+let end: DeviceEnd;
+let clock: VirtualLineClock;
+let run: RunningConsole;
+
+async function until(check: () => boolean, ms = 15_000): Promise<void> {
+  const stop = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > stop) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'zeitnot-dev-'));
+  const host = join(dir, 'host');
+  const device = join(dir, 'device');
+  socat = spawn('socat', [`pty,raw,echo=0,link=${host}`, `pty,raw,echo=0,link=${device}`], { stdio: 'ignore' });
+  await until(() => existsSync(host) && existsSync(device));
+  end = await ptySerialDevice(device);
+  clock = createVirtualLineClock({ end, scheduler: systemScheduler, name: 'test-clock' });
+  clock.powerOn();
+  run = await startConsole({ dataDir: join(dir, 'data'), port: 0, noPage: true, round: () => cairnsRound(2, 0), devices: [parseDeviceSpec(`1=line:${host}`)] });
+}, 60_000);
+
+afterAll(async () => {
+  await run?.stop();
+  clock?.powerOff();
+  await end?.close();
+  socat?.kill('SIGTERM');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a line clock through a pseudo-terminal', () => {
+  it('reports its connection, shows the engine time (host role) and turns presses into journaled events', async () => {
+    const hall = run.hall;
+    await until(() => hall.view('1')!.device?.connection === 'connected');
+    for (const side of ['white', 'black'] as const) hall.record({ kind: 'clock', board: '1', event: { type: 'arrive', side, at: hall.source.now(), by: { kind: 'player', side } } });
+    expect(hall.command({ type: 'startAll' }, 'chief')).toMatchObject({ ok: true });
+    await until(() => clock.display.running === 'white');
+    clock.press('white');
+    await until(() => hall.view('1')!.presses.white === 1);
+    expect(hall.view('1')!.toMove).toBe('black');
+    const press = [...run.journal.entries()].map((e) => e.record).find((r) => r.kind === 'clock' && r.event.type === 'press');
+    expect(press).toMatchObject({ board: '1', event: { type: 'press', side: 'white', by: { kind: 'player', side: 'white' } } });
+    await until(() => clock.display.running === 'black');
+    // Host role: the clock shows what the engine says (to its 1 s display resolution at most).
+    expect(Math.abs(clock.display.white - hall.boards.get('1')!.remainingAt(hall.source.now()).white)).toBeLessThan(1500);
+  });
+
+  it('journals garbage from the line as input errors and keeps going', async () => {
+    const before = run.journal.count();
+    clock.sendRaw('\u0000\u00ff garbage that is not a line\n');
+    await until(() => [...run.journal.entries(before)].some((e) => e.record.kind === 'note' && e.record.note.type === 'inputError'));
+    clock.press('black');
+    await until(() => run.hall.view('1')!.presses.black === 1);
+  });
+});

@@ -1,0 +1,121 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { boardPgn } from '../../arbiter-console/index.ts';
+import { MIN, cairnsRound, press, startAll, testHall, type TestHall } from './fixtures.ts';
+
+let t: TestHall;
+afterEach(() => t?.cleanup());
+
+describe('playing hall', () => {
+  it('keeps exact clocks from journaled presses (Fischer 30 s credited for the next move at the press, as a DGT does)', () => {
+    t = testHall();
+    startAll(t, 10_000);
+    expect(t.hall.view('1')!.remainingMs).toEqual({ white: 5_430_000, black: 5_430_000 });
+    press(t, '1', 'white', 20_000, 'e4');
+    expect(t.hall.view('1')!.remainingMs).toEqual({ white: 5_450_000, black: 5_430_000 });
+    press(t, '1', 'black', 35_000, 'e5');
+    const v = t.hall.view('1')!;
+    expect(v.remainingMs).toEqual({ white: 5_450_000, black: 5_445_000 });
+    expect(v.toMove).toBe('white');
+    expect(v.moveNumber).toBe(2);
+    expect(t.hall.boards.get('1')!.remainingAt(45_000)).toEqual({ white: 5_440_000, black: 5_445_000 });
+  });
+
+  it('journals an arbiter command before acknowledging it, and refuses unknown boards clearly', () => {
+    t = testHall();
+    startAll(t, 10_000);
+    t.source.set(60_000);
+    const before = t.journal.count();
+    const ok = t.hall.command({ type: 'addTime', board: '2', side: 'black', ms: 2 * MIN, reason: 'external disturbance' }, 'IA Smith');
+    expect(ok.ok).toBe(true);
+    const last = [...t.journal.entries(before)].map((e) => e.record);
+    expect(last).toEqual([
+      { kind: 'clock', board: '2', event: { type: 'addTime', at: 60_000, by: { kind: 'arbiter', name: 'IA Smith' }, side: 'black', ms: 120_000, reason: 'external disturbance' } },
+    ]);
+    expect(ok.ok && ok.journalSeq).toBe(t.journal.count());
+    expect(t.hall.view('2')!.remainingMs.black).toBe(5_550_000);
+    const refused = t.hall.command({ type: 'pause', board: '99', reason: 'x' }, 'IA Smith');
+    expect(refused).toEqual({ ok: false, reason: "unknown board '99' (boards: 1, 2, 3)" });
+    expect(t.journal.count()).toBe(before + 1);
+  });
+
+  it('does not apply a command whose journal write fails', () => {
+    t = testHall();
+    startAll(t, 10_000);
+    const state = t.hall.view('1');
+    t.journal.close();
+    expect(() => t.hall.command({ type: 'addTime', board: '1', side: 'white', ms: 60_000, reason: 'r' }, 'a')).toThrow();
+    expect(t.hall.view('1')).toEqual(state);
+  });
+
+  it('starts every clock at the exact scheduled instant', () => {
+    t = testHall(cairnsRound(2, 50_000));
+    t.source.set(20_000);
+    expect(t.hall.command({ type: 'startAll' }, 'chief')).toMatchObject({ ok: true });
+    expect(t.hall.startAt).toBe(50_000);
+    t.source.set(50_040);
+    t.hall.tick();
+    for (const v of t.hall.views()) expect([v.status, v.asOf]).toEqual(['running', 50_000]);
+    expect(t.hall.command({ type: 'startAll' }, 'chief')).toEqual({ ok: false, reason: 'the round start is already set' });
+  });
+
+  it('journals a flag fall at its exact deadline and puts it in the attention queue', () => {
+    t = testHall(cairnsRound(1));
+    startAll(t, 10_000);
+    t.hall.command({ type: 'setTime', board: '1', side: 'white', ms: 5_000, reason: 'test' }, 'a');
+    t.source.set(10_000 + 5_000 + 37);
+    t.hall.tick();
+    const flag = [...t.journal.entries()].map((e) => e.record).find((r) => r.kind === 'clock' && r.event.type === 'flag');
+    expect(flag).toMatchObject({ event: { type: 'flag', side: 'white', at: 15_000 } });
+    expect(t.hall.view('1')!.flag).toEqual({ side: 'white', at: 15_000 });
+    expect(t.hall.attention().map((a) => [a.board, a.code, a.side])).toContainEqual(['1', 'flag-fall', 'white']);
+  });
+
+  it('shows a late player until they arrive', () => {
+    t = testHall(cairnsRound(1));
+    t.hall.record({ kind: 'clock', board: '1', event: { type: 'arrive', side: 'white', at: 0, by: { kind: 'player', side: 'white' } } });
+    t.source.set(10_000);
+    t.hall.record({ kind: 'clock', board: '1', event: { type: 'start', at: 10_000, by: { kind: 'system' } } });
+    expect(t.hall.attention().map((a) => [a.code, a.side])).toEqual([['late-player', 'black']]);
+    t.source.set(70_000);
+    expect(t.hall.command({ type: 'arrive', board: '1', side: 'black' }, 'a')).toMatchObject({ ok: true });
+    expect(t.hall.attention()).toEqual([]);
+  });
+
+  it('rebuilds every board from the journal; the running clock kept running while the host was down', () => {
+    t = testHall();
+    startAll(t, 10_000);
+    press(t, '1', 'white', 20_000, 'd4');
+    t.source.set(30_000);
+    t.hall.command({ type: 'pause', board: '2', reason: 'toilet break dispute' }, 'a');
+    t.hall.command({ type: 'penalty', board: '3', offender: 'white', offence: 'illegal-move', reason: 'Art. 7.5.5' }, 'a');
+    const before = t.hall.views();
+    const hall = t.reopen(90_000);
+    const after = hall.views();
+    for (const [i, view] of after.entries()) {
+      const old = before[i]!;
+      expect({ ...view, version: 0, asOf: 0, remainingMs: null }).toEqual({ ...old, version: 0, asOf: 0, remainingMs: null });
+    }
+    // Board 1: Black's clock ran through the downtime (since 20 000); paused board 2 lost nothing.
+    expect(hall.boards.get('1')!.remainingAt(90_000)).toEqual({ white: 5_450_000, black: 5_430_000 - 70_000 });
+    expect(hall.boards.get('2')!.remainingAt(90_000)).toEqual(before[1]!.remainingMs);
+    const notes = [...t.journal.entries()].filter((e) => e.record.kind === 'note' && e.record.note.type === 'downtime');
+    expect(notes.map((e) => e.record.kind === 'note' && e.record.board)).toEqual(['1', '3']);
+  });
+
+  it('writes live PGN with [%clk], [%emt], clock tags and arbiter corrections', () => {
+    t = testHall(cairnsRound(1));
+    startAll(t, 10_000);
+    press(t, '1', 'white', 25_000, 'e4');
+    press(t, '1', 'black', 40_000, 'c5');
+    t.source.set(50_000);
+    t.hall.command({ type: 'addTime', board: '1', side: 'black', ms: 120_000, reason: 'noise' }, 'IA Smith');
+    const pgn = boardPgn(t.hall.round, t.hall.boards.get('1')!, 55_000);
+    expect(pgn).toContain('[TimeControl "40/5400+30:1800+30"]');
+    // White to move since 40 000: 1:30:45 - 15 s. Black: 1:30:45 + 2:00.
+    expect(pgn).toContain('[WhiteClock "1:30:30"]');
+    expect(pgn).toContain('[BlackClock "1:32:45"]');
+    expect(pgn).toContain('1. e4 {[%clk 1:30:45] [%emt 0:00:15]} 1... c5 {[%clk 1:30:45] [%emt 0:00:15]}');
+    expect(pgn).toContain('{Arbiter IA Smith: +0:02:00 to black (noise)}');
+    expect(pgn.trim().endsWith('*')).toBe(true);
+  });
+});

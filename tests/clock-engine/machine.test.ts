@@ -1,0 +1,170 @@
+// The XState game-clock actor on XState's SimulatedClock: its timer raises flags and default-time
+// forfeits at the exact instant, it emits what it generates, and its journal replays to the same state.
+import { SimulatedClock } from 'xstate';
+import { describe, expect, it } from 'vitest';
+import {
+  createGameClock,
+  replayGame,
+  type ClockAlert,
+  type ClockEvent,
+  type GameConfig,
+  type GameState,
+} from '../../clock-engine/index.ts';
+import { ev, gameConfig, min } from './helpers.ts';
+
+/** An actor on a simulated clock, journalling what goes in and what the engine generates. */
+function harness(config: GameConfig, options: { state?: GameState } = {}) {
+  const clock = new SimulatedClock();
+  const journal: ClockEvent[] = [];
+  const generated: ClockEvent[] = [];
+  const alerts: ClockAlert[] = [];
+  const actor = createGameClock(config, { clock, ...options });
+  actor.on('generated', ({ event }) => {
+    generated.push(event);
+    journal.push(event);
+  });
+  actor.on('alert', ({ alert }) => alerts.push(alert));
+  actor.start();
+  const send = (make: (at: number) => ClockEvent) => {
+    const e = make(clock.now());
+    actor.send(e);
+    journal.push(e);
+  };
+  const game = () => actor.getSnapshot().context.game;
+  const stateName = () => JSON.stringify(actor.getSnapshot().value);
+  return { clock, actor, journal, generated, alerts, send, game, stateName };
+}
+
+describe('game clock actor', () => {
+  it('raises the flag at the exact instant, stamped with it, and stops there', () => {
+    const config = gameConfig('W300-B240', { armageddon: true });
+    const h = harness(config);
+    h.send((at) => ev.arrive('white', at));
+    h.send((at) => ev.arrive('black', at));
+    h.send(ev.start);
+    expect(h.stateName()).toBe('"running"');
+    h.clock.increment(12_345);
+    h.send((at) => ev.press('white', at));
+    h.clock.increment(239_999);
+    expect(h.game().status).toBe('running');
+    expect(h.generated).toEqual([]);
+    h.clock.increment(1);
+    expect(h.generated).toEqual([{ type: 'flag', side: 'black', at: 252_345, by: { kind: 'system' } }]);
+    expect(h.game()).toMatchObject({ status: 'finished', firstFlag: { side: 'black', at: 252_345 }, result: { result: '1-0' }, matchWinner: 'white' });
+    expect(h.game().remainingMs).toEqual({ white: 300_000 - 12_345, black: 0 });
+    expect(h.stateName()).toBe('"finished"');
+    expect(h.alerts.map((a) => a.code)).toEqual(['flag-fall']);
+    h.actor.stop();
+  });
+
+  it('replaying its journal (with the generated events) gives the identical state', () => {
+    const config = gameConfig('40/5400+30:1800+30', { defaultTimeMs: 30 * min });
+    const h = harness(config);
+    h.send((at) => ev.arrive('white', at));
+    h.send(ev.start);
+    h.clock.increment(60_000);
+    h.send((at) => ev.press('white', at));
+    h.clock.increment(10 * min);
+    h.send((at) => ev.pause(at, 'toilet break request'));
+    h.clock.increment(2 * min);
+    h.send(ev.resume);
+    h.clock.increment(30 * min);
+    // Default time counts from the scheduled start, whatever the clock did.
+    expect(h.generated).toEqual([{ type: 'defaultTimeExpired', absent: ['black'], at: 30 * min, by: { kind: 'system' } }]);
+    expect(h.game().result?.result).toBe('+--');
+    expect(replayGame(config, h.journal)).toEqual(h.game());
+    // The journal without the generated events replays to the same state too (the fold regenerates them).
+    expect(replayGame(config, h.journal.filter((e) => e.by.kind !== 'system'))).toEqual(h.game());
+    h.actor.stop();
+  });
+
+  it('forfeits an absent player at exactly the end of the default time', () => {
+    const config = gameConfig('5400+30', { defaultTimeMs: 30 * min });
+    const h = harness(config);
+    h.send((at) => ev.arrive('white', at));
+    h.send(ev.start);
+    h.clock.increment(5000);
+    h.send((at) => ev.press('white', at));
+    h.clock.increment(30 * min - 5000 - 1);
+    expect(h.game().status).toBe('running');
+    h.clock.increment(1);
+    expect(h.generated).toEqual([{ type: 'defaultTimeExpired', absent: ['black'], at: 30 * min, by: { kind: 'system' } }]);
+    expect(h.game().result).toEqual({ result: '+--', termination: 'default time expired (Art. 6.7.1)' });
+    h.actor.stop();
+  });
+
+  it('keeps the flag exact while presses come and go (the timer is re-aimed when it wakes early)', () => {
+    const config = gameConfig('5400');
+    const h = harness(config);
+    h.send((at) => ev.arrive('white', at));
+    h.send((at) => ev.arrive('black', at));
+    h.send(ev.start);
+    // White burns most of his time, then both play fast; Black then sits until his flag.
+    h.clock.increment(5_000_000);
+    h.send((at) => ev.press('white', at));
+    for (let i = 0; i < 20; i++) {
+      h.clock.increment(1000);
+      h.send((at) => ev.press(i % 2 === 0 ? 'black' : 'white', at));
+    }
+    // Black to move, with 5400 s - 10 s; White has 400 s - 10 s.
+    expect(h.game().toMove).toBe('black');
+    const blackFlag = h.clock.now() + h.game().remainingMs.black;
+    h.clock.increment(h.game().remainingMs.black - 1);
+    expect(h.game().status).toBe('running');
+    h.clock.increment(1);
+    expect(h.generated).toEqual([{ type: 'flag', side: 'black', at: blackFlag, by: { kind: 'system' } }]);
+    h.actor.stop();
+  });
+
+  it('starts itself at the scheduled start when asked to', () => {
+    const config = gameConfig('300', { scheduledStart: 10_000, autoStart: true, defaultTimeMs: 60_000 });
+    const h = harness(config);
+    h.send((at) => ev.arrive('white', at));
+    h.send((at) => ev.arrive('black', at));
+    h.clock.increment(9999);
+    expect(h.stateName()).toContain('waiting');
+    h.clock.increment(1);
+    expect(h.generated).toEqual([{ type: 'start', at: 10_000, by: { kind: 'system' } }]);
+    expect(h.stateName()).toBe('"running"');
+    h.clock.increment(300_000);
+    expect(h.generated.at(-1)).toEqual({ type: 'flag', side: 'white', at: 310_000, by: { kind: 'system' } });
+    h.actor.stop();
+  });
+
+  it('goes through paused and resumes from a saved state (crash recovery)', () => {
+    const config = gameConfig('5400+30');
+    const first = harness(config);
+    first.send((at) => ev.arrive('white', at));
+    first.send((at) => ev.arrive('black', at));
+    first.send(ev.start);
+    first.clock.increment(1000);
+    first.send((at) => ev.pause(at));
+    expect(first.stateName()).toBe('"paused"');
+    const saved = first.game();
+    first.actor.stop();
+
+    const second = harness(config, { state: saved });
+    expect(second.stateName()).toBe('"paused"');
+    second.clock.set(1000);
+    second.send(ev.resume);
+    expect(second.stateName()).toBe('"running"');
+    second.clock.increment(5_429_000 - 1);
+    expect(second.game().status).toBe('running');
+    second.clock.increment(1);
+    expect(second.generated).toEqual([{ type: 'flag', side: 'white', at: 5_430_000, by: { kind: 'system' } }]);
+    second.actor.stop();
+  });
+
+  it('a late device event after the deadline still yields the flag at the deadline, emitted first', () => {
+    const config = gameConfig('60');
+    const h = harness(config);
+    h.send((at) => ev.arrive('white', at));
+    h.send((at) => ev.arrive('black', at));
+    h.send(ev.start);
+    // The press arrives stamped after the flag instant but before the timer has run.
+    h.actor.send(ev.press('white', 61_000));
+    expect(h.generated).toEqual([{ type: 'flag', side: 'white', at: 60_000, by: { kind: 'system' } }]);
+    expect(h.game().status).toBe('finished');
+    h.actor.stop();
+  });
+});

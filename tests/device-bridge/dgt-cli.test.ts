@@ -1,0 +1,89 @@
+// The command line, run as a user runs it (node bin/zeitnot.js): `dgt decode` on a real capture and on
+// hex text with noise, and `devices` finding the virtual board behind a real pty.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createManualScheduler, ptyBoardLink, VirtualDgtBoard } from '../../simulators/index.ts';
+import { openPtyPair } from '../support/pty.ts';
+
+const root = resolve(import.meta.dirname, '../..');
+const captures = resolve(root, '../shared/oracles/dgt/arnsholt_dgtdriver');
+
+function zeitnot(args: string[], stdin?: Buffer | string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [resolve(root, 'bin/zeitnot.js'), ...args], { cwd: root });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+    child.stdin.end(stdin ?? '');
+  });
+}
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe('zeitnot dgt decode', () => {
+  it('prints one JSON object per message of a real capture, and the counts on stderr', async () => {
+    const raw = Buffer.concat(
+      readFileSync(resolve(captures, '1.inbytes'), 'utf8')
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => Buffer.from(l, 'base64')),
+    );
+    const { code, stdout, stderr } = await zeitnot(['dgt', 'decode'], raw);
+    expect(code).toBe(0);
+    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    expect(lines).toHaveLength(455);
+    expect(lines.filter((l) => l.type === 'fieldUpdate')).toHaveLength(131);
+    expect(lines[1]).toMatchObject({ type: 'clock', right: { ms: 182_000, flag: false }, left: { ms: 182_000 }, runningSide: 'none' });
+    expect(JSON.parse(stderr.trim())).toEqual({ stats: { messages: 455, garbageBytes: 0, badHeaders: 0, badLengths: 0, truncated: 0, badPayloads: 0 } });
+  });
+
+  it('--hex: reads hex text and reports what it skipped, in order', async () => {
+    const { code, stdout } = await zeitnot(['dgt', 'decode', '--hex'], '0x01,0x02 8D 00 0A 0A 10 0A 0A 00 00 00\nzz 93 00 05 03 0a 8e 00');
+    expect(code).toBe(0);
+    expect(stdout.trim().split('\n').map((l) => JSON.parse(l) as unknown)).toEqual([
+      { type: 'error', reason: 'garbage', offset: 0, bytes: '01 02', count: 2, detail: '2 byte(s) outside any message' },
+      { type: 'clockAck', ack: [0x10, 0x0a, 0, 0], ok: true, auto: false, command: 0x0a },
+      { type: 'error', reason: 'garbage', offset: 12, bytes: '', count: 0, detail: "'z' in the hex input is not a hex digit" },
+      { type: 'error', reason: 'garbage', offset: 12, bytes: '', count: 0, detail: "'z' in the hex input is not a hex digit" },
+      { type: 'version', major: 3, minor: 10, text: '3.10' },
+      { type: 'error', reason: 'truncated', offset: -1, bytes: '', count: 2, detail: 'input ended inside a message (2 bytes kept)' },
+    ]);
+  });
+
+  it('says how to use it when the subcommand or an option is wrong', async () => {
+    const wrong = await zeitnot(['dgt', 'listen']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/expected 'decode'/);
+    const help = await zeitnot(['dgt', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/zeitnot dgt decode \[--hex\]/);
+  });
+});
+
+describe('zeitnot devices', () => {
+  it('finds the virtual DGT board behind a pty given with --path', async () => {
+    const board = new VirtualDgtBoard({ scheduler: createManualScheduler(), serial: '07777', version: { major: 3, minor: 24 } });
+    const pair = await openPtyPair();
+    cleanups.push(() => pair.close());
+    const link = await ptyBoardLink(board, pair.b);
+    cleanups.push(() => link.close());
+    const { code, stdout } = await zeitnot(['devices', '--path', pair.a, '--timeout', '2000', '--json']);
+    expect(code).toBe(0);
+    const ports = stdout.trim().split('\n').map((l) => JSON.parse(l) as { path: string });
+    expect(ports.find((p) => p.path === pair.a)).toEqual({ path: pair.a, dgt: { version: '3.24', serial: '07777' } });
+  });
+
+  it('rejects a bad timeout', async () => {
+    const { code, stderr } = await zeitnot(['devices', '--timeout', 'soon']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--timeout wants a positive whole number/);
+  });
+});

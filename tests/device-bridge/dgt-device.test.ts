@@ -1,0 +1,107 @@
+// The DGT device as the console sees it (ClockDevice), over binding-mock on simulated time: faults the
+// virtual board injects become the right device messages.
+import { SerialPortMock } from 'serialport';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDgtDevice, type DeviceMessage } from '../../device-bridge/index.ts';
+import { createManualScheduler, mockBoardLink, VirtualDgtBoard } from '../../simulators/index.ts';
+import { until } from '../support/wait.ts';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  SerialPortMock.binding.reset();
+});
+
+async function rig(role: 'mirror' | 'host' = 'mirror') {
+  const scheduler = createManualScheduler(0);
+  const board = new VirtualDgtBoard({ scheduler, leftMs: 60_000, rightMs: 60_000, ackDelayMs: 100 });
+  const link = mockBoardLink(board);
+  const device = createDgtDevice({ boardId: '7', role, path: link.path, binding: link.binding, scheduler, stableMs: 300 });
+  const messages: DeviceMessage[] = [];
+  device.subscribe((m) => messages.push(m));
+  cleanups.push(() => device.close(), () => board.dispose());
+  const sync = () =>
+    until(() => device.session.stats.bytesReceived === board.bytesSent && board.bytesReceived === device.session.stats.bytesSent, 'I/O');
+  const advance = async (ms: number) => {
+    await sync();
+    for (let left = ms; left > 0; left -= 100) {
+      scheduler.advanceBy(Math.min(100, left));
+      await sync();
+    }
+  };
+  await device.open();
+  await advance(100);
+  const summary = () =>
+    messages.flatMap((m) => {
+      if (m.type === 'clockEvent') {
+        const e = m.event;
+        return [`${e.at} ${e.type}${'side' in e ? ` ${e.side}` : ''}${e.type === 'boardMove' ? ` ${e.san}` : ''}`];
+      }
+      if (m.type === 'arbiterCall') return [`${m.at} call: ${m.detail}`];
+      if (m.type === 'inputError') return [`${m.at} input error #${m.count}: ${m.detail}`];
+      return [];
+    });
+  return { scheduler, board, device, messages, advance, summary };
+}
+
+describe('DGT device', () => {
+  it('reports itself as a DGT ClockDevice and learns the board and clock', async () => {
+    const { device } = await rig();
+    expect({ kind: device.kind, role: device.role, boardId: device.boardId }).toEqual({ kind: 'dgt', role: 'mirror', boardId: '7' });
+    expect(device.identity).toMatchObject({ version: '3.10', serial: '01025', clockVersion: { major: 2, minor: 0 } });
+  });
+
+  it("flag fall on the clock becomes a flag event for that player; the clock's stop is no pause", async () => {
+    const { board, advance, summary } = await rig();
+    board.clock.startStop();
+    await advance(5_000);
+    board.flagFall('left');
+    await advance(1_000);
+    expect(summary()).toEqual(['100 start', '5100 flag white']);
+  });
+
+  it('a lever pressed during a pause is an arbiter call, and counts as a press when the clock resumes', async () => {
+    const { board, advance, summary } = await rig();
+    board.clock.startStop();
+    await advance(2_000);
+    board.clock.startStop();
+    await advance(1_000);
+    board.press('left');
+    await advance(1_000);
+    board.clock.startStop();
+    await advance(500);
+    expect(summary()).toEqual([
+      '100 start',
+      '2100 pause',
+      '3100 call: lever pressed on the left side while the clock was stopped',
+      '4100 resume',
+      '4100 press white',
+    ]);
+  });
+
+  it('kings on the centre squares: a result claim for the arbiter, never moves', async () => {
+    const { board, advance, summary } = await rig();
+    board.setPosition('4k3/8/8/8/8/8/8/4K3 w - - 0 1');
+    await advance(5_000);
+    board.put('e1', '.');
+    board.put('e8', '.');
+    board.put('d4', 'K');
+    board.put('e4', 'k');
+    await advance(1_000);
+    expect(summary().filter((s) => !s.includes('input error'))).toEqual(['5400 call: result signal on the board (kings on the centre squares): 1/2-1/2']);
+  });
+
+  it('garbage on the line becomes counted input errors, nothing else', async () => {
+    const { board, advance, summary, messages } = await rig();
+    board.sendGarbage([0x00, 0x11, 0x22]);
+    board.sendGarbage([0x8d, 0x00, 0x99]);
+    await advance(1_000); // the clock message of the next second cuts off the stray 0x99
+    expect(summary()).toEqual([
+      '100 input error #1: DGT garbage: 3 byte(s) outside any message [00 11 22]',
+      '100 input error #2: DGT bad-header: message 0x8d without a size [8d]',
+      '100 input error #3: DGT garbage: 1 byte(s) outside any message [00]',
+      '1000 input error #4: DGT bad-header: message 0x99 without a size [99]',
+    ]);
+    expect(messages.filter((m) => m.type === 'connection').map((m) => m.type === 'connection' && m.state)).toEqual(['connecting', 'connected']);
+  });
+});

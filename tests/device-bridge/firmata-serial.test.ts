@@ -1,0 +1,111 @@
+// The Firmata clock over a real serial link: johnny-five on a firmata-io Board over a serialport 13
+// stream, talking to a virtual Arduino running StandardFirmata (simulators/firmata), through
+// @serialport/binding-mock and through a socat pseudo-terminal pair. Nothing loads serialport 8.
+import { createRequire } from 'node:module';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createGameClock, type ClockEvent, type GameConfig } from '../../clock-engine/index.ts';
+import { createFirmataClock, defaultFirmataPins as pin, openFirmataLink, type DeviceMessage } from '../../device-bridge/index.ts';
+import {
+  ArduinoModel,
+  createFirmataFirmware,
+  createManualScheduler,
+  mockSerialDevice,
+  ptySerialDevice,
+  type DeviceEnd,
+} from '../../simulators/index.ts';
+import { openPtyPair } from '../support/pty-line.ts';
+
+const config: GameConfig = {
+  timeControl: { periods: [{ baseMs: { white: 300_000, black: 300_000 }, bonus: { kind: 'none' } }], nextPeriod: 'quota-move', incrementCredit: 'after-press' },
+  scheduledStart: 0,
+  defaultTimeMs: 3_600_000,
+  lateArrival: 'arbiter-decides',
+  lawsEdition: '2023',
+  category: 'rapid',
+  drawOfferMinMove: 0,
+  quickplayClaim: false,
+  armageddon: false,
+};
+
+async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+let mockPaths = 0;
+async function deviceEnd(transport: 'binding-mock' | 'pty'): Promise<{ end: DeviceEnd; path: string; binding?: ReturnType<typeof mockSerialDevice>['binding'] }> {
+  if (transport === 'binding-mock') {
+    const path = `/dev/zeitnot-firmata-${mockPaths++}`;
+    const mock = mockSerialDevice(path);
+    return { end: mock.end, path, binding: mock.binding };
+  }
+  const pair = await openPtyPair();
+  cleanups.push(() => pair.close());
+  const end = await ptySerialDevice(pair.devicePath, 57_600);
+  cleanups.push(() => end.close());
+  return { end, path: pair.hostPath };
+}
+
+describe.each(['binding-mock', 'pty'] as const)('Firmata clock over %s', (transport) => {
+  it('handshakes, and buttons, LEDs and the I2C LCD work through the Firmata protocol', { timeout: 30_000 }, async () => {
+    const scheduler = createManualScheduler(0);
+    const model = new ArduinoModel({ now: scheduler.now });
+    const { end, path, binding } = await deviceEnd(transport);
+    const firmware = createFirmataFirmware(end, model);
+    firmware.powerOn();
+    const link = await openFirmataLink(binding ? { path, binding } : { path });
+    cleanups.push(() => link.close());
+    expect(link.firmware).toBe('ZeitnotFirmata.ino');
+
+    const clock = createFirmataClock({ boardId: 'uno', io: link.io, scheduler });
+    const actor = createGameClock(config, { clock: scheduler });
+    const messages: DeviceMessage[] = [];
+    clock.subscribe((m) => {
+      messages.push(m);
+      if (m.type === 'clockEvent') actor.send(m.event);
+    });
+    actor.subscribe((snapshot) => clock.show(snapshot.context.game, scheduler.now()));
+    await clock.open();
+    cleanups.push(() => clock.close());
+    actor.start();
+    cleanups.push(() => {
+      actor.stop();
+    });
+    const events = (): ClockEvent[] => messages.flatMap((m) => (m.type === 'clockEvent' ? [m.event] : []));
+    const press = async (button: number, count: number) => {
+      model.drive(button, 0);
+      await until(() => events().length === count, `event ${count}`);
+      model.drive(button, undefined);
+      await new Promise((resolve) => setTimeout(resolve, 40));
+    };
+
+    await until(() => model.lcd.rows().join('|') === '   5:00     5:00|     READY      ', 'LCD ready');
+    scheduler.advanceBy(2_000);
+    await press(pin.blackButton, 1);
+    expect(events()[0]).toMatchObject({ type: 'start', at: 2_000 });
+    await until(() => model.output(pin.whiteLed) === 1, 'white LED');
+    scheduler.advanceBy(12_345);
+    await press(pin.whiteButton, 2);
+    expect(events()[1]).toEqual({ type: 'press', at: 14_345, by: { kind: 'player', side: 'white' }, side: 'white' });
+    await until(() => model.output(pin.blackLed) === 1 && model.output(pin.whiteLed) === 0, 'black LED');
+    await until(() => model.lcd.rows()[0] === '   4:47     5:00', 'LCD after the press');
+    expect(model.lcd.rows()[1]).toBe('     MOVE 1    ^');
+    expect(firmware.skippedBytes).toBe(0);
+  });
+});
+
+it('loaded johnny-five and firmata-io, but neither serialport 8 nor its native binding', () => {
+  const loaded = Object.keys(createRequire(import.meta.url).cache);
+  expect(loaded.some((file) => file.includes('/node_modules/johnny-five/lib/board.js'))).toBe(true);
+  expect(loaded.some((file) => file.includes('/node_modules/firmata-io/lib/firmata.js'))).toBe(true);
+  expect(loaded.filter((file) => /node_modules\/(johnny-five|firmata)\/node_modules\/(serialport|@serialport)\//.test(file))).toEqual([]);
+  expect(loaded.filter((file) => file.includes('/@serialport/bindings/'))).toEqual([]);
+});

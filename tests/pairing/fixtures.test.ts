@@ -1,0 +1,33 @@
+// bbpPairings-generated tournaments (see fixtures/README.md): the next round of each cut file must
+// be bbpPairings' pairing, and re-pairing each whole tournament must reproduce every round.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkTrf, formatPairing, pairTrf, parseTrf } from '../../tournament/index.ts';
+
+const dir = join(import.meta.dirname, 'fixtures');
+const files = readdirSync(dir).sort();
+const normalise = (text: string): string => text.replace(/\r\n?/g, '\n').trim();
+
+describe('next round (-p) equals bbpPairings', () => {
+  const cases = files.filter((f) => f.endsWith('.expected')).map((f) => f.replace(/\.expected$/, ''));
+  it('has the option and edge cases', () => expect(cases.length).toBeGreaterThanOrEqual(20));
+  for (const name of cases) {
+    it(name, () => {
+      const tournament = parseTrf(readFileSync(join(dir, `${name}.trf`), 'utf8'));
+      expect(normalise(formatPairing(pairTrf(tournament)))).toBe(normalise(readFileSync(join(dir, `${name}.expected`), 'utf8')));
+    });
+  }
+});
+
+describe('whole generated tournaments (-c): every round reproduced', () => {
+  const generated = files.filter((f) => f.startsWith('generated-'));
+  it('has the generated tournaments', () => expect(generated.length).toBeGreaterThanOrEqual(8));
+  for (const name of generated) {
+    it(name, () => {
+      const checks = checkTrf(parseTrf(readFileSync(join(dir, name), 'utf8')));
+      expect(checks.length).toBeGreaterThan(3);
+      expect(checks.filter((c) => !c.same).map((c) => c.round)).toEqual([]);
+    });
+  }
+});
