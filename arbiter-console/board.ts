@@ -19,7 +19,7 @@ export interface Attention {
 
 /** A line of the live PGN: a completed move with its clock, or an arbiter's correction. */
 export type ScoreItem =
-  | { readonly kind: 'move'; readonly side: Side; readonly number: number; readonly san?: string; readonly clockMs: number; readonly elapsedMs: number }
+  | { readonly kind: 'move'; readonly side: Side; readonly number: number; san?: string; readonly clockMs: number; readonly elapsedMs: number }
   | { readonly kind: 'comment'; readonly text: string };
 
 /** Readings from a physical clock may lag the engine by its 1 s resolution plus wire time. */
@@ -41,7 +41,8 @@ export class Board {
   #settledAt = -Infinity;
   /** When the side to move began its move (for %emt). */
   #moveStartedAt = 0;
-  readonly #pendingSan: Record<Side, string | undefined> = { white: undefined, black: undefined };
+  /** Each side's moves from the board, in order: the n-th press of a side is its n-th move. */
+  readonly #sans: Record<Side, string[]> = { white: [], black: [] };
 
   constructor(
     readonly info: RoundBoard,
@@ -68,17 +69,22 @@ export class Board {
       this.#moveStartedAt = event.at;
     }
     if (before.status !== 'finished' && after.status === 'finished' && (event.type === 'result' || event.type === 'forfeit')) this.#settledAt = event.at;
-    if (event.type === 'boardMove') this.#pendingSan[event.side] = event.san;
+    if (event.type === 'boardMove') {
+      // A board reports a move when the press confirms it, so the move may come just after its press.
+      const sans = this.#sans[event.side];
+      sans.push(event.san);
+      const item = this.score.findLast((i) => i.kind === 'move' && i.side === event.side && i.number === sans.length);
+      if (item?.kind === 'move' && item.san === undefined) item.san = event.san;
+    }
     if (event.type === 'press' && after.presses[event.side] > before.presses[event.side]) {
       this.score.push({
         kind: 'move',
         side: event.side,
         number: after.presses[event.side],
-        san: this.#pendingSan[event.side],
+        san: this.#sans[event.side][after.presses[event.side] - 1],
         clockMs: after.remainingMs[event.side],
         elapsedMs: event.at - this.#moveStartedAt,
       });
-      this.#pendingSan[event.side] = undefined;
       this.#moveStartedAt = event.at;
       if (event.reading) this.#compareReading(event.at, event.reading);
     }

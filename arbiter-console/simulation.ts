@@ -2,6 +2,7 @@
 // boards that have no device, in the console's (possibly accelerated) time. A player may arrive late.
 // Everything they do goes through the journal like a device's events, so a restarted console picks up
 // the games where the journal left them.
+import { Chess } from 'chess.js';
 import type { Side } from '../clock-engine/index.ts';
 import { createDgtDevice, type DgtDevice } from '../device-bridge/index.ts';
 import { createVirtualGame, mockBoardLink, VirtualDgtBoard, type GameScript, type ThinkTime } from '../simulators/index.ts';
@@ -43,7 +44,10 @@ const SETTLE_MS = 20_000;
 
 export async function simulateRound(hall: PlayingHall, options: SimulationOptions): Promise<Simulation> {
   const ids = options.boards ?? [...hall.boards.keys()];
+  // The serial link runs on the round's (accelerated) clock like everything else, so its own timing
+  // (acks, watchdogs, the board's stability window) is stretched by the same factor to stay real-time.
   const scheduler = schedulerOf(hall.source);
+  const x = (ms: number): number => Math.round(ms * hall.source.scale);
   const hardware = new Map<string, { board: VirtualDgtBoard; device: DgtDevice; detach: () => void; sentPly: number }>();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   const queued = new Set<string>();
@@ -56,13 +60,30 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
     scripts.set(id, createVirtualGame({ seed: `${options.seed}/${id}`, thinkMs: options.thinkMs ?? classicalThink, style: 'eager', maxPlies: 220 }));
     const board = hall.boards.get(id)!;
     if (options.hardware === 'dgt') {
-      const vboard = new VirtualDgtBoard({ scheduler, clock: 'dgt3000' });
+      const vboard = new VirtualDgtBoard({ scheduler, clock: 'dgt3000', clockPeriodMs: x(1000), ackDelayMs: x(20) });
       const link = mockBoardLink(vboard, `/dev/zeitnot-sim-dgt-${id}-${process.pid}-${Date.now()}`);
-      const device = createDgtDevice({ boardId: id, role: 'host', whiteSide: 'left', orientation: 'normal', path: link.path, binding: link.binding, scheduler });
-      const detach = hall.attachDevice(device);
-      await device.open();
       // A resumed game: the pieces stand where the journal says.
       if (board.state.fen) vboard.setPosition(board.state.fen);
+      const device = createDgtDevice({
+        boardId: id,
+        role: 'host',
+        whiteSide: 'left',
+        orientation: 'normal',
+        path: link.path,
+        binding: link.binding,
+        scheduler,
+        handshakeTimeoutMs: x(1500),
+        reconnectInitialMs: x(500),
+        reconnectMaxMs: x(8000),
+        clockPollMs: x(1500),
+        clockSilenceMs: x(3000),
+        linkSilenceMs: x(6000),
+        ackTimeoutMs: x(2000),
+        stableMs: x(400),
+        confirmMs: x(2500),
+        noticeMs: x(3000),
+      });
+      const detach = hall.attachDevice(device);
       hardware.set(id, { board: vboard, device, detach, sentPly: -1 });
     }
     // Everyone who is not late is at the board before the clocks start.
@@ -74,12 +95,14 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
     }
   }
 
+  await Promise.all([...hardware.values()].map((h) => h.device.open()));
+
   const pump = (id: string): void => {
     const board = hall.boards.get(id)!;
-    const script = scripts.get(id)!;
+    const script = scripts.get(id);
     clearTimeout(timers.get(id));
     timers.delete(id);
-    if (stopped || board.state.status !== 'running' || board.startedAt === undefined) return;
+    if (!script || stopped || board.state.status !== 'running' || board.startedAt === undefined) return;
     const now = hall.source.now();
     const played = board.state.presses.white + board.state.presses.black;
     const move = script.moves[played];
@@ -113,7 +136,16 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
       // The press comes back through the bridge; until it does, this move is on its way.
       if (dgt.sentPly === ply) return;
       dgt.sentPly = ply;
-      dgt.board.move(san);
+      try {
+        dgt.board.move(san);
+      } catch {
+        // The virtual board went out of step with the game (a press the bridge saw that the player did
+        // not make): put the pieces where the journal says and let the arbiter see it.
+        dgt.board.setPosition(board.state.fen ?? new Chess().fen());
+        scripts.delete(board.id);
+        hall.record({ kind: 'note', board: board.id, note: { type: 'disagreement', at: hall.source.now(), detail: `simulated board out of step before ${san}: its virtual players stop` } });
+        return;
+      }
       dgt.board.press(side === 'white' ? 'left' : 'right');
       return;
     }

@@ -9,6 +9,8 @@ import {
   type GameConfig,
   type GameState,
 } from '../clock-engine/index.ts';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { BenchRow } from './table.ts';
 
 const config: GameConfig = {
@@ -64,9 +66,17 @@ function actorRate(events: readonly ClockEvent[]): { rate: number; state: GameSt
   return { rate: events.length / seconds, state };
 }
 
+/** A full collection, so heap figures mean what they say (works without node --expose-gc). */
+function collector(): () => void {
+  const exposed = (globalThis as { gc?: () => void }).gc;
+  if (exposed) return exposed;
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
 function bytesPerIdleActor(count: number): number {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  gc?.();
+  const gc = collector();
+  gc();
   const before = process.memoryUsage().heapUsed;
   const actors = [];
   for (let i = 0; i < count; i++) {
@@ -74,7 +84,7 @@ function bytesPerIdleActor(count: number): number {
     actor.start();
     actors.push(actor);
   }
-  gc?.();
+  gc();
   const after = process.memoryUsage().heapUsed;
   const bytes = (after - before) / count;
   for (const a of actors) a.stop();
@@ -100,12 +110,11 @@ export async function run(): Promise<BenchRow[]> {
   }
   const ratio = fold / actor;
   const bytes = bytesPerIdleActor(2_000);
-  const gcNote = (globalThis as { gc?: unknown }).gc ? '' : ' (no --expose-gc: approximate)';
   return [
     { part: 'clock-engine', measure: 'presses/s, plain fold (applyClockEvent)', value: fmt(fold) },
     { part: 'clock-engine', measure: 'presses/s, XState actor (real timers)', value: fmt(actor), target: '>= 200,000', ok: actor >= 200_000 },
     { part: 'clock-engine', measure: 'fold / actor speed ratio', value: ratio.toFixed(2), target: '<= 10', ok: ratio <= 10 },
     { part: 'clock-engine', measure: 'actor and fold end in the same state', value: same ? 'yes' : 'no', target: 'yes', ok: same },
-    { part: 'clock-engine', measure: `bytes per idle game actor${gcNote}`, value: fmt(bytes), target: '< 5,120', ok: bytes < 5120 },
+    { part: 'clock-engine', measure: 'bytes per idle game actor (started, waiting)', value: fmt(bytes), target: '< 5,120', ok: bytes < 5120 },
   ];
 }

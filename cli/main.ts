@@ -1,6 +1,6 @@
 // The `zeitnot` command line: one module per command, loaded only when that command runs,
 // so `zeitnot replay` never loads serial ports or SQLite.
-import type { Command } from './command.ts';
+import { UsageError, type Command } from './command.ts';
 
 const commands: Record<string, () => Promise<{ command: Command }>> = {
   replay: () => import('./replay.ts'),
@@ -34,7 +34,15 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(command.help + '\n');
     return 0;
   }
-  return command.run(rest);
+  try {
+    return await command.run(rest);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`zeitnot ${name}: ${error.message}\n`);
+      return error.exitCode;
+    }
+    throw error;
+  }
 }
 
 process.exitCode = await main(process.argv.slice(2));

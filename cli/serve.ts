@@ -20,6 +20,8 @@ usage: zeitnot serve --event FILE|PRESET [options]
   --device BOARD=line:PATH     a line-protocol clock (host-driven: the console keeps time)
   --device BOARD=firmata:PATH  an Arduino/Firmata clock (host-driven)
   --simulate N           virtual players on the first N boards without a device
+  --simulate-hardware dgt  put each simulated board on a virtual DGT board + clock, reached through
+                         the real DGT bridge (host role) over serialport's mock binding
   --time-scale X         run the round X times faster than real time (simulations only)
   --auto-start           start the clocks by themselves at the scheduled start
   --port PORT            HTTP/WebSocket port (default 8080)
@@ -45,6 +47,12 @@ function eventFrom(arg: string): ZeitnotEvent {
       }
     },
   });
+}
+
+function hardwareOf(text: string | undefined): 'dgt' | 'none' {
+  if (text === undefined || text === 'none') return 'none';
+  if (text === 'dgt') return 'dgt';
+  throw new UsageError(`--simulate-hardware '${text}': expected dgt or none`);
 }
 
 function positive(name: string, text: string | undefined, fallback: number): number {
@@ -80,6 +88,7 @@ async function serve(args: string[]): Promise<number> {
         'start-in': { type: 'string' },
         device: { type: 'string', multiple: true },
         simulate: { type: 'string' },
+        'simulate-hardware': { type: 'string' },
         'time-scale': { type: 'string' },
         'auto-start': { type: 'boolean' },
         port: { type: 'string' },
@@ -118,7 +127,16 @@ async function serve(args: string[]): Promise<number> {
       ...(values.host ? { host: values.host } : {}),
       devices,
       autoStart: values['auto-start'] ?? demo,
-      ...(simulate > 0 ? { simulate: { boards: simulate, seed: `${eventArg ?? 'round'}/${round}`, ...(demo ? { late: demoLateArrivals } : {}) } } : {}),
+      ...(simulate > 0
+        ? {
+            simulate: {
+              boards: simulate,
+              seed: `${eventArg ?? 'round'}/${round}`,
+              hardware: hardwareOf(values['simulate-hardware']),
+              ...(demo ? { late: demoLateArrivals } : {}),
+            },
+          }
+        : {}),
       ...(event
         ? {
             round: (toMonotonic: (wallMs: number) => number) =>
@@ -145,6 +163,9 @@ async function serve(args: string[]): Promise<number> {
       out.write(`  arbiter page: ${running.url}/ (token as printed when ${dataDir} was created)\n`);
     }
     out.write(`  spectators:   ${running.url}/spectator\n  live PGN:     ${running.url}/api/pgn\n`);
+    // A host-driven clock stops when this process stops, so a bug anywhere is logged, not fatal; the
+    // journal keeps what happened either way.
+    process.on('uncaughtException', (err) => process.stderr.write(`zeitnot serve: unexpected error (still running): ${err.stack ?? String(err)}\n`));
     await new Promise<void>((resolveStop) => {
       const stop = (): void => {
         process.off('SIGINT', stop);

@@ -3,51 +3,39 @@
 // Deadlines (flag fall, default time, scheduled start) that pass between two events are applied first,
 // as engine-generated events stamped with the exact deadline instant, and returned in `emitted` so a
 // journal can record them: replaying a journal with or without them gives the same state.
-import { Chess } from 'chess.js';
-import { drawAgreementArticle, flagResult, lossResult, penaltyOutcome } from './laws.ts';
-import type { ClockAlert, ClockEvent, GameConfig, GameResult, GameState, MoveBonus, Side, TimeControl } from './types.ts';
+import {
+  absentSides,
+  advance,
+  alert,
+  bonusOf,
+  delayOf,
+  display,
+  finish,
+  incrementFor,
+  name,
+  quotaAtEndOf,
+  resume,
+  set,
+  setRemaining,
+  system,
+  type Mutable,
+} from './clock-state.ts';
+import {
+  arrive,
+  boardMove,
+  checkMoveCounts,
+  defaultTimeExpired,
+  drawOffer,
+  flag,
+  penalty,
+  quickplayClaim,
+  quickplayDecision,
+} from './rulings.ts';
+import type { ClockEvent, GameConfig, GameState, Side } from './types.ts';
 import { otherSide } from './types.ts';
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-type Pair<T> = { readonly white: T; readonly black: T };
+export { incrementFor, moveInProgress } from './clock-state.ts';
 
-const system = { kind: 'system' } as const;
-const twoMinutes = 120_000;
-
-function bonusOf(tc: TimeControl, periodIndex: number): MoveBonus {
-  return tc.periods[periodIndex]?.bonus ?? { kind: 'none' };
-}
-
-/** The increment credited for move `move` in period `periodIndex` (0 when none or not yet from that move). */
-export function incrementFor(tc: TimeControl, periodIndex: number, move: number): number {
-  const b = bonusOf(tc, periodIndex);
-  return b.kind === 'increment' && move >= b.fromMove ? b.ms : 0;
-}
-
-function delayOf(tc: TimeControl, periodIndex: number): number {
-  const b = bonusOf(tc, periodIndex);
-  return b.kind === 'delay' ? b.ms : 0;
-}
-
-/** Moves that must be completed by the end of period `index` (cumulative), or undefined for the final one. */
-function quotaAtEndOf(tc: TimeControl, index: number): number | undefined {
-  let total = 0;
-  for (let i = 0; i <= index; i++) {
-    const moves = tc.periods[i]?.moves;
-    if (moves === undefined) return undefined;
-    total += moves;
-  }
-  return index < tc.periods.length - 1 ? total : undefined;
-}
-
-const set = <T>(pair: Pair<T>, side: Side, value: T): Pair<T> =>
-  side === 'white' ? { white: value, black: pair.black } : { white: pair.white, black: value };
-
-function winnerOf(result: GameResult, armageddon: boolean): Side | undefined {
-  if (result === '1-0' || result === '+--') return 'white';
-  if (result === '0-1' || result === '--+') return 'black';
-  return result === '1/2-1/2' && armageddon ? 'black' : undefined;
-}
 
 export function initialGameState(config: GameConfig): GameState {
   const tc = config.timeControl;
@@ -74,10 +62,6 @@ export function initialGameState(config: GameConfig): GameState {
   };
 }
 
-/** What the running side's display shows after `usedMs` of a move (delay: the main time waits). */
-function display(move: GameState['move'], usedMs: number): number {
-  return Math.max(0, move.startMs - Math.max(0, usedMs - move.delayMs));
-}
 
 /** Remaining time of both sides at instant `now` (never below zero; frozen unless running). */
 export function remainingAt(state: GameState, now: number): { white: number; black: number } {
@@ -92,9 +76,6 @@ export interface Deadline {
   readonly side?: Side;
 }
 
-function absentSides(state: GameState): Side[] {
-  return (['white', 'black'] as const).filter((s) => !state.arrived[s]);
-}
 
 /** The next instant at which the clock acts by itself, or undefined when nothing is pending. */
 export function nextDeadline(config: GameConfig, state: GameState): Deadline | undefined {
@@ -166,7 +147,13 @@ export function noDeadlineBy(config: GameConfig, s: GameState, at: number): bool
 }
 
 export function applyClockEvent(config: GameConfig, state: GameState, event: ClockEvent): FoldStep {
-  if (event.type === 'press' && event.at >= state.asOf && noDeadlineBy(config, state, event.at)) {
+  if (
+    event.type === 'press' &&
+    state.status === 'running' &&
+    event.side === state.toMove &&
+    event.at >= state.asOf &&
+    noDeadlineBy(config, state, event.at)
+  ) {
     return { state: press(config, state, event.side, event.at), emitted: noEvents };
   }
   let s = state;
@@ -201,52 +188,14 @@ export function replayGame(config: GameConfig, events: readonly ClockEvent[]): G
   return s;
 }
 
-/** Brings the running clock up to instant `at` (time never runs backwards: an older stamp adds nothing). */
-function advance(s: GameState, at: number): GameState {
-  if (at <= s.asOf) return s;
-  if (s.status !== 'running') return { ...s, asOf: at };
-  const usedMs = s.move.usedMs + (at - s.asOf);
-  const move = { startMs: s.move.startMs, usedMs, delayMs: s.move.delayMs };
-  return { ...s, asOf: at, move, remainingMs: set(s.remainingMs, s.toMove, display(move, usedMs)) };
-}
-
-function alert(s: GameState, a: ClockAlert): GameState {
-  return { ...s, alerts: [...s.alerts, a] };
-}
-
-function finish(config: GameConfig, s: GameState, result: GameResult, termination: string): GameState {
-  const out: Mutable<GameState> = { ...s, status: 'finished', result: { result, termination } };
-  delete out.paused;
-  delete out.drawOffer;
-  delete out.quickplay;
-  const winner = winnerOf(result, config.armageddon);
-  if (winner) out.matchWinner = winner;
-  else delete out.matchWinner;
-  return out;
-}
-
-/** Sets one side's display; for the side to move, its move's start is shifted so the move goes on. */
-function setRemaining(s: GameState, side: Side, ms: number): GameState {
-  const value = Math.max(0, Math.round(ms));
-  if (side !== s.toMove || s.status === 'finished') return { ...s, remainingMs: set(s.remainingMs, side, value) };
-  const shift = value - s.remainingMs[side];
-  const move = { ...s.move, startMs: s.move.startMs + shift };
-  return { ...s, move, remainingMs: set(s.remainingMs, side, value) };
-}
-
-/** Fullmove number of the move in progress (White's 30th move and Black's reply are both "move 30"). */
-export function moveInProgress(s: GameState): number {
-  return s.presses.white + (s.toMove === 'white' ? 1 : 0);
-}
-
-const name = (side: Side) => (side === 'white' ? 'White' : 'Black');
 
 function step(config: GameConfig, state: GameState, e: ClockEvent): GameState {
+  // A finished game only takes corrections of the result and the move counts; anything else changes nothing.
+  if (state.status === 'finished' && e.type !== 'result' && e.type !== 'boardMove' && e.type !== 'setMoveCounter') {
+    return state;
+  }
   const s = advance(state, e.at);
   const at = Math.max(e.at, state.asOf);
-  if (s.status === 'finished' && e.type !== 'result' && e.type !== 'boardMove' && e.type !== 'setMoveCounter') {
-    return s;
-  }
   switch (e.type) {
     case 'start':
       return start(config, s, at);
@@ -282,9 +231,9 @@ function step(config: GameConfig, state: GameState, e: ClockEvent): GameState {
     case 'quickplayClaim':
       return quickplayClaim(config, s, e.side, at);
     case 'quickplayDecision':
-      return quickplayDecision(config, s, e.decision, at);
+      return quickplayDecision(config, s, e.decision);
     case 'flag':
-      return flag(config, s, e.side, at, e.by.kind === 'system');
+      return flag(config, s, e.side, at);
     case 'defaultTimeExpired':
       return defaultTimeExpired(config, s, at);
     case 'forfeit':
@@ -311,12 +260,6 @@ function start(config: GameConfig, s: GameState, at: number): GameState {
   return next;
 }
 
-function resume(s: GameState): GameState {
-  if (s.status !== 'paused') return s;
-  const out: Mutable<GameState> = { ...s, status: 'running' };
-  delete out.paused;
-  return out;
-}
 
 /**
  * A press by the side to move at instant `at` (>= asOf), from a state not yet advanced to `at`: the hot
@@ -387,198 +330,3 @@ function copyOptional(from: GameState, to: Mutable<GameState>): void {
   }
 }
 
-/**
- * Compares the press counter with the authoritative move count for `side` (Laws 6.10.2, 7.1). Checked for
- * the side whose move is settled: the opponent of the player who just pressed, or after a correction.
- */
-function checkMoveCounts(s: GameState, side: Side, at: number): GameState {
-  const presses = s.presses[side];
-  const moves = s.moves[side];
-  const previous = s.moveCountMismatch;
-  if (!s.movesTracked || presses === moves) {
-    if (previous?.side !== side) return s;
-    const out: Mutable<GameState> = { ...s };
-    delete out.moveCountMismatch;
-    return out;
-  }
-  if (previous && previous.side === side && previous.presses === presses && previous.moves === moves) return s;
-  return alert(
-    { ...s, moveCountMismatch: { side, presses, moves } },
-    {
-      code: 'move-count-mismatch',
-      side,
-      at,
-      message: `${name(side)}: the clock counts ${presses} presses but the board shows ${moves} moves (Art. 6.10.2, 7.1: arbiter corrects)`,
-    },
-  );
-}
-
-function penalty(config: GameConfig, s: GameState, offender: Side, offence: 'illegal-move' | 'false-claim', at: number): GameState {
-  const before = s.penalties[offender];
-  const counts =
-    offence === 'illegal-move'
-      ? { illegalMoves: before.illegalMoves + 1, falseClaims: before.falseClaims }
-      : { illegalMoves: before.illegalMoves, falseClaims: before.falseClaims + 1 };
-  const next: GameState = { ...s, penalties: set(s.penalties, offender, counts) };
-  const count = offence === 'illegal-move' ? counts.illegalMoves : counts.falseClaims;
-  const outcome = penaltyOutcome(config, offence, count);
-  if (outcome.kind === 'loss') {
-    const { result, termination } = lossResult(s.fen, offender, outcome.article);
-    const ended = alert(next, { code: 'penalty-limit', side: offender, at, message: `${name(offender)}: ${outcome.article}` });
-    return finish(config, ended, result, termination);
-  }
-  const opponent = otherSide(offender);
-  return setRemaining(next, opponent, next.remainingMs[opponent] + outcome.ms);
-}
-
-function arrive(config: GameConfig, s: GameState, side: Side, at: number): GameState {
-  if (s.arrived[side]) return s;
-  const next = { ...s, arrived: set(s.arrived, side, true) };
-  if (s.defaultTimeExpiredAt === undefined) return next;
-  return alert(next, {
-    code: 'late-player',
-    side,
-    at,
-    message: `${name(side)} arrived ${Math.round((at - config.scheduledStart) / 1000)} s after the scheduled start, after the default time: arbiter decides`,
-  });
-}
-
-function boardMove(s: GameState, side: Side, san: string, fen: string | undefined, at: number): GameState {
-  const out: Mutable<GameState> = { ...s, moves: set(s.moves, side, s.moves[side] + 1), movesTracked: true };
-  const known = fen ?? positionAfter(s.fen, san);
-  if (known) out.fen = known;
-  else {
-    delete out.fen;
-    if (s.fen) out.alerts = [...s.alerts, { code: 'arbiter-call', side, at, message: `${name(side)}'s move ${san} does not follow from the last position` }];
-  }
-  return out;
-}
-
-function positionAfter(fen: string | undefined, san: string): string | undefined {
-  try {
-    const game = new Chess(fen);
-    game.move(san);
-    return game.fen();
-  } catch {
-    return undefined;
-  }
-}
-
-function drawOffer(config: GameConfig, s: GameState, side: Side, at: number): GameState {
-  const move = moveInProgress(s);
-  if (config.drawOfferMinMove > 0 && move < config.drawOfferMinMove) {
-    return alert(s, {
-      code: 'draw-offer-refused',
-      side,
-      at,
-      message: `${name(side)}'s draw offer at move ${move} refused: no draw agreement before move ${config.drawOfferMinMove} (event rule, ${drawAgreementArticle(config.lawsEdition)}); claims under Art. 9.2/9.3 still go to the arbiter`,
-    });
-  }
-  return { ...s, drawOffer: { side, at } };
-}
-
-function quickplayClaim(config: GameConfig, s: GameState, side: Side, at: number): GameState {
-  const tc = config.timeControl;
-  const p = s.period[side];
-  const why = !config.quickplayClaim
-    ? 'the event does not apply Article 10.2'
-    : s.status !== 'running' || s.toMove !== side
-      ? 'only the player having the move may claim'
-      : s.remainingMs[side] >= twoMinutes
-        ? 'the claimant has 2 minutes or more'
-        : p !== tc.periods.length - 1
-          ? 'not in the final period'
-          : bonusOf(tc, p).kind !== 'none'
-            ? 'the final period has an increment or delay'
-            : undefined;
-  if (why) {
-    return alert(s, { code: 'quickplay-claim', side, at, message: `${name(side)}'s Article 10.2 claim not admitted: ${why}` });
-  }
-  const claimed: GameState = {
-    ...s,
-    status: 'paused',
-    paused: { by: { kind: 'player', side }, reason: 'Article 10.2 claim', at },
-    quickplay: { side, at, status: 'pending' },
-  };
-  return alert(claimed, { code: 'quickplay-claim', side, at, message: `${name(side)} claims a draw under Article 10.2: arbiter decides` });
-}
-
-function quickplayDecision(config: GameConfig, s: GameState, decision: 'draw' | 'postpone' | 'reject', at: number): GameState {
-  const claim = s.quickplay;
-  if (!claim) return alert(s, { code: 'ignored-event', at, message: `Article 10.2 decision '${decision}' without a claim` });
-  if (decision === 'draw') return finish(config, s, '1/2-1/2', 'Article 10.2 claim upheld');
-  const opponent = otherSide(claim.side);
-  const out: Mutable<GameState> = claim.status === 'pending' ? { ...setRemaining(s, opponent, s.remainingMs[opponent] + twoMinutes) } : { ...s };
-  if (decision === 'postpone') out.quickplay = { ...claim, status: 'postponed' };
-  else delete out.quickplay;
-  void at;
-  return resume(out);
-}
-
-function flag(config: GameConfig, s: GameState, side: Side, at: number, byEngine: boolean): GameState {
-  if (s.flags[side] !== undefined) return s;
-  const due = s.status === 'running' && s.toMove === side && display(s.move, s.move.usedMs) === 0;
-  if (!due) {
-    const left = s.remainingMs[side];
-    return alert(s, { code: 'clock-disagrees', side, at, message: `${name(side)}'s flag reported, but the engine shows ${left} ms left` });
-  }
-  void byEngine;
-  const flagged: GameState = {
-    ...s,
-    flags: side === 'white' ? { ...s.flags, white: at } : { ...s.flags, black: at },
-    firstFlag: s.firstFlag ?? { side, at },
-    remainingMs: set(s.remainingMs, side, 0),
-  };
-  const tc = config.timeControl;
-  const p = s.period[side];
-  const final = p >= tc.periods.length - 1;
-  if (tc.nextPeriod === 'first-flag' && !final) return nextPeriodForBoth(config, flagged, side, at);
-  const quota = quotaAtEndOf(tc, p);
-  const detail = quota !== undefined ? ` before completing move ${quota} (${s.presses[side]} presses)` : '';
-  const ended = alert(flagged, { code: 'flag-fall', side, at, message: `${name(side)}'s flag fell${detail}` });
-  const { result, termination } = flagResult(s.fen, side);
-  return finish(config, ended, result, termination);
-}
-
-/**
- * DGT "TIME" mode: the first flag of a period adds the next period to both clocks. Whether the flagged
- * player had completed the period's moves is for the arbiter to check on the scoresheet (Art. 6.4).
- */
-function nextPeriodForBoth(config: GameConfig, s: GameState, side: Side, at: number): GameState {
-  const tc = config.timeControl;
-  let next = s;
-  for (const who of ['white', 'black'] as const) {
-    const p = Math.min(next.period[who] + 1, tc.periods.length - 1);
-    const base = p === next.period[who] ? 0 : (tc.periods[p]?.baseMs[who] ?? 0);
-    next = setRemaining({ ...next, period: set(next.period, who, p) }, who, next.remainingMs[who] + base);
-    // The flagged side's clock stays at 0 for the flag record; its display restarts from the new period.
-    if (who === side) next = { ...next, flags: withoutFlag(next.flags, side) };
-  }
-  const quota = quotaAtEndOf(tc, s.period[side]);
-  const shortfall = quota !== undefined && s.presses[side] < quota ? ` with ${s.presses[side]} presses of ${quota} moves` : '';
-  return alert(next, {
-    code: 'flag-fall',
-    side,
-    at,
-    message: `${name(side)}'s flag fell at the end of period ${s.period[side] + 1}${shortfall}; next period added to both clocks: arbiter checks the scoresheet (Art. 6.4)`,
-  });
-}
-
-function withoutFlag(flags: GameState['flags'], side: Side): GameState['flags'] {
-  return side === 'white' ? (flags.black === undefined ? {} : { black: flags.black }) : flags.white === undefined ? {} : { white: flags.white };
-}
-
-function defaultTimeExpired(config: GameConfig, s: GameState, at: number): GameState {
-  const absent = absentSides(s);
-  if (absent.length === 0 || s.defaultTimeExpiredAt !== undefined || s.status === 'waiting') return s;
-  const marked: GameState = { ...s, defaultTimeExpiredAt: at };
-  const who = absent.length === 2 ? 'Both players are' : `${name(absent[0]!)} is`;
-  const article = config.lawsEdition === '2009' ? 'Art. 6.6' : 'Art. 6.7.1';
-  if (config.lateArrival === 'arbiter-decides') {
-    const paused: GameState = marked.status === 'running' ? { ...marked, status: 'paused', paused: { by: system, reason: `default time expired (${article}): arbiter decides`, at } } : marked;
-    return alert(paused, { code: 'default-time-expired', at, message: `${who} absent at the end of the default time (${article}): arbiter decides` });
-  }
-  const result: GameResult = absent.length === 2 ? '---' : absent[0] === 'white' ? '--+' : '+--';
-  const ended = alert(marked, { code: 'default-time-expired', at, message: `${who} absent at the end of the default time: forfeit (${article})` });
-  return finish(config, ended, result, `default time expired (${article})`);
-}

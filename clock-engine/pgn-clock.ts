@@ -25,7 +25,7 @@ export interface PgnGame {
 
 /** `1:30:00`, `01:30:00`, `0:02:58.9`, `15:19` (m:ss) -> ms; undefined if unreadable. */
 export function parseClockValue(text: string): number | undefined {
-  const m = /^\s*(?:(\d+):)?(\d{1,2}):(\d{1,2})(?:\.(\d{1,3}))?\s*$/.exec(text);
+  const m = /^\s*(?:(\d+):)?(\d{1,2}):(\d{2})(?:\.(\d{1,3}))?\s*$/.exec(text);
   if (!m) return undefined;
   const [, h = '0', min = '0', sec = '0', frac = ''] = m;
   const fracMs = frac === '' ? 0 : Math.round(Number(`0.${frac}`) * 1000);
@@ -52,6 +52,7 @@ function commandValue(comment: string, command: 'clk' | 'emt'): number | undefin
   return m ? parseClockValue(m[1]!) : undefined;
 }
 
+const sanPattern = /^(?:[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](?:=?[QRBN])?|O-O(?:-O)?|0-0(?:-0)?|--|Z0)[+#]?$/;
 const resultTokens = new Set(['1-0', '0-1', '1/2-1/2', '*']);
 
 function parseMovetext(text: string, tags: Record<string, string>): { plies: PgnPly[]; result?: string } {
@@ -111,8 +112,9 @@ function parseMovetext(text: string, tags: Record<string, string>): { plies: Pgn
       san = numbered[2]!;
       if (san === '') continue;
     }
-    if (/^\.+$/.test(san) || san.startsWith('$') || /^[!?]+$/.test(san)) continue;
     san = san.replace(/[!?]+$/, '');
+    // Anything else that is not a move (NAGs `$1`, `...`, stray words) is skipped, not counted as a ply.
+    if (!sanPattern.test(san)) continue;
     plies.push({ ply: plies.length + 1, side, moveNumber, san });
     if (side === 'black') moveNumber++;
     side = side === 'white' ? 'black' : 'white';
@@ -137,7 +139,8 @@ export function readPgnGames(text: string): PgnGame[] {
   };
   let braceDepth = 0;
   for (const line of lines) {
-    const tag = braceDepth === 0 ? /^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$/.exec(line) : null;
+    // A tag pair; the opening bracket is optional because real files lose it (`Event "..."]`).
+    const tag = braceDepth === 0 ? /^\s*\[?([A-Za-z]\w*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$/.exec(line) : null;
     if (tag) {
       if (inMoves) flush();
       tags[tag[1]!] = tag[2]!.replace(/\\(.)/g, '$1');

@@ -180,7 +180,12 @@ function auditWith(config: GameConfig, game: PgnGame, options: AuditOptions): Au
     // tolerance is taken to have been just inside it.
     const deadline = nextDeadline(config, state);
     const available = deadline?.kind === 'flag' ? deadline.at - at : Number.POSITIVE_INFINITY;
-    const fit = (t: number) => (t >= available && t - available < tolerance ? Math.max(0, available - 1) : t);
+    let fitted = false;
+    const fit = (t: number) => {
+      if (t < available || t - available > tolerance) return t;
+      fitted = true;
+      return Math.max(0, available - 1);
+    };
     const derived = fit(ply.clockMs !== undefined ? thinkFromReadings(config, state, side, zero, ply.clockMs) : 0);
     const thinkFrom = ply.emtMs !== undefined ? 'emt' : 'clk';
     const think = ply.emtMs !== undefined ? fit(ply.emtMs) : derived;
@@ -191,7 +196,8 @@ function auditWith(config: GameConfig, game: PgnGame, options: AuditOptions): Au
     if (ply.clockMs !== undefined) {
       checked++;
       const diff = engineMs - ply.clockMs;
-      if (flagged || Math.abs(diff) > tolerance) {
+      // A fitted time stops 1 ms short of the flag, so its reading may be 1 ms past the tolerance.
+      if (flagged || Math.abs(diff) - (fitted ? 1 : 0) > tolerance) {
         differs = true;
         differences.push({
           ply: ply.ply,

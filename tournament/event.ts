@@ -310,3 +310,15 @@ export function findSection(event: ZeitnotEvent, sectionId: string): EventSectio
   if (!section) throw new RangeError(`event '${event.id}' has no section '${sectionId}' (sections: ${event.sections.map((s) => s.id).join(', ')})`);
   return section;
 }
+
+/** Reads and checks an event file from disk (the console's `--event FILE`). */
+export async function readEventFile(path: string, options: LoadEventOptions = {}): Promise<ZeitnotEvent> {
+  const { readFile } = await import('node:fs/promises');
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new EventFileError([{ path: '', message: `cannot read ${path}: ${(error as Error).message}` }]);
+  }
+  return loadEvent(text, options);
+}

@@ -1,6 +1,8 @@
 // What happened in a section so far: results, withdrawals, incidents (fines and sanctions),
 // arbiter-assigned ratings and appeals. Everything derived (crosstable, standings, prizes) is
 // computed from this record and the event file; nothing is stored twice.
+import type { GameState } from '../clock-engine/index.ts';
+import { roundBoards } from './boards.ts';
 import { findSection, sectionRounds, type EventPlayer, type EventSection, type ZeitnotEvent } from './event.ts';
 import { buildCrosstable, type BoardResult, type RoundResults } from './results.ts';
 import { rankStandings, type StandingRow } from './tiebreaks.ts';
@@ -256,4 +258,34 @@ export function recordBoardResult(section: EventSection, record: SectionRecord, 
   const games = [...existing.games.filter((g) => !same(g)), result];
   const rounds = [...record.rounds.filter((r) => r.round !== round), { ...existing, games }].sort((a, b) => a.round - b.round);
   return { ...record, rounds };
+}
+
+/**
+ * Round robin: the games of `round` against players who have withdrawn, scored as forfeits at once
+ * (the withdrawn player loses; two withdrawn players: both lose).
+ */
+export function withdrawalForfeits(event: ZeitnotEvent, sectionId: string, record: SectionRecord, round: number): BoardResult[] {
+  const section = findSection(event, sectionId);
+  if (section.format.kind !== 'round-robin') return [];
+  return roundBoards(event, sectionId, round).boards.flatMap((board): BoardResult[] => {
+    const white = isWithdrawn(record, board.white.id, round);
+    const black = isWithdrawn(record, board.black.id, round);
+    if (!white && !black) return [];
+    const result = white && black ? '---' : white ? '--+' : '+--';
+    return [{ white: board.white.id, black: board.black.id, result, termination: 'forfeit: withdrawn' }];
+  });
+}
+
+/**
+ * Incidents the clock saw: a player not at the board when the clock started (the late-arrival fine
+ * of the Cairns Cup). A player who never came lost by default, which is sanction enough: no fine.
+ */
+export function clockIncidents(section: EventSection, round: number, game: { readonly white: number; readonly black: number }, state: GameState): Incident[] {
+  if (!section.fines.some((f) => f.offence === 'late-arrival')) return [];
+  const forfeited = state.result?.result === '+--' || state.result?.result === '--+' || state.result?.result === '---';
+  if (forfeited) return [];
+  const late = new Set(state.alerts.filter((a) => a.code === 'late-player' && a.side !== undefined).map((a) => a.side));
+  return (['white', 'black'] as const)
+    .filter((side) => late.has(side))
+    .map((side) => ({ round, player: game[side], offence: 'late-arrival' as const, note: 'not at the board when the clock started' }));
 }

@@ -81,7 +81,8 @@ function looksLikeRoundRobin(t: TrfTournament, rounds: number): boolean {
   if (type.includes('SWISS')) return false;
   if (type.includes('ROBIN') || type.includes('BERGER') || type.includes('RR')) return true;
   const n = t.players.length;
-  return n === rounds + 1 || n === rounds || n === (rounds + 1) / 2 || n === rounds / 2 + 1;
+  // Single: n-1 rounds (even n) or n (odd n); double: twice that.
+  return n === rounds + 1 || n === rounds || n === rounds / 2 + 1 || n === rounds / 2;
 }
 
 export function tiebreakContext(t: TrfTournament, options: TiebreakOptions = {}): TiebreakContext {

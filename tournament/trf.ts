@@ -203,7 +203,8 @@ function parsePlayer(line: string, lineNo: number): TrfPlayer {
     federation: field(line, 54, 56),
     fideId: field(line, 58, 68),
     birthDate: field(line, 70, 79),
-    points: parseNumber(field(line, 81, 84), lineNo, 'points'),
+    // A registration-time file may leave the points blank before round 1.
+    points: field(line, 81, 84) === '' && rounds.length === 0 ? 0 : parseNumber(field(line, 81, 84), lineNo, 'points'),
     rank: rankText === '' ? null : parseNumber(rankText, lineNo, 'rank'),
     rounds,
   };

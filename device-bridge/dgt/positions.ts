@@ -7,7 +7,7 @@ import { Chess, type Move } from 'chess.js';
 import type { Side } from '../../clock-engine/index.ts';
 import { after, type CancelTimer, type Scheduler } from '../scheduler.ts';
 import type { BoardSquare, PieceLetter } from './protocol.ts';
-import { squareName } from './protocol.ts';
+import { squareIndex, squareName } from './protocol.ts';
 
 export type Orientation = 'normal' | 'rotated';
 export type SignalledResult = '1-0' | '0-1' | '1/2-1/2';
@@ -56,12 +56,24 @@ export function placementOf(squares: readonly BoardSquare[]): string {
 }
 
 const rotate = (squares: readonly BoardSquare[]): BoardSquare[] => squares.map((_, i) => squares[63 - i] ?? '.');
-const placementAfter = (chess: Chess, move: Move): string => {
-  chess.move(move);
-  const placement = chess.fen().split(' ')[0] ?? '';
-  chess.undo();
-  return placement;
-};
+/** The squares (index 0 = a8, chess numbering) after `move`, without asking chess.js for a FEN. */
+function squaresAfter(before: readonly string[], move: Move): string[] {
+  const after = [...before];
+  const at = (square: string) => squareIndex(square);
+  const piece = move.color === 'w' ? (move.promotion ?? move.piece).toUpperCase() : (move.promotion ?? move.piece);
+  after[at(move.from)] = '.';
+  after[at(move.to)] = piece;
+  if (move.flags.includes('e')) after[at(`${move.to[0]}${move.from[1]}`)] = '.';
+  if (move.flags.includes('k') || move.flags.includes('q')) {
+    const rank = move.from[1];
+    const [rookFrom, rookTo] = move.flags.includes('k') ? [`h${rank}`, `f${rank}`] : [`a${rank}`, `d${rank}`];
+    after[at(rookFrom)] = '.';
+    after[at(rookTo)] = move.color === 'w' ? 'R' : 'r';
+  }
+  return after;
+}
+
+const sameSquares = (a: readonly string[], b: readonly string[]): boolean => a.every((x, i) => x === b[i]);
 
 export function resultSignal(squares: readonly BoardSquare[]): SignalledResult | undefined {
   const white = squares.indexOf('K');
@@ -104,6 +116,8 @@ export class PositionTracker {
   /** A clock press not yet matched with a move (the player pressed before the board was still). */
   private pressedBy: Side | undefined;
   private lastReported = '';
+  /** Half-moves taken since the start position (chess.js history() replays the game: too slow here). */
+  private plies = 0;
   private readonly stableMs: number;
   private readonly confirmMs: number;
 
@@ -184,8 +198,9 @@ export class PositionTracker {
     }
     const squares = this.orientation === 'rotated' ? rotate(this.raw) : this.raw;
     const placement = this.orientation === 'rotated' ? rotatedPlacement : rawPlacement;
-    if (seenStart && this.chess.history().length > 0) {
+    if (seenStart && this.plies > 0) {
       this.chess.reset();
+      this.plies = 0;
       this.lastReported = '';
       this.pressedBy = undefined;
       this.options.onEvent({ type: 'newGame', at });
@@ -227,15 +242,18 @@ export class PositionTracker {
     // One move changes at most 4 squares (castling), two moves at most 8.
     if (changed.size > 8) return [];
     const chess = this.chess;
+    const before = expand(current);
+    const target = expand(placement);
     const touches = (m: Move) => changed.has(m.from);
-    const single = chess.moves({ verbose: true }).filter((m) => touches(m) && placementAfter(chess, m) === placement);
+    const single = chess.moves({ verbose: true }).filter((m) => touches(m) && sameSquares(squaresAfter(before, m), target));
     if (single.length > 0) return single.map((m) => [m]);
     const pairs: Move[][] = [];
     // Each mover's from-square always changes (it empties or gets an opponent piece).
     for (const first of chess.moves({ verbose: true }).filter(touches)) {
+      const middle = squaresAfter(before, first);
       chess.move(first);
       for (const second of chess.moves({ verbose: true }).filter(touches)) {
-        if (placementAfter(chess, second) === placement) pairs.push([first, second]);
+        if (sameSquares(squaresAfter(middle, second), target)) pairs.push([first, second]);
       }
       chess.undo();
     }
@@ -254,13 +272,14 @@ export class PositionTracker {
     for (const move of candidate.moves) {
       const side: Side = this.chess.turn() === 'w' ? 'white' : 'black';
       const played = this.chess.move(move);
+      this.plies++;
       this.options.onEvent({
         type: 'move',
         side,
         san: played.san,
         uci: played.from + played.to + (played.promotion ?? ''),
         fen: this.chess.fen(),
-        ply: this.chess.history().length,
+        ply: this.plies,
         at,
       });
     }

@@ -126,7 +126,12 @@ export class DgtSession {
       if (!first) throw new Error('no DGT board answered on any serial port');
       this.path = first.path;
     }
-    await this.connect();
+    try {
+      await this.connect();
+    } catch (error) {
+      this.setState('disconnected', (error as Error).message);
+      throw error;
+    }
     this.startWatchdog();
     return this.identity ?? { path: this.path };
   }
@@ -163,6 +168,11 @@ export class DgtSession {
     this.setState('connecting', path);
     const port = new SerialPortStream({ binding: this.binding, path, baudRate, autoOpen: false });
     await new Promise<void>((resolve, reject) => port.open((err) => (err ? reject(err) : resolve())));
+    if (this.closing) {
+      // close() was called while this (re)connect was under way.
+      await new Promise<void>((resolve) => port.close(() => resolve()));
+      return;
+    }
     this.port = port;
     port.on('data', (chunk: Buffer) => this.receive(chunk));
     port.on('error', (err: Error) => this.emit({ type: 'connection', state: this.state, detail: err.message, at: this.scheduler.now() }));
@@ -244,7 +254,8 @@ export class DgtSession {
 
   private lost(detail: string): void {
     this.clockQueue.pause();
-    if (this.closing) return;
+    // Before the first handshake succeeded, open() reports the failure itself.
+    if (this.closing || this.stats.connects === 0) return;
     this.stats.disconnects++;
     this.setState('disconnected', detail);
     this.scheduleReconnect();

@@ -16,4 +16,5 @@ export {
 } from './codec.ts';
 export { createLineClock, type LineClock, type LineClockOptions } from './line-clock.ts';
 export { BoundedReadlineParser } from './line-reader.ts';
+export { probeLineClock, type LineClockIdentity } from './probe.ts';
 export type { SerialBinding } from './serial-link.ts';

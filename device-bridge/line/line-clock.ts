@@ -1,7 +1,7 @@
 // A line-protocol clock (docs/line-protocol.md) as a ClockDevice. Mirror role: the device keeps time and
 // its presses, with its own timestamps and readings, are what happened. Host role: the players still
 // press the device's buttons, but the engine keeps time and the device displays what `show` sends.
-import type { ClockEvent, GameState, GameStatus } from '../../clock-engine/index.ts';
+import type { ClockAlert, ClockEvent, GameState, GameStatus } from '../../clock-engine/index.ts';
 import type { ClockDevice, ClockRole, DeviceConnection, DeviceListener, DeviceMessage } from '../device.ts';
 import type { SerialPortStream } from '@serialport/stream';
 import { formatLine, parseLine, type DeviceLine, type HostLine, type Lamp, type LineMessage } from './codec.ts';
@@ -30,6 +30,11 @@ export interface LineClock extends ClockDevice {
   readonly inputErrors: number;
   /** What the device said in its HELLO. */
   readonly identity: { readonly name: string; readonly bootId: string } | undefined;
+  /**
+   * Mirror role: a 'clock-disagrees' alert when the engine's times differ from the device's latest
+   * reading (heartbeat or press) by more than `toleranceMs`; undefined when they agree or in host role.
+   */
+  compareWithEngine(state: GameState, toleranceMs?: number): ClockAlert | undefined;
 }
 
 /** Event sequence numbers remembered per device boot, to act on a retransmitted event only once. */
@@ -56,6 +61,8 @@ export function createLineClock(options: LineClockOptions): LineClock {
   let identity: LineClock['identity'];
   let lastState: GameState | undefined;
   let lastLamp: Lamp | undefined;
+  /** The device's latest displays, at host time `at`. */
+  let lastReading: { readonly at: number; readonly white: number; readonly black: number } | undefined;
 
   const emit = (message: DeviceMessage): void => {
     for (const listener of listeners) listener(message);
@@ -104,6 +111,7 @@ export function createLineClock(options: LineClockOptions): LineClock {
         return;
       case 'heartbeat':
         timeline.sample(message.deviceMs, arrivedAt);
+        lastReading = { at: timeline.toHost(message.deviceMs), white: message.white, black: message.black };
         return;
       default:
         onDeviceEvent(message, arrivedAt);
@@ -113,11 +121,13 @@ export function createLineClock(options: LineClockOptions): LineClock {
   const onDeviceEvent = (message: Extract<DeviceLine, { seq: number }>, arrivedAt: number): void => {
     // Acknowledge every copy: the previous ack may be the thing that got lost.
     send({ type: 'ack', seq: message.seq });
+    // Every line is a timing sample; a retransmitted copy arrives late and so never lowers the minimum.
+    timeline.sample(message.deviceMs, arrivedAt);
     if (seen.has(message.seq)) return;
     seen.add(message.seq);
     if (seen.size > SEEN_LIMIT) seen.delete(seen.values().next().value as number);
-    if (!timeline.known) timeline.sample(message.deviceMs, arrivedAt);
     const at = timeline.toHost(message.deviceMs);
+    if (message.type === 'press' && message.reading && (!lastReading || lastReading.at <= at)) lastReading = { at, ...message.reading };
     const event = clockEventFor(message, at);
     if (event) emit({ type: 'clockEvent', event });
     else if (message.type === 'button' && message.button === 'arbiter') {
@@ -212,6 +222,25 @@ export function createLineClock(options: LineClockOptions): LineClock {
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    compareWithEngine(state, toleranceMs = 1000) {
+      const reading = lastReading;
+      if (role !== 'mirror' || !reading || state.status === 'waiting') return undefined;
+      for (const side of ['white', 'black'] as const) {
+        // The engine's time at the instant of the reading (which may be before or after its `asOf`).
+        const runs = state.status === 'running' && state.toMove === side;
+        const engineMs = Math.max(0, state.remainingMs[side] - (runs ? reading.at - state.asOf : 0));
+        const apart = Math.abs(engineMs - reading[side]);
+        if (apart > toleranceMs) {
+          return {
+            code: 'clock-disagrees',
+            side,
+            at: reading.at,
+            message: `${side}: the clock on board ${boardId} shows ${reading[side]} ms, the engine ${engineMs} ms (${apart} ms apart)`,
+          };
+        }
+      }
+      return undefined;
     },
     show: showState,
     notify(text) {

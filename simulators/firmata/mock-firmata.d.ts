@@ -29,4 +29,8 @@ declare module 'mock-firmata' {
   }
 
   export const Pins: { UNO: MockPin[]; UNOANALOG: number[] };
+
+  // A CommonJS module: under Node's ESM loader only the default import is reliable.
+  const mockFirmata: { Firmata: typeof Firmata; Pins: typeof Pins };
+  export default mockFirmata;
 }

@@ -1,6 +1,6 @@
 // A virtual Firmata board in-process: a mock-firmata IO object (what johnny-five takes as `io`) wired to
 // an ArduinoModel, so tests and simulations can press buttons and read the LEDs, buzzer and LCD.
-import { Firmata as MockFirmata, Pins } from 'mock-firmata';
+import mockFirmata, { type Firmata as MockFirmata } from 'mock-firmata';
 import { ArduinoModel, type PinChange } from './arduino-model.ts';
 
 export interface VirtualFirmataBoardOptions {
@@ -29,11 +29,13 @@ export interface VirtualFirmataBoard {
 // johnny-five's Button debounces with a 7 ms (real-time) trailing timer: hold longer than that.
 const DEBOUNCE_MARGIN_MS = 20;
 
-class VirtualFirmata extends MockFirmata {
+// mock-firmata is CommonJS: its named exports are not visible to Node's ESM loader, so the default import.
+
+class VirtualFirmata extends mockFirmata.Firmata {
   private readonly readers = new Map<number, Array<(value: number) => void>>();
   constructor(private readonly model: ArduinoModel) {
     // Each board gets its own copy of the UNO pin table (mock-firmata shares one module-level array).
-    super({ pins: structuredClone(Pins.UNO) });
+    super({ pins: structuredClone(mockFirmata.Pins.UNO) });
     model.onInput((pin, level) => {
       for (const reader of this.readers.get(pin) ?? []) reader(level);
     });

@@ -68,14 +68,28 @@ export function createManualScheduler(startAt = 0): ManualScheduler {
  * reports simulated milliseconds (wall-clock elapsed × speed) from `performance.now()`, never from
  * counted ticks.
  */
-export function createRealTimeScheduler(options: { readonly speed?: number; readonly startAt?: number } = {}): Scheduler {
+export function createRealTimeScheduler(
+  options: {
+    readonly speed?: number;
+    readonly startAt?: number;
+    /** The monotonic wall source in ms; default `performance.now`. */
+    readonly monotonic?: () => number;
+    /** The real timers; default Node's. */
+    readonly timers?: { setTimeout(callback: () => void, ms: number): unknown; clearTimeout(id: unknown): void };
+  } = {},
+): Scheduler {
   const speed = options.speed ?? 1;
   if (!(speed > 0)) throw new RangeError(`speed must be positive, got ${speed}`);
-  const origin = performance.now();
+  const monotonic = options.monotonic ?? (() => performance.now());
+  const timers = options.timers ?? {
+    setTimeout: (callback: () => void, ms: number) => setTimeout(callback, ms),
+    clearTimeout: (id: unknown) => clearTimeout(id as ReturnType<typeof setTimeout>),
+  };
+  const origin = monotonic();
   const startAt = options.startAt ?? 0;
   return {
-    now: () => startAt + Math.floor((performance.now() - origin) * speed),
-    setTimeout: (callback, ms) => setTimeout(callback, Math.max(0, ms) / speed),
-    clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
+    now: () => startAt + Math.floor((monotonic() - origin) * speed),
+    setTimeout: (callback, ms) => timers.setTimeout(callback, Math.max(0, ms) / speed),
+    clearTimeout: (id) => timers.clearTimeout(id),
   };
 }

@@ -1,6 +1,6 @@
 // Virtual players: legal chess from chess.js, choices and think times from a seeded generator, so the
 // same seed always plays the same game in the same time.
-import { Chess, type Move } from 'chess.js';
+import { Chess, type Square } from 'chess.js';
 import type { Side } from '../../clock-engine/index.ts';
 import { seededRandom, type Random } from './random.ts';
 import { drawThinkMs, type ThinkTime } from './think-time.ts';
@@ -39,29 +39,34 @@ export function createVirtualPlayer(options: VirtualPlayerOptions): VirtualPlaye
   const style = options.style ?? 'eager';
   return {
     chooseMove(fen, ply) {
-      const legal = new Chess(fen).moves({ verbose: true });
+      const chess = new Chess(fen);
+      // SAN lists are several times cheaper than chess.js's verbose moves (which compute a FEN per move).
+      const legal = chess.moves();
       if (legal.length === 0) throw new Error(`no legal move in ${fen}`);
-      const move = style === 'random' ? random.pick(legal) : eagerChoice(legal, random);
-      return { ...plannedFrom(move), thinkMs: drawThinkMs(options.thinkMs, random, ply) };
+      const san = style === 'random' ? random.pick(legal) : eagerChoice(chess, legal, random);
+      const move = chess.move(san);
+      const planned = move.promotion
+        ? { san: move.san, from: move.from, to: move.to, promotion: move.promotion as Promotion }
+        : { san: move.san, from: move.from, to: move.to };
+      return { ...planned, thinkMs: drawThinkMs(options.thinkMs, random, ply) };
     },
   };
 }
 
-function eagerChoice(legal: readonly Move[], random: Random): Move {
-  const mate = legal.find((move) => move.san.endsWith('#'));
+function eagerChoice(chess: Chess, legal: readonly string[], random: Random): string {
+  const mate = legal.find((san) => san.endsWith('#'));
   if (mate) return mate;
-  const captures = legal.filter((move) => move.captured !== undefined);
+  const captures = legal.filter((san) => san.includes('x'));
   if (captures.length > 0 && random.next() < 0.7) {
-    const best = Math.max(...captures.map((move) => pieceValue[move.captured ?? 'p'] ?? 0));
-    return random.pick(captures.filter((move) => (pieceValue[move.captured ?? 'p'] ?? 0) === best));
+    const value = (san: string): number => {
+      const target = /([a-h][1-8])(=[QRBN])?[+#]?$/.exec(san)?.[1] as Square | undefined;
+      // An empty target square is an en passant capture: a pawn.
+      return pieceValue[(target && chess.get(target)?.type) ?? 'p'] ?? 0;
+    };
+    const best = Math.max(...captures.map(value));
+    return random.pick(captures.filter((san) => value(san) === best));
   }
   return random.pick(legal);
-}
-
-function plannedFrom(move: Move): Omit<PlannedMove, 'thinkMs'> {
-  return move.promotion
-    ? { san: move.san, from: move.from, to: move.to, promotion: move.promotion as Promotion }
-    : { san: move.san, from: move.from, to: move.to };
 }
 
 export interface VirtualGameOptions {

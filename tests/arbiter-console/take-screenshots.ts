@@ -16,15 +16,13 @@ const consoleRun = await startConsole({
   scale,
   port: 0,
   autoStart: true,
-  simulate: { boards: 5, seed: 'cairns-cup-2019/1', late: demoLateArrivals },
+  simulate: { boards: 5, seed: 'cairns-cup-2019/1', late: demoLateArrivals, hardware: 'dgt' },
   round: (toMonotonic) => roundFromEvent(event, { round: 1, startWallMs: Date.now() + 1000 }, toMonotonic),
 });
 const browser = await launchChromium();
 try {
   await new Promise((r) => setTimeout(r, playSeconds * 1000));
   const arbiter = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  arbiter.on('console', (m) => console.log('page:', m.text()));
-  arbiter.on('pageerror', (e) => console.log('page error:', e.message));
   await arbiter.goto(`${consoleRun.url}/#token=${consoleRun.newToken}`);
   await arbiter.waitForSelector('.board');
   await arbiter.waitForTimeout(800);

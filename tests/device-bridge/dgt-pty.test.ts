@@ -55,6 +55,8 @@ interface Rig {
   device: DgtDevice;
   messages: DeviceMessage[];
   events: () => ClockEvent[];
+  /** Bytes that were in the pty when it was pulled: they never arrive. */
+  lost: { toHost: number; toBoard: number };
   sync(): Promise<void>;
   advance(ms: number): Promise<void>;
 }
@@ -68,9 +70,12 @@ async function rig(role: 'mirror' | 'host', clockMs: number, incrementMs: number
   const messages: DeviceMessage[] = [];
   device.subscribe((m) => messages.push(m));
   cleanups.push(() => pair.close(), () => link.close(), () => board.dispose(), () => device.close());
+  const lost = { toHost: 0, toBoard: 0 };
   const sync = () =>
     until(
-      () => device.session.stats.bytesReceived === board.bytesSent && board.bytesReceived === device.session.stats.bytesSent,
+      () =>
+        device.session.stats.bytesReceived + lost.toHost === board.bytesSent &&
+        board.bytesReceived + lost.toBoard === device.session.stats.bytesSent,
       'bytes crossing the pty',
     );
   // Simulated time moves in steps of at most 100 ms with the I/O settled between steps, as real time
@@ -85,7 +90,7 @@ async function rig(role: 'mirror' | 'host', clockMs: number, incrementMs: number
   await device.open();
   await advance(200); // the clock version ack
   const events = () => messages.flatMap((m) => (m.type === 'clockEvent' ? [m.event] : []));
-  return { scheduler, board, pair, link, device, messages, events, sync, advance };
+  return { scheduler, board, pair, link, device, messages, events, lost, sync, advance };
 }
 
 const sideOf = (colour: 'white' | 'black'): ClockSide => (colour === 'white' ? 'left' : 'right');
@@ -93,7 +98,19 @@ const sideOf = (colour: 'white' | 'black'): ClockSide => (colour === 'white' ? '
 describe('DGT board with clock over a pty pair', () => {
   it('mirror role: a whole game becomes presses with the clock readings and board moves, and the engine agrees', async () => {
     const r = await rig('mirror', 182_000, 2_000);
-    const script = createVirtualGame({ seed: 'dgt-pty-mirror', thinkMs: { kind: 'uniform', minMs: 900, maxMs: 6_000 }, maxPlies: 40 });
+    // A live actor follows the device's events as the console's would.
+    const actor = createGameClock(config('180+2'), { clock: r.scheduler });
+    cleanups.push(() => {
+      actor.stop();
+    });
+    actor.start();
+    for (const arrival of arrivals) actor.send(arrival);
+    r.device.subscribe((m) => {
+      if (m.type === 'clockEvent') actor.send(m.event);
+    });
+    // A whole game: 87 plies, ending in checkmate (1-0).
+    const script = createVirtualGame({ seed: 'dgt-18', thinkMs: { kind: 'uniform', minMs: 900, maxMs: 3_000 } });
+    expect([script.moves.length, script.result, script.termination]).toEqual([87, '1-0', 'checkmate']);
     r.board.clock.startStop();
     await r.sync();
     for (const move of script.moves) {
@@ -114,6 +131,8 @@ describe('DGT board with clock over a pty pair', () => {
     expect(events.at(-1)).toMatchObject({ type: 'pause', reason: 'stopped on the DGT clock' });
 
     const state = replayGame(config('180+2'), [...arrivals, ...events]);
+    expect(actor.getSnapshot().context.game).toEqual(state);
+    expect(state.fen).toBe(script.moves.at(-1)?.fenAfter);
     expect(state.presses).toEqual({ white: Math.ceil(script.moves.length / 2), black: Math.floor(script.moves.length / 2) });
     expect(state.moves).toEqual(state.presses);
     expect(state.alerts.filter((a) => a.code === 'move-count-mismatch')).toEqual([]);
@@ -135,7 +154,9 @@ describe('DGT board with clock over a pty pair', () => {
     const cfg = config('300');
     // The engine's actor runs on the same simulated time; every state it reaches is shown on the clock.
     const actor = createGameClock(cfg, { clock: r.scheduler });
-    cleanups.push(() => actor.stop());
+    cleanups.push(() => {
+      actor.stop();
+    });
     actor.subscribe((snapshot) => r.device.show(snapshot.context.game, r.scheduler.now()));
     actor.start();
     const game = () => actor.getSnapshot().context.game;
@@ -146,7 +167,8 @@ describe('DGT board with clock over a pty pair', () => {
     actor.send({ type: 'start', at: r.scheduler.now(), by: { kind: 'arbiter', name: 'test' } });
     await r.advance(200);
     expect(r.board.clock.runningSide).toBe('left');
-    const script = createVirtualGame({ seed: 'dgt-pty-host', thinkMs: { kind: 'uniform', minMs: 1_000, maxMs: 4_000 }, maxPlies: 24 });
+    const script = createVirtualGame({ seed: 'dgt-29', thinkMs: { kind: 'uniform', minMs: 1_000, maxMs: 3_000 } });
+    expect([script.moves.length, script.result, script.termination]).toEqual([43, '1-0', 'checkmate']);
     for (const move of script.moves) {
       await r.advance(move.thinkMs - 600);
       r.board.move({ from: move.from, to: move.to, ...(move.promotion ? { promotion: move.promotion } : {}) });
@@ -184,7 +206,10 @@ describe('DGT board with clock over a pty pair', () => {
     await r.advance(1_000);
     // Pull the cable while Black thinks; Black moves and presses while the host cannot hear.
     await r.pair.unplug();
-    await until(() => r.device.session.connection === 'disconnected', 'the host to notice the unplug');
+    await until(() => r.device.session.connection === 'disconnected' && !r.board.connected, 'both ends to notice the unplug');
+    // Nothing moves while the cable is out, so what has not arrived by now is lost for good.
+    r.lost.toHost = r.board.bytesSent - r.device.session.stats.bytesReceived;
+    r.lost.toBoard = r.device.session.stats.bytesSent - r.board.bytesReceived;
     await r.advance(2_000);
     r.board.move('e7e5');
     r.board.press('right');

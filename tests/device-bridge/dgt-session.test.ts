@@ -137,4 +137,28 @@ describe('DGT session faults (binding-mock, simulated time)', () => {
     expect(board.clockCommands.filter((c) => c.command === 0x0c)).toHaveLength(20);
     expect(board.clock.side('left').ms).toBe(79_000);
   });
+
+  it('a port where no board answers fails the first open after the handshake attempts, and does not retry', async () => {
+    const scheduler = createManualScheduler(0);
+    SerialPortMock.binding.createPort('/dev/ttyNOBOARD');
+    const session = new DgtSession({ path: '/dev/ttyNOBOARD', binding: SerialPortMock.binding, scheduler });
+    cleanups.push(() => session.close());
+    const opened = session.open().then(
+      () => 'opened',
+      (error: Error) => error.message,
+    );
+    for (let i = 0; i < 3; i++) {
+      await until(() => scheduler.pending > 0, 'the handshake timer');
+      scheduler.advanceBy(1_500);
+    }
+    expect(await opened).toBe('no DGT board answered on /dev/ttyNOBOARD');
+    scheduler.advanceBy(60_000);
+    expect(session.connection).toBe('disconnected');
+    expect(session.stats.connects).toBe(0);
+  });
+
+  it('without a path and with no board anywhere, open says so', async () => {
+    const session = new DgtSession({ binding: SerialPortMock.binding, scheduler: createManualScheduler(0), handshakeTimeoutMs: 50 });
+    await expect(session.open()).rejects.toThrow('no DGT board answered on any serial port');
+  });
 });

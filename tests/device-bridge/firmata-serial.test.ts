@@ -13,7 +13,8 @@ import {
   ptySerialDevice,
   type DeviceEnd,
 } from '../../simulators/index.ts';
-import { openPtyPair } from '../support/pty-line.ts';
+import { openPtyPair } from '../support/pty.ts';
+import { until } from '../support/wait.ts';
 
 const config: GameConfig = {
   timeControl: { periods: [{ baseMs: { white: 300_000, black: 300_000 }, bonus: { kind: 'none' } }], nextPeriod: 'quota-move', incrementCredit: 'after-press' },
@@ -27,13 +28,6 @@ const config: GameConfig = {
   armageddon: false,
 };
 
-async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -49,9 +43,9 @@ async function deviceEnd(transport: 'binding-mock' | 'pty'): Promise<{ end: Devi
   }
   const pair = await openPtyPair();
   cleanups.push(() => pair.close());
-  const end = await ptySerialDevice(pair.devicePath, 57_600);
+  const end = await ptySerialDevice(pair.b, 57_600);
   cleanups.push(() => end.close());
-  return { end, path: pair.hostPath };
+  return { end, path: pair.a };
 }
 
 describe.each(['binding-mock', 'pty'] as const)('Firmata clock over %s', (transport) => {
@@ -108,4 +102,24 @@ it('loaded johnny-five and firmata-io, but neither serialport 8 nor its native b
   expect(loaded.some((file) => file.includes('/node_modules/firmata-io/lib/firmata.js'))).toBe(true);
   expect(loaded.filter((file) => /node_modules\/(johnny-five|firmata)\/node_modules\/(serialport|@serialport)\//.test(file))).toEqual([]);
   expect(loaded.filter((file) => file.includes('/@serialport/bindings/'))).toEqual([]);
+});
+
+it('reports the board as disconnected when its cable is pulled (pty)', { timeout: 30_000 }, async () => {
+  const pair = await openPtyPair();
+  cleanups.push(() => pair.close());
+  const end = await ptySerialDevice(pair.b, 57_600);
+  cleanups.push(() => end.close());
+  createFirmataFirmware(end, new ArduinoModel()).powerOn();
+  const link = await openFirmataLink({ path: pair.a });
+  cleanups.push(() => link.close());
+  const clock = createFirmataClock({ boardId: 'uno', io: link.io });
+  const states: string[] = [];
+  clock.subscribe((m) => {
+    if (m.type === 'connection') states.push(m.state);
+  });
+  await clock.open();
+  cleanups.push(() => clock.close());
+  await pair.unplug();
+  await until(() => states.at(-1) === 'disconnected', 'disconnected');
+  expect(states).toEqual(['connecting', 'connected', 'disconnected']);
 });

@@ -13,17 +13,11 @@ import {
   type ManualScheduler,
   type VirtualLineClock,
 } from '../../simulators/index.ts';
-import { openPtyPair } from '../support/pty-line.ts';
+import { openPtyPair } from '../support/pty.ts';
+import { until } from '../support/wait.ts';
 
 const BOOT = 50_000;
 
-async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 interface Rig {
   host: ManualScheduler;
@@ -49,8 +43,8 @@ async function rig(transport: Transport, role: 'mirror' | 'host', silentAfterMs 
   let cleanup = async (): Promise<void> => {};
   if (transport === 'pty') {
     const pair = await openPtyPair();
-    end = await ptySerialDevice(pair.devicePath);
-    clock = createLineClock({ boardId: 'b7', role, path: pair.hostPath, scheduler: host, silentAfterMs });
+    end = await ptySerialDevice(pair.b);
+    clock = createLineClock({ boardId: 'b7', role, path: pair.a, scheduler: host, silentAfterMs });
     cleanup = () => pair.close();
   } else {
     const path = `/dev/zeitnot-line-${mockPaths++}`;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Chess } from 'chess.js';
 import {
   createManualScheduler,
+  createRealTimeScheduler,
   createVirtualGame,
   createVirtualPlayer,
   drawThinkMs,
@@ -107,5 +108,24 @@ describe('virtual players', () => {
     scheduler.runAll();
     expect(run.played).toBe(2);
     await run.finished;
+  });
+});
+
+describe('accelerated real time', () => {
+  it('waits think times divided by the speed and reports simulated milliseconds', () => {
+    let wall = 5_000.25;
+    const waits: number[] = [];
+    const scheduler = createRealTimeScheduler({
+      speed: 20,
+      startAt: 1_000,
+      monotonic: () => wall,
+      timers: { setTimeout: (_callback, ms) => waits.push(ms), clearTimeout: () => {} },
+    });
+    expect(scheduler.now()).toBe(1_000);
+    wall += 150; // 150 ms of wall time = 3 s of game time
+    expect(scheduler.now()).toBe(4_000);
+    scheduler.setTimeout(() => {}, 30_000);
+    expect(waits).toEqual([1_500]);
+    expect(() => createRealTimeScheduler({ speed: 0 })).toThrow(RangeError);
   });
 });

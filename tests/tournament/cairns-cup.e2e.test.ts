@@ -7,6 +7,7 @@ import {
   applyPlayoff,
   awardPrizes,
   boardGameConfig,
+  clockIncidents,
   crosstableView,
   emptyRecord,
   exportTrf,
@@ -108,6 +109,23 @@ describe('Cairns Cup 2019 end to end', () => {
     expect(ledger.forfeits).toEqual([{ round: 5, player: 4 }]);
   });
 
+  it('turns a late arrival seen by the clock into a $1,000 incident', () => {
+    const board = roundBoards(event, 'main', 4).boards[2]!;
+    const config = boardGameConfig(event, 'main', board);
+    const t = board.scheduledStartMs;
+    const state = replayGame(config, [
+      { type: 'arrive', side: 'white', at: t - 60_000, by: { kind: 'player', side: 'white' } },
+      { type: 'arrive', side: 'black', at: t + 300_000, by: { kind: 'player', side: 'black' } },
+      { type: 'press', side: 'white', at: t + 310_000, by: { kind: 'player', side: 'white' } },
+      { type: 'result', result: '1/2-1/2', termination: 'agreement', at: t + 400_000, by: { kind: 'arbiter', name: 'Arbiter' } },
+    ]);
+    expect(state.remainingMs.white).toBe(5_400_000 + 30_000 - 310_000 + 30_000);
+    const incidents = clockIncidents(section, 4, { white: board.white.id, black: board.black.id }, state);
+    expect(incidents).toEqual([{ round: 4, player: board.black.id, offence: 'late-arrival', note: 'not at the board when the clock started' }]);
+    const ledger = sanctionsLedger(section, { ...emptyRecord, incidents });
+    expect(ledger.fines.get(board.black.id)).toBe(1000);
+  });
+
   it('refuses a draw offer before move 30, in the main event and the playoff', () => {
     const board = roundBoards(event, 'main', 1).boards[0]!;
     const config = boardGameConfig(event, 'main', board);
@@ -167,10 +185,16 @@ describe('Cairns Cup 2019 end to end', () => {
       clock.set(e.at);
       actor.send(e);
     }
-    clock.set(folded.firstFlag?.at ?? 0);
+    // Let simulated time run on second by second, as a wall clock would, to the flag instant
+    // (XState's SimulatedClock runs a timer re-aimed inside a flush only at its next set()).
+    const flagAt = folded.firstFlag?.at ?? 0;
+    for (let t = clock.now(); t < flagAt; t = Math.min(flagAt, t + 1000)) clock.set(t);
+    clock.set(flagAt);
+    clock.set(flagAt);
     const live = actor.getSnapshot().context.game;
     actor.stop();
     expect(live.result).toEqual(folded.result);
+    expect(live.firstFlag).toEqual(folded.firstFlag);
     expect(live.remainingMs).toEqual(folded.remainingMs);
     expect(folded.result?.result).toBe('1-0');
     expect(folded.remainingMs.black).toBe(0);

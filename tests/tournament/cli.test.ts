@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -24,6 +27,22 @@ describe('zeitnot standings / pairings', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/unknown tie-break 'XX'/);
     expect(zeitnot('standings', '--help').stdout).toMatch(/--tiebreaks LIST/);
+  }, 60_000);
+
+  it("defaults to the file's own tie-break tag and rejects a TRF whose points do not add up", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-standings-'));
+    try {
+      const text = readFileSync(`${oracle}held_round_robin.trf`, 'utf8');
+      writeFileSync(join(dir, 'tagged.trf'), text.replace('XXR 5\n', 'XXR 5\n212 SB,DE\n'));
+      const run = zeitnot('standings', join(dir, 'tagged.trf'), '--json');
+      expect(Object.keys(JSON.parse(run.stdout)[0].tiebreaks)).toEqual(['SB', 'DE']);
+      writeFileSync(join(dir, 'bad.trf'), text.replace('2200 NOR           0 1990/01/01  3.5', '2200 NOR           0 1990/01/01  4.5'));
+      const bad = zeitnot('standings', join(dir, 'bad.trf'));
+      expect(bad.status).toBe(3);
+      expect(bad.stderr).toMatch(/TRF line 5: player 1 \(Alyx\) has 4.5 points but the results add up to 3.5/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('prints the Berger schedule', () => {

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   EventFileError,
@@ -7,9 +10,11 @@ import {
   presetEvent,
   presetJson,
   presetNames,
+  readEventFile,
   recordBoardResult,
   roundBoards,
   sectionCrosstable,
+  withdrawalForfeits,
   type EventFieldError,
 } from '../../tournament/index.ts';
 
@@ -146,5 +151,26 @@ describe('result entry', () => {
     const crosstable = sectionCrosstable(event, 'main', record);
     expect(crosstable.players[0]?.rounds[0]).toEqual({ opponent: 10, colour: 'w', result: '=' });
     expect(crosstable.players[1]?.rounds[0]).toEqual({ opponent: null, colour: null, result: 'Z' });
+  });
+});
+
+describe('withdrawals in a round robin and event files on disk', () => {
+  it('scores the games against a withdrawn player as forfeits', () => {
+    const event = presetEvent('cairns-cup-2019');
+    const record = { ...emptyRecord, withdrawals: [{ player: 10, fromRound: 2, reason: 'withdrew' as const }] };
+    expect(withdrawalForfeits(event, 'main', record, 1)).toEqual([]);
+    expect(withdrawalForfeits(event, 'main', record, 2)).toEqual([{ white: 10, black: 6, result: '--+', termination: 'forfeit: withdrawn' }]);
+    expect(withdrawalForfeits(event, 'main', record, 3)).toEqual([{ white: 2, black: 10, result: '+--', termination: 'forfeit: withdrawn' }]);
+  });
+
+  it('reads an event file from disk and names a missing one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-event-'));
+    try {
+      writeFileSync(join(dir, 'sa.json'), presetJson('sa-open-2009'));
+      expect((await readEventFile(join(dir, 'sa.json'))).id).toBe('sa-open-2009');
+      await expect(readEventFile(join(dir, 'missing.json'))).rejects.toThrow(/cannot read .*missing.json/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

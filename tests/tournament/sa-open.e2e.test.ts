@@ -14,8 +14,11 @@ import {
   presetEvent,
   recordNoShow,
   sanctionsLedger,
+  exportTrf,
+  parseTrf,
   sectionCrosstable,
   sectionStandings,
+  sectionTrf,
   teamStandings,
   tiedForFirst,
   type ByeRequest,
@@ -118,6 +121,19 @@ describe('SA Open 2009 end to end', () => {
     expect(p20?.rounds[2]?.result).toBe('-');
     expect(p20?.rounds.slice(3).every((r) => r.result === 'Z')).toBe(true);
     expect(crosstable.players.find((p) => p.id === 10)?.rounds[4]?.result).toBe('H');
+  });
+
+  it('exports the section as TRF-16 that reads back with the same results', () => {
+    const trf = sectionTrf(event, 'open', withIncidents);
+    const text = exportTrf(trf);
+    expect(text).toMatch(/^092 Swiss$/m);
+    expect(text).toMatch(/^XXR 11$/m);
+    expect(text).toMatch(/^013 Club 1 {29}1 {4}9 {3}17 {4}6$/m);
+    const back = parseTrf(text);
+    expect(back.players.map((p) => [p.id, p.points, p.rounds.map((r) => r.result).join('')])).toEqual(
+      sectionCrosstable(event, 'open', withIncidents).players.map((p) => [p.id, p.points, p.rounds.map((r) => r.result).join('')]),
+    );
+    expect(back.roundDates[0]).toBe('09/07/03');
   });
 
   it('never pairs the same two players twice, and gives every round a full board list', () => {

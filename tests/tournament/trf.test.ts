@@ -92,4 +92,12 @@ describe('TRF-16', () => {
     const t: TrfTournament = parseTrf(oracle('held_swiss_9'));
     expect(t.players.every((p) => p.rounds.length === 9)).toBe(true);
   });
+
+  it('reads a registration-time file (no rounds, blank points) and rejects two Whites in one game', () => {
+    const registration = parseTrf('012 Entry list\n001    1 m    Someone, A                        2100 RSA     1234567\n');
+    expect(registration.players[0]).toMatchObject({ id: 1, points: 0, rounds: [], rating: 2100, fideId: '1234567' });
+    const rr = oracle('held_round_robin');
+    const twoWhites = rr.replace('001    5 m    Franck                            1950 NOR           0 1990/01/01  1.5    5     1 b =', '001    5 m    Franck                            1950 NOR           0 1990/01/01  1.5    5     1 w =');
+    expect(() => parseTrf(twoWhites)).toThrow(/TRF line 5: round 1: players 1 and 5 both have colour 'w'/);
+  });
 });

@@ -30,6 +30,9 @@ export class WeightedGraph {
   /** Edges changed since the last solve: whether the first-named end is the higher vertex. */
   private readonly changed = new Map<number, boolean>();
   private solved = false;
+  /** Vertices still to be matched; a frozen pair leaves the graph for good. */
+  private active: number[];
+  private readonly frozen: Uint8Array;
 
   constructor(readonly size: number) {
     const n = size;
@@ -52,6 +55,35 @@ export class WeightedGraph {
     this.blossomchilds = new Array<number[] | null>(2 * n).fill(null);
     this.blossomendps = new Array<number[] | null>(2 * n).fill(null);
     this.unusedblossoms = Array.from({ length: n }, (_, i) => 2 * n - 1 - i);
+    this.active = Array.from({ length: n }, (_, i) => i);
+    this.frozen = new Uint8Array(n);
+  }
+
+  /**
+   * Fixes the pair a-b (matched to each other now) for good: as if their edge outweighed every
+   * other, so every later optimum contains it. Both leave the graph, which makes later solves cheaper.
+   */
+  freezePair(a: number, b: number): void {
+    if (this.mate[a]! < 0 || this.endpoint(this.mate[a]!) !== b) throw new Error(`cannot freeze ${a}-${b}: not matched to each other`);
+    if (this.inblossom[a] !== a || this.inblossom[b] !== b) {
+      // Not expected (a frozen pair is never inside a blossom) but keep the structure valid.
+      for (const v of [a, b]) {
+        const top = this.topBlossom(v);
+        if (top >= this.size) {
+          const members = this.leaves(top);
+          this.dissolve(top, 0n);
+          for (const x of members) {
+            const p = this.mate[x]!;
+            if (p >= 0 && x !== a && x !== b && this.slack(p >> 1) !== 0n) this.unmatch(x);
+          }
+        }
+      }
+    }
+    this.frozen[a] = this.frozen[b] = 1;
+    this.active = this.active.filter((v) => v !== a && v !== b);
+    for (const k of [...this.changed.keys()]) {
+      if (this.frozen[this.edgeHigh[k]!] || this.frozen[this.edgeLow[k]!]) this.changed.delete(k);
+    }
   }
 
   weight(a: number, b: number): bigint {
@@ -65,6 +97,7 @@ export class WeightedGraph {
     if (this.raw[k] === weight) return;
     this.raw[k] = weight;
     this.w4[k] = weight * 4n;
+    if (this.frozen[a] || this.frozen[b]) return;
     if (!this.changed.has(k)) this.changed.set(k, a > b);
   }
 
@@ -129,17 +162,49 @@ export class WeightedGraph {
     this.unusedblossoms.push(b);
   }
 
+  /** Smallest slack over v's edges other than `except` (edges to v's own blossom excluded). */
+  private minSlack(v: number, except: number): bigint {
+    let min: bigint | null = null;
+    for (const u of this.active) {
+      if (u === v) continue;
+      const k = edgeIndex(u, v);
+      if (k === except || this.raw[k] === 0n) continue;
+      const s = this.slack(k);
+      if (min === null || s < min) min = s;
+    }
+    return min ?? this.dual[v]!;
+  }
+
   private warmStart(): void {
     const n = this.size;
     const dirty = new Set<number>();
+    const single = (v: number): boolean => this.inblossom[v] === v;
     for (const [k, highFirst] of this.changed) {
       const high = this.edgeHigh[k]!;
       const low = this.edgeLow[k]!;
+      const slack = this.slack(k);
       const matchedHere = this.mate[high]! >= 0 && this.mate[high]! >> 1 === k;
-      if (matchedHere || this.inblossom[high] === this.inblossom[low]) {
+      if (this.inblossom[high] === this.inblossom[low]) {
         dirty.add(high);
         dirty.add(low);
-      } else if (this.slack(k) < 0n) dirty.add(highFirst ? high : low);
+      } else if (matchedHere) {
+        // Keep the pair if one end's dual can absorb the change and the edge stays tight.
+        const end = single(high) ? high : single(low) ? low : -1;
+        if (slack === 0n && this.raw[k] !== 0n) continue;
+        if (this.raw[k] === 0n) {
+          dirty.add(high);
+          dirty.add(low);
+        } else if (end >= 0 && slack < 0n) this.dual[end] = this.dual[end]! - slack;
+        else if (end >= 0 && this.dual[end]! >= slack && this.minSlack(end, k) >= slack) this.dual[end] = this.dual[end]! - slack;
+        else {
+          dirty.add(high);
+          dirty.add(low);
+        }
+      } else if (slack < 0n) {
+        const end = highFirst ? high : low;
+        if (this.mate[end] === -1 && single(end)) this.dual[end] = this.dual[end]! - slack;
+        else dirty.add(end);
+      }
     }
     for (const v of dirty) {
       const top = this.topBlossom(v);
@@ -155,7 +220,7 @@ export class WeightedGraph {
     for (const v of dirty) this.unmatch(v);
     for (const v of dirty) {
       let need = this.dual[v]! > 0n ? this.dual[v]! : 0n;
-      for (let u = 0; u < n; u += 1) {
+      for (const u of this.active) {
         if (u === v) continue;
         const w = this.weight(v, u);
         if (w === 0n) continue;
@@ -169,6 +234,7 @@ export class WeightedGraph {
   private runStages(): void {
     const n = this.size;
     const { mate, dual, inblossom, blossomparent, blossombase, blossomchilds, blossomendps } = this;
+    const active = this.active;
     const label = new Int8Array(2 * n);
     const labelend = new Int32Array(2 * n);
     const bestedge = new Int32Array(2 * n);
@@ -270,22 +336,33 @@ export class WeightedGraph {
         if (label[inblossom[leaf]!] === 2) queue.push(leaf);
         inblossom[leaf] = b;
       }
+      // For every neighbouring S-blossom, the least-slack edge from the new blossom.
       const bestedgeto = new Map<number, number>();
-      const consider = (kk: number): void => {
-        let i = this.edgeHigh[kk]!;
-        let j = this.edgeLow[kk]!;
-        if (inblossom[j] === b) [i, j] = [j, i];
-        const bj = inblossom[j]!;
+      const bestslack = new Map<number, bigint>();
+      const consider = (kk: number, outside: number): void => {
+        const bj = inblossom[outside]!;
         if (bj === b || label[bj] !== 1) return;
-        const current = bestedgeto.get(bj);
-        if (current === undefined || slack(kk) < slack(current)) bestedgeto.set(bj, kk);
+        const sl = slack(kk);
+        const current = bestslack.get(bj);
+        if (current === undefined || sl < current) {
+          bestedgeto.set(bj, kk);
+          bestslack.set(bj, sl);
+        }
       };
       for (const child of path) {
         const own = blossombestedges[child];
-        if (own) for (const kk of own) consider(kk);
-        else {
+        if (own) {
+          for (const kk of own) {
+            const i = this.edgeHigh[kk]!;
+            consider(kk, inblossom[i] === b ? this.edgeLow[kk]! : i);
+          }
+        } else {
           for (const leaf of leaves(child)) {
-            for (let u = 0; u < n; u += 1) if (u !== leaf && weight(leaf, u) !== 0n) consider(edgeIndex(leaf, u));
+            for (const u of this.active) {
+              if (u === leaf) continue;
+              const kk = edgeIndex(leaf, u);
+              if (this.raw[kk] !== 0n) consider(kk, u);
+            }
           }
         }
         blossombestedges[child] = null;
@@ -430,7 +507,7 @@ export class WeightedGraph {
       queue = [];
       // Roots: single vertices whose dual is still positive (a zero-dual single vertex is optimal as it is).
       let roots = 0;
-      for (let v = 0; v < n; v += 1) {
+      for (const v of active) {
         if (mate[v] === -1 && dual[v]! > 0n && label[inblossom[v]!] === 0) {
           assignLabel(v, 1, -1);
           roots += 1;
@@ -441,7 +518,8 @@ export class WeightedGraph {
       while (!done) {
         while (queue.length > 0 && !done) {
           const v = queue.pop()!;
-          for (let w = 0; w < n && !done; w += 1) {
+          for (let index = 0; index < active.length && !done; index += 1) {
+            const w = active[index]!;
             if (w === v || inblossom[v] === inblossom[w]) continue;
             const k = edgeIndex(v, w);
             if (this.raw[k] === 0n) continue;
@@ -487,14 +565,14 @@ export class WeightedGraph {
         let deltaedge = -1;
         let deltablossom = -1;
         let deltavertex = -1;
-        for (let v = 0; v < n; v += 1) {
+        for (const v of active) {
           if (label[inblossom[v]!] === 1 && (deltatype === -1 || dual[v]! < delta)) {
             delta = dual[v]!;
             deltatype = 1;
             deltavertex = v;
           }
         }
-        for (let v = 0; v < n; v += 1) {
+        for (const v of active) {
           if (label[inblossom[v]!] === 0 && bestedge[v] !== -1) {
             const d = slack(bestedge[v]!);
             if (d < delta) {
@@ -521,7 +599,7 @@ export class WeightedGraph {
             deltablossom = b;
           }
         }
-        for (let v = 0; v < n; v += 1) {
+        for (const v of active) {
           const l = label[inblossom[v]!];
           if (l === 1) dual[v] = dual[v]! - delta;
           else if (l === 2) dual[v] = dual[v]! + delta;

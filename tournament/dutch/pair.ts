@@ -8,7 +8,7 @@ import { colourFor, publicationOrder } from './colours.ts';
 import { WeightedGraph } from './matching.ts';
 import { NoValidPairingError, type Board, type PairingRequest, type RoundPairing } from './model.ts';
 import { rankPlayers, type PlayerState } from './players.ts';
-import { byeSearchWeight, decidedWeight, edgeWeight, weightLayout, type ByeContext, type EdgeContext } from './weights.ts';
+import { byeSearchWeight, edgeWeight, weightLayout, type ByeContext, type EdgeContext } from './weights.ts';
 
 /** Pairs round `playedRounds + 1`. Throws NoValidPairingError when the absolute criteria cannot all hold. */
 export function pairRound(request: PairingRequest): RoundPairing {
@@ -18,7 +18,6 @@ export function pairRound(request: PairingRequest): RoundPairing {
 
   const compatible = compatibility(request, sorted);
   const layout = weightLayout(sorted, request.playedRounds);
-  const decided = decidedWeight(layout);
   const graph = new WeightedGraph(n);
   const topScore = sorted[0]!.score;
 
@@ -56,12 +55,8 @@ export function pairRound(request: PairingRequest): RoundPairing {
   const rematch = (): void => {
     mate = graph.maximumWeightMatching();
   };
-  const freeze = (a: number, b: number): void => {
-    for (let u = 0; u < n; u += 1) {
-      if (u !== a) graph.setWeight(a, u, u === b ? decided : 0n);
-      if (u !== b) graph.setWeight(b, u, u === a ? decided : 0n);
-    }
-  };
+  // A decided pair leaves the matching problem: every later optimum keeps it.
+  const freeze = (a: number, b: number): void => graph.freezePair(a, b);
 
   // The bracket: moved-down players, then the score group's residents, then the next score group.
   let bracket: number[] = [];

@@ -46,18 +46,6 @@ export function weightLayout(sortedPlayers: readonly PlayerState[], playedRounds
   return { groupBits: bitLength(largest), scoreBits: shift, scoreShift, playedRounds };
 }
 
-/** Total width of the fields below the completion field. */
-function fieldBits(layout: WeightLayout): number {
-  const { groupBits: g, scoreBits: s, playedRounds } = layout;
-  let bits = g + s + g + s + 2 * g + 4 * g;
-  if (playedRounds >= 1) bits += 2 * g + 2 * s;
-  if (playedRounds >= 2) bits += 2 * g + 2 * s;
-  return bits + 3 * g + 1;
-}
-
-/** Larger than any edge weight: the weight of a pair already decided. */
-export const decidedWeight = (layout: WeightLayout): bigint => (1n << BigInt(fieldBits(layout) + 2)) - 1n;
-
 const flag = (condition: boolean): bigint => (condition ? 1n : 0n);
 
 const coloursCompatible = (a: PlayerState, b: PlayerState): boolean => a.preference === null || b.preference === null || a.preference !== b.preference;

@@ -1,0 +1,218 @@
+// The Laws the clock applies on top of the arithmetic: penalties, arrival and default time, board moves and
+// the two move counts, draw offers, Article 10.2, and flag falls. Each takes a state already brought up to
+// the event's instant and returns the next one.
+import { Chess } from 'chess.js';
+import {
+  absentSides,
+  alert,
+  bonusOf,
+  display,
+  finish,
+  moveInProgress,
+  name,
+  quotaAtEndOf,
+  resume,
+  set,
+  setRemaining,
+  system,
+  twoMinutes,
+  type Mutable,
+} from './clock-state.ts';
+import { drawAgreementArticle, flagResult, lossResult, penaltyOutcome } from './laws.ts';
+import type { GameConfig, GameResult, GameState, Side } from './types.ts';
+import { otherSide } from './types.ts';
+
+/**
+ * Compares the press counter with the authoritative move count for `side` (Laws 6.10.2, 7.1). Checked for
+ * the side whose move is settled: the opponent of the player who just pressed, or after a correction.
+ */
+export function checkMoveCounts(s: GameState, side: Side, at: number): GameState {
+  const presses = s.presses[side];
+  const moves = s.moves[side];
+  const previous = s.moveCountMismatch;
+  if (!s.movesTracked || presses === moves) {
+    if (previous?.side !== side) return s;
+    const out: Mutable<GameState> = { ...s };
+    delete out.moveCountMismatch;
+    return out;
+  }
+  if (previous && previous.side === side && previous.presses === presses && previous.moves === moves) return s;
+  return alert(
+    { ...s, moveCountMismatch: { side, presses, moves } },
+    {
+      code: 'move-count-mismatch',
+      side,
+      at,
+      message: `${name(side)}: the clock counts ${presses} presses but the board shows ${moves} moves (Art. 6.10.2, 7.1: arbiter corrects)`,
+    },
+  );
+}
+
+export function penalty(config: GameConfig, s: GameState, offender: Side, offence: 'illegal-move' | 'false-claim', at: number): GameState {
+  const before = s.penalties[offender];
+  const counts =
+    offence === 'illegal-move'
+      ? { illegalMoves: before.illegalMoves + 1, falseClaims: before.falseClaims }
+      : { illegalMoves: before.illegalMoves, falseClaims: before.falseClaims + 1 };
+  const next: GameState = { ...s, penalties: set(s.penalties, offender, counts) };
+  const count = offence === 'illegal-move' ? counts.illegalMoves : counts.falseClaims;
+  const outcome = penaltyOutcome(config, offence, count);
+  if (outcome.kind === 'loss') {
+    const { result, termination } = lossResult(s.fen, offender, outcome.article);
+    const ended = alert(next, { code: 'penalty-limit', side: offender, at, message: `${name(offender)}: ${outcome.article}` });
+    return finish(config, ended, result, termination);
+  }
+  const opponent = otherSide(offender);
+  return setRemaining(next, opponent, next.remainingMs[opponent] + outcome.ms);
+}
+
+export function arrive(config: GameConfig, s: GameState, side: Side, at: number): GameState {
+  if (s.arrived[side]) return s;
+  const next = { ...s, arrived: set(s.arrived, side, true) };
+  if (s.defaultTimeExpiredAt === undefined) return next;
+  return alert(next, {
+    code: 'late-player',
+    side,
+    at,
+    message: `${name(side)} arrived ${Math.round((at - config.scheduledStart) / 1000)} s after the scheduled start, after the default time: arbiter decides`,
+  });
+}
+
+export function boardMove(s: GameState, side: Side, san: string, fen: string | undefined, at: number): GameState {
+  const out: Mutable<GameState> = { ...s, moves: set(s.moves, side, s.moves[side] + 1), movesTracked: true };
+  const known = fen ?? positionAfter(s.fen, san);
+  if (known) out.fen = known;
+  else {
+    delete out.fen;
+    if (s.fen) out.alerts = [...s.alerts, { code: 'arbiter-call', side, at, message: `${name(side)}'s move ${san} does not follow from the last position` }];
+  }
+  return out;
+}
+
+export function positionAfter(fen: string | undefined, san: string): string | undefined {
+  try {
+    const game = new Chess(fen);
+    game.move(san);
+    return game.fen();
+  } catch {
+    return undefined;
+  }
+}
+
+export function drawOffer(config: GameConfig, s: GameState, side: Side, at: number): GameState {
+  const move = moveInProgress(s);
+  if (config.drawOfferMinMove > 0 && move < config.drawOfferMinMove) {
+    return alert(s, {
+      code: 'draw-offer-refused',
+      side,
+      at,
+      message: `${name(side)}'s draw offer at move ${move} refused: no draw agreement before move ${config.drawOfferMinMove} (event rule, ${drawAgreementArticle(config.lawsEdition)}); claims under Art. 9.2/9.3 still go to the arbiter`,
+    });
+  }
+  return { ...s, drawOffer: { side, at } };
+}
+
+export function quickplayClaim(config: GameConfig, s: GameState, side: Side, at: number): GameState {
+  const tc = config.timeControl;
+  const p = s.period[side];
+  const why = !config.quickplayClaim
+    ? 'the event does not apply Article 10.2'
+    : s.status !== 'running' || s.toMove !== side
+      ? 'only the player having the move may claim'
+      : s.remainingMs[side] >= twoMinutes
+        ? 'the claimant has 2 minutes or more'
+        : p !== tc.periods.length - 1
+          ? 'not in the final period'
+          : bonusOf(tc, p).kind !== 'none'
+            ? 'the final period has an increment or delay'
+            : undefined;
+  if (why) {
+    return alert(s, { code: 'quickplay-claim', side, at, message: `${name(side)}'s Article 10.2 claim not admitted: ${why}` });
+  }
+  const claimed: GameState = {
+    ...s,
+    status: 'paused',
+    paused: { by: { kind: 'player', side }, reason: 'Article 10.2 claim', at },
+    quickplay: { side, at, status: 'pending' },
+  };
+  return alert(claimed, { code: 'quickplay-claim', side, at, message: `${name(side)} claims a draw under Article 10.2: arbiter decides` });
+}
+
+export function quickplayDecision(config: GameConfig, s: GameState, decision: 'draw' | 'postpone' | 'reject'): GameState {
+  const claim = s.quickplay;
+  if (!claim) return alert(s, { code: 'ignored-event', at, message: `Article 10.2 decision '${decision}' without a claim` });
+  if (decision === 'draw') return finish(config, s, '1/2-1/2', 'Article 10.2 claim upheld');
+  const opponent = otherSide(claim.side);
+  const out: Mutable<GameState> = claim.status === 'pending' ? { ...setRemaining(s, opponent, s.remainingMs[opponent] + twoMinutes) } : { ...s };
+  if (decision === 'postpone') out.quickplay = { ...claim, status: 'postponed' };
+  else delete out.quickplay;
+  return resume(out);
+}
+
+export function flag(config: GameConfig, s: GameState, side: Side, at: number): GameState {
+  if (s.flags[side] !== undefined) return s;
+  const due = s.status === 'running' && s.toMove === side && display(s.move, s.move.usedMs) === 0;
+  if (!due) {
+    const left = s.remainingMs[side];
+    return alert(s, { code: 'clock-disagrees', side, at, message: `${name(side)}'s flag reported, but the engine shows ${left} ms left` });
+  }
+  const flagged: GameState = {
+    ...s,
+    flags: side === 'white' ? { ...s.flags, white: at } : { ...s.flags, black: at },
+    firstFlag: s.firstFlag ?? { side, at },
+    remainingMs: set(s.remainingMs, side, 0),
+  };
+  const tc = config.timeControl;
+  const p = s.period[side];
+  const final = p >= tc.periods.length - 1;
+  if (tc.nextPeriod === 'first-flag' && !final) return nextPeriodForBoth(config, flagged, side, at);
+  const quota = quotaAtEndOf(tc, p);
+  const detail = quota !== undefined ? ` before completing move ${quota} (${s.presses[side]} presses)` : '';
+  const ended = alert(flagged, { code: 'flag-fall', side, at, message: `${name(side)}'s flag fell${detail}` });
+  const { result, termination } = flagResult(s.fen, side);
+  return finish(config, ended, result, termination);
+}
+
+/**
+ * DGT "TIME" mode: the first flag of a period adds the next period to both clocks. Whether the flagged
+ * player had completed the period's moves is for the arbiter to check on the scoresheet (Art. 6.4).
+ */
+export function nextPeriodForBoth(config: GameConfig, s: GameState, side: Side, at: number): GameState {
+  const tc = config.timeControl;
+  let next = s;
+  for (const who of ['white', 'black'] as const) {
+    const p = Math.min(next.period[who] + 1, tc.periods.length - 1);
+    const base = p === next.period[who] ? 0 : (tc.periods[p]?.baseMs[who] ?? 0);
+    next = setRemaining({ ...next, period: set(next.period, who, p) }, who, next.remainingMs[who] + base);
+    // The flagged side's clock stays at 0 for the flag record; its display restarts from the new period.
+    if (who === side) next = { ...next, flags: withoutFlag(next.flags, side) };
+  }
+  const quota = quotaAtEndOf(tc, s.period[side]);
+  const shortfall = quota !== undefined && s.presses[side] < quota ? ` with ${s.presses[side]} presses of ${quota} moves` : '';
+  return alert(next, {
+    code: 'flag-fall',
+    side,
+    at,
+    message: `${name(side)}'s flag fell at the end of period ${s.period[side] + 1}${shortfall}; next period added to both clocks: arbiter checks the scoresheet (Art. 6.4)`,
+  });
+}
+
+export function withoutFlag(flags: GameState['flags'], side: Side): GameState['flags'] {
+  return side === 'white' ? (flags.black === undefined ? {} : { black: flags.black }) : flags.white === undefined ? {} : { white: flags.white };
+}
+
+export function defaultTimeExpired(config: GameConfig, s: GameState, at: number): GameState {
+  const absent = absentSides(s);
+  if (absent.length === 0 || s.defaultTimeExpiredAt !== undefined || s.status === 'waiting') return s;
+  const marked: GameState = { ...s, defaultTimeExpiredAt: at };
+  const who = absent.length === 2 ? 'Both players are' : `${name(absent[0]!)} is`;
+  const article = config.lawsEdition === '2009' ? 'Art. 6.6' : 'Art. 6.7.1';
+  if (config.lateArrival === 'arbiter-decides') {
+    const paused: GameState = marked.status === 'running' ? { ...marked, status: 'paused', paused: { by: system, reason: `default time expired (${article}): arbiter decides`, at } } : marked;
+    return alert(paused, { code: 'default-time-expired', at, message: `${who} absent at the end of the default time (${article}): arbiter decides` });
+  }
+  const result: GameResult = absent.length === 2 ? '---' : absent[0] === 'white' ? '--+' : '+--';
+  const ended = alert(marked, { code: 'default-time-expired', at, message: `${who} absent at the end of the default time: forfeit (${article})` });
+  return finish(config, ended, result, `default time expired (${article})`);
+}
+
