@@ -148,7 +148,15 @@ export class Board {
       list.push({ id: `${this.id}:${a.code}:${a.side ?? '-'}:${a.at}`, board: this.id, ...a });
     }
     list.push(...this.#notes.values());
-    return list.filter((a) => !this.#dismissed.has(a.id) && a.at > this.#settledAt);
+    // An alert is a condition, not a history: a newer one of the same kind and side supersedes the older.
+    const latest = new Map<string, Attention>();
+    for (const a of list) {
+      if (this.#dismissed.has(a.id) || a.at <= this.#settledAt) continue;
+      const key = `${a.code}:${a.side ?? '-'}`;
+      const seen = latest.get(key);
+      if (!seen || seen.at <= a.at) latest.set(key, a);
+    }
+    return [...latest.values()];
   }
 
   remainingAt(now: number): { white: number; black: number } {

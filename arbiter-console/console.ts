@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { arbiterAuth } from './auth.ts';
 import { openDevice, type DeviceSpec, type OpenedDevice } from './devices.ts';
 import { PlayingHall } from './hall.ts';
-import { Journal } from './journal.ts';
+import { Journal, type Durability } from './journal.ts';
 import type { Round } from './round.ts';
 import { simulateRound, type LateArrival, type Simulation } from './simulation.ts';
 import { startConsoleServer, type ConsoleServer, type ConsoleServerOptions } from './server.ts';
@@ -13,6 +13,8 @@ import { bundlePage } from './web/bundle.ts';
 
 export interface ConsoleOptions {
   readonly dataDir: string;
+  /** What an appended journal entry survives (journal.ts); default 'process'. */
+  readonly durability?: Durability;
   /** Builds the round for a new journal; `toMonotonic` maps wall ms to the console's time. */
   readonly round?: (toMonotonic: (wallMs: number) => number) => Round;
   /** Monotonic ms per real ms (demo acceleration); fixed when the journal is created. */
@@ -43,7 +45,7 @@ export interface RunningConsole {
 
 export async function startConsole(options: ConsoleOptions): Promise<RunningConsole> {
   mkdirSync(options.dataDir, { recursive: true });
-  const journal = new Journal(join(options.dataDir, 'journal.sqlite'));
+  const journal = new Journal(join(options.dataDir, 'journal.sqlite'), options.durability ?? 'process');
   try {
     let meta = journal.meta();
     const resumed = meta !== undefined;

@@ -3,7 +3,7 @@ export { startConsole, type ConsoleOptions, type RunningConsole } from './consol
 export { startConsoleServer, type ConsoleServer, type ConsoleServerOptions } from './server.ts';
 export { PlayingHall, type HallChange, type CommandOutcome } from './hall.ts';
 export { Board, type Attention, type AttentionCode, type ScoreItem } from './board.ts';
-export { Journal, type JournalRecord, type JournalEntry, type JournalMeta, type ConsoleNote } from './journal.ts';
+export { Journal, type Durability, type JournalRecord, type JournalEntry, type JournalMeta, type ConsoleNote } from './journal.ts';
 export {
   parseClientMessage,
   arbiterCommandSchema,

@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { parseTimeControl } from '../clock-engine/index.ts';
-import { startConsole, type BoardView, type Round } from '../arbiter-console/index.ts';
+import { startConsole, type BoardView, type Durability, type Round } from '../arbiter-console/index.ts';
 import type { BenchRow } from './table.ts';
 
 const BOARDS = 200;
@@ -17,7 +17,9 @@ const CLIENTS = 200;
 const PRESSES_PER_SECOND = Number(process.env.BENCH_PRESS_RATE ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 
-type FromServer = { type: 'ready'; url: string } | { type: 'usage'; cpuMs: number; wallMs: number; rssMb: number; heapMb: number };
+type FromServer =
+  | { type: 'ready'; url: string }
+  | { type: 'usage'; cpuMs: number; wallMs: number; rssMb: number; heapMb: number; handleP50: number; handleP99: number };
 type ToServer = { type: 'press'; board: string; side: 'white' | 'black' } | { type: 'measure' } | { type: 'stop' };
 
 function benchRound(): Round {
@@ -42,9 +44,9 @@ function benchRound(): Round {
   };
 }
 
-async function serveBench(coalesceMs: number): Promise<void> {
+async function serveBench(coalesceMs: number, durability: Durability): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-bench-'));
-  const run = await startConsole({ dataDir, port: 0, noPage: true, round: benchRound, server: { coalesceMs } });
+  const run = await startConsole({ dataDir, durability, port: 0, noPage: true, round: benchRound, server: { coalesceMs } });
   for (const id of run.hall.boards.keys()) {
     for (const side of ['white', 'black'] as const) run.hall.record({ kind: 'clock', board: id, event: { type: 'arrive', side, at: run.hall.source.now(), by: { kind: 'player', side } } });
   }
@@ -52,16 +54,28 @@ async function serveBench(coalesceMs: number): Promise<void> {
   let cpu = process.cpuUsage();
   let wall = performance.now();
   const send = (m: FromServer) => process.send!(m);
+  const handled: number[] = [];
   process.on('message', (m: ToServer) => {
     if (m.type === 'press') {
+      const t0 = performance.now();
       run.hall.record({ kind: 'clock', board: m.board, event: { type: 'press', side: m.side, at: run.hall.source.now(), by: { kind: 'device', deviceId: 'bench' } } });
+      handled.push(performance.now() - t0);
     } else if (m.type === 'measure') {
       cpu = process.cpuUsage();
       wall = performance.now();
     } else {
       const used = process.cpuUsage(cpu);
       const mem = process.memoryUsage();
-      send({ type: 'usage', cpuMs: (used.user + used.system) / 1000, wallMs: performance.now() - wall, rssMb: mem.rss / 2 ** 20, heapMb: mem.heapUsed / 2 ** 20 });
+      handled.sort((a, b) => a - b);
+      send({
+        type: 'usage',
+        cpuMs: (used.user + used.system) / 1000,
+        wallMs: performance.now() - wall,
+        rssMb: mem.rss / 2 ** 20,
+        heapMb: mem.heapUsed / 2 ** 20,
+        handleP50: percentile(handled, 50),
+        handleP99: percentile(handled, 99),
+      });
       void run.stop().then(() => {
         rmSync(dataDir, { recursive: true, force: true });
         process.exit(0);
@@ -75,8 +89,32 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-async function measure(coalesceMs: number): Promise<{ p50: number; p99: number; samples: number; expected: number; cpuPct: number; rssMb: number; heapMb: number }> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve-bench', String(coalesceMs)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+interface Measured {
+  p50: number;
+  p99: number;
+  samples: number;
+  expected: number;
+  cpuPct: number;
+  rssMb: number;
+  heapMb: number;
+  handleP50: number;
+  handleP99: number;
+}
+
+/** Seeded uniform [0, 1) (mulberry32): the same press times on every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function measure(coalesceMs: number, durability: Durability): Promise<Measured> {
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve-bench', String(coalesceMs), durability], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const next = () => new Promise<FromServer>((resolve) => child.once('message', (m) => resolve(m as FromServer)));
   const ready = (await next()) as { type: 'ready'; url: string };
   const pending = new Map<string, { presses: number; sentAt: number }>();
@@ -104,9 +142,11 @@ async function measure(coalesceMs: number): Promise<{ p50: number; p99: number; 
   const presses = new Map<string, number>();
   const total = PRESSES_PER_SECOND * SECONDS;
   const start = performance.now();
+  const random = seeded(2019);
+  let due = start;
   for (let i = 0; i < total; i++) {
-    // Absolute schedule (no drift), boards in a scrambled order.
-    const due = start + (i * 1000) / PRESSES_PER_SECOND;
+    // Presses arrive at random (Poisson, as players finish their moves), on an absolute schedule.
+    due += (-Math.log(1 - random()) * 1000) / PRESSES_PER_SECOND;
     await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
     const board = String(((i * 37) % BOARDS) + 1);
     const done = presses.get(board) ?? 0;
@@ -129,26 +169,33 @@ async function measure(coalesceMs: number): Promise<{ p50: number; p99: number; 
     cpuPct: (usage.cpuMs / usage.wallMs) * 100,
     rssMb: usage.rssMb,
     heapMb: usage.heapMb,
+    handleP50: usage.handleP50,
+    handleP99: usage.handleP99,
   };
 }
 
 export async function run(): Promise<BenchRow[]> {
   const part = 'arbiter-console';
   const rows: BenchRow[] = [];
-  const load = `${BOARDS} boards, ${CLIENTS} ws clients, ${PRESSES_PER_SECOND} presses/s`;
-  for (const coalesceMs of [100, 0]) {
-    const r = await measure(coalesceMs);
-    const label = coalesceMs > 0 ? `deltas coalesced to <=10/s` : 'no coalescing (pipeline only)';
+  const load = `${BOARDS} boards, ${CLIENTS} ws clients, ${PRESSES_PER_SECOND} presses/s at random`;
+  const variants: [number, Durability, string][] = [
+    [100, 'process', 'journal fsync-free (default)'],
+    [100, 'power', 'journal fsync per event (--durability power)'],
+  ];
+  for (const [coalesceMs, durability, label] of variants) {
+    const r = await measure(coalesceMs, durability);
     rows.push(
-      { part, measure: `press->client p50, ${label} (${load})`, value: `${r.p50.toFixed(1)} ms` },
+      { part, measure: `press->client p50, ${label}, deltas <=10/s (${load})`, value: `${r.p50.toFixed(1)} ms` },
       { part, measure: `press->client p99, ${label}`, value: `${r.p99.toFixed(1)} ms`, target: '< 50 ms', ok: r.p99 < 50 },
       { part, measure: `deliveries received, ${label}`, value: `${r.samples} / ${r.expected}`, target: 'all', ok: r.samples === r.expected },
       { part, measure: `server CPU / RSS / heap during it, ${label}`, value: `${r.cpuPct.toFixed(0)} % / ${r.rssMb.toFixed(0)} MB / ${r.heapMb.toFixed(0)} MB` },
+      { part, measure: `server: one press journaled + applied + queued to ${CLIENTS} clients, p50 / p99, ${label}`, value: `${r.handleP50.toFixed(1)} / ${r.handleP99.toFixed(1)} ms` },
     );
   }
   return rows;
 }
 
 if (process.argv.includes('--serve-bench')) {
-  await serveBench(Number(process.argv[process.argv.indexOf('--serve-bench') + 1] ?? 100));
+  const at = process.argv.indexOf('--serve-bench');
+  await serveBench(Number(process.argv[at + 1] ?? 100), (process.argv[at + 2] ?? 'process') as Durability);
 }

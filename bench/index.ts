@@ -4,6 +4,7 @@ import { formatTable, type BenchRow } from './table.ts';
 
 const suites: Record<string, () => Promise<{ run(): Promise<BenchRow[]> }>> = {
   'clock-engine': () => import('./clock-engine.ts'),
+  'device-bridge': () => import('./device-bridge.ts'),
   'arbiter-console': () => import('./arbiter-console.ts'),
   pairing: () => import('./pairing.ts'),
 };

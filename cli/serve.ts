@@ -27,6 +27,8 @@ usage: zeitnot serve --event FILE|PRESET [options]
   --port PORT            HTTP/WebSocket port (default 8080)
   --host HOST            interface to listen on (default 127.0.0.1; 0.0.0.0 for tablets on the LAN)
   --data DIR             journal and token directory (default ./data)
+  --durability process|power  journal survives a crashed console (default), or power loss too
+                         (an fsync per event)
   --demo                 the npm start round: Cairns Cup 2019 round 1, 5 simulated boards, 30x,
                          a fresh journal in ./data/demo on every start
   --help                 this text
@@ -94,6 +96,7 @@ async function serve(args: string[]): Promise<number> {
         port: { type: 'string' },
         host: { type: 'string' },
         data: { type: 'string' },
+        durability: { type: 'string' },
         demo: { type: 'boolean' },
         help: { type: 'boolean' },
       },
@@ -120,8 +123,11 @@ async function serve(args: string[]): Promise<number> {
     const startIn = values['start-in'] !== undefined ? positive('--start-in', values['start-in'], 0) : demo ? 2 : undefined;
     const event = eventArg ? eventFrom(eventArg) : undefined;
     const round = Number(values.round ?? 1);
+    const durability = values.durability ?? 'process';
+    if (durability !== 'process' && durability !== 'power') throw new UsageError(`--durability '${durability}': expected process or power`);
     const running = await startConsole({
       dataDir,
+      durability,
       scale,
       port,
       ...(values.host ? { host: values.host } : {}),

@@ -36,6 +36,14 @@ import { otherSide } from './types.ts';
 
 export { incrementFor, moveInProgress } from './clock-state.ts';
 
+// States are never mutated, so every game can share its empty starting parts (a few hundred bytes
+// per idle game in a hall of hundreds).
+const zeros = Object.freeze({ white: 0, black: 0 });
+const nobody = Object.freeze({ white: false, black: false });
+const noOffences = Object.freeze({ illegalMoves: 0, falseClaims: 0 });
+const noPenalties = Object.freeze({ white: noOffences, black: noOffences });
+const noAlerts: readonly never[] = Object.freeze([]);
+const noFlags = Object.freeze({});
 
 export function initialGameState(config: GameConfig): GameState {
   const tc = config.timeControl;
@@ -49,19 +57,19 @@ export function initialGameState(config: GameConfig): GameState {
     status: 'waiting',
     toMove: 'white',
     remainingMs,
-    asOf: config.scheduledStart,
-    presses: { white: 0, black: 0 },
-    moves: { white: 0, black: 0 },
-    period: { white: 0, black: 0 },
-    arrived: { white: false, black: false },
-    penalties: { white: { illegalMoves: 0, falseClaims: 0 }, black: { illegalMoves: 0, falseClaims: 0 } },
-    alerts: [],
+    // Nothing runs yet: any event (even an early start by the arbiter) may come before the scheduled start.
+    asOf: Math.min(0, config.scheduledStart),
+    presses: zeros,
+    moves: zeros,
+    period: zeros,
+    arrived: nobody,
+    penalties: noPenalties,
+    alerts: noAlerts,
     move: { startMs: remainingMs.white, usedMs: 0, delayMs: delayOf(tc, 0) },
-    flags: {},
+    flags: noFlags,
     movesTracked: false,
   };
 }
-
 
 /** Remaining time of both sides at instant `now` (never below zero; frozen unless running). */
 export function remainingAt(state: GameState, now: number): { white: number; black: number } {
@@ -75,7 +83,6 @@ export interface Deadline {
   readonly kind: 'start' | 'flag' | 'defaultTime';
   readonly side?: Side;
 }
-
 
 /** The next instant at which the clock acts by itself, or undefined when nothing is pending. */
 export function nextDeadline(config: GameConfig, state: GameState): Deadline | undefined {
@@ -188,7 +195,6 @@ export function replayGame(config: GameConfig, events: readonly ClockEvent[]): G
   return s;
 }
 
-
 function step(config: GameConfig, state: GameState, e: ClockEvent): GameState {
   // A finished game only takes corrections of the result and the move counts; anything else changes nothing.
   if (state.status === 'finished' && e.type !== 'result' && e.type !== 'boardMove' && e.type !== 'setMoveCounter') {
@@ -231,7 +237,7 @@ function step(config: GameConfig, state: GameState, e: ClockEvent): GameState {
     case 'quickplayClaim':
       return quickplayClaim(config, s, e.side, at);
     case 'quickplayDecision':
-      return quickplayDecision(config, s, e.decision);
+      return quickplayDecision(config, s, e.decision, at);
     case 'flag':
       return flag(config, s, e.side, at);
     case 'defaultTimeExpired':
@@ -259,7 +265,6 @@ function start(config: GameConfig, s: GameState, at: number): GameState {
   }
   return next;
 }
-
 
 /**
  * A press by the side to move at instant `at` (>= asOf), from a state not yet advanced to `at`: the hot

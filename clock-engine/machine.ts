@@ -1,7 +1,8 @@
 // One XState v5 actor per game. Its context holds the fold state; every ClockEvent goes through the pure
 // fold (applyClockEvent), so the actor adds only what a fold cannot: a timer. While running, a delayed
-// transition is aimed at the exact next deadline (flag fall or default-time expiry); when it fires, the
-// engine applies the deadline event stamped with the deadline instant (not the instant the timer ran) and
+// transition is aimed at the earliest instant a deadline (flag fall, default-time expiry) can fall, which
+// is the exact next deadline unless the waiting clock could still fall earlier; when it fires, the engine
+// applies every deadline due by then, stamped with its own instant (not the instant the timer ran), and
 // emits it, so the console can journal it and a replay of the journal reproduces the state exactly.
 import { assign, createActor, enqueueActions, setup, type Actor, type ActorOptions, type AnyActorLogic } from 'xstate';
 import { advanceTo, applyClockEvent, earliestPossibleDeadline, initialGameState, noDeadlineBy } from './fold.ts';
@@ -34,26 +35,27 @@ export interface GameClockInput {
 /** setTimeout's ceiling; a later deadline is re-aimed when this wakes up. */
 const longestTimerMs = 2_147_483_647;
 
-const clockEventTypes: readonly ClockEventType[] = [
-  'start',
-  'press',
-  'pause',
-  'resume',
-  'setTime',
-  'addTime',
-  'setMoveCounter',
-  'penalty',
-  'arrive',
-  'boardMove',
-  'drawOffer',
-  'drawAccept',
-  'quickplayClaim',
-  'quickplayDecision',
-  'flag',
-  'defaultTimeExpired',
-  'forfeit',
-  'result',
-];
+/** Every event type the machine accepts; listing them as keys makes the compiler catch a new one. */
+const clockEventTypes = Object.keys({
+  start: true,
+  press: true,
+  pause: true,
+  resume: true,
+  setTime: true,
+  addTime: true,
+  setMoveCounter: true,
+  penalty: true,
+  arrive: true,
+  boardMove: true,
+  drawOffer: true,
+  drawAccept: true,
+  quickplayClaim: true,
+  quickplayDecision: true,
+  flag: true,
+  defaultTimeExpired: true,
+  forfeit: true,
+  result: true,
+} satisfies Record<ClockEventType, true>) as ClockEventType[];
 
 function emitNews(
   enqueue: { emit: (e: GameClockEmitted) => void },
@@ -106,6 +108,7 @@ const machineSetup = setup({
       event.side === context.game.toMove &&
       event.at >= context.game.asOf &&
       noDeadlineBy(context.config, context.game, event.at),
+    noDeadlinePassed: ({ context, event }) => noDeadlineBy(context.config, context.game, event.at),
     isUntrackedPlainPress: ({ context, event }) =>
       event.type === 'press' &&
       !context.game.movesTracked &&
@@ -157,10 +160,10 @@ export const gameClockMachine = machineSetup.createMachine({
           { guard: 'isPlainPress', actions: 'fold' },
           { target: '#gameClock.routing', actions: 'fold' },
         ],
-        // These never move a deadline or change the status.
-        boardMove: { actions: 'fold' },
-        drawOffer: { actions: 'fold' },
-        setMoveCounter: { actions: 'fold' },
+        // These never move a deadline or change the status (unless a deadline passed before them).
+        boardMove: [{ guard: 'noDeadlinePassed', actions: 'fold' }, { target: '#gameClock.routing', actions: 'fold' }],
+        drawOffer: [{ guard: 'noDeadlinePassed', actions: 'fold' }, { target: '#gameClock.routing', actions: 'fold' }],
+        setMoveCounter: [{ guard: 'noDeadlinePassed', actions: 'fold' }, { target: '#gameClock.routing', actions: 'fold' }],
       },
     },
     paused: { on: foldAndRoute },

@@ -138,7 +138,7 @@ export function quickplayClaim(config: GameConfig, s: GameState, side: Side, at:
   return alert(claimed, { code: 'quickplay-claim', side, at, message: `${name(side)} claims a draw under Article 10.2: arbiter decides` });
 }
 
-export function quickplayDecision(config: GameConfig, s: GameState, decision: 'draw' | 'postpone' | 'reject'): GameState {
+export function quickplayDecision(config: GameConfig, s: GameState, decision: 'draw' | 'postpone' | 'reject', at: number): GameState {
   const claim = s.quickplay;
   if (!claim) return alert(s, { code: 'ignored-event', at, message: `Article 10.2 decision '${decision}' without a claim` });
   if (decision === 'draw') return finish(config, s, '1/2-1/2', 'Article 10.2 claim upheld');

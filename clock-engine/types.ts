@@ -181,7 +181,10 @@ export interface GameState {
    * the simple delay in force for it (the main time waits `delayMs` before counting down).
    */
   readonly move: { readonly startMs: number; readonly usedMs: number; readonly delayMs: number };
-  /** When each side's flag fell (absent = not fallen). */
+  /**
+   * When each side's flag fell and the game ended or the clock stays at zero (absent = not fallen). In
+   * 'first-flag' mode a flag that brought the next period is kept only in `firstFlag`.
+   */
   readonly flags: { readonly white?: number; readonly black?: number };
   /** An open draw offer (allowed by the move rule), until accepted or the opponent moves. */
   readonly drawOffer?: { readonly side: Side; readonly at: number };

@@ -131,7 +131,13 @@ export function clocksPage(root: HTMLElement, conn: Connection, arbiter: boolean
       .join('');
   };
 
+  const startButton = root.querySelector<HTMLButtonElement>('[data-command="startAll"]');
   const render = (changed: readonly string[] | 'all'): void => {
+    if (startButton) {
+      const armed = conn.state.round?.startAt !== undefined;
+      startButton.disabled = armed;
+      startButton.textContent = armed ? 'Round start set' : 'Start all at the scheduled time';
+    }
     const alertedBoards = new Set(conn.state.attention.map((a) => a.board));
     const ids = changed === 'all' ? [...conn.state.boards.keys()] : changed;
     if (changed === 'all') {

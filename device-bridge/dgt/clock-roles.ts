@@ -70,6 +70,14 @@ export class MirrorClock {
     return this.last;
   }
 
+  /** A new game on this board: the next time the clock starts is a `start` again. */
+  newGame(): void {
+    this.started = false;
+    this.paused = false;
+    this.expected = 'none';
+    this.flagged.left = this.flagged.right = false;
+  }
+
   clock(m: ClockTimesMessage, at: number): void {
     const by = this.actor;
     if (!this.started && m.running) {

@@ -73,6 +73,11 @@ export function icons(left: number, right: number, leftPeriod: number, rightPeri
   return clockFrame(ClockCommand.icons, [left & 0x7f, right & 0x7f, leftPeriod & 0x7f, rightPeriod & 0x7f, special & 0x7f, 0, 0, 0]);
 }
 
+/** Revelation II / Pegasus LEDs: pattern 0 off, 1 on, 2 configuration; squares in the board's numbering. */
+export function leds(pattern: 0 | 1 | 2, start: number, end: number): Uint8Array {
+  return Uint8Array.of(DgtCommand.setLeds, 0x04, pattern, start & 0x7f, end & 0x7f, 0x00);
+}
+
 /** A decoded host -> board command, as the simulator (or a protocol analyser) reads it. */
 export type HostCommand =
   | { readonly kind: 'board'; readonly byte: number }

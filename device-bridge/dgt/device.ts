@@ -69,6 +69,7 @@ export function createDgtDevice(options: DgtDeviceOptions): DgtDevice {
         sides.learn(e.orientation === 'rotated' ? 'right' : 'left');
         break;
       case 'newGame':
+        mirror?.newGame();
         out.arbiterCall(e.at, 'the start position was set up again on the board');
         break;
     }
@@ -156,8 +157,8 @@ export function createDgtDevice(options: DgtDeviceOptions): DgtDevice {
     async close() {
       cancelNotice?.();
       tracker.dispose();
-      stopSession();
       await session.close();
+      stopSession();
     },
   };
 }

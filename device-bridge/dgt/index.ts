@@ -25,6 +25,7 @@ export {
   clockVersion,
   clockButtons,
   icons,
+  leds,
   HostCommandDecoder,
   type HostCommand,
   type SetAndRun,

@@ -47,3 +47,15 @@ export async function openFirmataLink(target: SerialPath & { readonly readyTimeo
   }
   return { io, firmware: io.firmware.name, close: () => closePort(port) };
 }
+
+/** The firmware name of a Firmata board on `path`, or undefined if nothing completes the handshake. */
+export async function probeFirmata(target: SerialPath & { readonly timeoutMs?: number }): Promise<string | undefined> {
+  try {
+    const link = await openFirmataLink({ ...target, readyTimeoutMs: target.timeoutMs ?? 3_000 });
+    await link.close();
+    return link.firmware ?? 'Firmata';
+  } catch (error) {
+    if ((error as Error).message.startsWith('no Firmata handshake')) return undefined;
+    throw error;
+  }
+}

@@ -5,7 +5,6 @@ import type { Side } from '../../clock-engine/index.ts';
 import {
   BoundedReadlineParser,
   formatLine,
-  lineChecksum,
   LINE_PROTOCOL_VERSION,
   parseLine,
   type DeviceLine,
@@ -132,13 +131,21 @@ export function createVirtualLineClock(options: VirtualLineClockOptions): Virtua
     armRetransmit();
   };
 
+  /** One retransmission timer for all pending events; a new event does not postpone older ones. */
+  let retransmitPending = false;
   const armRetransmit = (): void => {
-    scheduler.clearTimeout(retransmitTimer);
-    if (unacked.size === 0 || !poweredOn) return;
+    if (retransmitPending || unacked.size === 0 || !poweredOn) return;
+    retransmitPending = true;
     retransmitTimer = scheduler.setTimeout(() => {
+      retransmitPending = false;
+      if (unacked.size === 0) return;
       for (const line of unacked.values()) transmit(line);
       armRetransmit();
     }, retransmitMs);
+  };
+  const stopRetransmit = (): void => {
+    scheduler.clearTimeout(retransmitTimer);
+    retransmitPending = false;
   };
 
   const heartbeat = (): void => {
@@ -199,7 +206,7 @@ export function createVirtualLineClock(options: VirtualLineClockOptions): Virtua
           return;
         }
         unacked.delete(message.seq);
-        if (unacked.size === 0) scheduler.clearTimeout(retransmitTimer);
+        if (unacked.size === 0) stopRetransmit();
         return;
       default:
         hostErrors++; // a device message from the host: ignored, like any bad line
@@ -222,7 +229,8 @@ export function createVirtualLineClock(options: VirtualLineClockOptions): Virtua
     },
     powerOff() {
       poweredOn = false;
-      for (const timer of [heartbeatTimer, retransmitTimer, flagTimer]) scheduler.clearTimeout(timer);
+      stopRetransmit();
+      for (const timer of [heartbeatTimer, flagTimer]) scheduler.clearTimeout(timer);
     },
     press(side) {
       if (!poweredOn || paused) return;
@@ -316,9 +324,3 @@ export function createVirtualLineClock(options: VirtualLineClockOptions): Virtua
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-/** For fault tests: a well-formed line with a checksum that does not match. */
-export function lineWithBadChecksum(body: string): string {
-  const good = parseInt(lineChecksum(body), 16);
-  return `$${body}*${((good + 1) & 0xff).toString(16).toUpperCase().padStart(2, '0')}\r\n`;
-}

@@ -12,7 +12,10 @@ export interface Scheduler {
 export interface ManualScheduler extends Scheduler {
   /** Moves time forward, firing each due timer in order with `now()` equal to its due time. */
   advanceBy(ms: number): void;
-  /** Fires timers (including ones they schedule) until none is left, or `limit` ms have passed. */
+  /**
+   * Fires timers (including ones they schedule) until none is left, or `limit` ms have passed. With a
+   * periodic timer (a heartbeat) there is always one left: pass a limit or use `advanceBy`.
+   */
   runAll(limit?: number): void;
   /** Timers still waiting. */
   readonly pending: number;

@@ -206,6 +206,12 @@ describe('default time (late arrival)', () => {
     expect(emitted).toEqual([{ type: 'defaultTimeExpired', absent: ['black'], at: 30 * min, by: { kind: 'system' } }]);
     expect(state.result).toEqual({ result: '+--', termination: 'default time expired (Art. 6.7.1)' });
   });
+  it('the arbiter may start the clock before the scheduled start; the default time still counts from it', () => {
+    const early = gameConfig('5400+30', { scheduledStart: 10_000, defaultTimeMs: 30 * min });
+    const { state } = fold(early, [ev.arrive('white', 1000), ev.arrive('black', 2000), ev.start(5000), ev.press('white', 8000)]);
+    expect(state.remainingMs.white).toBe(5_430_000 - 3000 + 30_000);
+    expect(state.asOf).toBe(8000);
+  });
   it('counts from the scheduled start, not the clock start', () => {
     const lateRound = [ev.arrive('white', 0), ev.start(5 * min), ev.press('white', 6 * min)];
     expect(nextDeadline(config, fold(config, lateRound).state)).toEqual({ at: 30 * min, kind: 'defaultTime' });

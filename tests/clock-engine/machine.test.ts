@@ -164,6 +164,18 @@ describe('game clock actor', () => {
     second.actor.stop();
   });
 
+  it('a board move stamped after a missed deadline ends the game and leaves the running state', () => {
+    const config = gameConfig('60');
+    const h = harness(config);
+    h.send((at) => ev.arrive('white', at));
+    h.send((at) => ev.arrive('black', at));
+    h.send(ev.start);
+    h.actor.send(ev.boardMove('white', 'e4', 70_000));
+    expect(h.generated).toEqual([{ type: 'flag', side: 'white', at: 60_000, by: { kind: 'system' } }]);
+    expect(h.stateName()).toBe('"finished"');
+    h.actor.stop();
+  });
+
   it('a late device event after the deadline still yields the flag at the deadline, emitted first', () => {
     const config = gameConfig('60');
     const h = harness(config);

@@ -16,6 +16,8 @@ import {
   decodeBwtime,
   endDisplay,
   fieldUpdateMessage,
+  icons,
+  leds,
   longSerialNumberMessage,
   serialNumberMessage,
   setAndRun,
@@ -236,6 +238,9 @@ describe('host commands', () => {
     expect(hex(setAndRun({ leftMs: 5_400_000, rightMs: 2_730_000, run: 'pause' }))).toBe('2B 0A 03 0A 01 1E 00 00 2D 1E 04 00');
     expect(hex(xlDisplay('123456'))).toBe('2B 0B 03 01 4F 5B 06 7D 6D 66 00 01 00');
     expect(hex(boardCommand('updateNiceMode'))).toBe('4B');
+    expect(hex(leds(1, 0x34, 0x24))).toBe('60 04 01 34 24 00');
+    expect(hex(leds(0, 0x40, 0x40))).toBe('60 04 00 40 40 00');
+    expect(hex(icons(0x01, 0x02, 0x21, 0x01, 0x40))).toBe('2B 0B 03 02 01 02 21 01 40 00 00 00 00');
   });
 
   it('rounds a started second up on set-and-run and caps at 9:59:59', () => {
@@ -245,7 +250,7 @@ describe('host commands', () => {
 
   it('splits the host byte stream back into commands (what the simulator reads)', () => {
     const decoder = new HostCommandDecoder();
-    const stream = [0x40, ...asciiText('PAUSE', 3), 0x4d, 0x99, ...setAndRun({ leftMs: 1000, rightMs: 2000, run: 'left' })];
+    const stream = [0x40, ...asciiText('PAUSE', 3), 0x4d, 0x99, ...setAndRun({ leftMs: 1000, rightMs: 2000, run: 'left' }), ...leds(1, 0x34, 0x24)];
     const out = [...decoder.push(stream.slice(0, 7)), ...decoder.push(stream.slice(7))];
     expect(out.map((c) => (c.kind === 'clock' ? `clock ${c.command}` : c.kind === 'board' ? c.byte : c.kind))).toEqual([
       0x40,
@@ -253,6 +258,7 @@ describe('host commands', () => {
       0x4d,
       'invalid',
       'clock 10',
+      'leds',
     ]);
   });
 });

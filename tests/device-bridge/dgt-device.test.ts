@@ -3,7 +3,8 @@
 import { SerialPortMock } from 'serialport';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDgtDevice, type DeviceMessage } from '../../device-bridge/index.ts';
-import { createManualScheduler, mockBoardLink, VirtualDgtBoard } from '../../simulators/index.ts';
+import { replayGame, parseTimeControl, type ClockEvent } from '../../clock-engine/index.ts';
+import { createManualScheduler, createVirtualGame, mockBoardLink, playOnDgtBoard, VirtualDgtBoard } from '../../simulators/index.ts';
 import { until } from '../support/wait.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -103,5 +104,39 @@ describe('DGT device', () => {
       '1000 input error #4: DGT bad-header: message 0x99 without a size [99]',
     ]);
     expect(messages.filter((m) => m.type === 'connection').map((m) => m.type === 'connection' && m.state)).toEqual(['connecting', 'connected']);
+  });
+
+  it('virtual players play a whole game on the board (binding-mock): presses and moves reach the engine exactly', async () => {
+    const { board, advance, messages, scheduler } = await rig();
+    const script = createVirtualGame({ seed: 'dgt-29', thinkMs: { kind: 'uniform', minMs: 1_000, maxMs: 3_000 } });
+    board.clock.startStop();
+    const run = playOnDgtBoard(board, script, { scheduler });
+    // Simulated time stops at each scripted press so the bytes it causes are read at that instant.
+    for (const move of script.moves) await advance(move.thinkMs);
+    board.clock.startStop(); // checkmate: the arbiter stops the clock
+    await advance(1_000);
+    await run.finished;
+    const events = messages.flatMap((m) => (m.type === 'clockEvent' ? [m.event] : []));
+    const presses = events.flatMap((e) => (e.type === 'press' ? [e] : []));
+    expect(presses.map((e) => e.side)).toEqual(script.moves.map((m) => m.side));
+    // Each press arrives at the scripted instant: start (100) + the think times so far.
+    let at = 100;
+    expect(presses.map((e) => e.at)).toEqual(script.moves.map((m) => (at += m.thinkMs)));
+    expect(events.flatMap((e) => (e.type === 'boardMove' ? [e.san] : []))).toEqual(script.moves.map((m) => m.san));
+    const arrive = (side: 'white' | 'black'): ClockEvent => ({ type: 'arrive', side, at: 0, by: { kind: 'system' } });
+    const config = {
+      timeControl: parseTimeControl('60'),
+      scheduledStart: 0,
+      defaultTimeMs: 0,
+      lateArrival: 'arbiter-decides' as const,
+      lawsEdition: '2023' as const,
+      category: 'blitz' as const,
+      drawOfferMinMove: 0,
+      quickplayClaim: false,
+      armageddon: false,
+    };
+    const state = replayGame(config, [arrive('white'), arrive('black'), ...events]);
+    expect(state.remainingMs).toEqual({ white: board.clock.side('left').ms, black: board.clock.side('right').ms });
+    expect(state.fen).toBe(script.moves.at(-1)?.fenAfter);
   });
 });

@@ -239,4 +239,36 @@ describe('DGT board with clock over a pty pair', () => {
     expect(states).toContain('disconnected');
     expect(states.at(-1)).toBe('connected');
   });
+
+  it('a game through line noise, split and merged deliveries loses no press and no move', async () => {
+    const r = await rig('mirror', 600_000, 0);
+    const script = createVirtualGame({ seed: 'dgt-2', thinkMs: { kind: 'uniform', minMs: 900, maxMs: 3_000 } });
+    expect([script.moves.length, script.termination]).toEqual([27, 'checkmate']);
+    r.board.clock.startStop();
+    await r.sync();
+    const deliveries = ['whole', 'split', 'merged'] as const;
+    let noise = 0;
+    for (const [i, move] of script.moves.entries()) {
+      r.board.delivery = deliveries[i % 3] ?? 'whole';
+      if (i % 4 === 1) {
+        // Noise that cannot complete a message: a stray id with half a size, and bytes outside any message.
+        r.board.sendGarbage([0x00, 0x13, 0x8e, 0x00]);
+        noise++;
+      }
+      await r.advance(move.thinkMs - 600);
+      r.board.move({ from: move.from, to: move.to, ...(move.promotion ? { promotion: move.promotion } : {}) });
+      await r.advance(600);
+      expect(r.board.press(sideOf(move.side))).toBe(true);
+      await r.advance(100);
+    }
+    const events = r.events();
+    expect(events.filter((e) => e.type === 'press').map((e) => e.type === 'press' && e.side)).toEqual(script.moves.map((m) => m.side));
+    expect(events.filter((e) => e.type === 'boardMove').map((e) => e.type === 'boardMove' && e.san)).toEqual(script.moves.map((m) => m.san));
+    const state = replayGame(config('600'), [...arrivals, ...events]);
+    expect(state.remainingMs).toEqual({ white: r.board.clock.side('left').ms, black: r.board.clock.side('right').ms });
+    // Each burst of noise is reported (as garbage and a broken header), and nothing else is.
+    const errors = r.messages.filter((m) => m.type === 'inputError');
+    expect(errors.length).toBe(noise * 3);
+    expect(r.device.session.decoder.stats).toMatchObject({ garbageBytes: noise * 3, badHeaders: noise, badLengths: 0, truncated: 0 });
+  });
 });

@@ -99,6 +99,16 @@ describe('mirror role', () => {
     expect(summary(events)).toEqual(['0 start', '11000 press white 295000/297000']);
   });
 
+  it('after a new game is set up, the next clock start is a start again', () => {
+    const { m, events } = mirror('left');
+    m.clock(clock(60_000, 60_000, leftRuns), 0);
+    m.clock(clock(0, 60_000, S.d3, { left: true }), 60_000);
+    m.newGame();
+    m.clock(clock(300_000, 300_000, S.d3), 70_000);
+    m.clock(clock(300_000, 300_000, leftRuns), 80_000);
+    expect(summary(events)).toEqual(['0 start', '60000 flag white', '80000 start']);
+  });
+
   it('raises clock-disagrees only when the engine is more than 1 s from the clock', () => {
     const { m } = mirror('left');
     m.clock(clock(180_000, 180_000, leftRuns), 0);

@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGameClock, type ClockEvent, type GameConfig } from '../../clock-engine/index.ts';
-import { createFirmataClock, defaultFirmataPins as pin, openFirmataLink, type DeviceMessage } from '../../device-bridge/index.ts';
+import { createFirmataClock, defaultFirmataPins as pin, openFirmataLink, probeFirmata, type DeviceMessage } from '../../device-bridge/index.ts';
 import {
   ArduinoModel,
   createFirmataFirmware,
@@ -122,4 +122,12 @@ it('reports the board as disconnected when its cable is pulled (pty)', { timeout
   await pair.unplug();
   await until(() => states.at(-1) === 'disconnected', 'disconnected');
   expect(states).toEqual(['connecting', 'connected', 'disconnected']);
+});
+
+it('probeFirmata names the firmware, or says nothing answered', { timeout: 30_000 }, async () => {
+  const answering = mockSerialDevice('/dev/zeitnot-firmata-probe-0');
+  createFirmataFirmware(answering.end, new ArduinoModel(), 'StandardFirmata.ino').powerOn();
+  expect(await probeFirmata({ path: '/dev/zeitnot-firmata-probe-0', binding: answering.binding })).toBe('StandardFirmata.ino');
+  const silent = mockSerialDevice('/dev/zeitnot-firmata-probe-1');
+  expect(await probeFirmata({ path: '/dev/zeitnot-firmata-probe-1', binding: silent.binding, timeoutMs: 200 })).toBeUndefined();
 });

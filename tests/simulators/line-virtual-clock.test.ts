@@ -1,7 +1,7 @@
 // The virtual line-protocol clock on its own: an in-memory serial end, a simulated clock, exact values.
 import { describe, expect, it } from 'vitest';
 import { formatLine, parseLine, type DeviceLine, type HostLine } from '../../device-bridge/index.ts';
-import { createManualScheduler, createVirtualLineClock, type DeviceEnd } from '../../simulators/index.ts';
+import { createManualScheduler, createVirtualGame, createVirtualLineClock, playOnLineClock, totalThinkMs, type DeviceEnd } from '../../simulators/index.ts';
 
 function memoryEnd() {
   const sent: string[] = [];
@@ -112,5 +112,21 @@ describe('virtual line clock', () => {
     expect(parseLine(link.sent.at(-1)!.trim())).toMatchObject({ ok: false, error: expect.stringMatching(/checksum mismatch/) });
     scheduler.advanceBy(500);
     expect(parseLine(link.sent.at(-1)!.trim())).toEqual({ ok: true, message: { type: 'button', seq: 0, deviceMs: 0, button: 'start' } });
+  });
+});
+
+describe('virtual players at the virtual line clock', () => {
+  it('start the clock and press after each think time; the clock charges exactly those times', () => {
+    const { scheduler, link, clock } = setup({ incrementMs: 0 });
+    const script = createVirtualGame({ seed: 9, thinkMs: { kind: 'uniform', minMs: 100, maxMs: 900 }, maxPlies: 12 });
+    const run = playOnLineClock(script, clock, scheduler);
+    // Not runAll(): the clock's heartbeat timer never runs out.
+    scheduler.advanceBy(totalThinkMs(script, 'white') + totalThinkMs(script, 'black'));
+    expect(run.played).toBe(12);
+    const presses = link.lines().filter((line): line is Extract<DeviceLine, { type: 'press' }> => line.type === 'press');
+    const unique = [...new Map(presses.map((p) => [p.seq, p])).values()];
+    let at = 0;
+    expect(unique.map((p) => [p.side, p.deviceMs])).toEqual(script.moves.map((m) => [m.side, (at += m.thinkMs)]));
+    expect(clock.display.white).toBe(10_000 - totalThinkMs(script, 'white'));
   });
 });

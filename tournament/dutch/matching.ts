@@ -238,7 +238,6 @@ export class WeightedGraph {
     const label = new Int8Array(2 * n);
     const labelend = new Int32Array(2 * n);
     const bestedge = new Int32Array(2 * n);
-    const blossombestedges: (number[] | null)[] = new Array<number[] | null>(2 * n).fill(null);
     const allowedFlags = new Uint8Array(this.raw.length);
     const allowedList: number[] = [];
     const allowed = {
@@ -336,42 +335,8 @@ export class WeightedGraph {
         if (label[inblossom[leaf]!] === 2) queue.push(leaf);
         inblossom[leaf] = b;
       }
-      // For every neighbouring S-blossom, the least-slack edge from the new blossom.
-      const bestedgeto = new Map<number, number>();
-      const bestslack = new Map<number, bigint>();
-      const consider = (kk: number, outside: number): void => {
-        const bj = inblossom[outside]!;
-        if (bj === b || label[bj] !== 1) return;
-        const sl = slack(kk);
-        const current = bestslack.get(bj);
-        if (current === undefined || sl < current) {
-          bestedgeto.set(bj, kk);
-          bestslack.set(bj, sl);
-        }
-      };
-      for (const child of path) {
-        const own = blossombestedges[child];
-        if (own) {
-          for (const kk of own) {
-            const i = this.edgeHigh[kk]!;
-            consider(kk, inblossom[i] === b ? this.edgeLow[kk]! : i);
-          }
-        } else {
-          for (const leaf of leaves(child)) {
-            for (const u of this.active) {
-              if (u === leaf) continue;
-              const kk = edgeIndex(leaf, u);
-              if (this.raw[kk] !== 0n) consider(kk, u);
-            }
-          }
-        }
-        blossombestedges[child] = null;
-        bestedge[child] = -1;
-      }
-      const best = [...bestedgeto.values()];
-      blossombestedges[b] = best;
+      for (const child of path) bestedge[child] = -1;
       bestedge[b] = -1;
-      for (const kk of best) if (bestedge[b] === -1 || slack(kk) < slack(bestedge[b]!)) bestedge[b] = kk;
     };
 
     const expandBlossom = (b: number, endstage: boolean): void => {
@@ -438,7 +403,6 @@ export class WeightedGraph {
       label[b] = labelend[b] = -1;
       blossomchilds[b] = blossomendps[b] = null;
       blossombase[b] = -1;
-      blossombestedges[b] = null;
       bestedge[b] = -1;
       this.unusedblossoms.push(b);
     };
@@ -502,7 +466,6 @@ export class WeightedGraph {
       label.fill(0);
       labelend.fill(-1);
       bestedge.fill(-1);
-      blossombestedges.fill(null);
       allowed.clear();
       queue = [];
       // Roots: single vertices whose dual is still positive (a zero-dual single vertex is optimal as it is).
@@ -550,10 +513,7 @@ export class WeightedGraph {
                 label[w] = 2;
                 labelend[w] = p ^ 1;
               }
-            } else if (label[bw] === 1) {
-              const b = inblossom[v]!;
-              if (bestedge[b] === -1 || kslack < slack(bestedge[b]!)) bestedge[b] = k;
-            } else if (label[w] === 0) {
+            } else if (label[w] === 0 && label[bw] !== 1) {
               if (bestedge[w] === -1 || kslack < slack(bestedge[w]!)) bestedge[w] = k;
             }
           }
@@ -582,13 +542,22 @@ export class WeightedGraph {
             }
           }
         }
-        for (let b = 0; b < 2 * n; b += 1) {
-          if (blossomparent[b] === -1 && label[b] === 1 && bestedge[b] !== -1) {
-            const d = slack(bestedge[b]!) / 2n;
+        // Edges between two S-blossoms: searched only now, as dual changes are rare next to
+        // blossom merges (keeping per-blossom best-edge lists costs more than this scan).
+        const sVertices = active.filter((v) => label[inblossom[v]!] === 1);
+        for (let x = 0; x < sVertices.length; x += 1) {
+          const v = sVertices[x]!;
+          const bv = inblossom[v]!;
+          for (let y = x + 1; y < sVertices.length; y += 1) {
+            const u = sVertices[y]!;
+            if (inblossom[u] === bv) continue;
+            const k = edgeIndex(u, v);
+            if (this.raw[k] === 0n) continue;
+            const d = slack(k) / 2n;
             if (d < delta) {
               delta = d;
               deltatype = 3;
-              deltaedge = bestedge[b]!;
+              deltaedge = k;
             }
           }
         }
