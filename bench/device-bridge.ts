@@ -19,7 +19,9 @@ function throughput(bytes: Uint8Array, chunkSize: number, minMs = 500): number {
 }
 
 export async function run(): Promise<BenchRow[]> {
-  const bytes = new Uint8Array(Buffer.from(readFileSync(capture, 'utf8').trim(), 'base64'));
+  // One base64 line per message, as captured.
+  const lines = readFileSync(capture, 'utf8').split('\n').filter((line) => line.trim());
+  const bytes = new Uint8Array(Buffer.concat(lines.map((line) => Buffer.from(line.trim(), 'base64'))));
   return [1, 64].map((chunk) => {
     const bytesPerSecond = throughput(bytes, chunk);
     return {
