@@ -136,7 +136,8 @@ export class Board {
 
   /**
    * What needs the arbiter now: the engine's alerts and the device's notices, minus what is settled:
-   * dismissed by the arbiter, a late player who has since arrived, anything before a recorded result.
+   * dismissed by the arbiter, a late player who has since arrived, move counts that agree again,
+   * anything before a recorded result.
    * (A flag fall that ended the game stays until the arbiter dismisses it.)
    */
   attention(): Attention[] {
@@ -145,6 +146,8 @@ export class Board {
     for (const a of s.alerts) {
       if (a.code === 'ignored-event') continue;
       if (a.code === 'late-player' && a.side && s.arrived[a.side] && s.defaultTimeExpiredAt === undefined) continue;
+      // A board reports a move when its press confirms it: the counts agree again once it has.
+      if (a.code === 'move-count-mismatch' && a.side && s.presses[a.side] === s.moves[a.side]) continue;
       list.push({ id: `${this.id}:${a.code}:${a.side ?? '-'}:${a.at}`, board: this.id, ...a });
     }
     list.push(...this.#notes.values());

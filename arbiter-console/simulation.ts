@@ -119,7 +119,7 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
       hall.record({ kind: 'clock', board: id, event: { type: 'arrive', side, at: arriveAt, by: { kind: 'player', side } } });
     }
     let dueAt = board.moveStartedAt + move.thinkMs;
-    if (arriveAt !== undefined && !board.state.arrived[side]) dueAt = Math.max(dueAt, arriveAt + SETTLE_MS);
+    if (arriveAt !== undefined && board.state.presses[side] === 0) dueAt = Math.max(dueAt, arriveAt + SETTLE_MS);
     if (now >= dueAt && board.state.arrived[side]) {
       play(board, move.san, move.fenAfter, side, dueAt);
       if (!hardware.has(id)) schedulePump(id);

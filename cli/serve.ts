@@ -19,9 +19,9 @@ usage: zeitnot serve --event FILE|PRESET [options]
   --device BOARD=dgt:PATH      a DGT board + clock on a serial port (mirrored: the clock keeps time)
   --device BOARD=line:PATH     a line-protocol clock (host-driven: the console keeps time)
   --device BOARD=firmata:PATH  an Arduino/Firmata clock (host-driven)
-  --simulate N           virtual players on the first N boards without a device
-  --simulate-hardware dgt  put each simulated board on a virtual DGT board + clock, reached through
-                         the real DGT bridge (host role) over serialport's mock binding
+  --simulate N           virtual players on the first N boards without a device, each on a
+                         virtual DGT board + clock reached through the real DGT bridge (host role)
+  --simulate-hardware none  virtual players journal their moves directly (no simulated hardware)
   --time-scale X         run the round X times faster than real time (simulations only)
   --auto-start           start the clocks by themselves at the scheduled start
   --port PORT            HTTP/WebSocket port (default 8080)
@@ -52,8 +52,8 @@ function eventFrom(arg: string): ZeitnotEvent {
 }
 
 function hardwareOf(text: string | undefined): 'dgt' | 'none' {
-  if (text === undefined || text === 'none') return 'none';
-  if (text === 'dgt') return 'dgt';
+  if (text === undefined || text === 'dgt') return 'dgt';
+  if (text === 'none') return 'none';
   throw new UsageError(`--simulate-hardware '${text}': expected dgt or none`);
 }
 

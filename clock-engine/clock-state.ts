@@ -97,3 +97,17 @@ export function resume(s: GameState): GameState {
   delete out.paused;
   return out;
 }
+
+const arrivals = {
+  none: Object.freeze({ white: false, black: false }),
+  white: Object.freeze({ white: true, black: false }),
+  black: Object.freeze({ white: false, black: true }),
+  both: Object.freeze({ white: true, black: true }),
+};
+
+/** `arrived` with `side` present: one shared object per combination (states are never mutated). */
+export function withArrival(arrived: Pair<boolean>, side: Side): Pair<boolean> {
+  const white = arrived.white || side === 'white';
+  const black = arrived.black || side === 'black';
+  return white ? (black ? arrivals.both : arrivals.white) : black ? arrivals.black : arrivals.none;
+}

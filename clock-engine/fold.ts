@@ -18,6 +18,7 @@ import {
   set,
   setRemaining,
   system,
+  withArrival,
   type Mutable,
 } from './clock-state.ts';
 import {
@@ -204,7 +205,7 @@ function step(config: GameConfig, state: GameState, e: ClockEvent): GameState {
   const at = Math.max(e.at, state.asOf);
   switch (e.type) {
     case 'start':
-      return start(config, s, at);
+      return start(config, s, at, e.side ?? 'white');
     case 'press':
       return press(config, s, e.side, at);
     case 'pause':
@@ -249,15 +250,15 @@ function step(config: GameConfig, state: GameState, e: ClockEvent): GameState {
   }
 }
 
-function start(config: GameConfig, s: GameState, at: number): GameState {
+function start(config: GameConfig, s: GameState, at: number, side: Side): GameState {
   if (s.status !== 'waiting') return s;
   const tc = config.timeControl;
   let next: GameState = {
     ...s,
     status: 'running',
-    toMove: 'white',
+    toMove: side,
     asOf: at,
-    move: { startMs: s.remainingMs.white, usedMs: 0, delayMs: delayOf(tc, s.period.white) },
+    move: { startMs: s.remainingMs[side], usedMs: 0, delayMs: delayOf(tc, s.period[side]) },
   };
   for (const side of absentSides(next)) {
     const late = config.defaultTimeMs > 0 ? `; default time ends ${config.defaultTimeMs / 60_000} min after the scheduled start` : '';
@@ -299,7 +300,7 @@ function press(config: GameConfig, s: GameState, side: Side, at: number): GameSt
     presses: white ? { white: move, black: s.presses.black } : { white: s.presses.white, black: move },
     moves: s.moves,
     period: periodIndex === s.period[side] ? s.period : set(s.period, side, periodIndex),
-    arrived: s.arrived[side] ? s.arrived : set(s.arrived, side, true),
+    arrived: s.arrived[side] ? s.arrived : withArrival(s.arrived, side),
     penalties: s.penalties,
     alerts: s.alerts,
     move: { startMs: s.remainingMs[opponent], usedMs: 0, delayMs: delayOf(tc, s.period[opponent]) },

@@ -102,7 +102,6 @@ const machineSetup = setup({
     isPaused: ({ context }) => context.game.status === 'paused',
     isFinished: ({ context }) => context.game.status === 'finished',
     startsItself: ({ context }) => context.config.autoStart === true,
-    whiteToMove: ({ context }) => context.game.toMove === 'white',
     /** The mover's press with no deadline before it: the fold's fast path, which emits nothing. */
     isPlainPress: ({ context, event }) =>
       event.type === 'press' &&
@@ -152,32 +151,15 @@ export const gameClockMachine = machineSetup.createMachine({
     },
     running: {
       ...deadlineTimer,
-      // Whose clock runs; a plain press moves between these without leaving `running` (or its timer).
-      initial: 'choosing',
-      states: {
-        choosing: { always: [{ guard: 'whiteToMove', target: 'white' }, { target: 'black' }] },
-        white: {
-          on: {
-            press: [
-              { guard: 'isUntrackedPlainPress', target: 'black', actions: 'foldPress' },
-              { guard: 'isPlainPress', target: 'black', actions: 'fold' },
-            ],
-          },
-        },
-        black: {
-          on: {
-            press: [
-              { guard: 'isUntrackedPlainPress', target: 'white', actions: 'foldPress' },
-              { guard: 'isPlainPress', target: 'white', actions: 'fold' },
-            ],
-          },
-        },
-      },
       on: {
         ...foldAndRoute,
         // A press that passes no deadline leaves the timer where it is (see earliestPossibleDeadline);
         // every other event goes through routing, which re-aims it.
-        press: { target: '#gameClock.routing', actions: 'fold' },
+        press: [
+          { guard: 'isUntrackedPlainPress', actions: 'foldPress' },
+          { guard: 'isPlainPress', actions: 'fold' },
+          { target: '#gameClock.routing', actions: 'fold' },
+        ],
         // These never move a deadline or change the status (unless a deadline passed before them).
         boardMove: [{ guard: 'noDeadlinePassed', actions: 'fold' }, { target: '#gameClock.routing', actions: 'fold' }],
         drawOffer: [{ guard: 'noDeadlinePassed', actions: 'fold' }, { target: '#gameClock.routing', actions: 'fold' }],

@@ -39,11 +39,11 @@ export function replayConfig(timeControl: TimeControl, armageddon = false): Game
   };
 }
 
-function started(config: GameConfig): GameState {
+function started(config: GameConfig, first: Side = 'white'): GameState {
   const events: ClockEvent[] = [
     { type: 'arrive', side: 'white', at: 0, by: player('white') },
     { type: 'arrive', side: 'black', at: 0, by: player('black') },
-    { type: 'start', at: 0, by: { kind: 'system' } },
+    { type: 'start', at: 0, by: { kind: 'system' }, ...(first === 'black' ? { side: first } : {}) },
   ];
   return events.reduce((s, e) => applyClockEvent(config, s, e).state, initialGameState(config));
 }
@@ -71,8 +71,9 @@ export function replayThinkTimes(config: GameConfig, thinkMs: readonly number[])
     const think = thinkMs[i]!;
     at += think;
     const step = applyClockEvent(config, state, { type: 'press', side, at, by: player(side) });
+    // A flag that ends the game ends the replay ('first-flag' mode adds the next period instead).
     const flag = step.emitted.find((e) => e.type === 'flag');
-    if (flag && flag.type === 'flag') {
+    if (flag && flag.type === 'flag' && step.state.status === 'finished') {
       lines.push({ flag: flag.side, ply: i + 1, atMs: flag.at });
       break;
     }
@@ -160,7 +161,7 @@ export function auditPgnGame(config: GameConfig, game: PgnGame, options: AuditOp
 function auditWith(config: GameConfig, game: PgnGame, options: AuditOptions): AuditReport {
   const tolerance = options.toleranceMs ?? 1000;
   const resyncEachPly = (options.resync ?? 'each-ply') === 'each-ply';
-  let state = started(config);
+  let state = started(config, game.plies[0]?.side);
   let at = 0;
   const lastReading: { white?: number; black?: number } = {};
   const differences: AuditDifference[] = [];

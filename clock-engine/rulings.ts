@@ -16,6 +16,7 @@ import {
   setRemaining,
   system,
   twoMinutes,
+  withArrival,
   type Mutable,
 } from './clock-state.ts';
 import { drawAgreementArticle, flagResult, lossResult, penaltyOutcome } from './laws.ts';
@@ -68,7 +69,7 @@ export function penalty(config: GameConfig, s: GameState, offender: Side, offenc
 
 export function arrive(config: GameConfig, s: GameState, side: Side, at: number): GameState {
   if (s.arrived[side]) return s;
-  const next = { ...s, arrived: set(s.arrived, side, true) };
+  const next = { ...s, arrived: withArrival(s.arrived, side) };
   if (s.defaultTimeExpiredAt === undefined) return next;
   return alert(next, {
     code: 'late-player',

@@ -94,7 +94,11 @@ export type GameResult = '1-0' | '0-1' | '1/2-1/2' | '+--' | '--+' | '---';
 
 export type ClockEvent =
   /** Starts White's clock (at the scheduled start or when the arbiter says so). */
-  | (Base & { readonly type: 'start' })
+  | (Base & {
+      readonly type: 'start';
+      /** Whose clock starts: White's (default), or Black's for a game resumed from a position with Black to move. */
+      readonly side?: Side;
+    })
   /** The side whose clock runs completes a move. `reading` carries a physical clock's displays. */
   | (Base & { readonly type: 'press'; readonly side: Side; readonly reading?: ClockReading })
   | (ArbiterAction & { readonly type: 'pause' })

@@ -163,7 +163,8 @@ export function createLineClock(options: LineClockOptions): LineClock {
     const wasFlagged = lastState ? flagFallen(lastState) : false;
     lastState = state;
     if (role === 'host') send({ type: 'time', ...displayTimes(state, at) });
-    const lamp: Lamp = flagFallen(state) ? 'on' : 'off';
+    // On after a flag; blinking while the game is paused (the arbiter is at the board).
+    const lamp: Lamp = flagFallen(state) ? 'on' : state.status === 'paused' ? 'blink' : 'off';
     if (lamp !== lastLamp) {
       send({ type: 'lamp', lamp });
       lastLamp = lamp;

@@ -31,7 +31,9 @@ export function pgnGameScript(pgn: string, options: PgnScriptOptions = {}): Game
   let result: ScriptResult = '*';
   for (const token of movetextTokens(movetext)) {
     if (token.kind === 'result') {
+      // The termination marker ends the movetext; anything after it belongs to no move.
       result = token.text as ScriptResult;
+      break;
     } else if (token.kind === 'comment') {
       const last = moves.at(-1);
       if (!last) continue;
@@ -79,7 +81,8 @@ export function splitPgnGames(text: string): string[] {
   let current: string[] = [];
   let seenMovetext = false;
   for (const line of text.split(/\r?\n/)) {
-    const isTag = line.trimStart().startsWith('[');
+    // A tag pair, not a comment's continuation line such as "[%clk 1:31:21]}".
+    const isTag = /^\s*\[\w+\s+"/.test(line);
     if (isTag && seenMovetext) {
       games.push(current.join('\n'));
       current = [];
@@ -144,7 +147,8 @@ function* movetextTokens(movetext: string): Generator<Token> {
       if (variationDepth > 0) continue;
       // "12." / "12..." / "12.e4": drop the move number, keep what follows it.
       const san = word.replace(/^\d+\.+/, '');
-      if (san === '' || san.startsWith('$')) continue;
+      // "1. ... Nf6" writes the ellipsis as a token of its own.
+      if (san === '' || san.startsWith('$') || /^\.+$/.test(san)) continue;
       if (/^(1-0|0-1|1\/2-1\/2|\*)$/.test(san)) yield { kind: 'result', text: san };
       else yield { kind: 'move', text: san };
     }

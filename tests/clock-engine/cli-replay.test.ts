@@ -34,6 +34,15 @@ describe('zeitnot replay', () => {
     expect(out[3]).toEqual({ flag: 'black', ply: 4, atMs: 1000 + 2000 + 3000 + 238_000 });
   }, 60_000);
 
+  it('in first-flag mode a flag in the first period adds the next one to both clocks and play goes on', async () => {
+    const r = await zeitnot(['replay', '--time-control', '40/600:300', '--next-period', 'first-flag', '--think', '100000,700000,1000']);
+    expect(lines(r.stdout)).toEqual([
+      { ply: 1, side: 'white', thinkMs: 100_000, remainingMs: 500_000, whiteMs: 500_000, blackMs: 600_000, moveNumber: 1 },
+      { ply: 2, side: 'black', thinkMs: 700_000, remainingMs: 200_000, whiteMs: 800_000, blackMs: 200_000, moveNumber: 1 },
+      { ply: 3, side: 'white', thinkMs: 1000, remainingMs: 799_000, whiteMs: 799_000, blackMs: 200_000, moveNumber: 2 },
+    ]);
+  }, 60_000);
+
   it('reads US and FIDE notations and preset names', async () => {
     const us = await zeitnot(['replay', '--time-control', 'G/45;d5', '--think', '3000,8000']);
     expect(lines(us.stdout).map((l) => l['remainingMs'])).toEqual([2_700_000, 2_697_000]);

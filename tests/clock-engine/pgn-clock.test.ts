@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatClockComment, parseClockValue, readPgnGames } from '../../clock-engine/index.ts';
+import { auditPgnGame, formatClockComment, parseClockValue, parseTimeControl, readPgnGames, replayConfig } from '../../clock-engine/index.ts';
 
 describe('clock values', () => {
   it.each([
@@ -84,6 +85,27 @@ Event "y"]
       ['white', 41],
     ]);
     expect(games[1]!.tags).toEqual({ Event: 'y', Site: 'z' });
+    // The audit starts Black's clock first for such a game: 60 s + 10 s increment credited before the move.
+    const report = auditPgnGame(replayConfig(parseTimeControl('50+10')), games[0]!);
+    expect(report.differences).toEqual([]);
+    expect(report.checked).toBe(2);
     expect(games[1]!.plies).toHaveLength(2);
+  });
+});
+
+describe('garbage in', () => {
+  it('reads any text without throwing, and every ply it finds is a move', () => {
+    const alphabet = fc.constantFrom(...'[]{}()%clkemt 0123456789:.e4Nf3xO-+#!?$;\n"'.split(''));
+    fc.assert(
+      fc.property(fc.string({ unit: alphabet, maxLength: 200 }), (text) => {
+        for (const game of readPgnGames(text)) {
+          game.plies.forEach((p, i) => {
+            expect(p.ply).toBe(i + 1);
+            expect(p.san).toMatch(/^(?:[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](?:=?[QRBN])?|O-O(?:-O)?|0-0(?:-0)?|--|Z0)[+#]?$/);
+          });
+        }
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

@@ -171,6 +171,25 @@ describe('round trips (property)', () => {
   });
 });
 
+describe('garbage in', () => {
+  it('any text either parses completely or throws TimeControlError, in every notation', () => {
+    const alphabet = fc.constantFrom(...'0123456789/+:-?*WBdbsGSD;, inc@\''.split(''));
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: alphabet })), fc.constantFrom('auto' as const, 'pgn' as const, 'us' as const, 'fide' as const), (text, notation) => {
+        try {
+          const tc = parseTimeControl(text, { notation });
+          expect(tc.special !== undefined || tc.periods.length > 0).toBe(true);
+          expect(tc.periods.at(-1)?.moves).toBeUndefined();
+        } catch (e) {
+          expect(e).toBeInstanceOf(TimeControlError);
+          expect((e as TimeControlError).position).toBeGreaterThanOrEqual(0);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
 describe('presets', () => {
   it('covers the three events, the play-offs and the oracle controls', () => {
     const pgn = (name: string) => formatTimeControl(timeControlPresets[name]!.timeControl, 'pgn');

@@ -225,6 +225,12 @@ describe.each<Transport>(['binding-mock', 'pty'])('line clock in host role over 
     expect(lastTime()).toEqual({ type: 'time', white: 59_000, black: 60_000, running: 'black' });
     expect(actor.getSnapshot().context.game.presses.white).toBe(1);
 
+    // Paused by the arbiter from the console: the lamp blinks; resumed: off again.
+    actor.send({ type: 'pause', at: r.host.now(), by: { kind: 'arbiter', name: 'A' }, reason: 'claim' });
+    await until(() => r.device.lamp === 'blink', 'blinking lamp');
+    actor.send({ type: 'resume', at: r.host.now(), by: { kind: 'arbiter', name: 'A' } });
+    await until(() => r.device.lamp === 'off', 'lamp off');
+
     r.clock.notify('+2 MIN');
     await until(() => r.device.texts.length === 1, 'TEXT');
     expect(r.device.texts).toEqual(['+2 MIN']);

@@ -86,3 +86,33 @@ describe('PGN replay', () => {
     expect(instants.at(-1)).toBe(script.moves.reduce((sum, m) => sum + m.thinkMs, 0));
   });
 });
+
+describe('PGN files as broadcasts write them', () => {
+  it('reads "1. ... Nf6" and comments whose continuation line starts with "[%clk" (Roquetas 2025)', () => {
+    const games = splitPgnGames(oracle('roquetas_open_2025_round5.pgn'));
+    expect(games).toHaveLength(1);
+    const script = pgnGameScript(games[0]!, { missingThinkMs: 0 });
+    const chess = new Chess();
+    chess.loadPgn(games[0]!);
+    expect(script.moves.map((m) => m.san)).toEqual(chess.history());
+    expect(script.moves.slice(0, 2).map((m) => m.clockMs)).toEqual([5_310_000, 5_446_000]);
+  });
+
+  it('reads every game of Tata Steel 2017 like chess.js, stopping each at its result', () => {
+    // The file has 90 [Event] tags and one game whose Event tag lost its "[": 91 games.
+    const games = splitPgnGames(oracle('tata_steel_2017_masters.pgn'));
+    expect(games).toHaveLength(91);
+    for (const game of games) {
+      const script = pgnGameScript(game, { missingThinkMs: 0 });
+      const chess = new Chess();
+      chess.loadPgn(game.replace(/^Event .*$/m, ''));
+      expect(script.moves.map((m) => m.san)).toEqual(chess.history());
+    }
+  });
+
+  it('reads consecutive comments, which chess.js 1.4 refuses (Tata Steel 2022)', () => {
+    const games = splitPgnGames(oracle('tata_steel_2022_masters_3games.pgn'));
+    expect(() => new Chess().loadPgn(games[0]!)).toThrow();
+    expect(games.map((game) => pgnGameScript(game, { missingThinkMs: 0 }).moves.length).every((n) => n > 20)).toBe(true);
+  });
+});

@@ -238,6 +238,10 @@ export class WeightedGraph {
     const label = new Int8Array(2 * n);
     const labelend = new Int32Array(2 * n);
     const bestedge = new Int32Array(2 * n);
+    /** Root (a single vertex) of the alternating tree holding each labelled blossom. */
+    const root = new Int32Array(2 * n).fill(-1);
+    /** For an S-vertex: its least-slack edge to another S-blossom (checked again before use). */
+    const bestS = new Int32Array(n).fill(-1);
     const allowedFlags = new Uint8Array(this.raw.length);
     const allowedList: number[] = [];
     const allowed = {
@@ -264,6 +268,7 @@ export class WeightedGraph {
       label[w] = label[b] = t;
       labelend[w] = labelend[b] = p;
       bestedge[w] = bestedge[b] = -1;
+      root[w] = root[b] = p === -1 ? w : root[inblossom[endpoint(p)]!]!;
       if (t === 1) queue.push(...leaves(b));
       else {
         const base = blossombase[b]!;
@@ -330,6 +335,7 @@ export class WeightedGraph {
       blossomendps[b] = endps;
       label[b] = 1;
       labelend[b] = labelend[bb]!;
+      root[b] = root[bb]!;
       dual[b] = 0n;
       for (const leaf of leaves(b)) {
         if (label[inblossom[leaf]!] === 2) queue.push(leaf);
@@ -340,6 +346,7 @@ export class WeightedGraph {
     };
 
     const expandBlossom = (b: number, endstage: boolean): void => {
+      for (const s of blossomchilds[b]!) root[s] = root[b]!;
       for (const s of blossomchilds[b]!) {
         blossomparent[s] = -1;
         if (s < n) inblossom[s] = s;
@@ -462,155 +469,253 @@ export class WeightedGraph {
       }
     };
 
-    for (;;) {
-      label.fill(0);
-      labelend.fill(-1);
-      bestedge.fill(-1);
-      allowed.clear();
-      queue = [];
-      // Roots: single vertices whose dual is still positive (a zero-dual single vertex is optimal as it is).
-      let roots = 0;
+    const isS = (v: number): boolean => label[inblossom[v]!] === 1;
+    const alive = new Set<number>();
+    const freedFlag = new Uint8Array(n);
+
+    /** Unlabels every blossom of the trees rooted at `dead`; tight edges from surviving trees regrow into them. */
+    const resetTrees = (dead: readonly number[]): void => {
+      for (const r of dead) alive.delete(r);
+      const killed = new Set(dead);
+      const freed: number[] = [];
+      const clear = (b: number): void => {
+        label[b] = 0;
+        labelend[b] = -1;
+        root[b] = -1;
+        bestedge[b] = -1;
+        if (b < n) {
+          freed.push(b);
+          freedFlag[b] = 1;
+          bestS[b] = -1;
+        } else for (const c of blossomchilds[b]!) clear(c);
+      };
       for (const v of active) {
-        if (mate[v] === -1 && dual[v]! > 0n && label[inblossom[v]!] === 0) {
-          assignLabel(v, 1, -1);
-          roots += 1;
+        const b = inblossom[v]!;
+        if (label[b] !== 0 && killed.has(root[b]!)) clear(b);
+      }
+      for (const v of active) {
+        // Sub-vertices of surviving T-blossoms reached from a freed vertex forget it.
+        if (inblossom[v] !== v && label[v] === 2 && labelend[v]! >= 0 && freedFlag[endpoint(labelend[v]!)]) {
+          label[v] = 0;
+          labelend[v] = -1;
         }
       }
-      if (roots === 0) break;
-      let done = false;
-      while (!done) {
-        while (queue.length > 0 && !done) {
-          const v = queue.pop()!;
-          for (let index = 0; index < active.length && !done; index += 1) {
-            const w = active[index]!;
-            if (w === v || inblossom[v] === inblossom[w]) continue;
-            const k = edgeIndex(v, w);
-            if (this.raw[k] === 0n) continue;
-            const p = v > w ? 2 * k + 1 : 2 * k; // endpoint at w
-            let kslack = 0n;
-            if (!allowed.has(k)) {
-              kslack = slack(k);
-              if (kslack <= 0n) allowed.add(k);
+      const sVertices = active.filter(isS);
+      for (const f of freed) {
+        freedFlag[f] = 0;
+        const bf = inblossom[f]!;
+        if (label[bf] !== 0) continue;
+        let best = -1;
+        let bestSlack = 0n;
+        for (const u of sVertices) {
+          const k = edgeIndex(f, u);
+          if (this.raw[k] === 0n || !isS(u)) continue;
+          const sl = slack(k);
+          if (sl <= 0n && mate[blossombase[bf]!] !== -1 && label[bf] === 0) {
+            allowed.add(k);
+            assignLabel(f, 2, f > u ? 2 * k + 1 : 2 * k);
+            break;
+          }
+          if (best === -1 || sl < bestSlack) {
+            best = k;
+            bestSlack = sl;
+          }
+        }
+        if (label[inblossom[f]!] === 0) bestedge[f] = best;
+      }
+    };
+
+    /** Recomputes v's least-slack edge to another S-blossom. */
+    const refreshBestS = (v: number): void => {
+      let best = -1;
+      let bestSlack = 0n;
+      const bv = inblossom[v]!;
+      for (const u of active) {
+        if (u === v || inblossom[u] === bv || !isS(u)) continue;
+        const k = edgeIndex(u, v);
+        if (this.raw[k] === 0n) continue;
+        const sl = slack(k);
+        if (best === -1 || sl < bestSlack) {
+          best = k;
+          bestSlack = sl;
+        }
+      }
+      bestS[v] = best;
+    };
+    const validS = (v: number, k: number): boolean => {
+      const other = this.edgeHigh[k] === v ? this.edgeLow[k]! : this.edgeHigh[k]!;
+      return isS(other) && inblossom[other] !== inblossom[v];
+    };
+    const validBest = (v: number, k: number): boolean => {
+      const other = this.edgeHigh[k] === v ? this.edgeLow[k]! : this.edgeHigh[k]!;
+      return isS(other);
+    };
+    const refreshBest = (v: number): void => {
+      let best = -1;
+      let bestSlack = 0n;
+      for (const u of active) {
+        if (u === v || !isS(u)) continue;
+        const k = edgeIndex(u, v);
+        if (this.raw[k] === 0n) continue;
+        const sl = slack(k);
+        if (best === -1 || sl < bestSlack) {
+          best = k;
+          bestSlack = sl;
+        }
+      }
+      bestedge[v] = best;
+    };
+
+    const scan = (v: number): void => {
+      for (let index = 0; index < active.length; index += 1) {
+        const w = active[index]!;
+        const bv = inblossom[v]!;
+        const bw = inblossom[w]!;
+        if (w === v || bv === bw) continue;
+        const k = edgeIndex(v, w);
+        if (this.raw[k] === 0n) continue;
+        const p = v > w ? 2 * k + 1 : 2 * k; // endpoint at w
+        let kslack = 0n;
+        if (!allowed.has(k)) {
+          kslack = slack(k);
+          if (kslack <= 0n) allowed.add(k);
+        }
+        if (allowed.has(k)) {
+          if (label[bw] === 0) {
+            if (mate[blossombase[bw]!] === -1) {
+              // An unlabelled single vertex (zero dual): augment into it.
+              const r = root[bv]!;
+              walkToRoot(v, p);
+              walkToRoot(w, p ^ 1);
+              resetTrees([r]);
+              return;
             }
-            const bw = inblossom[w]!;
-            if (allowed.has(k)) {
-              if (label[bw] === 0) {
-                if (mate[blossombase[bw]!] === -1) {
-                  // An unlabelled single vertex (zero dual): augment into it.
-                  walkToRoot(v, p);
-                  walkToRoot(w, p ^ 1);
-                  done = true;
-                } else assignLabel(w, 2, p ^ 1);
-              } else if (label[bw] === 1) {
-                const base = scanBlossom(v, w);
-                if (base >= 0) addBlossom(base, k);
-                else {
-                  walkToRoot(v, p);
-                  walkToRoot(w, p ^ 1);
-                  done = true;
-                }
-              } else if (label[w] === 0) {
-                label[w] = 2;
-                labelend[w] = p ^ 1;
-              }
-            } else if (label[w] === 0 && label[bw] !== 1) {
-              if (bestedge[w] === -1 || kslack < slack(bestedge[w]!)) bestedge[w] = k;
+            assignLabel(w, 2, p ^ 1);
+          } else if (label[bw] === 1) {
+            const base = scanBlossom(v, w);
+            if (base >= 0) addBlossom(base, k);
+            else {
+              const r1 = root[bv]!;
+              const r2 = root[bw]!;
+              walkToRoot(v, p);
+              walkToRoot(w, p ^ 1);
+              resetTrees([r1, r2]);
+              return;
             }
+            if (label[inblossom[v]!] !== 1) return;
+          } else if (label[w] === 0) {
+            label[w] = 2;
+            labelend[w] = p ^ 1;
           }
+        } else if (label[bw] === 1) {
+          if (bestS[v] === -1 || kslack < slack(bestS[v]!)) bestS[v] = k;
+          if (bestS[w] === -1 || kslack < slack(bestS[w]!)) bestS[w] = k;
+        } else if (label[w] === 0) {
+          if (bestedge[w] === -1 || !validBest(w, bestedge[w]!) || kslack < slack(bestedge[w]!)) bestedge[w] = k;
         }
-        if (done) break;
-        // No augmenting path with the current duals: change them.
-        let deltatype = -1;
-        let delta = 0n;
-        let deltaedge = -1;
-        let deltablossom = -1;
-        let deltavertex = -1;
-        for (const v of active) {
-          if (label[inblossom[v]!] === 1 && (deltatype === -1 || dual[v]! < delta)) {
-            delta = dual[v]!;
-            deltatype = 1;
-            deltavertex = v;
-          }
+      }
+    };
+
+    labelend.fill(-1);
+    bestedge.fill(-1);
+    queue = [];
+    for (const v of active) {
+      if (mate[v] === -1 && dual[v]! > 0n && label[inblossom[v]!] === 0) {
+        assignLabel(v, 1, -1);
+        alive.add(v);
+      }
+    }
+    while (alive.size > 0) {
+      while (queue.length > 0) {
+        const v = queue.pop()!;
+        if (isS(v)) scan(v);
+      }
+      if (alive.size === 0) break;
+      // No augmenting path with the current duals: change them.
+      let deltatype = -1;
+      let delta = 0n;
+      let deltaedge = -1;
+      let deltablossom = -1;
+      let deltavertex = -1;
+      const sVertices = active.filter(isS);
+      for (const v of sVertices) {
+        if (deltatype === -1 || dual[v]! < delta) {
+          delta = dual[v]!;
+          deltatype = 1;
+          deltavertex = v;
         }
-        for (const v of active) {
-          if (label[inblossom[v]!] === 0 && bestedge[v] !== -1) {
-            const d = slack(bestedge[v]!);
-            if (d < delta) {
-              delta = d;
-              deltatype = 2;
-              deltaedge = bestedge[v]!;
-            }
-          }
+      }
+      for (const v of active) {
+        if (label[inblossom[v]!] !== 0) continue;
+        if (bestedge[v] !== -1 && !validBest(v, bestedge[v]!)) refreshBest(v);
+        if (bestedge[v] === -1) continue;
+        const d = slack(bestedge[v]!);
+        if (d < delta) {
+          delta = d;
+          deltatype = 2;
+          deltaedge = bestedge[v]!;
         }
-        // Edges between two S-blossoms: searched only now, as dual changes are rare next to
-        // blossom merges (keeping per-blossom best-edge lists costs more than this scan).
-        const sVertices = active.filter((v) => label[inblossom[v]!] === 1);
-        for (let x = 0; x < sVertices.length; x += 1) {
-          const v = sVertices[x]!;
-          const bv = inblossom[v]!;
-          for (let y = x + 1; y < sVertices.length; y += 1) {
-            const u = sVertices[y]!;
-            if (inblossom[u] === bv) continue;
-            const k = edgeIndex(u, v);
-            if (this.raw[k] === 0n) continue;
-            const d = slack(k) / 2n;
-            if (d < delta) {
-              delta = d;
-              deltatype = 3;
-              deltaedge = k;
-            }
-          }
+      }
+      for (const v of sVertices) {
+        if (bestS[v] !== -1 && !validS(v, bestS[v]!)) refreshBestS(v);
+        if (bestS[v] === -1) continue;
+        const d = slack(bestS[v]!) / 2n;
+        if (d < delta) {
+          delta = d;
+          deltatype = 3;
+          deltaedge = bestS[v]!;
         }
-        for (let b = n; b < 2 * n; b += 1) {
-          if (blossombase[b]! >= 0 && blossomparent[b] === -1 && label[b] === 2 && dual[b]! < delta) {
-            delta = dual[b]!;
-            deltatype = 4;
-            deltablossom = b;
-          }
-        }
-        for (const v of active) {
-          const l = label[inblossom[v]!];
-          if (l === 1) dual[v] = dual[v]! - delta;
-          else if (l === 2) dual[v] = dual[v]! + delta;
-        }
-        for (let b = n; b < 2 * n; b += 1) {
-          if (blossombase[b]! >= 0 && blossomparent[b] === -1) {
-            if (label[b] === 1) dual[b] = dual[b]! + delta;
-            else if (label[b] === 2) dual[b] = dual[b]! - delta;
-          }
-        }
-        if (deltatype === 1) {
-          // An S-vertex reached dual 0. A single one is done; a matched one becomes single
-          // by shifting the matched edges along its tree path, so its root gets matched.
-          if (mate[deltavertex] !== -1) {
-            const bs = inblossom[deltavertex]!;
-            if (bs >= n) augmentBlossom(bs, deltavertex);
-            mate[deltavertex] = -1;
-            // Inside a root blossom the vertex simply becomes its (single) base.
-            if (labelend[bs] !== -1) {
-              const t = endpoint(labelend[bs]!);
-              const bt = inblossom[t]!;
-              const s = endpoint(labelend[bt]!);
-              const j = endpoint(labelend[bt]! ^ 1);
-              if (bt >= n) augmentBlossom(bt, j);
-              mate[j] = labelend[bt]!;
-              walkToRoot(s, labelend[bt]! ^ 1);
-            }
-          }
-          done = true;
-        } else if (deltatype === 2) {
-          allowed.add(deltaedge);
-          let i = this.edgeHigh[deltaedge]!;
-          if (label[inblossom[i]!] === 0) i = this.edgeLow[deltaedge]!;
-          queue.push(i);
-        } else if (deltatype === 3) {
-          allowed.add(deltaedge);
-          queue.push(this.edgeHigh[deltaedge]!);
-        } else if (deltatype === 4) expandBlossom(deltablossom, false);
       }
       for (let b = n; b < 2 * n; b += 1) {
-        if (blossomparent[b] === -1 && blossombase[b]! >= 0 && label[b] === 1 && dual[b] === 0n) expandBlossom(b, true);
+        if (blossombase[b]! >= 0 && blossomparent[b] === -1 && label[b] === 2 && dual[b]! < delta) {
+          delta = dual[b]!;
+          deltatype = 4;
+          deltablossom = b;
+        }
       }
+      for (const v of active) {
+        const l = label[inblossom[v]!];
+        if (l === 1) dual[v] = dual[v]! - delta;
+        else if (l === 2) dual[v] = dual[v]! + delta;
+      }
+      for (let b = n; b < 2 * n; b += 1) {
+        if (blossombase[b]! >= 0 && blossomparent[b] === -1) {
+          if (label[b] === 1) dual[b] = dual[b]! + delta;
+          else if (label[b] === 2) dual[b] = dual[b]! - delta;
+        }
+      }
+      if (deltatype === 1) {
+        // An S-vertex reached dual 0. A single one is done; a matched one becomes single
+        // by shifting the matched edges along its tree path, so its root gets matched.
+        const bs = inblossom[deltavertex]!;
+        const r = root[bs]!;
+        if (mate[deltavertex] !== -1) {
+          if (bs >= n) augmentBlossom(bs, deltavertex);
+          mate[deltavertex] = -1;
+          // Inside a root blossom the vertex simply becomes its (single) base.
+          if (labelend[bs] !== -1) {
+            const t = endpoint(labelend[bs]!);
+            const bt = inblossom[t]!;
+            const s = endpoint(labelend[bt]!);
+            const j = endpoint(labelend[bt]! ^ 1);
+            if (bt >= n) augmentBlossom(bt, j);
+            mate[j] = labelend[bt]!;
+            walkToRoot(s, labelend[bt]! ^ 1);
+          }
+        }
+        resetTrees([r]);
+      } else if (deltatype === 2) {
+        allowed.add(deltaedge);
+        let i = this.edgeHigh[deltaedge]!;
+        if (!isS(i)) i = this.edgeLow[deltaedge]!;
+        queue.push(i);
+      } else if (deltatype === 3) {
+        allowed.add(deltaedge);
+        queue.push(this.edgeHigh[deltaedge]!);
+      } else if (deltatype === 4) expandBlossom(deltablossom, false);
+    }
+    for (let b = n; b < 2 * n; b += 1) {
+      if (blossomparent[b] === -1 && blossombase[b]! >= 0 && dual[b] === 0n) expandBlossom(b, true);
     }
   }
 }
