@@ -3,7 +3,7 @@ import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const FILE = 'arbiter-token.scrypt';
+export const TOKEN_FILE = 'arbiter-token.scrypt';
 const KEY_LENGTH = 32;
 
 interface StoredHash {
@@ -24,7 +24,7 @@ function scryptAsync(secret: string, salt: Buffer): Promise<Buffer> {
 
 /** Reads the stored hash from `dataDir`, creating a new token (and hash) if there is none. */
 export async function arbiterAuth(dataDir: string): Promise<ArbiterAuth> {
-  const file = join(dataDir, FILE);
+  const file = join(dataDir, TOKEN_FILE);
   let newToken: string | undefined;
   if (!existsSync(file)) {
     newToken = randomBytes(18).toString('base64url');

@@ -1,7 +1,7 @@
 // The whole console in one process: journal, playing hall, devices, simulated players, server.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { arbiterAuth } from './auth.ts';
+import { arbiterAuth, TOKEN_FILE, type ArbiterAuth } from './auth.ts';
 import { openDevice, type DeviceSpec, type OpenedDevice } from './devices.ts';
 import { PlayingHall } from './hall.ts';
 import { Journal, type Durability } from './journal.ts';
@@ -46,6 +46,10 @@ export interface RunningConsole {
 export async function startConsole(options: ConsoleOptions): Promise<RunningConsole> {
   mkdirSync(options.dataDir, { recursive: true });
   const journal = new Journal(join(options.dataDir, 'journal.sqlite'), options.durability ?? 'process');
+  let auth: ArbiterAuth | undefined;
+  const devices: OpenedDevice[] = [];
+  const detach: (() => void)[] = [];
+  let simulation: Simulation | undefined;
   try {
     let meta = journal.meta();
     const resumed = meta !== undefined;
@@ -59,10 +63,8 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     }
     const source = options.source ?? scaledSource(resumeAt(meta.epochWallMs, Date.now(), meta.scale, journal.lastAt()), meta.scale);
     const hall = new PlayingHall(meta.round, journal, source);
-    const auth = await arbiterAuth(options.dataDir);
+    auth = await arbiterAuth(options.dataDir);
     const pageDir = options.noPage ? undefined : await bundlePage();
-    const devices: OpenedDevice[] = [];
-    const detach: (() => void)[] = [];
     for (const spec of options.devices ?? []) {
       if (!hall.boards.has(spec.board)) throw new Error(`--device ${spec.board}=...: the round has no board '${spec.board}' (boards: ${[...hall.boards.keys()].join(', ')})`);
       const opened = await openDevice(spec, schedulerOf(source));
@@ -70,7 +72,6 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       detach.push(hall.attachDevice(opened.device));
       await opened.open();
     }
-    let simulation: Simulation | undefined;
     if (options.simulate && options.simulate.boards > 0) {
       const withDevice = new Set(devices.map((d) => d.device.boardId));
       const boards = [...hall.boards.keys()].filter((id) => !withDevice.has(id)).slice(0, options.simulate.boards);
@@ -106,7 +107,12 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       },
     };
   } catch (err) {
+    await simulation?.stop();
+    for (const d of detach) d();
+    await Promise.all(devices.map((d) => d.close().catch(() => {})));
     journal.close();
+    // A token nobody was shown is no token: the next start makes (and prints) a new one.
+    if (auth?.newToken) rmSync(join(options.dataDir, TOKEN_FILE), { force: true });
     throw err;
   }
 }

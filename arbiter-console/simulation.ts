@@ -57,7 +57,7 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
 
   for (const id of ids) {
     if (!hall.boards.has(id)) throw new Error(`cannot simulate unknown board '${id}'`);
-    scripts.set(id, createVirtualGame({ seed: `${options.seed}/${id}`, thinkMs: options.thinkMs ?? classicalThink, style: 'eager', maxPlies: 220 }));
+    scripts.set(id, createVirtualGame({ seed: `${options.seed}/${id}`, thinkMs: options.thinkMs ?? classicalThink, style: 'random', maxPlies: 220 }));
     const board = hall.boards.get(id)!;
     if (options.hardware === 'dgt') {
       const vboard = new VirtualDgtBoard({ scheduler, clock: 'dgt3000', clockPeriodMs: x(1000), ackDelayMs: x(20) });

@@ -1,12 +1,13 @@
 // `zeitnot devices`: which serial ports this machine has and what answers on them.
-import { listSerialPorts, probeDgtPort, type ProbeResult } from '../device-bridge/index.ts';
+import { listSerialPorts, probeDgtPort, probeFirmata, probeLineClock, type ProbeResult } from '../device-bridge/index.ts';
 import { UsageError, type Command } from './command.ts';
 
 const help = `zeitnot devices: list serial ports and what answers on them.
 
   zeitnot devices [--path PATH ...] [--timeout MS] [--json]
       Lists the serial ports the system reports (SerialPort.list(); on Linux this needs udevadm) and
-      asks each whether it is a DGT board (version and serial number requests, 9600 baud). Ports the
+      asks each whether it is a DGT board (version and serial number requests, 9600 baud), then a
+      line-protocol clock (its hello line, docs/line-protocol.md), then a Firmata board (57600 baud). Ports the
       system does not list (pseudo-terminals, Bluetooth rfcomm links) can be given with --path.
       A port in use by another program cannot be opened and says so.
 
@@ -36,11 +37,34 @@ function parse(args: string[]): { paths: string[]; timeoutMs: number; json: bool
   return { paths, timeoutMs, json };
 }
 
-function describePort(p: ProbeResult): string {
+interface PortReport extends ProbeResult {
+  readonly line?: { readonly name: string; readonly version: number };
+  readonly firmata?: string;
+}
+
+/** Asks one port, in turn, whether it is a DGT board, a line-protocol clock or a Firmata board. */
+async function probePort(path: string, timeoutMs: number): Promise<Partial<PortReport>> {
+  const dgt = await probeDgtPort(path, { timeoutMs });
+  if (dgt.dgt || dgt.error) return dgt;
+  try {
+    const line = await probeLineClock({ path, timeoutMs });
+    if (line) return { line: { name: line.name, version: line.version } };
+    const firmata = await probeFirmata({ path, baudRate: 57_600, timeoutMs });
+    return firmata ? { firmata } : {};
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+function describePort(p: PortReport): string {
   const hardware = [p.manufacturer, p.vendorId && p.productId ? `${p.vendorId}:${p.productId}` : undefined].filter(Boolean).join(' ');
   const what = p.dgt
     ? `DGT board, version ${p.dgt.version}${p.dgt.serial ? `, serial ${p.dgt.serial}` : ''}`
-    : p.error
+    : p.line
+      ? `line-protocol clock '${p.line.name}', protocol version ${p.line.version}`
+      : p.firmata
+        ? `Firmata board (${p.firmata})`
+        : p.error
       ? `cannot open: ${p.error}`
       : 'no answer';
   return `${p.path.padEnd(24)} ${what}${hardware ? `  (${hardware})` : ''}`;
@@ -48,7 +72,7 @@ function describePort(p: ProbeResult): string {
 
 export const command: Command = {
   name: 'devices',
-  summary: 'list serial ports and what answers on them (DGT boards)',
+  summary: 'list serial ports and what answers on them (DGT boards, line clocks, Firmata)',
   help,
   async run(args) {
     let parsed: ReturnType<typeof parse>;
@@ -67,9 +91,9 @@ export const command: Command = {
       process.stderr.write(`zeitnot devices: the system did not list serial ports (${(error as Error).message}); probing --path ports only\n`);
     }
     const all = [...listed.filter((p) => !paths.includes(p.path)), ...paths.map((path) => ({ path }))];
-    const results: ProbeResult[] = [];
+    const results: PortReport[] = [];
     for (const port of all) {
-      const probed = await probeDgtPort(port.path, { timeoutMs });
+      const probed = await probePort(port.path, timeoutMs);
       results.push({ ...port, ...probed });
     }
     if (json) for (const r of results) process.stdout.write(JSON.stringify(r) + '\n');

@@ -29,7 +29,7 @@ usage: zeitnot serve --event FILE|PRESET [options]
   --data DIR             journal and token directory (default ./data)
   --durability process|power  journal survives a crashed console (default), or power loss too
                          (an fsync per event)
-  --demo                 the npm start round: Cairns Cup 2019 round 1, 5 simulated boards, 30x,
+  --demo                 the npm start round: Cairns Cup 2019 round 1, 5 simulated boards, 40x,
                          a fresh journal in ./data/demo on every start
   --help                 this text
 
@@ -110,7 +110,7 @@ async function serve(args: string[]): Promise<number> {
     }
     const eventArg = values.event ?? (demo ? 'cairns-cup-2019' : undefined);
     const port = positive('--port', values.port, 8080);
-    const scale = positive('--time-scale', values['time-scale'], demo ? 30 : 1);
+    const scale = positive('--time-scale', values['time-scale'], demo ? 40 : 1);
     if (scale <= 0) throw new UsageError('--time-scale must be above 0');
     const simulate = positive('--simulate', values.simulate, demo ? 5 : 0);
     const devices = (values.device ?? []).map((d) => {

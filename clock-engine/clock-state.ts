@@ -1,5 +1,5 @@
 // Small pure helpers on GameState shared by the fold and the rulings: pairs, displays, endings.
-import type { ClockAlert, GameConfig, GameResult, GameState, MoveBonus, Side, TimeControl } from './types.ts';
+import type { ClockAlert, ClockEventType, GameConfig, GameResult, GameState, MoveBonus, Side, TimeControl } from './types.ts';
 
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 export type Pair<T> = { readonly white: T; readonly black: T };
@@ -111,3 +111,25 @@ export function withArrival(arrived: Pair<boolean>, side: Side): Pair<boolean> {
   const black = arrived.black || side === 'black';
   return white ? (black ? arrivals.both : arrivals.white) : black ? arrivals.black : arrivals.none;
 }
+
+/** Every event type there is; listing them as keys makes the compiler catch a new one. */
+export const clockEventTypes = Object.keys({
+  start: true,
+  press: true,
+  pause: true,
+  resume: true,
+  setTime: true,
+  addTime: true,
+  setMoveCounter: true,
+  penalty: true,
+  arrive: true,
+  boardMove: true,
+  drawOffer: true,
+  drawAccept: true,
+  quickplayClaim: true,
+  quickplayDecision: true,
+  flag: true,
+  defaultTimeExpired: true,
+  forfeit: true,
+  result: true,
+} satisfies Record<ClockEventType, true>) as ClockEventType[];

@@ -8,6 +8,7 @@ import {
   advance,
   alert,
   bonusOf,
+  clockEventTypes,
   delayOf,
   display,
   finish,
@@ -164,6 +165,12 @@ export function applyClockEvent(config: GameConfig, state: GameState, event: Clo
   ) {
     return { state: press(config, state, event.side, event.at), emitted: noEvents };
   }
+  const bad = malformed(event);
+  if (bad) {
+    // Bad input loses nothing: the state stays as it was and the arbiter sees why the event was dropped.
+    const at = Number.isFinite(event.at) ? event.at : state.asOf;
+    return { state: alert(state, { code: 'ignored-event', at, message: `ignored a malformed '${String(event.type)}' event: ${bad}` }), emitted: noEvents };
+  }
   let s = state;
   let emitted: ClockEvent[] | undefined;
   for (let guard = 0; guard < 8; guard++) {
@@ -248,6 +255,25 @@ function step(config: GameConfig, state: GameState, e: ClockEvent): GameState {
     case 'result':
       return finish(config, s, e.result, e.termination);
   }
+}
+
+const sides: readonly unknown[] = ['white', 'black'];
+const eventTypes = new Set<unknown>(clockEventTypes);
+
+/**
+ * Why an event cannot be applied, for events that reach the fold without a schema check (e.g. from a
+ * journal written by an older version); undefined when it is well-formed enough to apply.
+ */
+function malformed(e: ClockEvent): string | undefined {
+  const event = e as unknown as Record<string, unknown>;
+  if (!eventTypes.has(event['type'])) return 'unknown type';
+  if (typeof event['at'] !== 'number' || !Number.isFinite(event['at'])) return '`at` is not a finite number';
+  if ('side' in event && event['side'] !== undefined && !sides.includes(event['side'])) return '`side` is not white or black';
+  if ('offender' in event && !sides.includes(event['offender'])) return '`offender` is not white or black';
+  for (const key of ['ms', 'moves'] as const) {
+    if (key in event && (typeof event[key] !== 'number' || !Number.isFinite(event[key]))) return `\`${key}\` is not a finite number`;
+  }
+  return undefined;
 }
 
 function start(config: GameConfig, s: GameState, at: number, side: Side): GameState {

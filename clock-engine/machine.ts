@@ -5,8 +5,9 @@
 // applies every deadline due by then, stamped with its own instant (not the instant the timer ran), and
 // emits it, so the console can journal it and a replay of the journal reproduces the state exactly.
 import { assign, createActor, enqueueActions, setup, type Actor, type ActorOptions, type AnyActorLogic } from 'xstate';
+import { clockEventTypes } from './clock-state.ts';
 import { advanceTo, applyClockEvent, earliestPossibleDeadline, initialGameState, noDeadlineBy } from './fold.ts';
-import type { ClockAlert, ClockEvent, ClockEventType, GameConfig, GameState } from './types.ts';
+import type { ClockAlert, ClockEvent, GameConfig, GameState } from './types.ts';
 
 export interface GameClockContext {
   readonly config: GameConfig;
@@ -35,27 +36,6 @@ export interface GameClockInput {
 /** setTimeout's ceiling; a later deadline is re-aimed when this wakes up. */
 const longestTimerMs = 2_147_483_647;
 
-/** Every event type the machine accepts; listing them as keys makes the compiler catch a new one. */
-const clockEventTypes = Object.keys({
-  start: true,
-  press: true,
-  pause: true,
-  resume: true,
-  setTime: true,
-  addTime: true,
-  setMoveCounter: true,
-  penalty: true,
-  arrive: true,
-  boardMove: true,
-  drawOffer: true,
-  drawAccept: true,
-  quickplayClaim: true,
-  quickplayDecision: true,
-  flag: true,
-  defaultTimeExpired: true,
-  forfeit: true,
-  result: true,
-} satisfies Record<ClockEventType, true>) as ClockEventType[];
 
 function emitNews(
   enqueue: { emit: (e: GameClockEmitted) => void },

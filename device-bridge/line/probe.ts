@@ -27,7 +27,8 @@ export async function probeLineClock(target: SerialPath & { readonly timeoutMs?:
           resolve({ version, name, bootId });
         }
       });
-      port.write(formatLine({ type: 'query' }));
+      // A newline first ends whatever partial line an earlier probe (a DGT request, say) left in the device.
+      port.write('\n' + formatLine({ type: 'query' }));
     });
   } finally {
     await closePort(port);

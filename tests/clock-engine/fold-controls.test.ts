@@ -1,6 +1,6 @@
 // Scenario tests for every kind of control, with exact millisecond values.
 import { describe, expect, it } from 'vitest';
-import { nextDeadline, remainingAt, replayGame } from '../../clock-engine/index.ts';
+import { nextDeadline, remainingAt, replayGame, type ClockEvent } from '../../clock-engine/index.ts';
 import { ev, fold, gameConfig, min, opening, plies, sec } from './helpers.ts';
 
 describe('Fischer increment credited before the move (DGT)', () => {
@@ -237,6 +237,26 @@ describe('default time (late arrival)', () => {
     const zero = gameConfig('5400+30', { defaultTimeMs: 0, lawsEdition: '2009' });
     const { state } = fold(zero, [ev.arrive('black', 0), ev.start(0), ev.arrive('white', 1)]);
     expect(state.result).toEqual({ result: '--+', termination: 'default time expired (Art. 6.6)' });
+  });
+});
+
+describe('bad input loses nothing', () => {
+  it('a malformed event leaves the state as it was, with an alert saying why', () => {
+    const config = gameConfig('5400+30');
+    const running = fold(config, [...opening(), ev.press('white', 1000)]).state;
+    const cases: [unknown, RegExp][] = [
+      [{ type: 'explode', at: 2000, by: { kind: 'system' } }, /unknown type/],
+      [{ type: 'press', side: 'black', at: Number.NaN, by: { kind: 'system' } }, /`at` is not a finite number/],
+      [{ type: 'press', side: 'red', at: 2000, by: { kind: 'system' } }, /`side` is not white or black/],
+      [{ type: 'addTime', side: 'black', ms: '60000', at: 2000, by: { kind: 'system' }, reason: 'x' }, /`ms` is not a finite number/],
+    ];
+    for (const [event, why] of cases) {
+      const { state, emitted } = fold(config, [event as ClockEvent], running);
+      expect(emitted).toEqual([]);
+      expect({ ...state, alerts: running.alerts }).toEqual(running);
+      expect(state.alerts.at(-1)).toMatchObject({ code: 'ignored-event' });
+      expect(state.alerts.at(-1)?.message).toMatch(why);
+    }
   });
 });
 

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createManualScheduler, ptyBoardLink, VirtualDgtBoard } from '../../simulators/index.ts';
+import { createManualScheduler, createVirtualLineClock, ptyBoardLink, ptySerialDevice, VirtualDgtBoard } from '../../simulators/index.ts';
 import { openPtyPair } from '../support/pty.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -79,6 +79,19 @@ describe('zeitnot devices', () => {
     expect(code).toBe(0);
     const ports = stdout.trim().split('\n').map((l) => JSON.parse(l) as { path: string });
     expect(ports.find((p) => p.path === pair.a)).toEqual({ path: pair.a, dgt: { version: '3.24', serial: '07777' } });
+  });
+
+  it('finds a virtual line-protocol clock behind a pty, after the DGT probe gets no answer', async () => {
+    const pair = await openPtyPair();
+    cleanups.push(() => pair.close());
+    const end = await ptySerialDevice(pair.b);
+    cleanups.push(() => end.close());
+    const clock = createVirtualLineClock({ end, scheduler: createManualScheduler(), name: 'LINE-7', initialMs: { white: 60_000, black: 60_000 } });
+    clock.powerOn();
+    const { code, stdout } = await zeitnot(['devices', '--path', pair.a, '--timeout', '1500', '--json']);
+    expect(code).toBe(0);
+    const ports = stdout.trim().split('\n').map((l) => JSON.parse(l) as { path: string });
+    expect(ports.find((p) => p.path === pair.a)).toEqual({ path: pair.a, line: { name: 'LINE-7', version: 1 } });
   });
 
   it('rejects a bad timeout', async () => {

@@ -476,6 +476,8 @@ export class WeightedGraph {
     /** Unlabels every blossom of the trees rooted at `dead`; tight edges from surviving trees regrow into them. */
     const resetTrees = (dead: readonly number[]): void => {
       for (const r of dead) alive.delete(r);
+      // Tightness of an edge is only guaranteed while its ends keep their labels.
+      allowed.clear();
       const killed = new Set(dead);
       const freed: number[] = [];
       const clear = (b: number): void => {
