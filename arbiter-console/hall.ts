@@ -69,13 +69,7 @@ export class PlayingHall {
       if (board) for (const event of advanceTo(board.config, board.state, record.event.at).emitted) records.push(clock(board.id, event));
     }
     records.push(record);
-    let seq = 0;
-    for (const r of records) {
-      seq = this.journal.append(r);
-      this.#apply(r, seq);
-    }
-    this.#afterChange(record.kind === 'scheduleStart' ? [] : [record.board], records.some(isKey), record.kind === 'scheduleStart');
-    return seq;
+    return this.#recordAll(records);
   }
 
   #recordAll(records: readonly JournalRecord[]): number {

@@ -39,6 +39,9 @@ export interface Simulation {
 /** Classical-looking thinking: mostly a minute or so, a long tail of deep thinks. */
 export const classicalThink: ThinkTime = { kind: 'lognormal', medianMs: 45_000, sigma: 0.9, minMs: 2_000, maxMs: 15 * 60_000 };
 
+/** The DGT board's stability window, in real ms. */
+const STABLE_MS = 400;
+
 /** A late player's first move comes this long after they sit down. */
 const SETTLE_MS = 20_000;
 
@@ -57,7 +60,10 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
 
   for (const id of ids) {
     if (!hall.boards.has(id)) throw new Error(`cannot simulate unknown board '${id}'`);
-    scripts.set(id, createVirtualGame({ seed: `${options.seed}/${id}`, thinkMs: options.thinkMs ?? classicalThink, style: 'random', maxPlies: 220 }));
+    // On a DGT board a move is read once the position has been still for the stability window; a
+    // player never replies faster than that, or the board would see several moves at once.
+    const think = options.thinkMs ?? (options.hardware === 'dgt' ? { ...classicalThink, minMs: x(STABLE_MS + 100) } : classicalThink);
+    scripts.set(id, createVirtualGame({ seed: `${options.seed}/${id}`, thinkMs: think, style: 'random', maxPlies: 220 }));
     const board = hall.boards.get(id)!;
     if (options.hardware === 'dgt') {
       const vboard = new VirtualDgtBoard({ scheduler, clock: 'dgt3000', clockPeriodMs: x(1000), ackDelayMs: x(20) });
@@ -79,7 +85,7 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
         clockSilenceMs: x(3000),
         linkSilenceMs: x(6000),
         ackTimeoutMs: x(2000),
-        stableMs: x(400),
+        stableMs: x(STABLE_MS),
         confirmMs: x(2500),
         noticeMs: x(3000),
       });

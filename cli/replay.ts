@@ -59,7 +59,7 @@ interface Args {
 }
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`zeitnot replay: ${flag} must be one of ${allowed.join(', ')} (got '${value}')`);
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got '${value}')`);
   return value as T;
 }
 
@@ -69,7 +69,7 @@ function parseArgs(argv: string[]): Args {
     const flag = argv[i]!;
     const value = () => {
       const v = argv[++i];
-      if (v === undefined) throw new UsageError(`zeitnot replay: ${flag} needs a value`);
+      if (v === undefined) throw new UsageError(`${flag} needs a value`);
       return v;
     };
     switch (flag) {
@@ -96,7 +96,7 @@ function parseArgs(argv: string[]): Args {
         break;
       case '--tolerance': {
         const v = value();
-        if (!/^\d+$/.test(v)) throw new UsageError(`zeitnot replay: --tolerance must be whole milliseconds (got '${v}')`);
+        if (!/^\d+$/.test(v)) throw new UsageError(`--tolerance must be whole milliseconds (got '${v}')`);
         args.toleranceMs = Number(v);
         break;
       }
@@ -107,7 +107,7 @@ function parseArgs(argv: string[]): Args {
         args.strict = true;
         break;
       default:
-        throw new UsageError(`zeitnot replay: unknown option '${flag}' (see zeitnot replay --help)`);
+        throw new UsageError(`unknown option '${flag}' (see zeitnot replay --help)`);
     }
   }
   return args;
@@ -127,7 +127,7 @@ function timeControlOf(text: string, args: Args): TimeControl {
   try {
     return parseTimeControl(text, options);
   } catch (e) {
-    if (e instanceof TimeControlError) throw new UsageError(`zeitnot replay: --time-control: ${e.message}`);
+    if (e instanceof TimeControlError) throw new UsageError(`--time-control: ${e.message}`);
     throw e;
   }
 }
@@ -135,7 +135,7 @@ function timeControlOf(text: string, args: Args): TimeControl {
 function parseThink(text: string): number[] {
   const parts = text.split(',').map((p) => p.trim());
   return parts.map((p, i) => {
-    if (!/^\d+$/.test(p)) throw new UsageError(`zeitnot replay: --think item ${i + 1} ('${p}') is not a whole number of milliseconds`);
+    if (!/^\d+$/.test(p)) throw new UsageError(`--think item ${i + 1} ('${p}') is not a whole number of milliseconds`);
     return Number(p);
   });
 }
@@ -187,27 +187,19 @@ export const command: Command = {
   name: 'replay',
   summary: 'replay a game from thinking times or audit a PGN clock record (JSON lines)',
   help,
-  async run(argv) {
-    try {
-      return await replay(argv);
-    } catch (e) {
-      if (!(e instanceof UsageError)) throw e;
-      process.stderr.write(e.message + '\n');
-      return e.exitCode;
-    }
-  },
+  run: replay,
 };
 
 async function replay(argv: string[]): Promise<number> {
-    const args = parseArgs(argv);
-    if (args.pgn !== undefined) {
-      if (args.think !== undefined) throw new UsageError('zeitnot replay: give either --think or --pgn, not both');
-      return auditFile(args, args.pgn);
-    }
-    if (args.think === undefined) throw new UsageError('zeitnot replay: give --think MS,MS,... (with --time-control) or --pgn FILE');
-    const tcText = args.timeControl ?? (args.armageddon ? 'armageddon' : undefined);
-    if (tcText === undefined) throw new UsageError('zeitnot replay: --time-control is required with --think');
-    const tc = timeControlOf(tcText, args);
-    for (const l of replayThinkTimes(replayConfig(tc, args.armageddon), parseThink(args.think))) line(l);
-    return 0;
+  const args = parseArgs(argv);
+  if (args.pgn !== undefined) {
+    if (args.think !== undefined) throw new UsageError('give either --think or --pgn, not both');
+    return auditFile(args, args.pgn);
+  }
+  if (args.think === undefined) throw new UsageError('give --think MS,MS,... (with --time-control) or --pgn FILE');
+  const tcText = args.timeControl ?? (args.armageddon ? 'armageddon' : undefined);
+  if (tcText === undefined) throw new UsageError('--time-control is required with --think');
+  const tc = timeControlOf(tcText, args);
+  for (const l of replayThinkTimes(replayConfig(tc, args.armageddon), parseThink(args.think))) line(l);
+  return 0;
 }

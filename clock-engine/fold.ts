@@ -339,26 +339,33 @@ function press(config: GameConfig, s: GameState, side: Side, at: number): GameSt
   return s.movesTracked ? checkMoveCounts(out, opponent, out.asOf) : out;
 }
 
-const optionalKeys = [
-  'paused',
-  'result',
-  'firstFlag',
-  'drawOffer',
-  'quickplay',
-  'fen',
-  'moveCountMismatch',
-  'defaultTimeExpiredAt',
-  'matchWinner',
-] as const satisfies readonly (keyof GameState)[];
+/** The optional fields of GameState that copyOptional copies (keep the two in step). */
+type CopiedOptional =
+  | 'paused'
+  | 'result'
+  | 'firstFlag'
+  | 'drawOffer'
+  | 'quickplay'
+  | 'fen'
+  | 'moveCountMismatch'
+  | 'defaultTimeExpiredAt'
+  | 'matchWinner';
 
 type OptionalKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? K : never }[keyof T];
-/** Compile-time check that copyOptional knows every optional field of GameState. */
-const everyOptionalKeyListed: [Exclude<OptionalKeys<GameState>, (typeof optionalKeys)[number]>] extends [never] ? true : never = true;
+/** Compile-time check that this list knows every optional field of GameState; copyOptional copies each. */
+const everyOptionalKeyListed: [Exclude<OptionalKeys<GameState>, CopiedOptional>] extends [never] ? true : never = true;
 void everyOptionalKeyListed;
 
+/** Named checks rather than a loop over `optionalKeys`: keyed access made this a hot spot of every press. */
 function copyOptional(from: GameState, to: Mutable<GameState>): void {
-  for (const key of optionalKeys) {
-    if (from[key] !== undefined) (to as Record<string, unknown>)[key] = from[key];
-  }
+  if (from.paused !== undefined) to.paused = from.paused;
+  if (from.result !== undefined) to.result = from.result;
+  if (from.firstFlag !== undefined) to.firstFlag = from.firstFlag;
+  if (from.drawOffer !== undefined) to.drawOffer = from.drawOffer;
+  if (from.quickplay !== undefined) to.quickplay = from.quickplay;
+  if (from.fen !== undefined) to.fen = from.fen;
+  if (from.moveCountMismatch !== undefined) to.moveCountMismatch = from.moveCountMismatch;
+  if (from.defaultTimeExpiredAt !== undefined) to.defaultTimeExpiredAt = from.defaultTimeExpiredAt;
+  if (from.matchWinner !== undefined) to.matchWinner = from.matchWinner;
 }
 

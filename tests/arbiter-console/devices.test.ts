@@ -56,9 +56,11 @@ describe('a line clock through a pseudo-terminal', () => {
     expect(hall.view('1')!.toMove).toBe('black');
     const press = [...run.journal.entries()].map((e) => e.record).find((r) => r.kind === 'clock' && r.event.type === 'press');
     expect(press).toMatchObject({ board: '1', event: { type: 'press', side: 'white', by: { kind: 'player', side: 'white' } } });
-    await until(() => clock.display.running === 'black');
-    // Host role: the clock shows what the engine says (to its 1 s display resolution at most).
-    expect(Math.abs(clock.display.white - hall.boards.get('1')!.remainingAt(hall.source.now()).white)).toBeLessThan(1500);
+    // Host role: the clock shows what the engine says (Black running, White's time with the increment),
+    // to its display resolution, once the host's time line has arrived.
+    const engineWhite = () => hall.boards.get('1')!.remainingAt(hall.source.now()).white;
+    await until(() => clock.display.running === 'black' && Math.abs(clock.display.white - engineWhite()) < 1500);
+    expect(engineWhite()).toBe(hall.view('1')!.remainingMs.white);
   });
 
   it('journals garbage from the line as input errors and keeps going', async () => {

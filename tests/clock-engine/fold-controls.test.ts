@@ -1,6 +1,6 @@
 // Scenario tests for every kind of control, with exact millisecond values.
 import { describe, expect, it } from 'vitest';
-import { nextDeadline, remainingAt, replayGame, type ClockEvent } from '../../clock-engine/index.ts';
+import { nextDeadline, remainingAt, replayGame, type ClockEvent, type GameState } from '../../clock-engine/index.ts';
 import { ev, fold, gameConfig, min, opening, plies, sec } from './helpers.ts';
 
 describe('Fischer increment credited before the move (DGT)', () => {
@@ -257,6 +257,28 @@ describe('bad input loses nothing', () => {
       expect(state.alerts.at(-1)).toMatchObject({ code: 'ignored-event' });
       expect(state.alerts.at(-1)?.message).toMatch(why);
     }
+  });
+});
+
+describe('the press fast path', () => {
+  it('carries every optional field of the state over', () => {
+    const config = gameConfig('5400+30');
+    const base = fold(config, opening()).state;
+    const full: GameState = {
+      ...base,
+      paused: { by: { kind: 'system' }, reason: 'r', at: 0 },
+      result: { result: '*' as never, termination: 't' },
+      firstFlag: { side: 'black', at: 0 },
+      drawOffer: { side: 'white', at: 0 },
+      quickplay: { side: 'black', at: 0, status: 'postponed' },
+      fen: '8/8/8/8/8/8/8/K6k w - - 0 1',
+      moveCountMismatch: { side: 'black', presses: 1, moves: 0 },
+      defaultTimeExpiredAt: 0,
+      matchWinner: 'black',
+    };
+    const after = fold(config, [ev.press('white', 1000)], full).state;
+    const optional = ['paused', 'result', 'firstFlag', 'drawOffer', 'quickplay', 'fen', 'moveCountMismatch', 'defaultTimeExpiredAt', 'matchWinner'] as const;
+    for (const key of optional) expect(after[key], key).toEqual(full[key]);
   });
 });
 

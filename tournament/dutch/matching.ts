@@ -502,28 +502,29 @@ export class WeightedGraph {
           labelend[v] = -1;
         }
       }
+      // Every freed vertex (also inside a blossom labelled meanwhile) needs its least-slack edge
+      // to the surviving S-vertices; a tight one lets the freed blossom grow back as a T-blossom.
       const sVertices = active.filter(isS);
       for (const f of freed) {
         freedFlag[f] = 0;
-        const bf = inblossom[f]!;
-        if (label[bf] !== 0) continue;
         let best = -1;
         let bestSlack = 0n;
         for (const u of sVertices) {
           const k = edgeIndex(f, u);
-          if (this.raw[k] === 0n || !isS(u)) continue;
+          if (this.raw[k] === 0n) continue;
           const sl = slack(k);
-          if (sl <= 0n && mate[blossombase[bf]!] !== -1 && label[bf] === 0) {
-            allowed.add(k);
-            assignLabel(f, 2, f > u ? 2 * k + 1 : 2 * k);
-            break;
-          }
           if (best === -1 || sl < bestSlack) {
             best = k;
             bestSlack = sl;
           }
         }
-        if (label[inblossom[f]!] === 0) bestedge[f] = best;
+        bestedge[f] = best;
+        const bf = inblossom[f]!;
+        if (best !== -1 && bestSlack <= 0n && label[bf] === 0 && mate[blossombase[bf]!] !== -1) {
+          allowed.add(best);
+          const u = this.edgeHigh[best] === f ? this.edgeLow[best]! : this.edgeHigh[best]!;
+          assignLabel(f, 2, f > u ? 2 * best + 1 : 2 * best);
+        }
       }
     };
 
