@@ -162,6 +162,12 @@ export class Board {
     return [...latest.values()];
   }
 
+  /** "23... Nf6": the last press whose move the board has reported. */
+  lastMove(): string | undefined {
+    const item = this.score.findLast((i) => i.kind === 'move' && i.san !== undefined);
+    return item?.kind === 'move' ? `${item.number}${item.side === 'white' ? '.' : '...'} ${item.san}` : undefined;
+  }
+
   remainingAt(now: number): { white: number; black: number } {
     return remainingAt(this.state, now);
   }

@@ -245,6 +245,7 @@ export class PlayingHall {
     if (!board) return undefined;
     const s = board.state;
     const device = this.#devices.get(id);
+    const lastMove = board.lastMove();
     return {
       id,
       white: board.info.white,
@@ -263,6 +264,7 @@ export class PlayingHall {
       ...(s.result ? { result: s.result } : {}),
       ...(s.firstFlag ? { flag: s.firstFlag } : {}),
       ...(device ? { device: { kind: device.kind, connection: board.connection?.state ?? 'connecting' } } : {}),
+      ...(lastMove ? { lastMove } : {}),
       version: this.#boardVersion.get(id) ?? 0,
     };
   }

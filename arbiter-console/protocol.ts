@@ -89,6 +89,8 @@ export interface BoardView {
   readonly result?: { readonly result: GameResult; readonly termination: string };
   readonly flag?: { readonly side: Side; readonly at: number };
   readonly device?: { readonly kind: string; readonly connection: string };
+  /** The last completed move as the board reported it ("23... Nf6"), when the board reports moves. */
+  readonly lastMove?: string;
   /** Version of this board's state (the journal sequence number of its last entry). */
   readonly version: number;
 }

@@ -7,6 +7,20 @@ export type Pair<T> = { readonly white: T; readonly black: T };
 export const system = { kind: 'system' } as const;
 export const twoMinutes = 120_000;
 
+/**
+ * With `timekeeper: 'device'`, how long past its own zero the engine waits for the device's flag before
+ * declaring the flag itself: a DGT clock shows whole seconds and its messages lag by up to 1 s, so the
+ * engine, following its readings, may reach zero up to about 2 s before the clock does.
+ */
+export const deviceFlagGraceMs = 2_000;
+/** How far the device and the engine may be apart (ms) before a `clock-disagrees` alert. */
+export const deviceToleranceMs = 1_000;
+
+/** The wait past zero before the engine's own flag falls: 0 unless a device keeps the time. */
+export function flagGrace(config: GameConfig): number {
+  return config.timekeeper === 'device' ? deviceFlagGraceMs : 0;
+}
+
 export function bonusOf(tc: TimeControl, periodIndex: number): MoveBonus {
   return tc.periods[periodIndex]?.bonus ?? { kind: 'none' };
 }

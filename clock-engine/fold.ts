@@ -12,6 +12,7 @@ import {
   delayOf,
   display,
   finish,
+  flagGrace,
   incrementFor,
   name,
   quotaAtEndOf,
@@ -33,10 +34,12 @@ import {
   quickplayClaim,
   quickplayDecision,
 } from './rulings.ts';
-import type { ClockEvent, GameConfig, GameState, Side } from './types.ts';
+import { deviceFlag, followReading, followsReading } from './timekeeper.ts';
+import type { ClockEvent, ClockReading, GameConfig, GameState, Side } from './types.ts';
 import { otherSide } from './types.ts';
 
-export { incrementFor, moveInProgress } from './clock-state.ts';
+export { incrementFor, moveInProgress, deviceFlagGraceMs } from './clock-state.ts';
+export { followsReading } from './timekeeper.ts';
 
 // States are never mutated, so every game can share its empty starting parts (a few hundred bytes
 // per idle game in a hall of hundreds).
@@ -94,8 +97,9 @@ export function nextDeadline(config: GameConfig, state: GameState): Deadline | u
   if (state.status !== 'running') return undefined;
   let best: Deadline | undefined;
   if (state.flags[state.toMove] === undefined) {
-    const left = state.move.startMs + state.move.delayMs - state.move.usedMs;
-    best = { at: state.asOf + Math.max(0, left), kind: 'flag', side: state.toMove };
+    // Zero on the engine's display, plus the wait for the device's flag when a device keeps the time.
+    const zeroAt = state.asOf + state.move.startMs + state.move.delayMs - state.move.usedMs;
+    best = { at: Math.max(state.asOf, zeroAt + flagGrace(config)), kind: 'flag', side: state.toMove };
   }
   if (state.defaultTimeExpiredAt === undefined && absentSides(state).length > 0) {
     const at = config.scheduledStart + config.defaultTimeMs;
@@ -109,14 +113,15 @@ export function nextDeadline(config: GameConfig, state: GameState): Deadline | u
  * instant, the waiting side's remaining time from `asOf` (its clock cannot start earlier), or the end of
  * the default time (`notBefore`: an instant known to have passed, e.g. the timer's last wake-up).
  * Presses only push deadlines later, so a timer aimed here never needs re-aiming on a
- * press; if it wakes before a real deadline it is simply aimed again.
+ * press (except one whose device reading is taken over: the actor re-aims after it); if it wakes
+ * before a real deadline it is simply aimed again.
  */
 export function earliestPossibleDeadline(config: GameConfig, state: GameState, notBefore = state.asOf): number | undefined {
   const next = nextDeadline(config, state);
   if (state.status !== 'running') return next?.at;
   const other = otherSide(state.toMove);
   // The waiting clock cannot start before `notBefore` (the present, as far as the caller knows it).
-  const otherFlag = state.flags[other] === undefined ? Math.max(state.asOf, notBefore) + state.remainingMs[other] : undefined;
+  const otherFlag = state.flags[other] === undefined ? Math.max(state.asOf, notBefore) + state.remainingMs[other] + flagGrace(config) : undefined;
   if (next === undefined) return otherFlag;
   return otherFlag === undefined ? next.at : Math.min(next.at, otherFlag);
 }
@@ -150,7 +155,7 @@ export interface FoldStep {
 /** True when no deadline falls at or before `at` (no flag, no default time): the common case. */
 export function noDeadlineBy(config: GameConfig, s: GameState, at: number): boolean {
   if (s.status !== 'running') return s.status !== 'waiting' || !config.autoStart || config.scheduledStart > at;
-  if (s.flags[s.toMove] === undefined && s.asOf + s.move.startMs + s.move.delayMs - s.move.usedMs <= at) return false;
+  if (s.flags[s.toMove] === undefined && s.asOf + s.move.startMs + s.move.delayMs - s.move.usedMs + flagGrace(config) <= at) return false;
   const everyoneHere = s.arrived.white && s.arrived.black;
   return everyoneHere || s.defaultTimeExpiredAt !== undefined || config.scheduledStart + config.defaultTimeMs > at;
 }
@@ -163,7 +168,7 @@ export function applyClockEvent(config: GameConfig, state: GameState, event: Clo
     event.at >= state.asOf &&
     noDeadlineBy(config, state, event.at)
   ) {
-    return { state: press(config, state, event.side, event.at), emitted: noEvents };
+    return { state: press(config, state, event.side, event.at, event.reading), emitted: noEvents };
   }
   const bad = malformed(event);
   if (bad) {
@@ -214,7 +219,7 @@ function step(config: GameConfig, state: GameState, e: ClockEvent): GameState {
     case 'start':
       return start(config, s, at, e.side ?? 'white');
     case 'press':
-      return press(config, s, e.side, at);
+      return press(config, s, e.side, at, e.reading);
     case 'pause':
       if (s.status !== 'running') return s;
       return { ...s, status: 'paused', paused: { by: e.by, reason: e.reason, at } };
@@ -247,7 +252,7 @@ function step(config: GameConfig, state: GameState, e: ClockEvent): GameState {
     case 'quickplayDecision':
       return quickplayDecision(config, s, e.decision, at);
     case 'flag':
-      return flag(config, s, e.side, at);
+      return config.timekeeper === 'device' ? deviceFlag(config, s, e.side, e.by, at) : flag(config, s, e.side, at);
     case 'defaultTimeExpired':
       return defaultTimeExpired(config, s, at);
     case 'forfeit':
@@ -295,9 +300,10 @@ function start(config: GameConfig, s: GameState, at: number, side: Side): GameSt
 
 /**
  * A press by the side to move at instant `at` (>= asOf), from a state not yet advanced to `at`: the hot
- * path of every game, so it builds the next state in one step.
+ * path of every game, so it builds the next state in one step. A device that keeps the time then has
+ * its `reading` taken over (timekeeper.ts).
  */
-function press(config: GameConfig, s: GameState, side: Side, at: number): GameState {
+function press(config: GameConfig, s: GameState, side: Side, at: number, reading?: ClockReading): GameState {
   if (s.status !== 'running' || side !== s.toMove) return s;
   const tc = config.timeControl;
   const move = s.presses[side] + 1;
@@ -336,7 +342,8 @@ function press(config: GameConfig, s: GameState, side: Side, at: number): GameSt
   copyOptional(s, out);
   // Making a move declines the opponent's draw offer; the offerer's own offer stands over his press.
   if (out.drawOffer && out.drawOffer.side !== side) delete out.drawOffer;
-  return s.movesTracked ? checkMoveCounts(out, opponent, out.asOf) : out;
+  const counted = s.movesTracked ? checkMoveCounts(out, opponent, out.asOf) : out;
+  return reading !== undefined && followsReading(config, reading) ? followReading(counted, side, reading, out.asOf) : counted;
 }
 
 /** The optional fields of GameState that copyOptional copies (keep the two in step). */

@@ -22,6 +22,8 @@ export {
   nextDeadline,
   moveInProgress,
   incrementFor,
+  deviceFlagGraceMs,
+  followsReading,
   type Deadline,
   type FoldStep,
 } from './fold.ts';

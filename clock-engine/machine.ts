@@ -6,7 +6,7 @@
 // emits it, so the console can journal it and a replay of the journal reproduces the state exactly.
 import { assign, createActor, enqueueActions, setup, type Actor, type ActorOptions, type AnyActorLogic } from 'xstate';
 import { clockEventTypes } from './clock-state.ts';
-import { advanceTo, applyClockEvent, earliestPossibleDeadline, initialGameState, noDeadlineBy } from './fold.ts';
+import { advanceTo, applyClockEvent, earliestPossibleDeadline, followsReading, initialGameState, noDeadlineBy } from './fold.ts';
 import type { ClockAlert, ClockEvent, GameConfig, GameState } from './types.ts';
 
 export interface GameClockContext {
@@ -82,10 +82,14 @@ const machineSetup = setup({
     isPaused: ({ context }) => context.game.status === 'paused',
     isFinished: ({ context }) => context.game.status === 'finished',
     startsItself: ({ context }) => context.config.autoStart === true,
-    /** The mover's press with no deadline before it: the fold's fast path, which emits nothing. */
+    /**
+     * The mover's press with no deadline before it: the fold's fast path, which emits nothing. Not a
+     * press whose reading a device timekeeper imposes: that may bring the flag earlier (re-aim the timer).
+     */
     isPlainPress: ({ context, event }) =>
       event.type === 'press' &&
       event.side === context.game.toMove &&
+      !followsReading(context.config, event.reading) &&
       event.at >= context.game.asOf &&
       noDeadlineBy(context.config, context.game, event.at),
     noDeadlinePassed: ({ context, event }) => noDeadlineBy(context.config, context.game, event.at),
@@ -93,6 +97,7 @@ const machineSetup = setup({
       event.type === 'press' &&
       !context.game.movesTracked &&
       event.side === context.game.toMove &&
+      !followsReading(context.config, event.reading) &&
       event.at >= context.game.asOf &&
       noDeadlineBy(context.config, context.game, event.at),
   },

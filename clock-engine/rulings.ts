@@ -150,10 +150,11 @@ export function quickplayDecision(config: GameConfig, s: GameState, decision: 'd
   return resume(out);
 }
 
-export function flag(config: GameConfig, s: GameState, side: Side, at: number): GameState {
+/** A flag for `side`; `accepted`: reported by the clock that keeps the time, so no check against the engine. */
+export function flag(config: GameConfig, s: GameState, side: Side, at: number, accepted = false): GameState {
   if (s.flags[side] !== undefined) return s;
   const due = s.status === 'running' && s.toMove === side && display(s.move, s.move.usedMs) === 0;
-  if (!due) {
+  if (!due && !accepted) {
     const left = s.remainingMs[side];
     return alert(s, { code: 'clock-disagrees', side, at, message: `${name(side)}'s flag reported, but the engine shows ${left} ms left` });
   }

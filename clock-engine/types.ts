@@ -65,6 +65,15 @@ export interface GameConfig {
   readonly armageddon: boolean;
   /** Start White's clock by itself at `scheduledStart` (otherwise a `start` event starts it). */
   readonly autoStart?: boolean;
+  /**
+   * Who keeps the time (default 'engine'):
+   * - 'engine': the engine's own arithmetic; a press's `reading` is ignored.
+   * - 'device': a physical clock is the authority (DGT/line clock in the mirror role). A press with a
+   *   `reading` adopts it for both clocks after comparing (a `clock-disagrees` alert beyond 1 s); a flag
+   *   the device (or the arbiter) reports is accepted; the engine's own flag waits `deviceFlagGraceMs`
+   *   past its zero for the device's flag before declaring it with an alert. See docs/clock-rules.md.
+   */
+  readonly timekeeper?: 'engine' | 'device';
 }
 
 /** Who caused an event. */
@@ -74,7 +83,12 @@ export type EventActor =
   | { readonly kind: 'arbiter'; readonly name: string }
   | { readonly kind: 'system' };
 
-/** Both displays as a physical clock showed them (mirror mode), in ms. */
+/**
+ * Both displays of a physical clock right after a press, in ms, as the clock shows them: the presser's
+ * includes whatever the clock credited at the press (on a DGT clock, the increment for his next move and,
+ * at the quota move, the next period), the opponent's is his time at the start of his move. DGT
+ * readings are whole seconds as displayed and may lag the lever by up to 1 s.
+ */
 export interface ClockReading {
   readonly white: number;
   readonly black: number;

@@ -103,6 +103,7 @@ export function clocksPage(root: HTMLElement, conn: Connection, arbiter: boolean
       ${side('white')}${side('black')}
       <footer>
         <span data-move>move ${b.moveNumber}</span>
+        ${b.lastMove ? `<span class="last-move">${escapeHtml(b.lastMove)}</span>` : ''}
         <span>${b.toMove} to move</span>
         <span>period ${b.period.white}/${b.period.black}</span>
         ${b.flag ? `<span>flag: ${b.flag.side}</span>` : ''}

@@ -16,7 +16,7 @@ const consoleRun = await startConsole({
   scale,
   port: 0,
   autoStart: true,
-  simulate: { boards: 5, seed: 'cairns-cup-2019/1', late: demoLateArrivals },
+  simulate: { boards: 5, seed: 'cairns-cup-2019/1', late: demoLateArrivals, hardware: 'dgt' },
   round: (toMonotonic) => roundFromEvent(event, { round: 1, startWallMs: Date.now() + 1000 }, toMonotonic),
 });
 const browser = await launchChromium();

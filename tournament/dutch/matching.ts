@@ -30,6 +30,8 @@ export class WeightedGraph {
   /** Edges changed since the last solve: whether the first-named end is the higher vertex. */
   private readonly changed = new Map<number, boolean>();
   private solved = false;
+  /** Internal weights are 4w * 2^scale. */
+  private scale = 0n;
   /** Vertices still to be matched; a frozen pair leaves the graph for good. */
   private active: number[];
   private readonly frozen: Uint8Array;
@@ -96,7 +98,7 @@ export class WeightedGraph {
     const k = edgeIndex(a, b);
     if (this.raw[k] === weight) return;
     this.raw[k] = weight;
-    this.w4[k] = weight * 4n;
+    this.w4[k] = weight << (2n + this.scale);
     if (this.frozen[a] || this.frozen[b]) return;
     if (!this.changed.has(k)) this.changed.set(k, a > b);
   }
@@ -108,6 +110,7 @@ export class WeightedGraph {
     this.changed.clear();
     this.solved = true;
     this.runStages();
+    this.shrink();
     const result: number[] = [];
     for (let v = 0; v < this.size; v += 1) result.push(this.mate[v]! < 0 ? v : this.endpoint(this.mate[v]!));
     return result;
@@ -135,8 +138,8 @@ export class WeightedGraph {
 
   private coldStart(): void {
     let max = 0n;
-    for (const w of this.raw) if (w > max) max = w;
-    for (let v = 0; v < this.size; v += 1) this.dual[v] = max * 2n;
+    for (const w of this.w4) if (w > max) max = w;
+    for (let v = 0; v < this.size; v += 1) this.dual[v] = max / 2n;
   }
 
   private unmatch(v: number): void {
@@ -222,13 +225,29 @@ export class WeightedGraph {
       let need = this.dual[v]! > 0n ? this.dual[v]! : 0n;
       for (const u of this.active) {
         if (u === v) continue;
-        const w = this.weight(v, u);
-        if (w === 0n) continue;
-        const required = w * 4n - this.dual[u]!;
+        const w4 = this.w4[edgeIndex(u, v)]!;
+        if (w4 === 0n) continue;
+        const required = w4 - this.dual[u]!;
         if (required > need) need = required;
       }
       this.dual[v] = need;
     }
+    // The search keeps every S-S slack even (so halving it stays exact) only if all roots start
+    // with duals of one parity. If not, double every weight and dual: nothing else changes.
+    if (this.active.some((v) => this.mate[v] === -1 && this.dual[v]! % 2n !== 0n)) this.rescale(1);
+  }
+
+  /** Multiplies (direction 1) or divides (-1) every internal weight and dual by 2. */
+  private rescale(direction: 1 | -1): void {
+    this.scale += direction === 1 ? 1n : -1n;
+    const shift = (x: bigint): bigint => (direction === 1 ? x << 1n : x >> 1n);
+    for (let k = 0; k < this.w4.length; k += 1) this.w4[k] = shift(this.w4[k]!);
+    for (let b = 0; b < this.dual.length; b += 1) this.dual[b] = shift(this.dual[b]!);
+  }
+
+  /** Undoes doublings that are no longer needed, keeping the numbers short. */
+  private shrink(): void {
+    while (this.scale > 0n && this.dual.every((d) => d % 2n === 0n)) this.rescale(-1);
   }
 
   private runStages(): void {
@@ -614,7 +633,9 @@ export class WeightedGraph {
           if (bestS[v] === -1 || kslack < slack(bestS[v]!)) bestS[v] = k;
           if (bestS[w] === -1 || kslack < slack(bestS[w]!)) bestS[w] = k;
         } else if (label[w] === 0) {
-          if (bestedge[w] === -1 || !validBest(w, bestedge[w]!) || kslack < slack(bestedge[w]!)) bestedge[w] = k;
+          // A best edge whose far end left the forest may hide a better one: look again in full.
+          if (bestedge[w] !== -1 && !validBest(w, bestedge[w]!)) refreshBest(w);
+          else if (bestedge[w] === -1 || kslack < slack(bestedge[w]!)) bestedge[w] = k;
         }
       }
     };
