@@ -1,6 +1,7 @@
-// Per-client delta coalescing: at most one delta per `intervalMs` (10 per second), except key
-// events (flag, result, alert), which go at once. Real time here, not the round's clock: this is
-// about how often a page is sent something.
+// Per-client delta coalescing: at most `limit` ordinary deltas in any `windowMs` (10 per second), key
+// events (flag, result, alert) at once. Under that rate every change goes out immediately; beyond it,
+// changes wait for the next free slot and go out together, each board once with its latest state.
+// Real time here, not the round's clock: this is about how often a page is sent something.
 
 export interface Pending {
   readonly boards: ReadonlySet<string>;
@@ -17,30 +18,38 @@ export class Coalescer {
   #boards = new Set<string>();
   #attention = false;
   #round = false;
-  #lastFlush = -Infinity;
+  /** When the last `limit` ordinary deltas went out, oldest first. */
+  readonly #sent: number[] = [];
   #cancel: (() => void) | undefined;
 
   constructor(
-    readonly intervalMs: number,
     readonly timers: CoalescerTimers,
     readonly flush: (pending: Pending) => void,
+    readonly limit = 10,
+    readonly windowMs = 1000,
   ) {}
 
   mark(boards: readonly string[], change: { key: boolean; attention: boolean; round: boolean }): void {
     for (const b of boards) this.#boards.add(b);
     this.#attention ||= change.attention;
     this.#round ||= change.round;
-    if (change.key) return this.#flushNow();
+    if (change.key) return this.#flushNow(false);
     if (this.#cancel) return;
-    const wait = this.#lastFlush + this.intervalMs - this.timers.now();
-    if (wait <= 0) return this.#flushNow();
+    const wait = this.#nextSlot() - this.timers.now();
+    if (wait <= 0) return this.#flushNow(true);
     this.#cancel = this.timers.schedule(() => {
       this.#cancel = undefined;
-      this.#flushNow();
+      this.#flushNow(true);
     }, wait);
   }
 
-  #flushNow(): void {
+  /** When the next ordinary delta may go: now, or when the oldest of the last `limit` leaves the window. */
+  #nextSlot(): number {
+    if (this.#sent.length < this.limit) return -Infinity;
+    return this.#sent[0]! + this.windowMs;
+  }
+
+  #flushNow(counted: boolean): void {
     this.#cancel?.();
     this.#cancel = undefined;
     if (this.#boards.size === 0 && !this.#attention && !this.#round) return;
@@ -48,7 +57,10 @@ export class Coalescer {
     this.#boards = new Set();
     this.#attention = false;
     this.#round = false;
-    this.#lastFlush = this.timers.now();
+    if (counted) {
+      this.#sent.push(this.timers.now());
+      if (this.#sent.length > this.limit) this.#sent.shift();
+    }
     this.flush(pending);
   }
 

@@ -27,7 +27,7 @@ export interface ConsoleOptions {
   readonly autoStart?: boolean;
   /** Injected time (tests); default a real monotonic source continuing the journal's. */
   readonly source?: MonotonicSource;
-  readonly server?: Partial<Pick<ConsoleServerOptions, 'coalesceMs' | 'rateLimit' | 'maxMessageBytes' | 'tickMs' | 'allowedOrigins'>>;
+  readonly server?: Partial<Pick<ConsoleServerOptions, 'deltasPerSecond' | 'deltaWindowMs' | 'rateLimit' | 'maxMessageBytes' | 'tickMs' | 'allowedOrigins'>>;
   /** Skip bundling the page (API-only tests and benchmarks). */
   readonly noPage?: boolean;
 }

@@ -177,6 +177,13 @@ export class PlayingHall {
         this.tick();
         return { ok: true, journalSeq: Math.max(seq, this.version) };
       }
+      case 'arriveAll': {
+        const absent = [...this.boards.values()].flatMap((b) =>
+          b.state.status === 'finished' ? [] : (['white', 'black'] as const).filter((side) => !b.state.arrived[side]).map((side) => clock(b.id, { type: 'arrive', side, at, by })),
+        );
+        if (absent.length === 0) return refuse('every player is already marked present');
+        return { ok: true, journalSeq: this.#recordAll(absent) };
+      }
       case 'pauseAll': {
         const running = [...this.boards.values()].filter((b) => b.state.status === 'running');
         if (running.length === 0) return refuse('no clock is running');

@@ -43,6 +43,8 @@ export const arbiterCommandSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('arrive'), board: boardId, side }),
   z.strictObject({ type: z.literal('dismiss'), alertId: z.string().min(1).max(120) }),
   z.strictObject({ type: z.literal('startAll') }),
+  /** Every player not yet marked present is at the board (the arbiter's check before the start). */
+  z.strictObject({ type: z.literal('arriveAll') }),
   z.strictObject({ type: z.literal('pauseAll'), reason }),
   z.strictObject({ type: z.literal('resumeAll') }),
 ]);

@@ -20,7 +20,10 @@ export interface ConsoleServerOptions {
   readonly pageDir?: string;
   /** Origins allowed besides the server's own (http://host:port). */
   readonly allowedOrigins?: readonly string[];
-  readonly coalesceMs?: number;
+  /** Ordinary deltas per client in any `deltaWindowMs` (key events are not counted); default 10. */
+  readonly deltasPerSecond?: number;
+  /** Default 1000. */
+  readonly deltaWindowMs?: number;
   readonly maxMessageBytes?: number;
   /** Token bucket per connection. */
   readonly rateLimit?: { readonly perSecond: number; readonly burst: number };
@@ -62,7 +65,7 @@ const BACKPRESSURE_BYTES = 1 << 20;
 
 export async function startConsoleServer(options: ConsoleServerOptions): Promise<ConsoleServer> {
   const { hall, auth } = options;
-  const coalesceMs = options.coalesceMs ?? 100;
+  const deltasPerSecond = options.deltasPerSecond ?? 10;
   const maxBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
   const limit = options.rateLimit ?? { perSecond: 20, burst: 40 };
   const clients = new Set<Client>();
@@ -148,8 +151,15 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     if (path === '/health') return json(res, 200, { ok: true, boards: hall.boards.size, clients: clients.size, version: hall.version, journal: hall.journal.file });
     if (path === '/api/boards') {
       const clock = reference();
-      const boards = hall.views().map((v) => ({ ...v, remainingNowMs: hall.boards.get(v.id)!.remainingAt(clock.at) }));
-      return json(res, 200, { clock, version: hall.version, round: hall.roundView(), boards, attention: hall.attention() });
+      const round = hall.roundView();
+      const attention = hall.attention();
+      const boards = hall.views().map((v) => ({
+        ...v,
+        timeControl: round.timeControl,
+        remainingNowMs: hall.boards.get(v.id)!.remainingAt(clock.at),
+        alerts: attention.filter((a) => a.board === v.id),
+      }));
+      return json(res, 200, { clock, version: hall.version, round, boards, attention });
     }
     if (path === '/api/pgn') {
       const now = hall.source.now();
@@ -203,9 +213,8 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       badTokens: 0,
       tokens: limit.burst,
       lastRefill: performance.now(),
-      coalescer: undefined as unknown as Coalescer,
+      coalescer: new Coalescer(realTimers, (pending) => flush(client, pending), deltasPerSecond, options.deltaWindowMs ?? 1000),
     };
-    client.coalescer = new Coalescer(coalesceMs, realTimers, (pending) => flush(client, pending));
     clients.add(client);
     ws.on('message', (data: RawData, isBinary: boolean) => {
       try {

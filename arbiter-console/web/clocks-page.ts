@@ -19,6 +19,7 @@ export function clocksPage(root: HTMLElement, conn: Connection, arbiter: boolean
         ${
           arbiter
             ? `<div class="round-actions" role="toolbar" aria-label="Round actions">
+                 <button data-command="arriveAll">Everyone present</button>
                  <button class="primary" data-command="startAll">Start all at the scheduled time</button>
                  <button data-command="pauseAll">Pause all</button>
                  <button data-command="resumeAll">Resume all</button>
@@ -40,6 +41,9 @@ export function clocksPage(root: HTMLElement, conn: Connection, arbiter: boolean
   const shown = new Map<string, string>();
 
   root.querySelector('[data-command="startAll"]')?.addEventListener('click', () => conn.send({ type: 'startAll' }, 'Start all'));
+  root.querySelector('[data-command="arriveAll"]')?.addEventListener('click', () => {
+    if (confirm('Mark every player not yet marked as present?')) conn.send({ type: 'arriveAll' }, 'Everyone present');
+  });
   root.querySelector('[data-command="pauseAll"]')?.addEventListener('click', () => {
     const reason = prompt('Reason for pausing every clock?', 'arbiter: general interruption');
     if (reason) conn.send({ type: 'pauseAll', reason }, 'Pause all');

@@ -1,9 +1,10 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDeviceSpec } from '../../arbiter-console/index.ts';
+import { presetJson } from '../../tournament/index.ts';
 
 const serve = (...args: string[]) => spawnSync(process.execPath, ['bin/zeitnot.js', 'serve', ...args], { encoding: 'utf8', timeout: 60_000 });
 
@@ -35,4 +36,65 @@ describe('zeitnot serve command line', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('serves a round from an event file and prints the URL and the token once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-cli-'));
+    const file = join(dir, 'event.json');
+    writeFileSync(file, presetJson('cairns-cup-2019'));
+    const start = async (): Promise<string> => {
+      const child = spawn(process.execPath, ['bin/zeitnot.js', 'serve', '--event', file, '--round', '2', '--start-in', '5', '--port', '0', '--data', join(dir, 'data')], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d) => (out += String(d)));
+      const end = Date.now() + 30_000;
+      while (!out.includes('spectators:') && Date.now() < end && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+      const url = /spectators:\s+(\S+)\/spectator/.exec(out)?.[1];
+      if (url) {
+        const boards = (await (await fetch(`${url}/api/boards`)).json()) as { round: { round: number; timeControl: string }; boards: { white: string }[] };
+        expect(boards.round).toMatchObject({ round: 2, timeControl: '40/5400+30:1800+30' });
+        expect(boards.boards).toHaveLength(5);
+      }
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      return out;
+    };
+    try {
+      const first = await start();
+      expect(first).toContain('2019 Cairns Cup, round 2, 5 boards');
+      expect(first).toMatch(/arbiter token \(shown once, stored only as a hash\): \S{24}/);
+      const second = await start();
+      expect(second).toContain('(resumed: boards rebuilt from the journal)');
+      expect(second).not.toContain('arbiter token (shown once');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('runs the npm start demo: Cairns Cup round 1, five simulated DGT boards, a late player', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-demo-'));
+    const child = spawn(process.execPath, ['bin/zeitnot.js', 'serve', '--demo', '--port', '0', '--data', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += String(d)));
+    try {
+      const end = Date.now() + 30_000;
+      while (!out.includes('spectators:') && Date.now() < end && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+      expect(out).toContain('zeitnot console: 2019 Cairns Cup, round 1, 5 boards, time x40');
+      expect(out).toMatch(/arbiter page: http:\/\/localhost:\d+\/#token=\S{24}/);
+      const url = /spectators:\s+(\S+)\/spectator/.exec(out)![1]!;
+      type Api = { round: { timeControl: string; defaultTimeMs: number }; boards: { presses: { white: number }; device?: { kind: string } }[]; attention: { board: string; code: string }[] };
+      let api: Api | undefined;
+      const until = Date.now() + 30_000;
+      do {
+        await new Promise((r) => setTimeout(r, 500));
+        api = (await (await fetch(`${url}/api/boards`)).json()) as Api;
+      } while (Date.now() < until && !api.boards.some((b) => b.presses.white > 0));
+      expect(api.round).toMatchObject({ timeControl: '40/5400+30:1800+30', defaultTimeMs: 1_800_000 });
+      expect(api.boards.map((b) => b.device?.kind)).toEqual(['dgt', 'dgt', 'dgt', 'dgt', 'dgt']);
+      expect(api.boards.some((b) => b.presses.white > 0)).toBe(true);
+      expect(api.attention).toEqual(expect.arrayContaining([expect.objectContaining({ board: '3', code: 'late-player' })]));
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

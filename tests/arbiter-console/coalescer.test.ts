@@ -29,28 +29,34 @@ function manualTimers() {
 const plain = { key: false, attention: false, round: false };
 
 describe('delta coalescing', () => {
-  it('sends the first change at once, then at most one delta per interval with every board merged', () => {
+  it('sends every change at once while under 10 in the last second; then merges into the next free slot', () => {
     const timers = manualTimers();
     const sent: { at: number; boards: string[] }[] = [];
-    const c = new Coalescer(100, timers, (p: Pending) => sent.push({ at: timers.now(), boards: [...p.boards].sort() }));
-    c.mark(['1'], plain);
-    timers.advanceTo(30);
-    c.mark(['2'], plain);
-    timers.advanceTo(60);
-    c.mark(['3', '2'], plain);
-    timers.advanceTo(99);
-    expect(sent).toEqual([{ at: 0, boards: ['1'] }]);
-    timers.advanceTo(100);
-    expect(sent).toEqual([
-      { at: 0, boards: ['1'] },
-      { at: 100, boards: ['2', '3'] },
-    ]);
+    const c = new Coalescer(timers, (p: Pending) => sent.push({ at: timers.now(), boards: [...p.boards].sort() }));
+    for (let i = 0; i < 10; i++) {
+      timers.advanceTo(i * 10);
+      c.mark([String(i)], plain);
+    }
+    expect(sent.map((s) => s.at)).toEqual([0, 10, 20, 30, 40, 50, 60, 70, 80, 90]);
+    timers.advanceTo(95);
+    c.mark(['a'], plain);
+    timers.advanceTo(500);
+    c.mark(['b', 'a'], plain);
+    timers.advanceTo(999);
+    expect(sent).toHaveLength(10);
+    timers.advanceTo(1000);
+    expect(sent[10]).toEqual({ at: 1000, boards: ['a', 'b'] });
+    // The slot of the delta sent at 10 frees at 1010.
+    timers.advanceTo(1005);
+    c.mark(['c'], plain);
+    timers.advanceTo(1010);
+    expect(sent[11]).toEqual({ at: 1010, boards: ['c'] });
   });
 
-  it('sends key events (flag, result, alert) at once, with whatever was pending', () => {
+  it('sends key events (flag, result, alert) at once, with whatever was pending, without using a slot', () => {
     const timers = manualTimers();
     const sent: { at: number; boards: string[]; attention: boolean }[] = [];
-    const c = new Coalescer(100, timers, (p) => sent.push({ at: timers.now(), boards: [...p.boards].sort(), attention: p.attention }));
+    const c = new Coalescer(timers, (p) => sent.push({ at: timers.now(), boards: [...p.boards].sort(), attention: p.attention }), 1, 1000);
     c.mark(['1'], plain);
     timers.advanceTo(10);
     c.mark(['2'], plain);
@@ -60,27 +66,33 @@ describe('delta coalescing', () => {
       { at: 0, boards: ['1'], attention: false },
       { at: 20, boards: ['2', '4'], attention: true },
     ]);
-    timers.advanceTo(500);
-    expect(sent).toHaveLength(2);
+    timers.advanceTo(999);
+    c.mark(['5'], plain);
+    timers.advanceTo(1000);
+    expect(sent[2]).toEqual({ at: 1000, boards: ['5'], attention: false });
   });
 
-  it('never sends more than 10 ordinary deltas in any second, and loses no board', () => {
+  it('never sends more than 10 ordinary deltas in any second, sends at once when under the rate, loses no board', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 40 }), fc.constantFrom('1', '2', '3', '4')), { minLength: 1, maxLength: 300 }), (steps) => {
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 200 }), fc.constantFrom('1', '2', '3', '4')), { minLength: 1, maxLength: 300 }), (steps) => {
         const timers = manualTimers();
         const sent: { at: number; boards: Set<string> }[] = [];
-        const c = new Coalescer(100, timers, (p) => sent.push({ at: timers.now(), boards: new Set(p.boards) }));
+        const c = new Coalescer(timers, (p) => sent.push({ at: timers.now(), boards: new Set(p.boards) }));
         let t = 0;
-        const marked: { at: number; board: string }[] = [];
+        const marks: { at: number; board: string }[] = [];
         for (const [gap, board] of steps) {
           t += gap;
           timers.advanceTo(t);
+          const recent = sent.filter((s) => s.at > t - 1000).length;
+          const before = sent.length;
           c.mark([board], plain);
-          marked.push({ at: t, board });
+          if (recent < 10) expect(sent.length).toBe(before + 1);
+          marks.push({ at: t, board });
         }
         timers.advanceTo(t + 1000);
-        for (let i = 1; i < sent.length; i++) expect(sent[i]!.at - sent[i - 1]!.at).toBeGreaterThanOrEqual(100);
-        for (const m of marked) expect(sent.some((s) => s.at >= m.at && s.at <= m.at + 100 && s.boards.has(m.board))).toBe(true);
+        for (let i = 10; i < sent.length; i++) expect(sent[i]!.at - sent[i - 10]!.at).toBeGreaterThanOrEqual(1000);
+        // Every mark goes out within a second, in a delta sent at or after it.
+        for (const m of marks) expect(sent.some((s) => s.at >= m.at && s.at <= m.at + 1000 && s.boards.has(m.board))).toBe(true);
       }),
       { numRuns: 300 },
     );

@@ -104,7 +104,7 @@ describe('crash and restart', () => {
     expect(api.clock.at).toBeGreaterThanOrEqual(lastAt);
     for (const after of api.boards) {
       const before = killed.get(after.id)!;
-      const strip = (v: BoardView) => ({ ...v, remainingMs: undefined, remainingNowMs: undefined, asOf: undefined, version: undefined, device: undefined });
+      const strip = (v: BoardView) => ({ ...v, remainingMs: undefined, remainingNowMs: undefined, asOf: undefined, version: undefined, device: undefined, timeControl: undefined, alerts: undefined });
       expect(strip(after)).toEqual(strip(before));
       // Downtime rule: the running clock kept running; a paused or waiting clock lost nothing.
       expect(after.remainingNowMs).toEqual(remainingAt(killedStates.get(after.id)!, api.clock.at));

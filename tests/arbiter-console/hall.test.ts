@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ClockDevice, DeviceListener, DeviceMessage } from '../../device-bridge/index.ts';
+import type { GameState } from '../../clock-engine/index.ts';
 import { boardPgn } from '../../arbiter-console/index.ts';
 import { MIN, cairnsRound, press, startAll, testHall, type TestHall } from './fixtures.ts';
 
@@ -77,8 +79,10 @@ describe('playing hall', () => {
     t.hall.record({ kind: 'clock', board: '1', event: { type: 'start', at: 10_000, by: { kind: 'system' } } });
     expect(t.hall.attention().map((a) => [a.code, a.side])).toEqual([['late-player', 'black']]);
     t.source.set(70_000);
-    expect(t.hall.command({ type: 'arrive', board: '1', side: 'black' }, 'a')).toMatchObject({ ok: true });
+    expect(t.hall.command({ type: 'arriveAll' }, 'a')).toMatchObject({ ok: true });
     expect(t.hall.attention()).toEqual([]);
+    expect(t.hall.view('1')!.arrived).toEqual({ white: true, black: true });
+    expect(t.hall.command({ type: 'arriveAll' }, 'a')).toEqual({ ok: false, reason: 'every player is already marked present' });
   });
 
   it('rebuilds every board from the journal; the running clock kept running while the host was down', () => {
@@ -117,5 +121,43 @@ describe('playing hall', () => {
     expect(pgn).toContain('1. e4 {[%clk 1:30:45] [%emt 0:00:15]} 1... c5 {[%clk 1:30:45] [%emt 0:00:15]}');
     expect(pgn).toContain('{Arbiter IA Smith: +0:02:00 to black (noise)}');
     expect(pgn.trim().endsWith('*')).toBe(true);
+  });
+
+  it('puts device notices in the attention queue: arbiter call, silent board, a disagreeing clock', () => {
+    t = testHall(cairnsRound(2));
+    const listeners = new Set<DeviceListener>();
+    const shown: GameState[] = [];
+    const device: ClockDevice = {
+      boardId: '2',
+      kind: 'dgt',
+      role: 'mirror',
+      subscribe: (l) => (listeners.add(l), () => listeners.delete(l)),
+      show: (state) => void shown.push(state),
+      notify: () => {},
+      open: async () => {},
+      close: async () => {},
+    };
+    const emit = (m: DeviceMessage) => listeners.forEach((l) => l(m));
+    t.hall.attachDevice(device);
+    expect(() => t.hall.attachDevice({ ...device, boardId: '9' })).toThrow("unknown board '9'");
+    startAll(t, 10_000);
+    t.source.set(20_000);
+    emit({ type: 'arbiterCall', at: 20_000, detail: 'result signal on the board' });
+    emit({ type: 'connection', state: 'silent', detail: 'no clock message for 3000 ms' });
+    // A mirrored press whose reading is 5 s away from the console's time for Black.
+    emit({ type: 'clockEvent', event: { type: 'press', side: 'white', at: 21_000, by: { kind: 'device', deviceId: 'dgt:2' }, reading: { white: 5_419_000 + 30_000, black: 5_425_000 } } });
+    const codes = t.hall.attention().map((a) => [a.board, a.code]);
+    expect(codes).toEqual(expect.arrayContaining([['2', 'arbiter-call'], ['2', 'silent-board'], ['2', 'clock-disagrees']]));
+    expect(t.hall.view('2')!.device).toEqual({ kind: 'dgt', connection: 'silent' });
+    expect(shown.at(-1)?.presses.white).toBe(1);
+    emit({ type: 'connection', state: 'connected' });
+    expect(t.hall.attention().map((a) => a.code)).not.toContain('silent-board');
+    const call = t.hall.attention().find((a) => a.code === 'arbiter-call')!;
+    expect(t.hall.command({ type: 'dismiss', alertId: call.id }, 'chief')).toMatchObject({ ok: true });
+    expect(t.hall.attention().map((a) => a.code)).not.toContain('arbiter-call');
+    expect(t.hall.command({ type: 'dismiss', alertId: call.id }, 'chief')).toEqual({ ok: false, reason: `no open alert '${call.id}'` });
+    // Every one of those device messages is in the journal.
+    const notes = [...t.journal.entries()].flatMap((e) => (e.record.kind === 'note' ? [e.record.note.type] : []));
+    expect(notes).toEqual(['arbiterCall', 'connection', 'connection', 'dismiss']);
   });
 });

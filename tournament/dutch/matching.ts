@@ -1,19 +1,25 @@
 // Maximum-weight matching in a general graph: Edmonds' blossom algorithm with the primal-dual
 // method (Galil, "Efficient algorithms for finding maximum matching in graphs", 1986), kept warm
 // between solves. The pairing procedure changes the weights at a few vertices and asks again,
-// hundreds of times per round; re-solving from scratch would cost O(n^3) each time. Instead the
-// previous matching and duals are kept: a vertex whose edges changed leaves the matching, the
-// blossom holding it is dissolved (its dual pushed onto its vertices), its own dual is raised until
-// every edge is feasible again, and only those vertices are re-augmented.
+// hundreds of times per round; re-solving from scratch would cost O(n^3) each time. Instead:
+// - the previous matching, duals and blossoms are kept; a vertex whose edges changed leaves the
+//   matching, the blossom holding it is dissolved (its dual pushed onto its vertices), and its dual
+//   is raised until every edge is feasible again (a matched edge that only got heavier or lighter
+//   keeps its pair when one end's dual can absorb the change);
+// - single vertices with a positive dual are the roots of the search; one whose dual reaches 0 is
+//   simply left single (a matched S-vertex reaching 0 gives its place to its root);
+// - after an augmentation only the two trees involved are taken apart, the rest of the forest
+//   stays; the least-slack edges for dual changes are looked up lazily and checked before use;
+// - decided pairs leave the graph (freezePair).
 //
 // Weights are BigInt because the Dutch criteria are packed into one lexicographic number that
-// outgrows 53 bits. A weight of 0 means "no edge". Internally weights are multiplied by 4 so
-// that all dual values stay integers; slack(i, j) = dual[i] + dual[j] - 4w(i, j).
+// outgrows 53 bits. A weight of 0 means "no edge". Internally weights are 4w * 2^scale so that
+// halving an S-S slack stays exact: slack(i, j) = dual[i] + dual[j] - w4(i, j).
 
 const edgeIndex = (a: number, b: number): number => (a > b ? (a * (a - 1)) / 2 + b : (b * (b - 1)) / 2 + a);
 
 export class WeightedGraph {
-  /** Weight of edge k, and 4 times it (the scale the duals live in). */
+  /** Weight of edge k, and its internal value 4w * 2^scale (the scale the duals live in). */
   private readonly raw: bigint[];
   private readonly w4: bigint[];
   private readonly edgeHigh: Int32Array;
@@ -204,6 +210,8 @@ export class WeightedGraph {
           dirty.add(low);
         }
       } else if (slack < 0n) {
+        // A vertex already re-examined will have its dual raised over all its edges anyway.
+        if (dirty.has(high) || dirty.has(low)) continue;
         const end = highFirst ? high : low;
         if (this.mate[end] === -1 && single(end)) this.dual[end] = this.dual[end]! - slack;
         else dirty.add(end);
@@ -261,6 +269,38 @@ export class WeightedGraph {
     const root = new Int32Array(2 * n).fill(-1);
     /** For an S-vertex: its least-slack edge to another S-blossom (checked again before use). */
     const bestS = new Int32Array(n).fill(-1);
+    /** Vertices whose best edge to the forest must be searched afresh (they left a tree). */
+    const stale = new Uint8Array(n);
+    // Slacks only change when the duals do: cache the best edges' slacks per dual epoch.
+    let epoch = 0;
+    const bestedgeSlack = new Array<bigint>(2 * n).fill(0n);
+    const bestedgeEpoch = new Int32Array(2 * n).fill(-1);
+    const bestSSlack = new Array<bigint>(n).fill(0n);
+    const bestSEpoch = new Int32Array(n).fill(-1);
+    const setBestedge = (v: number, k: number, sl: bigint): void => {
+      bestedge[v] = k;
+      bestedgeSlack[v] = sl;
+      bestedgeEpoch[v] = epoch;
+    };
+    const bestedgeSlackOf = (v: number): bigint => {
+      if (bestedgeEpoch[v] !== epoch) {
+        bestedgeSlack[v] = slack(bestedge[v]!);
+        bestedgeEpoch[v] = epoch;
+      }
+      return bestedgeSlack[v]!;
+    };
+    const setBestS = (v: number, k: number, sl: bigint): void => {
+      bestS[v] = k;
+      bestSSlack[v] = sl;
+      bestSEpoch[v] = epoch;
+    };
+    const bestSSlackOf = (v: number): bigint => {
+      if (bestSEpoch[v] !== epoch) {
+        bestSSlack[v] = slack(bestS[v]!);
+        bestSEpoch[v] = epoch;
+      }
+      return bestSSlack[v]!;
+    };
     const allowedFlags = new Uint8Array(this.raw.length);
     const allowedList: number[] = [];
     const allowed = {
@@ -280,7 +320,6 @@ export class WeightedGraph {
     const endpoint = (p: number): number => this.endpoint(p);
     const slack = (k: number): bigint => this.slack(k);
     const leaves = (b: number): number[] => this.leaves(b);
-    const weight = (a: number, b: number): bigint => this.weight(a, b);
 
     const assignLabel = (w: number, t: number, p: number): void => {
       const b = inblossom[w]!;
@@ -521,29 +560,10 @@ export class WeightedGraph {
           labelend[v] = -1;
         }
       }
-      // Every freed vertex (also inside a blossom labelled meanwhile) needs its least-slack edge
-      // to the surviving S-vertices; a tight one lets the freed blossom grow back as a T-blossom.
-      const sVertices = active.filter(isS);
+      // Freed vertices look for their least-slack edge to the forest only when duals next change.
       for (const f of freed) {
         freedFlag[f] = 0;
-        let best = -1;
-        let bestSlack = 0n;
-        for (const u of sVertices) {
-          const k = edgeIndex(f, u);
-          if (this.raw[k] === 0n) continue;
-          const sl = slack(k);
-          if (best === -1 || sl < bestSlack) {
-            best = k;
-            bestSlack = sl;
-          }
-        }
-        bestedge[f] = best;
-        const bf = inblossom[f]!;
-        if (best !== -1 && bestSlack <= 0n && label[bf] === 0 && mate[blossombase[bf]!] !== -1) {
-          allowed.add(best);
-          const u = this.edgeHigh[best] === f ? this.edgeLow[best]! : this.edgeHigh[best]!;
-          assignLabel(f, 2, f > u ? 2 * best + 1 : 2 * best);
-        }
+        stale[f] = 1;
       }
     };
 
@@ -562,7 +582,7 @@ export class WeightedGraph {
           bestSlack = sl;
         }
       }
-      bestS[v] = best;
+      setBestS(v, best, bestSlack);
     };
     const validS = (v: number, k: number): boolean => {
       const other = this.edgeHigh[k] === v ? this.edgeLow[k]! : this.edgeHigh[k]!;
@@ -585,7 +605,8 @@ export class WeightedGraph {
           bestSlack = sl;
         }
       }
-      bestedge[v] = best;
+      setBestedge(v, best, bestSlack);
+      stale[v] = 0;
     };
 
     const scan = (v: number): void => {
@@ -630,12 +651,13 @@ export class WeightedGraph {
             labelend[w] = p ^ 1;
           }
         } else if (label[bw] === 1) {
-          if (bestS[v] === -1 || kslack < slack(bestS[v]!)) bestS[v] = k;
-          if (bestS[w] === -1 || kslack < slack(bestS[w]!)) bestS[w] = k;
+          if (bestS[v] === -1 || kslack < bestSSlackOf(v)) setBestS(v, k, kslack);
+          if (bestS[w] === -1 || kslack < bestSSlackOf(w)) setBestS(w, k, kslack);
         } else if (label[w] === 0) {
           // A best edge whose far end left the forest may hide a better one: look again in full.
+          if (stale[w]) continue;
           if (bestedge[w] !== -1 && !validBest(w, bestedge[w]!)) refreshBest(w);
-          else if (bestedge[w] === -1 || kslack < slack(bestedge[w]!)) bestedge[w] = k;
+          else if (bestedge[w] === -1 || kslack < bestedgeSlackOf(w)) setBestedge(w, k, kslack);
         }
       }
     };
@@ -671,9 +693,9 @@ export class WeightedGraph {
       }
       for (const v of active) {
         if (label[inblossom[v]!] !== 0) continue;
-        if (bestedge[v] !== -1 && !validBest(v, bestedge[v]!)) refreshBest(v);
+        if (stale[v] || (bestedge[v] !== -1 && !validBest(v, bestedge[v]!))) refreshBest(v);
         if (bestedge[v] === -1) continue;
-        const d = slack(bestedge[v]!);
+        const d = bestedgeSlackOf(v);
         if (d < delta) {
           delta = d;
           deltatype = 2;
@@ -683,7 +705,7 @@ export class WeightedGraph {
       for (const v of sVertices) {
         if (bestS[v] !== -1 && !validS(v, bestS[v]!)) refreshBestS(v);
         if (bestS[v] === -1) continue;
-        const d = slack(bestS[v]!) / 2n;
+        const d = bestSSlackOf(v) / 2n;
         if (d < delta) {
           delta = d;
           deltatype = 3;
@@ -708,6 +730,7 @@ export class WeightedGraph {
           else if (label[b] === 2) dual[b] = dual[b]! - delta;
         }
       }
+      if (delta !== 0n) epoch += 1;
       if (deltatype === 1) {
         // An S-vertex reached dual 0. A single one is done; a matched one becomes single
         // by shifting the matched edges along its tree path, so its root gets matched.

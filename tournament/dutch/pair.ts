@@ -87,7 +87,7 @@ export function pairRound(request: PairingRequest): RoundPairing {
         for (let higher = 0; higher < lower; higher += 1) {
           const w = edgeWeight(at(higher), at(lower), lower < bracketSize, lower >= bracketSize, ctx());
           row.push(w);
-          graph.setWeight(bracket[lower]!, bracket[higher]!, w);
+          graph.setWeight(bracket[higher]!, bracket[lower]!, w);
         }
       }
       base.push(row);

@@ -1,0 +1,107 @@
+// The warm-started blossom matcher against exhaustive search, through the same sequences of
+// weight changes, re-solves and frozen pairs the pairing procedure makes.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { WeightedGraph } from '../../tournament/index.ts';
+
+/** Best total weight over all matchings of `vertices` (exhaustive). */
+function bestTotal(vertices: readonly number[], weight: (a: number, b: number) => bigint): bigint {
+  const used = new Set<number>();
+  let best = 0n;
+  const visit = (i: number, total: bigint): void => {
+    while (i < vertices.length && used.has(vertices[i]!)) i += 1;
+    if (i >= vertices.length) {
+      if (total > best) best = total;
+      return;
+    }
+    const a = vertices[i]!;
+    used.add(a);
+    visit(i + 1, total);
+    for (let j = i + 1; j < vertices.length; j += 1) {
+      const b = vertices[j]!;
+      const w = weight(a, b);
+      if (used.has(b) || w === 0n) continue;
+      used.add(b);
+      visit(i + 1, total + w);
+      used.delete(b);
+    }
+    used.delete(a);
+  };
+  visit(0, 0n);
+  return best;
+}
+
+type Step = { kind: 'change'; vertex: number; others: number[]; weights: number[] } | { kind: 'freeze'; pick: number };
+
+const scenario = fc.record({
+  size: fc.integer({ min: 1, max: 10 }),
+  // Few distinct values: the Dutch weights are full of ties, the hard case for blossoms.
+  values: fc.constantFrom([0, 1, 2], [0, 3, 5, 6], [0, 1, 1000, 1001]),
+  shift: fc.constantFrom(0n, 80n),
+  initial: fc.array(fc.nat(3), { minLength: 45, maxLength: 45 }),
+  steps: fc.array(
+    fc.oneof(
+      fc.record({
+        kind: fc.constant('change' as const),
+        vertex: fc.nat(9),
+        others: fc.array(fc.nat(9), { minLength: 1, maxLength: 6 }),
+        weights: fc.array(fc.nat(3), { minLength: 6, maxLength: 6 }),
+      }),
+      fc.record({ kind: fc.constant('freeze' as const), pick: fc.nat(9) }),
+    ),
+    { maxLength: 8 },
+  ),
+});
+
+describe('WeightedGraph.maximumWeightMatching', () => {
+  it('finds a maximum-weight matching after every change, re-solve and frozen pair', () => {
+    fc.assert(
+      fc.property(scenario, ({ size, values, shift, initial, steps }) => {
+        const value = (index: number): bigint => BigInt(values[index % values.length]!) << shift;
+        const graph = new WeightedGraph(size);
+        let e = 0;
+        for (let a = 1; a < size; a += 1) for (let b = 0; b < a; b += 1) graph.setWeight(a, b, value(initial[e++ % initial.length]!));
+        const frozen = new Set<number>();
+        const check = (): number[] => {
+          const mate = graph.maximumWeightMatching();
+          const active = [...Array(size).keys()].filter((v) => !frozen.has(v));
+          let total = 0n;
+          for (const v of active) {
+            expect(mate[mate[v]!]).toBe(v);
+            if (mate[v]! > v) {
+              expect(graph.weight(v, mate[v]!)).toBeGreaterThan(0n);
+              total += graph.weight(v, mate[v]!);
+            }
+          }
+          expect(total).toBe(bestTotal(active, (a, b) => graph.weight(a, b)));
+          return mate;
+        };
+        let mate = check();
+        for (const step of steps as Step[]) {
+          const active = [...Array(size).keys()].filter((v) => !frozen.has(v));
+          if (active.length === 0) break;
+          if (step.kind === 'change') {
+            const v = active[step.vertex % active.length]!;
+            step.others.forEach((o, i) => graph.setWeight(v, active[o % active.length]!, value(step.weights[i]!)));
+          } else {
+            const paired = active.filter((v) => mate[v] !== v);
+            if (paired.length > 0) {
+              const v = paired[step.pick % paired.length]!;
+              graph.freezePair(v, mate[v]!);
+              frozen.add(v).add(mate[v]!);
+            }
+          }
+          mate = check();
+        }
+      }),
+      { seed: 20260201, numRuns: 1500 },
+    );
+  });
+
+  it('refuses to freeze two players who are not paired together', () => {
+    const graph = new WeightedGraph(3);
+    graph.setWeight(0, 1, 5n);
+    graph.maximumWeightMatching();
+    expect(() => graph.freezePair(0, 2)).toThrow(/not matched/);
+  });
+});
