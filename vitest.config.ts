@@ -7,5 +7,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Pseudo-terminal, SQLite and Chromium tests hold real OS resources; two cores.
     maxWorkers: 2,
+    reporters: ['default', './tests/support/summary-reporter.ts'],
   },
 });

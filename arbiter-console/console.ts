@@ -8,6 +8,7 @@ import { Journal, type Durability } from './journal.ts';
 import type { Round } from './round.ts';
 import { simulateRound, type LateArrival, type Simulation } from './simulation.ts';
 import { startConsoleServer, type ConsoleServer, type ConsoleServerOptions } from './server.ts';
+import { TournamentDesk, type TournamentContext } from './tournament-desk.ts';
 import { resumeAt, scaledSource, schedulerOf, type MonotonicSource } from './time.ts';
 import { bundlePage } from './web/bundle.ts';
 
@@ -28,12 +29,16 @@ export interface ConsoleOptions {
   /** Injected time (tests); default a real monotonic source continuing the journal's. */
   readonly source?: MonotonicSource;
   readonly server?: Partial<Pick<ConsoleServerOptions, 'deltasPerSecond' | 'deltaWindowMs' | 'rateLimit' | 'maxMessageBytes' | 'tickMs' | 'allowedOrigins'>>;
+  /** The event and section of the round: the tournament desk (results, pairings, crosstable, playoffs). */
+  readonly tournament?: TournamentContext;
   /** Skip bundling the page (API-only tests and benchmarks). */
   readonly noPage?: boolean;
 }
 
 export interface RunningConsole {
   readonly hall: PlayingHall;
+  /** Present when the console runs an event's section (given now or found in the journal). */
+  readonly desk: TournamentDesk | undefined;
   readonly journal: Journal;
   readonly server: ConsoleServer;
   readonly url: string;
@@ -63,6 +68,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     }
     const source = options.source ?? scaledSource(resumeAt(meta.epochWallMs, Date.now(), meta.scale, journal.lastAt()), meta.scale);
     const hall = new PlayingHall(meta.round, journal, source);
+    const desk = TournamentDesk.open(hall, options.tournament);
     auth = await arbiterAuth(options.dataDir);
     const pageDir = options.noPage ? undefined : await bundlePage();
     for (const spec of options.devices ?? []) {
@@ -86,6 +92,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     const server = await startConsoleServer({
       hall,
       auth,
+      ...(desk ? { desk } : {}),
       port: options.port ?? 8080,
       ...(options.host ? { host: options.host } : {}),
       ...(pageDir ? { pageDir } : {}),
@@ -93,6 +100,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     });
     return {
       hall,
+      desk,
       journal,
       server,
       url: server.url,

@@ -76,7 +76,7 @@ export class PlayingHall {
     const seqs = this.journal.appendAll(records);
     records.forEach((r, i) => this.#apply(r, seqs[i]!));
     this.#afterChange(
-      records.flatMap((r) => (r.kind === 'scheduleStart' ? [] : [r.board])),
+      records.flatMap((r) => (r.kind === 'clock' || r.kind === 'note' ? [r.board] : [])),
       records.some(isKey),
       records.some((r) => r.kind === 'scheduleStart'),
     );
@@ -89,6 +89,7 @@ export class PlayingHall {
       this.startAt = record.startAt;
       return;
     }
+    if (record.kind === 'tournament') return; // the tournament desk applies its own records
     const board = this.boards.get(record.board);
     if (!board) return; // a journal from another round's board list: kept, not applied
     if (record.kind === 'clock') board.applyClock(record.event);

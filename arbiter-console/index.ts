@@ -2,15 +2,23 @@
 export { startConsole, type ConsoleOptions, type RunningConsole } from './console.ts';
 export { startConsoleServer, type ConsoleServer, type ConsoleServerOptions } from './server.ts';
 export { PlayingHall, type HallChange, type CommandOutcome } from './hall.ts';
+export { TournamentDesk, type TournamentContext } from './tournament-desk.ts';
+export { tournamentApi, type ApiAnswer } from './tournament-http.ts';
+export type { TournamentRecord, TournamentView, RoundPairings, PairedGame, PairedPlayer, DraftView, ResultSource } from './tournament-view.ts';
 export { Board, type Attention, type AttentionCode, type ScoreItem } from './board.ts';
 export { Journal, type Durability, type JournalRecord, type JournalEntry, type JournalMeta, type ConsoleNote } from './journal.ts';
 export {
   parseClientMessage,
   arbiterCommandSchema,
+  tournamentCommandSchema,
+  consoleCommandSchema,
+  isTournamentCommand,
   clientMessageSchema,
   MAX_MESSAGE_BYTES,
   PROTOCOL_VERSION,
   type ArbiterCommand,
+  type TournamentCommand,
+  type ConsoleCommand,
   type ClientMessage,
   type ServerMessage,
   type BoardView,

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import type { ClockEvent } from '../clock-engine/index.ts';
 import type { Round } from './round.ts';
 import { checkRound } from './round.ts';
+import type { TournamentRecord } from './tournament-view.ts';
 
 /** What the console journals besides clock events: device notices and round-level decisions. */
 export type ConsoleNote =
@@ -18,7 +19,9 @@ export type JournalRecord =
   | { readonly kind: 'clock'; readonly board: string; readonly event: ClockEvent }
   | { readonly kind: 'note'; readonly board: string; readonly note: ConsoleNote }
   /** The round's clocks are to start at `startAt` (monotonic ms). */
-  | { readonly kind: 'scheduleStart'; readonly startAt: number; readonly at: number };
+  | { readonly kind: 'scheduleStart'; readonly startAt: number; readonly at: number }
+  /** A tournament desk action (results, pairing drafts, playoffs, incidents): tournament-desk.ts. */
+  | { readonly kind: 'tournament'; readonly at: number; readonly action: TournamentRecord };
 
 export interface JournalEntry {
   readonly seq: number;
@@ -78,7 +81,7 @@ export class Journal {
 
   /** Appends durably; returns the entry's sequence number. */
   append(record: JournalRecord, wallMs = Date.now()): number {
-    const board = record.kind === 'scheduleStart' ? null : record.board;
+    const board = record.kind === 'clock' || record.kind === 'note' ? record.board : null;
     const at = record.kind === 'clock' ? record.event.at : record.kind === 'note' ? record.note.at : record.at;
     return Number(this.#insert.run(wallMs, board, record.kind, at, JSON.stringify(record)).lastInsertRowid);
   }
@@ -88,10 +91,12 @@ export class Journal {
     return this.#db.transaction(() => records.map((r) => this.append(r, wallMs)))();
   }
 
-  *entries(afterSeq = 0): Generator<JournalEntry> {
-    const rows = this.#db
-      .prepare('SELECT seq, wall_ms, body FROM entries WHERE seq > ? ORDER BY seq')
-      .iterate(afterSeq) as IterableIterator<{ seq: number; wall_ms: number; body: string }>;
+  *entries(afterSeq = 0, kind?: JournalRecord['kind']): Generator<JournalEntry> {
+    const rows = (
+      kind === undefined
+        ? this.#db.prepare('SELECT seq, wall_ms, body FROM entries WHERE seq > ? ORDER BY seq').iterate(afterSeq)
+        : this.#db.prepare('SELECT seq, wall_ms, body FROM entries WHERE seq > ? AND kind = ? ORDER BY seq').iterate(afterSeq, kind)
+    ) as IterableIterator<{ seq: number; wall_ms: number; body: string }>;
     for (const row of rows) yield { seq: row.seq, wallMs: row.wall_ms, record: JSON.parse(row.body) as JournalRecord };
   }
 

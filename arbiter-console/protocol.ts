@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { GameResult, GameStatus, Side } from '../clock-engine/index.ts';
 import type { Attention } from './board.ts';
+import type { TournamentView } from './tournament-view.ts';
 
 export const PROTOCOL_VERSION = 1;
 /** Larger client messages are refused unread (an arbiter command is ~200 bytes). */
@@ -50,6 +51,43 @@ export const arbiterCommandSchema = z.discriminatedUnion('type', [
 ]);
 export type ArbiterCommand = z.infer<typeof arbiterCommandSchema>;
 
+// Tournament desk commands (arbiter-console/tournament-desk.ts): results, next-round pairing drafts,
+// playoffs, incidents. Players are event pairing numbers, boards the draft's board numbers.
+const playerId = z.number().int().min(1).max(9999);
+const roundNumber = z.number().int().min(1).max(99);
+const draftBoard = z.number().int().min(1).max(999);
+const gameResult = z.enum(['1-0', '0-1', '1/2-1/2', '+--', '--+', '---']);
+const tournamentCommandOptions = [
+  /** Enters or corrects a game's result (any round up to the current one). */
+  z.strictObject({ type: z.literal('enterResult'), round: roundNumber, white: playerId, black: playerId, result: gameResult, reason }),
+  /** Confirms the result the clock gave (flag fall, result on the board, default-time forfeit). */
+  z.strictObject({ type: z.literal('confirmResult'), round: roundNumber, white: playerId, black: playerId }),
+  z.strictObject({ type: z.literal('pairNextRound') }),
+  z.strictObject({ type: z.literal('swapColours'), board: draftBoard, reason }),
+  z
+    .strictObject({ type: z.literal('exchangeOpponents'), board: draftBoard, otherBoard: draftBoard, reason })
+    .refine((c) => c.board !== c.otherBoard, { message: 'two different boards are needed', path: ['otherBoard'] }),
+  z.strictObject({ type: z.literal('discardDraft'), reason }),
+  z.strictObject({ type: z.literal('publishRound') }),
+  z.strictObject({ type: z.literal('startPlayoff') }),
+  z.strictObject({ type: z.literal('playoffResult'), game: z.string().min(1).max(40), result: gameResult }),
+  z.strictObject({
+    type: z.literal('recordIncident'),
+    round: roundNumber,
+    player: playerId,
+    offence: z.enum(['late-arrival', 'electronic-device', 'device-noise', 'device-noise-after-game']),
+    note: z.string().trim().max(200).optional(),
+  }),
+] as const;
+export const tournamentCommandSchema = z.discriminatedUnion('type', [...tournamentCommandOptions]);
+export type TournamentCommand = z.infer<typeof tournamentCommandSchema>;
+const tournamentCommandTypes: ReadonlySet<string> = new Set(tournamentCommandOptions.map((o) => o.shape.type.value));
+export const isTournamentCommand = (command: ConsoleCommand): command is TournamentCommand => tournamentCommandTypes.has(command.type);
+
+/** Everything an arbiter can send in a `command` message: clock commands and tournament commands. */
+export const consoleCommandSchema = z.discriminatedUnion('type', [...arbiterCommandSchema.options, ...tournamentCommandOptions]);
+export type ConsoleCommand = z.infer<typeof consoleCommandSchema>;
+
 export const clientMessageSchema = z.discriminatedUnion('type', [
   z
     .strictObject({
@@ -62,7 +100,7 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
       since: z.number().int().nonnegative().optional(),
     })
     .refine((m) => m.role === 'spectator' || m.token !== undefined, { message: 'the arbiter role needs the token', path: ['token'] }),
-  z.strictObject({ type: z.literal('command'), id: z.string().min(1).max(64), command: arbiterCommandSchema }),
+  z.strictObject({ type: z.literal('command'), id: z.string().min(1).max(64), command: consoleCommandSchema }),
   z.strictObject({ type: z.literal('resync') }),
   z.strictObject({ type: z.literal('ping'), id: z.string().max(64).optional() }),
 ]);
@@ -138,7 +176,9 @@ export type ServerMessage =
   | { readonly type: 'ack'; readonly id: string; readonly journalSeq: number }
   | { readonly type: 'refused'; readonly id: string; readonly reason: string }
   | { readonly type: 'error'; readonly code: ErrorCode; readonly reason: string }
-  | { readonly type: 'pong'; readonly id?: string; readonly clock: ClockReference };
+  | { readonly type: 'pong'; readonly id?: string; readonly clock: ClockReference }
+  /** The tournament pages' state, whole, after hello and whenever it changes (drafts only to arbiters). */
+  | { readonly type: 'tournament'; readonly version: number; readonly view: TournamentView };
 
 export type ErrorCode = 'malformed' | 'too-large' | 'rate-limited' | 'unauthenticated' | 'forbidden' | 'bad-token';
 

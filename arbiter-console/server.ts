@@ -9,11 +9,15 @@ import type { ArbiterAuth } from './auth.ts';
 import { Coalescer, type Pending } from './coalescer.ts';
 import type { HallChange, PlayingHall } from './hall.ts';
 import { boardPgn } from './pgn.ts';
-import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION, parseClientMessage, type ClockReference, type ErrorCode, type ServerMessage } from './protocol.ts';
+import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION, isTournamentCommand, parseClientMessage, type ClockReference, type ErrorCode, type ServerMessage } from './protocol.ts';
+import type { TournamentDesk } from './tournament-desk.ts';
+import { tournamentApi } from './tournament-http.ts';
 
 export interface ConsoleServerOptions {
   readonly hall: PlayingHall;
   readonly auth: ArbiterAuth;
+  /** The section's results, pairings, playoffs (tournament pages); absent for a bare round. */
+  readonly desk?: TournamentDesk;
   readonly port: number;
   readonly host?: string;
   /** Directory holding the bundled page (index.html, app.js, style.css). */
@@ -92,7 +96,16 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     const boards = [...hall.boards.keys()].map(boardJson).join(',');
     const head = { type: 'snapshot', seq: client.seq, version: hall.version, clock: reference(), round: hall.roundView(), attention: hall.attention() };
     send(client, `${JSON.stringify(head).slice(0, -1)},"boards":[${boards}]}`);
+    sendTournament(client);
   };
+
+  const sendTournament = (client: Client): void => {
+    if (!options.desk || client.role === 'none') return;
+    send(client, { type: 'tournament', version: hall.version, view: options.desk.view(client.role) });
+  };
+  const unsubscribeDesk = options.desk?.subscribe(() => {
+    for (const client of clients) sendTournament(client);
+  });
 
   const flush = (client: Client, pending: Pending): void => {
     if (client.ws.bufferedAmount > BACKPRESSURE_BYTES) {
@@ -160,6 +173,14 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
         alerts: attention.filter((a) => a.board === v.id),
       }));
       return json(res, 200, { clock, version: hall.version, round, boards, attention });
+    }
+    const tournament = tournamentApi(options.desk, path, url.searchParams);
+    if (tournament) {
+      if (tournament.type) {
+        res.writeHead(tournament.status, { 'content-type': tournament.type }).end(String(tournament.body));
+        return;
+      }
+      return json(res, tournament.status, tournament.body);
     }
     if (path === '/api/pgn') {
       const now = hall.source.now();
@@ -284,7 +305,10 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       case 'command': {
         if (client.role === 'none') return send(client, { type: 'refused', id: message.id, reason: 'send hello with the arbiter token first' });
         if (client.role !== 'arbiter') return send(client, { type: 'refused', id: message.id, reason: 'spectators cannot give commands' });
-        const outcome = hall.command(message.command, client.name);
+        const command = message.command;
+        const outcome = isTournamentCommand(command)
+          ? (options.desk?.command(command, client.name) ?? { ok: false, reason: 'this console runs no tournament section (start it with --event)' })
+          : hall.command(command, client.name);
         return send(client, outcome.ok ? { type: 'ack', id: message.id, journalSeq: outcome.journalSeq } : { type: 'refused', id: message.id, reason: outcome.reason });
       }
     }
@@ -303,6 +327,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     async close() {
       clearInterval(tick);
       unsubscribe();
+      unsubscribeDesk?.();
       for (const c of clients) {
         c.coalescer.stop();
         c.ws.terminate();

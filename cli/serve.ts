@@ -133,6 +133,7 @@ async function serve(args: string[]): Promise<number> {
       ...(values.host ? { host: values.host } : {}),
       devices,
       autoStart: values['auto-start'] ?? demo,
+      ...(event ? { tournament: { event, ...(values.section ? { section: values.section } : {}) } } : {}),
       ...(simulate > 0
         ? {
             simulate: {

@@ -308,9 +308,10 @@ export class VirtualDgtBoard {
       return { ms: Math.ceil(s.ms / 1000) * 1000, finalFlag: s.finalFlag, timePerMove: c.incrementMs > 0 };
     };
     const rightHigh = c.leverHigh === 'right';
-    // As in the real captures: D3 while the lever is up on the left, D4 while it is up on the right.
+    // As in the real captures: D3 while the left clock has the turn, D4 while the right one has (on a
+    // clock the host has not set, that is the side the lever is up on); D1 is the lever itself.
     const status =
-      (c.isRunning ? ClockStatus.running : 0) | (rightHigh ? ClockStatus.leverRightHigh | ClockStatus.d4 : ClockStatus.d3);
+      (c.isRunning ? ClockStatus.running : 0) | (rightHigh ? ClockStatus.leverRightHigh : 0) | (c.turn === 'right' ? ClockStatus.d4 : ClockStatus.d3);
     return clockTimesMessage(face('right'), face('left'), status);
   }
 
@@ -337,7 +338,7 @@ export class VirtualDgtBoard {
       case ClockCommand.setAndRun: {
         const [lh = 0, lm = 0, ls = 0, rh = 0, rm = 0, rs = 0, run = 4] = data;
         const ms = (h: number, m: number, s: number) => ((h * 60 + m) * 60 + s) * 1000;
-        this.clock.setAndRun(ms(lh, lm, ls), ms(rh, rm, rs), run & 0x01 ? 'left' : run & 0x02 ? 'right' : 'pause');
+        this.clock.setAndRun(ms(lh, lm, ls), ms(rh, rm, rs), run & 0x01 ? 'left' : run & 0x02 ? 'right' : 'pause', (run & 0x08) !== 0);
         return true;
       }
       case ClockCommand.ascii:

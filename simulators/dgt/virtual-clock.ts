@@ -32,6 +32,13 @@ export class VirtualClock {
   private since: number;
   private running = false;
   private leverUp: ClockSide;
+  /** The side that counts down while running: the lever's side until the host sets it. */
+  private runs: ClockSide;
+  /**
+   * Whether a lever press switches the running clock. A clock on its own does; after a set-and-run
+   * without "toggle at lever" (run byte bit 3) the host decides who runs and the lever is only an input.
+   */
+  private leverToggles = true;
   private expiry: unknown;
   readonly incrementMs: number;
   /** Text on the display (DGT 3000 ASCII / XL segments), or undefined when it shows the times. */
@@ -41,6 +48,7 @@ export class VirtualClock {
     this.ms = { left: options.leftMs ?? 300_000, right: options.rightMs ?? 300_000 };
     this.incrementMs = options.incrementMs ?? 0;
     this.leverUp = options.leverHigh ?? 'left';
+    this.runs = this.leverUp;
     this.since = options.scheduler.now();
   }
 
@@ -52,13 +60,18 @@ export class VirtualClock {
     return this.running;
   }
 
+  /** The side that counts down when the clock runs. */
+  get turn(): ClockSide {
+    return this.runs;
+  }
+
   /** The side counting down, if any. */
   get runningSide(): ClockSide | undefined {
-    return this.running ? this.leverUp : undefined;
+    return this.running ? this.runs : undefined;
   }
 
   side(side: ClockSide): ClockSideState {
-    const elapsed = this.running && side === this.leverUp ? this.options.scheduler.now() - this.since : 0;
+    const elapsed = this.running && side === this.runs ? this.options.scheduler.now() - this.since : 0;
     return { ms: Math.max(0, this.ms[side] - elapsed), flag: false, finalFlag: this.finalFlag[side] };
   }
 
@@ -74,20 +87,28 @@ export class VirtualClock {
   press(side: ClockSide): boolean {
     if (this.leverUp !== side || this.finalFlag.left || this.finalFlag.right) return false;
     this.settle();
-    if (this.running) this.ms[side] += this.incrementMs;
     this.leverUp = other(side);
+    if (this.leverToggles) {
+      if (this.running) this.ms[side] += this.incrementMs;
+      this.runs = this.leverUp;
+    }
     this.changed();
     return true;
   }
 
-  /** Set-and-run from the host: both times and what runs (the lever is not moved by software). */
-  setAndRun(leftMs: number, rightMs: number, run: ClockSide | 'pause'): void {
+  /**
+   * Set-and-run from the host: both times and which side runs. The lever is physical: software never
+   * moves it, so a set-and-run racing a press cannot look like another press. Without `toggleAtLever`
+   * the clock no longer switches sides at the lever (the host answers each press with a set-and-run).
+   */
+  setAndRun(leftMs: number, rightMs: number, run: ClockSide | 'pause', toggleAtLever = false): void {
     this.settle();
     this.ms.left = leftMs;
     this.ms.right = rightMs;
     this.finalFlag.left = this.finalFlag.right = false;
     this.running = run !== 'pause';
-    if (run !== 'pause') this.leverUp = run;
+    if (run !== 'pause') this.runs = run;
+    this.leverToggles = toggleAtLever;
     this.changed();
   }
 
@@ -95,7 +116,7 @@ export class VirtualClock {
   expire(side: ClockSide): void {
     this.settle();
     this.ms[side] = 0;
-    if (this.running && this.leverUp === side) this.flagFell(side);
+    if (this.running && this.runs === side) this.flagFell(side);
     else {
       this.finalFlag[side] = true;
       this.changed();
@@ -109,7 +130,7 @@ export class VirtualClock {
 
   private settle(): void {
     const now = this.options.scheduler.now();
-    if (this.running) this.ms[this.leverUp] = Math.max(0, this.ms[this.leverUp] - (now - this.since));
+    if (this.running) this.ms[this.runs] = Math.max(0, this.ms[this.runs] - (now - this.since));
     this.since = now;
   }
 
@@ -124,7 +145,7 @@ export class VirtualClock {
   private changed(): void {
     this.dispose();
     if (this.running) {
-      const side = this.leverUp;
+      const side = this.runs;
       this.expiry = this.options.scheduler.setTimeout(() => {
         this.expiry = undefined;
         this.flagFell(side);

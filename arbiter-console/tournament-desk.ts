@@ -1,0 +1,439 @@
+// The tournament desk: the section's results, next-round pairing drafts, playoffs and incidents,
+// next to the playing hall. Every action is checked, journaled through the hall (journal before ack)
+// and applied; a restart replays the journal's tournament records. Results of the boards on the
+// clocks are read from the hall (boardResultFromClock) and stay provisional until the arbiter
+// confirms or corrects them.
+import { randomInt } from 'node:crypto';
+import {
+  boardResultFromClock,
+  clockIncidents,
+  crosstableView,
+  emptyRecord,
+  findSection,
+  finesView,
+  pairSwissRound,
+  pairingsView,
+  playoffView,
+  prizesView,
+  recordBoardResult,
+  recordPlayoffResult,
+  roundBoards,
+  sectionRounds,
+  sectionStandings,
+  startPlayoff,
+  tiedForFirst,
+  type BoardResult,
+  type EventSection,
+  type Pairing,
+  type PlayoffState,
+  type SectionRecord,
+  type ZeitnotEvent,
+} from '../tournament/index.ts';
+import type { CommandOutcome, HallChange, PlayingHall } from './hall.ts';
+import type { TournamentCommand } from './protocol.ts';
+import type { DraftView, PairedGame, PairedPlayer, RoundPairings, TournamentRecord, TournamentView } from './tournament-view.ts';
+
+export interface TournamentContext {
+  readonly event: ZeitnotEvent;
+  /** Section id; default the event's first section. */
+  readonly section?: string;
+}
+
+interface Draft {
+  readonly round: number;
+  readonly games: Pairing[];
+  readonly bye: number | null;
+  readonly changes: { change: string; reason: string; by: string }[];
+}
+
+type EnteredResult = Extract<TournamentRecord, { type: 'result' }>;
+
+const key = (round: number, white: number, black: number): string => `${round}:${white}:${black}`;
+
+export class TournamentDesk {
+  readonly event: ZeitnotEvent;
+  readonly section: EventSection;
+  /** Hall board id -> the event players on it (matched by name). */
+  readonly hallPairs = new Map<string, Pairing>();
+  readonly #entered = new Map<string, EnteredResult>();
+  readonly #incidents: Extract<TournamentRecord, { type: 'incident' }>[] = [];
+  readonly #published = new Map<number, { games: readonly Pairing[]; bye: number | null }>();
+  #draft: Draft | undefined;
+  #playoff: PlayoffState | undefined;
+  readonly #listeners = new Set<() => void>();
+  readonly #finished = new Map<string, string>();
+  #views: { version: number; arbiter: TournamentView; spectator: TournamentView } | undefined;
+  #changes = 0;
+
+  /** Opens the desk of a hall: from the journal's `open` record, else from `context` (journaled now). */
+  static open(hall: PlayingHall, context?: TournamentContext): TournamentDesk | undefined {
+    const records = [...hall.journal.entries(0, 'tournament')].flatMap((e) => (e.record.kind === 'tournament' ? [e.record.action] : []));
+    const opened = records.find((r): r is Extract<TournamentRecord, { type: 'open' }> => r.type === 'open');
+    if (!opened && !context) return undefined;
+    const open = opened ?? { type: 'open' as const, event: context!.event, section: context!.section ?? context!.event.sections[0]!.id };
+    findSection(open.event, open.section); // throws with the section ids when it is wrong
+    if (!opened) hall.record({ kind: 'tournament', at: hall.source.now(), action: open });
+    return new TournamentDesk(hall, open.event, open.section, records);
+  }
+
+  private constructor(
+    readonly hall: PlayingHall,
+    event: ZeitnotEvent,
+    sectionId: string,
+    records: readonly TournamentRecord[],
+  ) {
+    this.event = event;
+    this.section = findSection(event, sectionId);
+    const byName = new Map(this.section.players.map((p) => [p.name, p.id]));
+    for (const [id, board] of hall.boards) {
+      const white = byName.get(board.info.white);
+      const black = byName.get(board.info.black);
+      if (white !== undefined && black !== undefined) this.hallPairs.set(id, { white, black });
+    }
+    for (const record of records) this.#apply(record);
+    for (const id of this.hallPairs.keys()) this.#finished.set(id, this.#finishSignature(id));
+    hall.subscribe((change) => this.#onHall(change));
+  }
+
+  get liveRound(): number {
+    return this.hall.round.round;
+  }
+
+  get currentRound(): number {
+    return Math.max(this.liveRound, ...this.#published.keys());
+  }
+
+  get totalRounds(): number {
+    return sectionRounds(this.section);
+  }
+
+  get playoff(): PlayoffState | undefined {
+    return this.#playoff;
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #onHall(change: HallChange): void {
+    let changed = false;
+    for (const id of change.boards) {
+      if (!this.hallPairs.has(id)) continue;
+      const signature = this.#finishSignature(id);
+      if (signature !== this.#finished.get(id)) {
+        this.#finished.set(id, signature);
+        changed = true;
+      }
+    }
+    if (changed) this.#changed();
+  }
+
+  #finishSignature(id: string): string {
+    const state = this.hall.boards.get(id)?.state;
+    return state?.result ? `${state.result.result}:${state.result.termination}` : '';
+  }
+
+  #changed(): void {
+    this.#changes += 1;
+    this.#views = undefined;
+    for (const listener of this.#listeners) listener();
+  }
+
+  #apply(record: TournamentRecord): void {
+    switch (record.type) {
+      case 'open':
+        break;
+      case 'result':
+        this.#entered.set(key(record.round, record.white, record.black), record);
+        break;
+      case 'draft':
+        this.#draft = { round: record.round, games: [...record.games], bye: record.bye, changes: [] };
+        break;
+      case 'draftChange': {
+        const draft = this.#draft;
+        if (!draft) break;
+        const a = draft.games[record.board - 1];
+        const b = record.otherBoard === undefined ? undefined : draft.games[record.otherBoard - 1];
+        if (record.change === 'swapColours' && a) draft.games[record.board - 1] = { white: a.black, black: a.white };
+        if (record.change === 'exchangeOpponents' && a && b) {
+          draft.games[record.board - 1] = { white: a.white, black: b.black };
+          draft.games[record.otherBoard! - 1] = { white: b.white, black: a.black };
+        }
+        const what = record.change === 'swapColours' ? `board ${record.board}: colours swapped` : `boards ${record.board} and ${record.otherBoard}: opponents exchanged`;
+        draft.changes.push({ change: what, reason: record.reason, by: record.by });
+        break;
+      }
+      case 'discardDraft':
+        this.#draft = undefined;
+        break;
+      case 'publish':
+        if (this.#draft) this.#published.set(this.#draft.round, { games: this.#draft.games, bye: this.#draft.bye });
+        this.#draft = undefined;
+        break;
+      case 'playoffStart':
+        this.#playoff = startPlayoff(this.section, record.tied, record.seed);
+        break;
+      case 'playoffResult':
+        if (this.#playoff) this.#playoff = recordPlayoffResult(this.#playoff, record.game, record.result);
+        break;
+      case 'incident':
+        this.#incidents.push(record);
+        break;
+    }
+  }
+
+  /** The result the clock gave a hall board (null while it plays or when its players are unknown). */
+  clockResult(hallBoard: string): BoardResult | null {
+    const pair = this.hallPairs.get(hallBoard);
+    const board = this.hall.boards.get(hallBoard);
+    if (!pair || !board) return null;
+    return boardResultFromClock(pair.white, pair.black, board.state);
+  }
+
+  /** The pairing of a round, where it is known: live boards, a published round, the Berger table. */
+  pairingOf(round: number): { games: readonly Pairing[]; bye: number | null; status: RoundPairings['status'] } | undefined {
+    const published = this.#published.get(round);
+    if (published) return { ...published, status: 'published' };
+    if (round === this.liveRound) return { games: [...this.hallPairs.values()], bye: null, status: 'live' };
+    if (this.section.format.kind === 'round-robin' && round >= 1 && round <= this.totalRounds) {
+      const table = roundBoards(this.event, this.section.id, round);
+      return { games: table.boards.map((b) => ({ white: b.white.id, black: b.black.id })), bye: table.bye?.id ?? null, status: 'table' };
+    }
+    return undefined;
+  }
+
+  /** Results with their source: entered or confirmed ones from the journal, provisional ones from the clocks. */
+  #results(): { round: number; result: BoardResult; source: 'clock' | 'confirmed' | 'arbiter' }[] {
+    const out = [...this.#entered.values()].map((r): { round: number; result: BoardResult; source: 'clock' | 'confirmed' | 'arbiter' } => ({
+      round: r.round,
+      result: { white: r.white, black: r.black, result: r.result, termination: r.termination, ...(r.lessThanOneMove ? { lessThanOneMove: true } : {}) },
+      source: r.source,
+    }));
+    for (const id of this.hallPairs.keys()) {
+      const result = this.clockResult(id);
+      if (result && !this.#entered.has(key(this.liveRound, result.white, result.black))) out.push({ round: this.liveRound, result, source: 'clock' as const });
+    }
+    return out;
+  }
+
+  /** The section record as it stands: every known result, the incidents, and the clocks' late arrivals. */
+  record(): SectionRecord {
+    let record: SectionRecord = emptyRecord;
+    for (const { round, result } of this.#results().sort((a, b) => a.round - b.round)) record = recordBoardResult(this.section, record, round, result);
+    const fromClocks = [...this.hallPairs].flatMap(([id, pair]) => {
+      const state = this.hall.boards.get(id)?.state;
+      return state?.result ? clockIncidents(this.section, this.liveRound, pair, state) : [];
+    });
+    const entered = this.#incidents.map((i) => ({ round: i.round, player: i.player, offence: i.offence, ...(i.note ? { note: i.note } : {}) }));
+    return { ...record, incidents: [...fromClocks, ...entered] };
+  }
+
+  /** Checks a command against the section as it stands, journals its outcome, applies it. */
+  command(command: TournamentCommand, arbiter: string): CommandOutcome {
+    const refuse = (reason: string): CommandOutcome => ({ ok: false, reason });
+    let action: TournamentRecord;
+    try {
+      const checked = this.#check(command, arbiter);
+      if (typeof checked === 'string') return refuse(checked);
+      action = checked;
+    } catch (err) {
+      return refuse(err instanceof Error ? err.message : String(err));
+    }
+    const journalSeq = this.hall.record({ kind: 'tournament', at: this.hall.source.now(), action });
+    this.#apply(action);
+    this.#changed();
+    return { ok: true, journalSeq };
+  }
+
+  /** A refusal (string) or the record to journal. Throws (refused with its message) on tournament-rule errors. */
+  #check(command: TournamentCommand, by: string): string | TournamentRecord {
+    const name = (id: number): string => this.section.players.find((p) => p.id === id)?.name ?? `#${id}`;
+    switch (command.type) {
+      case 'enterResult':
+      case 'confirmResult': {
+        const { round, white, black } = command;
+        if (round > this.currentRound) return `round ${round} has no pairings yet (current round: ${this.currentRound})`;
+        const pairing = this.pairingOf(round);
+        if (pairing && !pairing.games.some((g) => g.white === white && g.black === black)) {
+          return `round ${round} has no game ${name(white)} (White) – ${name(black)} (Black)`;
+        }
+        if (command.type === 'confirmResult') {
+          const hallBoard = round === this.liveRound ? [...this.hallPairs].find(([, p]) => p.white === white && p.black === black)?.[0] : undefined;
+          const clock = hallBoard === undefined ? null : this.clockResult(hallBoard);
+          if (!clock) return `no result from the clock for ${name(white)} – ${name(black)} in round ${round}`;
+          return { type: 'result', round, white, black, result: clock.result, source: 'confirmed', termination: clock.termination ?? '', ...(clock.lessThanOneMove ? { lessThanOneMove: true } : {}), by };
+        }
+        const existing = this.#entered.get(key(round, white, black));
+        if (existing?.source === 'arbiter' && existing.result === command.result) return `round ${round}: ${name(white)} – ${name(black)} is already ${command.result}`;
+        const record: TournamentRecord = { type: 'result', round, white, black, result: command.result, source: 'arbiter', termination: 'arbiter', reason: command.reason, by };
+        recordBoardResult(this.section, this.record(), round, { white, black, result: command.result }); // clashes throw
+        return record;
+      }
+      case 'pairNextRound':
+        return this.#pairNext(by);
+      case 'swapColours':
+      case 'exchangeOpponents': {
+        const draft = this.#draft;
+        if (!draft) return 'there is no draft pairing: pair the next round first';
+        for (const board of [command.board, command.type === 'exchangeOpponents' ? command.otherBoard : command.board]) {
+          if (!draft.games[board - 1]) return `the draft of round ${draft.round} has boards 1–${draft.games.length}, not ${board}`;
+        }
+        const change: TournamentRecord =
+          command.type === 'swapColours'
+            ? { type: 'draftChange', change: 'swapColours', board: command.board, reason: command.reason, by }
+            : { type: 'draftChange', change: 'exchangeOpponents', board: command.board, otherBoard: command.otherBoard, reason: command.reason, by };
+        if (command.type === 'exchangeOpponents') {
+          const a = draft.games[command.board - 1]!;
+          const b = draft.games[command.otherBoard - 1]!;
+          for (const [w, bl] of [[a.white, b.black], [b.white, a.black]] as const) {
+            const met = this.#metIn(w, bl);
+            if (met !== undefined) return `${name(w)} and ${name(bl)} already played each other in round ${met}`;
+          }
+        }
+        return change;
+      }
+      case 'discardDraft':
+        if (!this.#draft) return 'there is no draft pairing to discard';
+        return { type: 'discardDraft', reason: command.reason, by };
+      case 'publishRound':
+        if (!this.#draft) return 'there is no draft pairing to publish: pair the next round first';
+        return { type: 'publish', round: this.#draft.round, by };
+      case 'startPlayoff': {
+        const possible = this.#playoffPossible();
+        if (!possible.possible) return possible.why!;
+        const tied = tiedForFirst(sectionStandings(this.event, this.section.id, this.record()));
+        return { type: 'playoffStart', tied, seed: randomInt(1, 2 ** 31 - 1), by };
+      }
+      case 'playoffResult': {
+        if (!this.#playoff) return 'no playoff has been started';
+        recordPlayoffResult(this.#playoff, command.game, command.result); // unknown or decided game throws
+        return { type: 'playoffResult', game: command.game, result: command.result, by };
+      }
+      case 'recordIncident': {
+        if (!this.section.players.some((p) => p.id === command.player)) return `section '${this.section.id}' has no player ${command.player}`;
+        if (command.round > this.currentRound) return `round ${command.round} has not been paired yet`;
+        if (!this.section.fines.some((f) => f.offence === command.offence)) {
+          return `the regulations of '${this.section.id}' have no rule for '${command.offence}' (rules: ${this.section.fines.map((f) => f.offence).join(', ') || 'none'})`;
+        }
+        return { type: 'incident', round: command.round, player: command.player, offence: command.offence, ...(command.note ? { note: command.note } : {}), by };
+      }
+    }
+  }
+
+  /** The round in which two players met, if they did (any colours). */
+  #metIn(a: number, b: number): number | undefined {
+    for (const round of this.record().rounds) {
+      if (round.games.some((g) => (g.white === a && g.black === b) || (g.white === b && g.black === a))) return round.round;
+    }
+    return undefined;
+  }
+
+  #nextRound(): { round: number; possible: boolean; why?: string } | null {
+    const round = this.currentRound + 1;
+    if (round > this.totalRounds) return null;
+    if (this.#draft) return { round, possible: false, why: `the draft of round ${this.#draft.round} is waiting: publish or discard it` };
+    if (this.section.format.kind === 'swiss') {
+      const missing = this.#missingResults(this.currentRound);
+      if (missing.length > 0) return { round, possible: false, why: `round ${this.currentRound} still needs results: ${missing.join(', ')}` };
+    }
+    return { round, possible: true };
+  }
+
+  #missingResults(round: number): string[] {
+    const pairing = this.pairingOf(round);
+    if (!pairing) return [];
+    const results = this.record().rounds.find((r) => r.round === round)?.games ?? [];
+    return pairing.games.flatMap((g, i) => (results.some((r) => r.white === g.white && r.black === g.black) ? [] : [`board ${i + 1}`]));
+  }
+
+  #pairNext(by: string): string | TournamentRecord {
+    const next = this.#nextRound();
+    if (!next) return `all ${this.totalRounds} rounds are paired`;
+    if (!next.possible) return next.why!;
+    if (this.section.format.kind === 'swiss') {
+      const swiss = pairSwissRound(this.event, this.section.id, this.record(), next.round);
+      return { type: 'draft', round: next.round, games: swiss.games, bye: swiss.bye, by };
+    }
+    const table = roundBoards(this.event, this.section.id, next.round);
+    return { type: 'draft', round: next.round, games: table.boards.map((b) => ({ white: b.white.id, black: b.black.id })), bye: table.bye?.id ?? null, by };
+  }
+
+  #playoffPossible(): { possible: boolean; why?: string } {
+    if (this.section.playoff.kind === 'none') return { possible: false, why: `the regulations of '${this.section.id}' have no playoff: the tie-breaks decide` };
+    if (this.#playoff) return { possible: false, why: 'the playoff has already been started' };
+    if (this.currentRound < this.totalRounds) return { possible: false, why: `the playoff follows the last round (round ${this.currentRound} of ${this.totalRounds} is paired)` };
+    const missing = this.#missingResults(this.totalRounds);
+    if (missing.length > 0) return { possible: false, why: `the last round still needs results: ${missing.join(', ')}` };
+    const tied = tiedForFirst(sectionStandings(this.event, this.section.id, this.record()));
+    if (tied.length < 2) return { possible: false, why: 'no tie for first place' };
+    return { possible: true };
+  }
+
+  /** The pages' state; `arbiter` adds the unpublished draft. Cached until something changes. */
+  view(role: 'arbiter' | 'spectator'): TournamentView {
+    if (!this.#views || this.#views.version !== this.#changes) {
+      const spectator = this.#buildView();
+      const draft = this.#draftView();
+      this.#views = { version: this.#changes, spectator, arbiter: draft ? { ...spectator, draft } : spectator };
+    }
+    return this.#views[role];
+  }
+
+  #player(id: number): PairedPlayer {
+    return { id, name: this.section.players.find((p) => p.id === id)?.name ?? `#${id}` };
+  }
+
+  #buildView(): TournamentView {
+    const record = this.record();
+    const results = this.#results();
+    const rounds: RoundPairings[] = [];
+    for (let round = 1; round <= this.currentRound; round += 1) {
+      const pairing = this.pairingOf(round);
+      if (!pairing || (pairing.status === 'table' && !results.some((r) => r.round === round))) continue;
+      const hallIds = [...this.hallPairs.keys()];
+      const paired = pairingsView(this.event, this.section.id, record, round, pairing);
+      const games: PairedGame[] = pairing.games.map((g, i) => {
+        const found = results.find((r) => r.round === round && r.result.white === g.white && r.result.black === g.black);
+        return {
+          board: i + 1,
+          ...(pairing.status === 'live' && hallIds[i] !== undefined ? { hallBoard: hallIds[i] } : {}),
+          white: this.#player(g.white),
+          black: this.#player(g.black),
+          result: found?.result.result ?? null,
+          source: found?.source ?? null,
+          ...(found?.result.termination ? { termination: found.result.termination } : {}),
+        };
+      });
+      rounds.push({ round, status: pairing.status, games, bye: pairing.bye === null ? null : this.#player(pairing.bye), notPaired: paired.notPaired });
+    }
+    return {
+      event: this.event.name,
+      section: { id: this.section.id, name: this.section.name, format: this.section.format.kind, rounds: this.totalRounds },
+      liveRound: this.liveRound,
+      currentRound: this.currentRound,
+      rounds,
+      nextRound: this.#nextRound(),
+      crosstable: crosstableView(this.event, this.section.id, record, this.#playoff),
+      playoff: this.#playoff ? playoffView(this.event, this.section.id, this.#playoff) : null,
+      playoffPossible: this.#playoffPossible(),
+      fines: finesView(this.event, this.section.id, record),
+      prizes: prizesView(this.event, this.section.id, record, this.#playoff),
+    };
+  }
+
+  #draftView(): DraftView | undefined {
+    const draft = this.#draft;
+    if (!draft) return undefined;
+    return {
+      round: draft.round,
+      games: draft.games.map((g, i) => ({ board: i + 1, white: this.#player(g.white), black: this.#player(g.black) })),
+      bye: draft.bye === null ? null : this.#player(draft.bye),
+      changes: draft.changes,
+      rematches: draft.games.flatMap((g) => {
+        const met = this.#metIn(g.white, g.black);
+        return met === undefined ? [] : [`${this.#player(g.white).name} – ${this.#player(g.black).name} (round ${met})`];
+      }),
+    };
+  }
+}

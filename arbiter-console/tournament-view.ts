@@ -1,0 +1,86 @@
+// What the tournament desk journals and what its pages receive. Types only: the page bundle imports
+// them too, so nothing here may pull in Node code.
+import type { GameResult } from '../clock-engine/index.ts';
+import type { CrosstableView, FinesView, Offence, Pairing, PlayoffView, PrizesView, ZeitnotEvent } from '../tournament/index.ts';
+
+/**
+ * One journaled tournament action. Outcomes are journaled (the draft's pairings, the playoff's seed),
+ * not only requests, so a replay never depends on a later version of the pairing engine.
+ */
+export type TournamentRecord =
+  /** The event and section this journal's desk runs (the first tournament record). */
+  | { readonly type: 'open'; readonly event: ZeitnotEvent; readonly section: string }
+  | {
+      readonly type: 'result';
+      readonly round: number;
+      readonly white: number;
+      readonly black: number;
+      readonly result: GameResult;
+      /** 'confirmed': the clock's result accepted as it was; 'arbiter': entered or corrected. */
+      readonly source: 'confirmed' | 'arbiter';
+      readonly termination: string;
+      readonly lessThanOneMove?: boolean;
+      readonly reason?: string;
+      readonly by: string;
+    }
+  | { readonly type: 'draft'; readonly round: number; readonly games: readonly Pairing[]; readonly bye: number | null; readonly by: string }
+  | { readonly type: 'draftChange'; readonly change: 'swapColours' | 'exchangeOpponents'; readonly board: number; readonly otherBoard?: number; readonly reason: string; readonly by: string }
+  | { readonly type: 'discardDraft'; readonly reason: string; readonly by: string }
+  | { readonly type: 'publish'; readonly round: number; readonly by: string }
+  | { readonly type: 'playoffStart'; readonly tied: readonly number[]; readonly seed: number; readonly by: string }
+  | { readonly type: 'playoffResult'; readonly game: string; readonly result: GameResult; readonly by: string }
+  | { readonly type: 'incident'; readonly round: number; readonly player: number; readonly offence: Offence; readonly note?: string; readonly by: string };
+
+export type ResultSource = 'clock' | 'confirmed' | 'arbiter';
+
+export interface PairedPlayer {
+  readonly id: number;
+  readonly name: string;
+}
+
+export interface PairedGame {
+  readonly board: number;
+  /** The hall's board id while the round is on the clocks here. */
+  readonly hallBoard?: string;
+  readonly white: PairedPlayer;
+  readonly black: PairedPlayer;
+  readonly result: GameResult | null;
+  readonly source: ResultSource | null;
+  readonly termination?: string;
+}
+
+export interface RoundPairings {
+  readonly round: number;
+  /** live: on this console's clocks; published: made official with "publish"; table: Berger table. */
+  readonly status: 'live' | 'published' | 'table';
+  readonly games: readonly PairedGame[];
+  readonly bye: PairedPlayer | null;
+  readonly notPaired: readonly { readonly id: number; readonly name: string; readonly why: string }[];
+}
+
+export interface DraftView {
+  readonly round: number;
+  readonly games: readonly { readonly board: number; readonly white: PairedPlayer; readonly black: PairedPlayer }[];
+  readonly bye: PairedPlayer | null;
+  readonly changes: readonly { readonly change: string; readonly reason: string; readonly by: string }[];
+  /** Pairs in the draft who have met before (after manual changes): the arbiter should see them. */
+  readonly rematches: readonly string[];
+}
+
+export interface TournamentView {
+  readonly event: string;
+  readonly section: { readonly id: string; readonly name: string; readonly format: 'round-robin' | 'swiss'; readonly rounds: number };
+  /** The round on this console's clocks. */
+  readonly liveRound: number;
+  /** The latest round with pairings (live or published). */
+  readonly currentRound: number;
+  readonly rounds: readonly RoundPairings[];
+  /** Arbiters only; spectators never see an unpublished pairing. */
+  readonly draft?: DraftView;
+  readonly nextRound: { readonly round: number; readonly possible: boolean; readonly why?: string } | null;
+  readonly crosstable: CrosstableView;
+  readonly playoff: PlayoffView | null;
+  readonly playoffPossible: { readonly possible: boolean; readonly why?: string };
+  readonly fines: FinesView;
+  readonly prizes: PrizesView;
+}

@@ -1,0 +1,20 @@
+// Ends every run with one plain line, "N passed, N failed, N skipped", that tools outside vitest
+// (CI among them) can read without knowing vitest's own format.
+import type { Reporter, TestModule } from 'vitest/node';
+
+export default class SummaryReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    const count = { passed: 0, failed: 0, skipped: 0 };
+    for (const module of testModules) {
+      for (const test of module.children.allTests()) {
+        const state = test.result().state;
+        if (state === 'passed') count.passed++;
+        else if (state === 'failed') count.failed++;
+        else count.skipped++;
+      }
+      // A file that failed to load has no tests to count, but it is a failure all the same.
+      if (module.state() === 'failed' && [...module.children.allTests()].length === 0) count.failed++;
+    }
+    process.stdout.write(`\n${count.passed} passed, ${count.failed} failed, ${count.skipped} skipped\n`);
+  }
+}
