@@ -1,6 +1,7 @@
 // The page's link to the console: hello, snapshot, deltas, commands with acknowledgements,
 // reconnection with a fresh snapshot (resync), and the clock reference used to count down.
-import type { ArbiterCommand, BoardView, ClockReference, RoundView, ServerMessage } from '../protocol.ts';
+import type { BoardView, ClockReference, ConsoleCommand, RoundView, ServerMessage } from '../protocol.ts';
+import type { TournamentView } from '../tournament-view.ts';
 import type { Attention } from '../board.ts';
 
 export type Role = 'arbiter' | 'spectator';
@@ -10,6 +11,8 @@ export interface ConsoleState {
   boards: Map<string, BoardView>;
   attention: readonly Attention[];
   version: number;
+  /** Present when the console runs an event's section. */
+  tournament: TournamentView | undefined;
 }
 
 export interface ConnectionEvents {
@@ -18,10 +21,11 @@ export interface ConnectionEvents {
   onRole(role: Role): void;
   onOutcome(id: string, ok: boolean, text: string): void;
   onBadToken(reason: string): void;
+  onTournament(view: TournamentView): void;
 }
 
 export class Connection {
-  readonly state: ConsoleState = { round: undefined, boards: new Map(), attention: [], version: 0 };
+  readonly state: ConsoleState = { round: undefined, boards: new Map(), attention: [], version: 0, tournament: undefined };
   #ws: WebSocket | undefined;
   #reference: ClockReference = { at: 0, scale: 1 };
   #receivedAt = performance.now();
@@ -60,7 +64,7 @@ export class Connection {
     };
   }
 
-  send(command: ArbiterCommand, description: string): string {
+  send(command: ConsoleCommand, description: string): string {
     const id = `c${this.#nextId++}`;
     if (!this.#ws || this.#ws.readyState !== WebSocket.OPEN) {
       this.events.onOutcome(id, false, `${description}: not connected`);
@@ -122,6 +126,10 @@ export class Connection {
         break;
       case 'pong':
         this.#setReference(m.clock);
+        break;
+      case 'tournament':
+        this.state.tournament = m.view;
+        this.events.onTournament(m.view);
         break;
     }
   }
