@@ -3,7 +3,7 @@
 import type { ClockAlert, ClockEvent, Deadline, GameConfig, GameState, Side } from '../clock-engine/index.ts';
 import { applyClockEvent, initialGameState, nextDeadline, remainingAt } from '../clock-engine/index.ts';
 import type { ConsoleNote } from './journal.ts';
-import type { RoundBoard } from './round.ts';
+import { boardGameConfig, type RoundBoard } from './round.ts';
 
 export type AttentionCode = ClockAlert['code'] | 'silent-board';
 
@@ -44,11 +44,15 @@ export class Board {
   /** Each side's moves from the board, in order: the n-th press of a side is its n-th move. */
   readonly #sans: Record<Side, string[]> = { white: [], black: [] };
 
+  /** The round's rules with this board's timekeeper (round.ts). */
+  readonly config: GameConfig;
+
   constructor(
     readonly info: RoundBoard,
-    readonly config: GameConfig,
+    game: GameConfig,
   ) {
-    this.state = initialGameState(config);
+    this.config = boardGameConfig(game, info);
+    this.state = initialGameState(this.config);
   }
 
   /** When the side to move began its move (pauses excluded): virtual players think from here. */
@@ -86,7 +90,8 @@ export class Board {
         elapsedMs: event.at - this.#moveStartedAt,
       });
       this.#moveStartedAt = event.at;
-      if (event.reading) this.#compareReading(event.at, event.reading);
+      // Under a device timekeeper the engine itself compares (1 s) and takes the reading over.
+      if (event.reading && this.config.timekeeper !== 'device') this.#compareReading(event.at, event.reading);
     }
     if (event.type === 'resume' && before.status === 'paused') this.#moveStartedAt += event.at - (before.paused?.at ?? event.at);
     const comment = correctionComment(event, remainingAt(before, event.at), after.remainingMs);

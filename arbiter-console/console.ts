@@ -2,7 +2,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { arbiterAuth, TOKEN_FILE, type ArbiterAuth } from './auth.ts';
-import { openDevice, type DeviceSpec, type OpenedDevice } from './devices.ts';
+import { openDevice, timekeeperMismatches, withDeviceTimekeepers, type DeviceSpec, type OpenedDevice } from './devices.ts';
 import { PlayingHall } from './hall.ts';
 import { Journal, type Durability } from './journal.ts';
 import type { Round } from './round.ts';
@@ -45,6 +45,8 @@ export interface RunningConsole {
   /** The arbiter token, only on the start that created it. */
   readonly newToken?: string;
   readonly resumed: boolean;
+  /** Things the arbiter should know about this start (printed by `zeitnot serve`). */
+  readonly warnings: readonly string[];
   stop(): Promise<void>;
 }
 
@@ -62,12 +64,14 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       if (!options.round) throw new Error(`${options.dataDir} holds no round yet: give an event (--event FILE)`);
       const epochWallMs = Date.now();
       const scale = options.scale ?? 1;
-      const round = options.round((wallMs) => Math.floor((wallMs - epochWallMs) * scale));
+      // Boards with a mirrored clock run with `timekeeper: 'device'`, fixed here in the journal's round.
+      const round = withDeviceTimekeepers(options.round((wallMs) => Math.floor((wallMs - epochWallMs) * scale)), options.devices ?? []);
       meta = { round, epochWallMs, scale };
       journal.setMeta(meta);
     }
     const source = options.source ?? scaledSource(resumeAt(meta.epochWallMs, Date.now(), meta.scale, journal.lastAt()), meta.scale);
     const hall = new PlayingHall(meta.round, journal, source);
+    const warnings = resumed ? timekeeperMismatches(meta.round, options.devices ?? []) : [];
     const desk = TournamentDesk.open(hall, options.tournament);
     auth = await arbiterAuth(options.dataDir);
     const pageDir = options.noPage ? undefined : await bundlePage();
@@ -76,8 +80,12 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       const opened = await openDevice(spec, schedulerOf(source));
       devices.push(opened);
       detach.push(hall.attachDevice(opened.device));
+      // A resumed game: a mirrored clock learns whose move the journal says it is before its first reading.
+      if (opened.device.role === 'mirror') opened.device.show(hall.boards.get(spec.board)!.state, source.now());
       await opened.open();
     }
+    const stopWatch = watchMirroredClocks(hall, devices);
+    detach.push(stopWatch);
     if (options.simulate && options.simulate.boards > 0) {
       const withDevice = new Set(devices.map((d) => d.device.boardId));
       const boards = [...hall.boards.keys()].filter((id) => !withDevice.has(id)).slice(0, options.simulate.boards);
@@ -106,6 +114,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       url: server.url,
       ...(auth.newToken ? { newToken: auth.newToken } : {}),
       resumed,
+      warnings,
       async stop() {
         await simulation?.stop();
         await server.close();
@@ -123,4 +132,29 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     if (auth?.newToken) rmSync(join(options.dataDir, TOKEN_FILE), { force: true });
     throw err;
   }
+}
+
+/**
+ * Between presses a mirrored clock can still drift from the engine (adjusted by hand, or the console's
+ * own correction that the clock never got): compare once a second and journal a disagreement when a
+ * side starts to be more than 2 s apart (once per episode, not every second).
+ */
+function watchMirroredClocks(hall: PlayingHall, devices: readonly OpenedDevice[]): () => void {
+  const mirrored = devices.filter((d) => d.compare !== undefined);
+  if (mirrored.length === 0) return () => {};
+  const apart = new Map<string, string>();
+  const timer = setInterval(() => {
+    for (const d of mirrored) {
+      const board = hall.boards.get(d.device.boardId);
+      if (!board || board.state.status === 'finished') continue;
+      const alert = d.compare?.(board.state);
+      const key = alert ? (alert.side ?? '-') : '';
+      if (alert && key !== apart.get(board.id)) {
+        hall.record({ kind: 'note', board: board.id, note: { type: 'disagreement', at: alert.at, detail: `between presses, ${alert.message}` } });
+      }
+      apart.set(board.id, key);
+    }
+  }, 1_000);
+  timer.unref();
+  return () => clearInterval(timer);
 }

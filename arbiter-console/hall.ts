@@ -1,7 +1,7 @@
 // The playing hall: every board of the round, kept only through the journal. Each device event and
 // arbiter command is journaled first, then applied; listeners hear which boards changed.
-import type { ClockEvent, EventActor } from '../clock-engine/index.ts';
-import { advanceTo, moveInProgress } from '../clock-engine/index.ts';
+import type { ClockEvent, EventActor, GameState } from '../clock-engine/index.ts';
+import { advanceTo, applyClockEvent, moveInProgress } from '../clock-engine/index.ts';
 import type { ClockDevice, DeviceMessage } from '../device-bridge/index.ts';
 import type { Attention } from './board.ts';
 import { Board } from './board.ts';
@@ -63,16 +63,26 @@ export class PlayingHall {
    * by itself (flag fall, default time) that passed before a clock event are journaled first, in order.
    */
   record(record: JournalRecord): number {
-    const records: JournalRecord[] = [];
-    if (record.kind === 'clock') {
-      const board = this.boards.get(record.board);
-      if (board) for (const event of advanceTo(board.config, board.state, record.event.at).emitted) records.push(clock(board.id, event));
-    }
-    records.push(record);
-    return this.#recordAll(records);
+    return this.#recordAll([record]);
   }
 
-  #recordAll(records: readonly JournalRecord[]): number {
+  /**
+   * Journals a batch in one transaction, each clock event preceded by the deadlines the engine passed
+   * before it (`applyClockEvent(...).emitted`, which replay would otherwise recompute unjournaled), then
+   * applies them in that order.
+   */
+  #recordAll(batch: readonly JournalRecord[]): number {
+    const records: JournalRecord[] = [];
+    const ahead = new Map<string, GameState>();
+    for (const record of batch) {
+      const board = record.kind === 'clock' ? this.boards.get(record.board) : undefined;
+      if (board && record.kind === 'clock') {
+        const step = applyClockEvent(board.config, ahead.get(board.id) ?? board.state, record.event);
+        for (const event of step.emitted) records.push(clock(board.id, event));
+        ahead.set(board.id, step.state);
+      }
+      records.push(record);
+    }
     const seqs = this.journal.appendAll(records);
     records.forEach((r, i) => this.#apply(r, seqs[i]!));
     this.#afterChange(

@@ -29,9 +29,9 @@ export {
 export { Coalescer, type Pending, type CoalescerTimers } from './coalescer.ts';
 export { arbiterAuth, type ArbiterAuth } from './auth.ts';
 export { boardPgn, clockText } from './pgn.ts';
-export { checkRound, pgnTimeControl, type Round, type RoundBoard } from './round.ts';
+export { boardGameConfig, checkRound, pgnTimeControl, type Round, type RoundBoard } from './round.ts';
 export { roundFromEvent, type RoundChoice } from './event-round.ts';
-export { parseDeviceSpec, type DeviceSpec } from './devices.ts';
+export { deviceRole, parseDeviceSpec, timekeeperMismatches, withDeviceTimekeepers, type DeviceSpec } from './devices.ts';
 export { simulateRound, classicalThink, type LateArrival, type Simulation, type SimulationOptions } from './simulation.ts';
 export { scaledSource, manualSource, resumeAt, schedulerOf, type MonotonicSource, type ManualSource } from './time.ts';
 export { bundlePage } from './web/bundle.ts';

@@ -71,6 +71,10 @@ const tournamentCommandOptions = [
   z.strictObject({ type: z.literal('publishRound') }),
   z.strictObject({ type: z.literal('startPlayoff') }),
   z.strictObject({ type: z.literal('playoffResult'), game: z.string().min(1).max(40), result: gameResult }),
+  /** A bye the player asked for in advance (Swiss): half a point or none; the engine leaves him out. */
+  z.strictObject({ type: z.literal('requestBye'), round: roundNumber, player: playerId, kind: z.enum(['half', 'zero']), reason }),
+  /** The player is not paired from `fromRound` on (and gets no prize where the rules say so). */
+  z.strictObject({ type: z.literal('withdrawPlayer'), player: playerId, fromRound: roundNumber, reason }),
   z.strictObject({
     type: z.literal('recordIncident'),
     round: roundNumber,

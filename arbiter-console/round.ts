@@ -7,6 +7,11 @@ export interface RoundBoard {
   readonly id: string;
   readonly white: string;
   readonly black: string;
+  /**
+   * 'device': a clock in the mirror role keeps this board's time (GameConfig.timekeeper). Set from the
+   * devices when the journal is created and kept in it, so a restart replays the same config.
+   */
+  readonly timekeeper?: 'device';
 }
 
 export interface Round {
@@ -30,12 +35,18 @@ export function checkRound(round: Round): Round {
   const seen = new Set<string>();
   for (const board of round.boards) {
     if (!BOARD_ID.test(board.id)) throw new Error(`board id '${board.id}' must be 1-32 letters, digits, '.', '_' or '-'`);
+    if (board.timekeeper !== undefined && board.timekeeper !== 'device') throw new Error(`board '${board.id}': timekeeper must be 'device' or absent`);
     if (seen.has(board.id)) throw new Error(`board id '${board.id}' is used twice`);
     seen.add(board.id);
   }
   if (round.game.timeControl.periods.length === 0) throw new Error('the time control has no period');
   if (Number.isNaN(Date.parse(round.scheduledStart))) throw new Error(`scheduled start '${round.scheduledStart}' is not a date-time`);
   return round;
+}
+
+/** The rules of one board's game: the round's, with the board's timekeeper. */
+export function boardGameConfig(game: GameConfig, board: RoundBoard): GameConfig {
+  return board.timekeeper === 'device' ? { ...game, timekeeper: 'device' } : game;
 }
 
 /** The PGN `TimeControl` tag (PGN standard 9.6.1): "40/5400+30:1800+30". */

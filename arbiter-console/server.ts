@@ -101,7 +101,12 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
 
   const sendTournament = (client: Client): void => {
     if (!options.desk || client.role === 'none') return;
-    send(client, { type: 'tournament', version: hall.version, view: options.desk.view(client.role) });
+    try {
+      send(client, { type: 'tournament', version: hall.version, view: options.desk.view(client.role) });
+    } catch (err) {
+      // The clocks go on whatever the tournament side thinks; the arbiter sees why its pages stopped.
+      send(client, { type: 'error', code: 'malformed', reason: `the tournament pages could not be computed: ${String(err)}` });
+    }
   };
   const unsubscribeDesk = options.desk?.subscribe(() => {
     for (const client of clients) sendTournament(client);

@@ -145,8 +145,10 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
       try {
         dgt.board.move(san);
       } catch {
-        // The virtual board went out of step with the game (a press the bridge saw that the player did
-        // not make): put the pieces where the journal says and let the arbiter see it.
+        // Not expected since the virtual clock's set-and-run no longer moves the lever (no phantom
+        // presses), and a real board has no virtual players. Kept so that a simulation that ever loses
+        // step cannot throw inside a timer and take the console down: the pieces go where the journal
+        // says, the board's players stop, and the arbiter sees it in the queue.
         dgt.board.setPosition(board.state.fen ?? new Chess().fen());
         scripts.delete(board.id);
         hall.record({ kind: 'note', board: board.id, note: { type: 'disagreement', at: hall.source.now(), detail: `simulated board out of step before ${san}: its virtual players stop` } });

@@ -13,6 +13,7 @@ import {
   finesView,
   pairSwissRound,
   pairingsView,
+  playersToPair,
   playoffView,
   prizesView,
   recordBoardResult,
@@ -23,6 +24,7 @@ import {
   startPlayoff,
   tiedForFirst,
   type BoardResult,
+  type CrosstableView,
   type EventSection,
   type Pairing,
   type PlayoffState,
@@ -57,6 +59,8 @@ export class TournamentDesk {
   readonly hallPairs = new Map<string, Pairing>();
   readonly #entered = new Map<string, EnteredResult>();
   readonly #incidents: Extract<TournamentRecord, { type: 'incident' }>[] = [];
+  readonly #byes: Extract<TournamentRecord, { type: 'bye' }>[] = [];
+  readonly #withdrawals: Extract<TournamentRecord, { type: 'withdrawal' }>[] = [];
   readonly #published = new Map<number, { games: readonly Pairing[]; bye: number | null }>();
   #draft: Draft | undefined;
   #playoff: PlayoffState | undefined;
@@ -180,6 +184,12 @@ export class TournamentDesk {
       case 'incident':
         this.#incidents.push(record);
         break;
+      case 'bye':
+        this.#byes.push(record);
+        break;
+      case 'withdrawal':
+        this.#withdrawals.push(record);
+        break;
     }
   }
 
@@ -195,12 +205,27 @@ export class TournamentDesk {
   pairingOf(round: number): { games: readonly Pairing[]; bye: number | null; status: RoundPairings['status'] } | undefined {
     const published = this.#published.get(round);
     if (published) return { ...published, status: 'published' };
-    if (round === this.liveRound) return { games: [...this.hallPairs.values()], bye: null, status: 'live' };
+    if (round === this.liveRound) return { games: [...this.hallPairs.values()], bye: this.#liveBye(), status: 'live' };
     if (this.section.format.kind === 'round-robin' && round >= 1 && round <= this.totalRounds) {
       const table = roundBoards(this.event, this.section.id, round);
       return { games: table.boards.map((b) => ({ white: b.white.id, black: b.black.id })), bye: table.bye?.id ?? null, status: 'table' };
     }
     return undefined;
+  }
+
+  /**
+   * The pairing-allocated bye of the live Swiss round when it was not paired here: the one player
+   * who is on no board and not absent (withdrawn, late registrant, requested bye).
+   */
+  #liveBye(): number | null {
+    if (this.section.format.kind !== 'swiss') return null;
+    const seated = new Set([...this.hallPairs.values()].flatMap((p) => [p.white, p.black]));
+    const absent = new Set([
+      ...playersToPair(this.section, { ...emptyRecord, withdrawals: this.#withdrawals.map((w) => ({ player: w.player, fromRound: w.fromRound, reason: 'withdrew' as const })) }, this.liveRound).notPaired.map((n) => n.player.id),
+      ...this.#byes.filter((b) => b.round === this.liveRound).map((b) => b.player),
+    ]);
+    const left = this.section.players.filter((p) => !seated.has(p.id) && !absent.has(p.id));
+    return left.length === 1 ? left[0]!.id : null;
   }
 
   /** Results with their source: entered or confirmed ones from the journal, provisional ones from the clocks. */
@@ -226,7 +251,23 @@ export class TournamentDesk {
       return state?.result ? clockIncidents(this.section, this.liveRound, pair, state) : [];
     });
     const entered = this.#incidents.map((i) => ({ round: i.round, player: i.player, offence: i.offence, ...(i.note ? { note: i.note } : {}) }));
-    return { ...record, incidents: [...fromClocks, ...entered] };
+    // Byes of the paired rounds: the Swiss pairing-allocated bye scores a point (TRF U); requested ones half or none.
+    const byes = new Map<number, { player: number; kind: 'pab' | 'half' | 'zero' }[]>();
+    const addBye = (round: number, bye: { player: number; kind: 'pab' | 'half' | 'zero' }) => byes.set(round, [...(byes.get(round) ?? []), bye]);
+    if (this.section.format.kind === 'swiss') {
+      for (let round = 1; round <= this.currentRound; round += 1) {
+        const bye = this.pairingOf(round)?.bye;
+        if (bye !== undefined && bye !== null) addBye(round, { player: bye, kind: 'pab' });
+      }
+    }
+    for (const bye of this.#byes) if (bye.round <= this.currentRound) addBye(bye.round, { player: bye.player, kind: bye.kind });
+    let rounds = record.rounds;
+    for (const [round, list] of byes) {
+      const existing = rounds.find((r) => r.round === round) ?? { round, games: [] };
+      rounds = [...rounds.filter((r) => r.round !== round), { ...existing, byes: [...(existing.byes ?? []), ...list] }].sort((a, b) => a.round - b.round);
+    }
+    const withdrawals = this.#withdrawals.map((w) => ({ player: w.player, fromRound: w.fromRound, reason: 'withdrew' as const }));
+    return { ...record, rounds, withdrawals, incidents: [...fromClocks, ...entered] };
   }
 
   /** Checks a command against the section as it stands, journals its outcome, applies it. */
@@ -310,6 +351,21 @@ export class TournamentDesk {
         recordPlayoffResult(this.#playoff, command.game, command.result); // unknown or decided game throws
         return { type: 'playoffResult', game: command.game, result: command.result, by };
       }
+      case 'requestBye': {
+        if (!this.section.players.some((p) => p.id === command.player)) return `section '${this.section.id}' has no player ${command.player}`;
+        if (this.section.format.kind !== 'swiss') return 'byes on request exist in a Swiss only (a round robin follows the Berger table)';
+        if (command.round <= this.currentRound) return `round ${command.round} is already paired`;
+        if (this.#draft?.round === command.round) return `round ${command.round} has a draft: discard it first, then pair again with the bye`;
+        if (command.round > this.totalRounds) return `the section has ${this.totalRounds} rounds`;
+        if (this.#byes.some((b) => b.round === command.round && b.player === command.player)) return `${name(command.player)} already has a bye in round ${command.round}`;
+        return { type: 'bye', round: command.round, player: command.player, kind: command.kind, reason: command.reason, by };
+      }
+      case 'withdrawPlayer': {
+        if (!this.section.players.some((p) => p.id === command.player)) return `section '${this.section.id}' has no player ${command.player}`;
+        if (command.fromRound > this.totalRounds) return `the section has ${this.totalRounds} rounds`;
+        if (this.#withdrawals.some((w) => w.player === command.player)) return `${name(command.player)} has already withdrawn`;
+        return { type: 'withdrawal', player: command.player, fromRound: command.fromRound, reason: command.reason, by };
+      }
       case 'recordIncident': {
         if (!this.section.players.some((p) => p.id === command.player)) return `section '${this.section.id}' has no player ${command.player}`;
         if (command.round > this.currentRound) return `round ${command.round} has not been paired yet`;
@@ -335,16 +391,21 @@ export class TournamentDesk {
     if (this.#draft) return { round, possible: false, why: `the draft of round ${this.#draft.round} is waiting: publish or discard it` };
     if (this.section.format.kind === 'swiss') {
       const missing = this.#missingResults(this.currentRound);
-      if (missing.length > 0) return { round, possible: false, why: `round ${this.currentRound} still needs results: ${missing.join(', ')}` };
+      if (missing.length > 0) return { round, possible: false, why: `round ${this.currentRound} needs confirmed results: ${missing.join(', ')}` };
     }
     return { round, possible: true };
   }
 
+  /** Boards of a round without a result, or with one from the clock the arbiter has not confirmed yet. */
   #missingResults(round: number): string[] {
     const pairing = this.pairingOf(round);
     if (!pairing) return [];
-    const results = this.record().rounds.find((r) => r.round === round)?.games ?? [];
-    return pairing.games.flatMap((g, i) => (results.some((r) => r.white === g.white && r.black === g.black) ? [] : [`board ${i + 1}`]));
+    const results = this.#results().filter((r) => r.round === round);
+    return pairing.games.flatMap((g, i) => {
+      const found = results.find((r) => r.result.white === g.white && r.result.black === g.black);
+      if (!found) return [`board ${i + 1}`];
+      return found.source === 'clock' ? [`board ${i + 1} (clock result to confirm)`] : [];
+    });
   }
 
   #pairNext(by: string): string | TournamentRecord {
@@ -352,7 +413,8 @@ export class TournamentDesk {
     if (!next) return `all ${this.totalRounds} rounds are paired`;
     if (!next.possible) return next.why!;
     if (this.section.format.kind === 'swiss') {
-      const swiss = pairSwissRound(this.event, this.section.id, this.record(), next.round);
+      const byes = this.#byes.filter((b) => b.round === next.round).map((b) => ({ player: b.player, round: b.round, kind: b.kind }));
+      const swiss = pairSwissRound(this.event, this.section.id, this.record(), next.round, byes);
       return { type: 'draft', round: next.round, games: swiss.games, bye: swiss.bye, by };
     }
     const table = roundBoards(this.event, this.section.id, next.round);
@@ -364,7 +426,7 @@ export class TournamentDesk {
     if (this.#playoff) return { possible: false, why: 'the playoff has already been started' };
     if (this.currentRound < this.totalRounds) return { possible: false, why: `the playoff follows the last round (round ${this.currentRound} of ${this.totalRounds} is paired)` };
     const missing = this.#missingResults(this.totalRounds);
-    if (missing.length > 0) return { possible: false, why: `the last round still needs results: ${missing.join(', ')}` };
+    if (missing.length > 0) return { possible: false, why: `the last round needs confirmed results: ${missing.join(', ')}` };
     const tied = tiedForFirst(sectionStandings(this.event, this.section.id, this.record()));
     if (tied.length < 2) return { possible: false, why: 'no tie for first place' };
     return { possible: true };
@@ -391,13 +453,15 @@ export class TournamentDesk {
     for (let round = 1; round <= this.currentRound; round += 1) {
       const pairing = this.pairingOf(round);
       if (!pairing || (pairing.status === 'table' && !results.some((r) => r.round === round))) continue;
-      const hallIds = [...this.hallPairs.keys()];
+      const hallBoardOf = (g: Pairing): string | undefined =>
+        pairing.status === 'live' ? [...this.hallPairs].find(([, p]) => p.white === g.white && p.black === g.black)?.[0] : undefined;
       const paired = pairingsView(this.event, this.section.id, record, round, pairing);
       const games: PairedGame[] = pairing.games.map((g, i) => {
         const found = results.find((r) => r.round === round && r.result.white === g.white && r.result.black === g.black);
+        const hallBoard = hallBoardOf(g);
         return {
           board: i + 1,
-          ...(pairing.status === 'live' && hallIds[i] !== undefined ? { hallBoard: hallIds[i] } : {}),
+          ...(hallBoard !== undefined ? { hallBoard } : {}),
           white: this.#player(g.white),
           black: this.#player(g.black),
           result: found?.result.result ?? null,
@@ -405,7 +469,10 @@ export class TournamentDesk {
           ...(found?.result.termination ? { termination: found.result.termination } : {}),
         };
       });
-      rounds.push({ round, status: pairing.status, games, bye: pairing.bye === null ? null : this.#player(pairing.bye), notPaired: paired.notPaired });
+      const requested = this.#byes
+        .filter((b) => b.round === round)
+        .map((b) => ({ ...this.#player(b.player), why: b.kind === 'half' ? 'half-point bye (requested)' : 'zero-point bye (requested)' }));
+      rounds.push({ round, status: pairing.status, games, bye: pairing.bye === null ? null : this.#player(pairing.bye), notPaired: [...paired.notPaired, ...requested] });
     }
     return {
       event: this.event.name,
@@ -414,7 +481,7 @@ export class TournamentDesk {
       currentRound: this.currentRound,
       rounds,
       nextRound: this.#nextRound(),
-      crosstable: crosstableView(this.event, this.section.id, record, this.#playoff),
+      crosstable: withGamesInProgress(crosstableView(this.event, this.section.id, record, this.#playoff), rounds),
       playoff: this.#playoff ? playoffView(this.event, this.section.id, this.#playoff) : null,
       playoffPossible: this.#playoffPossible(),
       fines: finesView(this.event, this.section.id, record),
@@ -436,4 +503,30 @@ export class TournamentDesk {
       }),
     };
   }
+}
+
+/**
+ * The crosstable counts a missing result as absent ("Z"); a game still being played shows as
+ * opponent, colour and "…" instead (its points are 0 until the result comes).
+ */
+function withGamesInProgress(crosstable: CrosstableView, rounds: readonly RoundPairings[]): CrosstableView {
+  const playing = new Map<string, { opponent: number; colour: 'w' | 'b' }>();
+  for (const round of rounds) {
+    for (const g of round.games) {
+      if (g.result !== null) continue;
+      playing.set(`${round.round}:${g.white.id}`, { opponent: g.black.id, colour: 'w' });
+      playing.set(`${round.round}:${g.black.id}`, { opponent: g.white.id, colour: 'b' });
+    }
+  }
+  if (playing.size === 0) return crosstable;
+  return {
+    ...crosstable,
+    rows: crosstable.rows.map((row) => ({
+      ...row,
+      rounds: row.rounds.map((cell) => {
+        const game = playing.get(`${cell.round}:${row.id}`);
+        return game ? { ...cell, ...game, result: '…' } : cell;
+      }),
+    })),
+  };
 }

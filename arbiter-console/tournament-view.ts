@@ -29,6 +29,8 @@ export type TournamentRecord =
   | { readonly type: 'publish'; readonly round: number; readonly by: string }
   | { readonly type: 'playoffStart'; readonly tied: readonly number[]; readonly seed: number; readonly by: string }
   | { readonly type: 'playoffResult'; readonly game: string; readonly result: GameResult; readonly by: string }
+  | { readonly type: 'bye'; readonly round: number; readonly player: number; readonly kind: 'half' | 'zero'; readonly reason: string; readonly by: string }
+  | { readonly type: 'withdrawal'; readonly player: number; readonly fromRound: number; readonly reason: string; readonly by: string }
   | { readonly type: 'incident'; readonly round: number; readonly player: number; readonly offence: Offence; readonly note?: string; readonly by: string };
 
 export type ResultSource = 'clock' | 'confirmed' | 'arbiter';

@@ -165,6 +165,7 @@ async function serve(args: string[]): Promise<number> {
     if (!running.resumed && lateBy > r.game.defaultTimeMs / scale) {
       process.stderr.write(`zeitnot serve: warning: the scheduled start ${r.scheduledStart} is past the default time already; use --start-in to reschedule\n`);
     }
+    for (const warning of running.warnings) process.stderr.write(`zeitnot serve: warning: ${warning}\n`);
     out.write(`zeitnot console: ${r.event}, round ${r.round}, ${r.boards.length} boards${scale !== 1 ? `, time x${scale}` : ''}\n`);
     out.write(`  journal: ${running.journal.file}${running.resumed ? ' (resumed: boards rebuilt from the journal)' : ''}\n`);
     if (running.newToken) {

@@ -109,7 +109,7 @@ export function clocksPage(root: HTMLElement, conn: Connection, arbiter: boolean
         <span data-move>move ${b.moveNumber}</span>
         ${b.lastMove ? `<span class="last-move">${escapeHtml(b.lastMove)}</span>` : ''}
         <span>${b.toMove} to move</span>
-        <span>period ${b.period.white}/${b.period.black}</span>
+        <span>${b.period.white === b.period.black ? `period ${b.period.white}` : `periods: White ${b.period.white}, Black ${b.period.black}`}</span>
         ${b.flag ? `<span>flag: ${b.flag.side}</span>` : ''}
         ${b.device ? `<span>${escapeHtml(b.device.kind)} ${escapeHtml(b.device.connection)}</span>` : ''}
         ${penalties ? `<span>${escapeHtml(penalties)}</span>` : ''}

@@ -2,7 +2,8 @@
 import { boardActions } from './actions.ts';
 import { clocksPage } from './clocks-page.ts';
 import { Connection, type Role } from './connection.ts';
-import { renderNav } from './pages.ts';
+import { pageFromHash, renderNav } from './pages.ts';
+import { tournamentPages, type TournamentPageId } from './tournament-pages.ts';
 
 const TOKEN_KEY = 'zeitnot-arbiter-token';
 
@@ -43,7 +44,23 @@ function start(): void {
       location.reload();
     });
   }
-  renderNav(document.getElementById('pages')!, 'clocks');
+  const nav = document.getElementById('pages')!;
+  const clocksRoot = document.createElement('div');
+  const tournamentRoot = document.createElement('div');
+  main.append(clocksRoot, tournamentRoot);
+  let current = 'clocks';
+  const toConfirm = (): number =>
+    role === 'arbiter' ? (conn.state.tournament?.rounds.flatMap((r) => r.games).filter((g) => g.source === 'clock').length ?? 0) : 0;
+  const showPage = (): void => {
+    current = pageFromHash(location.hash);
+    const hasTournament = conn.state.tournament !== undefined;
+    if (current !== 'clocks' && !hasTournament) current = 'clocks';
+    renderNav(nav, current, hasTournament, toConfirm());
+    clocksRoot.hidden = current !== 'clocks';
+    tournamentRoot.hidden = current === 'clocks';
+    if (current !== 'clocks') tournament.show(current as TournamentPageId);
+  };
+  window.addEventListener('hashchange', showPage);
 
   let openActions: (board: string) => void = () => {};
   const conn = new Connection(role, token, {
@@ -61,13 +78,22 @@ function start(): void {
     },
     onRole: (r) => (roleEl.textContent = r),
     onOutcome: (_id, ok, text) => toast(text, ok),
+    onTournament: () => {
+      if (nav.querySelector('[data-page="pairings"]') === null || current === 'clocks') showPage();
+      else {
+        renderNav(nav, current, true, toConfirm());
+        tournament.render();
+      }
+    },
     onBadToken: (reason) => {
       sessionStorage.removeItem(TOKEN_KEY);
       toast(reason, false);
       setTimeout(() => location.reload(), 2500);
     },
   });
-  const page = clocksPage(main, conn, role === 'arbiter', (board) => openActions(board));
+  const page = clocksPage(clocksRoot, conn, role === 'arbiter', (board) => openActions(board));
+  const tournament = tournamentPages(tournamentRoot, conn, role === 'arbiter');
+  showPage();
   if (role === 'arbiter') openActions = boardActions(document.getElementById('actions') as HTMLDialogElement, conn);
   const frame = (): void => {
     page.tick();

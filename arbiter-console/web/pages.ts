@@ -1,23 +1,33 @@
-// The console's pages. The clocks page is the arbiter's screen; tournament pages (pairings,
-// crosstable, playoffs) are added here as entries, each rendering into the main element.
+// The console's pages. The clocks page is the arbiter's screen; the tournament pages (pairings,
+// crosstable, playoffs, fines and prizes: tournament-pages.ts) exist when the console runs an event.
 export interface PageEntry {
   readonly id: string;
   readonly title: string;
-  /** False until the page exists: it is listed but not linked. */
-  readonly available: boolean;
+  /** Shown only when the console runs an event's section. */
+  readonly tournament: boolean;
 }
 
 export const pages: readonly PageEntry[] = [
-  { id: 'clocks', title: 'Clocks', available: true },
-  // Tournament pages: rendered from tournament/index.ts exports when they are added.
-  { id: 'pairings', title: 'Pairings', available: false },
-  { id: 'crosstable', title: 'Crosstable', available: false },
-  { id: 'playoffs', title: 'Playoffs', available: false },
+  { id: 'clocks', title: 'Clocks', tournament: false },
+  { id: 'pairings', title: 'Pairings', tournament: true },
+  { id: 'crosstable', title: 'Crosstable', tournament: true },
+  { id: 'playoffs', title: 'Playoffs', tournament: true },
+  { id: 'fines', title: 'Fines & prizes', tournament: true },
 ];
 
-export function renderNav(nav: HTMLElement, current: string): void {
+/** The page a location hash names ("#crosstable"); the clocks page otherwise. */
+export function pageFromHash(hash: string): string {
+  const id = hash.replace(/^#/, '');
+  return pages.some((p) => p.id === id) ? id : 'clocks';
+}
+
+/** `toConfirm`: clock results waiting for the arbiter, shown on the Pairings tab. */
+export function renderNav(nav: HTMLElement, current: string, tournament: boolean, toConfirm = 0): void {
   nav.innerHTML = pages
-    .filter((p) => p.available)
-    .map((p) => `<a href="#${p.id}" ${p.id === current ? 'aria-current="page"' : ''}>${p.title}</a>`)
+    .filter((p) => tournament || !p.tournament)
+    .map((p) => {
+      const badge = p.id === 'pairings' && toConfirm > 0 ? ` <span class="badge confirm" title="results from the clocks to confirm">${toConfirm}</span>` : '';
+      return `<a href="#${p.id}" data-page="${p.id}" ${p.id === current ? 'aria-current="page"' : ''}>${p.title}${badge}</a>`;
+    })
     .join('');
 }

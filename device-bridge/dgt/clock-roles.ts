@@ -58,6 +58,8 @@ export class MirrorClock {
   private lastLever: ClockSideName | undefined;
   private readonly flagged = { left: false, right: false };
   private last: LastReading | undefined;
+  /** The engine's state a restarted host handed over, until the clock's first reading. */
+  private resumed: GameState | undefined;
 
   constructor(
     private readonly sides: SideMap,
@@ -70,9 +72,39 @@ export class MirrorClock {
     return this.last;
   }
 
+  /**
+   * The engine's state before the clock's first reading (a console restarted mid-game): the game is
+   * under way, so the clock running is no `start`, and a side other than the engine's to move means a
+   * press made while nobody listened, reported with the first reading. Ignored once the clock spoke.
+   */
+  follow(state: GameState): void {
+    if (this.started || this.lastLever !== undefined) return;
+    if (state.status !== 'running' && state.status !== 'paused') return;
+    this.started = true;
+    this.paused = state.status === 'paused';
+    this.expected = this.sides.clockSide(state.toMove);
+    this.resumed = state;
+  }
+
+  /**
+   * With 'auto' sides, which side is White's was learned when the game started and is gone after a
+   * restart: the first reading tells, as the mapping under which the clock's times are nearer the
+   * engine's (a rotated board mid-game looks like any other).
+   */
+  private relearnSides(state: GameState, m: ClockTimesMessage, at: number): void {
+    if (this.sides.fixed) return;
+    const ran = state.status === 'running' ? Math.max(0, at - state.asOf) : 0;
+    const engine = (side: Side) => state.remainingMs[side] - (state.toMove === side ? ran : 0);
+    const apart = (white: ClockSideName) => Math.abs(m[white].ms - engine('white')) + Math.abs(m[other(white)].ms - engine('black'));
+    const current = this.sides.white;
+    if (apart(other(current)) < apart(current)) this.sides.learn(other(current));
+    this.expected = this.sides.clockSide(state.toMove);
+  }
+
   /** A new game on this board: the next time the clock starts is a `start` again. */
   newGame(): void {
     this.started = false;
+    this.resumed = undefined;
     this.paused = false;
     this.expected = 'none';
     this.flagged.left = this.flagged.right = false;
@@ -80,6 +112,10 @@ export class MirrorClock {
 
   clock(m: ClockTimesMessage, at: number): void {
     const by = this.actor;
+    if (this.resumed) {
+      this.relearnSides(this.resumed, m, at);
+      this.resumed = undefined;
+    }
     if (!this.started && m.running) {
       // White's clock is the one that starts a game.
       if (!this.sides.fixed) this.sides.learn(m.runningSide === 'none' ? this.sides.white : m.runningSide);

@@ -31,8 +31,8 @@ export interface DgtDevice extends ClockDevice {
   readonly identity: BoardIdentity | undefined;
   /** The clock's latest times as White/Black (mirror role). */
   readonly lastReading: LastReading | undefined;
-  /** Mirror role: an alert when the engine and the DGT clock are more than 1 s apart. */
-  compareWithEngine(state: GameState): ClockAlert | undefined;
+  /** Mirror role: an alert when the engine and the DGT clock are more than `toleranceMs` (1 s) apart. */
+  compareWithEngine(state: GameState, toleranceMs?: number): ClockAlert | undefined;
 }
 
 export function createDgtDevice(options: DgtDeviceOptions): DgtDevice {
@@ -122,6 +122,7 @@ export function createDgtDevice(options: DgtDeviceOptions): DgtDevice {
       return () => listeners.delete(listener);
     },
     show(state) {
+      mirror?.follow(state);
       if (!host) return;
       host.follow(state);
       // The times are computed when the command goes out (it may wait for an earlier command's ack).
@@ -148,8 +149,8 @@ export function createDgtDevice(options: DgtDeviceOptions): DgtDevice {
         session.sendClock({ frame: endDisplay(), command: ClockCommand.end, key: 'text', label: 'end text' });
       });
     },
-    compareWithEngine(state) {
-      return mirror?.compare(state);
+    compareWithEngine(state, toleranceMs) {
+      return mirror?.compare(state, toleranceMs);
     },
     async open() {
       await session.open();

@@ -16,6 +16,7 @@ const consoleRun = await startConsole({
   scale,
   port: 0,
   autoStart: true,
+  tournament: { event },
   simulate: { boards: 5, seed: 'cairns-cup-2019/1', late: demoLateArrivals, hardware: 'dgt' },
   round: (toMonotonic) => roundFromEvent(event, { round: 1, startWallMs: Date.now() + 1000 }, toMonotonic),
 });
@@ -35,6 +36,21 @@ try {
   await tablet.waitForSelector('.board');
   await tablet.waitForTimeout(500);
   await tablet.screenshot({ path: 'docs/screenshots/spectator-tablet.png' });
+  // The tournament pages: the arbiter (this script) records two boards' results by hand so the
+  // crosstable has something to show; the other boards' games go on.
+  const desk = consoleRun.desk!;
+  const boards = desk.view('arbiter').rounds[0]!.games;
+  for (const [i, result] of (['1-0', '1/2-1/2'] as const).entries()) {
+    const g = boards[i]!;
+    desk.command({ type: 'enterResult', round: 1, white: g.white.id, black: g.black.id, result, reason: 'screenshot: illustrative result' }, 'IA Screenshot');
+  }
+  await arbiter.keyboard.press('Escape');
+  await arbiter.click('nav a[data-page="pairings"]');
+  await arbiter.waitForSelector('tr[data-round="1"] .result');
+  await arbiter.screenshot({ path: 'docs/screenshots/pairings.png' });
+  await arbiter.click('nav a[data-page="crosstable"]');
+  await arbiter.waitForSelector('.crosstable td.points');
+  await arbiter.screenshot({ path: 'docs/screenshots/crosstable.png' });
 } finally {
   await browser.close();
   await consoleRun.stop();

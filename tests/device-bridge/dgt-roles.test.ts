@@ -109,6 +109,35 @@ describe('mirror role', () => {
     expect(summary(events)).toEqual(['0 start', '60000 flag white', '80000 start']);
   });
 
+  it('a host restarted mid-game: follow(state) before the first reading turns a changed running side into the missed press', () => {
+    const missed = mirror('left');
+    missed.m.follow(state({ toMove: 'white' }));
+    missed.m.clock(clock(170_000, 175_000, rightRuns), 5_000);
+    expect(summary(missed.events)).toEqual(['5000 press white 170000/175000']);
+    // The same side still running: no start, no press; once the clock has spoken, follow is ignored.
+    const same = mirror('left');
+    same.m.follow(state({ toMove: 'black' }));
+    same.m.clock(clock(170_000, 175_000, rightRuns), 5_000);
+    same.m.follow(state({ toMove: 'white' }));
+    same.m.clock(clock(170_000, 174_000, rightRuns), 6_000);
+    expect(same.events).toEqual([]);
+    // A game not started yet: the clock's start is still a start.
+    const fresh = mirror('left');
+    fresh.m.follow(state({ status: 'waiting' }));
+    fresh.m.clock(clock(180_000, 180_000, leftRuns), 1_000);
+    expect(summary(fresh.events)).toEqual(['1000 start']);
+  });
+
+  it('a host restarted mid-game with auto sides learns White’s side again from how near the first reading is', () => {
+    // White sits on the right (rotated board); the engine: White 100 s, Black 160 s, White to move since 0.
+    const r = mirror('auto');
+    r.m.follow(state({ toMove: 'white', remainingMs: { white: 100_000, black: 160_000 }, asOf: 0 }));
+    r.m.clock(clock(160_000, 96_000, rightRuns), 4_000);
+    expect(r.events).toEqual([]);
+    r.m.clock(clock(160_000, 120_000, leftRuns), 5_000);
+    expect(summary(r.events)).toEqual(['5000 press white 120000/160000']);
+  });
+
   it('raises clock-disagrees only when the engine is more than 1 s from the clock', () => {
     const { m } = mirror('left');
     m.clock(clock(180_000, 180_000, leftRuns), 0);

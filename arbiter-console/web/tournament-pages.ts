@@ -1,0 +1,320 @@
+// The tournament pages: pairings with result entry and the next-round draft, the live crosstable,
+// playoffs, fines and prizes. Each page keeps a static part (the arbiter's reason field) and redraws
+// its content from the whole TournamentView whenever the console sends one. Spectators get the same
+// tables without a single control.
+import type { ConsoleCommand } from '../protocol.ts';
+import type { DraftView, PairedGame, RoundPairings, TournamentView } from '../tournament-view.ts';
+import type { Connection } from './connection.ts';
+import { escapeHtml } from './format.ts';
+
+export type TournamentPageId = 'pairings' | 'crosstable' | 'playoffs' | 'fines';
+
+const RESULTS = ['1-0', '0-1', '1/2-1/2', '+--', '--+', '---'] as const;
+const SOURCE_TEXT = { clock: 'from the clock, to confirm', confirmed: 'confirmed', arbiter: 'arbiter' } as const;
+
+const e = escapeHtml;
+const resultText = (r: string | null): string => (r === null ? '' : r === '1/2-1/2' ? '½-½' : r);
+const number = (v: number | null | undefined): string => (v === null || v === undefined ? '–' : Number.isInteger(v) ? String(v) : v.toFixed(2).replace(/0$/, ''));
+
+export interface TournamentPages {
+  show(page: TournamentPageId): void;
+  render(): void;
+}
+
+export function tournamentPages(root: HTMLElement, conn: Connection, arbiter: boolean): TournamentPages {
+  let current: TournamentPageId = 'pairings';
+  root.innerHTML = `
+    <div class="tournament">
+      ${
+        arbiter
+          ? `<div class="round-actions" id="t-reason-bar">
+               <label>Reason (journal) <input id="t-reason" maxlength="200" value="arbiter: checked with the scoresheets"></label>
+             </div>`
+          : ''
+      }
+      <div id="t-content"></div>
+    </div>`;
+  const content = root.querySelector<HTMLElement>('#t-content')!;
+  const reasonBar = root.querySelector<HTMLElement>('#t-reason-bar');
+  const reason = (): string => root.querySelector<HTMLInputElement>('#t-reason')?.value.trim() || 'arbiter decision';
+  const send = (command: ConsoleCommand, what: string): void => {
+    conn.send(command, what);
+  };
+
+  // Values the arbiter chose survive redraws until sent; everything else shows the console's state.
+  content.addEventListener('change', (event) => ((event.target as HTMLElement).dataset.touched = ''));
+  content.addEventListener('input', (event) => ((event.target as HTMLElement).dataset.touched = ''));
+  content.addEventListener('click', (event) => {
+    const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button[data-t]');
+    if (!button || !arbiter) return;
+    const d = button.dataset;
+    const row = button.closest<HTMLElement>('[data-round]');
+    const num = (k: string): number => Number(row?.dataset[k] ?? d[k]);
+    for (const el of button.closest('tr, fieldset')?.querySelectorAll<HTMLElement>('[data-touched]') ?? []) delete el.dataset.touched;
+    switch (d.t) {
+      case 'enter': {
+        const result = row?.querySelector<HTMLSelectElement>('select[name="result"]')?.value ?? '';
+        if (!result) return;
+        send({ type: 'enterResult', round: num('round'), white: num('white'), black: num('black'), result: result as (typeof RESULTS)[number], reason: reason() }, `Round ${num('round')} board ${num('board')}: result`);
+        break;
+      }
+      case 'confirm':
+        send({ type: 'confirmResult', round: num('round'), white: num('white'), black: num('black') }, `Round ${num('round')} board ${num('board')}: confirm`);
+        break;
+      case 'pair':
+        send({ type: 'pairNextRound' }, 'Pair next round');
+        break;
+      case 'swap':
+        send({ type: 'swapColours', board: Number(d.board), reason: reason() }, `Draft board ${d.board}: swap colours`);
+        break;
+      case 'exchange': {
+        const other = Number(content.querySelector<HTMLSelectElement>(`select[data-exchange="${d.board}"]`)?.value);
+        if (other) send({ type: 'exchangeOpponents', board: Number(d.board), otherBoard: other, reason: reason() }, `Draft boards ${d.board} and ${other}: exchange opponents`);
+        break;
+      }
+      case 'discard':
+        send({ type: 'discardDraft', reason: reason() }, 'Discard draft');
+        break;
+      case 'publish':
+        send({ type: 'publishRound' }, 'Publish round');
+        break;
+      case 'playoff':
+        send({ type: 'startPlayoff' }, 'Start playoff');
+        break;
+      case 'playoff-result': {
+        const result = button.closest('tr')?.querySelector<HTMLSelectElement>('select[name="result"]')?.value;
+        if (result) send({ type: 'playoffResult', game: d.game!, result: result as (typeof RESULTS)[number] }, `Playoff ${d.game}: result`);
+        break;
+      }
+      case 'bye':
+      case 'withdraw': {
+        const form = button.closest('fieldset')!;
+        const get = (n: string) => form.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${n}"]`)!.value;
+        const player = Number(get('player'));
+        const round = Number(get('round'));
+        if (d.t === 'bye') send({ type: 'requestBye', round, player, kind: get('kind') as 'half', reason: reason() }, `Bye for ${player} in round ${round}`);
+        else send({ type: 'withdrawPlayer', player, fromRound: round, reason: reason() }, `Withdraw ${player} from round ${round}`);
+        break;
+      }
+      case 'incident': {
+        const form = button.closest('fieldset')!;
+        const get = (n: string) => form.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${n}"]`)!.value;
+        const note = get('note').trim();
+        send(
+          { type: 'recordIncident', round: Number(get('round')), player: Number(get('player')), offence: get('offence') as 'late-arrival', ...(note ? { note } : {}) },
+          'Record incident',
+        );
+        break;
+      }
+    }
+  });
+
+  const resultCell = (round: RoundPairings, g: PairedGame): string => {
+    const shown = `<span class="result">${e(resultText(g.result))}</span>${g.source ? ` <span class="source ${g.source}">${SOURCE_TEXT[g.source]}</span>` : ''}`;
+    if (!arbiter) return shown;
+    const options = ['<option value="">–</option>', ...RESULTS.map((r) => `<option value="${r}" ${g.result === r ? 'selected' : ''}>${resultText(r)}</option>`)].join('');
+    return `${shown}
+      <span class="entry">
+        <select name="result" aria-label="Result, round ${round.round} board ${g.board}">${options}</select>
+        <button data-t="enter">Enter</button>
+        ${g.source === 'clock' ? '<button class="primary" data-t="confirm">Confirm</button>' : ''}
+      </span>`;
+  };
+
+  const roundTable = (round: RoundPairings): string => `
+    <section class="t-round" aria-label="Round ${round.round}">
+      <h2>Round ${round.round} <span class="badge">${round.status === 'live' ? 'on the clocks' : round.status}</span></h2>
+      <table class="t-table pairings">
+        <thead><tr><th>Board</th><th>White</th><th>Result</th><th>Black</th></tr></thead>
+        <tbody>${round.games
+          .map(
+            (g) => `<tr data-round="${round.round}" data-board="${g.board}" data-white="${g.white.id}" data-black="${g.black.id}">
+              <td>${g.board}${g.hallBoard !== undefined && g.hallBoard !== String(g.board) ? ` (${e(g.hallBoard)})` : ''}</td>
+              <td>${e(g.white.name)} <small>(${g.white.id})</small></td>
+              <td class="result-cell">${resultCell(round, g)}</td>
+              <td>${e(g.black.name)} <small>(${g.black.id})</small></td>
+            </tr>`,
+          )
+          .join('')}</tbody>
+      </table>
+      ${round.bye ? `<p>Bye: ${e(round.bye.name)}</p>` : ''}
+      ${round.notPaired.length ? `<p>Not paired: ${round.notPaired.map((n) => `${e(n.name)} (${e(n.why)})`).join(', ')}</p>` : ''}
+    </section>`;
+
+  const draftSection = (draft: DraftView): string => `
+    <section class="t-draft" aria-label="Draft of round ${draft.round}">
+      <h2>Draft: round ${draft.round} <span class="badge bad">not published</span></h2>
+      <table class="t-table">
+        <thead><tr><th>Board</th><th>White</th><th>Black</th><th>Change</th></tr></thead>
+        <tbody>${draft.games
+          .map(
+            (g) => `<tr data-draft-board="${g.board}">
+              <td>${g.board}</td><td>${e(g.white.name)}</td><td>${e(g.black.name)}</td>
+              <td class="entry">
+                <button data-t="swap" data-board="${g.board}">Swap colours</button>
+                <select data-exchange="${g.board}" aria-label="Exchange opponents of board ${g.board} with">
+                  ${draft.games.filter((o) => o.board !== g.board).map((o) => `<option value="${o.board}">board ${o.board}</option>`).join('')}
+                </select>
+                <button data-t="exchange" data-board="${g.board}">Exchange opponents</button>
+              </td>
+            </tr>`,
+          )
+          .join('')}</tbody>
+      </table>
+      ${draft.bye ? `<p>Bye: ${e(draft.bye.name)}</p>` : ''}
+      ${draft.rematches.length ? `<p class="warning">Players who have met before: ${draft.rematches.map(e).join(', ')}</p>` : ''}
+      ${draft.changes.length ? `<h3>Changes</h3><ol>${draft.changes.map((c) => `<li>${e(c.change)}: ${e(c.reason)} (${e(c.by)})</li>`).join('')}</ol>` : ''}
+      <div class="round-actions">
+        <button class="primary" data-t="publish">Publish round ${draft.round}</button>
+        <button class="danger" data-t="discard">Discard draft</button>
+      </div>
+    </section>`;
+
+  const pairingsPage = (v: TournamentView): string => {
+    const next = v.nextRound;
+    const pairControl =
+      arbiter && next && !v.draft
+        ? `<div class="round-actions"><button class="primary" data-t="pair" ${next.possible ? '' : 'disabled'}>Pair round ${next.round}</button>${next.why ? `<span class="hint">${e(next.why)}</span>` : ''}</div>`
+        : '';
+    const rounds = [...v.rounds].sort((a, b) => b.round - a.round);
+    const nextNumber = Math.min(v.section.rounds, v.currentRound + 1);
+    const absences = arbiter
+      ? `<fieldset class="t-form"><legend>Byes and withdrawals</legend>
+          <label>Player <select name="player">${playerOptions(v)}</select></label>
+          <label>Round <input name="round" type="number" min="1" max="${v.section.rounds}" value="${nextNumber}" inputmode="numeric"></label>
+          ${v.section.format === 'swiss' ? `<label>Bye <select name="kind"><option value="half">half point</option><option value="zero">zero</option></select></label><button data-t="bye">Request bye</button>` : ''}
+          <button class="danger" data-t="withdraw">Withdraw from this round on</button>
+        </fieldset>`
+      : '';
+    return `${pairControl}${arbiter && v.draft ? draftSection(v.draft) : ''}${rounds.map(roundTable).join('') || '<p class="placeholder">No pairings yet.</p>'}${absences}`;
+  };
+
+  const crosstablePage = (v: TournamentView): string => {
+    const c = v.crosstable;
+    const rounds = Math.max(0, ...c.rows.map((r) => r.rounds.length));
+    const head = `<tr><th>Rk</th><th>No</th><th>Name</th><th>Fed</th><th>Rtg</th>${Array.from({ length: rounds }, (_, i) => `<th>${i + 1}</th>`).join('')}<th>Pts</th>${c.columns.map((col) => `<th>${e(col)}</th>`).join('')}</tr>`;
+    const body = c.rows
+      .map(
+        (r) => `<tr data-player="${r.id}">
+          <td>${r.rank}</td><td>${r.id}</td><td class="name">${e(r.name)}</td><td>${e(r.federation)}</td><td>${r.rating ?? ''}</td>
+          ${r.rounds.map((x) => `<td class="cell">${x.opponent ?? ''}${x.colour ?? ''}${e(x.result === '=' ? '½' : x.result)}</td>`).join('')}
+          <td class="points">${number(r.points)}</td>
+          ${c.columns.map((col) => `<td>${number(r.tiebreaks[col])}</td>`).join('')}
+        </tr>`,
+      )
+      .join('');
+    return `<section aria-label="Crosstable">
+      <h2>${e(c.section)} · after ${c.roundsPlayed} round${c.roundsPlayed === 1 ? '' : 's'}</h2>
+      <div class="scroll"><table class="t-table crosstable"><thead>${head}</thead><tbody>${body}</tbody></table></div>
+      ${c.tiedForFirst.length > 1 ? `<p>Tied for first: ${c.tiedForFirst.map((id) => e(c.rows.find((r) => r.id === id)?.name ?? String(id))).join(', ')}</p>` : ''}
+    </section>`;
+  };
+
+  const playoffsPage = (v: TournamentView): string => {
+    const p = v.playoff;
+    const start =
+      arbiter && !p ? `<div class="round-actions"><button class="primary" data-t="playoff" ${v.playoffPossible.possible ? '' : 'disabled'}>Start the playoff</button><span class="hint">${e(v.playoffPossible.why ?? '')}</span></div>` : '';
+    if (!p) return `${start}<p class="placeholder">No playoff${v.playoffPossible.why ? `: ${e(v.playoffPossible.why)}` : ''}.</p>`;
+    const games = p.games
+      .map(
+        (g) => `<tr data-game="${e(g.id)}">
+          <td>${e(g.label)}</td><td>${e(g.white)}</td><td>${e(g.black)}</td><td>${e(g.timeControl)}${g.armageddon ? ' (Armageddon: a draw goes to Black)' : ''}</td>
+          <td>${g.result ? e(resultText(g.result)) : arbiter ? `<select name="result" aria-label="Result of ${e(g.label)}">${RESULTS.slice(0, 3).map((r) => `<option value="${r}">${resultText(r)}</option>`).join('')}</select> <button data-t="playoff-result" data-game="${e(g.id)}">Enter</button>` : 'to play'}</td>
+        </tr>`,
+      )
+      .join('');
+    return `<section aria-label="Playoff">
+      <h2>Playoff <span class="badge">${e(p.state)}</span></h2>
+      ${p.stage ? `<p>Stage ${e(p.stage)}</p>` : ''}
+      ${p.winner ? `<p><strong>Winner: ${e(p.winner.name)}</strong></p>` : `<p>Still in: ${p.remaining.map((r) => e(r.name)).join(', ')}</p>`}
+      ${p.message ? `<p class="warning">${e(p.message)}</p>` : ''}
+      <table class="t-table"><thead><tr><th>Game</th><th>White</th><th>Black</th><th>Control</th><th>Result</th></tr></thead><tbody>${games}</tbody></table>
+      <h3>Log</h3><ol>${p.log.map((l) => `<li>${e(l)}</li>`).join('')}</ol>
+    </section>`;
+  };
+
+  const finesPage = (v: TournamentView): string => {
+    const f = v.fines;
+    const money = (n: number, currency: string) => `${n.toLocaleString('en')} ${e(currency)}`;
+    const incidentForm = arbiter
+      ? `<fieldset class="t-form"><legend>Record an incident</legend>
+          <label>Round <input name="round" type="number" min="1" max="${v.currentRound}" value="${v.currentRound}" inputmode="numeric"></label>
+          <label>Player <select name="player">${playerOptions(v)}</select></label>
+          <label>Offence <select name="offence"><option>late-arrival</option><option>electronic-device</option><option>device-noise</option><option>device-noise-after-game</option></select></label>
+          <label>Note <input name="note" maxlength="200"></label>
+          <button data-t="incident">Record</button>
+        </fieldset>`
+      : '';
+    return `<section aria-label="Fines">
+      <h2>Fines and sanctions</h2>
+      ${incidentForm}
+      ${
+        f.entries.length
+          ? `<table class="t-table"><thead><tr><th>Round</th><th>Player</th><th>Offence</th><th>Fine</th><th>Sanction</th><th>Note</th></tr></thead><tbody>${f.entries
+              .map((x) => `<tr><td>${x.round}</td><td>${e(x.player)}</td><td>${e(x.offence)}</td><td>${money(x.fine, f.currency)}</td><td>${e(x.sanction)}</td><td>${e(x.note ?? '')}</td></tr>`)
+              .join('')}</tbody></table>`
+          : '<p class="placeholder">No fines or sanctions.</p>'
+      }
+    </section>
+    <section aria-label="Prizes">
+      <h2>Prizes ${v.playoff?.winner ? '' : '<span class="badge">as the standings are now</span>'}</h2>
+      <table class="t-table"><thead><tr><th>Player</th><th>Prize</th><th>Amount</th><th>Fines</th><th>Paid</th></tr></thead><tbody>${v.prizes.awards
+        .map((a) => `<tr><td>${e(a.name)}</td><td>${e(a.prize)}</td><td>${money(a.amount, v.prizes.currency)}</td><td>${money(a.fine, v.prizes.currency)}</td><td>${money(a.net, v.prizes.currency)}</td></tr>`)
+        .join('')}</tbody></table>
+      ${
+        v.prizes.teams.length
+          ? `<h3>Teams</h3><table class="t-table"><thead><tr><th>Rk</th><th>Team</th><th>Pts</th><th>Prize</th></tr></thead><tbody>${v.prizes.teams
+              .map((t) => `<tr><td>${t.rank}</td><td>${e(t.team)}</td><td>${number(t.points)}</td><td>${money(t.prize, v.prizes.currency)}</td></tr>`)
+              .join('')}</tbody></table>`
+          : ''
+      }
+      ${v.prizes.excluded.length ? `<p>No prize (withdrew or forfeited): ${v.prizes.excluded.map((x) => e(x.name)).join(', ')}</p>` : ''}
+    </section>`;
+  };
+
+  const render = (): void => {
+    const v = conn.state.tournament;
+    if (reasonBar) reasonBar.hidden = current !== 'pairings';
+    if (!v) {
+      content.innerHTML = '<p class="placeholder">This console runs no tournament section (start it with --event).</p>';
+      return;
+    }
+    // Redrawing replaces the controls: keep the arbiter's place (focus and chosen values).
+    const active = document.activeElement as HTMLElement | null;
+    const activeKey = active && content.contains(active) ? keyOf(active) : undefined;
+    const chosen = new Map([...content.querySelectorAll<HTMLSelectElement | HTMLInputElement>('[data-touched]')].map((el) => [keyOf(el), el.value]));
+    const html = { pairings: pairingsPage, crosstable: crosstablePage, playoffs: playoffsPage, fines: finesPage }[current](v);
+    content.innerHTML = html;
+    for (const el of content.querySelectorAll<HTMLSelectElement | HTMLInputElement>('select, input')) {
+      const value = chosen.get(keyOf(el));
+      if (value === undefined) continue;
+      el.value = value;
+      el.dataset.touched = '';
+    }
+    if (activeKey) [...content.querySelectorAll<HTMLElement>('button, select, input')].find((el) => keyOf(el) === activeKey)?.focus();
+  };
+
+  return {
+    show(page) {
+      current = page;
+      content.innerHTML = '';
+      render();
+    },
+    render,
+  };
+}
+
+function playerOptions(v: TournamentView): string {
+  return v.crosstable.rows
+    .slice()
+    .sort((a, b) => a.id - b.id)
+    .map((r) => `<option value="${r.id}">${r.id} ${escapeHtml(r.name)}</option>`)
+    .join('');
+}
+
+/** A control's identity across redraws: its row and its role in the row. */
+function keyOf(el: HTMLElement): string {
+  const row = el.closest<HTMLElement>('tr, fieldset');
+  const rowKey = row ? [row.dataset.round, row.dataset.board, row.dataset.draftBoard, row.dataset.game, row.tagName].join('/') : '';
+  return `${rowKey}|${el.tagName}|${el.getAttribute('name') ?? ''}|${el.dataset.t ?? ''}|${el.dataset.exchange ?? ''}`;
+}

@@ -1,0 +1,131 @@
+// The tournament pages in a real Chromium against a real console: a result entered on the pairings
+// page reaches the journal and the crosstable; a spectator sees the crosstable and no controls.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
+import { launchChromium } from './browser.ts';
+import { consoleRound, smallRoundRobin } from './tournament-fixtures.ts';
+
+let browser: Browser;
+let run: RunningConsole;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-tournament-page-'));
+  const event = smallRoundRobin();
+  run = await startConsole({ dataDir, port: 0, round: () => consoleRound(event, 1), tournament: { event } });
+  browser = await launchChromium();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await run?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const pointsOf = (player: number) => `.crosstable tr[data-player="${player}"] td.points`;
+
+describe('tournament pages', () => {
+  it('lets the arbiter enter a result on the pairings page (keyboard) and shows it in the crosstable', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${run.url}/#token=${run.newToken}`);
+    await page.waitForSelector('nav a[data-page="crosstable"]');
+    await page.click('nav a[data-page="crosstable"]');
+    await page.waitForSelector(pointsOf(1));
+    expect(await page.textContent(pointsOf(1))).toBe('0');
+    expect(await page.$$eval('.crosstable thead th', (ths) => ths.map((th) => th.textContent).slice(-5))).toEqual(['DE', 'BPG', 'KS', 'SB', 'WON']);
+
+    await page.click('nav a[data-page="pairings"]');
+    const row = 'tr[data-round="1"][data-board="1"]';
+    await page.waitForSelector(`${row} select[name="result"]`);
+    await page.fill('#t-reason', 'scoresheets signed by both players');
+    await page.focus(`${row} select[name="result"]`);
+    await page.selectOption(`${row} select[name="result"]`, '1-0');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.t)).toBe('enter');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#toasts div:has-text("done")', { timeout: 10_000 });
+    await page.waitForSelector(`${row} .source.arbiter`, { timeout: 10_000 });
+    expect(await page.textContent(`${row} .result`)).toBe('1-0');
+    const journaled = [...run.journal.entries(0, 'tournament')].map((e) => e.record).at(-1);
+    expect(journaled).toMatchObject({ kind: 'tournament', action: { type: 'result', round: 1, white: 1, black: 4, result: '1-0', source: 'arbiter', reason: 'scoresheets signed by both players' } });
+
+    await page.click('nav a[data-page="crosstable"]');
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent === '1', pointsOf(1), { timeout: 10_000 });
+    expect(await page.textContent(pointsOf(4))).toBe('0');
+    expect(await page.textContent('.crosstable tbody tr:first-child td.name')).toBe('Cairns player 01');
+    await page.close();
+  });
+
+  it('fills in a result from the clock by itself and lets the arbiter confirm it', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${run.url}/#token=${run.newToken}`);
+    await page.waitForSelector('nav a[data-page="pairings"]');
+    await page.click('nav a[data-page="pairings"]');
+    const row = 'tr[data-round="1"][data-board="2"]';
+    await page.waitForSelector(row);
+    expect(await page.$(`${row} .source`)).toBeNull();
+    // White resigns on board 2: the result is signalled on the board (the clock engine ends the game).
+    expect(run.hall.command({ type: 'result', board: '2', result: '0-1', termination: 'White resigned' }, 'board')).toMatchObject({ ok: true });
+    await page.waitForSelector(`${row} .source.clock`, { timeout: 10_000 });
+    expect(await page.textContent(`${row} .result`)).toBe('0-1');
+    expect(await page.textContent('nav a[data-page="pairings"] .badge.confirm')).toBe('1');
+    await page.click(`${row} button[data-t="confirm"]`);
+    await page.waitForSelector(`${row} .source.confirmed`, { timeout: 10_000 });
+    expect(await page.$('nav a[data-page="pairings"] .badge.confirm')).toBeNull();
+    await page.close();
+  });
+
+  it('shows a spectator the live crosstable without any result-entry control', async () => {
+    const page = await browser.newPage({ viewport: { width: 820, height: 1180 } });
+    await page.goto(`${run.url}/spectator#crosstable`);
+    await page.waitForSelector(pointsOf(1));
+    expect(await page.textContent('#role')).toBe('spectator');
+    expect(await page.textContent(pointsOf(1))).toBe('1');
+    // A result entered now appears on the spectator's crosstable without a reload.
+    expect(run.desk!.command({ type: 'enterResult', round: 1, white: 2, black: 3, result: '0-1', reason: 'scoresheets' }, 'IA')).toMatchObject({ ok: true });
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent === '1', pointsOf(3), { timeout: 10_000 });
+    await page.click('nav a[data-page="pairings"]');
+    await page.waitForSelector('tr[data-round="1"][data-board="2"] .result');
+    expect(await page.textContent('tr[data-round="1"][data-board="2"] .result')).toBe('0-1');
+    expect(await page.$$('select[name="result"], button[data-t], #t-reason, [data-command]')).toHaveLength(0);
+    await page.close();
+  });
+
+  it('pairs the next round as a draft on the page, swaps colours with a reason, publishes it; spectators never see the draft', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${run.url}/#token=${run.newToken}`);
+    await page.waitForSelector('nav a[data-page="pairings"]');
+    await page.click('nav a[data-page="pairings"]');
+    const spectator = await browser.newPage();
+    await spectator.goto(`${run.url}/spectator#pairings`);
+    await spectator.waitForSelector('tr[data-round="1"]');
+
+    await page.click('button[data-t="pair"]');
+    await page.waitForSelector('.t-draft tr[data-draft-board="2"]', { timeout: 10_000 });
+    const names = () => page.$$eval('.t-draft tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].slice(1, 3).map((td) => td.textContent)));
+    const drafted = await names();
+    await page.fill('#t-reason', 'colours corrected by the chief arbiter');
+    await page.click('.t-draft tr[data-draft-board="1"] button[data-t="swap"]');
+    await page.waitForSelector('.t-draft li:has-text("board 1: colours swapped")', { timeout: 10_000 });
+    expect(await names()).toEqual([[drafted[0]![1], drafted[0]![0]], drafted[1]]);
+    expect(await spectator.$('.t-draft')).toBeNull();
+
+    await page.click('button[data-t="publish"]');
+    await page.waitForSelector('tr[data-round="2"][data-board="1"]', { timeout: 10_000 });
+    expect(await page.$('.t-draft')).toBeNull();
+    await spectator.waitForSelector('tr[data-round="2"][data-board="1"]', { timeout: 10_000 });
+    expect(await spectator.$$eval('tr[data-round="2"] td:nth-child(2)', (tds) => tds.map((td) => td.textContent!.replace(/ \(\d+\)$/, '')))).toEqual([drafted[0]![1], drafted[1]![0]]);
+    const actions = [...run.journal.entries(0, 'tournament')].flatMap((e) => (e.record.kind === 'tournament' ? [e.record.action] : []));
+    expect(actions.slice(-3)).toMatchObject([
+      { type: 'draft', round: 2 },
+      { type: 'draftChange', change: 'swapColours', board: 1, reason: 'colours corrected by the chief arbiter' },
+      { type: 'publish', round: 2 },
+    ]);
+    await spectator.close();
+    await page.close();
+  });
+});
