@@ -33,12 +33,15 @@ import {
 } from '../tournament/index.ts';
 import type { CommandOutcome, HallChange, PlayingHall } from './hall.ts';
 import type { TournamentCommand } from './protocol.ts';
+import { resultsFromTrf } from './tournament-import.ts';
 import type { DraftView, PairedGame, PairedPlayer, RoundPairings, TournamentRecord, TournamentView } from './tournament-view.ts';
 
 export interface TournamentContext {
   readonly event: ZeitnotEvent;
   /** Section id; default the event's first section. */
   readonly section?: string;
+  /** Results of the earlier rounds (a TRF-16 file), read when the journal is new. */
+  readonly previous?: { readonly from: string; readonly trf: string };
 }
 
 interface Draft {
@@ -61,6 +64,7 @@ export class TournamentDesk {
   readonly #incidents: Extract<TournamentRecord, { type: 'incident' }>[] = [];
   readonly #byes: Extract<TournamentRecord, { type: 'bye' }>[] = [];
   readonly #withdrawals: Extract<TournamentRecord, { type: 'withdrawal' }>[] = [];
+  readonly #imported: Extract<TournamentRecord, { type: 'import' }>[] = [];
   readonly #published = new Map<number, { games: readonly Pairing[]; bye: number | null }>();
   #draft: Draft | undefined;
   #playoff: PlayoffState | undefined;
@@ -76,8 +80,11 @@ export class TournamentDesk {
     if (!opened && !context) return undefined;
     const open = opened ?? { type: 'open' as const, event: context!.event, section: context!.section ?? context!.event.sections[0]!.id };
     findSection(open.event, open.section); // throws with the section ids when it is wrong
-    if (!opened) hall.record({ kind: 'tournament', at: hall.source.now(), action: open });
-    return new TournamentDesk(hall, open.event, open.section, records);
+    if (opened) return new TournamentDesk(hall, open.event, open.section, records);
+    const fresh: TournamentRecord[] = [open];
+    if (context?.previous) fresh.push(resultsFromTrf(context.previous.trf, findSection(open.event, open.section), hall.round.round, context.previous.from, 'console start'));
+    for (const action of fresh) hall.record({ kind: 'tournament', at: hall.source.now(), action });
+    return new TournamentDesk(hall, open.event, open.section, fresh);
   }
 
   private constructor(
@@ -187,6 +194,12 @@ export class TournamentDesk {
       case 'bye':
         this.#byes.push(record);
         break;
+      case 'import':
+        this.#imported.push(record);
+        for (const g of record.games) {
+          this.#entered.set(key(g.round, g.white, g.black), { type: 'result', ...g, source: 'arbiter', termination: 'imported', reason: `imported from ${record.from}`, by: record.by });
+        }
+        break;
       case 'withdrawal':
         this.#withdrawals.push(record);
         break;
@@ -206,6 +219,11 @@ export class TournamentDesk {
     const published = this.#published.get(round);
     if (published) return { ...published, status: 'published' };
     if (round === this.liveRound) return { games: [...this.hallPairs.values()], bye: this.#liveBye(), status: 'live' };
+    const imported = this.#imported.flatMap((i) => i.games.filter((g) => g.round === round));
+    if (imported.length > 0) {
+      const bye = this.#imported.flatMap((i) => i.byes).find((b) => b.round === round && b.kind === 'pab');
+      return { games: imported.map((g) => ({ white: g.white, black: g.black })), bye: bye?.player ?? null, status: 'imported' };
+    }
     if (this.section.format.kind === 'round-robin' && round >= 1 && round <= this.totalRounds) {
       const table = roundBoards(this.event, this.section.id, round);
       return { games: table.boards.map((b) => ({ white: b.white.id, black: b.black.id })), bye: table.bye?.id ?? null, status: 'table' };
@@ -252,12 +270,13 @@ export class TournamentDesk {
     });
     const entered = this.#incidents.map((i) => ({ round: i.round, player: i.player, offence: i.offence, ...(i.note ? { note: i.note } : {}) }));
     // Byes of the paired rounds: the Swiss pairing-allocated bye scores a point (TRF U); requested ones half or none.
-    const byes = new Map<number, { player: number; kind: 'pab' | 'half' | 'zero' }[]>();
-    const addBye = (round: number, bye: { player: number; kind: 'pab' | 'half' | 'zero' }) => byes.set(round, [...(byes.get(round) ?? []), bye]);
+    const byes = new Map<number, { player: number; kind: 'pab' | 'full' | 'half' | 'zero' }[]>();
+    const addBye = (round: number, bye: { player: number; kind: 'pab' | 'full' | 'half' | 'zero' }) => byes.set(round, [...(byes.get(round) ?? []), bye]);
+    for (const bye of this.#imported.flatMap((i) => i.byes)) addBye(bye.round, { player: bye.player, kind: bye.kind });
     if (this.section.format.kind === 'swiss') {
       for (let round = 1; round <= this.currentRound; round += 1) {
-        const bye = this.pairingOf(round)?.bye;
-        if (bye !== undefined && bye !== null) addBye(round, { player: bye, kind: 'pab' });
+        const pairing = this.pairingOf(round);
+        if (pairing && pairing.status !== 'imported' && pairing.bye !== null) addBye(round, { player: pairing.bye, kind: 'pab' });
       }
     }
     for (const bye of this.#byes) if (bye.round <= this.currentRound) addBye(bye.round, { player: bye.player, kind: bye.kind });

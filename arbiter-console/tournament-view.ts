@@ -29,6 +29,14 @@ export type TournamentRecord =
   | { readonly type: 'publish'; readonly round: number; readonly by: string }
   | { readonly type: 'playoffStart'; readonly tied: readonly number[]; readonly seed: number; readonly by: string }
   | { readonly type: 'playoffResult'; readonly game: string; readonly result: GameResult; readonly by: string }
+  /** Results of earlier rounds read from a TRF when this round's console was started. */
+  | {
+      readonly type: 'import';
+      readonly from: string;
+      readonly games: readonly { readonly round: number; readonly white: number; readonly black: number; readonly result: GameResult; readonly lessThanOneMove?: boolean }[];
+      readonly byes: readonly { readonly round: number; readonly player: number; readonly kind: 'pab' | 'full' | 'half' }[];
+      readonly by: string;
+    }
   | { readonly type: 'bye'; readonly round: number; readonly player: number; readonly kind: 'half' | 'zero'; readonly reason: string; readonly by: string }
   | { readonly type: 'withdrawal'; readonly player: number; readonly fromRound: number; readonly reason: string; readonly by: string }
   | { readonly type: 'incident'; readonly round: number; readonly player: number; readonly offence: Offence; readonly note?: string; readonly by: string };
@@ -53,8 +61,8 @@ export interface PairedGame {
 
 export interface RoundPairings {
   readonly round: number;
-  /** live: on this console's clocks; published: made official with "publish"; table: Berger table. */
-  readonly status: 'live' | 'published' | 'table';
+  /** live: on this console's clocks; published: made official with "publish"; table: Berger table; imported: from a TRF. */
+  readonly status: 'live' | 'published' | 'table' | 'imported';
   readonly games: readonly PairedGame[];
   readonly bye: PairedPlayer | null;
   readonly notPaired: readonly { readonly id: number; readonly name: string; readonly why: string }[];

@@ -15,6 +15,8 @@ usage: zeitnot serve --event FILE|PRESET [options]
   --event FILE|PRESET    event file (docs/event-file.md) or a preset: ${presetNames.join(', ')}
   --section ID           section of the event (default: the first)
   --round N              round to run (default 1)
+  --results FILE.trf     results of the earlier rounds (TRF-16, e.g. the previous round's
+                         /api/trf), read into a new journal's tournament pages
   --start-in MINUTES     schedule the start MINUTES (of round time) from now, not at the event's time
   --device BOARD=dgt:PATH      a DGT board + clock on a serial port (mirrored: the clock keeps time)
   --device BOARD=line:PATH     a line-protocol clock (host-driven: the console keeps time)
@@ -49,6 +51,11 @@ function eventFrom(arg: string): ZeitnotEvent {
       }
     },
   });
+}
+
+function readResults(path: string): string {
+  if (!existsSync(path)) throw new UsageError(`--results '${path}': no such file`);
+  return readFileSync(path, 'utf8');
 }
 
 function hardwareOf(text: string | undefined): 'dgt' | 'none' {
@@ -87,6 +94,7 @@ async function serve(args: string[]): Promise<number> {
         event: { type: 'string' },
         section: { type: 'string' },
         round: { type: 'string' },
+        results: { type: 'string' },
         'start-in': { type: 'string' },
         device: { type: 'string', multiple: true },
         simulate: { type: 'string' },
@@ -133,7 +141,15 @@ async function serve(args: string[]): Promise<number> {
       ...(values.host ? { host: values.host } : {}),
       devices,
       autoStart: values['auto-start'] ?? demo,
-      ...(event ? { tournament: { event, ...(values.section ? { section: values.section } : {}) } } : {}),
+      ...(event
+        ? {
+            tournament: {
+              event,
+              ...(values.section ? { section: values.section } : {}),
+              ...(values.results ? { previous: { from: values.results, trf: readResults(values.results) } } : {}),
+            },
+          }
+        : {}),
       ...(simulate > 0
         ? {
             simulate: {

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TournamentDesk, type TournamentRecord } from '../../arbiter-console/index.ts';
 import type { GameResult } from '../../clock-engine/index.ts';
-import { pairSwissRound } from '../../tournament/index.ts';
+import { exportTrf, pairSwissRound, sectionTrf } from '../../tournament/index.ts';
 import { MIN, press, testHall, type TestHall } from './fixtures.ts';
 import { consoleRound, smallRoundRobin, smallSwiss, swissRoundOne } from './tournament-fixtures.ts';
 
@@ -251,6 +251,48 @@ describe('tournament desk', () => {
     const view = desk.view('arbiter');
     t.reopen(MIN);
     expect(TournamentDesk.open(t.hall)!.view('arbiter')).toEqual(view);
+  });
+
+  it("carries the earlier rounds into the next round's console from the previous console's TRF", () => {
+    const event = smallRoundRobin();
+    const previous = testHall(consoleRound(event, 1));
+    let trf: string;
+    let points: Record<number, number>;
+    try {
+      const desk = TournamentDesk.open(previous.hall, { event })!;
+      expect(desk.command({ type: 'enterResult', round: 1, white: 1, black: 4, result: '1/2-1/2', reason: 'scoresheets' }, 'IA')).toMatchObject({ ok: true });
+      expect(desk.command({ type: 'enterResult', round: 1, white: 2, black: 3, result: '+--', reason: 'Black did not come' }, 'IA')).toMatchObject({ ok: true });
+      trf = exportTrf(sectionTrf(event, 'main', desk.record()));
+      points = Object.fromEntries(desk.view('spectator').crosstable.rows.map((r) => [r.id, r.points]));
+    } finally {
+      previous.cleanup();
+    }
+    t = testHall(consoleRound(event, 2));
+    const desk = TournamentDesk.open(t.hall, { event, previous: { from: 'round1.trf', trf } })!;
+    const view = desk.view('spectator');
+    expect(view.liveRound).toBe(2);
+    expect(view.rounds.map((r) => [r.round, r.status])).toEqual([
+      [1, 'imported'],
+      [2, 'live'],
+    ]);
+    expect(view.rounds[0]!.games.map((g) => [g.white.id, g.black.id, g.result])).toEqual([
+      [1, 4, '1/2-1/2'],
+      [2, 3, '+--'],
+    ]);
+    expect(Object.fromEntries(view.crosstable.rows.map((r) => [r.id, r.points]))).toEqual(points);
+    expect(tournamentRecords().map((r) => r.type)).toEqual(['open', 'import']);
+    t.reopen(MIN);
+    expect(TournamentDesk.open(t.hall, { event })!.view('spectator')).toEqual(view);
+    expect(tournamentRecords().map((r) => r.type)).toEqual(['open', 'import']);
+
+    const other = testHall(consoleRound(event, 2));
+    try {
+      expect(() => TournamentDesk.open(other.hall, { event, previous: { from: 'bad.trf', trf: trf.replace('Cairns player 03', 'Somebody Else   ') } })).toThrow(
+        "bad.trf: player 3 is 'Somebody Else' there and 'Cairns player 03' in the event",
+      );
+    } finally {
+      other.cleanup();
+    }
   });
 
   it('opens nothing for a bare round, and refuses a section the event does not have', () => {

@@ -16,6 +16,8 @@
 // outgrows 53 bits. A weight of 0 means "no edge". Internally weights are 4w * 2^scale so that
 // halving an S-S slack stays exact: slack(i, j) = dual[i] + dual[j] - w4(i, j).
 
+import { NearestS } from './nearest-s.ts';
+
 const edgeIndex = (a: number, b: number): number => (a > b ? (a * (a - 1)) / 2 + b : (b * (b - 1)) / 2 + a);
 
 export class WeightedGraph {
@@ -317,6 +319,16 @@ export class WeightedGraph {
       },
     };
     let queue: number[] = [];
+    const isS = (v: number): boolean => label[inblossom[v]!] === 1;
+    const nearestS = new NearestS(
+      n,
+      { isS, blossomOf: (u) => inblossom[u]!, w4: (u, v) => this.w4[edgeIndex(u, v)]! },
+      2 * active.length + 64,
+    );
+    const enterS = (vertices: readonly number[]): void => {
+      for (const v of vertices) nearestS.beginS(v, dual[v]!);
+      queue.push(...vertices);
+    };
     const endpoint = (p: number): number => this.endpoint(p);
     const slack = (k: number): bigint => this.slack(k);
     const leaves = (b: number): number[] => this.leaves(b);
@@ -327,7 +339,7 @@ export class WeightedGraph {
       labelend[w] = labelend[b] = p;
       bestedge[w] = bestedge[b] = -1;
       root[w] = root[b] = p === -1 ? w : root[inblossom[endpoint(p)]!]!;
-      if (t === 1) queue.push(...leaves(b));
+      if (t === 1) enterS(leaves(b));
       else {
         const base = blossombase[b]!;
         assignLabel(endpoint(mate[base]!), 1, mate[base]! ^ 1);
@@ -396,7 +408,7 @@ export class WeightedGraph {
       root[b] = root[bb]!;
       dual[b] = 0n;
       for (const leaf of leaves(b)) {
-        if (label[inblossom[leaf]!] === 2) queue.push(leaf);
+        if (label[inblossom[leaf]!] === 2) enterS([leaf]);
         inblossom[leaf] = b;
       }
       for (const child of path) bestedge[child] = -1;
@@ -527,7 +539,6 @@ export class WeightedGraph {
       }
     };
 
-    const isS = (v: number): boolean => label[inblossom[v]!] === 1;
     const alive = new Set<number>();
     const freedFlag = new Uint8Array(n);
 
@@ -569,20 +580,9 @@ export class WeightedGraph {
 
     /** Recomputes v's least-slack edge to another S-blossom. */
     const refreshBestS = (v: number): void => {
-      let best = -1;
-      let bestSlack = 0n;
-      const bv = inblossom[v]!;
-      for (const u of active) {
-        if (u === v || inblossom[u] === bv || !isS(u)) continue;
-        const k = edgeIndex(u, v);
-        if (this.raw[k] === 0n) continue;
-        const sl = slack(k);
-        if (best === -1 || sl < bestSlack) {
-          best = k;
-          bestSlack = sl;
-        }
-      }
-      setBestS(v, best, bestSlack);
+      const u = nearestS.nearest(v);
+      const best = u === -1 ? -1 : edgeIndex(u, v);
+      setBestS(v, best, best === -1 ? 0n : slack(best));
     };
     const validS = (v: number, k: number): boolean => {
       const other = this.edgeHigh[k] === v ? this.edgeLow[k]! : this.edgeHigh[k]!;
@@ -593,19 +593,10 @@ export class WeightedGraph {
       return isS(other);
     };
     const refreshBest = (v: number): void => {
-      let best = -1;
-      let bestSlack = 0n;
-      for (const u of active) {
-        if (u === v || !isS(u)) continue;
-        const k = edgeIndex(u, v);
-        if (this.raw[k] === 0n) continue;
-        const sl = slack(k);
-        if (best === -1 || sl < bestSlack) {
-          best = k;
-          bestSlack = sl;
-        }
-      }
-      setBestedge(v, best, bestSlack);
+      // v is not an S-vertex, so no S-vertex shares its blossom.
+      const u = nearestS.nearest(v);
+      const best = u === -1 ? -1 : edgeIndex(u, v);
+      setBestedge(v, best, best === -1 ? 0n : slack(best));
       stale[v] = 0;
     };
 
@@ -730,6 +721,7 @@ export class WeightedGraph {
           else if (label[b] === 2) dual[b] = dual[b]! - delta;
         }
       }
+      nearestS.lowered(delta);
       if (delta !== 0n) epoch += 1;
       if (deltatype === 1) {
         // An S-vertex reached dual 0. A single one is done; a matched one becomes single
