@@ -63,6 +63,7 @@ const realTimers = {
 };
 
 const MAX_BAD_TOKENS = 3;
+const TOURNAMENT_INTERVAL_MS = 500;
 
 /** Past this much unsent data a client gets no deltas, and a fresh snapshot once it drains. */
 const BACKPRESSURE_BYTES = 1 << 20;
@@ -108,8 +109,20 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       send(client, { type: 'error', code: 'malformed', reason: `the tournament pages could not be computed: ${String(err)}` });
     }
   };
-  const unsubscribeDesk = options.desk?.subscribe(() => {
+  // The tournament view is large (the whole crosstable): a burst of results goes out as one message,
+  // at most one every TOURNAMENT_INTERVAL_MS, always ending with the latest state.
+  let tournamentSentAt = -Infinity;
+  let tournamentTimer: NodeJS.Timeout | undefined;
+  const broadcastTournament = (): void => {
+    tournamentTimer = undefined;
+    tournamentSentAt = performance.now();
     for (const client of clients) sendTournament(client);
+  };
+  const unsubscribeDesk = options.desk?.subscribe(() => {
+    if (tournamentTimer) return;
+    const wait = tournamentSentAt + TOURNAMENT_INTERVAL_MS - performance.now();
+    if (wait <= 0) broadcastTournament();
+    else tournamentTimer = setTimeout(broadcastTournament, wait);
   });
 
   const flush = (client: Client, pending: Pending): void => {
@@ -333,6 +346,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       clearInterval(tick);
       unsubscribe();
       unsubscribeDesk?.();
+      clearTimeout(tournamentTimer);
       for (const c of clients) {
         c.coalescer.stop();
         c.ws.terminate();

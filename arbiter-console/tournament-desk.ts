@@ -397,11 +397,16 @@ export class TournamentDesk {
   }
 
   /** The round in which two players met, if they did (any colours). */
-  #metIn(a: number, b: number): number | undefined {
+  #metIn(a: number, b: number, met = this.#meetings()): number | undefined {
+    return met.get(a < b ? `${a}-${b}` : `${b}-${a}`);
+  }
+
+  #meetings(): Map<string, number> {
+    const met = new Map<string, number>();
     for (const round of this.record().rounds) {
-      if (round.games.some((g) => (g.white === a && g.black === b) || (g.white === b && g.black === a))) return round.round;
+      for (const g of round.games) met.set(g.white < g.black ? `${g.white}-${g.black}` : `${g.black}-${g.white}`, round.round);
     }
-    return undefined;
+    return met;
   }
 
   #nextRound(): { round: number; possible: boolean; why?: string } | null {
@@ -499,6 +504,7 @@ export class TournamentDesk {
       liveRound: this.liveRound,
       currentRound: this.currentRound,
       rounds,
+      unlinkedBoards: [...this.hall.boards.values()].filter((b) => !this.hallPairs.has(b.id)).map((b) => ({ board: b.id, white: b.info.white, black: b.info.black })),
       nextRound: this.#nextRound(),
       crosstable: withGamesInProgress(crosstableView(this.event, this.section.id, record, this.#playoff), rounds),
       playoff: this.#playoff ? playoffView(this.event, this.section.id, this.#playoff) : null,
@@ -511,13 +517,14 @@ export class TournamentDesk {
   #draftView(): DraftView | undefined {
     const draft = this.#draft;
     if (!draft) return undefined;
+    const meetings = this.#meetings();
     return {
       round: draft.round,
       games: draft.games.map((g, i) => ({ board: i + 1, white: this.#player(g.white), black: this.#player(g.black) })),
       bye: draft.bye === null ? null : this.#player(draft.bye),
       changes: draft.changes,
       rematches: draft.games.flatMap((g) => {
-        const met = this.#metIn(g.white, g.black);
+        const met = this.#metIn(g.white, g.black, meetings);
         return met === undefined ? [] : [`${this.#player(g.white).name} – ${this.#player(g.black).name} (round ${met})`];
       }),
     };

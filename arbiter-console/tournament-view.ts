@@ -85,6 +85,8 @@ export interface TournamentView {
   /** The latest round with pairings (live or published). */
   readonly currentRound: number;
   readonly rounds: readonly RoundPairings[];
+  /** Boards on the clocks whose players are not both in the section: their results are not counted. */
+  readonly unlinkedBoards: readonly { readonly board: string; readonly white: string; readonly black: string }[];
   /** Arbiters only; spectators never see an unpublished pairing. */
   readonly draft?: DraftView;
   readonly nextRound: { readonly round: number; readonly possible: boolean; readonly why?: string } | null;

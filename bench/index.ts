@@ -7,6 +7,7 @@ const suites: Record<string, () => Promise<{ run(): Promise<BenchRow[]> }>> = {
   'device-bridge': () => import('./device-bridge.ts'),
   'arbiter-console': () => import('./arbiter-console.ts'),
   pairing: () => import('./pairing.ts'),
+  'tournament-desk': () => import('./tournament-desk.ts'),
 };
 
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));

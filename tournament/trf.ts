@@ -8,6 +8,8 @@ export type TrfColour = 'w' | 'b';
  * One round of one player:
  * 1 = 0 played; + - forfeit; W D L game of less than one move (not rated);
  * H half-point bye, F full-point bye, U pairing-allocated bye, Z zero-point bye (blank = Z).
+ * Blank slots after the last round anyone was paired in are not rounds (as bbpPairings reads them);
+ * an entry there (a requested bye for the next round) is kept.
  */
 export type TrfResultCode = '1' | '=' | '0' | '+' | '-' | 'W' | 'D' | 'L' | 'H' | 'F' | 'U' | 'Z';
 
@@ -181,7 +183,8 @@ function parseRoundEntry(slot: string, lineNo: number, round: number): TrfRoundE
   return { opponent, colour, result };
 }
 
-function parsePlayer(line: string, lineNo: number): TrfPlayer {
+/** A player line; `entered`, `paired`: its last round with a non-blank slot, with a pairing (0: none). */
+function parsePlayer(line: string, lineNo: number): { player: TrfPlayer; entered: number; paired: number } {
   const id = parseNumber(field(line, 5, 8), lineNo, 'starting rank');
   if (!Number.isInteger(id) || id < 1 || id > 9999) throw new TrfError(lineNo, `starting rank ${id} is outside 1..9999`);
   const sexText = field(line, 10, 10).toLowerCase();
@@ -191,10 +194,16 @@ function parsePlayer(line: string, lineNo: number): TrfPlayer {
   const ratingText = field(line, 49, 52);
   const rankText = field(line, 86, 89);
   const rounds: TrfRoundEntry[] = [];
+  let entered = 0;
+  let paired = 0;
   for (let start = 92, round = 1; start <= line.length; start += 10, round += 1) {
-    rounds.push(parseRoundEntry(line.slice(start - 1, start + 7).padEnd(8), lineNo, round));
+    const slot = line.slice(start - 1, start + 7).padEnd(8);
+    const entry = parseRoundEntry(slot, lineNo, round);
+    rounds.push(entry);
+    if (slot.trim() !== '') entered = round;
+    if (entry.opponent !== null || entry.result === 'U' || entry.result === '+') paired = round;
   }
-  return {
+  const player: TrfPlayer = {
     id,
     sex: sexText === '' ? '' : sexText === 'm' ? 'm' : 'w',
     title: field(line, 11, 13),
@@ -204,10 +213,11 @@ function parsePlayer(line: string, lineNo: number): TrfPlayer {
     fideId: field(line, 58, 68),
     birthDate: field(line, 70, 79),
     // A registration-time file may leave the points blank before round 1.
-    points: field(line, 81, 84) === '' && rounds.length === 0 ? 0 : parseNumber(field(line, 81, 84), lineNo, 'points'),
+    points: field(line, 81, 84) === '' && entered === 0 ? 0 : parseNumber(field(line, 81, 84), lineNo, 'points'),
     rank: rankText === '' ? null : parseNumber(rankText, lineNo, 'rank'),
     rounds,
   };
+  return { player, entered, paired };
 }
 
 const scoringCodes: Record<string, readonly (keyof TrfScoring)[]> = {
@@ -246,6 +256,8 @@ export function parseTrf(text: string): TrfTournament {
   let roundDates: string[] = [];
   const configuration: string[] = [];
   const players: TrfPlayer[] = [];
+  const entered: number[] = [];
+  let lastRound = 0;
   const playerLines = new Map<number, number>();
   const teams: TrfTeam[] = [];
   const otherLines: TrfOtherLine[] = [];
@@ -259,7 +271,11 @@ export function parseTrf(text: string): TrfTournament {
     const rest = line.slice(4).trim();
     switch (code) {
       case '001': {
-        const player = parsePlayer(line, lineNo);
+        const parsed = parsePlayer(line, lineNo);
+        const { player } = parsed;
+        // A slot with an entry makes the rounds before it real, as bbpPairings counts them.
+        lastRound = Math.max(lastRound, parsed.paired, parsed.entered - 1);
+        entered.push(parsed.entered);
         if (playerLines.has(player.id)) {
           throw new TrfError(lineNo, `starting rank ${player.id} already used on line ${playerLines.get(player.id)}`);
         }
@@ -345,6 +361,11 @@ export function parseTrf(text: string): TrfTournament {
     otherLines.push({ code, text: line });
   });
 
+  // Trailing blanks (a padded line) would otherwise read as zero-point byes in rounds never played.
+  const trimmed = players.map((p, i) => {
+    const keep = Math.max(lastRound, entered[i]!);
+    return p.rounds.length > keep ? { ...p, rounds: p.rounds.slice(0, keep) } : p;
+  });
   const tournament: TrfTournament = {
     ...header,
     deputyArbiters,
@@ -352,7 +373,7 @@ export function parseTrf(text: string): TrfTournament {
     configuration,
     scoring,
     customScoring,
-    players,
+    players: trimmed,
     teams,
     otherLines,
   };

@@ -186,7 +186,10 @@ export function tournamentPages(root: HTMLElement, conn: Connection, arbiter: bo
           <button class="danger" data-t="withdraw">Withdraw from this round on</button>
         </fieldset>`
       : '';
-    return `${pairControl}${arbiter && v.draft ? draftSection(v.draft) : ''}${rounds.map(roundTable).join('') || '<p class="placeholder">No pairings yet.</p>'}${absences}`;
+    const unlinked = v.unlinkedBoards.length
+      ? `<p class="warning">Not in section ${e(v.section.name)} (results not counted): ${v.unlinkedBoards.map((b) => `board ${e(b.board)} ${e(b.white)} – ${e(b.black)}`).join('; ')}</p>`
+      : '';
+    return `${unlinked}${pairControl}${arbiter && v.draft ? draftSection(v.draft) : ''}${rounds.map(roundTable).join('') || '<p class="placeholder">No pairings yet.</p>'}${absences}`;
   };
 
   const crosstablePage = (v: TournamentView): string => {

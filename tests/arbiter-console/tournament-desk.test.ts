@@ -299,6 +299,16 @@ describe('tournament desk', () => {
     const event = smallRoundRobin();
     t = testHall(consoleRound(event, 1));
     expect(TournamentDesk.open(t.hall)).toBeUndefined();
+    // A board whose players the section does not have is shown, and its result is not counted.
+    const other = testHall({ ...consoleRound(event, 1), boards: [...consoleRound(event, 1).boards, { id: '3', white: 'Guest, A', black: 'Guest, B' }] });
+    try {
+      const desk = TournamentDesk.open(other.hall, { event })!;
+      expect(desk.view('spectator').unlinkedBoards).toEqual([{ board: '3', white: 'Guest, A', black: 'Guest, B' }]);
+      expect(other.hall.command({ type: 'result', board: '3', result: '1-0', termination: 'mate' }, 'IA')).toMatchObject({ ok: true });
+      expect(desk.view('spectator').crosstable.rows.every((r) => r.points === 0)).toBe(true);
+    } finally {
+      other.cleanup();
+    }
     expect(() => TournamentDesk.open(t.hall, { event, section: 'nope' })).toThrow(/nope/);
     expect(t.journal.count()).toBe(0);
   });

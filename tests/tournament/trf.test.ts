@@ -88,6 +88,22 @@ describe('TRF-16', () => {
     expect(() => parseTrf(duplicate)).toThrow(/TRF line 11: starting rank 1 already used on line 5/);
   });
 
+  it('reads blank slots after the last round anyone was paired in as no round, a blank slot before it as Z', () => {
+    const text = oracle('held_swiss_5');
+    const padded = text.replace(/^(001.*)$/gm, `$1${' '.repeat(45)}`);
+    expect(padded).not.toBe(text);
+    expect(parseTrf(padded)).toEqual(parseTrf(text));
+    expect(parseTrf(padded).players.every((p) => p.rounds.length === 5)).toBe(true);
+    const nickLine = '14 w +     0 - Z     0 - Z';
+    expect(text).toContain(nickLine);
+    const blankInside = parseTrf(padded.replace(nickLine, '14 w +               0 - Z'));
+    expect(blankInside.players.find((p) => p.id === 12)?.rounds.map((r) => r.result)).toEqual(['0', 'U', '+', 'Z', 'Z']);
+    // Nobody was paired after round 1: blank slots later are no rounds; 1's requested bye for round 2 stays.
+    const line = (id: number, points: string, slots: string[]): string => `001 ${String(id).padStart(4)}`.padEnd(80) + points.padStart(4) + ' '.repeat(7) + slots.join('  ');
+    const cut = parseTrf(`${line(1, '1.5', ['   2 w 1', '   0 - H', '        '])}\n${line(2, '0.0', ['   1 b 0', '        ', '        ', '        '])}\n`);
+    expect(cut.players.map((p) => p.rounds.map((r) => r.result))).toEqual([['1', 'H'], ['0']]);
+  });
+
   it('is a typed model the pairing engine can build on', () => {
     const t: TrfTournament = parseTrf(oracle('held_swiss_9'));
     expect(t.players.every((p) => p.rounds.length === 9)).toBe(true);

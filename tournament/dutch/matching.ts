@@ -23,6 +23,8 @@ const edgeIndex = (a: number, b: number): number => (a > b ? (a * (a - 1)) / 2 +
 export class WeightedGraph {
   /** Weight of edge k, and its internal value 4w * 2^scale (the scale the duals live in). */
   private readonly raw: bigint[];
+  /** raw[k] !== 0n, kept apart: the scans test it for every edge, and a byte is read far faster. */
+  private readonly present: Uint8Array;
   private readonly w4: bigint[];
   private readonly edgeHigh: Int32Array;
   private readonly edgeLow: Int32Array;
@@ -48,6 +50,7 @@ export class WeightedGraph {
     const n = size;
     const m = (n * (n - 1)) / 2;
     this.raw = new Array<bigint>(m).fill(0n);
+    this.present = new Uint8Array(m);
     this.w4 = new Array<bigint>(m).fill(0n);
     this.edgeHigh = new Int32Array(m);
     this.edgeLow = new Int32Array(m);
@@ -106,6 +109,7 @@ export class WeightedGraph {
     const k = edgeIndex(a, b);
     if (this.raw[k] === weight) return;
     this.raw[k] = weight;
+    this.present[k] = weight === 0n ? 0 : 1;
     this.w4[k] = weight << (2n + this.scale);
     if (this.frozen[a] || this.frozen[b]) return;
     if (!this.changed.has(k)) this.changed.set(k, a > b);
@@ -179,7 +183,7 @@ export class WeightedGraph {
     for (const u of this.active) {
       if (u === v) continue;
       const k = edgeIndex(u, v);
-      if (k === except || this.raw[k] === 0n) continue;
+      if (k === except || !this.present[k]) continue;
       const s = this.slack(k);
       if (min === null || s < min) min = s;
     }
@@ -235,8 +239,9 @@ export class WeightedGraph {
       let need = this.dual[v]! > 0n ? this.dual[v]! : 0n;
       for (const u of this.active) {
         if (u === v) continue;
-        const w4 = this.w4[edgeIndex(u, v)]!;
-        if (w4 === 0n) continue;
+        const k = edgeIndex(u, v);
+        if (!this.present[k]) continue;
+        const w4 = this.w4[k]!;
         const required = w4 - this.dual[u]!;
         if (required > need) need = required;
       }
@@ -322,7 +327,7 @@ export class WeightedGraph {
     const isS = (v: number): boolean => label[inblossom[v]!] === 1;
     const nearestS = new NearestS(
       n,
-      { isS, blossomOf: (u) => inblossom[u]!, w4: (u, v) => this.w4[edgeIndex(u, v)]! },
+      { isS, blossomOf: (u) => inblossom[u]!, w4: (u, v) => (this.present[edgeIndex(u, v)] ? this.w4[edgeIndex(u, v)]! : 0n) },
       2 * active.length + 64,
     );
     const enterS = (vertices: readonly number[]): void => {
@@ -607,7 +612,7 @@ export class WeightedGraph {
         const bw = inblossom[w]!;
         if (w === v || bv === bw) continue;
         const k = edgeIndex(v, w);
-        if (this.raw[k] === 0n) continue;
+        if (!this.present[k]) continue;
         const p = v > w ? 2 * k + 1 : 2 * k; // endpoint at w
         let kslack = 0n;
         if (!allowed.has(k)) {
