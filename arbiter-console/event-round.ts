@@ -1,7 +1,7 @@
 // From an event file (tournament part) to the console's round: boards, players, one game config.
 import type { GameConfig } from '../clock-engine/index.ts';
 import { fideCategory, parseTimeControl } from '../clock-engine/index.ts';
-import { findSection, roundBoards, type ZeitnotEvent } from '../tournament/index.ts';
+import { findSection, roundBoards, type Pairing, type ZeitnotEvent } from '../tournament/index.ts';
 import { checkRound, type Round } from './round.ts';
 
 export interface RoundChoice {
@@ -11,6 +11,11 @@ export interface RoundChoice {
   readonly round?: number;
   /** Overrides the event's scheduled start (a simulated or rescheduled round), epoch ms. */
   readonly startWallMs?: number;
+  /**
+   * The round's pairing, in board order (a Swiss round: swissRoundPairing). Its bye is no board;
+   * the tournament desk scores it. Without it, round robins follow the Berger table.
+   */
+  readonly pairings?: { readonly games: readonly Pairing[]; readonly bye: number | null };
 }
 
 /**
@@ -20,7 +25,7 @@ export interface RoundChoice {
 export function roundFromEvent(event: ZeitnotEvent, choice: RoundChoice, toMonotonic: (wallMs: number) => number): Round {
   const section = findSection(event, choice.section ?? event.sections[0]!.id);
   const number = choice.round ?? 1;
-  const setup = roundBoards(event, section.id, number);
+  const setup = roundBoards(event, section.id, number, choice.pairings);
   const first = setup.boards[0];
   if (!first) throw new Error(`round ${number} of '${section.id}' has no boards (pairings not made yet?)`);
   const startWallMs = choice.startWallMs ?? first.scheduledStartMs;

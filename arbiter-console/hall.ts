@@ -26,6 +26,8 @@ export class PlayingHall {
   /** The journal sequence number of the last applied entry. */
   version = 0;
   startAt: number | undefined;
+  /** Why the round may not start yet (the tournament desk: its pairing is still a draft); undefined when it may. */
+  startHeld: (() => string | undefined) | undefined;
   readonly #boardVersion = new Map<string, number>();
   readonly #listeners = new Set<(change: HallChange) => void>();
   readonly #devices = new Map<string, ClockDevice>();
@@ -183,6 +185,8 @@ export class PlayingHall {
     switch (command.type) {
       case 'startAll': {
         if (this.startAt !== undefined) return refuse('the round start is already set');
+        const held = this.startHeld?.();
+        if (held !== undefined) return refuse(held);
         const startAt = Math.max(at, this.round.game.scheduledStart);
         const seq = this.record({ kind: 'scheduleStart', startAt, at });
         this.tick();

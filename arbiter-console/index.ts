@@ -31,6 +31,7 @@ export { arbiterAuth, type ArbiterAuth } from './auth.ts';
 export { boardPgn, clockText } from './pgn.ts';
 export { boardGameConfig, checkRound, pgnTimeControl, type Round, type RoundBoard } from './round.ts';
 export { roundFromEvent, type RoundChoice } from './event-round.ts';
+export { swissRoundPairing, type LivePairing, type SwissRoundInput } from './swiss-round.ts';
 export { deviceRole, parseDeviceSpec, timekeeperMismatches, withDeviceTimekeepers, type DeviceSpec } from './devices.ts';
 export { simulateRound, classicalThink, type LateArrival, type Simulation, type SimulationOptions } from './simulation.ts';
 export { scaledSource, manualSource, resumeAt, schedulerOf, type MonotonicSource, type ManualSource } from './time.ts';

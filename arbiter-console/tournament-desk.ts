@@ -33,6 +33,7 @@ import {
 } from '../tournament/index.ts';
 import type { CommandOutcome, HallChange, PlayingHall } from './hall.ts';
 import type { TournamentCommand } from './protocol.ts';
+import type { LivePairing } from './swiss-round.ts';
 import { resultsFromTrf } from './tournament-import.ts';
 import type { DraftView, PairedGame, PairedPlayer, RoundPairings, TournamentRecord, TournamentView } from './tournament-view.ts';
 
@@ -42,6 +43,11 @@ export interface TournamentContext {
   readonly section?: string;
   /** Results of the earlier rounds (a TRF-16 file), read when the journal is new. */
   readonly previous?: { readonly from: string; readonly trf: string };
+  /**
+   * The pairing on the clocks (a Swiss round: swissRoundPairing), asked for only when the journal is
+   * new. An engine pairing is journaled as a draft of the live round: the clocks wait for "publish".
+   */
+  readonly livePairing?: () => LivePairing;
 }
 
 interface Draft {
@@ -67,6 +73,8 @@ export class TournamentDesk {
   readonly #imported: Extract<TournamentRecord, { type: 'import' }>[] = [];
   readonly #published = new Map<number, { games: readonly Pairing[]; bye: number | null }>();
   #draft: Draft | undefined;
+  /** The live round's pairing when it was journaled (a Swiss round served from pairings): its bye is known, not guessed. */
+  #livePairing: { readonly games: readonly Pairing[]; readonly bye: number | null } | undefined;
   #playoff: PlayoffState | undefined;
   readonly #listeners = new Set<() => void>();
   readonly #finished = new Map<string, string>();
@@ -83,6 +91,13 @@ export class TournamentDesk {
     if (opened) return new TournamentDesk(hall, open.event, open.section, records);
     const fresh: TournamentRecord[] = [open];
     if (context?.previous) fresh.push(resultsFromTrf(context.previous.trf, findSection(open.event, open.section), hall.round.round, context.previous.from, 'console start'));
+    const live = context?.livePairing?.();
+    if (live) {
+      if (live.round !== hall.round.round) throw new RangeError(`the pairing is of round ${live.round}, the clocks run round ${hall.round.round}`);
+      for (const bye of live.requestedByes) fresh.push({ type: 'bye', ...bye, reason: 'asked for before the round was paired (results file)', by: 'console start' });
+      fresh.push({ type: 'draft', round: live.round, games: live.games, bye: live.bye, by: live.source === 'engine' ? 'console start (Dutch engine)' : 'console start' });
+      if (live.source === 'published') fresh.push({ type: 'publish', round: live.round, by: 'console start (published by the previous round\'s console)' });
+    }
     for (const action of fresh) hall.record({ kind: 'tournament', at: hall.source.now(), action });
     return new TournamentDesk(hall, open.event, open.section, fresh);
   }
@@ -104,6 +119,8 @@ export class TournamentDesk {
     for (const record of records) this.#apply(record);
     for (const id of this.hallPairs.keys()) this.#finished.set(id, this.#finishSignature(id));
     hall.subscribe((change) => this.#onHall(change));
+    hall.startHeld = () =>
+      this.#draft?.round === this.liveRound ? `the pairing of round ${this.liveRound} is a draft (paired at start): publish it on the Pairings page before the clocks start` : undefined;
   }
 
   get liveRound(): number {
@@ -160,6 +177,7 @@ export class TournamentDesk {
         break;
       case 'draft':
         this.#draft = { round: record.round, games: [...record.games], bye: record.bye, changes: [] };
+        if (record.round === this.liveRound) this.#livePairing = { games: record.games, bye: record.bye };
         break;
       case 'draftChange': {
         const draft = this.#draft;
@@ -179,7 +197,8 @@ export class TournamentDesk {
         this.#draft = undefined;
         break;
       case 'publish':
-        if (this.#draft) this.#published.set(this.#draft.round, { games: this.#draft.games, bye: this.#draft.bye });
+        // The live round's pairing is already on the clocks: publishing it only lets them start.
+        if (this.#draft && this.#draft.round !== this.liveRound) this.#published.set(this.#draft.round, { games: this.#draft.games, bye: this.#draft.bye });
         this.#draft = undefined;
         break;
       case 'playoffStart':
@@ -218,7 +237,7 @@ export class TournamentDesk {
   pairingOf(round: number): { games: readonly Pairing[]; bye: number | null; status: RoundPairings['status'] } | undefined {
     const published = this.#published.get(round);
     if (published) return { ...published, status: 'published' };
-    if (round === this.liveRound) return { games: [...this.hallPairs.values()], bye: this.#liveBye(), status: 'live' };
+    if (round === this.liveRound) return { games: [...this.hallPairs.values()], bye: this.#livePairing ? this.#livePairing.bye : this.#liveBye(), status: 'live' };
     const imported = this.#imported.flatMap((i) => i.games.filter((g) => g.round === round));
     if (imported.length > 0) {
       const bye = this.#imported.flatMap((i) => i.byes).find((b) => b.round === round && b.kind === 'pab');
@@ -336,6 +355,7 @@ export class TournamentDesk {
       case 'exchangeOpponents': {
         const draft = this.#draft;
         if (!draft) return 'there is no draft pairing: pair the next round first';
+        if (draft.round === this.liveRound) return `the draft of round ${draft.round} is on the clocks already: publish it as it is, or change it in the previous round's console and start this round with its published pairing`;
         for (const board of [command.board, command.type === 'exchangeOpponents' ? command.otherBoard : command.board]) {
           if (!draft.games[board - 1]) return `the draft of round ${draft.round} has boards 1–${draft.games.length}, not ${board}`;
         }
@@ -355,6 +375,7 @@ export class TournamentDesk {
       }
       case 'discardDraft':
         if (!this.#draft) return 'there is no draft pairing to discard';
+        if (this.#draft.round === this.liveRound) return `the draft of round ${this.liveRound} is on the clocks: publish it (it cannot be discarded here)`;
         return { type: 'discardDraft', reason: command.reason, by };
       case 'publishRound':
         if (!this.#draft) return 'there is no draft pairing to publish: pair the next round first';
@@ -412,7 +433,7 @@ export class TournamentDesk {
   #nextRound(): { round: number; possible: boolean; why?: string } | null {
     const round = this.currentRound + 1;
     if (round > this.totalRounds) return null;
-    if (this.#draft) return { round, possible: false, why: `the draft of round ${this.#draft.round} is waiting: publish or discard it` };
+    if (this.#draft) return { round, possible: false, why: `the draft of round ${this.#draft.round} is waiting: publish ${this.#draft.round === this.liveRound ? 'it' : 'or discard it'}` };
     if (this.section.format.kind === 'swiss') {
       const missing = this.#missingResults(this.currentRound);
       if (missing.length > 0) return { round, possible: false, why: `round ${this.currentRound} needs confirmed results: ${missing.join(', ')}` };

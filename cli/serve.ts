@@ -2,9 +2,9 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { demoLateArrivals, parseDeviceSpec, roundFromEvent, startConsole } from '../arbiter-console/index.ts';
+import { demoLateArrivals, parseDeviceSpec, roundFromEvent, startConsole, swissRoundPairing, type LivePairing } from '../arbiter-console/index.ts';
 import { parseTimeControl } from '../clock-engine/index.ts';
-import { loadEvent, presetEvent, presetNames, type PresetName, type ZeitnotEvent } from '../tournament/index.ts';
+import { findSection, loadEvent, presetEvent, presetNames, type PresetName, type ZeitnotEvent } from '../tournament/index.ts';
 import { UsageError, type Command } from './command.ts';
 
 const help = `zeitnot serve: the arbiter console (web page, WebSocket, journal) for one round.
@@ -16,7 +16,11 @@ usage: zeitnot serve --event FILE|PRESET [options]
   --section ID           section of the event (default: the first)
   --round N              round to run (default 1)
   --results FILE.trf     results of the earlier rounds (TRF-16, e.g. the previous round's
-                         /api/trf), read into a new journal's tournament pages
+                         /api/trf), read into a new journal's tournament pages; a Swiss
+                         round N is paired from it by the Dutch engine, as a draft to publish
+                         before the clocks start
+  --pairings FILE.json   Swiss: round N as the previous console published it (its
+                         /api/pairings?round=N), put on the clocks as it is
   --start-in MINUTES     schedule the start MINUTES (of round time) from now, not at the event's time
   --device BOARD=dgt:PATH      a DGT board + clock on a serial port (mirrored: the clock keeps time)
   --device BOARD=line:PATH     a line-protocol clock (host-driven: the console keeps time)
@@ -53,10 +57,12 @@ function eventFrom(arg: string): ZeitnotEvent {
   });
 }
 
-function readResults(path: string): string {
-  if (!existsSync(path)) throw new UsageError(`--results '${path}': no such file`);
+function readInput(option: string, path: string): string {
+  if (!existsSync(path)) throw new UsageError(`${option} '${path}': no such file`);
   return readFileSync(path, 'utf8');
 }
+
+const readResults = (path: string): string => readInput('--results', path);
 
 function hardwareOf(text: string | undefined): 'dgt' | 'none' {
   if (text === undefined || text === 'dgt') return 'dgt';
@@ -95,6 +101,7 @@ async function serve(args: string[]): Promise<number> {
         section: { type: 'string' },
         round: { type: 'string' },
         results: { type: 'string' },
+        pairings: { type: 'string' },
         'start-in': { type: 'string' },
         device: { type: 'string', multiple: true },
         simulate: { type: 'string' },
@@ -131,6 +138,18 @@ async function serve(args: string[]): Promise<number> {
     const startIn = values['start-in'] !== undefined ? positive('--start-in', values['start-in'], 0) : demo ? 2 : undefined;
     const event = eventArg ? eventFrom(eventArg) : undefined;
     const round = Number(values.round ?? 1);
+    const section = event ? findSection(event, values.section ?? event.sections[0]!.id) : undefined;
+    if (values.pairings && section?.format.kind !== 'swiss') throw new UsageError('--pairings: only a Swiss section is served from pairings');
+    // A Swiss round's pairing, made (or read) once, and only when the journal is new.
+    let live: LivePairing | undefined;
+    const livePairing =
+      event && section?.format.kind === 'swiss'
+        ? (): LivePairing =>
+            (live ??= swissRoundPairing(event, section.id, round, {
+              ...(values.results ? { previous: { from: values.results, trf: readResults(values.results) } } : {}),
+              ...(values.pairings ? { published: { from: values.pairings, json: readInput('--pairings', values.pairings) } } : {}),
+            }))
+        : undefined;
     const durability = values.durability ?? 'process';
     if (durability !== 'process' && durability !== 'power') throw new UsageError(`--durability '${durability}': expected process or power`);
     const running = await startConsole({
@@ -147,6 +166,7 @@ async function serve(args: string[]): Promise<number> {
               event,
               ...(values.section ? { section: values.section } : {}),
               ...(values.results ? { previous: { from: values.results, trf: readResults(values.results) } } : {}),
+              ...(livePairing ? { livePairing } : {}),
             },
           }
         : {}),
@@ -168,6 +188,7 @@ async function serve(args: string[]): Promise<number> {
                 {
                   ...(values.section ? { section: values.section } : {}),
                   round,
+                  ...(livePairing ? { pairings: livePairing() } : {}),
                   ...(startIn !== undefined ? { startWallMs: Date.now() + Math.round((startIn * 60_000) / scale) } : {}),
                 },
                 toMonotonic,
