@@ -71,7 +71,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     }
     const source = options.source ?? scaledSource(resumeAt(meta.epochWallMs, Date.now(), meta.scale, journal.lastAt()), meta.scale);
     const hall = new PlayingHall(meta.round, journal, source);
-    const warnings = resumed ? timekeeperMismatches(meta.round, options.devices ?? []) : [];
+    const warnings: string[] = resumed ? [...timekeeperMismatches(meta.round, options.devices ?? [])] : [];
     const desk = TournamentDesk.open(hall, options.tournament);
     auth = await arbiterAuth(options.dataDir);
     const pageDir = options.noPage ? undefined : await bundlePage();
@@ -96,7 +96,10 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
         ...(options.simulate.late ? { late: options.simulate.late } : {}),
       });
     }
-    if (options.autoStart && hall.startAt === undefined) hall.command({ type: 'startAll' }, 'system');
+    if (options.autoStart && hall.startAt === undefined) {
+      const started = hall.command({ type: 'startAll' }, 'system');
+      if (!started.ok) warnings.push(`not started by itself: ${started.reason}`);
+    }
     const server = await startConsoleServer({
       hall,
       auth,

@@ -205,6 +205,12 @@ async function serve(args: string[]): Promise<number> {
     for (const warning of running.warnings) process.stderr.write(`zeitnot serve: warning: ${warning}\n`);
     out.write(`zeitnot console: ${r.event}, round ${r.round}, ${r.boards.length} boards${scale !== 1 ? `, time x${scale}` : ''}\n`);
     out.write(`  journal: ${running.journal.file}${running.resumed ? ' (resumed: boards rebuilt from the journal)' : ''}\n`);
+    const pairing = running.desk?.view('arbiter');
+    const bye = pairing?.rounds.find((p) => p.round === r.round)?.bye;
+    if (bye) out.write(`  bye (pairing-allocated, scored, no board): ${bye.name}\n`);
+    if (pairing?.draft?.round === r.round) {
+      out.write(`  pairing: round ${r.round} paired at start by the Dutch engine, a draft: publish it on the Pairings page before the clocks start\n`);
+    }
     if (running.newToken) {
       out.write(`  arbiter token (shown once, stored only as a hash): ${running.newToken}\n`);
       out.write(`  arbiter page: ${running.url}/#token=${running.newToken}\n`);

@@ -141,21 +141,23 @@ export function tournamentPages(root: HTMLElement, conn: Connection, arbiter: bo
       ${round.notPaired.length ? `<p>Not paired: ${round.notPaired.map((n) => `${e(n.name)} (${e(n.why)})`).join(', ')}</p>` : ''}
     </section>`;
 
-  const draftSection = (draft: DraftView): string => `
+  // A draft of the round on the clocks (paired at start) can only be published: its boards are set.
+  const draftSection = (draft: DraftView, onClocks: boolean): string => `
     <section class="t-draft" aria-label="Draft of round ${draft.round}">
       <h2>Draft: round ${draft.round} <span class="badge bad">not published</span></h2>
+      ${onClocks ? '<p class="warning">Paired at start and already on the boards: the clocks start once it is published.</p>' : ''}
       <table class="t-table">
         <thead><tr><th>Board</th><th>White</th><th>Black</th><th>Change</th></tr></thead>
         <tbody>${draft.games
           .map(
             (g) => `<tr data-draft-board="${g.board}">
               <td>${g.board}</td><td>${e(g.white.name)}</td><td>${e(g.black.name)}</td>
-              <td class="entry">
+              <td class="entry">${onClocks ? '' : `
                 <button data-t="swap" data-board="${g.board}">Swap colours</button>
                 <select data-exchange="${g.board}" aria-label="Exchange opponents of board ${g.board} with">
                   ${draft.games.filter((o) => o.board !== g.board).map((o) => `<option value="${o.board}">board ${o.board}</option>`).join('')}
                 </select>
-                <button data-t="exchange" data-board="${g.board}">Exchange opponents</button>
+                <button data-t="exchange" data-board="${g.board}">Exchange opponents</button>`}
               </td>
             </tr>`,
           )
@@ -166,7 +168,7 @@ export function tournamentPages(root: HTMLElement, conn: Connection, arbiter: bo
       ${draft.changes.length ? `<h3>Changes</h3><ol>${draft.changes.map((c) => `<li>${e(c.change)}: ${e(c.reason)} (${e(c.by)})</li>`).join('')}</ol>` : ''}
       <div class="round-actions">
         <button class="primary" data-t="publish">Publish round ${draft.round}</button>
-        <button class="danger" data-t="discard">Discard draft</button>
+        ${onClocks ? '' : '<button class="danger" data-t="discard">Discard draft</button>'}
       </div>
     </section>`;
 
@@ -189,7 +191,7 @@ export function tournamentPages(root: HTMLElement, conn: Connection, arbiter: bo
     const unlinked = v.unlinkedBoards.length
       ? `<p class="warning">Not in section ${e(v.section.name)} (results not counted): ${v.unlinkedBoards.map((b) => `board ${e(b.board)} ${e(b.white)} – ${e(b.black)}`).join('; ')}</p>`
       : '';
-    return `${unlinked}${pairControl}${arbiter && v.draft ? draftSection(v.draft) : ''}${rounds.map(roundTable).join('') || '<p class="placeholder">No pairings yet.</p>'}${absences}`;
+    return `${unlinked}${pairControl}${arbiter && v.draft ? draftSection(v.draft, v.draft.round === v.liveRound) : ''}${rounds.map(roundTable).join('') || '<p class="placeholder">No pairings yet.</p>'}${absences}`;
   };
 
   const crosstablePage = (v: TournamentView): string => {
