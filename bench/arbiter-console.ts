@@ -11,6 +11,7 @@ import WebSocket from 'ws';
 import { parseTimeControl } from '../clock-engine/index.ts';
 import { Journal, PlayingHall, manualSource, startConsole, type BoardView, type Durability, type JournalRecord, type Round } from '../arbiter-console/index.ts';
 import type { BenchRow } from './table.ts';
+import { seededRandom } from '../simulators/index.ts';
 
 const BOARDS = 200;
 const CLIENTS = 200;
@@ -103,17 +104,7 @@ interface Measured {
   handleP99: number;
 }
 
-/** Seeded uniform [0, 1) (mulberry32): the same press times on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const seeded = (seed: number): (() => number) => seededRandom(seed).next;
 
 async function measure(deltasPerSecond: number, durability: Durability): Promise<Measured> {
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve-bench', String(deltasPerSecond), durability], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });

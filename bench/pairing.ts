@@ -5,18 +5,9 @@
 // FIDE engine; that round is checked for rematches and completeness.
 import { pairRound, type PairingEntrant, type PairingRequest, type PairingRoundRecord } from '../tournament/index.ts';
 import type { BenchRow } from './table.ts';
+import { seededRandom } from '../simulators/index.ts';
 
-/** mulberry32: small, fast, seeded. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = (seed: number): (() => number) => seededRandom(seed).next;
 
 interface Draft {
   readonly id: number;

@@ -4,17 +4,9 @@
 // and (C3) no non-topscorer pushed beyond a colour difference of 2 or three colours in a row.
 import { describe, expect, it } from 'vitest';
 import { pairRound, type PairingEntrant, type PairingRoundRecord, type RoundPairing } from '../../tournament/index.ts';
+import { seededRandom } from '../../simulators/index.ts';
 
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = (seed: number): (() => number) => seededRandom(seed).next;
 
 interface Player {
   readonly id: number;
