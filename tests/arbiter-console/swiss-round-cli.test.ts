@@ -49,8 +49,9 @@ describe("zeitnot serve a Swiss round from the previous round's TRF", () => {
       // Round 1: 23 players paired (the late registrant is not), the pairing-allocated bye scored, no board.
       const first = pairSwissRound(event, 'open', emptyRecord, 1);
       expect(first.bye).not.toBeNull();
-      await served(['--event', 'sa-open-2009', '--section', 'open', '--round', '1', '--start-in', '5', '--port', '0', '--data', join(dir, 'r1')], async (out, url) => {
+      await served(['--event', 'sa-open-2009', '--section', 'open', '--round', '1', '--start-in', '5', '--auto-start', '--port', '0', '--data', join(dir, 'r1')], async (out, url) => {
         expect(out).toContain(`round 1, ${first.games.length} boards`);
+        expect(out).toContain('zeitnot serve: warning: not started by itself: the pairing of round 1 is a draft (paired at start)');
         expect(out).toContain(`bye (pairing-allocated, scored, no board): ${name(first.bye!)}`);
         expect(out).toContain('round 1 paired at start by the Dutch engine, a draft');
         const standings = await get<{ standings: { id: number; points: number }[] }>(`${url}/api/standings`);

@@ -1,0 +1,57 @@
+// A Swiss round paired at start, in a real Chromium: the page shows the draft on the clocks with
+// Publish only, "start all" is refused until it is published, then the clocks start.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { roundFromEvent, startConsole, swissRoundPairing, type RunningConsole } from '../../arbiter-console/index.ts';
+import { launchChromium } from './browser.ts';
+import { smallSwiss } from './tournament-fixtures.ts';
+
+let browser: Browser;
+let run: RunningConsole;
+let dataDir: string;
+const event = smallSwiss(5);
+const live = swissRoundPairing(event, 'main', 1);
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-swiss-page-'));
+  run = await startConsole({
+    dataDir,
+    port: 0,
+    round: (toMonotonic) => roundFromEvent(event, { round: 1, pairings: live, startWallMs: Date.now() + 60_000 }, toMonotonic),
+    tournament: { event, livePairing: () => live },
+  });
+  browser = await launchChromium();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await run?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('a Swiss round paired at start, on the page', () => {
+  it('shows the draft with Publish only, refuses to start the clocks until it is published, then starts them', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${run.url}/#token=${run.newToken}`);
+    await page.waitForSelector('[data-command="startAll"]');
+    await page.click('[data-command="startAll"]');
+    await page.waitForSelector('#toasts div:has-text("publish it on the Pairings page")', { timeout: 10_000 });
+    expect(run.hall.startAt).toBeUndefined();
+
+    await page.click('nav a[data-page="pairings"]');
+    await page.waitForSelector(`.t-draft tr[data-draft-board="${live.games.length}"]`, { timeout: 10_000 });
+    expect(await page.textContent('.t-draft')).toContain('Paired at start and already on the boards');
+    expect(await page.$('.t-draft button[data-t="swap"]')).toBeNull();
+    expect(await page.$('.t-draft button[data-t="discard"]')).toBeNull();
+    expect(await page.textContent('.t-draft')).toContain(`Bye: Cairns player 0${live.bye}`);
+
+    await page.click('button[data-t="publish"]');
+    await page.waitForFunction(() => document.querySelector('.t-draft') === null, undefined, { timeout: 10_000 });
+    expect(await page.textContent('tr[data-round="1"][data-board="1"]')).toContain(`Cairns player 0${live.games[0]!.white}`);
+    expect(run.hall.command({ type: 'startAll' }, 'IA')).toMatchObject({ ok: true });
+    await page.close();
+  });
+});
