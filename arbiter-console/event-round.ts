@@ -1,6 +1,5 @@
 // From an event file (tournament part) to the console's round: boards, players, one game config.
-import type { GameConfig } from '../clock-engine/index.ts';
-import { fideCategory, parseTimeControl } from '../clock-engine/index.ts';
+import { gameConfig } from '../clock-engine/index.ts';
 import { findSection, roundBoards, type Pairing, type ZeitnotEvent } from '../tournament/index.ts';
 import { checkRound, type Round } from './round.ts';
 
@@ -29,20 +28,16 @@ export function roundFromEvent(event: ZeitnotEvent, choice: RoundChoice, toMonot
   const first = setup.boards[0];
   if (!first) throw new Error(`round ${number} of '${section.id}' has no boards (pairings not made yet?)`);
   const startWallMs = choice.startWallMs ?? first.scheduledStartMs;
-  const timeControl = parseTimeControl(section.timeControl);
   const laws = event.lawsEdition === 'L2009' ? '2009' : event.lawsEdition === 'L2018' ? '2018' : '2023';
-  const game: GameConfig = {
-    timeControl,
+  const game = gameConfig(section.timeControl, {
     scheduledStart: toMonotonic(startWallMs),
     defaultTimeMs: section.defaultTimeMinutes * 60_000,
     // L2009 6.6: late = loss. L2018/L2023 6.7.1: loss "unless the arbiter decides otherwise".
     lateArrival: laws === '2009' ? 'forfeit' : 'arbiter-decides',
     lawsEdition: laws,
-    category: fideCategory(timeControl),
     drawOfferMinMove: event.drawRule?.minMoves ?? 0,
     quickplayClaim: laws === '2009' && (section.quickplayFinish ?? false),
-    armageddon: false,
-  };
+  });
   const startIso = new Date(startWallMs).toISOString();
   return checkRound({
     event: section.name === event.name || event.sections.length === 1 ? event.name : `${event.name} – ${section.name}`,

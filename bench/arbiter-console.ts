@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { parseTimeControl } from '../clock-engine/index.ts';
+import { gameConfig } from '../clock-engine/index.ts';
 import { Journal, PlayingHall, manualSource, startConsole, type BoardView, type Durability, type JournalRecord, type Round } from '../arbiter-console/index.ts';
 import type { BenchRow } from './table.ts';
 import { seededRandom } from '../simulators/index.ts';
@@ -32,17 +32,7 @@ function benchRound(boards = BOARDS): Round {
     round: 1,
     date: '2026.01.01',
     scheduledStart: new Date().toISOString(),
-    game: {
-      timeControl: parseTimeControl('40/5400+30:1800+30'),
-      scheduledStart: 0,
-      defaultTimeMs: 30 * 60_000,
-      lateArrival: 'arbiter-decides',
-      lawsEdition: '2023',
-      category: 'standard',
-      drawOfferMinMove: 0,
-      quickplayClaim: false,
-      armageddon: false,
-    },
+    game: gameConfig('40/5400+30:1800+30', { defaultTimeMs: 30 * 60_000, lateArrival: 'arbiter-decides' }),
     boards: Array.from({ length: boards }, (_, i) => ({ id: String(i + 1), white: `W${i + 1}`, black: `B${i + 1}` })),
   };
 }

@@ -3,10 +3,10 @@
 import {
   applyClockEvent,
   createGameClock,
+  gameConfig,
   initialGameState,
   timeControlPresets,
   type ClockEvent,
-  type GameConfig,
   type GameState,
 } from '../clock-engine/index.ts';
 import { setFlagsFromString } from 'node:v8';
@@ -14,17 +14,11 @@ import { assign, createActor, setup } from 'xstate';
 import { runInNewContext } from 'node:vm';
 import type { BenchRow } from './table.ts';
 
-const config: GameConfig = {
-  timeControl: timeControlPresets['cairns-cup']!.timeControl,
-  scheduledStart: 0,
+const config = gameConfig(timeControlPresets['cairns-cup']!.timeControl, {
   defaultTimeMs: 30 * 60_000,
-  lateArrival: 'forfeit',
   lawsEdition: '2018',
-  category: 'standard',
   drawOfferMinMove: 30,
-  quickplayClaim: false,
-  armageddon: false,
-};
+});
 
 const opening: ClockEvent[] = [
   { type: 'arrive', side: 'white', at: 0, by: { kind: 'player', side: 'white' } },

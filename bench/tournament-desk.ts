@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { parseTimeControl, type GameResult } from '../clock-engine/index.ts';
+import { gameConfig, type GameResult } from '../clock-engine/index.ts';
 import { Journal, PlayingHall, TournamentDesk, manualSource, type Round } from '../arbiter-console/index.ts';
 import { drawingOfLots, emptyRecord, loadEvent, pairSwissRound, presetJson, roundBoards } from '../tournament/index.ts';
 import type { BenchRow } from './table.ts';
@@ -37,17 +37,7 @@ export async function run(): Promise<BenchRow[]> {
     round: 1,
     date: '2019.03.01',
     scheduledStart: '2019-03-01T19:00:00Z',
-    game: {
-      timeControl: parseTimeControl('5400+30'),
-      scheduledStart: 10_000,
-      defaultTimeMs: 30 * 60_000,
-      lateArrival: 'forfeit',
-      lawsEdition: '2018',
-      category: 'standard',
-      drawOfferMinMove: 0,
-      quickplayClaim: false,
-      armageddon: false,
-    },
+    game: gameConfig('5400+30', { scheduledStart: 10_000, defaultTimeMs: 30 * 60_000, lawsEdition: '2018' }),
     boards: setup.boards.map((b) => ({ id: String(b.board), white: b.white.name, black: b.black.name })),
   };
   const dir = mkdtempSync(join(tmpdir(), 'zeitnot-bench-desk-'));

@@ -11,6 +11,7 @@ export {
 } from './time-control.ts';
 export { parseTimeControl, detectNotation, type TimeControlNotation, type ParseOptions } from './time-control-parse.ts';
 export { formatTimeControl } from './time-control-format.ts';
+export { gameConfig } from './game-config.ts';
 export { timeControlPresets, type TimeControlPreset } from './presets.ts';
 export { penaltyOutcome, canCheckmate, type PenaltyOutcome } from './laws.ts';
 export {

@@ -1,6 +1,7 @@
 // Replaying recorded games through the fold: from per-ply thinking times (the `zeitnot replay` contract)
 // and from PGN clock comments (auditing a broadcast's clock record). Pure; the CLI only does I/O.
 import { applyClockEvent, initialGameState, nextDeadline } from './fold.ts';
+import { gameConfig } from './game-config.ts';
 import type { PgnGame } from './pgn-clock.ts';
 import { parseTimeControl, type ParseOptions } from './time-control-parse.ts';
 import type { ClockEvent, GameConfig, GameState, Side, TimeControl } from './types.ts';
@@ -26,17 +27,7 @@ const auditor = { kind: 'arbiter', name: 'audit' } as const;
 
 /** A game config for replays: both players present at the start, which is at instant 0. */
 export function replayConfig(timeControl: TimeControl, armageddon = false): GameConfig {
-  return {
-    timeControl,
-    scheduledStart: 0,
-    defaultTimeMs: 0,
-    lateArrival: 'forfeit',
-    lawsEdition: '2023',
-    category: 'standard',
-    drawOfferMinMove: 0,
-    quickplayClaim: false,
-    armageddon,
-  };
+  return gameConfig(timeControl, { category: 'standard', armageddon });
 }
 
 function started(config: GameConfig, first: Side = 'white'): GameState {

@@ -1,6 +1,6 @@
 // Clock settings for a round's boards and for playoff games, from the event file: the clock engine
 // runs them (createGameClock for live boards, replayGame for a journal).
-import { fideCategory, parseTimeControl, type GameConfig } from '../clock-engine/index.ts';
+import { gameConfig, type GameConfig } from '../clock-engine/index.ts';
 import type { RoundBoard } from './boards.ts';
 import { findSection, type ZeitnotEvent } from './event.ts';
 import type { PlayoffGame } from './playoff.ts';
@@ -13,34 +13,24 @@ export type ToMonotonic = (epochMs: number) => number;
 /** The game clock of one board of a round: time control, default time, draw rule, Article 10.2. */
 export function boardGameConfig(event: ZeitnotEvent, sectionId: string, board: RoundBoard, toMonotonic: ToMonotonic = (ms) => ms): GameConfig {
   const section = findSection(event, sectionId);
-  const timeControl = parseTimeControl(board.timeControl);
-  return {
-    timeControl,
+  return gameConfig(board.timeControl, {
     scheduledStart: toMonotonic(board.scheduledStartMs),
     defaultTimeMs: board.defaultTimeMinutes * 60_000,
-    lateArrival: 'forfeit',
     lawsEdition: lawsEdition[event.lawsEdition],
-    category: fideCategory(timeControl),
     drawOfferMinMove: event.drawRule?.minMoves ?? 0,
     quickplayClaim: section.quickplayFinish,
-    armageddon: false,
     autoStart: true,
-  };
+  });
 }
 
 /** The game clock of a playoff game (players present: the arbiter starts it; no default time). */
 export function playoffGameConfig(event: ZeitnotEvent, game: PlayoffGame, scheduledStart: number): GameConfig {
-  const timeControl = parseTimeControl(game.timeControl);
-  return {
-    timeControl,
+  return gameConfig(game.timeControl, {
     scheduledStart,
-    defaultTimeMs: 0,
     lateArrival: 'arbiter-decides',
     lawsEdition: lawsEdition[event.lawsEdition],
-    category: fideCategory(timeControl),
     drawOfferMinMove: event.drawRule?.appliesToPlayoffs ? event.drawRule.minMoves : 0,
-    quickplayClaim: false,
     armageddon: game.armageddon,
     autoStart: false,
-  };
+  });
 }

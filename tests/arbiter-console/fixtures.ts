@@ -2,23 +2,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseTimeControl, type GameConfig } from '../../clock-engine/index.ts';
+import { gameConfig } from '../../clock-engine/index.ts';
 import { Journal, PlayingHall, manualSource, type ManualSource, type Round } from '../../arbiter-console/index.ts';
 
 export const MIN = 60_000;
 
 export function cairnsRound(boards = 3, scheduledStart = 10_000): Round {
-  const game: GameConfig = {
-    timeControl: parseTimeControl('40/5400+30:1800+30'),
+  const game = gameConfig('40/5400+30:1800+30', {
     scheduledStart,
     defaultTimeMs: 30 * MIN,
     lateArrival: 'arbiter-decides',
     lawsEdition: '2018',
-    category: 'standard',
     drawOfferMinMove: 30,
-    quickplayClaim: false,
-    armageddon: false,
-  };
+  });
   return {
     event: 'Test Cup',
     site: 'Saint Louis USA',

@@ -2,7 +2,7 @@
 import {
   applyClockEvent,
   initialGameState,
-  parseTimeControl,
+  gameConfig as buildGameConfig,
   type ClockEvent,
   type GameConfig,
   type GameState,
@@ -13,18 +13,8 @@ export const min = 60_000;
 export const sec = 1000;
 
 export function gameConfig(tc: string, overrides: Partial<GameConfig> = {}): GameConfig {
-  return {
-    timeControl: parseTimeControl(tc),
-    scheduledStart: 0,
-    defaultTimeMs: 30 * min,
-    lateArrival: 'forfeit',
-    lawsEdition: '2018',
-    category: 'standard',
-    drawOfferMinMove: 0,
-    quickplayClaim: false,
-    armageddon: false,
-    ...overrides,
-  };
+  // These tests were written for a 2018-Laws standard game with 30 minutes' default time.
+  return buildGameConfig(tc, { defaultTimeMs: 30 * min, lawsEdition: '2018', category: 'standard', ...overrides });
 }
 
 const arbiter = { kind: 'arbiter', name: 'IA Test' } as const;

@@ -3,7 +3,7 @@
 import { SerialPortMock } from 'serialport';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDgtDevice, type DeviceMessage } from '../../device-bridge/index.ts';
-import { replayGame, parseTimeControl, type ClockEvent } from '../../clock-engine/index.ts';
+import { gameConfig, replayGame, type ClockEvent } from '../../clock-engine/index.ts';
 import { createManualScheduler, createVirtualGame, mockBoardLink, playOnDgtBoard, VirtualDgtBoard } from '../../simulators/index.ts';
 import { until } from '../support/wait.ts';
 
@@ -124,17 +124,7 @@ describe('DGT device', () => {
     expect(presses.map((e) => e.at)).toEqual(script.moves.map((m) => (at += m.thinkMs)));
     expect(events.flatMap((e) => (e.type === 'boardMove' ? [e.san] : []))).toEqual(script.moves.map((m) => m.san));
     const arrive = (side: 'white' | 'black'): ClockEvent => ({ type: 'arrive', side, at: 0, by: { kind: 'system' } });
-    const config = {
-      timeControl: parseTimeControl('60'),
-      scheduledStart: 0,
-      defaultTimeMs: 0,
-      lateArrival: 'arbiter-decides' as const,
-      lawsEdition: '2023' as const,
-      category: 'blitz' as const,
-      drawOfferMinMove: 0,
-      quickplayClaim: false,
-      armageddon: false,
-    };
+    const config = gameConfig('60', { lateArrival: 'arbiter-decides', category: 'blitz' });
     const state = replayGame(config, [arrive('white'), arrive('black'), ...events]);
     expect(state.remainingMs).toEqual({ white: board.clock.side('left').ms, black: board.clock.side('right').ms });
     expect(state.fen).toBe(script.moves.at(-1)?.fenAfter);

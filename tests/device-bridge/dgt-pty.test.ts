@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createGameClock,
-  parseTimeControl,
+  gameConfig,
   replayGame,
   type ClockEvent,
   type GameConfig,
@@ -35,17 +35,7 @@ const arrivals: ClockEvent[] = [
   { type: 'arrive', side: 'black', at: 0, by: { kind: 'arbiter', name: 'test' } },
 ];
 
-const config = (tc: string): GameConfig => ({
-  timeControl: parseTimeControl(tc),
-  scheduledStart: 0,
-  defaultTimeMs: 0,
-  lateArrival: 'arbiter-decides',
-  lawsEdition: '2023',
-  category: 'blitz',
-  drawOfferMinMove: 0,
-  quickplayClaim: false,
-  armageddon: false,
-});
+const config = (tc: string): GameConfig => gameConfig(tc, { lateArrival: 'arbiter-decides', category: 'blitz' });
 
 interface Rig {
   scheduler: ManualScheduler;

@@ -1,26 +1,19 @@
 // johnny-five over a mock-firmata virtual board, driven by the real clock-engine actor on a simulated
 // clock: button presses become clock events at exact instants; LEDs, buzzer and LCD follow the engine.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGameClock, type ClockEvent, type GameConfig, type GameState } from '../../clock-engine/index.ts';
+import { createGameClock, gameConfig, type ClockEvent, type GameState } from '../../clock-engine/index.ts';
 import { createFirmataClock, defaultFirmataPins as pin, type DeviceMessage, type FirmataClock } from '../../device-bridge/index.ts';
 import { createManualScheduler, createVirtualFirmataBoard, type ManualScheduler, type VirtualFirmataBoard } from '../../simulators/index.ts';
 
-const config: GameConfig = {
-  timeControl: {
+const config = gameConfig(
+  {
     periods: [{ baseMs: { white: 60_000, black: 60_000 }, bonus: { kind: 'increment', ms: 2_000, fromMove: 1 } }],
     nextPeriod: 'quota-move',
     incrementCredit: 'after-press',
   },
-  scheduledStart: 0,
   // Players count as present (no default-time pause) for the whole test.
-  defaultTimeMs: 3_600_000,
-  lateArrival: 'arbiter-decides',
-  lawsEdition: '2023',
-  category: 'rapid',
-  drawOfferMinMove: 0,
-  quickplayClaim: false,
-  armageddon: false,
-};
+  { defaultTimeMs: 3_600_000, lateArrival: 'arbiter-decides', category: 'rapid' },
+);
 
 interface Rig {
   scheduler: ManualScheduler;

@@ -3,7 +3,7 @@
 // @serialport/binding-mock and through a socat pseudo-terminal pair. Nothing loads serialport 8.
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGameClock, type ClockEvent, type GameConfig } from '../../clock-engine/index.ts';
+import { createGameClock, gameConfig, type ClockEvent } from '../../clock-engine/index.ts';
 import { createFirmataClock, defaultFirmataPins as pin, openFirmataLink, probeFirmata, type DeviceMessage } from '../../device-bridge/index.ts';
 import {
   ArduinoModel,
@@ -16,17 +16,10 @@ import {
 import { openPtyPair } from '../support/pty.ts';
 import { until } from '../support/wait.ts';
 
-const config: GameConfig = {
-  timeControl: { periods: [{ baseMs: { white: 300_000, black: 300_000 }, bonus: { kind: 'none' } }], nextPeriod: 'quota-move', incrementCredit: 'after-press' },
-  scheduledStart: 0,
-  defaultTimeMs: 3_600_000,
-  lateArrival: 'arbiter-decides',
-  lawsEdition: '2023',
-  category: 'rapid',
-  drawOfferMinMove: 0,
-  quickplayClaim: false,
-  armageddon: false,
-};
+const config = gameConfig(
+  { periods: [{ baseMs: { white: 300_000, black: 300_000 }, bonus: { kind: 'none' } }], nextPeriod: 'quota-move', incrementCredit: 'after-press' },
+  { defaultTimeMs: 3_600_000, lateArrival: 'arbiter-decides', category: 'rapid' },
+);
 
 
 const cleanups: Array<() => Promise<void> | void> = [];

@@ -2,7 +2,7 @@
 // real socat pseudo-terminal pair. Host and device have separate simulated clocks (the device booted
 // 50 s after the host's zero), advanced together, so every timestamp can be asserted exactly.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGameClock, type ClockEvent, type GameConfig } from '../../clock-engine/index.ts';
+import { createGameClock, gameConfig, type ClockEvent } from '../../clock-engine/index.ts';
 import { createLineClock, type DeviceMessage, type LineClock } from '../../device-bridge/index.ts';
 import {
   createManualScheduler,
@@ -243,18 +243,11 @@ describe.each<Transport>(['binding-mock', 'pty'])('line clock in host role over 
   });
 });
 
-const hostConfig: GameConfig = {
-  timeControl: {
+const hostConfig = gameConfig(
+  {
     periods: [{ baseMs: { white: 60_000, black: 60_000 }, bonus: { kind: 'increment', ms: 2_000, fromMove: 1 } }],
     nextPeriod: 'quota-move',
     incrementCredit: 'after-press',
   },
-  scheduledStart: BOOT,
-  defaultTimeMs: 3_600_000,
-  lateArrival: 'arbiter-decides',
-  lawsEdition: '2023',
-  category: 'rapid',
-  drawOfferMinMove: 0,
-  quickplayClaim: false,
-  armageddon: false,
-};
+  { scheduledStart: BOOT, defaultTimeMs: 3_600_000, lateArrival: 'arbiter-decides', category: 'rapid' },
+);

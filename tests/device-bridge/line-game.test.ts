@@ -2,7 +2,7 @@
 // whose events drive the clock-engine actor. Every press lands at its exact instant and the engine agrees
 // with the clock's own readings to the millisecond.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGameClock, type ClockEvent, type GameConfig } from '../../clock-engine/index.ts';
+import { createGameClock, gameConfig, type ClockEvent } from '../../clock-engine/index.ts';
 import { createLineClock, type DeviceMessage } from '../../device-bridge/index.ts';
 import {
   createManualScheduler,
@@ -16,21 +16,14 @@ import {
 import { openPtyPair } from '../support/pty.ts';
 import { until } from '../support/wait.ts';
 
-const config: GameConfig = {
-  timeControl: {
+const config = gameConfig(
+  {
     periods: [{ baseMs: { white: 1_800_000, black: 1_800_000 }, bonus: { kind: 'increment', ms: 2_000, fromMove: 1 } }],
     nextPeriod: 'quota-move',
     incrementCredit: 'after-press',
   },
-  scheduledStart: 0,
-  defaultTimeMs: 3_600_000,
-  lateArrival: 'arbiter-decides',
-  lawsEdition: '2023',
-  category: 'rapid',
-  drawOfferMinMove: 0,
-  quickplayClaim: false,
-  armageddon: false,
-};
+  { defaultTimeMs: 3_600_000, lateArrival: 'arbiter-decides', category: 'rapid' },
+);
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

@@ -3,7 +3,7 @@
 // an earlier ack) cannot look like a second press to the bridge.
 import { SerialPortMock } from 'serialport';
 import { afterEach, describe, expect, it } from 'vitest';
-import { applyClockEvent, initialGameState, parseTimeControl, type GameConfig, type GameState } from '../../clock-engine/index.ts';
+import { applyClockEvent, gameConfig, initialGameState, type GameState } from '../../clock-engine/index.ts';
 import { createDgtDevice, DgtDecoder, setAndRun, type DeviceMessage } from '../../device-bridge/index.ts';
 import { createManualScheduler, mockBoardLink, VirtualDgtBoard } from '../../simulators/index.ts';
 import { until } from '../support/wait.ts';
@@ -65,17 +65,7 @@ describe('virtual DGT 3000: set-and-run and the lever', () => {
     await device.open();
     await advance(100);
 
-    const config: GameConfig = {
-      timeControl: parseTimeControl('60'),
-      scheduledStart: 0,
-      defaultTimeMs: 0,
-      lateArrival: 'arbiter-decides',
-      lawsEdition: '2023',
-      category: 'blitz',
-      drawOfferMinMove: 0,
-      quickplayClaim: false,
-      armageddon: false,
-    };
+    const config = gameConfig('60', { lateArrival: 'arbiter-decides', category: 'blitz' });
     const presses: string[] = [];
     let state: GameState = initialGameState(config);
     const apply = (event: Parameters<typeof applyClockEvent>[2]) => {
