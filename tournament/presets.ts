@@ -134,6 +134,21 @@ const donostia2009: EventInput = {
   ],
 };
 
+/** Both SA Open 2009 sections: 11 rounds in 9 days, double rounds on 4 and 7 July (illustrative). */
+const saOpenSchedule = [
+  '2009-07-03T17:00:00+02:00',
+  '2009-07-04T09:30:00+02:00',
+  '2009-07-04T15:30:00+02:00',
+  '2009-07-05T14:00:00+02:00',
+  '2009-07-06T14:00:00+02:00',
+  '2009-07-07T09:30:00+02:00',
+  '2009-07-07T15:30:00+02:00',
+  '2009-07-08T14:00:00+02:00',
+  '2009-07-09T14:00:00+02:00',
+  '2009-07-10T14:00:00+02:00',
+  '2009-07-11T09:30:00+02:00',
+];
+
 /** SA Open field: RSA players carry both ratings (paired by the national one), guests FIDE only. */
 function saOpenField(): PlayerInput[] {
   const federations = ['RSA', 'RSA', 'ZIM', 'RSA', 'NAM', 'RSA', 'BOT', 'RSA'];
@@ -170,20 +185,7 @@ const saOpen2009: EventInput = {
       timeControl: '5400+30',
       quickplayFinish: false,
       defaultTimeMinutes: 30,
-      // 11 rounds in 9 days: double rounds on 4 and 7 July (illustrative).
-      schedule: [
-        '2009-07-03T17:00:00+02:00',
-        '2009-07-04T09:30:00+02:00',
-        '2009-07-04T15:30:00+02:00',
-        '2009-07-05T14:00:00+02:00',
-        '2009-07-06T14:00:00+02:00',
-        '2009-07-07T09:30:00+02:00',
-        '2009-07-07T15:30:00+02:00',
-        '2009-07-08T14:00:00+02:00',
-        '2009-07-09T14:00:00+02:00',
-        '2009-07-10T14:00:00+02:00',
-        '2009-07-11T09:30:00+02:00',
-      ],
+      schedule: saOpenSchedule,
       players: saOpenField(),
       teams: [
         { name: 'Club 1', members: [1, 9, 17, 6] },
@@ -218,19 +220,7 @@ const saOpen2009: EventInput = {
       timeControl: '7200',
       quickplayFinish: true,
       defaultTimeMinutes: 30,
-      schedule: [
-        '2009-07-03T17:00:00+02:00',
-        '2009-07-04T09:30:00+02:00',
-        '2009-07-04T15:30:00+02:00',
-        '2009-07-05T14:00:00+02:00',
-        '2009-07-06T14:00:00+02:00',
-        '2009-07-07T09:30:00+02:00',
-        '2009-07-07T15:30:00+02:00',
-        '2009-07-08T14:00:00+02:00',
-        '2009-07-09T14:00:00+02:00',
-        '2009-07-10T14:00:00+02:00',
-        '2009-07-11T09:30:00+02:00',
-      ],
+      schedule: saOpenSchedule,
       players: Array.from({ length: 20 }, (_, i) => ({
         id: i + 1,
         name: `B player ${String(i + 1).padStart(2, '0')}`,

@@ -13,6 +13,7 @@ import { ptyBoardLink, VirtualDgtBoard, type PtyBoardLink } from '../../simulato
 import { parseDeviceSpec, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
 import { openPtyPair, type PtyPair } from '../support/pty.ts';
 import { cairnsRound } from './fixtures.ts';
+import { until } from '../support/wait.ts';
 
 let dir: string;
 let pair: PtyPair;
@@ -20,13 +21,6 @@ let vboard: VirtualDgtBoard;
 let link: PtyBoardLink;
 let run: RunningConsole | undefined;
 
-async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const stop = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > stop) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const start = async () =>

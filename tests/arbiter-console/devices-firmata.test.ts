@@ -10,6 +10,7 @@ import { ArduinoModel, createFirmataFirmware, ptySerialDevice, type DeviceEnd } 
 import { parseDeviceSpec, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
 import { openPtyPair, type PtyPair } from '../support/pty.ts';
 import { cairnsRound } from './fixtures.ts';
+import { until } from '../support/wait.ts';
 
 let dir: string;
 let pair: PtyPair;
@@ -17,13 +18,6 @@ let end: DeviceEnd;
 let model: ArduinoModel;
 let run: RunningConsole | undefined;
 
-async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const stop = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > stop) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'zeitnot-firmata-console-'));

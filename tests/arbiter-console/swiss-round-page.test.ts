@@ -36,7 +36,9 @@ describe('a Swiss round paired at start, on the page', () => {
   it('shows the draft with Publish only, refuses to start the clocks until it is published, then starts them', async () => {
     const page = await browser.newPage();
     await page.goto(`${run.url}/#token=${run.newToken}`);
-    await page.waitForSelector('[data-command="startAll"]');
+    // The boards appear only after the snapshot, i.e. once the socket is connected as arbiter: a click
+    // before that would send nothing.
+    await page.waitForSelector('.board[data-board]');
     await page.click('[data-command="startAll"]');
     await page.waitForSelector('#toasts div:has-text("publish it on the Pairings page")', { timeout: 10_000 });
     expect(run.hall.startAt).toBeUndefined();

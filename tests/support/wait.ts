@@ -1,5 +1,5 @@
 // Waiting for real I/O (pseudo-terminals, mock bindings) in tests whose time is otherwise simulated.
-export async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+export async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
