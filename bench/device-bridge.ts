@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { DgtDecoder } from '../device-bridge/index.ts';
 import type { BenchRow } from './table.ts';
 
-const capture = new URL('../../shared/oracles/dgt/arnsholt_dgtdriver/johan.inbytes', import.meta.url);
+const capture = new URL('../tests/fixtures/oracles/dgt/arnsholt_dgtdriver/johan.inbytes', import.meta.url);
 const lineBytesPerSecond = 960;
 
 function throughput(bytes: Uint8Array, chunkSize: number, minMs = 500): number {

@@ -1,4 +1,4 @@
-// Built-in events: the three regulations in ../shared/regulations, as event files.
+// Built-in events: the three regulations in docs/regulations/, as event files.
 // The rules come from the regulation texts (and research §0 for Laws editions and time controls);
 // players, clock times of day and prize amounts the texts do not give are marked "illustrative"
 // in docs/event-file.md: an arbiter replaces them with the real entry list and prize fund.

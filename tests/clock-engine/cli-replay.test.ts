@@ -61,13 +61,13 @@ describe('zeitnot replay', () => {
   }, 60_000);
 
   it('audits a PGN clock record and prints a summary line', async () => {
-    const feria = await zeitnot(['replay', '--pgn', '../shared/oracles/clocks/feria_de_las_flores_2025_round10_90+30.pgn']);
+    const feria = await zeitnot(['replay', '--pgn', 'tests/fixtures/oracles/clocks/feria_de_las_flores_2025_round10_90+30.pgn']);
     expect(feria.code).toBe(0);
     const out = lines(feria.stdout);
     expect(out.at(-1)).toEqual({ summary: true, games: 1, audited: 1, plies: 75, checked: 75, differences: 0, gamesWithDifferences: 0, skipped: 0 });
     expect(out[0]).toMatchObject({ game: 1, differences: 0, incrementCredit: 'after-press' });
 
-    const london = await zeitnot(['replay', '--pgn', '../shared/oracles/clocks/london_chess_classic_2016.pgn', '--time-control', '40/7200:3600+30', '--strict']);
+    const london = await zeitnot(['replay', '--pgn', 'tests/fixtures/oracles/clocks/london_chess_classic_2016.pgn', '--time-control', '40/7200:3600+30', '--strict']);
     expect(london.code).toBe(1);
     const report = lines(london.stdout);
     const so = report.filter((l) => l['ply'] !== undefined && l['game'] === report.find((g) => g['round'] === '2.3' && g['plies'] !== undefined)!['game']);

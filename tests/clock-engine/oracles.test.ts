@@ -1,4 +1,4 @@
-// Real clock records (../shared/oracles/clocks, see its README section 1) replayed through the engine.
+// Real clock records (tests/fixtures/oracles/clocks, see its README section 1) replayed through the engine.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,8 +11,8 @@ import {
   type TimeControl,
 } from '../../clock-engine/index.ts';
 
-const oracle = (file: string) => readPgnGames(readFileSync(new URL(`../../../shared/oracles/clocks/${file}`, import.meta.url), 'utf8'));
-const index = JSON.parse(readFileSync(new URL('../../../shared/oracles/clocks/index.json', import.meta.url), 'utf8')) as {
+const oracle = (file: string) => readPgnGames(readFileSync(new URL(`../fixtures/oracles/clocks/${file}`, import.meta.url), 'utf8'));
+const index = JSON.parse(readFileSync(new URL('../fixtures/oracles/clocks/index.json', import.meta.url), 'utf8')) as {
   clock_files: { file: string; games: number; clk_comments: number; emt_comments: number }[];
 };
 const preset = (name: string): TimeControl => timeControlPresets[name]!.timeControl;

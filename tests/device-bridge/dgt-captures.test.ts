@@ -1,5 +1,5 @@
 // Real byte streams from a DGT board with a clock (arnsholt/dgtdriver test resources, AGPL-3.0; read
-// from ../shared, not vendored): every message must decode to its recorded JSON line, whole, per
+// tests/fixtures/oracles): every message must decode to its recorded JSON line, whole, per
 // recorded chunk and byte by byte, and the field updates must replay to the recorded games.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -14,7 +14,7 @@ import {
 } from '../../device-bridge/index.ts';
 import { createManualScheduler } from '../../simulators/index.ts';
 
-const dir = resolve(import.meta.dirname, '../../../shared/oracles/dgt/arnsholt_dgtdriver');
+const dir = resolve(import.meta.dirname, '../fixtures/oracles/dgt/arnsholt_dgtdriver');
 const captures = ['1', '2', 'johan'] as const;
 
 const chunks = (name: string): Buffer[] =>

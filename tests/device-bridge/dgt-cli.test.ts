@@ -8,7 +8,7 @@ import { createManualScheduler, createVirtualLineClock, ptyBoardLink, ptySerialD
 import { openPtyPair } from '../support/pty.ts';
 
 const root = resolve(import.meta.dirname, '../..');
-const captures = resolve(root, '../shared/oracles/dgt/arnsholt_dgtdriver');
+const captures = resolve(root, 'tests/fixtures/oracles/dgt/arnsholt_dgtdriver');
 
 function zeitnot(args: string[], stdin?: Buffer | string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
 const bin = join(root, 'bin', 'zeitnot.js');
-const cases = join(root, '..', 'shared', 'oracles', 'pairings', 'bbppairings_tests');
+const cases = join(root, 'tests', 'fixtures', 'oracles', 'pairings', 'bbppairings_tests');
 const fixtures = join(import.meta.dirname, 'fixtures');
 const work = mkdtempSync(join(tmpdir(), 'zeitnot-pair-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -1,11 +1,11 @@
-// The engine against bbpPairings' answers (shared/oracles/pairings): its own test cases and the
+// The engine against bbpPairings' answers (tests/fixtures/oracles/pairings): its own test cases and the
 // seven chesspairing golden scenarios, every round. JaVaFo 2.2 (2017 rules) is compared separately.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatPairing, pairTrf, parseTrf, type RoundPairing } from '../../tournament/index.ts';
 
-const oracles = join(import.meta.dirname, '..', '..', '..', 'shared', 'oracles', 'pairings');
+const oracles = join(import.meta.dirname, '..', 'fixtures', 'oracles', 'pairings');
 const bbpCases = join(oracles, 'bbppairings_tests');
 const golden = join(oracles, 'chesspairing_golden');
 

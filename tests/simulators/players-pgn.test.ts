@@ -10,7 +10,7 @@ import {
   splitPgnGames,
 } from '../../simulators/index.ts';
 
-const oracle = (name: string) => readFileSync(new URL(`../../../shared/oracles/clocks/${name}`, import.meta.url), 'utf8');
+const oracle = (name: string) => readFileSync(new URL(`../fixtures/oracles/clocks/${name}`, import.meta.url), 'utf8');
 
 describe('PGN replay', () => {
   it('gives the recorded [%emt] and [%clk] of every move (Feria de las Flores 2025, 90+30)', () => {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const oracle = fileURLToPath(new URL('../../../shared/oracles/tiebreaks/fide_held_exercises/', import.meta.url));
+const oracle = fileURLToPath(new URL('../fixtures/oracles/tiebreaks/fide_held_exercises/', import.meta.url));
 const zeitnot = (...args: string[]) => spawnSync(process.execPath, ['bin/zeitnot.js', ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
 
 describe('zeitnot standings / pairings', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCrosstable, exportTrf, parseTrf, rankStandings, tiebreakContext, tiebreakValue } from '../../tournament/index.ts';
 import { readResultPgn, readSnapshot } from './pgn-headers.ts';
 
-const base = new URL('../../../shared/oracles/tiebreaks/', import.meta.url);
+const base = new URL('../fixtures/oracles/tiebreaks/', import.meta.url);
 
 describe('Uzchess Cup Masters 2025', () => {
   const pgn = readResultPgn(new URL('uzchess_cup_masters_2025/uzchesscup.pgn', base));

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseTrf, rankStandings, tiebreakContext, tiebreakValue, type UnplayedRules } from '../../tournament/index.ts';
 
-const dir = new URL('../../../shared/oracles/tiebreaks/fide_held_exercises/', import.meta.url);
+const dir = new URL('../fixtures/oracles/tiebreaks/fide_held_exercises/', import.meta.url);
 interface Exercise {
   exercise: number;
   trf: string;

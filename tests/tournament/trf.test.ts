@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { exportTrf, parseTrf, TrfError, totalPoints, type TrfTournament } from '../../tournament/index.ts';
 
 const oracle = (name: string): string =>
-  readFileSync(new URL(`../../../shared/oracles/tiebreaks/fide_held_exercises/${name}.trf`, import.meta.url), 'utf8');
+  readFileSync(new URL(`../fixtures/oracles/tiebreaks/fide_held_exercises/${name}.trf`, import.meta.url), 'utf8');
 
 describe('TRF-16', () => {
   it.each(['held_swiss_5', 'held_swiss_9', 'held_round_robin'])('%s round-trips byte for byte', (name) => {
