@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'arbiter-console/web/dist/', 'bin/'] },
+  { ignores: ['node_modules/', 'dist/', 'bin/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -10,7 +10,7 @@ import { simulateRound, type LateArrival, type Simulation } from './simulation.t
 import { startConsoleServer, type ConsoleServer, type ConsoleServerOptions } from './server.ts';
 import { TournamentDesk, type TournamentContext } from './tournament-desk.ts';
 import { resumeAt, scaledSource, schedulerOf, type MonotonicSource } from './time.ts';
-import { bundlePage } from './web/bundle.ts';
+import { builtPage } from './web/built-page.ts';
 
 export interface ConsoleOptions {
   readonly dataDir: string;
@@ -31,7 +31,7 @@ export interface ConsoleOptions {
   readonly server?: Partial<Pick<ConsoleServerOptions, 'deltasPerSecond' | 'deltaWindowMs' | 'rateLimit' | 'maxMessageBytes' | 'tickMs' | 'allowedOrigins'>>;
   /** The event and section of the round: the tournament desk (results, pairings, crosstable, playoffs). */
   readonly tournament?: TournamentContext;
-  /** Skip bundling the page (API-only tests and benchmarks). */
+  /** Serve no page (API-only tests and benchmarks). */
   readonly noPage?: boolean;
 }
 
@@ -74,7 +74,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     const warnings: string[] = resumed ? [...timekeeperMismatches(meta.round, options.devices ?? [])] : [];
     const desk = TournamentDesk.open(hall, options.tournament);
     auth = await arbiterAuth(options.dataDir);
-    const pageDir = options.noPage ? undefined : await bundlePage();
+    const pageDir = options.noPage ? undefined : builtPage();
     for (const spec of options.devices ?? []) {
       if (!hall.boards.has(spec.board)) throw new Error(`--device ${spec.board}=...: the round has no board '${spec.board}' (boards: ${[...hall.boards.keys()].join(', ')})`);
       const opened = await openDevice(spec, schedulerOf(source));

@@ -35,5 +35,5 @@ export { swissRoundPairing, type LivePairing, type SwissRoundInput } from './swi
 export { deviceRole, parseDeviceSpec, timekeeperMismatches, withDeviceTimekeepers, type DeviceSpec } from './devices.ts';
 export { simulateRound, classicalThink, type LateArrival, type Simulation, type SimulationOptions } from './simulation.ts';
 export { scaledSource, manualSource, resumeAt, schedulerOf, type MonotonicSource, type ManualSource } from './time.ts';
-export { bundlePage } from './web/bundle.ts';
+export { builtPage } from './web/built-page.ts';
 export { demoLateArrivals } from './demo.ts';

@@ -8,6 +8,7 @@ const suites: Record<string, () => Promise<{ run(): Promise<BenchRow[]> }>> = {
   'arbiter-console': () => import('./arbiter-console.ts'),
   pairing: () => import('./pairing.ts'),
   'tournament-desk': () => import('./tournament-desk.ts'),
+  'command-line': () => import('./start-up.ts'),
 };
 
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));

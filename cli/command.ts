@@ -1,7 +1,5 @@
 export interface Command {
   readonly name: string;
-  /** One line for `zeitnot --help`. */
-  readonly summary: string;
   /** The full text for `zeitnot <command> --help`. */
   readonly help: string;
   /** Returns the process exit code. */

@@ -72,7 +72,6 @@ function describePort(p: PortReport): string {
 
 export const command: Command = {
   name: 'devices',
-  summary: 'list serial ports and what answers on them (DGT boards, line clocks, Firmata)',
   help,
   async run(args) {
     let parsed: ReturnType<typeof parse>;

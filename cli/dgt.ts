@@ -85,7 +85,6 @@ export async function decodeStream(
 
 export const command: Command = {
   name: 'dgt',
-  summary: 'DGT tools: decode raw board bytes from stdin (dgt decode [--hex])',
   help,
   async run(args) {
     const [sub, ...rest] = args;

@@ -1,15 +1,21 @@
-// The `zeitnot` command line: one module per command, loaded only when that command runs,
-// so `zeitnot replay` never loads serial ports or SQLite.
+// The `zeitnot` command line: one module per command, loaded only when that command runs, so
+// `zeitnot replay` never loads serial ports or SQLite and `zeitnot --help` loads none of them.
 import { UsageError, type Command } from './command.ts';
 
-const commands: Record<string, () => Promise<{ command: Command }>> = {
-  replay: () => import('./replay.ts'),
-  serve: () => import('./serve.ts'),
-  dgt: () => import('./dgt.ts'),
-  devices: () => import('./devices.ts'),
-  standings: () => import('./standings.ts'),
-  pairings: () => import('./pairings.ts'),
-  pair: () => import('./pair.ts'),
+interface Entry {
+  /** One line for `zeitnot --help`. */
+  readonly summary: string;
+  readonly load: () => Promise<{ command: Command }>;
+}
+
+const commands: Record<string, Entry> = {
+  replay: { summary: 'replay a game from thinking times or audit a PGN clock record (JSON lines)', load: () => import('./replay.ts') },
+  serve: { summary: 'run the arbiter console for a round (web page, devices, journal)', load: () => import('./serve.ts') },
+  dgt: { summary: 'DGT tools: decode raw board bytes from stdin (dgt decode [--hex])', load: () => import('./dgt.ts') },
+  devices: { summary: 'list serial ports and what answers on them (DGT boards, line clocks, Firmata)', load: () => import('./devices.ts') },
+  standings: { summary: 'standings of a TRF file with FIDE tie-break columns', load: () => import('./standings.ts') },
+  pairings: { summary: 'print the Berger round-robin schedule', load: () => import('./pairings.ts') },
+  pair: { summary: 'pair the next Swiss round of a TRF (FIDE Dutch), or check a finished one', load: () => import('./pair.ts') },
 };
 
 function usage(summaries: string[]): string {
@@ -19,17 +25,16 @@ function usage(summaries: string[]): string {
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    const loaded = await Promise.all(Object.values(commands).map((load) => load()));
-    const summaries = loaded.map(({ command }) => `  ${command.name.padEnd(10)} ${command.summary}`);
+    const summaries = Object.entries(commands).map(([command, { summary }]) => `  ${command.padEnd(10)} ${summary}`);
     process.stdout.write(usage(summaries) + '\n');
     return name ? 0 : 2;
   }
-  const load = commands[name];
-  if (!load) {
+  const entry = commands[name];
+  if (!entry) {
     process.stderr.write(`zeitnot: unknown command '${name}'. Commands: ${Object.keys(commands).join(', ')}\n`);
     return 2;
   }
-  const { command } = await load();
+  const { command } = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(command.help + '\n');
     return 0;

@@ -38,7 +38,6 @@ function report(checks: readonly RoundCheck[]): string {
 
 export const command: Command = {
   name: 'pair',
-  summary: 'pair the next Swiss round of a TRF (FIDE Dutch), or check a finished one',
   help,
   async run(args) {
     const rest = args.filter((a) => a !== '--dutch' && a !== '--baku');

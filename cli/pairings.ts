@@ -16,7 +16,6 @@ options:
 
 export const command: Command = {
   name: 'pairings',
-  summary: 'print the Berger round-robin schedule',
   help,
   async run(args) {
     try {

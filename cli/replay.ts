@@ -185,7 +185,6 @@ async function auditFile(args: Args, file: string): Promise<number> {
 
 export const command: Command = {
   name: 'replay',
-  summary: 'replay a game from thinking times or audit a PGN clock record (JSON lines)',
   help,
   run: replay,
 };

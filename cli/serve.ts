@@ -1,5 +1,6 @@
 // `zeitnot serve`: the arbiter console (docs/console.md).
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { demoLateArrivals, parseDeviceSpec, roundFromEvent, startConsole, swissRoundPairing, type LivePairing } from '../arbiter-console/index.ts';
@@ -36,7 +37,8 @@ usage: zeitnot serve --event FILE|PRESET [options]
   --durability process|power  journal survives a crashed console (default), or power loss too
                          (an fsync per event)
   --demo                 the npm start round: Cairns Cup 2019 round 1, 5 simulated boards, 40x,
-                         a fresh journal in ./data/demo on every start
+                         a fresh journal on every start in the system's temporary directory
+                         (zeitnot-demo-USER), so the demo runs from a read-only checkout
   --help                 this text
 
 On the first start in a data directory the arbiter token is printed once; only its scrypt hash is
@@ -79,7 +81,6 @@ function positive(name: string, text: string | undefined, fallback: number): num
 
 export const command: Command = {
   name: 'serve',
-  summary: 'run the arbiter console for a round (web page, devices, journal)',
   help,
   async run(args) {
     try {
@@ -118,7 +119,7 @@ async function serve(args: string[]): Promise<number> {
       strict: true,
     });
     const demo = values.demo ?? false;
-    const dataDir = resolve(values.data ?? (demo ? './data/demo' : './data'));
+    const dataDir = resolve(values.data ?? (demo ? join(tmpdir(), `zeitnot-demo-${userInfo().username}`) : './data'));
     if (demo && existsSync(join(dataDir, 'journal.sqlite'))) {
       // The demo always starts a fresh round (and prints a fresh token); only its own directory is wiped.
       for (const f of ['journal.sqlite', 'journal.sqlite-wal', 'journal.sqlite-shm', 'arbiter-token.scrypt']) rmSync(join(dataDir, f), { force: true });

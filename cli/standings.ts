@@ -98,7 +98,6 @@ const format = (value: number | null): string => (value === null ? '-' : Number.
 
 export const command: Command = {
   name: 'standings',
-  summary: 'standings of a TRF file with FIDE tie-break columns',
   help,
   async run(argv) {
     try {

@@ -1,0 +1,137 @@
+// The package as a user gets it: `npm pack`, installed offline from the tarball into an empty
+// directory and run with `npx zeitnot`; and the packed files served from a read-only directory by a
+// normal user, so `serve` provably writes nothing where zeitnot is installed.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+const work = mkdtempSync(join(tmpdir(), 'zeitnot-package-'));
+let tarball = '';
+
+beforeAll(() => {
+  // `npm pack` runs the prepare script (the build) itself, as a publish would.
+  const out = execFileSync('npm', ['pack', '--pack-destination', work, '--json'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  tarball = join(work, (JSON.parse(out) as { filename: string }[])[0]!.filename);
+}, 120_000);
+
+afterAll(() => {
+  for (const path of walk(work)) if (!path.isSymlink) chmodSync(path.path, 0o755);
+  rmSync(work, { recursive: true, force: true });
+});
+
+function* walk(dir: string): Generator<{ path: string; isSymlink: boolean }> {
+  yield { path: dir, isSymlink: false };
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isSymbolicLink()) yield { path, isSymlink: true };
+    else if (entry.isDirectory()) yield* walk(path);
+    else yield { path, isSymlink: false };
+  }
+}
+
+/**
+ * An application that depends on the tarball, locked to the versions zeitnot's own lock file pins.
+ * Offline, npm has the packages' tarballs in its cache (from `npm ci`) but not their registry
+ * metadata, so a lock file is what lets it install with no network, as `npm ci` does for zeitnot.
+ */
+function writeAppLock(app: string): void {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string>; bin: Record<string, string>; engines: Record<string, string> };
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+  const dependency = { zeitnot: `file:${tarball}` };
+  const packages: Record<string, unknown> = {
+    '': { name: 'app', version: '1.0.0', dependencies: dependency },
+    'node_modules/zeitnot': { version: manifest.version, resolved: `file:${tarball}`, dependencies: manifest.dependencies, bin: manifest.bin, engines: manifest.engines },
+  };
+  for (const [path, entry] of Object.entries(lock.packages)) if (path !== '' && !entry.dev) packages[path] = entry;
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true, dependencies: dependency }));
+  writeFileSync(join(app, 'package-lock.json'), JSON.stringify({ name: 'app', version: '1.0.0', lockfileVersion: 3, requires: true, packages }));
+}
+
+describe('npm pack', () => {
+  it('packs the compiled command line and page, not the TypeScript sources or tests', () => {
+    const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
+    expect(listing).toContain('package/bin/zeitnot.js');
+    expect(listing).toContain('package/dist/cli/main.js');
+    expect(listing).toContain('package/dist/web/app.js');
+    expect(listing).toContain('package/dist/web/index.html');
+    expect(listing.filter((f) => f.endsWith('.ts'))).toEqual([]);
+    expect(listing.filter((f) => f.startsWith('package/tests/'))).toEqual([]);
+  });
+
+  it('installs offline from the tarball into an empty directory and runs with npx zeitnot', () => {
+    const app = join(work, 'app');
+    mkdirSync(app);
+    writeAppLock(app);
+    // --ignore-scripts: better-sqlite3 has no prebuilt binary offline and compiles from source for
+    // about 100 s here; the commands run here need no native code (serve, which does, is the next test).
+    execFileSync('npm', ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: app, stdio: 'ignore' });
+    const npx = (...args: string[]) => spawnSync('npx', ['--offline', '--no-install', 'zeitnot', ...args], { cwd: app, encoding: 'utf8' });
+    const help = npx('--help');
+    expect(help.stderr).toBe('');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^usage: zeitnot <command>/);
+    const replay = npx('replay', '--time-control', '40/5400+30:1800+30', '--think', '12000');
+    expect(replay.status).toBe(0);
+    expect(JSON.parse(replay.stdout.split('\n')[0]!)).toMatchObject({ ply: 1, remainingMs: 5_448_000 });
+    const bad = npx('replay', '--time-control', '40/x', '--think', '1');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+  }, 180_000);
+});
+
+describe('serve from a read-only install, as a normal user', () => {
+  const asRoot = process.getuid?.() === 0;
+  const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
+  // As root a read-only mode bit stops nothing, so the test drops to `nobody`; without setpriv it cannot.
+  it.skipIf(asRoot && !setpriv)('serves the demo round and its page from the packed files made read-only, run as nobody', async () => {
+    const installed = join(work, 'read-only');
+    mkdirSync(installed);
+    execFileSync('tar', ['-xzf', tarball, '-C', installed]);
+    const pkg = join(installed, 'package');
+    // The packed files with the project's installed dependencies beside them (a tarball install would
+    // put the same packages there).
+    symlinkSync(join(root, 'node_modules'), join(pkg, 'node_modules'));
+    for (const { path, isSymlink } of walk(installed)) if (!isSymlink) chmodSync(path, statSync(path).isDirectory() ? 0o555 : 0o444);
+    chmodSync(work, 0o755);
+    const temp = join(work, 'tmp');
+    mkdirSync(temp, { mode: 0o777 });
+    chmodSync(temp, 0o777);
+    const command = [process.execPath, join(pkg, 'bin', 'zeitnot.js'), 'serve', '--demo', '--port', '0', '--simulate', '1'];
+    const [file, ...args] = asRoot ? [setpriv!, '--reuid=nobody', '--regid=nogroup', '--clear-groups', '--', ...command] : command;
+    const child = spawn(file!, args, { cwd: pkg, env: { ...process.env, TMPDIR: temp, HOME: temp }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no URL in time: ${out}${err}`)), 60_000);
+        child.stdout.on('data', () => {
+          const match = /spectators:\s+(http:\/\/\S+)\/spectator/.exec(out);
+          if (!match) return;
+          clearTimeout(timer);
+          resolve(match[1]!);
+        });
+        child.on('exit', (code) => {
+          clearTimeout(timer);
+          reject(new Error(`serve exited ${code}: ${err}`));
+        });
+      });
+      for (const path of ['/', '/app.js', '/style.css']) {
+        const res = await fetch(url + path);
+        expect(res.status, path).toBe(200);
+        expect((await res.text()).length, path).toBeGreaterThan(100);
+      }
+      expect(out).toContain(join(temp, asRoot ? 'zeitnot-demo-nobody' : ''));
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    expect(err).toBe('');
+    if (asRoot) expect(statSync(join(temp, 'zeitnot-demo-nobody', 'journal.sqlite')).uid).toBe(65534);
+    expect(readdirSync(pkg).sort()).toEqual(['README.md', 'bin', 'dist', 'docs', 'node_modules', 'package.json']);
+  }, 120_000);
+});
