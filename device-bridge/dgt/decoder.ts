@@ -16,83 +16,147 @@ export interface DecoderStats {
 
 /** Sizes accepted for ids the decoder does not know: small messages only, so a stray id cannot eat the stream. */
 const unknownSizes = { min: 3, max: 64 };
+/** Consecutive skipped stretches reported one by one before the rest of the run is merged. */
+const separateErrors = 8;
 const maxSize = Math.max(...[...messageSizes.values()].map((s) => s.max));
 
+const hexByte = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 const hex = (bytes: ArrayLike<number>, limit = 32): string => {
-  const shown = Array.from(bytes).slice(0, limit);
-  const text = shown.map((b) => b.toString(16).padStart(2, '0')).join(' ');
+  let text = '';
+  const shown = Math.min(limit, bytes.length);
+  for (let i = 0; i < shown; i++) text += (i ? ' ' : '') + hexByte[(bytes[i] ?? 0) & 0xff];
   return bytes.length > limit ? `${text} ...` : text;
 };
 
+/**
+ * Linear in the input over any chunk size: bytes live in one growing buffer read through offsets, and
+ * what has been consumed is dropped only when it is more than half the buffer (amortised O(1) a byte).
+ */
 export class DgtDecoder {
   readonly stats: DecoderStats = { messages: 0, garbageBytes: 0, badHeaders: 0, badLengths: 0, truncated: 0, badPayloads: 0 };
-  private pending: number[] = [];
-  /** Stream offset of pending[0]. */
+  private buffer = new Uint8Array(256);
+  /** buffer[head, tail) holds the bytes not yet decoded. */
+  private head = 0;
+  private tail = 0;
+  /** Stream offset of buffer[head]. */
   private offset = 0;
+  /** Skips since the last message in this push, and the stretch the later ones are merged into. */
+  private run = 0;
+  private noise: { -readonly [K in keyof DecodeError]: DecodeError[K] } | undefined;
 
-  /** Decodes what can be decoded; keeps an incomplete message for the next chunk. */
+  /**
+   * Decodes what can be decoded; keeps an incomplete message for the next chunk. A run of more than
+   * `separateErrors` skips with no message between (line noise) goes on as one 'garbage' stretch, so
+   * noise costs one error, not one per byte (the stats still count every kind).
+   */
   push(chunk: ArrayLike<number>): DecodeOutput[] {
-    for (let i = 0; i < chunk.length; i++) this.pending.push((chunk[i] ?? 0) & 0xff);
+    this.append(chunk);
     const out: DecodeOutput[] = [];
+    this.run = 0;
+    this.noise = undefined;
     for (;;) {
       const step = this.step();
       if (step === 'wait') break;
+      if (step === 'merged') continue;
+      if (step.type !== 'error') {
+        this.run = 0;
+        this.noise = undefined;
+      }
       out.push(step);
     }
+    if (this.head === this.tail) this.head = this.tail = 0;
     return out;
   }
 
   /** Bytes held while waiting for the rest of a message. */
   get buffered(): number {
-    return this.pending.length;
+    return this.tail - this.head;
   }
 
-  private skip(count: number, reason: DecodeErrorReason, detail: string): DecodeError {
-    const skipped = this.pending.splice(0, count);
-    const error: DecodeError = { type: 'error', reason, offset: this.offset, bytes: hex(skipped), count, detail };
-    this.offset += count;
+  private append(chunk: ArrayLike<number>): void {
+    const length = chunk.length;
+    if (this.tail + length > this.buffer.length) {
+      const kept = this.tail - this.head;
+      const size = Math.max(this.buffer.length, 2 * (kept + length));
+      const next = size > this.buffer.length ? new Uint8Array(size) : this.buffer;
+      next.set(this.buffer.subarray(this.head, this.tail), 0);
+      this.buffer = next;
+      this.head = 0;
+      this.tail = kept;
+    }
+    if (chunk instanceof Uint8Array) this.buffer.set(chunk, this.tail);
+    else for (let i = 0; i < length; i++) this.buffer[this.tail + i] = (chunk[i] ?? 0) & 0xff;
+    this.tail += length;
+  }
+
+  private at(i: number): number {
+    return this.buffer[this.head + i] ?? 0;
+  }
+
+  /** Whether the next skip is reported on its own (and so needs its detail text). */
+  private get reporting(): boolean {
+    return this.run < separateErrors;
+  }
+
+  private skip(count: number, reason: DecodeErrorReason, detail: string): DecodeError | 'merged' {
     if (reason === 'garbage') this.stats.garbageBytes += count;
     else if (reason === 'bad-header') this.stats.badHeaders++;
     else if (reason === 'bad-length') this.stats.badLengths++;
     else if (reason === 'truncated') this.stats.truncated++;
     else this.stats.badPayloads++;
-    return error;
+    const offset = this.offset;
+    const merged = ++this.run > separateErrors;
+    if (merged && this.noise) {
+      this.noise.count += count;
+      this.consume(count);
+      return 'merged';
+    }
+    const bytes = hex(this.buffer.subarray(this.head, this.head + count));
+    this.consume(count);
+    if (merged) this.noise = { type: 'error', reason: 'garbage', offset, bytes, count, detail: 'line noise: skips of every kind in a row, merged (the stats count each)' };
+    return this.noise ?? { type: 'error', reason, offset, bytes, count, detail };
   }
 
-  private step(): DecodeOutput | 'wait' {
-    const p = this.pending;
-    if (p.length === 0) return 'wait';
-    const start = p.findIndex((b) => b & 0x80);
-    if (start !== 0) {
-      const count = start < 0 ? p.length : start;
-      return this.skip(count, 'garbage', `${count} byte(s) outside any message`);
+  private consume(count: number): void {
+    this.head += count;
+    this.offset += count;
+  }
+
+  private step(): DecodeOutput | 'wait' | 'merged' {
+    const length = this.tail - this.head;
+    if (length === 0) return 'wait';
+    let start = 0;
+    while (start < length && !(this.at(start) & 0x80)) start++;
+    if (start !== 0) return this.skip(start, 'garbage', this.reporting ? `${start} byte(s) outside any message` : '');
+    if (length < 3) {
+      for (let i = 1; i < length; i++) if (this.at(i) & 0x80) return this.badHeader();
+      return 'wait';
     }
-    if (p.length < 3) return p.slice(1).some((b) => b & 0x80) ? this.badHeader() : 'wait';
-    const id = p[0] ?? 0;
-    const s1 = p[1] ?? 0;
-    const s2 = p[2] ?? 0;
+    const id = this.at(0);
+    const s1 = this.at(1);
+    const s2 = this.at(2);
     if ((s1 | s2) & 0x80) return this.badHeader();
     const size = (s1 << 7) | s2;
     const allowed = messageSizes.get(id) ?? unknownSizes;
     if (size < allowed.min || size > allowed.max || size > maxSize) {
-      return this.skip(1, 'bad-length', `message 0x${id.toString(16)} with size ${size}, expected ${allowed.min}..${allowed.max}`);
+      return this.skip(1, 'bad-length', this.reporting ? `message 0x${id.toString(16)} with size ${size}, expected ${allowed.min}..${allowed.max}` : '');
     }
-    const available = Math.min(p.length, size);
+    const available = Math.min(length, size);
     for (let i = 3; i < available; i++) {
-      if ((p[i] ?? 0) & 0x80) return this.skip(i, 'truncated', `message 0x${id.toString(16)} cut after ${i} of ${size} bytes`);
+      if (this.at(i) & 0x80) return this.skip(i, 'truncated', this.reporting ? `message 0x${id.toString(16)} cut after ${i} of ${size} bytes` : '');
     }
-    if (p.length < size) return 'wait';
-    const payload = p.slice(3, size);
+    if (length < size) return 'wait';
+    const payload = Array.from(this.buffer.subarray(this.head + 3, this.head + size));
     const message = decodePayload(id, payload);
     if (typeof message === 'string') return this.skip(size, 'bad-payload', message);
-    this.pending.splice(0, size);
-    this.offset += size;
+    this.consume(size);
     this.stats.messages++;
     return message;
   }
 
-  private badHeader(): DecodeError {
-    return this.skip(1, 'bad-header', `message 0x${(this.pending[0] ?? 0).toString(16)} without a size`);
+  private badHeader(): DecodeError | 'merged' {
+    const id = this.at(0);
+    return this.skip(1, 'bad-header', this.reporting ? `message 0x${id.toString(16)} without a size` : '');
   }
 }
 
