@@ -1,6 +1,7 @@
-// `zeitnot dgt decode`: a protocol analyser for people debugging DGT hardware. Reads what a board sent
+// `zeitnot dgt decode` and `zeitnot dgt moves`: tools for people debugging DGT hardware and auditing a board's log.
 // (raw bytes, or hex text) on standard input and prints one JSON object per message or skipped stretch.
-import { DgtDecoder, type DecodeOutput } from '../device-bridge/index.ts';
+import { DgtDecoder, PositionTracker, type DecodeOutput, type PositionEvent, type SignalledResult } from '../device-bridge/index.ts';
+import { createManualScheduler } from '../simulators/index.ts';
 import { UsageError, type Command } from './command.ts';
 
 const help = `zeitnot dgt: DGT e-board and clock tools (see docs/dgt.md).
@@ -16,6 +17,16 @@ const help = `zeitnot dgt: DGT e-board and clock tools (see docs/dgt.md).
       clock, noClock, clockBlank, clockAck, version, hardwareVersion, serialNumber, longSerialNumber,
       trademark, busAddress, battery, eeMoves, draughtsBoard, unknown; error reasons: garbage,
       bad-header, bad-length, truncated, bad-payload. Squares are the board's own numbering (a8 = 0).
+
+  zeitnot dgt moves [--hex] < capture
+      Reads the same byte stream as a board's log and prints the game it shows, one JSON object per
+      line: {"ply":1,"san":"e4","uci":"e2e4","fen":"..."} for each move, {"unexplained":{...}} where
+      no legal moves explain the board and the game was re-seeded from the position it shows (with the
+      candidates when several move orders fit), then {"resultSignal":"1-0"} when the players put
+      both kings on the centre squares. On standard error: the takebacks, quarantined and unrecognised
+      positions met on the way. The log has no timestamps: each clock message counts as one second and
+      field updates as 250 ms apart (the board's scan), so pieces in motion are not read as moves; a
+      lever change is the press of the side whose clock was running.
 
 options:
   --hex    standard input is hexadecimal text ("8D 00 0A 20 03 02 ...", "8d000a...", "0x8D,0x00");
@@ -83,6 +94,56 @@ export async function decodeStream(
   return decoder;
 }
 
+/** A byte log's game: the tracker on simulated time (see the help for the time model). */
+export async function movesOfStream(input: AsyncIterable<Buffer | string>, options: { hex: boolean }, print: (line: string) => void): Promise<Record<string, number>> {
+  const scheduler = createManualScheduler();
+  const counts: Record<string, number> = { takebacks: 0, ambiguous: 0, unrecognised: 0, reseeds: 0 };
+  let signal: SignalledResult | undefined;
+  const onEvent = (e: PositionEvent) => {
+    if (e.type === 'takeback') counts.takebacks!++;
+    else if (e.type === 'ambiguous') counts.ambiguous!++;
+    else if (e.type === 'unrecognised') counts.unrecognised!++;
+    else if (e.type === 'reseed') counts.reseeds!++;
+    // A signal counts when it is the last word: moves after it mean play went on.
+    if (e.type === 'resultSignal') signal = e.result;
+    else if (e.type === 'move' || e.type === 'newGame') signal = undefined;
+  };
+  const tracker = new PositionTracker({ scheduler, onEvent });
+  let running: 'left' | 'right' | 'none' = 'none';
+  await decodeStream(input, options, (line) => {
+    const m = JSON.parse(line) as DecodeOutput;
+    if (m.type === 'boardDump') tracker.boardDump(m.squares);
+    else if (m.type === 'fieldUpdate') {
+      scheduler.advanceBy(250);
+      tracker.fieldUpdate(m.square, m.piece);
+    } else if (m.type === 'clock') {
+      scheduler.advanceBy(1000);
+      if (running !== 'none' && m.runningSide !== 'none' && m.runningSide !== running) {
+        const whiteSide = tracker.boardOrientation === 'rotated' ? 'right' : 'left';
+        tracker.clockPressed(running === whiteSide ? 'white' : 'black');
+      }
+      if (m.runningSide !== 'none') running = m.runningSide;
+    }
+  });
+  scheduler.advanceBy(10_000);
+  tracker.settle();
+  let ply = 0;
+  for (const item of tracker.game) {
+    if ('reseed' in item) {
+      ply = plyOf(item.reseed.fen);
+      print(JSON.stringify({ unexplained: item.reseed }));
+    } else print(JSON.stringify({ ply: ++ply, san: item.move.san, uci: item.move.uci, fen: item.move.fen }));
+  }
+  if (signal) print(JSON.stringify({ resultSignal: signal }));
+  tracker.dispose();
+  return counts;
+}
+
+function plyOf(fen: string): number {
+  const [, turn = 'w', , , , full = '1'] = fen.split(' ');
+  return (Number(full) - 1) * 2 + (turn === 'b' ? 1 : 0);
+}
+
 export const command: Command = {
   name: 'dgt',
   help,
@@ -90,16 +151,23 @@ export const command: Command = {
     const [sub, ...rest] = args;
     const unknown = rest.filter((a) => a !== '--hex');
     const problem =
-      sub !== 'decode'
-        ? `zeitnot dgt: expected 'decode', got ${sub ? `'${sub}'` : 'nothing'} (zeitnot dgt --help)`
+      sub !== 'decode' && sub !== 'moves'
+        ? `zeitnot dgt: expected 'decode' or 'moves', got ${sub ? `'${sub}'` : 'nothing'} (zeitnot dgt --help)`
         : unknown.length > 0
-          ? `zeitnot dgt decode: unknown option ${unknown.join(' ')}`
+          ? `zeitnot dgt ${sub}: unknown option ${unknown.join(' ')}`
           : undefined;
     if (problem) {
       process.stderr.write(problem + '\n');
       return new UsageError(problem).exitCode;
     }
-    const decoder = await decodeStream(process.stdin, { hex: rest.includes('--hex') }, (line) => process.stdout.write(line + '\n'));
+    const hex = rest.includes('--hex');
+    const out = (line: string) => process.stdout.write(line + '\n');
+    if (sub === 'moves') {
+      const counts = await movesOfStream(process.stdin, { hex }, out);
+      process.stderr.write(`${JSON.stringify(counts)}\n`);
+      return 0;
+    }
+    const decoder = await decodeStream(process.stdin, { hex }, out);
     process.stderr.write(`${JSON.stringify({ stats: decoder.stats })}\n`);
     return 0;
   },

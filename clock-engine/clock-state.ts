@@ -138,6 +138,7 @@ export const clockEventTypes = Object.keys({
   penalty: true,
   arrive: true,
   boardMove: true,
+  boardPosition: true,
   drawOffer: true,
   drawAccept: true,
   quickplayClaim: true,

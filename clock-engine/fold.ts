@@ -26,6 +26,7 @@ import {
 import {
   arrive,
   boardMove,
+  boardPosition,
   checkMoveCounts,
   defaultTimeExpired,
   drawOffer,
@@ -210,7 +211,7 @@ export function replayGame(config: GameConfig, events: readonly ClockEvent[]): G
 
 function step(config: GameConfig, state: GameState, e: ClockEvent): GameState {
   // A finished game only takes corrections of the result and the move counts; anything else changes nothing.
-  if (state.status === 'finished' && e.type !== 'result' && e.type !== 'boardMove' && e.type !== 'setMoveCounter') {
+  if (state.status === 'finished' && e.type !== 'result' && e.type !== 'boardMove' && e.type !== 'boardPosition' && e.type !== 'setMoveCounter') {
     return state;
   }
   const s = advance(state, e.at);
@@ -240,6 +241,8 @@ function step(config: GameConfig, state: GameState, e: ClockEvent): GameState {
       return arrive(config, s, e.side, at);
     case 'boardMove':
       return boardMove(s, e.side, e.san, e.fen, at);
+    case 'boardPosition':
+      return boardPosition(s, e.fen, e.plies, at);
     case 'drawOffer':
       return drawOffer(config, s, e.side, at);
     case 'drawAccept':

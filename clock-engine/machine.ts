@@ -147,6 +147,7 @@ export const gameClockMachine = machineSetup.createMachine({
         ],
         // These never move a deadline or change the status (unless a deadline passed before them).
         boardMove: [{ guard: 'noDeadlinePassed', actions: 'fold' }, { target: '#gameClock.routing', actions: 'fold' }],
+        boardPosition: [{ guard: 'noDeadlinePassed', actions: 'fold' }, { target: '#gameClock.routing', actions: 'fold' }],
         drawOffer: [{ guard: 'noDeadlinePassed', actions: 'fold' }, { target: '#gameClock.routing', actions: 'fold' }],
         setMoveCounter: [{ guard: 'noDeadlinePassed', actions: 'fold' }, { target: '#gameClock.routing', actions: 'fold' }],
       },

@@ -90,6 +90,24 @@ export function boardMove(s: GameState, side: Side, san: string, fen: string | u
   return out;
 }
 
+/** Moves counts after a takeback (plies < 0) or unseen plies (plies > 0): the plies alternate from the side to move. */
+export function boardPosition(s: GameState, fen: string, plies: number, at: number): GameState {
+  const before: Side = (s.fen ?? '').split(' ')[1] === 'b' ? 'black' : 'white';
+  let moves = s.moves;
+  let turn = before;
+  for (let i = 0; i < Math.abs(plies); i++) {
+    if (plies < 0) {
+      turn = otherSide(turn);
+      moves = set(moves, turn, Math.max(0, moves[turn] - 1));
+    } else {
+      moves = set(moves, turn, moves[turn] + 1);
+      turn = otherSide(turn);
+    }
+  }
+  const out: GameState = { ...s, moves, fen, movesTracked: true };
+  return checkMoveCounts(checkMoveCounts(out, 'white', at), 'black', at);
+}
+
 export function positionAfter(fen: string | undefined, san: string): string | undefined {
   try {
     const game = new Chess(fen);

@@ -134,6 +134,12 @@ export type ClockEvent =
   | (Base & { readonly type: 'arrive'; readonly side: Side })
   /** A move as the board or scoresheet records it: the authoritative move count. */
   | (Base & { readonly type: 'boardMove'; readonly side: Side; readonly san: string; readonly fen?: string })
+  /**
+   * The board's position changed other than by one reported move: `plies` < 0 took that many plies
+   * back (a takeback, or a move replaced before the next); `plies` >= 0 is a re-read position with that
+   * many plies unseen in between (0 when unknown). The board's move counts follow.
+   */
+  | (Base & { readonly type: 'boardPosition'; readonly fen: string; readonly plies: number; readonly detail?: string })
   | (Base & { readonly type: 'drawOffer'; readonly side: Side })
   | (Base & { readonly type: 'drawAccept'; readonly side: Side })
   /** Laws 2009 Article 10.2 claim by the player to move. */

@@ -14,6 +14,8 @@ export interface DgtDeviceOptions extends DgtSessionOptions {
   /** White's clock side; 'auto' (default): from the board's orientation, then from which clock starts. */
   readonly whiteSide?: WhiteSide;
   readonly orientation?: Orientation | 'auto';
+  /** The game's position when the device is opened (a resumed game, from the journal). */
+  readonly fen?: string;
   /** Board stability window before a position is read (ms). */
   readonly stableMs?: number;
   /** How long a stable move waits for its clock press (ms). */
@@ -31,6 +33,8 @@ export interface DgtDevice extends ClockDevice {
   readonly identity: BoardIdentity | undefined;
   /** The clock's latest times as White/Black (mirror role). */
   readonly lastReading: LastReading | undefined;
+  /** The arbiter says where the pieces stand (what no search explains); the board's moves go on from there. */
+  setBoardPosition(fen: string): void;
   /** Mirror role: an alert when the engine and the DGT clock are more than `toleranceMs` (1 s) apart. */
   compareWithEngine(state: GameState, toleranceMs?: number): ClockAlert | undefined;
 }
@@ -56,6 +60,22 @@ export function createDgtDevice(options: DgtDeviceOptions): DgtDevice {
       case 'move':
         out.event({ type: 'boardMove', side: e.side, san: e.san, fen: e.fen, at: e.at, by: actor });
         break;
+      case 'takeback':
+        out.event({ type: 'boardPosition', fen: e.fen, plies: -e.plies, at: e.at, by: actor, detail: `the board took back ${e.plies} ${e.plies === 1 ? 'ply' : 'plies'}` });
+        out.arbiterCall(e.at, `the board took back ${e.plies} ${e.plies === 1 ? 'ply' : 'plies'} (a takeback, or a move replaced before the next)`);
+        break;
+      case 'reseed': {
+        const r = e.reseed;
+        const why =
+          r.reason === 'arbiter'
+            ? 'the arbiter set the position'
+            : r.reason === 'ambiguous'
+              ? `${r.plies ?? 'some'} plies the board cannot tell apart: ${(r.candidates ?? []).join(' | ')}`
+              : 'no legal moves lead to the position on the board';
+        out.event({ type: 'boardPosition', fen: r.fen, plies: r.plies ?? 0, at: e.at, by: actor, detail: why });
+        if (r.reason !== 'arbiter') out.arbiterCall(e.at, `board re-read: ${why}; the game goes on from ${r.fen} (set the position if it is wrong)`);
+        break;
+      }
       case 'resultSignal':
         out.arbiterCall(e.at, `result signal on the board (kings on the centre squares): ${e.result}`);
         break;
@@ -80,6 +100,7 @@ export function createDgtDevice(options: DgtDeviceOptions): DgtDevice {
     ...(options.stableMs !== undefined ? { stableMs: options.stableMs } : {}),
     ...(options.confirmMs !== undefined ? { confirmMs: options.confirmMs } : {}),
     ...(options.orientation ? { orientation: options.orientation } : {}),
+    ...(options.fen ? { fen: options.fen } : {}),
   });
   const pressed = (side: Side) => tracker.clockPressed(side);
   const mirror = options.role === 'mirror' ? new MirrorClock(sides, actor, out, pressed) : undefined;
@@ -148,6 +169,9 @@ export function createDgtDevice(options: DgtDeviceOptions): DgtDevice {
       cancelNotice = after(scheduler, options.noticeMs ?? 3000, () => {
         session.sendClock({ frame: endDisplay(), command: ClockCommand.end, key: 'text', label: 'end text' });
       });
+    },
+    setBoardPosition(fen) {
+      tracker.setPosition(fen);
     },
     compareWithEngine(state, toleranceMs) {
       return mirror?.compare(state, toleranceMs);

@@ -58,14 +58,19 @@ export {
   type UpdateMode,
   type BindingInterface,
 } from './session.ts';
+export { PositionTracker, type PositionEvent, type PositionTrackerOptions } from './positions.ts';
 export {
-  PositionTracker,
+  GameReader,
   placementOf,
   resultSignal,
-  type PositionEvent,
-  type PositionTrackerOptions,
+  rotateSquares,
+  startFen,
+  type GameReaderOptions,
+  type PlayedMove,
+  type Reading,
+  type Reseed,
   type Orientation,
   type SignalledResult,
-} from './positions.ts';
+} from './game-reader.ts';
 export { MirrorClock, HostClock, SideMap, formatMs, type WhiteSide, type LastReading, type HostDisplay } from './clock-roles.ts';
 export { createDgtDevice, type DgtDevice, type DgtDeviceOptions } from './device.ts';

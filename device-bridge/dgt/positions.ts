@@ -1,19 +1,21 @@
-// Board positions to moves. The board reports squares one at a time while pieces are in the air, so
-// single field updates are never moves: the position must stay unchanged for `stableMs`, and then it is
-// accepted only if one legal move (or one legal pair of moves, when both players moved within the
-// window) leads to it. Two or more explanations are quarantined for the arbiter, never guessed.
-// Both kings on the centre squares is the DGT result signal: a claim, not a move.
-import { Chess, type Move } from 'chess.js';
+// Board positions to moves, in time. The board reports squares one at a time while pieces are in the air,
+// so single field updates are never moves: the position must stay unchanged for `stableMs`, then the
+// game reader (game-reader.ts) says how it follows from the game. A single move waits for its player's
+// press (or `confirmMs`); a move that may be the first half of a slow castle waits for the press alone.
+// Two or more explanations are quarantined for the arbiter, never guessed.
 import type { Side } from '../../clock-engine/index.ts';
 import { after, type CancelTimer, type Scheduler } from '../scheduler.ts';
+import { GameReader, type Orientation, type PlayedMove, type Reading, type Reseed, type SignalledResult } from './game-reader.ts';
 import type { BoardSquare, PieceLetter } from './protocol.ts';
-import { squareIndex, squareName } from './protocol.ts';
 
-export type Orientation = 'normal' | 'rotated';
-export type SignalledResult = '1-0' | '0-1' | '1/2-1/2';
+export { placementOf, resultSignal, type Orientation, type SignalledResult } from './game-reader.ts';
 
 export type PositionEvent =
   | { readonly type: 'move'; readonly side: Side; readonly san: string; readonly uci: string; readonly fen: string; readonly ply: number; readonly at: number }
+  /** The board went back `plies` plies (a takeback, or a move replaced before the next one): now at `fen`. */
+  | { readonly type: 'takeback'; readonly plies: number; readonly fen: string; readonly at: number }
+  /** No move sequence explains the board: the game goes on from `reseed.fen` (moves in between unknown). */
+  | { readonly type: 'reseed'; readonly reseed: Reseed; readonly at: number }
   | { readonly type: 'resultSignal'; readonly result: SignalledResult; readonly at: number }
   | { readonly type: 'ambiguous'; readonly candidates: readonly string[]; readonly at: number }
   | { readonly type: 'unrecognised'; readonly placement: string; readonly at: number }
@@ -22,6 +24,8 @@ export type PositionEvent =
 
 export interface PositionTrackerOptions {
   readonly scheduler: Scheduler;
+  /** The game's position to start from (a resumed game, from the journal); default the start position. */
+  readonly fen?: string;
   /** How long the board must be still before its position is read (the board scans in ~200-250 ms). */
   readonly stableMs?: number;
   /** A stable legal move waits this long for its clock press before it is taken anyway. */
@@ -33,90 +37,22 @@ export interface PositionTrackerOptions {
   readonly onEvent: (event: PositionEvent) => void;
 }
 
-const startPlacement = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR';
-const centre: Record<string, 'light' | 'dark'> = { d5: 'light', e4: 'light', d4: 'dark', e5: 'dark' };
-
-/** FEN piece placement of 64 squares (index 0 = a8). Anything that is not a chess piece counts as empty. */
-export function placementOf(squares: readonly BoardSquare[]): string {
-  const rows: string[] = [];
-  for (let rank = 0; rank < 8; rank++) {
-    let row = '';
-    let empty = 0;
-    for (let file = 0; file < 8; file++) {
-      const piece = squares[rank * 8 + file] ?? '.';
-      if (piece.length === 1 && piece !== '.') {
-        if (empty) row += String(empty);
-        empty = 0;
-        row += piece;
-      } else empty++;
-    }
-    rows.push(empty ? row + String(empty) : row);
-  }
-  return rows.join('/');
-}
-
-const rotate = (squares: readonly BoardSquare[]): BoardSquare[] => squares.map((_, i) => squares[63 - i] ?? '.');
-/** The squares (index 0 = a8, chess numbering) after `move`, without asking chess.js for a FEN. */
-function squaresAfter(before: readonly string[], move: Move): string[] {
-  const after = [...before];
-  const at = (square: string) => squareIndex(square);
-  const piece = move.color === 'w' ? (move.promotion ?? move.piece).toUpperCase() : (move.promotion ?? move.piece);
-  after[at(move.from)] = '.';
-  after[at(move.to)] = piece;
-  if (move.flags.includes('e')) after[at(`${move.to[0]}${move.from[1]}`)] = '.';
-  if (move.flags.includes('k') || move.flags.includes('q')) {
-    const rank = move.from[1];
-    const [rookFrom, rookTo] = move.flags.includes('k') ? [`h${rank}`, `f${rank}`] : [`a${rank}`, `d${rank}`];
-    after[at(rookFrom)] = '.';
-    after[at(rookTo)] = move.color === 'w' ? 'R' : 'r';
-  }
-  return after;
-}
-
-const sameSquares = (a: readonly string[], b: readonly string[]): boolean => a.every((x, i) => x === b[i]);
-
-export function resultSignal(squares: readonly BoardSquare[]): SignalledResult | undefined {
-  const white = squares.indexOf('K');
-  const black = squares.indexOf('k');
-  if (white < 0 || black < 0) return undefined;
-  const w = centre[squareName(white)];
-  const b = centre[squareName(black)];
-  if (!w || !b) return undefined;
-  if (w === 'light' && b === 'light') return '1-0';
-  if (w === 'dark' && b === 'dark') return '0-1';
-  // Side by side on one rank (d4+e4 or d5+e5): opposite colours.
-  return squareName(white)[1] === squareName(black)[1] ? '1/2-1/2' : undefined;
-}
-
-/** Squares (chess numbering, 0 = a8) whose piece differs between two placements. */
-function changedSquares(a: readonly string[], b: readonly string[]): Set<string> {
-  const changed = new Set<string>();
-  for (let i = 0; i < 64; i++) if (a[i] !== b[i]) changed.add(squareName(i));
-  return changed;
-}
-
-const expand = (placement: string): string[] =>
-  [...placement.replace(/\//g, '')].flatMap((c) => (c >= '1' && c <= '8' ? Array.from({ length: Number(c) }, () => '.') : [c]));
-
-interface Candidate {
-  readonly placement: string;
-  readonly moves: readonly Move[];
-  readonly side: Side;
-}
+type Pending = Extract<Reading, { kind: 'explained' }>;
 
 export class PositionTracker {
-  readonly chess = new Chess();
+  private reader: GameReader;
   private raw: BoardSquare[] = Array.from({ length: 64 }, () => '.');
   private haveDump = false;
-  private orientation: Orientation | undefined;
+  /** The position to read came whole from a board dump (after a reconnect): search deeper. */
+  private fromDump = false;
   private cancelStable: CancelTimer | undefined;
   private cancelConfirm: CancelTimer | undefined;
   private cancelUnrecognised: CancelTimer | undefined;
-  private candidate: Candidate | undefined;
+  private candidate: Pending | undefined;
   /** A clock press not yet matched with a move (the player pressed before the board was still). */
   private pressedBy: Side | undefined;
   private lastReported = '';
-  /** Half-moves taken since the start position (chess.js history() replays the game: too slow here). */
+  /** Half-moves since the start position or the resumed position (for `ply`). */
   private plies = 0;
   private readonly stableMs: number;
   private readonly confirmMs: number;
@@ -124,11 +60,12 @@ export class PositionTracker {
   constructor(private readonly options: PositionTrackerOptions) {
     this.stableMs = options.stableMs ?? 400;
     this.confirmMs = options.confirmMs ?? 2500;
-    if (options.orientation && options.orientation !== 'auto') this.orientation = options.orientation;
+    this.reader = this.newReader(options.fen);
+    if (options.fen) this.plies = plyOf(options.fen);
   }
 
   get boardOrientation(): Orientation | undefined {
-    return this.orientation;
+    return this.reader.boardOrientation;
   }
 
   /** The board as the host believes it (board numbering, unrotated). */
@@ -136,12 +73,25 @@ export class PositionTracker {
     return this.raw;
   }
 
+  /** The game as read: moves in order, with the re-seeds where they happened. */
+  get game(): GameReader['game'] {
+    return this.reader.game;
+  }
+
+  /** The game's position as read so far (FEN). */
+  get fen(): string {
+    return this.reader.fen;
+  }
+
   boardDump(squares: readonly BoardSquare[]): void {
     const same = this.haveDump && squares.every((piece, i) => this.raw[i] === piece);
     this.raw = [...squares];
     this.haveDump = true;
     // A dump that changes nothing (keep-alive, after a reconnect) must not restart the stability wait.
-    if (!same) this.changed();
+    if (!same) {
+      this.changed();
+      this.fromDump = true;
+    }
   }
 
   fieldUpdate(square: number, piece: BoardSquare): void {
@@ -149,6 +99,7 @@ export class PositionTracker {
     if (!this.haveDump || square < 0 || square > 63 || this.raw[square] === piece) return;
     this.raw[square] = piece;
     this.changed();
+    this.fromDump = false;
   }
 
   /**
@@ -156,8 +107,19 @@ export class PositionTracker {
    * A press before the board is still is remembered for the next stable position.
    */
   clockPressed(side: Side): void {
-    if (this.candidate && this.candidate.side === side) this.confirm();
+    if (this.candidate && this.moverOf(this.candidate) === side) this.confirm();
     else this.pressedBy = side;
+  }
+
+  /** The arbiter says where the pieces stand (what no search explains); the game goes on from there. */
+  setPosition(fen: string): Reseed {
+    this.cancelTimers();
+    this.candidate = undefined;
+    const reseed = this.reader.setPosition(fen);
+    this.plies = plyOf(reseed.fen);
+    this.lastReported = '';
+    this.options.onEvent({ type: 'reseed', reseed, at: this.options.scheduler.now() });
+    return reseed;
   }
 
   /** Reads the position now, as if it had been stable, and takes any candidate (tests, end of a replay). */
@@ -169,15 +131,22 @@ export class PositionTracker {
   }
 
   dispose(): void {
+    this.cancelTimers();
+  }
+
+  private newReader(fen: string | undefined): GameReader {
+    return new GameReader({ ...(fen ? { fen } : {}), ...(this.options.orientation ? { orientation: this.options.orientation } : {}) });
+  }
+
+  private cancelTimers(): void {
     this.cancelStable?.();
-    this.cancelConfirm?.();
     this.cancelUnrecognised?.();
+    this.cancelConfirm?.();
+    this.cancelStable = this.cancelUnrecognised = this.cancelConfirm = undefined;
   }
 
   private changed(): void {
-    this.cancelStable?.();
-    this.cancelUnrecognised?.();
-    this.cancelConfirm?.();
+    this.cancelTimers();
     this.candidate = undefined;
     this.cancelStable = after(this.options.scheduler, this.stableMs, () => {
       this.cancelStable = undefined;
@@ -185,79 +154,70 @@ export class PositionTracker {
     });
   }
 
-  private evaluate(): void {
-    const at = this.options.scheduler.now();
-    const rawPlacement = placementOf(this.raw);
-    const rotatedPlacement = placementOf(rotate(this.raw));
-    const seenStart = rawPlacement === startPlacement ? 'normal' : rotatedPlacement === startPlacement ? 'rotated' : undefined;
-    if (seenStart && this.options.orientation !== 'normal' && this.options.orientation !== 'rotated') {
-      if (this.orientation !== seenStart) {
-        this.orientation = seenStart;
-        this.options.onEvent({ type: 'orientation', orientation: seenStart, at });
-      }
-    }
-    const squares = this.orientation === 'rotated' ? rotate(this.raw) : this.raw;
-    const placement = this.orientation === 'rotated' ? rotatedPlacement : rawPlacement;
-    if (seenStart && this.plies > 0) {
-      this.chess.reset();
-      this.plies = 0;
-      this.lastReported = '';
-      this.pressedBy = undefined;
-      this.options.onEvent({ type: 'newGame', at });
-      return;
-    }
-    const current = this.chess.fen().split(' ')[0] ?? '';
-    if (placement === current) return;
-    const signal = resultSignal(squares);
-    if (signal) {
-      if (this.lastReported !== placement) this.options.onEvent({ type: 'resultSignal', result: signal, at });
-      this.lastReported = placement;
-      return;
-    }
-    const explanations = this.explain(current, placement);
-    if (explanations.length === 1 && explanations[0]) {
-      const side: Side = this.chess.turn() === 'w' ? 'white' : 'black';
-      this.candidate = { placement, moves: explanations[0], side };
-      // Both players moved within one window, or the mover already pressed: nothing left to wait for.
-      if (explanations[0].length === 2 || this.pressedBy === side) this.confirm();
-      else this.cancelConfirm = after(this.options.scheduler, this.confirmMs, () => this.confirm());
-      return;
-    }
-    if (this.lastReported === placement) return;
-    if (explanations.length > 1) {
-      this.lastReported = placement;
-      this.options.onEvent({ type: 'ambiguous', candidates: explanations.map((p) => p.map((m) => m.san).join(' ')), at });
-      return;
-    }
-    this.cancelUnrecognised = after(this.options.scheduler, this.options.unrecognisedMs ?? 5000, () => {
-      this.cancelUnrecognised = undefined;
-      this.lastReported = placement;
-      this.options.onEvent({ type: 'unrecognised', placement, at: this.options.scheduler.now() });
-    });
+  /** The side whose press confirms a candidate: the one that makes its last move. */
+  private moverOf(candidate: Pending): Side {
+    const base = this.reader.sideToMove;
+    const turns = candidate.moves.length - candidate.takeback;
+    return (((turns % 2) + 2) % 2 === 1) === (base === 'white') ? 'white' : 'black';
   }
 
-  /** Every one-move explanation, or failing that every two-move one, of going from `current` to `placement`. */
-  private explain(current: string, placement: string): Move[][] {
-    const changed = changedSquares(expand(current), expand(placement));
-    // One move changes at most 4 squares (castling), two moves at most 8.
-    if (changed.size > 8) return [];
-    const chess = this.chess;
-    const before = expand(current);
-    const target = expand(placement);
-    const touches = (m: Move) => changed.has(m.from);
-    const single = chess.moves({ verbose: true }).filter((m) => touches(m) && sameSquares(squaresAfter(before, m), target));
-    if (single.length > 0) return single.map((m) => [m]);
-    const pairs: Move[][] = [];
-    // Each mover's from-square always changes (it empties or gets an opponent piece).
-    for (const first of chess.moves({ verbose: true }).filter(touches)) {
-      const middle = squaresAfter(before, first);
-      chess.move(first);
-      for (const second of chess.moves({ verbose: true }).filter(touches)) {
-        if (sameSquares(squaresAfter(middle, second), target)) pairs.push([first, second]);
+  private evaluate(): void {
+    const at = this.options.scheduler.now();
+    const { squares, learnt } = this.reader.orient(this.raw);
+    if (learnt) this.options.onEvent({ type: 'orientation', orientation: learnt, at });
+    const reading = this.reader.read(squares, this.fromDump, this.pressedBy !== undefined);
+    switch (reading.kind) {
+      case 'same':
+        this.lastReported = '';
+        return;
+      case 'newGame':
+        this.reader.commit(reading);
+        this.plies = 0;
+        this.lastReported = '';
+        this.pressedBy = undefined;
+        this.options.onEvent({ type: 'newGame', at });
+        return;
+      case 'resultSignal': {
+        const key = `signal:${reading.result}`;
+        if (this.lastReported !== key) this.options.onEvent({ type: 'resultSignal', result: reading.result, at });
+        this.lastReported = key;
+        return;
       }
-      chess.undo();
+      case 'ambiguous': {
+        this.reader.commit(reading);
+        const key = `ambiguous:${reading.candidates.join('|')}`;
+        if (this.lastReported !== key) this.options.onEvent({ type: 'ambiguous', candidates: reading.candidates, at });
+        this.lastReported = key;
+        return;
+      }
+      case 'reseed':
+        this.apply(reading, at);
+        return;
+      case 'unexplained': {
+        this.reader.commit(reading);
+        const key = `unrecognised:${reading.placement}`;
+        if (this.lastReported === key) return;
+        this.cancelUnrecognised = after(this.options.scheduler, this.options.unrecognisedMs ?? 5000, () => {
+          this.cancelUnrecognised = undefined;
+          this.lastReported = key;
+          this.options.onEvent({ type: 'unrecognised', placement: reading.placement, at: this.options.scheduler.now() });
+        });
+        return;
+      }
+      case 'explained': {
+        this.candidate = reading;
+        const single = reading.moves.length === 1;
+        const mover = this.moverOf(reading);
+        // Both players moved within one window or the mover already pressed: nothing left to wait for.
+        // Half a castle waits for the press (the king or rook may follow).
+        // A takeback waits its full time (a piece held in the air can look like one).
+        if (reading.takeback > 0) this.cancelConfirm = after(this.options.scheduler, this.confirmMs, () => this.confirm());
+        else if (!single) this.confirm();
+        else if (single && this.pressedBy === mover) this.confirm();
+        else if (!reading.castlingHalf) this.cancelConfirm = after(this.options.scheduler, this.confirmMs, () => this.confirm());
+        return;
+      }
     }
-    return pairs;
   }
 
   private confirm(): void {
@@ -266,24 +226,35 @@ export class PositionTracker {
     const candidate = this.candidate;
     this.candidate = undefined;
     if (!candidate) return;
-    const at = this.options.scheduler.now();
+    this.apply(candidate, this.options.scheduler.now());
+  }
+
+  private apply(reading: Pending | Extract<Reading, { kind: 'reseed' }>, at: number): void {
     this.lastReported = '';
     this.pressedBy = undefined;
-    for (const move of candidate.moves) {
-      const side: Side = this.chess.turn() === 'w' ? 'white' : 'black';
-      const played = this.chess.move(move);
-      this.plies++;
-      this.options.onEvent({
-        type: 'move',
-        side,
-        san: played.san,
-        uci: played.from + played.to + (played.promotion ?? ''),
-        fen: this.chess.fen(),
-        ply: this.plies,
-        at,
-      });
+    const back = reading.kind === 'explained' && reading.takeback > 0 ? this.reader.fenBack(reading.takeback) : undefined;
+    const done = this.reader.commit(reading);
+    if (back !== undefined) {
+      this.plies -= done.takenBack;
+      this.options.onEvent({ type: 'takeback', plies: done.takenBack, fen: back, at });
     }
+    if (done.reseed) {
+      this.plies = plyOf(done.reseed.fen);
+      this.options.onEvent({ type: 'reseed', reseed: done.reseed, at });
+    }
+    for (const move of done.played) this.emitMove(move, at);
   }
+
+  private emitMove(move: PlayedMove, at: number): void {
+    this.plies++;
+    this.options.onEvent({ type: 'move', side: move.side, san: move.san, uci: move.uci, fen: move.fen, ply: this.plies, at });
+  }
+}
+
+/** Plies played before a FEN's position (from its move number and side to move). */
+function plyOf(fen: string): number {
+  const [, turn = 'w', , , , full = '1'] = fen.split(' ');
+  return (Number(full) - 1) * 2 + (turn === 'b' ? 1 : 0);
 }
 
 export type { PieceLetter };

@@ -4,6 +4,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Chess } from 'chess.js';
+import { boardDumpMessage, clockTimesMessage, fieldUpdateMessage, squareIndex, type PieceLetter } from '../../device-bridge/index.ts';
 import { createManualScheduler, createVirtualLineClock, ptyBoardLink, ptySerialDevice, VirtualDgtBoard } from '../../simulators/index.ts';
 import { openPtyPair } from '../support/pty.ts';
 
@@ -61,10 +63,65 @@ describe('zeitnot dgt decode', () => {
   it('says how to use it when the subcommand or an option is wrong', async () => {
     const wrong = await zeitnot(['dgt', 'listen']);
     expect(wrong.code).toBe(2);
-    expect(wrong.stderr).toMatch(/expected 'decode'/);
+    expect(wrong.stderr).toMatch(/expected 'decode' or 'moves'/);
     const help = await zeitnot(['dgt', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/zeitnot dgt decode \[--hex\]/);
+  });
+});
+
+describe('zeitnot dgt moves', () => {
+  const captureBytes = (name: string) =>
+    Buffer.concat(
+      readFileSync(resolve(captures, `${name}.inbytes`), 'utf8')
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => Buffer.from(l, 'base64')),
+    );
+
+  it('prints the game of a real capture as JSON lines, then the result signal', async () => {
+    const { code, stdout, stderr } = await zeitnot(['dgt', 'moves'], captureBytes('johan'));
+    expect(code).toBe(0);
+    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { ply?: number; san?: string; uci?: string; fen?: string; resultSignal?: string });
+    const chess = new Chess();
+    chess.loadPgn(readFileSync(resolve(captures, 'johan.pgn'), 'utf8'));
+    const history = chess.history({ verbose: true });
+    expect(lines.slice(0, -1)).toEqual(history.map((m, i) => ({ ply: i + 1, san: m.san, uci: m.from + m.to + (m.promotion ?? ''), fen: m.after })));
+    expect(lines.at(-1)).toEqual({ resultSignal: '1-0' });
+    expect(JSON.parse(stderr.trim())).toEqual({ takebacks: 0, ambiguous: 0, unrecognised: 0, reseeds: 0 });
+  });
+
+  it('recovers a takeback and a castle made rook first, and re-seeds where no legal moves explain the board (hex)', async () => {
+    const start = new Chess();
+    const dump = (fen: string) => {
+      const squares: PieceLetter[] = [];
+      for (const row of new Chess(fen).board()) for (const c of row) squares.push((c ? (c.color === 'w' ? c.type.toUpperCase() : c.type) : '.') as PieceLetter);
+      return boardDumpMessage(squares);
+    };
+    const put = (square: string, piece: PieceLetter) => fieldUpdateMessage(squareIndex(square), piece);
+    const tick = clockTimesMessage({ ms: 60_000 }, { ms: 60_000 }, 0);
+    const frames: Uint8Array[] = [dump(start.fen()), tick];
+    const move = (...updates: [string, PieceLetter][]) => frames.push(...updates.map(([sq, p]) => put(sq, p)), tick, tick, tick);
+    move(['e2', '.'], ['e4', 'P']);
+    move(['e7', '.'], ['e5', 'p']);
+    move(['g1', '.'], ['f3', 'N']);
+    move(['f3', '.'], ['g1', 'N']); // taken back
+    move(['g1', '.'], ['f3', 'N']);
+    move(['b8', '.'], ['c6', 'n']);
+    move(['f1', '.'], ['c4', 'B']);
+    move(['f8', '.'], ['c5', 'b']);
+    move(['h1', '.'], ['f1', 'R']); // rook first...
+    move(['e1', '.'], ['g1', 'K']); // ...then the king, seconds later
+    // Pieces no legal move explains (a knight jumps in from nowhere), and the game goes on from there.
+    move(['b1', '.'], ['b8', 'N']);
+    move(['h7', '.'], ['h6', 'p']);
+    const hex = Buffer.concat(frames).toString('hex').replace(/(..)/g, '$1 ');
+    const { code, stdout, stderr } = await zeitnot(['dgt', 'moves', '--hex'], hex);
+    expect(code).toBe(0);
+    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { san?: string; unexplained?: { reason: string; fen: string } });
+    expect(lines.map((l) => l.san ?? (l.unexplained ? `unexplained:${l.unexplained.reason}` : '?'))).toEqual(['e4', 'e5', 'Nf3', 'Nc6', 'Bc4', 'Bc5', 'O-O', 'unexplained:no-legal-path', 'h6']);
+    expect(lines[7]!.unexplained!.fen).toBe('rNbqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/R1BQ1RK1 b kq - 0 4');
+    expect(JSON.parse(stderr.trim())).toMatchObject({ takebacks: 1, reseeds: 1 });
   });
 });
 
