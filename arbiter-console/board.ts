@@ -17,10 +17,24 @@ export interface Attention {
   readonly message: string;
 }
 
-/** A line of the live PGN: a completed move with its clock, or an arbiter's correction. */
-export type ScoreItem =
-  | { readonly kind: 'move'; readonly side: Side; readonly number: number; san?: string; readonly clockMs: number; readonly elapsedMs: number }
-  | { readonly kind: 'comment'; readonly text: string };
+/** A ply of the board's game (the live PGN), with its press's clock once the press is known. */
+export interface BoardPly {
+  readonly side: Side;
+  readonly san: string;
+  readonly fen: string;
+  clock?: { readonly clockMs: number; readonly elapsedMs: number };
+  /** Arbiter corrections and notices after this ply, in order (written in its one comment). */
+  readonly notes: string[];
+}
+
+/** Where the board's game starts: the start position, or a position re-read with the moves before it. */
+export interface BoardLine {
+  /** FEN of the first position; undefined = the standard start position. */
+  readonly fen?: string;
+  /** Notes before the first ply. */
+  readonly notes: string[];
+  readonly plies: BoardPly[];
+}
 
 /** Readings from a physical clock may lag the engine by its 1 s resolution plus wire time. */
 const DISAGREEMENT_MS = 2_000;
@@ -33,7 +47,8 @@ const fmt = (ms: number): string => {
 export class Board {
   state: GameState;
   startedAt: number | undefined;
-  readonly score: ScoreItem[] = [];
+  /** The game as the board read it; earlier lines end where a re-read position starts a new one. */
+  readonly lines: BoardLine[] = [{ notes: [], plies: [] }];
   connection: { state: string; at: number; detail?: string } | undefined;
   readonly #notes = new Map<string, Attention>();
   readonly #dismissed = new Set<string>();
@@ -41,8 +56,8 @@ export class Board {
   #settledAt = -Infinity;
   /** When the side to move began its move (for %emt). */
   #moveStartedAt = 0;
-  /** Each side's moves from the board, in order: the n-th press of a side is its n-th move. */
-  readonly #sans: Record<Side, string[]> = { white: [], black: [] };
+  /** Presses whose board move has not come yet (a press often comes before the board is read). */
+  readonly #pendingPresses: Record<Side, { clockMs: number; elapsedMs: number }[]> = { white: [], black: [] };
 
   /** The round's rules with this board's timekeeper (round.ts). */
   readonly config: GameConfig;
@@ -73,29 +88,50 @@ export class Board {
       this.#moveStartedAt = event.at;
     }
     if (before.status !== 'finished' && after.status === 'finished' && (event.type === 'result' || event.type === 'forfeit')) this.#settledAt = event.at;
-    if (event.type === 'boardMove') {
-      // A board reports a move when the press confirms it, so the move may come just after its press.
-      const sans = this.#sans[event.side];
-      sans.push(event.san);
-      const item = this.score.findLast((i) => i.kind === 'move' && i.side === event.side && i.number === sans.length);
-      if (item?.kind === 'move' && item.san === undefined) item.san = event.san;
-    }
+    if (event.type === 'boardMove') this.#boardMove(event.side, event.san, event.fen ?? after.fen ?? '');
+    if (event.type === 'boardPosition') this.#boardPosition(event.fen, event.plies, event.detail);
     if (event.type === 'press' && after.presses[event.side] > before.presses[event.side]) {
-      this.score.push({
-        kind: 'move',
-        side: event.side,
-        number: after.presses[event.side],
-        san: this.#sans[event.side][after.presses[event.side] - 1],
-        clockMs: after.remainingMs[event.side],
-        elapsedMs: event.at - this.#moveStartedAt,
-      });
+      this.#pressed(event.side, { clockMs: after.remainingMs[event.side], elapsedMs: event.at - this.#moveStartedAt });
       this.#moveStartedAt = event.at;
       // Under a device timekeeper the engine itself compares (1 s) and takes the reading over.
       if (event.reading && this.config.timekeeper !== 'device') this.#compareReading(event.at, event.reading);
     }
     if (event.type === 'resume' && before.status === 'paused') this.#moveStartedAt += event.at - (before.paused?.at ?? event.at);
     const comment = correctionComment(event, remainingAt(before, event.at), after.remainingMs);
-    if (comment) this.score.push({ kind: 'comment', text: comment });
+    if (comment) this.#comment(comment);
+  }
+
+  get line(): BoardLine {
+    return this.lines[this.lines.length - 1]!;
+  }
+
+  #comment(text: string): void {
+    const line = this.line;
+    (line.plies.at(-1)?.notes ?? line.notes).push(text);
+  }
+
+  /** The press of `side` belongs to its latest ply still without a clock, or waits for its move. */
+  #pressed(side: Side, clock: { clockMs: number; elapsedMs: number }): void {
+    const last = this.line.plies.findLast((p) => p.side === side);
+    if (last && !last.clock && this.line.plies.at(-1) === last) last.clock = clock;
+    else this.#pendingPresses[side].push(clock);
+  }
+
+  #boardMove(side: Side, san: string, fen: string): void {
+    const clock = this.#pendingPresses[side].shift();
+    this.line.plies.push({ side, san, fen, ...(clock ? { clock } : {}), notes: [] });
+  }
+
+  /** A takeback drops plies (their presses stay in the engine); a re-read position starts a new line. */
+  #boardPosition(fen: string, plies: number, detail: string | undefined): void {
+    if (plies < 0) {
+      const dropped = this.line.plies.splice(this.line.plies.length + plies, -plies);
+      this.#comment(`board: ${dropped.map((p) => p.san).join(' ')} taken back${detail ? ` (${detail})` : ''}`);
+      return;
+    }
+    this.#pendingPresses.white = [];
+    this.#pendingPresses.black = [];
+    this.lines.push({ fen, notes: [`board re-read${detail ? `: ${detail}` : ''}${plies > 0 ? `; ${plies} plies unseen` : ''}`], plies: [] });
   }
 
   #compareReading(at: number, reading: { white: number; black: number }): void {
@@ -129,7 +165,7 @@ export class Board {
         this.#dismissed.add(note.alertId);
         break;
       case 'downtime':
-        this.score.push({ kind: 'comment', text: `console down ${fmt(note.at - note.lastAt)}; the running clock kept running` });
+        this.#comment(`console down ${fmt(note.at - note.lastAt)}; the running clock kept running`);
         break;
     }
   }
@@ -167,10 +203,15 @@ export class Board {
     return [...latest.values()];
   }
 
-  /** "23... Nf6": the last press whose move the board has reported. */
+  /** "23... Nf6": the last move the board has reported. */
   lastMove(): string | undefined {
-    const item = this.score.findLast((i) => i.kind === 'move' && i.san !== undefined);
-    return item?.kind === 'move' ? `${item.number}${item.side === 'white' ? '.' : '...'} ${item.san}` : undefined;
+    const line = this.line;
+    const ply = line.plies.at(-1);
+    if (!ply) return undefined;
+    const [, turn = 'w', , , , full = '1'] = ply.fen.split(' ');
+    // The FEN after the move: after White's move Black is to move in the same move number.
+    const number = turn === 'b' ? Number(full) : Number(full) - 1;
+    return `${number}${ply.side === 'white' ? '.' : '...'} ${ply.san}`;
   }
 
   remainingAt(now: number): { white: number; black: number } {
@@ -198,6 +239,8 @@ function correctionComment(event: ClockEvent, before: { white: number; black: nu
     }
     case 'pause':
       return `${who}: clock paused (${event.reason})`;
+    case 'resume':
+      return `${who}: clock resumed`;
     case 'forfeit':
       return `${who}: ${event.side} forfeits (${event.reason})`;
     default:

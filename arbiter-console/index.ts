@@ -5,7 +5,7 @@ export { PlayingHall, type HallChange, type CommandOutcome } from './hall.ts';
 export { TournamentDesk, type TournamentContext } from './tournament-desk.ts';
 export { tournamentApi, type ApiAnswer } from './tournament-http.ts';
 export type { TournamentRecord, TournamentView, RoundPairings, PairedGame, PairedPlayer, DraftView, ResultSource } from './tournament-view.ts';
-export { Board, type Attention, type AttentionCode, type ScoreItem } from './board.ts';
+export { Board, type Attention, type AttentionCode, type BoardPly, type BoardLine } from './board.ts';
 export { Journal, type Durability, type JournalRecord, type JournalEntry, type JournalMeta, type ConsoleNote } from './journal.ts';
 export {
   parseClientMessage,

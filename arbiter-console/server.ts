@@ -202,7 +202,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     }
     if (path === '/api/pgn') {
       const now = hall.source.now();
-      const text = [...hall.boards.values()].map((b) => boardPgn(hall.round, b, now)).join('\n');
+      const text = [...hall.boards.values()].map((b) => boardPgn(hall.round, b, now, Date.now())).join('\n');
       res.writeHead(200, { 'content-type': 'application/x-chess-pgn; charset=utf-8' }).end(text);
       return;
     }
@@ -211,7 +211,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       const id = decodeURIComponent(pgnMatch[1]!);
       const board = hall.boards.get(id);
       if (!board) return json(res, 404, { error: `unknown board '${id}'`, boards: [...hall.boards.keys()] });
-      res.writeHead(200, { 'content-type': 'application/x-chess-pgn; charset=utf-8' }).end(boardPgn(hall.round, board, hall.source.now()));
+      res.writeHead(200, { 'content-type': 'application/x-chess-pgn; charset=utf-8' }).end(boardPgn(hall.round, board, hall.source.now(), Date.now()));
       return;
     }
     if (path === '/' || path === '/spectator' || path === '/index.html') return page(res, 'index.html', 'text/html; charset=utf-8');

@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ClockDevice, DeviceListener, DeviceMessage } from '../../device-bridge/index.ts';
 import type { GameState } from '../../clock-engine/index.ts';
 import { boardPgn } from '../../arbiter-console/index.ts';
+import { Chess } from 'chess.js';
+import { chessJsRejects, pgnExtractRejects } from '../support/pgn-validators.ts';
 import { MIN, cairnsRound, press, startAll, testHall, type TestHall } from './fixtures.ts';
 
 let t: TestHall;
@@ -118,9 +120,67 @@ describe('playing hall', () => {
     // White to move since 40 000: 1:30:45 - 15 s. Black: 1:30:45 + 2:00.
     expect(pgn).toContain('[WhiteClock "1:30:30"]');
     expect(pgn).toContain('[BlackClock "1:32:45"]');
-    expect(pgn).toContain('1. e4 {[%clk 1:30:45] [%emt 0:00:15]} 1... c5 {[%clk 1:30:45] [%emt 0:00:15]}');
-    expect(pgn).toContain('{Arbiter IA Smith: +0:02:00 to black (noise)}');
+    // One comment per ply: the clock, then the arbiter's notes.
+    expect(pgn.replace(/\s+/g, ' ')).toContain('1. e4 {[%clk 1:30:45] [%emt 0:00:15]} c5 {[%clk 1:30:45] [%emt 0:00:15]; Arbiter IA Smith: +0:02:00 to black (noise)}');
     expect(pgn.trim().endsWith('*')).toBe(true);
+    expect(chessJsRejects(pgn)).toBe('');
+    expect(pgnExtractRejects(pgn)).toBe('');
+  });
+
+  it('keeps the live PGN valid at every instant: presses before their moves, takebacks, re-reads, pauses', () => {
+    t = testHall(cairnsRound(1));
+    startAll(t, 10_000);
+    const by = { kind: 'device', deviceId: 'dgt:1' } as const;
+    const pgns: string[] = [];
+    const at = (ms: number) => {
+      t.source.set(ms);
+      pgns.push(boardPgn(t.hall.round, t.hall.boards.get('1')!, ms, 1_700_000_000_000 + ms));
+    };
+    const chess = (san: string) => {
+      const line = t.hall.boards.get('1')!.line;
+      const c = new Chess(line.fen);
+      for (const m of line.plies) c.move(m.san);
+      c.move(san);
+      return c.fen();
+    };
+    const record = (ms: number, event: Record<string, unknown>) => {
+      t.source.set(ms);
+      t.hall.record({ kind: 'clock', board: '1', event: { at: ms, by, ...event } as never });
+      at(ms);
+    };
+    // A mirrored clock: the press comes before the board has read the move.
+    record(20_000, { type: 'press', side: 'white' });
+    expect(pgns.at(-1)!.split('\n\n')[1]!.trim()).toBe('*');
+    expect(pgns.at(-1)).toMatch(/\[ReferenceTime "B\/2023-11-14T22:13:40\.000Z"\]/);
+    record(20_500, { type: 'boardMove', side: 'white', san: 'e4', fen: chess('e4') });
+    record(30_000, { type: 'boardMove', side: 'black', san: 'e5', fen: chess('e5') });
+    record(30_100, { type: 'press', side: 'black' });
+    record(40_000, { type: 'press', side: 'white' });
+    record(40_300, { type: 'boardMove', side: 'white', san: 'Nf3', fen: chess('Nf3') });
+    // The board took the knight back and played another move.
+    record(41_000, { type: 'boardPosition', plies: -1, fen: 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2', detail: 'takeback' });
+    record(41_500, { type: 'boardMove', side: 'white', san: 'Nc3', fen: chess('Nc3') });
+    t.source.set(42_000);
+    t.hall.command({ type: 'pause', board: '1', reason: 'noise' }, 'IA Smith');
+    at(42_000);
+    t.hall.command({ type: 'addTime', board: '1', side: 'black', ms: 60_000, reason: 'noise' }, 'IA Smith');
+    t.hall.command({ type: 'resume', board: '1' }, 'IA Smith');
+    at(43_000);
+    // The board lost track; it was re-read and the game goes on from there.
+    const reread = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 3 3';
+    record(60_000, { type: 'boardPosition', plies: 2, fen: reread, detail: 'no legal moves lead there' });
+    record(61_000, { type: 'boardMove', side: 'black', san: 'Nf6', fen: chess('Nf6') });
+    record(61_100, { type: 'press', side: 'black' });
+    for (const pgn of pgns) {
+      expect(chessJsRejects(pgn)).toBe('');
+      expect(pgnExtractRejects(pgn)).toBe('');
+    }
+    const last = pgns.at(-1)!.replace(/\s+/g, ' ');
+    expect(last).toContain(`[FEN "${reread}"]`);
+    expect(last).toContain('{moves read before: e4 e5 Nc3');
+    expect(last).toContain('3... Nf6 {[%clk 1:31:58] [%emt 0:00:21]}');
+    expect(pgns.find((p) => p.includes('Nc3'))!.replace(/\s+/g, ' ')).toContain('board: Nf3 taken back (takeback)');
+    expect(pgns.at(-4)!.replace(/\s+/g, ' ')).toContain('Arbiter IA Smith: clock paused (noise); Arbiter IA Smith: +0:01:00 to black (noise); Arbiter IA Smith: clock resumed');
   });
 
   it('puts device notices in the attention queue: arbiter call, silent board, a disagreeing clock', () => {
