@@ -1,5 +1,6 @@
 // `zeitnot dgt decode` and `zeitnot dgt moves`: tools for people debugging DGT hardware and auditing a board's log.
-// (raw bytes, or hex text) on standard input and prints one JSON object per message or skipped stretch.
+// decode reads what a board sent (raw bytes, or hex text) on standard input and prints one JSON object per
+// message or skipped stretch; moves prints the game those bytes show.
 import { DgtDecoder, PositionTracker, type DecodeOutput, type PositionEvent, type SignalledResult } from '../device-bridge/index.ts';
 import { createManualScheduler } from '../simulators/index.ts';
 import { UsageError, type Command } from './command.ts';
