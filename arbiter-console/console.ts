@@ -1,13 +1,14 @@
 // The whole console in one process: journal, playing hall, devices, simulated players, server.
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { arbiterAuth, TOKEN_FILE, type ArbiterAuth } from './auth.ts';
+import { openCredentials, TOKEN_FILE, type Credentials } from './credentials.ts';
 import { openDevice, timekeeperMismatches, withDeviceTimekeepers, type DeviceSpec, type OpenedDevice } from './devices.ts';
 import { PlayingHall } from './hall.ts';
 import { Journal, type Durability } from './journal.ts';
 import type { Round } from './round.ts';
 import { simulateRound, type LateArrival, type Simulation } from './simulation.ts';
 import { startConsoleServer, type ConsoleServer, type ConsoleServerOptions } from './server.ts';
+import { Team } from './team.ts';
 import { TournamentDesk, type TournamentContext } from './tournament-desk.ts';
 import { resumeAt, scaledSource, schedulerOf, type MonotonicSource } from './time.ts';
 import { builtPage } from './web/built-page.ts';
@@ -28,7 +29,9 @@ export interface ConsoleOptions {
   readonly autoStart?: boolean;
   /** Injected time (tests); default a real monotonic source continuing the journal's. */
   readonly source?: MonotonicSource;
-  readonly server?: Partial<Pick<ConsoleServerOptions, 'deltasPerSecond' | 'deltaWindowMs' | 'rateLimit' | 'maxMessageBytes' | 'tickMs' | 'allowedOrigins'>>;
+  readonly server?: Partial<
+    Pick<ConsoleServerOptions, 'deltasPerSecond' | 'deltaWindowMs' | 'rateLimit' | 'maxMessageBytes' | 'tickMs' | 'allowedOrigins' | 'allowedHosts' | 'limits' | 'login' | 'tls' | 'tournamentIntervalMs'>
+  >;
   /** The event and section of the round: the tournament desk (results, pairings, crosstable, playoffs). */
   readonly tournament?: TournamentContext;
   /** Serve no page (API-only tests and benchmarks). */
@@ -40,9 +43,11 @@ export interface RunningConsole {
   /** Present when the console runs an event's section (given now or found in the journal). */
   readonly desk: TournamentDesk | undefined;
   readonly journal: Journal;
+  /** Sectors and named credentials. */
+  readonly team: Team;
   readonly server: ConsoleServer;
   readonly url: string;
-  /** The arbiter token, only on the start that created it. */
+  /** The chief arbiter's token, only on the start that created it. */
   readonly newToken?: string;
   readonly resumed: boolean;
   /** Things the arbiter should know about this start (printed by `zeitnot serve`). */
@@ -53,7 +58,7 @@ export interface RunningConsole {
 export async function startConsole(options: ConsoleOptions): Promise<RunningConsole> {
   mkdirSync(options.dataDir, { recursive: true });
   const journal = new Journal(join(options.dataDir, 'journal.sqlite'), options.durability ?? 'process');
-  let auth: ArbiterAuth | undefined;
+  let credentials: Credentials | undefined;
   const devices: OpenedDevice[] = [];
   const detach: (() => void)[] = [];
   let simulation: Simulation | undefined;
@@ -73,7 +78,11 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     const hall = new PlayingHall(meta.round, journal, source);
     const warnings: string[] = resumed ? [...timekeeperMismatches(meta.round, options.devices ?? [])] : [];
     const desk = TournamentDesk.open(hall, options.tournament);
-    auth = await arbiterAuth(options.dataDir);
+    credentials = await openCredentials(options.dataDir);
+    const team = new Team(hall, credentials, {
+      sections: () => (desk ? [desk.section.id] : []),
+      ...(desk ? { sectionOf: (board: string) => (desk.hallPairs.has(board) ? desk.section.id : undefined) } : {}),
+    });
     const pageDir = options.noPage ? undefined : builtPage();
     for (const spec of options.devices ?? []) {
       if (!hall.boards.has(spec.board)) throw new Error(`--device ${spec.board}=...: the round has no board '${spec.board}' (boards: ${[...hall.boards.keys()].join(', ')})`);
@@ -102,7 +111,8 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     }
     const server = await startConsoleServer({
       hall,
-      auth,
+      credentials,
+      team,
       ...(desk ? { desk } : {}),
       port: options.port ?? 8080,
       ...(options.host ? { host: options.host } : {}),
@@ -113,9 +123,10 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       hall,
       desk,
       journal,
+      team,
       server,
       url: server.url,
-      ...(auth.newToken ? { newToken: auth.newToken } : {}),
+      ...(credentials.newToken ? { newToken: credentials.newToken } : {}),
       resumed,
       warnings,
       async stop() {
@@ -132,7 +143,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     await Promise.all(devices.map((d) => d.close().catch(() => {})));
     journal.close();
     // A token nobody was shown is no token: the next start makes (and prints) a new one.
-    if (auth?.newToken) rmSync(join(options.dataDir, TOKEN_FILE), { force: true });
+    if (credentials?.newToken) rmSync(join(options.dataDir, TOKEN_FILE), { force: true });
     throw err;
   }
 }

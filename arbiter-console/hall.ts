@@ -101,7 +101,7 @@ export class PlayingHall {
       this.startAt = record.startAt;
       return;
     }
-    if (record.kind === 'tournament') return; // the tournament desk applies its own records
+    if (record.kind === 'tournament' || record.kind === 'staff') return; // the desk and the team apply their own records
     const board = this.boards.get(record.board);
     if (!board) return; // a journal from another round's board list: kept, not applied
     if (record.kind === 'clock') board.applyClock(record.event);

@@ -1,6 +1,6 @@
 // Public face of the arbiter console.
 export { startConsole, type ConsoleOptions, type RunningConsole } from './console.ts';
-export { startConsoleServer, type ConsoleServer, type ConsoleServerOptions } from './server.ts';
+export { startConsoleServer, lanAddresses, type ConsoleServer, type ConsoleServerOptions, type ServerLimits } from './server.ts';
 export { PlayingHall, type HallChange, type CommandOutcome } from './hall.ts';
 export { TournamentDesk, type TournamentContext } from './tournament-desk.ts';
 export { tournamentApi, type ApiAnswer } from './tournament-http.ts';
@@ -13,11 +13,15 @@ export {
   tournamentCommandSchema,
   consoleCommandSchema,
   isTournamentCommand,
+  isStaffCommand,
+  staffCommandSchema,
   clientMessageSchema,
   MAX_MESSAGE_BYTES,
   PROTOCOL_VERSION,
   type ArbiterCommand,
   type TournamentCommand,
+  type StaffCommand,
+  type ArbiterView,
   type ConsoleCommand,
   type ClientMessage,
   type ServerMessage,
@@ -27,7 +31,11 @@ export {
   type ErrorCode,
 } from './protocol.ts';
 export { Coalescer, type Pending, type CoalescerTimers } from './coalescer.ts';
-export { arbiterAuth, type ArbiterAuth } from './auth.ts';
+export { openCredentials, type Credentials, type Arbiter, type CredentialInfo } from './credentials.ts';
+export { LoginGate, type LoginGateOptions } from './login-gate.ts';
+export { Team } from './team.ts';
+export { refusalFor, parseBoardRanges, sectorMembers, type StaffRole, type Sector, type SectorView, type StaffChange } from './staff.ts';
+export { diffView, applyViewPatch, type ViewPatch, type PatchOp } from './view-patch.ts';
 export { boardPgn, clockText } from './pgn.ts';
 export { boardGameConfig, checkRound, pgnTimeControl, type Round, type RoundBoard } from './round.ts';
 export { roundFromEvent, type RoundChoice } from './event-round.ts';

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import type { ClockEvent } from '../clock-engine/index.ts';
 import type { Round } from './round.ts';
 import { checkRound } from './round.ts';
+import type { StaffChange } from './staff.ts';
 import type { TournamentRecord } from './tournament-view.ts';
 
 /** What the console journals besides clock events: device notices and round-level decisions. */
@@ -21,7 +22,9 @@ export type JournalRecord =
   /** The round's clocks are to start at `startAt` (monotonic ms). */
   | { readonly kind: 'scheduleStart'; readonly startAt: number; readonly at: number }
   /** A tournament desk action (results, pairing drafts, playoffs, incidents): tournament-desk.ts. */
-  | { readonly kind: 'tournament'; readonly at: number; readonly action: TournamentRecord };
+  | { readonly kind: 'tournament'; readonly at: number; readonly action: TournamentRecord }
+  /** The chief arbiter's team: sectors, credentials issued and revoked (team.ts); `by` who did it. */
+  | { readonly kind: 'staff'; readonly at: number; readonly by: string; readonly change: StaffChange };
 
 export interface JournalEntry {
   readonly seq: number;

@@ -4,6 +4,9 @@ import { z } from 'zod';
 import type { GameResult, GameStatus, Side } from '../clock-engine/index.ts';
 import type { Attention } from './board.ts';
 import type { TournamentView } from './tournament-view.ts';
+import type { CredentialInfo } from './credentials.ts';
+import type { SectorView, StaffRole } from './staff.ts';
+import type { ViewPatch } from './view-patch.ts';
 
 export const PROTOCOL_VERSION = 1;
 /** Larger client messages are refused unread (an arbiter command is ~200 bytes). */
@@ -88,8 +91,30 @@ export type TournamentCommand = z.infer<typeof tournamentCommandSchema>;
 const tournamentCommandTypes: ReadonlySet<string> = new Set(tournamentCommandOptions.map((o) => o.shape.type.value));
 export const isTournamentCommand = (command: ConsoleCommand): command is TournamentCommand => tournamentCommandTypes.has(command.type);
 
-/** Everything an arbiter can send in a `command` message: clock commands and tournament commands. */
-export const consoleCommandSchema = z.discriminatedUnion('type', [...arbiterCommandSchema.options, ...tournamentCommandOptions]);
+// The chief arbiter's commands for his team (staff.ts): sectors of the hall and named credentials.
+const sectorId = z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9 _-]{0,31}$/, 'a sector id is 1-32 letters, digits, spaces, _ or -');
+const staffCommandOptions = [
+  z.strictObject({
+    type: z.literal('defineSector'),
+    sector: sectorId,
+    name: z.string().trim().min(1).max(60),
+    boards: z.string().trim().min(1).max(200),
+    section: z.string().min(1).max(32).optional(),
+  }),
+  z.strictObject({ type: z.literal('removeSector'), sector: sectorId }),
+  z
+    .strictObject({ type: z.literal('issueCredential'), name: z.string().trim().min(1).max(40), role: z.enum(['deputy', 'sector']), sector: sectorId.optional() })
+    .refine((c) => (c.role === 'sector') === (c.sector !== undefined), { message: 'a sector arbiter needs a sector, a deputy none', path: ['sector'] }),
+  z.strictObject({ type: z.literal('revokeCredential'), credential: z.string().min(1).max(16) }),
+  z.strictObject({ type: z.literal('listCredentials') }),
+] as const;
+export const staffCommandSchema = z.discriminatedUnion('type', [...staffCommandOptions]);
+export type StaffCommand = z.infer<typeof staffCommandSchema>;
+const staffCommandTypes: ReadonlySet<string> = new Set(staffCommandOptions.map((o) => o.shape.type.value));
+export const isStaffCommand = (command: ConsoleCommand): command is StaffCommand => staffCommandTypes.has(command.type);
+
+/** Everything an arbiter can send in a `command` message: clock, tournament and staff commands. */
+export const consoleCommandSchema = z.discriminatedUnion('type', [...arbiterCommandSchema.options, ...tournamentCommandOptions, ...staffCommandOptions]);
 export type ConsoleCommand = z.infer<typeof consoleCommandSchema>;
 
 export const clientMessageSchema = z.discriminatedUnion('type', [
@@ -156,8 +181,16 @@ export interface ClockReference {
   readonly scale: number;
 }
 
+/** The arbiter a connection speaks for (absent for a spectator). */
+export interface ArbiterView {
+  readonly id: string;
+  readonly name: string;
+  readonly role: StaffRole;
+  readonly sector?: string;
+}
+
 export type ServerMessage =
-  | { readonly type: 'welcome'; readonly protocol: number; readonly role: 'arbiter' | 'spectator' }
+  | { readonly type: 'welcome'; readonly protocol: number; readonly role: 'arbiter' | 'spectator'; readonly arbiter?: ArbiterView; readonly heartbeatMs: number }
   | {
       readonly type: 'snapshot';
       readonly seq: number;
@@ -166,6 +199,7 @@ export type ServerMessage =
       readonly round: RoundView;
       readonly boards: readonly BoardView[];
       readonly attention: readonly Attention[];
+      readonly sectors: readonly SectorView[];
     }
   | {
       readonly type: 'delta';
@@ -176,15 +210,21 @@ export type ServerMessage =
       readonly round?: RoundView;
       /** The whole attention queue, present when it changed. */
       readonly attention?: readonly Attention[];
+      /** Every sector, present when the chief changed them. */
+      readonly sectors?: readonly SectorView[];
     }
-  | { readonly type: 'ack'; readonly id: string; readonly journalSeq: number }
+  /** `token`: the secret of a credential just issued, shown to the chief once. */
+  | { readonly type: 'ack'; readonly id: string; readonly journalSeq: number; readonly token?: string }
+  | { readonly type: 'credentials'; readonly id: string; readonly credentials: readonly CredentialInfo[] }
   | { readonly type: 'refused'; readonly id: string; readonly reason: string }
   | { readonly type: 'error'; readonly code: ErrorCode; readonly reason: string }
   | { readonly type: 'pong'; readonly id?: string; readonly clock: ClockReference }
   /** The tournament pages' state, whole, after hello and whenever it changes (drafts only to arbiters). */
-  | { readonly type: 'tournament'; readonly version: number; readonly view: TournamentView };
+  | { readonly type: 'tournament'; readonly version: number; readonly view: TournamentView }
+  /** What changed in the tournament view since `from` (view-patch.ts); a page at another version resyncs. */
+  | { readonly type: 'tournamentDelta'; readonly from: number; readonly version: number; readonly patch: ViewPatch };
 
-export type ErrorCode = 'malformed' | 'too-large' | 'rate-limited' | 'unauthenticated' | 'forbidden' | 'bad-token';
+export type ErrorCode = 'malformed' | 'too-large' | 'rate-limited' | 'unauthenticated' | 'forbidden' | 'bad-token' | 'busy' | 'locked-out';
 
 export type Parsed = { readonly ok: true; readonly message: ClientMessage } | { readonly ok: false; readonly code: ErrorCode; readonly reason: string };
 

@@ -1,29 +1,42 @@
-// The console's one server: HTTP (page, API, PGN, health) and WebSocket (snapshot, deltas, commands)
-// over one PlayingHall. Nothing a client sends can throw past `#onMessage`.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { readFile } from 'node:fs/promises';
+// The console's one server: HTTP(S) routes (http-routes.ts) and the WebSocket (one ClientSession per
+// connection, fed by Broadcast) over one PlayingHall. Here: listening, the upgrade checks (path, Host,
+// Origin, connection caps), logins through the LoginGate, who may give which command, heartbeats.
+import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { readFileSync } from 'node:fs';
+import { hostname, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { WebSocketServer, type WebSocket, type RawData } from 'ws';
-import type { ArbiterAuth } from './auth.ts';
-import { Coalescer, type Pending } from './coalescer.ts';
-import type { HallChange, PlayingHall } from './hall.ts';
-import { boardPgn } from './pgn.ts';
-import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION, isTournamentCommand, parseClientMessage, type ClockReference, type ErrorCode, type ServerMessage } from './protocol.ts';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { Broadcast } from './broadcast.ts';
+import { ClientSession, type SessionHost, type SessionLimits } from './client-session.ts';
+import type { Arbiter, Credentials } from './credentials.ts';
+import type { PlayingHall } from './hall.ts';
+import { answerRequest, writeAnswer, type PageFiles } from './http-routes.ts';
+import { LoginGate, type LoginGateOptions } from './login-gate.ts';
+import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION, isStaffCommand, isTournamentCommand, type ConsoleCommand } from './protocol.ts';
+import { refusalFor } from './staff.ts';
+import type { Team } from './team.ts';
 import type { TournamentDesk } from './tournament-desk.ts';
-import { tournamentApi } from './tournament-http.ts';
 
 export interface ConsoleServerOptions {
   readonly hall: PlayingHall;
-  readonly auth: ArbiterAuth;
+  readonly credentials: Credentials;
   /** The section's results, pairings, playoffs (tournament pages); absent for a bare round. */
   readonly desk?: TournamentDesk;
+  /** Sectors and named credentials; without it only the chief's token is known. */
+  readonly team?: Team;
   readonly port: number;
   readonly host?: string;
-  /** Directory holding the bundled page (index.html, app.js, style.css). */
+  /** HTTPS and WSS with this certificate and key (PEM). */
+  readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer };
+  /** Directory holding the bundled page (index.html, app.js, style.css), read once at start. */
   readonly pageDir?: string;
   /** Origins allowed besides the server's own (http://host:port). */
   readonly allowedOrigins?: readonly string[];
+  /** Host names the console answers to besides localhost, its own name and addresses, and `host`. */
+  readonly allowedHosts?: readonly string[];
   /** Ordinary deltas per client in any `deltaWindowMs` (key events are not counted); default 10. */
   readonly deltasPerSecond?: number;
   /** Default 1000. */
@@ -33,26 +46,57 @@ export interface ConsoleServerOptions {
   readonly rateLimit?: { readonly perSecond: number; readonly burst: number };
   /** How often (real ms) the hall looks at the clock for flags and the scheduled start. */
   readonly tickMs?: number;
+  readonly limits?: Partial<ServerLimits>;
+  readonly login?: LoginGateOptions;
+  readonly tournamentIntervalMs?: number;
 }
+
+export interface ServerLimits {
+  /** Unsent bytes per client past which it is behind (default 1 MiB). */
+  readonly sendBufferBytes: number;
+  /** Answers kept for a client that is behind (default 64). */
+  readonly queuedAnswers: number;
+  /** How long a client may stay behind before it is cut off (default 20 s). */
+  readonly behindMs: number;
+  /** A connection that has not said hello by then is closed (default 10 s). */
+  readonly helloWithinMs: number;
+  /** A WebSocket ping this often; no pong by the next one and the connection is cut (default 15 s). */
+  readonly heartbeatMs: number;
+  readonly maxConnections: number;
+  readonly maxConnectionsPerAddress: number;
+}
+
+const DEFAULT_LIMITS: ServerLimits = {
+  sendBufferBytes: 1 << 20,
+  queuedAnswers: 64,
+  behindMs: 20_000,
+  helloWithinMs: 10_000,
+  heartbeatMs: 15_000,
+  maxConnections: 1000,
+  maxConnectionsPerAddress: 300,
+};
 
 export interface ConsoleServer {
   readonly port: number;
   readonly url: string;
+  /** Where tablets on the hall's network reach the console (listening on every interface). */
+  readonly lanUrls: readonly string[];
+  readonly gate: LoginGate;
   clientCount(): number;
+  /** Every connection now: who, and how far behind (tests, and what /health counts). */
+  sessions(): SessionInfo[];
   close(): Promise<void>;
 }
 
-interface Client {
-  readonly ws: WebSocket;
-  role: 'none' | 'arbiter' | 'spectator';
-  name: string;
-  seq: number;
-  verifying: boolean;
-  badTokens: number;
-  tokens: number;
-  lastRefill: number;
-  coalescer: Coalescer;
+export interface SessionInfo {
+  readonly address: string;
+  readonly role: 'pending' | 'spectator' | 'arbiter';
+  readonly arbiter?: string;
+  readonly behind: boolean;
+  readonly bufferedBytes: number;
 }
+
+const MAX_BAD_TOKENS = 3;
 
 const realTimers = {
   now: () => performance.now(),
@@ -62,89 +106,135 @@ const realTimers = {
   },
 };
 
-const MAX_BAD_TOKENS = 3;
-const TOURNAMENT_INTERVAL_MS = 500;
+/** The IPv4 addresses of this machine's network interfaces (not loopback). */
+export function lanAddresses(): string[] {
+  return Object.values(networkInterfaces())
+    .flatMap((list) => list ?? [])
+    .filter((i) => i.family === 'IPv4' && !i.internal)
+    .map((i) => i.address);
+}
 
-/** Past this much unsent data a client gets no deltas, and a fresh snapshot once it drains. */
-const BACKPRESSURE_BYTES = 1 << 20;
+const everyInterface = (host: string | undefined): boolean => host === '0.0.0.0' || host === '::';
+
+function readPage(dir: string | undefined): PageFiles | undefined {
+  if (!dir) return undefined;
+  try {
+    return { 'index.html': readFileSync(join(dir, 'index.html')), 'app.js': readFileSync(join(dir, 'app.js')), 'style.css': readFileSync(join(dir, 'style.css')) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** "host:port", "[::1]:port", "host" -> the name alone, lower case. */
+function hostName(header: string): string {
+  const h = header.trim().toLowerCase();
+  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1);
+  const colon = h.lastIndexOf(':');
+  return colon < 0 ? h : h.slice(0, colon);
+}
 
 export async function startConsoleServer(options: ConsoleServerOptions): Promise<ConsoleServer> {
-  const { hall, auth } = options;
-  const deltasPerSecond = options.deltasPerSecond ?? 10;
-  const maxBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
-  const limit = options.rateLimit ?? { perSecond: 20, burst: 40 };
-  const clients = new Set<Client>();
-  const viewCache = new Map<string, { version: number; json: string }>();
-
-  const reference = (): ClockReference => ({ at: hall.source.now(), scale: hall.source.scale });
-  const boardJson = (id: string): string => {
-    const view = hall.view(id)!;
-    const cached = viewCache.get(id);
-    if (cached && cached.version === view.version) return cached.json;
-    const json = JSON.stringify(view);
-    viewCache.set(id, { version: view.version, json });
-    return json;
+  const { hall, credentials, desk, team } = options;
+  const limits: ServerLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const sessionLimits: SessionLimits = {
+    maxMessageBytes: options.maxMessageBytes ?? MAX_MESSAGE_BYTES,
+    rate: options.rateLimit ?? { perSecond: 20, burst: 40 },
+    sendBufferBytes: limits.sendBufferBytes,
+    queuedAnswers: limits.queuedAnswers,
+    behindMs: limits.behindMs,
+    deltasPerSecond: options.deltasPerSecond ?? 10,
+    deltaWindowMs: options.deltaWindowMs ?? 1000,
   };
+  const gate = new LoginGate(options.login);
+  const broadcast = new Broadcast({ hall, desk, team, ...(options.tournamentIntervalMs !== undefined ? { tournamentIntervalMs: options.tournamentIntervalMs } : {}) });
+  const sessions = broadcast.sessions;
+  const page = readPage(options.pageDir);
 
-  const send = (client: Client, message: ServerMessage | string): void => {
-    if (client.ws.readyState !== client.ws.OPEN) return;
-    client.ws.send(typeof message === 'string' ? message : JSON.stringify(message));
-  };
-  const error = (client: Client, code: ErrorCode, reason: string): void => send(client, { type: 'error', code, reason });
+  const names = new Set(['localhost', '127.0.0.1', '[::1]', hostname().toLowerCase(), ...(options.allowedHosts ?? []).map((h) => h.toLowerCase())]);
+  if (options.host && !everyInterface(options.host)) names.add(options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host.toLowerCase());
+  if (everyInterface(options.host)) for (const a of lanAddresses()) names.add(a);
+  const hostAllowed = (header: string | undefined): boolean => header !== undefined && names.has(hostName(header));
 
-  const snapshot = (client: Client): void => {
-    client.seq += 1;
-    const boards = [...hall.boards.keys()].map(boardJson).join(',');
-    const head = { type: 'snapshot', seq: client.seq, version: hall.version, clock: reference(), round: hall.roundView(), attention: hall.attention() };
-    send(client, `${JSON.stringify(head).slice(0, -1)},"boards":[${boards}]}`);
-    sendTournament(client);
-  };
-
-  const sendTournament = (client: Client): void => {
-    if (!options.desk || client.role === 'none') return;
-    try {
-      send(client, { type: 'tournament', version: hall.version, view: options.desk.view(client.role) });
-    } catch (err) {
-      // The clocks go on whatever the tournament side thinks; the arbiter sees why its pages stopped.
-      send(client, { type: 'error', code: 'malformed', reason: `the tournament pages could not be computed: ${String(err)}` });
+  const boardOf = (command: ConsoleCommand): string | undefined => {
+    if (command.type === 'dismiss') return hall.attention().find((a) => a.id === command.alertId)?.board;
+    if ((command.type === 'enterResult' || command.type === 'confirmResult') && desk && command.round === desk.liveRound) {
+      for (const [board, p] of desk.hallPairs) if (p.white === command.white && p.black === command.black) return board;
+      return undefined;
     }
-  };
-  // The tournament view is large (the whole crosstable): a burst of results goes out as one message,
-  // at most one every TOURNAMENT_INTERVAL_MS, always ending with the latest state.
-  let tournamentSentAt = -Infinity;
-  let tournamentTimer: NodeJS.Timeout | undefined;
-  const broadcastTournament = (): void => {
-    tournamentTimer = undefined;
-    tournamentSentAt = performance.now();
-    for (const client of clients) sendTournament(client);
-  };
-  const unsubscribeDesk = options.desk?.subscribe(() => {
-    if (tournamentTimer) return;
-    const wait = tournamentSentAt + TOURNAMENT_INTERVAL_MS - performance.now();
-    if (wait <= 0) broadcastTournament();
-    else tournamentTimer = setTimeout(broadcastTournament, wait);
-  });
-
-  const flush = (client: Client, pending: Pending): void => {
-    if (client.ws.bufferedAmount > BACKPRESSURE_BYTES) {
-      const retry = setInterval(() => {
-        if (client.ws.readyState !== client.ws.OPEN) return clearInterval(retry);
-        if (client.ws.bufferedAmount > BACKPRESSURE_BYTES) return;
-        clearInterval(retry);
-        snapshot(client);
-      }, 100);
-      return;
-    }
-    client.seq += 1;
-    const head: Record<string, unknown> = { type: 'delta', seq: client.seq, version: hall.version, clock: reference() };
-    if (pending.attention) head.attention = hall.attention();
-    if (pending.round) head.round = hall.roundView();
-    const boards = [...pending.boards].filter((id) => hall.boards.has(id)).map(boardJson).join(',');
-    send(client, `${JSON.stringify(head).slice(0, -1)},"boards":[${boards}]}`);
+    return 'board' in command && typeof command.board === 'string' ? command.board : undefined;
   };
 
-  const unsubscribe = hall.subscribe((change: HallChange) => {
-    for (const client of clients) if (client.role !== 'none') client.coalescer.mark(change.boards, change);
+  const admit = (session: ClientSession, arbiter: Arbiter, helloName: string | undefined): void => {
+    // The printed token has no name of its own: the chief says who he is in hello.
+    const who: Arbiter = arbiter.role === 'chief' && helloName ? { ...arbiter, name: helloName } : arbiter;
+    session.welcome({ kind: 'arbiter', arbiter: who });
+    session.answer({ type: 'welcome', protocol: PROTOCOL_VERSION, role: 'arbiter', arbiter: who, heartbeatMs: limits.heartbeatMs });
+    broadcast.snapshot(session);
+  };
+
+  const host: SessionHost = {
+    hello(session, message) {
+      if (message.role === 'spectator') {
+        session.welcome({ kind: 'spectator' });
+        session.answer({ type: 'welcome', protocol: PROTOCOL_VERSION, role: 'spectator', heartbeatMs: limits.heartbeatMs });
+        return broadcast.snapshot(session);
+      }
+      const token = message.token ?? '';
+      const known = credentials.known(token);
+      if (known) return admit(session, known, message.name);
+      const refusal = gate.refusal(session.address);
+      if (refusal) return session.error(refusal.code, refusal.reason);
+      session.verifying = true;
+      gate.run(session.address, () => credentials.verify(token), (a) => a !== undefined).then(
+        (arbiter) => {
+          session.verifying = false;
+          if (!session.open) return;
+          if (arbiter) return admit(session, arbiter, message.name);
+          session.badTokens += 1;
+          session.error('bad-token', 'the arbiter token is not valid (or was revoked); connect as a spectator or ask the chief arbiter for a token');
+          // Guessing costs a new connection (and a wait for the gate) every few tries.
+          if (session.badTokens >= MAX_BAD_TOKENS) session.close(1008, 'too many bad tokens');
+        },
+        () => {
+          session.verifying = false;
+          session.error('bad-token', 'the token could not be checked');
+        },
+      );
+    },
+    command(session, message) {
+      const refuse = (reason: string) => session.answer({ type: 'refused', id: message.id, reason });
+      if (session.role.kind === 'pending') return refuse('send hello with the arbiter token first');
+      const arbiter = session.arbiter;
+      if (!arbiter) return refuse('spectators cannot give commands');
+      const command = message.command;
+      const refusal = refusalFor(arbiter, command, { boardOf, members: (s) => team?.members(s) });
+      if (refusal) return refuse(refusal);
+      if (isStaffCommand(command)) {
+        if (!team) return refuse('this console keeps no team (named credentials and sectors)');
+        void team.command(command, arbiter).then(
+          (outcome) => {
+            if (!outcome.ok) return refuse(outcome.reason);
+            if (outcome.credentials) return session.answer({ type: 'credentials', id: message.id, credentials: outcome.credentials });
+            session.answer({ type: 'ack', id: message.id, journalSeq: outcome.journalSeq, ...(outcome.token ? { token: outcome.token } : {}) });
+          },
+          (err: unknown) => refuse(`could not be carried out: ${String(err)}`),
+        );
+        return;
+      }
+      const outcome = isTournamentCommand(command)
+        ? (desk?.command(command, arbiter.name) ?? { ok: false as const, reason: 'this console runs no tournament section (start it with --event)' })
+        : hall.command(command, arbiter.name);
+      session.answer(outcome.ok ? { type: 'ack', id: message.id, journalSeq: outcome.journalSeq } : { type: 'refused', id: message.id, reason: outcome.reason });
+    },
+    snapshot: (session) => broadcast.snapshot(session),
+    delta: (session, pending) => broadcast.delta(session, pending),
+    pong: (session, id) => session.answer({ type: 'pong', ...(id !== undefined ? { id } : {}), clock: broadcast.reference() }),
+    closed: (session) => sessions.delete(session),
+  };
+
+  const unsubscribeTeam = team?.subscribe((change) => {
+    if (change.type !== 'revokeCredential') return;
+    for (const s of sessions) if (s.arbiter?.id === change.credential) s.close(4003, 'credential revoked');
   });
 
   const tick = setInterval(() => {
@@ -154,79 +244,31 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       process.stderr.write(`console: tick failed: ${String(err)}\n`);
     }
   }, options.tickMs ?? 50);
+  const heartbeat = setInterval(() => {
+    for (const s of sessions) s.heartbeat();
+  }, limits.heartbeatMs);
 
-  const page = async (res: ServerResponse, file: string, type: string): Promise<void> => {
-    if (!options.pageDir) return notFound(res, 'the page is not bundled in this server');
+  const onRequest = (req: IncomingMessage, res: import('node:http').ServerResponse): void => {
     try {
-      const body = await readFile(join(options.pageDir, file));
-      res.writeHead(200, { 'content-type': type, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' }).end(body);
-    } catch {
-      notFound(res, `no ${file}`);
-    }
-  };
-
-  const http = createServer((req, res) => {
-    void route(req, res).catch((err: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      writeAnswer(res, answerRequest({ hall, desk, page, health, reference: () => broadcast.reference() }, req, hostAllowed), req.method === 'HEAD');
+    } catch (err) {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
       res.end(`internal error: ${String(err)}\n`);
-    });
-  });
-
-  const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? '/', 'http://console');
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }).end('method not allowed\n');
-      return;
     }
-    const path = url.pathname;
-    if (path === '/health') return json(res, 200, { ok: true, boards: hall.boards.size, clients: clients.size, version: hall.version, journal: hall.journal.file });
-    if (path === '/api/boards') {
-      const clock = reference();
-      const round = hall.roundView();
-      const attention = hall.attention();
-      const boards = hall.views().map((v) => ({
-        ...v,
-        timeControl: round.timeControl,
-        remainingNowMs: hall.boards.get(v.id)!.remainingAt(clock.at),
-        alerts: attention.filter((a) => a.board === v.id),
-      }));
-      return json(res, 200, { clock, version: hall.version, round, boards, attention });
-    }
-    const tournament = tournamentApi(options.desk, path, url.searchParams);
-    if (tournament) {
-      if (tournament.type) {
-        res.writeHead(tournament.status, { 'content-type': tournament.type }).end(String(tournament.body));
-        return;
-      }
-      return json(res, tournament.status, tournament.body);
-    }
-    if (path === '/api/pgn') {
-      const now = hall.source.now();
-      const text = [...hall.boards.values()].map((b) => boardPgn(hall.round, b, now, Date.now())).join('\n');
-      res.writeHead(200, { 'content-type': 'application/x-chess-pgn; charset=utf-8' }).end(text);
-      return;
-    }
-    const pgnMatch = /^\/api\/pgn\/([^/]+)$/.exec(path);
-    if (pgnMatch) {
-      const id = decodeURIComponent(pgnMatch[1]!);
-      const board = hall.boards.get(id);
-      if (!board) return json(res, 404, { error: `unknown board '${id}'`, boards: [...hall.boards.keys()] });
-      res.writeHead(200, { 'content-type': 'application/x-chess-pgn; charset=utf-8' }).end(boardPgn(hall.round, board, hall.source.now(), Date.now()));
-      return;
-    }
-    if (path === '/' || path === '/spectator' || path === '/index.html') return page(res, 'index.html', 'text/html; charset=utf-8');
-    if (path === '/app.js') return page(res, 'app.js', 'text/javascript; charset=utf-8');
-    if (path === '/style.css') return page(res, 'style.css', 'text/css; charset=utf-8');
-    if (path.startsWith('/api/')) return json(res, 404, { error: `no such API: ${path}` });
-    notFound(res, `no page ${path}`);
   };
+  const health = () => {
+    let behind = 0;
+    for (const s of sessions) if (s.backpressure.state === 'behind') behind += 1;
+    return { ok: true, boards: hall.boards.size, clients: sessions.size, behind, version: hall.version, journal: hall.journal.file, logins: { running: gate.running, waiting: gate.waiting } };
+  };
+  const http: Server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, onRequest) : createHttpServer(onRequest);
 
   const originAllowed = (req: IncomingMessage): boolean => {
     const origin = req.headers.origin;
     // Browsers always send Origin on a WebSocket handshake; tools without one cannot be cross-site.
     if (origin === undefined) return true;
-    const host = req.headers.host;
-    return (host !== undefined && (origin === `http://${host}` || origin === `https://${host}`)) || (options.allowedOrigins ?? []).includes(origin);
+    const h = req.headers.host;
+    return (h !== undefined && (origin === `http://${h}` || origin === `https://${h}`)) || (options.allowedOrigins ?? []).includes(origin);
   };
 
   const wss = new WebSocketServer({
@@ -234,103 +276,31 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     // Frames this large are cut off by ws itself (close 1009) before they are buffered.
     maxPayload: 64 * 1024,
   });
-  http.on('upgrade', (req, socket, head) => {
-    if (new URL(req.url ?? '/', 'http://console').pathname !== '/ws' || !originAllowed(req)) {
-      socket.end('HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\norigin or path not allowed\n');
-      return;
+  let upgrading = 0;
+  const refuseUpgrade = (socket: Duplex, status: string, why: string): void => {
+    socket.end(`HTTP/1.1 ${status}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${why}\n`);
+  };
+  http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    let path: string;
+    try {
+      path = new URL(req.url ?? '/', 'http://console').pathname;
+    } catch {
+      return refuseUpgrade(socket, '400 Bad Request', 'malformed URL');
     }
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
-  });
-
-  wss.on('connection', (ws: WebSocket) => {
-    const client: Client = {
-      ws,
-      role: 'none',
-      name: 'arbiter',
-      seq: 0,
-      verifying: false,
-      badTokens: 0,
-      tokens: limit.burst,
-      lastRefill: performance.now(),
-      coalescer: new Coalescer(realTimers, (pending) => flush(client, pending), deltasPerSecond, options.deltaWindowMs ?? 1000),
-    };
-    clients.add(client);
-    ws.on('message', (data: RawData, isBinary: boolean) => {
-      try {
-        onMessage(client, data, isBinary);
-      } catch (err) {
-        error(client, 'malformed', `could not handle the message: ${String(err)}`);
-      }
-    });
-    ws.on('error', () => ws.terminate());
-    ws.on('close', () => {
-      client.coalescer.stop();
-      clients.delete(client);
+    if (path !== '/ws') return refuseUpgrade(socket, '404 Not Found', 'the WebSocket is at /ws');
+    if (!hostAllowed(req.headers.host)) return refuseUpgrade(socket, '421 Misdirected Request', 'this console does not answer to that host');
+    if (!originAllowed(req)) return refuseUpgrade(socket, '403 Forbidden', 'origin not allowed');
+    const address = req.socket.remoteAddress ?? '?';
+    if (sessions.size + upgrading >= limits.maxConnections) return refuseUpgrade(socket, '503 Service Unavailable', `the console has ${limits.maxConnections} connections already`);
+    let fromAddress = 0;
+    for (const s of sessions) if (s.address === address) fromAddress += 1;
+    if (fromAddress >= limits.maxConnectionsPerAddress) return refuseUpgrade(socket, '503 Service Unavailable', `${limits.maxConnectionsPerAddress} connections from ${address} already`);
+    upgrading += 1;
+    wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+      upgrading -= 1;
+      sessions.add(new ClientSession(ws, address, sessionLimits, host, realTimers, limits.helloWithinMs));
     });
   });
-
-  const allow = (client: Client): boolean => {
-    const now = performance.now();
-    client.tokens = Math.min(limit.burst, client.tokens + ((now - client.lastRefill) / 1000) * limit.perSecond);
-    client.lastRefill = now;
-    if (client.tokens < 1) return false;
-    client.tokens -= 1;
-    return true;
-  };
-
-  const onMessage = (client: Client, data: RawData, isBinary: boolean): void => {
-    if (!allow(client)) return error(client, 'rate-limited', `more than ${limit.perSecond} messages per second`);
-    if (isBinary) return error(client, 'malformed', 'binary frames are not part of the protocol');
-    const raw = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
-    const parsed = parseClientMessage(raw, maxBytes);
-    if (!parsed.ok) return error(client, parsed.code, parsed.reason);
-    const message = parsed.message;
-    switch (message.type) {
-      case 'hello':
-        if (client.role !== 'none' || client.verifying) return error(client, 'malformed', 'hello was already sent on this connection');
-        if (message.role === 'spectator') {
-          client.role = 'spectator';
-          send(client, { type: 'welcome', protocol: PROTOCOL_VERSION, role: 'spectator' });
-          return snapshot(client);
-        }
-        client.verifying = true;
-        void auth.verify(message.token ?? '').then(
-          (ok) => {
-            client.verifying = false;
-            if (!ok) {
-              client.badTokens += 1;
-              error(client, 'bad-token', 'the arbiter token is not valid; connect as a spectator or use the printed token');
-              // Guessing costs a new connection (and a new scrypt) every few tries.
-              if (client.badTokens >= MAX_BAD_TOKENS) client.ws.close(1008, 'too many bad tokens');
-              return;
-            }
-            client.role = 'arbiter';
-            client.name = message.name ?? 'arbiter';
-            send(client, { type: 'welcome', protocol: PROTOCOL_VERSION, role: 'arbiter' });
-            snapshot(client);
-          },
-          () => {
-            client.verifying = false;
-            error(client, 'bad-token', 'the token could not be checked');
-          },
-        );
-        return;
-      case 'resync':
-        if (client.role === 'none') return error(client, 'unauthenticated', 'send hello first');
-        return snapshot(client);
-      case 'ping':
-        return send(client, { type: 'pong', ...(message.id !== undefined ? { id: message.id } : {}), clock: reference() });
-      case 'command': {
-        if (client.role === 'none') return send(client, { type: 'refused', id: message.id, reason: 'send hello with the arbiter token first' });
-        if (client.role !== 'arbiter') return send(client, { type: 'refused', id: message.id, reason: 'spectators cannot give commands' });
-        const command = message.command;
-        const outcome = isTournamentCommand(command)
-          ? (options.desk?.command(command, client.name) ?? { ok: false, reason: 'this console runs no tournament section (start it with --event)' })
-          : hall.command(command, client.name);
-        return send(client, outcome.ok ? { type: 'ack', id: message.id, journalSeq: outcome.journalSeq } : { type: 'refused', id: message.id, reason: outcome.reason });
-      }
-    }
-  };
 
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -338,18 +308,30 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   });
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
+  const scheme = options.tls ? 'https' : 'http';
+  const shownHost = options.host && !everyInterface(options.host) ? (options.host.includes(':') ? `[${options.host}]` : options.host) : 'localhost';
   return {
     port,
-    url: `http://${options.host && options.host !== '0.0.0.0' ? options.host : 'localhost'}:${port}`,
-    clientCount: () => clients.size,
+    url: `${scheme}://${shownHost}:${port}`,
+    lanUrls: everyInterface(options.host) ? lanAddresses().map((a) => `${scheme}://${a}:${port}`) : [],
+    gate,
+    clientCount: () => sessions.size,
+    sessions: () =>
+      [...sessions].map((s) => ({
+        address: s.address,
+        role: s.role.kind,
+        ...(s.arbiter ? { arbiter: s.arbiter.name } : {}),
+        behind: s.backpressure.state === 'behind',
+        bufferedBytes: s.ws.bufferedAmount,
+      })),
     async close() {
       clearInterval(tick);
-      unsubscribe();
-      unsubscribeDesk?.();
-      clearTimeout(tournamentTimer);
-      for (const c of clients) {
-        c.coalescer.stop();
-        c.ws.terminate();
+      clearInterval(heartbeat);
+      unsubscribeTeam?.();
+      broadcast.stop();
+      for (const s of sessions) {
+        s.coalescer.stop();
+        s.ws.terminate();
       }
       wss.close();
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));
@@ -357,12 +339,4 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       await closed;
     },
   };
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache' }).end(JSON.stringify(body));
-}
-
-function notFound(res: ServerResponse, text: string): void {
-  res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`${text}\n`);
 }

@@ -32,7 +32,10 @@ usage: zeitnot serve --event FILE|PRESET [options]
   --time-scale X         run the round X times faster than real time (simulations only)
   --auto-start           start the clocks by themselves at the scheduled start
   --port PORT            HTTP/WebSocket port (default 8080)
-  --host HOST            interface to listen on (default 127.0.0.1; 0.0.0.0 for tablets on the LAN)
+  --host HOST            interface to listen on (default 127.0.0.1; 0.0.0.0 for tablets on the LAN:
+                         the addresses they can use are printed)
+  --tls-cert FILE, --tls-key FILE  serve HTTPS and WSS with this certificate and key (PEM):
+                         without them the tokens cross the hall's network in clear text
   --data DIR             journal and token directory (default ./data)
   --durability process|power  journal survives a crashed console (default), or power loss too
                          (an fsync per event)
@@ -41,8 +44,8 @@ usage: zeitnot serve --event FILE|PRESET [options]
                          (zeitnot-demo-USER), so the demo runs from a read-only checkout
   --help                 this text
 
-On the first start in a data directory the arbiter token is printed once; only its scrypt hash is
-stored. A restart on the same directory rebuilds every board from the journal.`;
+On the first start in a data directory the chief arbiter's token is printed once; only its scrypt
+hash is stored. With it the chief issues named tokens for deputies and sector arbiters on the page. A restart on the same directory rebuilds every board from the journal.`;
 
 function eventFrom(arg: string): ZeitnotEvent {
   if ((presetNames as string[]).includes(arg)) return presetEvent(arg as PresetName);
@@ -111,6 +114,8 @@ async function serve(args: string[]): Promise<number> {
         'auto-start': { type: 'boolean' },
         port: { type: 'string' },
         host: { type: 'string' },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
         data: { type: 'string' },
         durability: { type: 'string' },
         demo: { type: 'boolean' },
@@ -151,6 +156,8 @@ async function serve(args: string[]): Promise<number> {
               ...(values.pairings ? { published: { from: values.pairings, json: readInput('--pairings', values.pairings) } } : {}),
             }))
         : undefined;
+    if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) throw new UsageError('--tls-cert and --tls-key go together');
+    const tls = values['tls-cert'] && values['tls-key'] ? { cert: readInput('--tls-cert', values['tls-cert']), key: readInput('--tls-key', values['tls-key']) } : undefined;
     const durability = values.durability ?? 'process';
     if (durability !== 'process' && durability !== 'power') throw new UsageError(`--durability '${durability}': expected process or power`);
     const running = await startConsole({
@@ -159,6 +166,7 @@ async function serve(args: string[]): Promise<number> {
       scale,
       port,
       ...(values.host ? { host: values.host } : {}),
+      ...(tls ? { server: { tls } } : {}),
       devices,
       autoStart: values['auto-start'] ?? demo,
       ...(event
@@ -219,6 +227,11 @@ async function serve(args: string[]): Promise<number> {
       out.write(`  arbiter page: ${running.url}/ (token as printed when ${dataDir} was created)\n`);
     }
     out.write(`  spectators:   ${running.url}/spectator\n  live PGN:     ${running.url}/api/pgn\n`);
+    if (running.server.lanUrls.length > 0) out.write(`  on the hall's network: ${running.server.lanUrls.join(', ')} (add /spectator for spectators)\n`);
+    else if (values.host === '0.0.0.0' || values.host === '::') out.write(`  on the hall's network: this machine has no network address yet\n`);
+    if (!tls && values.host !== undefined && !['127.0.0.1', 'localhost', '::1'].includes(values.host)) {
+      process.stderr.write('zeitnot serve: warning: plain HTTP: the arbiters\' tokens cross the network readable by anyone on it; use --tls-cert/--tls-key on an open network\n');
+    }
     // A host-driven clock stops when this process stops, so a bug anywhere is logged, not fatal; the
     // journal keeps what happened either way.
     process.on('uncaughtException', (err) => process.stderr.write(`zeitnot serve: unexpected error (still running): ${err.stack ?? String(err)}\n`));

@@ -1,8 +1,15 @@
 // The page's link to the console: hello, snapshot, deltas, commands with acknowledgements,
 // reconnection with a fresh snapshot (resync), and the clock reference used to count down.
-import type { BoardView, ClockReference, ConsoleCommand, RoundView, ServerMessage } from '../protocol.ts';
+import type { ArbiterView, BoardView, ClockReference, ConsoleCommand, RoundView, ServerMessage } from '../protocol.ts';
 import type { TournamentView } from '../tournament-view.ts';
 import type { Attention } from '../board.ts';
+import type { CredentialInfo } from '../credentials.ts';
+import type { SectorView } from '../staff.ts';
+import { applyViewPatch } from '../view-patch.ts';
+
+/** The page pings this often; with no message at all for STALE_MS the link is stale and is replaced. */
+const PING_MS = 3_000;
+const STALE_MS = 9_000;
 
 export type Role = 'arbiter' | 'spectator';
 
@@ -13,6 +20,10 @@ export interface ConsoleState {
   version: number;
   /** Present when the console runs an event's section. */
   tournament: TournamentView | undefined;
+  tournamentVersion: number;
+  sectors: readonly SectorView[];
+  /** Who this page speaks for (arbiters). */
+  arbiter: ArbiterView | undefined;
 }
 
 export interface ConnectionEvents {
@@ -22,10 +33,12 @@ export interface ConnectionEvents {
   onOutcome(id: string, ok: boolean, text: string): void;
   onBadToken(reason: string): void;
   onTournament(view: TournamentView): void;
+  /** An answer that carries data: the credentials list, a token just issued. */
+  onAnswer?(id: string, answer: { credentials?: readonly CredentialInfo[]; token?: string }): void;
 }
 
 export class Connection {
-  readonly state: ConsoleState = { round: undefined, boards: new Map(), attention: [], version: 0, tournament: undefined };
+  readonly state: ConsoleState = { round: undefined, boards: new Map(), attention: [], version: 0, tournament: undefined, tournamentVersion: 0, sectors: [], arbiter: undefined };
   #ws: WebSocket | undefined;
   #reference: ClockReference = { at: 0, scale: 1 };
   #receivedAt = performance.now();
@@ -33,6 +46,8 @@ export class Connection {
   #nextId = 1;
   #lastSeq = 0;
   readonly #pending = new Map<string, string>();
+  #lastHeard = performance.now();
+  #pinger: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     readonly role: Role,
@@ -50,18 +65,44 @@ export class Connection {
     this.#ws = ws;
     ws.onopen = () => {
       this.#retryMs = 500;
+      this.#lastHeard = performance.now();
       this.events.onStatus('connected', true);
       const since = this.state.version > 0 ? { since: this.state.version } : {};
       ws.send(JSON.stringify(this.role === 'arbiter' ? { type: 'hello', role: 'arbiter', token: this.token, ...since } : { type: 'hello', role: 'spectator', ...since }));
+      this.#startPinging(ws);
     };
-    ws.onmessage = (e) => this.#onMessage(JSON.parse(String(e.data)) as ServerMessage);
-    ws.onclose = () => {
-      this.events.onStatus('reconnecting…', false);
-      for (const [id, what] of this.#pending) this.events.onOutcome(id, false, `${what}: connection lost before an answer; check the board`);
-      this.#pending.clear();
-      setTimeout(() => this.connect(), this.#retryMs);
-      this.#retryMs = Math.min(5000, this.#retryMs * 2);
+    ws.onmessage = (e) => {
+      this.#lastHeard = performance.now();
+      this.#onMessage(JSON.parse(String(e.data)) as ServerMessage);
     };
+    ws.onclose = () => this.#lost(ws);
+  }
+
+  #lost(ws: WebSocket): void {
+    if (this.#ws !== ws) return;
+    this.#ws = undefined;
+    clearInterval(this.#pinger);
+    this.events.onStatus('reconnecting…', false);
+    for (const [id, what] of this.#pending) this.events.onOutcome(id, false, `${what}: connection lost before an answer; check the board`);
+    this.#pending.clear();
+    setTimeout(() => this.connect(), this.#retryMs);
+    this.#retryMs = Math.min(5000, this.#retryMs * 2);
+  }
+
+  // A half-open link (a tablet that walked out of the Wi-Fi) never closes by itself: ping, and when
+  // nothing at all comes back for a while, say so and start a new connection.
+  #startPinging(ws: WebSocket): void {
+    clearInterval(this.#pinger);
+    let n = 0;
+    this.#pinger = setInterval(() => {
+      if (performance.now() - this.#lastHeard > STALE_MS) {
+        this.#lost(ws);
+        this.events.onStatus('stale: no answer, reconnecting…', false);
+        ws.close();
+        return;
+      }
+      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'ping', id: `p${++n}` }));
+    }, PING_MS);
   }
 
   send(command: ConsoleCommand, description: string): string {
@@ -83,6 +124,7 @@ export class Connection {
   #onMessage(m: ServerMessage): void {
     switch (m.type) {
       case 'welcome':
+        this.state.arbiter = m.arbiter;
         this.events.onRole(m.role);
         break;
       case 'snapshot':
@@ -91,6 +133,7 @@ export class Connection {
         this.state.round = m.round;
         this.state.boards = new Map(m.boards.map((b) => [b.id, b]));
         this.state.attention = m.attention;
+        this.state.sectors = m.sectors;
         this.state.version = m.version;
         this.events.onState('all');
         break;
@@ -104,6 +147,7 @@ export class Connection {
         for (const b of m.boards) this.state.boards.set(b.id, b);
         if (m.attention) this.state.attention = m.attention;
         if (m.round) this.state.round = m.round;
+        if (m.sectors) this.state.sectors = m.sectors;
         this.state.version = m.version;
         this.events.onState(m.round ? 'all' : m.boards.map((b) => b.id));
         break;
@@ -112,8 +156,13 @@ export class Connection {
         const what = this.#pending.get(m.id) ?? 'command';
         this.#pending.delete(m.id);
         this.events.onOutcome(m.id, true, `${what}: done (journal #${m.journalSeq})`);
+        if (m.token) this.events.onAnswer?.(m.id, { token: m.token });
         break;
       }
+      case 'credentials':
+        this.#pending.delete(m.id);
+        this.events.onAnswer?.(m.id, { credentials: m.credentials });
+        break;
       case 'refused': {
         const what = this.#pending.get(m.id) ?? 'command';
         this.#pending.delete(m.id);
@@ -123,13 +172,25 @@ export class Connection {
       case 'error':
         if (m.code === 'bad-token') this.events.onBadToken(m.reason);
         else this.events.onOutcome('-', false, m.reason);
+        // The login was not checked (too many at once, or this address locked out): try again later.
+        if (m.code === 'busy' || m.code === 'locked-out') this.#ws?.close();
         break;
       case 'pong':
         this.#setReference(m.clock);
         break;
       case 'tournament':
         this.state.tournament = m.view;
+        this.state.tournamentVersion = m.version;
         this.events.onTournament(m.view);
+        break;
+      case 'tournamentDelta':
+        if (!this.state.tournament || m.from !== this.state.tournamentVersion) {
+          this.#ws?.send(JSON.stringify({ type: 'resync' }));
+          break;
+        }
+        this.state.tournament = applyViewPatch(this.state.tournament, m.patch);
+        this.state.tournamentVersion = m.version;
+        this.events.onTournament(this.state.tournament);
         break;
     }
   }

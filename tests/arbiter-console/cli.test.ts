@@ -37,6 +37,26 @@ describe('zeitnot serve command line', () => {
     }
   });
 
+  it('on every interface: prints the addresses for the tablets and warns that plain HTTP carries the tokens', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-cli-'));
+    try {
+      expect(serve('--event', 'cairns-cup-2019', '--tls-cert', 'x.pem', '--data', dir).stderr).toContain('--tls-cert and --tls-key go together');
+      const child = spawn(process.execPath, ['bin/zeitnot.js', 'serve', '--event', 'cairns-cup-2019', '--host', '0.0.0.0', '--port', '0', '--data', join(dir, 'data')], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d) => (out += String(d)));
+      child.stderr.on('data', (d) => (err += String(d)));
+      const end = Date.now() + 30_000;
+      while (!out.includes("hall's network") && Date.now() < end && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      expect(out).toMatch(/on the hall's network: (http:\/\/\d+\.\d+\.\d+\.\d+:\d+|this machine has no network address yet)/);
+      expect(err).toContain("plain HTTP: the arbiters' tokens cross the network readable by anyone on it");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('serves a round from an event file and prints the URL and the token once', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'zeitnot-cli-'));
     const file = join(dir, 'event.json');

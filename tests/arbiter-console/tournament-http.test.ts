@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startConsole, type RunningConsole, type TournamentView } from '../../arbiter-console/index.ts';
+import { applyViewPatch, startConsole, type RunningConsole, type TournamentView, type ViewPatch } from '../../arbiter-console/index.ts';
 import { sectionStandings } from '../../tournament/index.ts';
 import { consoleRound, smallRoundRobin } from './tournament-fixtures.ts';
 
-type Message = { type: string; id?: string; view?: TournamentView; reason?: string; journalSeq?: number };
+type Message = { type: string; id?: string; view?: TournamentView; reason?: string; journalSeq?: number; patch?: ViewPatch; from?: number; version?: number };
 let run: RunningConsole;
 let dataDir: string;
 const event = smallRoundRobin();
@@ -30,6 +30,19 @@ async function connect(hello: object): Promise<{ ws: WebSocket; messages: Messag
   ws.send(JSON.stringify(hello));
   await until(() => messages.some((m) => m.type === 'tournament'));
   return { ws, messages };
+}
+
+/** The tournament views a client had, one after each `tournament` or `tournamentDelta` message. */
+function views(messages: readonly Message[]): TournamentView[] {
+  const out: TournamentView[] = [];
+  let view: TournamentView | undefined;
+  for (const m of messages) {
+    if (m.type === 'tournament') view = structuredClone(m.view!);
+    else if (m.type === 'tournamentDelta') view = applyViewPatch(structuredClone(view!), m.patch!);
+    else continue;
+    out.push(view!);
+  }
+  return out;
 }
 
 const get = async (path: string) => {
@@ -59,7 +72,7 @@ describe('tournament API', () => {
     await until(() => arbiter.messages.some((m) => m.id === 't1'));
     const ack = arbiter.messages.find((m) => m.id === 't1')!;
     expect(ack).toEqual({ type: 'ack', id: 't1', journalSeq: run.journal.count() });
-    await until(() => arbiter.messages.filter((m) => m.type === 'tournament').length >= 2);
+    await until(() => views(arbiter.messages).length >= 2);
 
     const after = await get('/api/standings');
     const standings = after.body.standings as { rank: number; id: number; name: string; points: number; tiebreaks: Record<string, number> }[];
@@ -101,10 +114,13 @@ describe('tournament API', () => {
     arbiter.ws.send(JSON.stringify({ type: 'command', id: 'p1', command: { type: 'pairNextRound' } }));
     await until(() => arbiter.messages.some((m) => m.id === 'p1'));
     expect(arbiter.messages.find((m) => m.id === 'p1')).toMatchObject({ type: 'ack' });
-    await until(() => arbiter.messages.filter((m) => m.type === 'tournament').length >= 2 && spectator.messages.filter((m) => m.type === 'tournament').length >= 2);
-    expect(arbiter.messages.filter((m) => m.type === 'tournament').at(-1)!.view!.draft).toMatchObject({ round: 2 });
-    const spectatorViews = spectator.messages.filter((m) => m.type === 'tournament');
-    expect(spectatorViews.every((m) => m.view!.draft === undefined)).toBe(true);
+    await until(() => views(arbiter.messages).at(-1)?.draft !== undefined);
+    expect(views(arbiter.messages).at(-1)!.draft).toMatchObject({ round: 2 });
+    // The change went out as a patch, not as the whole view again.
+    expect(arbiter.messages.filter((m) => m.type === 'tournament')).toHaveLength(1);
+    expect(arbiter.messages.some((m) => m.type === 'tournamentDelta')).toBe(true);
+    expect(views(spectator.messages).every((v) => v.draft === undefined)).toBe(true);
+    expect(JSON.stringify(spectator.messages)).not.toContain('"draft"');
     spectator.ws.send(JSON.stringify({ type: 'command', id: 's1', command: { type: 'publishRound' } }));
     await until(() => spectator.messages.some((m) => m.id === 's1'));
     expect(spectator.messages.find((m) => m.id === 's1')).toEqual({ type: 'refused', id: 's1', reason: 'spectators cannot give commands' });

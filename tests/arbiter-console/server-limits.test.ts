@@ -1,0 +1,196 @@
+// The server under load and attack: clients that do not read, that never say hello, that never
+// answer a heartbeat, too many connections, and floods of wrong tokens. Each limit is asserted.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { startConsole, type ConsoleOptions, type RunningConsole } from '../../arbiter-console/index.ts';
+import { until } from '../support/wait.ts';
+import { cairnsRound } from './fixtures.ts';
+import { helloClient, openClient, type Message, type TestClient } from './ws-client.ts';
+
+const consoles: { run: RunningConsole; dir: string }[] = [];
+const clients: TestClient[] = [];
+
+async function serveRound(boards: number, server: ConsoleOptions['server']): Promise<RunningConsole> {
+  const dir = mkdtempSync(join(tmpdir(), 'zeitnot-limits-'));
+  const run = await startConsole({ dataDir: dir, port: 0, noPage: true, round: () => cairnsRound(boards, 0), server: { tickMs: 1000, ...server } });
+  consoles.push({ run, dir });
+  return run;
+}
+
+async function client(run: RunningConsole, hello: object, localAddress?: string): Promise<TestClient> {
+  const c = await helloClient(run.url, hello, localAddress ? { localAddress } : {});
+  clients.push(c);
+  return c;
+}
+
+const press = (run: RunningConsole, board: string) => {
+  const side = run.hall.view(board)!.toMove;
+  run.hall.record({ kind: 'clock', board, event: { type: 'press', side, at: run.hall.source.now(), by: { kind: 'device', deviceId: 't' } } });
+};
+
+function started(run: RunningConsole): void {
+  run.hall.command({ type: 'arriveAll' }, 'chief');
+  run.hall.command({ type: 'startAll' }, 'chief');
+}
+
+/** Samples `value` every few ms until stopped; returns the largest seen. */
+function watchMax(value: () => number): { stop(): number } {
+  let max = value();
+  const timer = setInterval(() => (max = Math.max(max, value())), 2);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(max, value());
+    },
+  };
+}
+
+const streamSeqs = (messages: readonly Message[]) => messages.filter((m) => m.type === 'snapshot' || m.type === 'delta').map((m) => m.seq as number);
+
+afterEach(() => {
+  for (const c of clients.splice(0)) c.ws.terminate();
+});
+
+afterAll(async () => {
+  for (const { run, dir } of consoles) {
+    await run.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+const LIMIT = 256 * 1024;
+
+describe('a client that does not read', () => {
+  it('is held back past the send-buffer limit (snapshots too), owed one snapshot, and cut off after behindMs: memory stays bounded', async () => {
+    const run = await serveRound(400, { rateLimit: { perSecond: 10_000, burst: 10_000 }, limits: { sendBufferBytes: LIMIT, behindMs: 2_000 } });
+    started(run);
+    const c = await client(run, { type: 'hello', role: 'spectator' });
+    const snapshotBytes = Buffer.byteLength(JSON.stringify(c.messages.find((m) => m.type === 'snapshot')));
+    expect(snapshotBytes).toBeGreaterThan(100_000);
+    c.ws.pause();
+    const buffered = watchMax(() => Math.max(0, ...run.server.sessions().map((s) => s.bufferedBytes)));
+    // Each resync asks for a 400-board snapshot; a client that never reads must not make them pile up.
+    for (let i = 0; i < 300; i++) c.send({ type: 'resync' });
+    for (let i = 0; i < 50; i++) press(run, String((i % 400) + 1));
+    await until(() => run.server.sessions().some((s) => s.behind), 'the client to be behind');
+    await until(() => run.server.clientCount() === 0, 'the client to be cut off', 10_000);
+    expect(buffered.stop()).toBeLessThanOrEqual(LIMIT + snapshotBytes);
+  });
+
+  it('catches up with one snapshot, however many changes it missed (no timer per flush), and ends in the hall\'s state', async () => {
+    const run = await serveRound(400, { rateLimit: { perSecond: 10_000, burst: 10_000 }, limits: { sendBufferBytes: LIMIT, behindMs: 20_000 } });
+    started(run);
+    const c = await client(run, { type: 'hello', role: 'spectator' });
+    c.ws.pause();
+    for (let i = 0; i < 300; i++) c.send({ type: 'resync' });
+    await until(() => run.server.sessions().some((s) => s.behind), 'the client to be behind');
+    const behindAt = run.hall.version;
+    // Every one of these presses is a flush that finds the client over its backlog (one timer each, before).
+    for (let i = 0; i < 40; i++) {
+      press(run, String(i + 1));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    c.ws.resume();
+    await until(() => streamSeqs(c.messages).length > 0 && c.messages.filter((m) => m.type === 'snapshot' || m.type === 'delta').at(-1)!.version === run.hall.version, 'the latest state');
+    await new Promise((r) => setTimeout(r, 700)); // a pile of timers would send more snapshots by now
+    const seqs = streamSeqs(c.messages);
+    expect(seqs).toEqual(seqs.map((_, i) => i + 1)); // no gap, nothing twice
+    const afterBehind = c.messages.filter((m) => (m.type === 'snapshot' || m.type === 'delta') && (m.version as number) > behindAt);
+    expect(afterBehind.filter((m) => m.type === 'snapshot').length).toBeLessThanOrEqual(1);
+    expect(afterBehind.length).toBeLessThan(5);
+    // What the client holds now is the hall's state.
+    const lastSnapshot = c.messages.findLastIndex((m) => m.type === 'snapshot');
+    const boards = new Map((c.messages[lastSnapshot]!.boards as { id: string }[]).map((b) => [b.id, b]));
+    for (const m of c.messages.slice(lastSnapshot + 1)) if (m.type === 'delta') for (const b of m.boards as { id: string }[]) boards.set(b.id, b);
+    for (let i = 1; i <= 40; i++) expect(boards.get(String(i))).toEqual(run.hall.view(String(i)));
+  });
+
+  it('gets its answers (errors too) queued only up to a bound, then is cut off', async () => {
+    const run = await serveRound(400, { rateLimit: { perSecond: 10_000, burst: 10_000 }, limits: { sendBufferBytes: LIMIT, behindMs: 60_000, queuedAnswers: 8 } });
+    const c = await client(run, { type: 'hello', role: 'spectator' });
+    c.ws.pause();
+    for (let i = 0; i < 300; i++) c.send({ type: 'resync' });
+    await until(() => run.server.sessions().some((s) => s.behind), 'the client to be behind');
+    for (let i = 0; i < 9; i++) c.send({ type: 'no-such-message' });
+    await until(() => run.server.clientCount() === 0, 'the client to be cut off');
+  });
+});
+
+describe('liveness', () => {
+  it('closes a connection that says no hello in time, and cuts one that stops answering the heartbeat', async () => {
+    const run = await serveRound(3, { limits: { helloWithinMs: 300, heartbeatMs: 200 } });
+    const silent = await openClient(run.url);
+    clients.push(silent);
+    await until(() => silent.closed !== undefined, 'the silent client to be closed');
+    expect(silent.closed).toBe(1008);
+
+    const healthy = await client(run, { type: 'hello', role: 'spectator' });
+    const deaf = await client(run, { type: 'hello', role: 'spectator' });
+    deaf.ws.pause(); // never reads the server's pings, so never answers them: a half-open tablet
+    await until(() => run.server.clientCount() === 1, 'the deaf client to be cut off', 5_000);
+    await new Promise((r) => setTimeout(r, 800)); // four more heartbeats
+    expect(run.server.clientCount()).toBe(1);
+    expect(healthy.closed).toBeUndefined();
+    healthy.send({ type: 'ping', id: 'x' });
+    expect(await healthy.next((m) => m.type === 'pong', 'the pong')).toMatchObject({ id: 'x', clock: { at: expect.any(Number), scale: 1 } });
+  });
+
+  it('caps connections: in all, and per address', async () => {
+    const run = await serveRound(3, { limits: { maxConnections: 6, maxConnectionsPerAddress: 3 } });
+    for (let i = 0; i < 3; i++) clients.push(await openClient(run.url, { localAddress: '127.0.0.2' }));
+    await expect(openClient(run.url, { localAddress: '127.0.0.2' })).rejects.toThrow('upgrade refused: 503');
+    for (let i = 0; i < 3; i++) clients.push(await openClient(run.url, { localAddress: '127.0.0.1' }));
+    await expect(openClient(run.url, { localAddress: '127.0.0.3' })).rejects.toThrow('upgrade refused: 503');
+    clients.pop()!.ws.close();
+    await until(() => run.server.clientCount() === 5, 'a connection to close');
+    clients.push(await openClient(run.url, { localAddress: '127.0.0.3' }));
+  });
+});
+
+describe('wrong tokens', () => {
+  it('300 wrong logins from one address: one check at a time, locked out after 5, while the chief logs in and the page answers', async () => {
+    const run = await serveRound(3, { login: { concurrent: 2, queued: 8, maxFailures: 5 }, limits: { maxConnectionsPerAddress: 400 } });
+    const running = watchMax(() => run.server.gate.running);
+    const attackers = await Promise.all(Array.from({ length: 300 }, () => openClient(run.url, { localAddress: '127.0.0.2' })));
+    clients.push(...attackers);
+    // Each attacker tries again whenever it is told to wait, until it gets a verdict.
+    const verdicts: string[] = [];
+    for (const a of attackers) {
+      a.ws.on('message', (d) => {
+        const m = JSON.parse(String(d)) as Message;
+        if (m.code === 'busy') setTimeout(() => a.send({ type: 'hello', role: 'arbiter', token: 'guessed-token' }), 5);
+        else verdicts.push(m.code as string);
+      });
+      a.send({ type: 'hello', role: 'arbiter', token: 'guessed-token' });
+    }
+    const chief = await client(run, { type: 'hello', role: 'arbiter', token: run.newToken, name: 'IA Chief' }, '127.0.0.1');
+    expect(chief.messages[0]).toMatchObject({ type: 'welcome', role: 'arbiter', arbiter: { role: 'chief', name: 'IA Chief' } });
+    expect((await fetch(`${run.url}/health`)).status).toBe(200);
+    await until(() => verdicts.length === 300, 'every attacker to get a verdict');
+    expect(verdicts.filter((c) => c === 'bad-token')).toHaveLength(5);
+    expect(verdicts.filter((c) => c === 'locked-out')).toHaveLength(295);
+    expect(running.stop()).toBeLessThanOrEqual(2);
+    const late = await client(run, { type: 'hello', role: 'arbiter', token: 'one-more-guess' }, '127.0.0.2');
+    expect(late.messages.at(-1)).toMatchObject({ type: 'error', code: 'locked-out' });
+    // A token already accepted on this start costs no check, so it is no guess: it gets in from there too.
+    const known = await client(run, { type: 'hello', role: 'arbiter', token: run.newToken }, '127.0.0.2');
+    expect(known.messages[0]).toMatchObject({ type: 'welcome', role: 'arbiter' });
+  });
+
+  it('wrong logins from many addresses: never more than `concurrent` checks at once, the rest told busy', async () => {
+    const run = await serveRound(3, { login: { concurrent: 2, queued: 4, maxFailures: 5 } });
+    const running = watchMax(() => run.server.gate.running);
+    const waiting = watchMax(() => run.server.gate.waiting);
+    const attackers = await Promise.all(Array.from({ length: 40 }, (_, i) => openClient(run.url, { localAddress: `127.0.0.${10 + i}` })));
+    clients.push(...attackers);
+    for (const a of attackers) a.send({ type: 'hello', role: 'arbiter', token: 'guessed-token' });
+    await until(() => attackers.every((a) => a.messages.some((m) => m.type === 'error')), 'every attacker to be answered');
+    const codes = attackers.map((a) => a.messages.find((m) => m.type === 'error')!.code);
+    expect(running.stop()).toBe(2);
+    expect(waiting.stop()).toBeLessThanOrEqual(4);
+    expect(codes.filter((c) => c === 'busy').length).toBeGreaterThan(0);
+    expect(codes.filter((c) => c === 'bad-token').length + codes.filter((c) => c === 'busy').length).toBe(40);
+  });
+});
