@@ -33,6 +33,7 @@ export {
 export { Coalescer, type Pending, type CoalescerTimers } from './coalescer.ts';
 export { openCredentials, type Credentials, type Arbiter, type CredentialInfo } from './credentials.ts';
 export { LoginGate, type LoginGateOptions } from './login-gate.ts';
+export { ClientSession, type SessionHost, type SessionLimits, type SessionRole, type Backpressure } from './client-session.ts';
 export { Team } from './team.ts';
 export { refusalFor, parseBoardRanges, sectorMembers, type StaffRole, type Sector, type SectorView, type StaffChange } from './staff.ts';
 export { diffView, applyViewPatch, type ViewPatch, type PatchOp } from './view-patch.ts';

@@ -79,7 +79,7 @@ describe('a client that does not read', () => {
     expect(buffered.stop()).toBeLessThanOrEqual(LIMIT + snapshotBytes);
   });
 
-  it('catches up with one snapshot, however many changes it missed (no timer per flush), and ends in the hall\'s state', async () => {
+  it('catches up with one snapshot, however many changes it missed, and ends in the hall\'s state', async () => {
     const run = await serveRound(400, { rateLimit: { perSecond: 10_000, burst: 10_000 }, limits: { sendBufferBytes: LIMIT, behindMs: 20_000 } });
     started(run);
     const c = await client(run, { type: 'hello', role: 'spectator' });
@@ -99,7 +99,6 @@ describe('a client that does not read', () => {
     expect(seqs).toEqual(seqs.map((_, i) => i + 1)); // no gap, nothing twice
     const afterBehind = c.messages.filter((m) => (m.type === 'snapshot' || m.type === 'delta') && (m.version as number) > behindAt);
     expect(afterBehind.filter((m) => m.type === 'snapshot').length).toBeLessThanOrEqual(1);
-    expect(afterBehind.length).toBeLessThan(5);
     // What the client holds now is the hall's state.
     const lastSnapshot = c.messages.findLastIndex((m) => m.type === 'snapshot');
     const boards = new Map((c.messages[lastSnapshot]!.boards as { id: string }[]).map((b) => [b.id, b]));
