@@ -1,6 +1,6 @@
 // One board as the console sees it: the players, the game clock rebuilt from journaled events, the
 // device's health, and what needs the arbiter's eyes.
-import type { ClockAlert, ClockEvent, Deadline, GameConfig, GameState, Side } from '../clock-engine/index.ts';
+import type { ClockAlert, ClockEvent, Deadline, GameClock, GameConfig, GameState, Side } from '../clock-engine/index.ts';
 import { applyClockEvent, initialGameState, nextDeadline, remainingAt } from '../clock-engine/index.ts';
 import type { ConsoleNote } from './journal.ts';
 import { boardGameConfig, type RoundBoard } from './round.ts';
@@ -61,6 +61,12 @@ export class Board {
 
   /** The round's rules with this board's timekeeper (round.ts). */
   readonly config: GameConfig;
+  /**
+   * The board's game-clock actor (clock-engine machine.ts, spawned by the round actor): it runs the same
+   * fold on every event and owns the board's deadline timer. Until it is attached (while the journal is
+   * replayed) the board folds alone.
+   */
+  #clock: Pick<GameClock, 'send' | 'getSnapshot'> | undefined;
 
   constructor(
     readonly info: RoundBoard,
@@ -79,10 +85,23 @@ export class Board {
     return this.info.id;
   }
 
+  /** From here on every event also goes to the actor, which starts from the board's state. */
+  attach(clock: Pick<GameClock, 'send' | 'getSnapshot'>): void {
+    this.#clock = clock;
+  }
+
+  /** The actor's fold state (tests compare it with `state`: they are the same by construction). */
+  clockState(): GameState | undefined {
+    return this.#clock?.getSnapshot().context.game;
+  }
+
   applyClock(event: ClockEvent): void {
     const before = this.state;
+    // The fold runs here and in the actor alike (the actor may be busy reporting the deadline that led
+    // here, and takes the event right after): the board's state is known at once, the actor's a moment later.
     const after = applyClockEvent(this.config, before, event).state;
     this.state = after;
+    this.#clock?.send(event);
     if (event.type === 'start' && before.status === 'waiting' && after.status === 'running') {
       this.startedAt = event.at;
       this.#moveStartedAt = event.at;

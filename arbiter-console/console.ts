@@ -10,7 +10,7 @@ import { simulateRound, type LateArrival, type Simulation } from './simulation.t
 import { startConsoleServer, type ConsoleServer, type ConsoleServerOptions } from './server.ts';
 import { Team } from './team.ts';
 import { TournamentDesk, type TournamentContext } from './tournament-desk.ts';
-import { resumeAt, scaledSource, schedulerOf, type MonotonicSource } from './time.ts';
+import { realClock, resumeAt, schedulerOf, type HallClock } from './time.ts';
 import { builtPage } from './web/built-page.ts';
 
 export interface ConsoleOptions {
@@ -27,10 +27,10 @@ export interface ConsoleOptions {
   readonly simulate?: { readonly boards: number; readonly seed: string; readonly late?: readonly LateArrival[]; readonly hardware?: 'dgt' | 'none' };
   /** Start every clock at the scheduled start without waiting for the arbiter (simulated rounds). */
   readonly autoStart?: boolean;
-  /** Injected time (tests); default a real monotonic source continuing the journal's. */
-  readonly source?: MonotonicSource;
+  /** Injected time (tests); default a real clock continuing the journal's. */
+  readonly source?: HallClock;
   readonly server?: Partial<
-    Pick<ConsoleServerOptions, 'deltasPerSecond' | 'deltaWindowMs' | 'rateLimit' | 'maxMessageBytes' | 'tickMs' | 'allowedOrigins' | 'allowedHosts' | 'limits' | 'login' | 'tls' | 'tournamentIntervalMs'>
+    Pick<ConsoleServerOptions, 'deltasPerSecond' | 'deltaWindowMs' | 'rateLimit' | 'maxMessageBytes' | 'allowedOrigins' | 'allowedHosts' | 'limits' | 'login' | 'tls' | 'tournamentIntervalMs'>
   >;
   /** The event and section of the round: the tournament desk (results, pairings, crosstable, playoffs). */
   readonly tournament?: TournamentContext;
@@ -74,7 +74,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       meta = { round, epochWallMs, scale };
       journal.setMeta(meta);
     }
-    const source = options.source ?? scaledSource(resumeAt(meta.epochWallMs, Date.now(), meta.scale, journal.lastAt()), meta.scale);
+    const source = options.source ?? realClock(resumeAt(meta.epochWallMs, Date.now(), meta.scale, journal.lastAt()), meta.scale);
     const hall = new PlayingHall(meta.round, journal, source);
     const warnings: string[] = resumed ? [...timekeeperMismatches(meta.round, options.devices ?? [])] : [];
     const desk = TournamentDesk.open(hall, options.tournament);
@@ -132,6 +132,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       async stop() {
         await simulation?.stop();
         await server.close();
+        hall.stop();
         for (const d of detach) d();
         await Promise.all(devices.map((d) => d.close()));
         journal.close();

@@ -1,7 +1,11 @@
 // The playing hall: every board of the round, kept only through the journal. Each device event and
-// arbiter command is journaled first, then applied; listeners hear which boards changed.
+// arbiter command is journaled first, then applied; listeners hear which boards changed. Time acts
+// through the round's actor system (round-actor.ts) on the hall's one injected clock: each board's
+// game-clock actor aims its timer at the board's next deadline and reports it; the hall journals the
+// deadline events (flag, default time, start) at their exact instant and only then applies them.
+import { createActor, type Actor } from 'xstate';
 import type { ClockEvent, EventActor, GameState } from '../clock-engine/index.ts';
-import { advanceTo, applyClockEvent, moveInProgress } from '../clock-engine/index.ts';
+import { advanceTo, applyClockEvent, moveInProgress, noDeadlineBy } from '../clock-engine/index.ts';
 import type { ClockDevice, DeviceMessage } from '../device-bridge/index.ts';
 import type { Attention } from './board.ts';
 import { Board } from './board.ts';
@@ -9,7 +13,8 @@ import type { Journal, JournalRecord } from './journal.ts';
 import type { ArbiterCommand, BoardView, RoundView } from './protocol.ts';
 import type { Round } from './round.ts';
 import { pgnTimeControl } from './round.ts';
-import type { MonotonicSource } from './time.ts';
+import { roundLogic, type RoundPhase } from './round-actor.ts';
+import type { HallClock } from './time.ts';
 
 export interface HallChange {
   readonly boards: readonly string[];
@@ -31,12 +36,14 @@ export class PlayingHall {
   readonly #boardVersion = new Map<string, number>();
   readonly #listeners = new Set<(change: HallChange) => void>();
   readonly #devices = new Map<string, ClockDevice>();
-  #attentionKey = '';
+  /** Each board's open alerts (their ids), so a change looks at the boards it touched only. */
+  readonly #attentionKeys = new Map<string, string>();
+  readonly #actor: Actor<ReturnType<typeof roundLogic>>;
 
   constructor(
     readonly round: Round,
     readonly journal: Journal,
-    readonly source: MonotonicSource,
+    readonly source: HallClock,
   ) {
     for (const info of round.boards) this.boards.set(info.id, new Board(info, round.game));
     let running = false;
@@ -52,7 +59,68 @@ export class PlayingHall {
         if (board.state.status === 'running') this.record({ kind: 'note', board: board.id, note: { type: 'downtime', at: now, lastAt } });
       }
     }
-    this.#attentionKey = this.#attentionSignature();
+    for (const id of this.boards.keys()) this.#attentionKeys.set(id, this.#attentionSignature(id));
+    // The journal is replayed: restore each board's actor from its fold state (XState does not restore
+    // delayed events from a snapshot, statelyai/xstate#5331), on the hall's clock.
+    this.#actor = createActor(roundLogic(() => source.now()), {
+      clock: source,
+      input: {
+        section: 'main',
+        round: round.round,
+        phase: this.#phase(),
+        boards: [...this.boards.values()].map((b) => ({ systemId: gameId(round.round, b.id), board: b.id, game: { config: b.config, state: b.state, deadlines: 'report' as const } })),
+        ...(this.startAt !== undefined ? { startAt: this.startAt } : {}),
+      },
+    });
+    this.#actor.on('startDue', ({ at }) => this.#startDue(at));
+    this.#actor.start();
+    for (const board of this.boards.values()) {
+      const ref = this.#actor.system.get(gameId(round.round, board.id)) as Parameters<Board['attach']>[0] & { on: (type: 'deadline', handler: (e: { at: number }) => void) => unknown };
+      board.attach(ref);
+      ref.on('deadline', ({ at }) => this.#deadline(board.id, at));
+    }
+    if (this.startAt !== undefined && this.startAt <= source.now()) this.#startDue(this.startAt);
+  }
+
+  /** The round's state: published (clocks waiting), playing, or results to confirm (every game over). */
+  get phase(): RoundPhase {
+    return this.#actor.getSnapshot().context.phase;
+  }
+
+  #phase(): RoundPhase {
+    const boards = [...this.boards.values()];
+    if (this.startAt === undefined || boards.some((b) => b.state.status === 'waiting')) return 'published';
+    return boards.every((b) => b.state.status === 'finished') ? 'confirming' : 'playing';
+  }
+
+  /** Stops every timer of the hall (the console's stop). */
+  stop(): void {
+    this.#actor.stop();
+  }
+
+  /** A board's actor reached a deadline: journal what falls due there, stamped with its instant, then apply. */
+  #deadline(board: string, at: number): void {
+    const b = this.boards.get(board);
+    if (!b || noDeadlineBy(b.config, b.state, at)) return;
+    const emitted = advanceTo(b.config, b.state, at).emitted;
+    if (emitted.length > 0) this.#recordAll(emitted.map((e) => clock(board, e)));
+  }
+
+  /** The scheduled start has come: every waiting clock starts at that instant. */
+  #startDue(at: number): void {
+    const waiting = [...this.boards.values()].filter((b) => b.state.status === 'waiting');
+    if (waiting.length > 0) this.#recordAll(waiting.map((b) => clock(b.id, { type: 'start', at, by: { kind: 'system' } })));
+    else this.#followPhase();
+  }
+
+  /** Tells the round actor what the boards now say (the journal has it already). */
+  #followPhase(): void {
+    const now = this.#phase();
+    const was = this.phase;
+    if (now === was) return;
+    if (was === 'published' && now !== 'published') this.#actor.send({ type: 'started' });
+    if (now === 'confirming') this.#actor.send({ type: 'finished' });
+    if (now === 'playing' && this.phase === 'confirming') this.#actor.send({ type: 'reopened' });
   }
 
   subscribe(listener: (change: HallChange) => void): () => void {
@@ -86,7 +154,15 @@ export class PlayingHall {
       records.push(record);
     }
     const seqs = this.journal.appendAll(records);
-    records.forEach((r, i) => this.#apply(r, seqs[i]!));
+    let statusChanged = false;
+    records.forEach((r, i) => {
+      const board = r.kind === 'clock' ? this.boards.get(r.board) : undefined;
+      const before = board?.state.status;
+      this.#apply(r, seqs[i]!);
+      if (board && board.state.status !== before) statusChanged = true;
+    });
+    // The round's phase follows the boards' statuses: only a status change can move it.
+    if (statusChanged && this.#actor) this.#followPhase();
     this.#afterChange(
       records.flatMap((r) => (r.kind === 'clock' || r.kind === 'note' ? [r.board] : [])),
       records.some(isKey),
@@ -111,9 +187,12 @@ export class PlayingHall {
 
   #afterChange(boards: readonly string[], key: boolean, round: boolean): void {
     const now = this.source.now();
-    const signature = this.#attentionSignature();
-    const attention = signature !== this.#attentionKey;
-    this.#attentionKey = signature;
+    let attention = false;
+    for (const id of new Set(boards)) {
+      const signature = this.#attentionSignature(id);
+      if (signature !== this.#attentionKeys.get(id)) attention = true;
+      this.#attentionKeys.set(id, signature);
+    }
     for (const id of boards) {
       const device = this.#devices.get(id);
       const board = this.boards.get(id);
@@ -123,30 +202,14 @@ export class PlayingHall {
     for (const listener of this.#listeners) listener(change);
   }
 
-  #attentionSignature(): string {
-    return this.attention()
-      .map((a) => a.id)
-      .join('|');
-  }
-
-  /**
-   * Acts on time passing: the scheduled start, flags at their exact deadline, the default-time watch.
-   * Called often (the server polls); it reads the monotonic source and never counts its own calls.
-   */
-  tick(): void {
-    const now = this.source.now();
-    if (this.startAt !== undefined && now >= this.startAt) {
-      const waiting = [...this.boards.values()].filter((b) => b.state.status === 'waiting');
-      if (waiting.length > 0) this.#recordAll(waiting.map((b) => clock(b.id, { type: 'start', at: this.startAt!, by: { kind: 'system' } })));
-    }
-    for (const board of this.boards.values()) {
-      const deadline = board.nextDeadline();
-      if (deadline === undefined || deadline.at > now) continue;
-      const emitted = advanceTo(board.config, board.state, now).emitted.map((e) => clock(board.id, e));
-      if (emitted.length > 0) this.#recordAll(emitted);
-    }
-    const signature = this.#attentionSignature();
-    if (signature !== this.#attentionKey) this.#afterChange([], true, false);
+  #attentionSignature(board: string): string {
+    return (
+      this.boards
+        .get(board)
+        ?.attention()
+        .map((a) => a.id)
+        .join('|') ?? ''
+    );
   }
 
   attachDevice(device: ClockDevice): () => void {
@@ -189,7 +252,8 @@ export class PlayingHall {
         if (held !== undefined) return refuse(held);
         const startAt = Math.max(at, this.round.game.scheduledStart);
         const seq = this.record({ kind: 'scheduleStart', startAt, at });
-        this.tick();
+        if (startAt <= this.source.now()) this.#startDue(startAt);
+        else this.#actor.send({ type: 'scheduleStart', startAt });
         return { ok: true, journalSeq: Math.max(seq, this.version) };
       }
       case 'arriveAll': {
@@ -308,6 +372,11 @@ export class PlayingHall {
       ...(this.startAt !== undefined ? { startAt: this.startAt } : {}),
     };
   }
+}
+
+/** The systemId of a board's game-clock actor. */
+function gameId(round: number, board: string): string {
+  return `game:main:${round}:${board}`;
 }
 
 function clock(board: string, event: ClockEvent): JournalRecord {

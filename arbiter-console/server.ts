@@ -44,8 +44,6 @@ export interface ConsoleServerOptions {
   readonly maxMessageBytes?: number;
   /** Token bucket per connection. */
   readonly rateLimit?: { readonly perSecond: number; readonly burst: number };
-  /** How often (real ms) the hall looks at the clock for flags and the scheduled start. */
-  readonly tickMs?: number;
   readonly limits?: Partial<ServerLimits>;
   readonly login?: LoginGateOptions;
   readonly tournamentIntervalMs?: number;
@@ -237,13 +235,6 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     for (const s of sessions) if (s.arbiter?.id === change.credential) s.close(4003, 'credential revoked');
   });
 
-  const tick = setInterval(() => {
-    try {
-      hall.tick();
-    } catch (err) {
-      process.stderr.write(`console: tick failed: ${String(err)}\n`);
-    }
-  }, options.tickMs ?? 50);
   const heartbeat = setInterval(() => {
     for (const s of sessions) s.heartbeat();
   }, limits.heartbeatMs);
@@ -325,7 +316,6 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
         bufferedBytes: s.ws.bufferedAmount,
       })),
     async close() {
-      clearInterval(tick);
       clearInterval(heartbeat);
       unsubscribeTeam?.();
       broadcast.stop();

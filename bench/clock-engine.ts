@@ -95,7 +95,7 @@ function xstateFloorRate(count: number): number {
 function bytesPerIdleActor(count: number, running: boolean): number {
   const gc = collector();
   const make = () => {
-    const actor = createGameClock(config);
+    const actor = createGameClock(config, { now: () => 0 });
     actor.start();
     if (running) for (const e of opening) actor.send(e);
     return actor;

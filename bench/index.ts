@@ -9,6 +9,7 @@ const suites: Record<string, () => Promise<{ run(): Promise<BenchRow[]> }>> = {
   pairing: () => import('./pairing.ts'),
   'tournament-desk': () => import('./tournament-desk.ts'),
   'command-line': () => import('./start-up.ts'),
+  event: () => import('./event.ts'),
 };
 
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -167,6 +167,7 @@ export function applyClockEvent(config: GameConfig, state: GameState, event: Clo
     state.status === 'running' &&
     event.side === state.toMove &&
     event.at >= state.asOf &&
+    Number.isSafeInteger(event.at) &&
     noDeadlineBy(config, state, event.at)
   ) {
     return { state: press(config, state, event.side, event.at, event.reading), emitted: noEvents };
@@ -174,7 +175,7 @@ export function applyClockEvent(config: GameConfig, state: GameState, event: Clo
   const bad = malformed(event);
   if (bad) {
     // Bad input loses nothing: the state stays as it was and the arbiter sees why the event was dropped.
-    const at = Number.isFinite(event.at) ? event.at : state.asOf;
+    const at = Number.isSafeInteger(event.at) ? event.at : state.asOf;
     return { state: alert(state, { code: 'ignored-event', at, message: `ignored a malformed '${String(event.type)}' event: ${bad}` }), emitted: noEvents };
   }
   let s = state;
@@ -275,12 +276,15 @@ const eventTypes = new Set<unknown>(clockEventTypes);
 function malformed(e: ClockEvent): string | undefined {
   const event = e as unknown as Record<string, unknown>;
   if (!eventTypes.has(event['type'])) return 'unknown type';
-  if (typeof event['at'] !== 'number' || !Number.isFinite(event['at'])) return '`at` is not a finite number';
+  // Time is whole milliseconds: a fractional instant could aim a timer between two deadlines forever.
+  if (typeof event['at'] !== 'number' || !Number.isSafeInteger(event['at'])) return '`at` is not a whole number of milliseconds';
   if ('side' in event && event['side'] !== undefined && !sides.includes(event['side'])) return '`side` is not white or black';
   if ('offender' in event && !sides.includes(event['offender'])) return '`offender` is not white or black';
   for (const key of ['ms', 'moves'] as const) {
-    if (key in event && (typeof event[key] !== 'number' || !Number.isFinite(event[key]))) return `\`${key}\` is not a finite number`;
+    if (key in event && (typeof event[key] !== 'number' || !Number.isSafeInteger(event[key]))) return `\`${key}\` is not a whole number`;
   }
+  const reading = event['reading'] as { white?: unknown; black?: unknown } | undefined;
+  if (reading !== undefined && (!Number.isSafeInteger(reading?.white) || !Number.isSafeInteger(reading?.black))) return '`reading` is not whole milliseconds';
   return undefined;
 }
 

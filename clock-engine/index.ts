@@ -18,6 +18,7 @@ export {
   initialGameState,
   applyClockEvent,
   advanceTo,
+  noDeadlineBy,
   replayGame,
   remainingAt,
   nextDeadline,
@@ -31,7 +32,10 @@ export {
 export {
   gameClockMachine,
   createGameClock,
+  gameClockLogic,
   type GameClockContext,
+  type GameClockInput,
+  type ClockWithNow,
   type GameClockEmitted,
   type GameClockOptions,
   type GameClock,

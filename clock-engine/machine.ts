@@ -4,6 +4,9 @@
 // is the exact next deadline unless the waiting clock could still fall earlier; when it fires, the engine
 // applies every deadline due by then, stamped with its own instant (not the instant the timer ran), and
 // emits it, so the console can journal it and a replay of the journal reproduces the state exactly.
+// With `deadlines: 'report'` (the console's hall) the actor applies nothing by itself: its timer only
+// reports the instant (`deadline`), and whoever owns the journal journals the deadline events and sends
+// them back, so nothing is applied before it is journaled.
 import { assign, createActor, enqueueActions, setup, type Actor, type ActorOptions, type AnyActorLogic } from 'xstate';
 import { clockEventTypes } from './clock-state.ts';
 import { advanceTo, applyClockEvent, earliestPossibleDeadline, followsReading, initialGameState, noDeadlineBy } from './fold.ts';
@@ -17,12 +20,15 @@ export interface GameClockContext {
   readonly aimedAt?: number;
   /** When the timer last woke (it may wake before any deadline is due, and is then aimed again). */
   readonly awakeAt?: number;
+  readonly deadlines: 'apply' | 'report';
 }
 
 /** What the actor emits (`actor.on('generated', ...)`): engine-made events to journal, and new alerts. */
 export type GameClockEmitted =
   | { readonly type: 'generated'; readonly event: ClockEvent }
-  | { readonly type: 'alert'; readonly alert: ClockAlert };
+  | { readonly type: 'alert'; readonly alert: ClockAlert }
+  /** `deadlines: 'report'`: the timer reached `at`; the owner journals `advanceTo(config, game, at)` and sends it back. */
+  | { readonly type: 'deadline'; readonly at: number };
 
 /** XState's timer interface (setTimeout/clearTimeout), e.g. a SimulatedClock. */
 export type Clock = NonNullable<ActorOptions<AnyActorLogic>['clock']>;
@@ -31,6 +37,16 @@ export interface GameClockInput {
   readonly config: GameConfig;
   /** Resume from a saved fold state (crash recovery) instead of the initial state. */
   readonly state?: GameState;
+  /**
+   * 'apply' (default): the timer applies the deadlines it reaches and emits them as `generated`.
+   * 'report': it only emits `deadline`; the events come back (journaled) through `send`.
+   */
+  readonly deadlines?: 'apply' | 'report';
+}
+
+/** The source of `now` every delay is measured from: the events' own time scale. */
+export interface ClockWithNow {
+  now(): number;
 }
 
 /** setTimeout's ceiling; a later deadline is re-aimed when this wakes up. */
@@ -55,8 +71,10 @@ const machineSetup = setup({
     emitted: {} as GameClockEmitted,
   },
   delays: {
-    /** Without an injected `now`, events are taken to arrive at their own timestamps. */
-    untilDeadline: ({ context }) => delayUntil(context.aimedAt, context.game.asOf),
+    /** Replaced by createGameClock / gameClockLogic with the injected clock's `now`. */
+    untilDeadline: () => {
+      throw new Error('the game clock needs a time source: create it with createGameClock or gameClockLogic');
+    },
   },
   actions: {
     aimTimer: assign(({ context }) => ({
@@ -72,6 +90,11 @@ const machineSetup = setup({
     /** The timer woke at `aimedAt`: apply every deadline due by then, stamped with its own instant. */
     reachDeadline: enqueueActions(({ context, enqueue }) => {
       if (context.aimedAt === undefined) return;
+      if (context.deadlines === 'report') {
+        enqueue.assign({ awakeAt: context.aimedAt });
+        if (!noDeadlineBy(context.config, context.game, context.aimedAt)) enqueue.emit({ type: 'deadline', at: context.aimedAt });
+        return;
+      }
       const { state, emitted } = advanceTo(context.config, context.game, context.aimedAt);
       enqueue.assign({ game: state, awakeAt: context.aimedAt });
       emitNews(enqueue, context.game, state, emitted);
@@ -88,6 +111,7 @@ const machineSetup = setup({
      */
     isPlainPress: ({ context, event }) =>
       event.type === 'press' &&
+      Number.isSafeInteger(event.at) &&
       event.side === context.game.toMove &&
       !followsReading(context.config, event.reading) &&
       event.at >= context.game.asOf &&
@@ -95,6 +119,7 @@ const machineSetup = setup({
     noDeadlinePassed: ({ context, event }) => noDeadlineBy(context.config, context.game, event.at),
     isUntrackedPlainPress: ({ context, event }) =>
       event.type === 'press' &&
+      Number.isSafeInteger(event.at) &&
       !context.game.movesTracked &&
       event.side === context.game.toMove &&
       !followsReading(context.config, event.reading) &&
@@ -120,7 +145,7 @@ const deadlineTimer = {
 
 export const gameClockMachine = machineSetup.createMachine({
   id: 'gameClock',
-  context: ({ input }) => ({ config: input.config, game: input.state ?? initialGameState(input.config) }),
+  context: ({ input }) => ({ config: input.config, game: input.state ?? initialGameState(input.config), deadlines: input.deadlines ?? 'apply' }),
   initial: 'routing',
   states: {
     /** Transient: goes to the state the fold says the game is in (also used to restore a saved game). */
@@ -161,15 +186,28 @@ export const gameClockMachine = machineSetup.createMachine({
 });
 
 export interface GameClockOptions {
-  /** XState clock for the timers (tests: `new SimulatedClock()`); default: real timers. */
+  /** XState clock for the timers (tests: `new SimulatedClock()`, which also gives `now`); default: real timers. */
   readonly clock?: Clock;
-  /** The injected monotonic source the event timestamps come from; aims timers from `now` rather than `asOf`. */
+  /**
+   * The monotonic source the event timestamps come from (integer ms). Required unless `clock` has a
+   * `now()`: a delay is measured from the present, never from the last event (which may be seconds old).
+   */
   readonly now?: () => number;
   /** Resume from a saved fold state. */
   readonly state?: GameState;
+  /** See GameClockInput.deadlines. */
+  readonly deadlines?: 'apply' | 'report';
 }
 
 export type GameClock = Actor<typeof gameClockMachine>;
+
+/**
+ * The machine with its timer measured from `now`: the logic to spawn in an actor system whose clock
+ * (createActor's `clock` option) runs on the same time scale as `now`.
+ */
+export function gameClockLogic(now: () => number): typeof gameClockMachine {
+  return gameClockMachine.provide({ delays: { untilDeadline: ({ context }) => delayUntil(context.aimedAt, now()) } });
+}
 
 /**
  * Makes (does not start) the actor for one game. Subscribe to `actor.on('generated', ...)` before
@@ -177,18 +215,16 @@ export type GameClock = Actor<typeof gameClockMachine>;
  */
 export function createGameClock(config: GameConfig, options: GameClockOptions = {}): GameClock {
   const clock = options.clock;
-  const clockNow = options.now ?? (hasNow(clock) ? () => clock.now() : undefined);
-  const machine = clockNow
-    ? gameClockMachine.provide({ delays: { untilDeadline: ({ context }) => delayUntil(context.aimedAt, clockNow()) } })
-    : gameClockMachine;
-  const input: GameClockInput = options.state ? { config, state: options.state } : { config };
-  return createActor(machine, options.clock ? { input, clock: options.clock } : { input });
+  const now = options.now ?? (hasNow(clock) ? () => clock.now() : undefined);
+  if (!now) throw new TypeError('createGameClock needs a time source: pass `now` (the events\' monotonic ms) or a clock with now()');
+  const input: GameClockInput = { config, ...(options.state ? { state: options.state } : {}), ...(options.deadlines ? { deadlines: options.deadlines } : {}) };
+  return createActor(gameClockLogic(now), clock ? { input, clock } : { input });
 }
 
 function delayUntil(aimedAt: number | undefined, now: number): number {
-  return aimedAt === undefined ? longestTimerMs : Math.min(longestTimerMs, Math.max(0, aimedAt - now));
+  return aimedAt === undefined ? longestTimerMs : Math.min(longestTimerMs, Math.max(0, Math.ceil(aimedAt - now)));
 }
 
-function hasNow(clock: Clock | undefined): clock is Clock & { now(): number } {
+function hasNow(clock: Clock | undefined): clock is Clock & ClockWithNow {
   return typeof (clock as { now?: unknown } | undefined)?.now === 'function';
 }

@@ -1,6 +1,7 @@
 // The clock engine's vocabulary: what every other part of zeitnot speaks.
-// Device bridges and simulators produce `ClockEvent`s; the console journals them and feeds them
-// to one game actor per board; the actor's `GameState` is what the console shows.
+// Device bridges and simulators produce `ClockEvent`s; the console journals them and feeds them to
+// one game-clock actor per board (spawned by its round's actor), which folds them and keeps the board's
+// deadline timer; the fold's `GameState` is what the console shows.
 // All times are integer milliseconds. `at` is a reading of the injected monotonic source
 // (the console maps it to wall time for display and PGN).
 

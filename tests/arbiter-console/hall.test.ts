@@ -56,8 +56,9 @@ describe('playing hall', () => {
     t.source.set(20_000);
     expect(t.hall.command({ type: 'startAll' }, 'chief')).toMatchObject({ ok: true });
     expect(t.hall.startAt).toBe(50_000);
+    t.source.set(49_999);
+    for (const v of t.hall.views()) expect(v.status).toBe('waiting');
     t.source.set(50_040);
-    t.hall.tick();
     for (const v of t.hall.views()) expect([v.status, v.asOf]).toEqual(['running', 50_000]);
     expect(t.hall.command({ type: 'startAll' }, 'chief')).toEqual({ ok: false, reason: 'the round start is already set' });
   });
@@ -67,7 +68,7 @@ describe('playing hall', () => {
     startAll(t, 10_000);
     t.hall.command({ type: 'setTime', board: '1', side: 'white', ms: 5_000, reason: 'test' }, 'a');
     t.source.set(10_000 + 5_000 + 37);
-    t.hall.tick();
+
     const flag = [...t.journal.entries()].map((e) => e.record).find((r) => r.kind === 'clock' && r.event.type === 'flag');
     expect(flag).toMatchObject({ event: { type: 'flag', side: 'white', at: 15_000 } });
     expect(t.hall.view('1')!.flag).toEqual({ side: 'white', at: 15_000 });

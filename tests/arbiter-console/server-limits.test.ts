@@ -14,7 +14,7 @@ const clients: TestClient[] = [];
 
 async function serveRound(boards: number, server: ConsoleOptions['server']): Promise<RunningConsole> {
   const dir = mkdtempSync(join(tmpdir(), 'zeitnot-limits-'));
-  const run = await startConsole({ dataDir: dir, port: 0, noPage: true, round: () => cairnsRound(boards, 0), server: { tickMs: 1000, ...server } });
+  const run = await startConsole({ dataDir: dir, port: 0, noPage: true, round: () => cairnsRound(boards, 0), server: { ...server } });
   consoles.push({ run, dir });
   return run;
 }

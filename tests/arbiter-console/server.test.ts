@@ -81,7 +81,7 @@ describe('console stream', () => {
     const side = run.hall.view('3')!.toMove;
     const sentAt = performance.now();
     run.hall.record({ kind: 'clock', board: '3', event: { type: 'setTime', side, ms: 0, at: run.hall.source.now(), by: { kind: 'arbiter', name: 't' }, reason: 'test flag' } });
-    run.hall.tick();
+
     await until(() => c.messages.some((m) => (m.boards ?? []).some((b) => b.id === '3' && b.flag !== undefined)));
     const i = c.messages.findIndex((m) => (m.boards ?? []).some((b) => b.id === '3' && b.flag !== undefined));
     expect(c.at[i]! - sentAt).toBeLessThan(1500);

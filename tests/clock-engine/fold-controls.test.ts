@@ -246,9 +246,10 @@ describe('bad input loses nothing', () => {
     const running = fold(config, [...opening(), ev.press('white', 1000)]).state;
     const cases: [unknown, RegExp][] = [
       [{ type: 'explode', at: 2000, by: { kind: 'system' } }, /unknown type/],
-      [{ type: 'press', side: 'black', at: Number.NaN, by: { kind: 'system' } }, /`at` is not a finite number/],
+      [{ type: 'press', side: 'black', at: Number.NaN, by: { kind: 'system' } }, /`at` is not a whole number of milliseconds/],
+      [{ type: 'press', side: 'black', at: 2000.5, by: { kind: 'system' } }, /`at` is not a whole number of milliseconds/],
       [{ type: 'press', side: 'red', at: 2000, by: { kind: 'system' } }, /`side` is not white or black/],
-      [{ type: 'addTime', side: 'black', ms: '60000', at: 2000, by: { kind: 'system' }, reason: 'x' }, /`ms` is not a finite number/],
+      [{ type: 'addTime', side: 'black', ms: '60000', at: 2000, by: { kind: 'system' }, reason: 'x' }, /`ms` is not a whole number/],
     ];
     for (const [event, why] of cases) {
       const { state, emitted } = fold(config, [event as ClockEvent], running);

@@ -3,6 +3,7 @@
 import { SimulatedClock } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import {
+  advanceTo,
   createGameClock,
   replayGame,
   type ClockAlert,
@@ -187,5 +188,79 @@ describe('game clock actor', () => {
     expect(h.generated).toEqual([{ type: 'flag', side: 'white', at: 60_000, by: { kind: 'system' } }]);
     expect(h.game().status).toBe('finished');
     h.actor.stop();
+  });
+});
+
+describe('game clock actor: time source and whole milliseconds', () => {
+  it('refuses to be made without a time source (a delay measured from the last event would be late)', () => {
+    expect(() => createGameClock(gameConfig('300'))).toThrow(/needs a time source/);
+  });
+
+  it('measures the delay from now, not from the last event: a game resumed 3 s after its last event flags on time', () => {
+    const config = gameConfig('60');
+    const running = replayGame(config, [ev.arrive('white', 0), ev.arrive('black', 0), ev.start(0)]);
+    const clock = new SimulatedClock();
+    clock.set(3_000);
+    const actor = createGameClock(config, { clock, state: running });
+    const generated: ClockEvent[] = [];
+    actor.on('generated', ({ event }) => generated.push(event));
+    actor.start();
+    clock.set(59_999);
+    expect(generated).toEqual([]);
+    clock.set(60_000);
+    expect(generated).toEqual([{ type: 'flag', side: 'white', at: 60_000, by: { kind: 'system' } }]);
+    actor.stop();
+  });
+
+  it('refuses an instant that is not a whole millisecond, and the flag still falls at its instant', () => {
+    const clock = new SimulatedClock();
+    const config = gameConfig('60');
+    const actor = createGameClock(config, { clock });
+    const generated: ClockEvent[] = [];
+    actor.on('generated', ({ event }) => generated.push(event));
+    actor.start();
+    actor.send(ev.arrive('white', 0));
+    actor.send(ev.arrive('black', 0));
+    actor.send(ev.start(0));
+    clock.set(1_000);
+    actor.send(ev.press('white', 999.5));
+    const game = actor.getSnapshot().context.game;
+    expect(game.presses.white).toBe(0);
+    expect(game.alerts.at(-1)).toMatchObject({ code: 'ignored-event' });
+    expect(game.alerts.at(-1)?.message).toMatch(/whole number of milliseconds/);
+    clock.set(60_000);
+    expect(generated).toEqual([{ type: 'flag', side: 'white', at: 60_000, by: { kind: 'system' } }]);
+    actor.stop();
+  });
+
+  it("in 'report' mode applies nothing by itself: it reports the instant and takes the events back", () => {
+    const clock = new SimulatedClock();
+    const config = gameConfig('60');
+    const actor = createGameClock(config, { clock, deadlines: 'report' });
+    const journal: ClockEvent[] = [];
+    actor.on('deadline', ({ at }) => {
+      const { emitted } = advanceTo(config, actor.getSnapshot().context.game, at);
+      // Journal first, then apply: the actor's state has not moved yet.
+      expect(actor.getSnapshot().context.game.status).toBe('running');
+      for (const e of emitted) {
+        journal.push(e);
+        actor.send(e);
+      }
+    });
+    actor.on('generated', () => {
+      throw new Error('a reporting actor generates nothing itself');
+    });
+    actor.start();
+    for (const e of [ev.arrive('white', 0), ev.arrive('black', 0), ev.start(0)]) {
+      journal.push(e);
+      actor.send(e);
+    }
+    clock.set(59_999);
+    expect(journal).toHaveLength(3);
+    clock.set(60_000);
+    expect(journal.at(-1)).toEqual({ type: 'flag', side: 'white', at: 60_000, by: { kind: 'system' } });
+    expect(actor.getSnapshot().context.game).toEqual(replayGame(config, journal));
+    expect(actor.getSnapshot().value).toBe('finished');
+    actor.stop();
   });
 });
