@@ -183,6 +183,7 @@ function rebuildRow(): BenchRow {
     const hall = new PlayingHall(reopened.meta()!.round, reopened, manualSource(reopened.lastAt()));
     const ms = performance.now() - start;
     const ok = hall.view('700')!.presses.black === 80;
+    hall.stop();
     reopened.close();
     return { part: 'arbiter-console', measure: `rebuild after a crash: ${boards} boards, ${records.length} journal entries`, value: `${ms.toFixed(0)} ms`, target: '< 5 s, state correct', ok: ok && ms < 5000 };
   } finally {

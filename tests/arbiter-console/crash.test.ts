@@ -85,6 +85,7 @@ describe('crash and restart', () => {
     const atKill = new PlayingHall(journal.meta()!.round, journal, manualSource(lastAt));
     const killed = new Map(atKill.views().map((v) => [v.id, v]));
     const killedStates = new Map([...atKill.boards].map(([id, b]) => [id, b.state]));
+    atKill.stop();
     journal.close();
     // What the clients were shown is a prefix of the journal.
     for (const [id, view] of seen) {

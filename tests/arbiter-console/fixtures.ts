@@ -50,6 +50,8 @@ export function testHall(round = cairnsRound()): TestHall {
     journal,
     hall: new PlayingHall(round, journal, source),
     reopen(at) {
+      // A restart: the old hall's timers die with its process.
+      t.hall.stop();
       t.journal.close();
       if (at !== undefined) source.set(at);
       t.journal = new Journal(file);
@@ -57,6 +59,7 @@ export function testHall(round = cairnsRound()): TestHall {
       return t.hall;
     },
     cleanup() {
+      t.hall.stop();
       try {
         t.journal.close();
       } catch {
