@@ -14,6 +14,11 @@ export interface RoleOutput {
   readonly arbiterCall: (at: number, detail: string) => void;
 }
 
+/** The clock shows whole seconds and its messages come up to a second apart. */
+const READING_SLACK_MS = 2_000;
+/** Without the time control: a period's bonus of an hour plus a minute's increment. */
+const DEFAULT_MAX_BONUS_MS = 61 * 60_000;
+
 const other = (side: ClockSideName): ClockSideName => (side === 'left' ? 'right' : 'left');
 
 /** Which clock side is White's: fixed, or (auto) the board orientation until the clock says otherwise. */
@@ -60,12 +65,17 @@ export class MirrorClock {
   private last: LastReading | undefined;
   /** The engine's state a restarted host handed over, until the clock's first reading. */
   private resumed: GameState | undefined;
+  /** The last reading followed, and one not followed since (a second like it confirms it). */
+  private lastRaw: { readonly m: ClockTimesMessage; readonly at: number } | undefined;
+  private suspect: ClockTimesMessage | undefined;
 
   constructor(
     private readonly sides: SideMap,
     private readonly actor: EventActor,
     private readonly out: RoleOutput,
     private readonly onPress: (side: Side) => void = () => {},
+    /** The most a side's time can rise at once (increment plus a period's bonus). */
+    private readonly maxBonusMs: number = DEFAULT_MAX_BONUS_MS,
   ) {}
 
   get lastReading(): LastReading | undefined {
@@ -110,7 +120,46 @@ export class MirrorClock {
     this.flagged.left = this.flagged.right = false;
   }
 
+  /**
+   * Why a reading is not to be followed, or undefined: all six time bytes zero without a flag, a flag
+   * newly set on a side whose time could not have reached zero, or a side's time jumping by more than
+   * the time since the last reading (down) or the largest bonus (up), plus the display's resolution.
+   * A jump that the next reading confirms is the clock really set by hand: followed from then on.
+   */
+  private implausible(m: ClockTimesMessage, at: number): string | undefined {
+    const flagged = (side: ClockSideName) => m[side].flag || m[side].finalFlag;
+    if (m.left.ms === 0 && m.right.ms === 0 && !flagged('left') && !flagged('right')) return 'both times 0:00:00 without a flag';
+    const last = this.lastRaw;
+    // Before the game the arbiter sets the clock: any time is fine then.
+    if (!last || !this.started) return undefined;
+    const elapsed = Math.max(0, at - last.at) + READING_SLACK_MS;
+    for (const side of ['left', 'right'] as const) {
+      if (flagged(side) && !this.flagged[side] && m[side].ms > 0 && last.m[side].ms > elapsed) {
+        return `a flag on the ${side} side showing ${formatMs(m[side].ms)}`;
+      }
+      const drop = last.m[side].ms - m[side].ms;
+      const rise = -drop;
+      if (drop > elapsed || rise > this.maxBonusMs + READING_SLACK_MS) {
+        const confirmed = this.suspect && Math.abs(this.suspect[side].ms - m[side].ms) <= elapsed;
+        if (!confirmed) return `the ${side} side jumped from ${formatMs(last.m[side].ms)} to ${formatMs(m[side].ms)} in ${at - last.at} ms`;
+      }
+    }
+    return undefined;
+  }
+
   clock(m: ClockTimesMessage, at: number): void {
+    const why = this.implausible(m, at);
+    if (why) {
+      if (!this.suspect) this.out.arbiterCall(at, `DGT clock reading not followed: ${why}`);
+      this.suspect = m;
+      return;
+    }
+    this.suspect = undefined;
+    this.lastRaw = { m, at };
+    this.take(m, at);
+  }
+
+  private take(m: ClockTimesMessage, at: number): void {
     const by = this.actor;
     if (this.resumed) {
       this.relearnSides(this.resumed, m, at);

@@ -53,6 +53,43 @@ const state = (over: Partial<GameState>): GameState =>
     ...over,
   }) as GameState;
 
+describe('mirror role: sanity checks before a reading is followed', () => {
+  it('does not follow all six time bytes zero with a lever change (no press, no 0:00:00), and says so once', () => {
+    const { m, events, calls } = mirror('left');
+    m.clock(clock(182_000, 182_000, leftRuns), 1_000);
+    m.clock(clock(170_000, 182_000, leftRuns), 13_000);
+    m.clock(clock(0, 0, rightRuns), 14_000);
+    m.clock(clock(0, 0, rightRuns), 15_000);
+    expect(summary(events)).toEqual(['1000 start']);
+    expect(calls).toEqual(['14000 DGT clock reading not followed: both times 0:00:00 without a flag']);
+    // The next good reading carries the lever: the press is reported with real times.
+    m.clock(clock(168_000, 181_000, rightRuns), 16_000);
+    expect(summary(events)).toEqual(['1000 start', '16000 press white 168000/181000']);
+  });
+
+  it('does not follow a flag on a side whose time could not have run out, nor a jump a second cannot make', () => {
+    const { m, events, calls } = mirror('left');
+    m.clock(clock(182_000, 182_000, leftRuns), 1_000);
+    m.clock(clock(181_000, 182_000, leftRuns, { left: true }), 2_000);
+    m.clock(clock(12_000, 182_000, leftRuns), 3_000);
+    expect(summary(events)).toEqual(['1000 start']);
+    expect(calls).toEqual(['2000 DGT clock reading not followed: a flag on the left side showing 0:03:01']);
+    // A flag where the time did run out is followed.
+    m.clock(clock(180_000, 182_000, leftRuns), 4_000);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('follows a jump the next reading confirms (the arbiter set the clock by hand), after one alert', () => {
+    const { m, events, calls } = mirror('left');
+    m.clock(clock(182_000, 182_000, leftRuns), 1_000);
+    m.clock(clock(60_000, 182_000, leftRuns), 2_000);
+    m.clock(clock(59_000, 182_000, leftRuns), 3_000);
+    m.clock(clock(58_000, 182_000, rightRuns), 4_000);
+    expect(calls).toEqual(['2000 DGT clock reading not followed: the left side jumped from 0:03:02 to 0:01:00 in 1000 ms']);
+    expect(summary(events)).toEqual(['1000 start', '4000 press white 58000/182000']);
+  });
+});
+
 describe('mirror role', () => {
   it('turns start, lever changes, stop/start and a final flag into events with the clock readings', () => {
     const { m, events, pressed } = mirror();
