@@ -24,7 +24,8 @@ export interface ConsoleOptions {
   readonly port?: number;
   readonly host?: string;
   readonly devices?: readonly DeviceSpec[];
-  readonly simulate?: { readonly boards: number; readonly seed: string; readonly late?: readonly LateArrival[]; readonly hardware?: 'dgt' | 'none' };
+  /** `seed`: default the journal's round (event and round number), so a restart replays the same games. */
+  readonly simulate?: { readonly boards: number; readonly seed?: string; readonly late?: readonly LateArrival[]; readonly hardware?: 'dgt' | 'none' };
   /** Start every clock at the scheduled start without waiting for the arbiter (simulated rounds). */
   readonly autoStart?: boolean;
   /** Injected time (tests); default a real clock continuing the journal's. */
@@ -86,7 +87,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     const pageDir = options.noPage ? undefined : builtPage();
     for (const spec of options.devices ?? []) {
       if (!hall.boards.has(spec.board)) throw new Error(`--device ${spec.board}=...: the round has no board '${spec.board}' (boards: ${[...hall.boards.keys()].join(', ')})`);
-      const opened = await openDevice(spec, schedulerOf(source));
+      const opened = await openDevice(spec, schedulerOf(source), hall.boards.get(spec.board)!.state);
       devices.push(opened);
       detach.push(hall.attachDevice(opened.device));
       // A resumed game: a mirrored clock learns whose move the journal says it is before its first reading.
@@ -99,7 +100,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       const withDevice = new Set(devices.map((d) => d.device.boardId));
       const boards = [...hall.boards.keys()].filter((id) => !withDevice.has(id)).slice(0, options.simulate.boards);
       simulation = await simulateRound(hall, {
-        seed: options.simulate.seed,
+        seed: options.simulate.seed ?? `${meta.round.event}/${meta.round.round}`,
         boards,
         hardware: options.simulate.hardware ?? 'none',
         ...(options.simulate.late ? { late: options.simulate.late } : {}),

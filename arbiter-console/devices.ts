@@ -62,14 +62,17 @@ export interface OpenedDevice {
 }
 
 /** Opens the bridge for a `--device` spec, in its role (deviceRole). */
-export async function openDevice(spec: DeviceSpec, scheduler: Scheduler): Promise<OpenedDevice> {
+export async function openDevice(spec: DeviceSpec, scheduler: Scheduler, resumed?: GameState): Promise<OpenedDevice> {
   switch (spec.kind) {
     case 'line': {
       const device = createLineClock({ boardId: spec.board, role: deviceRole(spec.kind), path: spec.path, scheduler });
       return { device, open: () => device.open(), close: () => device.close() };
     }
     case 'dgt': {
-      const device = createDgtDevice({ boardId: spec.board, role: deviceRole(spec.kind), path: spec.path, scheduler });
+      // A resumed game: the board is read against the journal's position; what differs is read as
+      // moves made while the console was down, or reported (never taken silently).
+      const fen = resumed?.fen;
+      const device = createDgtDevice({ boardId: spec.board, role: deviceRole(spec.kind), path: spec.path, scheduler, ...(fen ? { fen } : {}) });
       return {
         device,
         // A reading between presses is a whole-second display up to a second old: 2 s, not the press's 1 s.

@@ -66,15 +66,25 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
     scripts.set(id, createVirtualGame({ seed: `${options.seed}/${id}`, thinkMs: think, style: 'random', maxPlies: 220 }));
     const board = hall.boards.get(id)!;
     if (options.hardware === 'dgt') {
-      const vboard = new VirtualDgtBoard({ scheduler, clock: 'dgt3000', clockPeriodMs: x(1000), ackDelayMs: x(20) });
+      // White on the left; the lever stands up on the side to move (a resumed game: the journal's).
+      const leverHigh = board.state.toMove === 'white' ? 'left' : 'right';
+      const vboard = new VirtualDgtBoard({ scheduler, clock: 'dgt3000', clockPeriodMs: x(1000), ackDelayMs: x(20), leverHigh });
       const link = mockBoardLink(vboard, `/dev/zeitnot-sim-dgt-${id}-${process.pid}-${Date.now()}`);
-      // A resumed game: the pieces stand where the journal says.
-      if (board.state.fen) vboard.setPosition(board.state.fen);
+      // A resumed game: the pieces stand where the players left them: the journal's position, or one
+      // move per press when the journal lacks the last board move (killed between its press and its
+      // reading: the board reads it again from its position after the restart).
+      const played = board.state.presses.white + board.state.presses.black;
+      const read = board.state.moves.white + board.state.moves.black;
+      const standing = played > read ? scripts.get(id)!.moves[played - 1]?.fenAfter : undefined;
+      if (standing ?? board.state.fen) vboard.setPosition((standing ?? board.state.fen)!);
       const device = createDgtDevice({
         boardId: id,
         role: 'host',
         whiteSide: 'left',
         orientation: 'normal',
+        // A resumed game: the board's moves go on from the journal's position, never from the start
+        // (a tracker at the start position would read the whole game again).
+        ...(board.state.fen ? { fen: board.state.fen } : {}),
         path: link.path,
         binding: link.binding,
         scheduler,
@@ -90,6 +100,9 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
         noticeMs: x(3000),
       });
       const detach = hall.attachDevice(device);
+      // A resumed game: the clock shows the journal's times and expects the lever of the side to move
+      // (the hall shows a state only when it changes, and its first press would be an arbiter call).
+      device.show(board.state, hall.source.now());
       hardware.set(id, { board: vboard, device, detach, sentPly: -1 });
     }
     // Everyone who is not late is at the board before the clocks start.

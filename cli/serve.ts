@@ -183,7 +183,6 @@ async function serve(args: string[]): Promise<number> {
         ? {
             simulate: {
               boards: simulate,
-              seed: `${eventArg ?? 'round'}/${round}`,
               hardware: hardwareOf(values['simulate-hardware']),
               ...(demo ? { late: demoLateArrivals } : {}),
             },
