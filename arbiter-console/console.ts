@@ -2,7 +2,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openCredentials, TOKEN_FILE, type Credentials } from './credentials.ts';
-import { openDevice, timekeeperMismatches, withDeviceTimekeepers, type DeviceSpec, type OpenedDevice } from './devices.ts';
+import { explainPortError, openDevice, timekeeperMismatches, withDeviceTimekeepers, type DeviceSpec, type OpenedDevice } from './devices.ts';
 import { PlayingHall } from './hall.ts';
 import { Journal, type Durability } from './journal.ts';
 import type { Round } from './round.ts';
@@ -87,13 +87,39 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     const pageDir = options.noPage ? undefined : builtPage();
     for (const spec of options.devices ?? []) {
       if (!hall.boards.has(spec.board)) throw new Error(`--device ${spec.board}=...: the round has no board '${spec.board}' (boards: ${[...hall.boards.keys()].join(', ')})`);
-      const opened = await openDevice(spec, schedulerOf(source), hall.boards.get(spec.board)!.state);
-      devices.push(opened);
-      detach.push(hall.attachDevice(opened.device));
-      // A resumed game: a mirrored clock learns whose move the journal says it is before its first reading.
-      if (opened.device.role === 'mirror') opened.device.show(hall.boards.get(spec.board)!.state, source.now());
-      await opened.open();
     }
+    // One device's trouble is that board's trouble: a port that fails to open leaves its board
+    // disconnected (journaled, with the cause and the fix) and is tried again; the others come up.
+    const retries = new Map<string, ReturnType<typeof setTimeout>>();
+    let stopping = false;
+    const bringUp = async (spec: DeviceSpec, attempt: number): Promise<void> => {
+      let opened: OpenedDevice | undefined;
+      let detachDevice: (() => void) | undefined;
+      try {
+        opened = await openDevice(spec, schedulerOf(source), hall.boards.get(spec.board)!.state);
+        detachDevice = hall.attachDevice(opened.device);
+        // A resumed game: a mirrored clock learns whose move the journal says it is before its first reading.
+        if (opened.device.role === 'mirror') opened.device.show(hall.boards.get(spec.board)!.state, source.now());
+        await opened.open();
+        devices.push(opened);
+        detach.push(detachDevice);
+      } catch (error) {
+        detachDevice?.();
+        await opened?.close().catch(() => {});
+        if (stopping) return;
+        const detail = explainPortError(spec.path, error);
+        hall.record({ kind: 'note', board: spec.board, note: { type: 'connection', at: source.now(), state: 'disconnected', detail: `${detail}; trying again` } });
+        if (attempt === 0) warnings.push(`board ${spec.board}: ${detail}; the console tries again every few seconds`);
+        const timer = setTimeout(() => void bringUp(spec, attempt + 1), Math.min(30_000, 2_000 * 2 ** Math.min(attempt, 4)));
+        timer.unref();
+        retries.set(spec.board, timer);
+      }
+    };
+    await Promise.all((options.devices ?? []).map((spec) => bringUp(spec, 0)));
+    detach.push(() => {
+      stopping = true;
+      for (const t of retries.values()) clearTimeout(t);
+    });
     const stopWatch = watchMirroredClocks(hall, devices);
     detach.push(stopWatch);
     if (options.simulate && options.simulate.boards > 0) {
@@ -156,11 +182,10 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
  * side starts to be more than 2 s apart (once per episode, not every second).
  */
 function watchMirroredClocks(hall: PlayingHall, devices: readonly OpenedDevice[]): () => void {
-  const mirrored = devices.filter((d) => d.compare !== undefined);
-  if (mirrored.length === 0) return () => {};
   const apart = new Map<string, string>();
   const timer = setInterval(() => {
-    for (const d of mirrored) {
+    // Read each time: a device whose port came up late (retried) joins the list.
+    for (const d of devices.filter((x) => x.compare !== undefined)) {
       const board = hall.boards.get(d.device.boardId);
       if (!board || board.state.status === 'finished') continue;
       const alert = d.compare?.(board.state);

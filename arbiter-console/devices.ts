@@ -1,4 +1,6 @@
-// `--device BOARD=KIND:PATH`: which bridge drives which board.
+// `--device BOARD=KIND:PATH`: which bridge drives which board. One device's trouble is that board's
+// trouble: a port that is missing, forbidden, busy or silent leaves its board disconnected and retried.
+import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import type { ClockDevice, ClockRole, Scheduler } from '../device-bridge/index.ts';
 import { createDgtDevice, createFirmataClock, createLineClock, openFirmataLink } from '../device-bridge/index.ts';
 import { deviceFlagGraceMs, type ClockAlert, type GameState } from '../clock-engine/index.ts';
@@ -11,13 +13,19 @@ const BETWEEN_PRESSES_TOLERANCE_MS = 2_000;
 export interface DeviceSpec {
   readonly board: string;
   readonly kind: DeviceKindName;
+  /** The serial path, or for `dgt:serial=NNNNN` a description ("serial 01025"). */
   readonly path: string;
+  /** `dgt:serial=NNNNN`: the DGT board found by its serial number, on whatever port it turns up. */
+  readonly serial?: string;
 }
 
-/** Parses "3=dgt:/dev/ttyUSB0"; throws with the expected form. */
+/** Parses "3=dgt:/dev/ttyUSB0" or "3=dgt:serial=01025"; throws with the expected form. */
 export function parseDeviceSpec(text: string): DeviceSpec {
   const match = /^([A-Za-z0-9_.-]{1,32})=(dgt|line|firmata):(.+)$/.exec(text);
-  if (!match) throw new Error(`--device '${text}': expected BOARD=dgt:PATH, BOARD=line:PATH or BOARD=firmata:PATH`);
+  if (!match) throw new Error(`--device '${text}': expected BOARD=dgt:PATH, BOARD=dgt:serial=NNNNN, BOARD=line:PATH or BOARD=firmata:PATH`);
+  const serial = /^serial=([0-9A-Za-z]{1,12})$/.exec(match[3]!);
+  if (serial && match[2] !== 'dgt') throw new Error(`--device '${text}': only a DGT board is found by its serial number`);
+  if (serial) return { board: match[1]!, kind: 'dgt', path: `serial ${serial[1]!}`, serial: serial[1]! };
   return { board: match[1]!, kind: match[2] as DeviceKindName, path: match[3]! };
 }
 
@@ -52,6 +60,61 @@ export function timekeeperMismatches(round: Round, specs: readonly DeviceSpec[])
   });
 }
 
+/**
+ * What went wrong opening a port, with the fix: the OS's own words are kept, and where it can tell,
+ * which process holds the port.
+ */
+export function explainPortError(path: string, error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const holders = portHolders(path);
+  const held = holders.length > 0 ? `; it is open in ${holders.join(', ')}` : '';
+  if (/ENOENT|No such file/i.test(text)) return `${path} does not exist: is the board plugged in and switched on? (${text})`;
+  if (/EACCES|Permission denied/i.test(text)) {
+    return `no permission to open ${path}: add the user running zeitnot to the dialout group (sudo usermod -aG dialout $USER, then log out and in again) (${text})`;
+  }
+  if (/EBUSY|busy|Cannot lock port|Resource temporarily unavailable/i.test(text)) {
+    return `${path} is in use by another program${held || ' (close it, or stop ModemManager from probing the port: see docs/dgt.md)'} (${text})`;
+  }
+  if (held) return `${text}${held}: another program reading the port takes the board's answers; close it`;
+  return text;
+}
+
+/** Other processes with `path` open, as "pid 123 (cat)", from /proc where the OS has it (Linux). */
+export function portHolders(path: string): string[] {
+  let target: string;
+  try {
+    target = realpathSync(path);
+  } catch {
+    return [];
+  }
+  const found: string[] = [];
+  let pids: string[] = [];
+  try {
+    pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid);
+  } catch {
+    return [];
+  }
+  for (const pid of pids) {
+    try {
+      const fds = readdirSync(`/proc/${pid}/fd`);
+      if (!fds.some((fd) => safeLink(`/proc/${pid}/fd/${fd}`) === target)) continue;
+      const name = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+      found.push(`pid ${pid} (${name})`);
+    } catch {
+      // Another user's process, or gone meanwhile: the OS does not tell.
+    }
+  }
+  return found;
+}
+
+const safeLink = (path: string): string | undefined => {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return undefined;
+  }
+};
+
 /** A device ready to open once the console listens to it, and what to close besides it. */
 export interface OpenedDevice {
   readonly device: ClockDevice;
@@ -72,7 +135,8 @@ export async function openDevice(spec: DeviceSpec, scheduler: Scheduler, resumed
       // A resumed game: the board is read against the journal's position; what differs is read as
       // moves made while the console was down, or reported (never taken silently).
       const fen = resumed?.fen;
-      const device = createDgtDevice({ boardId: spec.board, role: deviceRole(spec.kind), path: spec.path, scheduler, ...(fen ? { fen } : {}) });
+      const where = spec.serial ? { serial: spec.serial } : { path: spec.path };
+      const device = createDgtDevice({ boardId: spec.board, role: deviceRole(spec.kind), ...where, scheduler, ...(fen ? { fen } : {}) });
       return {
         device,
         // A reading between presses is a whole-second display up to a second old: 2 s, not the press's 1 s.

@@ -41,7 +41,7 @@ export { boardPgn, clockText } from './pgn.ts';
 export { boardGameConfig, checkRound, pgnTimeControl, type Round, type RoundBoard } from './round.ts';
 export { roundFromEvent, type RoundChoice } from './event-round.ts';
 export { swissRoundPairing, type LivePairing, type SwissRoundInput } from './swiss-round.ts';
-export { deviceRole, parseDeviceSpec, timekeeperMismatches, withDeviceTimekeepers, type DeviceSpec } from './devices.ts';
+export { deviceRole, explainPortError, parseDeviceSpec, portHolders, timekeeperMismatches, withDeviceTimekeepers, type DeviceSpec } from './devices.ts';
 export { simulateRound, classicalThink, type LateArrival, type Simulation, type SimulationOptions } from './simulation.ts';
 export { scaledSource, manualSource, realClock, resumeAt, schedulerOf, type MonotonicSource, type ManualSource, type HallClock } from './time.ts';
 export { builtPage } from './web/built-page.ts';

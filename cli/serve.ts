@@ -24,6 +24,9 @@ usage: zeitnot serve --event FILE|PRESET [options]
                          /api/pairings?round=N), put on the clocks as it is
   --start-in MINUTES     schedule the start MINUTES (of round time) from now, not at the event's time
   --device BOARD=dgt:PATH      a DGT board + clock on a serial port (mirrored: the clock keeps time)
+  --device BOARD=dgt:serial=NNNNN  the DGT board with that serial number, on whatever port it is
+                         (found again after a replug); a device that fails to open leaves its
+                         board disconnected and is retried, the console comes up for the others
   --device BOARD=line:PATH     a line-protocol clock (host-driven: the console keeps time)
   --device BOARD=firmata:PATH  an Arduino/Firmata clock (host-driven)
   --simulate N           virtual players on the first N boards without a device, each on a

@@ -17,6 +17,11 @@ export type UpdateMode = 'update' | 'nice';
 export interface DgtSessionOptions {
   /** Serial path; without it the first port that answers like a DGT board is used. */
   readonly path?: string;
+  /**
+   * The board's serial number (e.g. '01025'): the port is found by asking every port, and found again
+   * after a replug, wherever the board turns up (/dev/ttyACM0 may come back as /dev/ttyACM1).
+   */
+  readonly serial?: string;
   /** serialport binding: the native one by default, `SerialPortMock.binding` or a simulator's in tests. */
   readonly binding?: BindingInterface;
   readonly scheduler?: Scheduler;
@@ -76,13 +81,15 @@ export class DgtSession {
   private lastClockAt = 0;
   private lastMessageAt = 0;
   private identity: BoardIdentity | undefined;
-  private readonly options: Required<Omit<DgtSessionOptions, 'path' | 'binding' | 'scheduler'>>;
+  private readonly serial: string | undefined;
+  private readonly options: Required<Omit<DgtSessionOptions, 'path' | 'serial' | 'binding' | 'scheduler'>>;
   private readonly binding: BindingInterface;
 
   constructor(options: DgtSessionOptions = {}) {
     this.scheduler = options.scheduler ?? systemScheduler;
     this.binding = options.binding ?? defaultBinding();
     this.path = options.path;
+    this.serial = options.serial;
     this.options = {
       updateMode: options.updateMode ?? 'update',
       handshakeTimeoutMs: options.handshakeTimeoutMs ?? 1500,
@@ -120,20 +127,15 @@ export class DgtSession {
   /** Opens and handshakes; rejects only when the first connection fails (later losses reconnect). */
   async open(): Promise<BoardIdentity> {
     this.closing = false;
-    if (!this.path) {
-      const found = await findDgtBoards({ binding: this.binding, scheduler: this.scheduler, timeoutMs: this.options.handshakeTimeoutMs });
-      const first = found[0];
-      if (!first) throw new Error('no DGT board answered on any serial port');
-      this.path = first.path;
-    }
     try {
+      if (!this.path || this.serial) await this.locate();
       await this.connect();
     } catch (error) {
       this.setState('disconnected', (error as Error).message);
       throw error;
     }
     this.startWatchdog();
-    return this.identity ?? { path: this.path };
+    return this.identity ?? { path: this.path ?? '' };
   }
 
   async close(): Promise<void> {
@@ -160,6 +162,17 @@ export class DgtSession {
     port.write(Buffer.from(bytes), (err) => {
       if (err) this.emit({ type: 'connection', state: this.state, detail: `write failed: ${err.message}`, at: this.scheduler.now() });
     });
+  }
+
+  /** The port of the board with our serial number (or, without one, the first board that answers). */
+  private async locate(): Promise<void> {
+    const found = await findDgtBoards({ binding: this.binding, scheduler: this.scheduler, timeoutMs: this.options.handshakeTimeoutMs });
+    const board = this.serial ? found.find((b) => b.dgt?.serial === this.serial) : found[0];
+    if (!board) {
+      const seen = found.map((b) => `${b.path} (serial ${b.dgt?.serial ?? '?'})`).join(', ');
+      throw new Error(this.serial ? `no DGT board with serial ${this.serial} on any serial port${seen ? `; found ${seen}` : ''}` : 'no DGT board answered on any serial port');
+    }
+    this.path = board.path;
   }
 
   private async connect(): Promise<void> {
@@ -268,7 +281,9 @@ export class DgtSession {
     this.cancelReconnect = after(this.scheduler, delay, () => {
       this.cancelReconnect = undefined;
       if (this.closing) return;
-      this.connect().catch((error: Error) => {
+      // A board known by its serial may come back on another path after a replug.
+      const attempt = this.serial ? this.locate().then(() => this.connect()) : this.connect();
+      attempt.catch((error: Error) => {
         if (this.closing) return;
         this.setState('disconnected', `reconnect failed: ${error.message}`);
         this.scheduleReconnect();

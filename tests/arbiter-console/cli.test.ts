@@ -12,7 +12,9 @@ describe('zeitnot serve command line', () => {
   it('parses --device specs and names the expected form otherwise', () => {
     expect(parseDeviceSpec('3=dgt:/dev/ttyUSB0')).toEqual({ board: '3', kind: 'dgt', path: '/dev/ttyUSB0' });
     expect(parseDeviceSpec('A1=line:/tmp/pty:1')).toEqual({ board: 'A1', kind: 'line', path: '/tmp/pty:1' });
-    expect(() => parseDeviceSpec('3=usb:/dev/x')).toThrow("--device '3=usb:/dev/x': expected BOARD=dgt:PATH, BOARD=line:PATH or BOARD=firmata:PATH");
+    expect(parseDeviceSpec('7=dgt:serial=01025')).toEqual({ board: '7', kind: 'dgt', path: 'serial 01025', serial: '01025' });
+    expect(() => parseDeviceSpec('7=line:serial=01025')).toThrow('only a DGT board is found by its serial number');
+    expect(() => parseDeviceSpec('3=usb:/dev/x')).toThrow("--device '3=usb:/dev/x': expected BOARD=dgt:PATH, BOARD=dgt:serial=NNNNN, BOARD=line:PATH or BOARD=firmata:PATH");
   });
 
   it('prints its help, and refuses bad input with a clear message', () => {

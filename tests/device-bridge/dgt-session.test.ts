@@ -47,6 +47,42 @@ describe('DGT session over binding-mock', () => {
   });
 });
 
+describe('a DGT board known by its serial number (--device BOARD=dgt:serial=NNNNN)', () => {
+  it('finds its port among several boards, and follows it to a new path after a replug', async () => {
+    const scheduler = createManualScheduler(1_000);
+    const ours = new VirtualDgtBoard({ scheduler, serial: '02222' });
+    const other = new VirtualDgtBoard({ scheduler, serial: '01111' });
+    cleanups.push(() => ours.dispose(), () => other.dispose());
+    const links = new Map<string, ReturnType<typeof mockBoardLink>>();
+    const plug = (board: VirtualDgtBoard, path: string) => links.set(path, mockBoardLink(board, path));
+    plug(other, '/dev/ttyACM0');
+    plug(ours, '/dev/ttyACM1');
+    // One binding for every port, as the native one is.
+    const binding = {
+      list: () => SerialPortMock.binding.list(),
+      open: (o: { path: string }) => links.get(o.path)!.binding.open(o as never),
+    } as unknown as ConstructorParameters<typeof DgtSession>[0] extends infer O ? (O extends { binding?: infer B } ? B : never) : never;
+    const session = new DgtSession({ serial: '02222', binding, scheduler, handshakeTimeoutMs: 200, reconnectInitialMs: 100 });
+    cleanups.push(() => session.close());
+    const states: string[] = [];
+    session.subscribe((e) => e.type === 'connection' && states.push(`${e.state} ${e.detail ?? ''}`));
+    expect(await session.open()).toMatchObject({ path: '/dev/ttyACM1' });
+    // Unplugged; the system gives the board another name when it comes back.
+    links.get('/dev/ttyACM1')!.unplug();
+    links.delete('/dev/ttyACM1');
+    SerialPortMock.binding.reset();
+    plug(other, '/dev/ttyACM0');
+    await until(() => session.connection === 'disconnected', 'the unplug');
+    plug(ours, '/dev/ttyACM2');
+    for (let i = 0; i < 100 && session.connection !== 'connected'; i++) {
+      scheduler.advanceBy(100);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(session.connection).toBe('connected');
+    expect(session.board?.path).toBe('/dev/ttyACM2');
+  });
+});
+
 describe('DGT session faults (binding-mock, simulated time)', () => {
   it('finds the board by listing ports and probing them', async () => {
     const { session, link, board } = rig();
