@@ -74,7 +74,7 @@ describe('mirror role: sanity checks before a reading is followed', () => {
     m.clock(clock(12_000, 182_000, leftRuns), 3_000);
     expect(summary(events)).toEqual(['1000 start']);
     expect(calls).toEqual(['2000 DGT clock reading not followed: a flag on the left side showing 0:03:01']);
-    // A flag where the time did run out is followed.
+    // A reading that fits again is followed; the episode was one alert.
     m.clock(clock(180_000, 182_000, leftRuns), 4_000);
     expect(calls).toHaveLength(1);
   });
