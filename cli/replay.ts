@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import {
   TimeControlError,
+  assertPlayable,
   auditPgnGame,
   parseTimeControl,
   readPgnGames,
@@ -120,23 +121,29 @@ function timeControlOf(text: string, args: Args): TimeControl {
     ...(args.incrementCredit ? { incrementCredit: args.incrementCredit } : {}),
   };
   const preset = timeControlPresets[text];
-  if (preset) {
-    const tc = preset.timeControl;
-    return { ...tc, nextPeriod: args.nextPeriod ?? tc.nextPeriod, incrementCredit: args.incrementCredit ?? tc.incrementCredit };
-  }
   try {
-    return parseTimeControl(text, options);
+    const tc = preset
+      ? { ...preset.timeControl, nextPeriod: args.nextPeriod ?? preset.timeControl.nextPeriod, incrementCredit: args.incrementCredit ?? preset.timeControl.incrementCredit }
+      : parseTimeControl(text, options);
+    // `?`, `-` and `*60` are valid notation but no clock runs them.
+    assertPlayable(tc);
+    return tc;
   } catch (e) {
     if (e instanceof TimeControlError) throw new UsageError(`--time-control: ${e.message}`);
     throw e;
   }
 }
 
+/** Thinking times, each and all together whole ms within 2^53 (the clock's instants are their sums). */
 function parseThink(text: string): number[] {
   const parts = text.split(',').map((p) => p.trim());
+  let total = 0;
   return parts.map((p, i) => {
     if (!/^\d+$/.test(p)) throw new UsageError(`--think item ${i + 1} ('${p}') is not a whole number of milliseconds`);
-    return Number(p);
+    const ms = Number(p);
+    total += ms;
+    if (!Number.isSafeInteger(ms) || !Number.isSafeInteger(total)) throw new UsageError(`--think item ${i + 1} ('${p}') takes the game past 2^53 ms`);
+    return ms;
   });
 }
 
@@ -158,13 +165,14 @@ async function auditFile(args: Args, file: string): Promise<number> {
     let tc = fixed;
     if (!tc) {
       const tag = game.tags['TimeControl'];
-      const found = tag === undefined ? undefined : timeControlFromTag(tag, { incrementCredit: args.incrementCredit, nextPeriod: args.nextPeriod });
-      if (!found) {
+      try {
+        if (tag === undefined) throw new Error('no TimeControl tag: give --time-control');
+        tc = timeControlFromTag(tag, { incrementCredit: args.incrementCredit, nextPeriod: args.nextPeriod });
+      } catch (e) {
         totals.skipped++;
-        line({ ...who, error: tag === undefined ? 'no TimeControl tag: give --time-control' : `TimeControl "${tag}" is not playable: give --time-control` });
+        line({ ...who, error: e instanceof TimeControlError ? `TimeControl tag: ${e.message}: give --time-control` : (e as Error).message });
         return;
       }
-      tc = found;
     }
     const report = auditPgnGame(replayConfig(tc, args.armageddon), game, {
       ...(args.toleranceMs !== undefined ? { toleranceMs: args.toleranceMs } : {}),

@@ -4,7 +4,6 @@ import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { demoLateArrivals, parseDeviceSpec, roundFromEvent, startConsole, swissRoundPairing, type LivePairing } from '../arbiter-console/index.ts';
-import { parseTimeControl } from '../clock-engine/index.ts';
 import { findSection, loadEvent, presetEvent, presetNames, type PresetName, type ZeitnotEvent } from '../tournament/index.ts';
 import { UsageError, type Command } from './command.ts';
 
@@ -53,16 +52,8 @@ hash is stored. With it the chief issues named tokens for deputies and sector ar
 function eventFrom(arg: string): ZeitnotEvent {
   if ((presetNames as string[]).includes(arg)) return presetEvent(arg as PresetName);
   if (!existsSync(arg)) throw new UsageError(`--event '${arg}': no such file and no such preset (presets: ${presetNames.join(', ')})`);
-  return loadEvent(readFileSync(arg, 'utf8'), {
-    checkTimeControl: (text) => {
-      try {
-        parseTimeControl(text);
-        return null;
-      } catch (err) {
-        return (err as Error).message;
-      }
-    },
-  });
+  // Every time control is checked as the clock would run it (tournament's clockEngineCheck).
+  return loadEvent(readFileSync(arg, 'utf8'));
 }
 
 function readInput(option: string, path: string): string {

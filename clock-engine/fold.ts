@@ -36,6 +36,7 @@ import {
   quickplayDecision,
 } from './rulings.ts';
 import { deviceFlag, followReading, followsReading } from './timekeeper.ts';
+import { assertPlayable } from './time-control-format.ts';
 import type { ClockEvent, ClockReading, GameConfig, GameState, Side } from './types.ts';
 import { otherSide } from './types.ts';
 
@@ -54,9 +55,8 @@ const noFlags = Object.freeze({});
 export function initialGameState(config: GameConfig): GameState {
   const tc = config.timeControl;
   const first = tc.periods[0];
-  if (tc.special || !first) {
-    throw new Error(`a game clock cannot run the time control '${tc.special ?? 'without periods'}'`);
-  }
+  assertPlayable(tc);
+  if (!first) throw new Error('unreachable: a playable control has a period');
   const credit = tc.incrementCredit === 'before-move' ? incrementFor(tc, 0, 1) : 0;
   const remainingMs = { white: first.baseMs.white + credit, black: first.baseMs.black + credit };
   return {

@@ -8,9 +8,12 @@ export {
   periodFirstMove,
   totalBaseMs,
   fideCategory,
+  unplayable,
+  timeControlLimits,
+  type Unplayable,
 } from './time-control.ts';
 export { parseTimeControl, detectNotation, type TimeControlNotation, type ParseOptions } from './time-control-parse.ts';
-export { formatTimeControl } from './time-control-format.ts';
+export { formatTimeControl, assertPlayable } from './time-control-format.ts';
 export { gameConfig } from './game-config.ts';
 export { timeControlPresets, type TimeControlPreset } from './presets.ts';
 export { penaltyOutcome, canCheckmate, type PenaltyOutcome } from './laws.ts';

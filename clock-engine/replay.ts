@@ -4,22 +4,21 @@ import { applyClockEvent, initialGameState, nextDeadline } from './fold.ts';
 import { gameConfig } from './game-config.ts';
 import type { PgnGame } from './pgn-clock.ts';
 import { parseTimeControl, type ParseOptions } from './time-control-parse.ts';
+import { assertPlayable } from './time-control-format.ts';
 import type { ClockEvent, GameConfig, GameState, Side, TimeControl } from './types.ts';
 
 /**
  * The control named by a PGN TimeControl tag: any notation parseTimeControl reads, or the free text
- * broadcasts write ("15 min/game + 10 sec/move", "90 min + 30 sec / move"). Undefined when unplayable.
+ * broadcasts write ("15 min/game + 10 sec/move", "90 min + 30 sec / move"). Throws TimeControlError
+ * (the parser's, naming the position) when the tag is neither, or names a control no clock can run
+ * (`?`, `-`, `*60`, `5400+30:1800+30`).
  */
-export function timeControlFromTag(tag: string, options: Omit<ParseOptions, 'notation'> = {}): TimeControl | undefined {
+export function timeControlFromTag(tag: string, options: Omit<ParseOptions, 'notation'> = {}): TimeControl {
   const clean = { ...(options.incrementCredit ? { incrementCredit: options.incrementCredit } : {}), ...(options.nextPeriod ? { nextPeriod: options.nextPeriod } : {}) };
-  try {
-    const tc = parseTimeControl(tag, clean);
-    return tc.special ? undefined : tc;
-  } catch {
-    const m = /^\s*(\d+)\s*min(?:utes?)?(?:\s*\/\s*game)?\s*(?:\+\s*(\d+)\s*s(?:ec(?:onds?)?)?\s*(?:\/\s*move)?)?\s*$/i.exec(tag);
-    if (!m) return undefined;
-    return parseTimeControl(`${Number(m[1]) * 60}${m[2] ? `+${m[2]}` : ''}`, { ...clean, notation: 'pgn' });
-  }
+  const m = /^\s*(\d+)\s*min(?:utes?)?(?:\s*\/\s*game)?\s*(?:\+\s*(\d+)\s*s(?:ec(?:onds?)?)?\s*(?:\/\s*move)?)?\s*$/i.exec(tag);
+  const tc = m ? parseTimeControl(`${Number(m[1]) * 60}${m[2] ? `+${m[2]}` : ''}`, { ...clean, notation: 'pgn' }) : parseTimeControl(tag, clean);
+  assertPlayable(tc);
+  return tc;
 }
 
 const player = (side: Side) => ({ kind: 'player', side }) as const;

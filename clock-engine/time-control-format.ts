@@ -1,6 +1,6 @@
 // Writing a time control in each notation; `parseTimeControl(formatTimeControl(tc, n), { notation: n })`
 // gives back `normalizeTimeControl(tc)`. A control a notation cannot express throws TimeControlError.
-import { TimeControlError, commonBonus, normalizeTimeControl, periodFirstMove } from './time-control.ts';
+import { TimeControlError, commonBonus, normalizeTimeControl, periodFirstMove, unplayable } from './time-control.ts';
 import type { TimeControlNotation } from './time-control-parse.ts';
 import type { MoveBonus, Period, TimeControl } from './types.ts';
 
@@ -107,4 +107,25 @@ export function formatTimeControl(tc: TimeControl, notation: TimeControlNotation
     case 'fide':
       return formatFide(canonical);
   }
+}
+
+/**
+ * Throws TimeControlError when a game clock cannot run `tc` (see unplayable), naming the period's
+ * position in the control's PGN form: the clock's own refusal of a control built in code or read from
+ * a journal, as the parser refuses a string.
+ */
+export function assertPlayable(tc: TimeControl): void {
+  const problem = unplayable(tc);
+  if (!problem) return;
+  let text: string;
+  try {
+    text = formatPgn(tc);
+  } catch {
+    text = JSON.stringify(tc.periods);
+  }
+  const position = text
+    .split(':')
+    .slice(0, problem.period ?? 0)
+    .reduce((at, field) => at + field.length + 1, 0);
+  throw new TimeControlError(text, Math.min(position, text.length), problem.expected);
 }

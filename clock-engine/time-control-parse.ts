@@ -3,7 +3,9 @@
 //   US Chess, minutes: `40/90, SD/30;inc30`, `G/45;d5`, `G/45+5`
 //   FIDE readable, minutes: `90/40+30+30s`, `W5-B4+2s@61`
 // A string either parses completely or throws a TimeControlError naming the position; nothing half-parsed.
-import { TimeControlError, noBonus, normalizeTimeControl, period } from './time-control.ts';
+// A control that parses but that no clock could play as written (a period with no move quota before the
+// last one, a zero-time period, a number out of bounds) is refused too, at the position of its period.
+import { TimeControlError, noBonus, normalizeTimeControl, period, timeControlLimits, unplayable } from './time-control.ts';
 import type { MoveBonus, Period, TimeControl } from './types.ts';
 
 export type TimeControlNotation = 'pgn' | 'us' | 'fide';
@@ -44,19 +46,21 @@ class Cursor {
   spaces(): void {
     while (this.peek() === ' ') this.pos++;
   }
-  /** A non-negative integer. */
-  int(what: string): number {
-    const m = /^\d+/.exec(this.text.slice(this.pos));
-    if (!m) this.fail(what);
-    this.pos += m[0].length;
-    return Number(m[0]);
+  /** A non-negative integer, at most `max`. */
+  int(what: string, max: number): number {
+    return this.number(/^\d+/, what, max);
   }
-  /** A non-negative decimal number (minutes may be fractional: `G/2.5`). */
-  decimal(what: string): number {
-    const m = /^\d+(\.\d+)?/.exec(this.text.slice(this.pos));
+  /** A non-negative decimal number (minutes may be fractional: `G/2.5`), at most `max`. */
+  decimal(what: string, max: number): number {
+    return this.number(/^\d+(\.\d+)?/, what, max);
+  }
+  private number(pattern: RegExp, what: string, max: number): number {
+    const m = pattern.exec(this.text.slice(this.pos));
     if (!m) this.fail(what);
+    const value = Number(m[0]);
+    if (value > max) this.fail(`${what} of at most ${max}`);
     this.pos += m[0].length;
-    return Number(m[0]);
+    return value;
   }
   end(what: string): void {
     if (!this.done) this.fail(what);
@@ -66,102 +70,107 @@ class Cursor {
 const minutesMs = (m: number) => Math.round(m * 60_000);
 const secondsMs = (s: number) => Math.round(s * 1000);
 
-function build(periods: Period[], options: ParseOptions, special?: TimeControl['special']): TimeControl {
-  const tc: TimeControl = {
+// Bounds in each notation's own units (timeControlLimits in ms).
+const maxSeconds = timeControlLimits.periodMs / 1000;
+const maxMinutes = timeControlLimits.periodMs / 60_000;
+const maxBonusSeconds = timeControlLimits.bonusMs / 1000;
+const maxMoves = timeControlLimits.moves;
+
+/**
+ * The control, checked as a clock would run it; `starts[i]` is where period i was written, so a refusal
+ * names that position. Special controls (`?`, `-`, `*N`) are valid notation and are returned as they
+ * are: the game clock refuses them.
+ */
+function build(c: Cursor, periods: Period[], starts: readonly number[], options: ParseOptions, special?: TimeControl['special']): TimeControl {
+  const tc = normalizeTimeControl({
     periods,
     nextPeriod: options.nextPeriod ?? 'quota-move',
     incrementCredit: options.incrementCredit ?? 'before-move',
     ...(special ? { special } : {}),
-  };
-  return normalizeTimeControl(tc);
+  });
+  const problem = special ? undefined : unplayable(tc);
+  if (problem) c.failAt(starts[problem.period ?? 0] ?? 0, problem.expected);
+  return tc;
 }
 
 /** `W300-B240` or `300` (unit given by `toMs`). */
-function sides(c: Cursor, toMs: (n: number) => number, what: string): { white: number; black: number } {
+function sides(c: Cursor, toMs: (n: number) => number, what: string, max: number): { white: number; black: number } {
   if (c.eat('W')) {
-    const white = toMs(c.decimal(`${what} for White after 'W'`));
+    const white = toMs(c.decimal(`${what} for White after 'W'`, max));
     c.expect('-B', "'-B' and Black's time");
-    const black = toMs(c.decimal(`${what} for Black after '-B'`));
+    const black = toMs(c.decimal(`${what} for Black after '-B'`, max));
     return { white, black };
   }
-  const both = toMs(c.decimal(what));
+  const both = toMs(c.decimal(what, max));
   return { white: both, black: both };
-}
-
-function quotaCheck(c: Cursor, periods: Period[], start: number): void {
-  const last = periods[periods.length - 1];
-  if (last?.moves !== undefined) {
-    c.pos = start;
-    c.fail('a final period without a move quota (repeating periods are not supported)');
-  }
 }
 
 function parsePgn(text: string, options: ParseOptions): TimeControl {
   const c = new Cursor(text.trim());
   if (c.eat('?')) {
     c.end('nothing after "?"');
-    return build([], options, 'unknown');
+    return build(c, [], [], options, 'unknown');
   }
   if (c.eat('-')) {
     c.end('nothing after "-"');
-    return build([], options, 'untimed');
+    return build(c, [], [], options, 'untimed');
   }
   if (c.eat('*')) {
-    const s = secondsMs(c.int('sandclock seconds after "*"'));
+    const s = secondsMs(c.int('sandclock seconds after "*"', maxSeconds));
     c.end('nothing after the sandclock seconds');
-    return build([period(s, s, noBonus)], options, 'sandclock');
+    return build(c, [period(s, s, noBonus)], [0], options, 'sandclock');
   }
   const periods: Period[] = [];
-  let fieldStart = 0;
+  const starts: number[] = [];
   do {
-    fieldStart = c.pos;
+    const fieldStart = c.pos;
+    starts.push(fieldStart);
     // `M/S` or `S`: read the first number, then decide by the slash.
     let moves: number | undefined;
     let base: { white: number; black: number };
     if (c.peek() === 'W') {
-      base = sides(c, secondsMs, 'seconds');
+      base = sides(c, secondsMs, 'seconds', maxSeconds);
     } else {
-      const first = c.int('seconds, moves/seconds, "?", "-" or "*seconds"');
+      const first = c.int('seconds, moves/seconds, "?", "-" or "*seconds"', maxSeconds);
       if (c.eat('/')) {
-        if (first === 0) c.failAt(fieldStart, 'a move quota of at least 1');
+        if (first === 0 || first > maxMoves) c.failAt(fieldStart, `a move quota from 1 to ${maxMoves}`);
         moves = first;
-        base = sides(c, secondsMs, 'seconds after the move quota');
+        base = sides(c, secondsMs, 'seconds after the move quota', maxSeconds);
       } else {
         base = { white: secondsMs(first), black: secondsMs(first) };
       }
     }
     let bonus: MoveBonus = noBonus;
     if (c.eat('+')) {
-      const ms = secondsMs(c.int('increment seconds after "+"'));
-      const fromMove = c.eat('@') ? c.int('a move number after "@"') : 1;
+      const ms = secondsMs(c.int('increment seconds after "+"', maxBonusSeconds));
+      const fromMove = c.eat('@') ? c.int('a move number after "@"', maxMoves) : 1;
       if (fromMove < 1) c.failAt(c.pos - 1, 'a move number of at least 1');
       bonus = { kind: 'increment', ms, fromMove };
     } else if (c.eat('d')) {
-      bonus = { kind: 'delay', ms: secondsMs(c.int('delay seconds after "d"')) };
+      bonus = { kind: 'delay', ms: secondsMs(c.int('delay seconds after "d"', maxBonusSeconds)) };
     } else if (c.eat('b')) {
-      bonus = { kind: 'bronstein', ms: secondsMs(c.int('Bronstein delay seconds after "b"')) };
+      bonus = { kind: 'bronstein', ms: secondsMs(c.int('Bronstein delay seconds after "b"', maxBonusSeconds)) };
     }
     periods.push(period(base.white, base.black, bonus, moves));
     if (!c.done && c.peek() !== ':') c.fail('":" (next period), "+increment", "dDELAY", "bDELAY" or the end');
   } while (c.eat(':'));
-  quotaCheck(c, periods, fieldStart);
-  return build(periods, options);
+  return build(c, periods, starts, options);
 }
 
 /** US bonus after `;` or a space: incN, Inc/N, +N, dN, d/N, bN. Returns undefined if none is there. */
 function usBonus(c: Cursor): MoveBonus | undefined {
   if (c.eat('inc', true)) {
     c.eat('/');
-    return { kind: 'increment', ms: secondsMs(c.int('increment seconds after "inc"')), fromMove: 1 };
+    return { kind: 'increment', ms: secondsMs(c.int('increment seconds after "inc"', maxBonusSeconds)), fromMove: 1 };
   }
-  if (c.eat('+')) return { kind: 'increment', ms: secondsMs(c.int('increment seconds after "+"')), fromMove: 1 };
+  if (c.eat('+')) return { kind: 'increment', ms: secondsMs(c.int('increment seconds after "+"', maxBonusSeconds)), fromMove: 1 };
   if (c.eat('d', true)) {
     c.eat('/');
-    return { kind: 'delay', ms: secondsMs(c.int('delay seconds after "d"')) };
+    return { kind: 'delay', ms: secondsMs(c.int('delay seconds after "d"', maxBonusSeconds)) };
   }
   if (c.eat('b', true)) {
     c.eat('/');
-    return { kind: 'bronstein', ms: secondsMs(c.int('Bronstein delay seconds after "b"')) };
+    return { kind: 'bronstein', ms: secondsMs(c.int('Bronstein delay seconds after "b"', maxBonusSeconds)) };
   }
   return undefined;
 }
@@ -169,18 +178,19 @@ function usBonus(c: Cursor): MoveBonus | undefined {
 function parseUs(text: string, options: ParseOptions): TimeControl {
   const c = new Cursor(text.trim());
   const periods: Period[] = [];
-  let periodStart = 0;
+  const starts: number[] = [];
   for (;;) {
-    periodStart = c.pos;
+    const periodStart = c.pos;
+    starts.push(periodStart);
     let moves: number | undefined;
     if (c.eat('G/', true) || c.eat('SD/', true)) {
       moves = undefined;
     } else {
-      moves = c.int('"G/", "SD/" or moves/minutes');
+      moves = c.int('"G/", "SD/" or moves/minutes', maxMoves);
       if (moves === 0) c.failAt(periodStart, 'a move quota of at least 1');
       c.expect('/', "'/' and minutes after the move quota");
     }
-    const base = minutesMs(c.decimal('minutes'));
+    const base = minutesMs(c.decimal('minutes', maxMinutes));
     let bonus: MoveBonus = noBonus;
     const beforeSpace = c.pos;
     if (c.peek() === '+') bonus = usBonus(c) ?? noBonus;
@@ -197,7 +207,6 @@ function parseUs(text: string, options: ParseOptions): TimeControl {
     }
     break;
   }
-  quotaCheck(c, periods, periodStart);
   if (c.eat(';')) {
     c.spaces();
     const all = usBonus(c);
@@ -210,45 +219,49 @@ function parseUs(text: string, options: ParseOptions): TimeControl {
   }
   c.spaces();
   c.end('", " (next period), ";" and a bonus, or the end');
-  return build(periods, options);
+  return build(c, periods, starts, options);
 }
 
 function parseFide(text: string, options: ParseOptions): TimeControl {
   const c = new Cursor(text.trim().replace(/[’']/g, ''));
   const periods: Period[] = [];
+  const starts: number[] = [];
   let bonus: MoveBonus = noBonus;
-  let periodStart = 0;
   for (;;) {
-    periodStart = c.pos;
+    const periodStart = c.pos;
     if (c.peek() === 'd' || c.peek() === 'b') {
       const kind = c.peek() === 'd' ? 'delay' : 'bronstein';
       c.pos++;
-      const ms = secondsMs(c.decimal(`${kind} seconds`));
+      const ms = secondsMs(c.decimal(`${kind} seconds`, maxBonusSeconds));
       c.expect('s', "'s' after the delay seconds");
       bonus = { kind, ms };
       break;
     }
     const save = c.pos;
     const isSides = c.peek() === 'W';
-    const base = sides(c, minutesMs, 'minutes');
+    const base = sides(c, minutesMs, 'minutes', maxMinutes);
     if (!isSides && c.eat('s')) {
       // `+30s` (optionally `@61`): the per-move increment, always the last item.
-      const ms = secondsMs(Number(c.text.slice(save, c.pos - 1)));
-      const fromMove = c.eat('@') ? c.int('a move number after "@"') : 1;
+      const seconds = Number(c.text.slice(save, c.pos - 1));
+      if (seconds > maxBonusSeconds) c.failAt(save, `increment seconds of at most ${maxBonusSeconds}`);
+      const ms = secondsMs(seconds);
+      const fromMove = c.eat('@') ? c.int('a move number after "@"', maxMoves) : 1;
       if (periods.length === 0) c.failAt(save, 'minutes of a first period before the increment');
       bonus = { kind: 'increment', ms, fromMove };
       break;
     }
-    const moves = c.eat('/') ? c.int('a move quota after "/"') : undefined;
+    const moves = c.eat('/') ? c.int('a move quota after "/"', maxMoves) : undefined;
     if (moves === 0) c.failAt(periodStart, 'a move quota of at least 1');
     periods.push(period(base.white, base.black, noBonus, moves));
+    starts.push(periodStart);
     if (!c.eat('+')) break;
   }
   c.end('"+" and a period, "+Ns" increment, "+dNs" delay or the end');
   if (periods.length === 0) c.fail('at least one period in minutes');
-  quotaCheck(c, periods, periodStart);
   return build(
+    c,
     periods.map((p) => ({ ...p, bonus })),
+    starts,
     options,
   );
 }

@@ -17,6 +17,70 @@ export class TimeControlError extends Error {
 
 export const noBonus: MoveBonus = { kind: 'none' };
 
+/**
+ * Bounds on every number of a control, so a typo (`86400000`, `1e20`) is refused rather than played:
+ * a period adds at most 24 h to a clock, a bonus is at most 1 h, a move quota or move number at most
+ * 1000. All times are whole milliseconds.
+ */
+export const timeControlLimits = { periodMs: 24 * 3_600_000, bonusMs: 3_600_000, moves: 1000 } as const;
+
+/** What is wrong with a control a game clock would run, and in which period (0-based), if anything. */
+export interface Unplayable {
+  readonly period?: number;
+  readonly expected: string;
+}
+
+const specialNames = { unknown: "'?' (unknown)", untimed: "'-' (no time control)", sandclock: "'*N' (sandclock)" } as const;
+
+/** Whether a bonus gives time from the first move of its period (a zero base is then deliberate: `0+1`). */
+function givesTime(tc: TimeControl, index: number, b: MoveBonus): boolean {
+  if (b.kind === 'none' || b.ms <= 0) return false;
+  return b.kind !== 'increment' || b.fromMove <= (periodFirstMove(tc, index) ?? 1);
+}
+
+function bounded(ms: number, max: number): boolean {
+  return Number.isSafeInteger(ms) && ms >= 0 && ms <= max;
+}
+
+/**
+ * Why a game clock cannot run `tc` (undefined when it can): a special control (`?`, `-`, `*N`); a
+ * period before the last without a move quota, unless the next period comes at the first flag (DGT
+ * "TIME" mode), since under quota-move transitions it would never end and the later periods never
+ * come (`5400+30:1800+30`); a final period with a quota (repeating controls); a period that puts no
+ * time on a clock (base 0 and no bonus from its first move: `0`, `W0-B0`, `40/5400:0`); a number out
+ * of timeControlLimits.
+ */
+export function unplayable(tc: TimeControl): Unplayable | undefined {
+  if (tc.special) return { expected: `a control a game clock can run, not ${specialNames[tc.special]}` };
+  if (tc.periods.length === 0) return { expected: 'at least one period' };
+  const { periodMs, bonusMs, moves } = timeControlLimits;
+  const last = tc.periods.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const p = tc.periods[i]!;
+    if (i < last && p.moves === undefined && tc.nextPeriod === 'quota-move') {
+      return { period: i, expected: 'a move quota ("40/...") on every period but the last, or the first-flag rule (--next-period first-flag)' };
+    }
+    if (i === last && p.moves !== undefined) return { period: i, expected: 'a final period without a move quota (repeating periods are not supported)' };
+    if (p.moves !== undefined && (!Number.isSafeInteger(p.moves) || p.moves < 1 || p.moves > moves)) return { period: i, expected: `a move quota from 1 to ${moves}` };
+    for (const side of ['white', 'black'] as const) {
+      if (!bounded(p.baseMs[side], periodMs)) return { period: i, expected: `a period of at most 24 hours in whole ms (got ${p.baseMs[side]} ms)` };
+    }
+    const b = p.bonus;
+    if (b.kind !== 'none' && !bounded(b.ms, bonusMs)) return { period: i, expected: `a bonus of at most 1 hour in whole ms (got ${b.ms} ms)` };
+    if (b.kind === 'increment' && (!Number.isSafeInteger(b.fromMove) || b.fromMove < 1 || b.fromMove > moves)) return { period: i, expected: `an increment from a move 1 to ${moves}` };
+    if ((p.baseMs.white === 0 || p.baseMs.black === 0) && !givesTime(tc, i, b)) {
+      return {
+        period: i,
+        expected:
+          i === 0
+            ? 'time on the clock: a period of 0 with no increment or delay from its first move flags at once (0+I is an increment-only control)'
+            : 'a period that adds time: 0 with no increment or delay adds nothing',
+      };
+    }
+  }
+  return undefined;
+}
+
 export function period(white: number, black: number, bonus: MoveBonus, moves?: number): Period {
   return moves === undefined ? { baseMs: { white, black }, bonus } : { baseMs: { white, black }, moves, bonus };
 }

@@ -1,7 +1,7 @@
 // The event file: one JSON document describing an event and its sections, checked by a zod schema.
 // Every rule of a regulation that software can enforce has a field here (docs/event-file.md).
 import { z } from 'zod';
-import { parseTimeControl } from '../clock-engine/index.ts';
+import { assertPlayable, parseTimeControl } from '../clock-engine/index.ts';
 import { isTiebreakSpec } from './tiebreak-codes.ts';
 
 const isoDateTime = z.iso.datetime({ offset: true });
@@ -200,8 +200,8 @@ export interface LoadEventOptions {
 /** The clock engine's parser as a check: every time control in an event must run on a clock. */
 export const clockEngineCheck: TimeControlCheck = (text) => {
   try {
-    const tc = parseTimeControl(text);
-    return tc.special ? `'${text}' cannot run on a game clock` : null;
+    assertPlayable(parseTimeControl(text));
+    return null;
   } catch (error) {
     return (error as Error).message;
   }
