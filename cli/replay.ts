@@ -180,7 +180,16 @@ async function auditFile(args: Args, file: string): Promise<number> {
       inferIncrementCredit: args.incrementCredit === undefined,
     });
     for (const d of report.differences) line({ game: index + 1, ...d });
-    line({ ...who, plies: report.plies, checked: report.checked, differences: report.differences.length, incrementCredit: report.incrementCredit, periodPlies: report.periodPlies.map((p) => p.ply) });
+    line({
+      ...who,
+      plies: report.plies,
+      checked: report.checked,
+      differences: report.differences.length,
+      glitches: report.differences.filter((d) => d.glitch).length,
+      incrementCredit: report.incrementCredit,
+      periodPlies: report.periodPlies.map((p) => p.ply),
+      ...(report.stoppedAtPly !== undefined ? { stoppedAtPly: report.stoppedAtPly } : {}),
+    });
     totals.audited++;
     totals.plies += report.plies;
     totals.checked += report.checked;

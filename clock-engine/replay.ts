@@ -2,7 +2,7 @@
 // and from PGN clock comments (auditing a broadcast's clock record). Pure; the CLI only does I/O.
 import { applyClockEvent, initialGameState, nextDeadline } from './fold.ts';
 import { gameConfig } from './game-config.ts';
-import type { PgnGame } from './pgn-clock.ts';
+import type { PgnGame, PgnPly } from './pgn-clock.ts';
 import { parseTimeControl, type ParseOptions } from './time-control-parse.ts';
 import { assertPlayable } from './time-control-format.ts';
 import type { ClockEvent, GameConfig, GameState, Side, TimeControl } from './types.ts';
@@ -94,6 +94,12 @@ export interface AuditDifference {
   readonly thinkFrom: 'emt' | 'clk';
   /** The recorded thinking time would have made this flag fall before the press. */
   readonly flag?: boolean;
+  /**
+   * A glitch reading (a `0:00:00` between normal ones): the player's next reading is higher than this
+   * one by more than one move can add, so this one cannot be his clock. Reported once and not adopted:
+   * the audit goes on from the readings around it.
+   */
+  readonly glitch?: boolean;
 }
 
 export interface AuditReport {
@@ -105,6 +111,8 @@ export interface AuditReport {
   readonly periodPlies: readonly { readonly ply: number; readonly side: Side; readonly period: number }[];
   /** The increment-credit convention the game was replayed with (inferred when asked to). */
   readonly incrementCredit: TimeControl['incrementCredit'];
+  /** The ply at which the engine's game ended (a flag the record confirms) while the record goes on. */
+  readonly stoppedAtPly?: number;
 }
 
 export interface AuditOptions {
@@ -148,8 +156,36 @@ export function auditPgnGame(config: GameConfig, game: PgnGame, options: AuditOp
   return other.differences.length < own.differences.length ? other : own;
 }
 
+/** The most one move can add to a clock under `tc`: its largest bonus and its largest later period. */
+function largestGainMs(tc: TimeControl): number {
+  const bonus = Math.max(0, ...tc.periods.map((p) => (p.bonus.kind === 'none' ? 0 : p.bonus.ms)));
+  const period = Math.max(0, ...tc.periods.slice(1).map((p) => Math.max(p.baseMs.white, p.baseMs.black)));
+  return bonus + period;
+}
+
+/**
+ * For each ply, whether its reading is a glitch: the same player's next reading is higher than it by
+ * more than the moves in between can add (tolerance included), which no clock does, so the low one is
+ * wrong.
+ */
+function glitchReadings(config: GameConfig, game: PgnGame, tolerance: number): boolean[] {
+  const gain = largestGainMs(config.timeControl);
+  const next: { white?: PgnPly; black?: PgnPly } = {};
+  const glitches = new Array<boolean>(game.plies.length).fill(false);
+  for (let i = game.plies.length - 1; i >= 0; i--) {
+    const ply = game.plies[i]!;
+    if (ply.clockMs === undefined) continue;
+    const later = next[ply.side];
+    const moves = later ? (later.ply - ply.ply) / 2 : 0;
+    if (later && later.clockMs! > ply.clockMs + gain * moves + tolerance) glitches[i] = true;
+    else next[ply.side] = ply;
+  }
+  return glitches;
+}
+
 function auditWith(config: GameConfig, game: PgnGame, options: AuditOptions): AuditReport {
   const tolerance = options.toleranceMs ?? 1000;
+  const glitches = glitchReadings(config, game, tolerance);
   const resyncEachPly = (options.resync ?? 'each-ply') === 'each-ply';
   let state = started(config, game.plies[0]?.side);
   let at = 0;
@@ -157,10 +193,11 @@ function auditWith(config: GameConfig, game: PgnGame, options: AuditOptions): Au
   const differences: AuditDifference[] = [];
   const periodPlies: { ply: number; side: Side; period: number }[] = [];
   let checked = 0;
+  let stoppedAtPly: number | undefined;
   const setTime = (s: GameState, side: Side, ms: number): GameState =>
     applyClockEvent(config, s, { type: 'setTime', side, ms, at, by: auditor, reason: 'audit: adopt the recorded reading' }).state;
 
-  for (const ply of game.plies) {
+  for (const [index, ply] of game.plies.entries()) {
     const side = state.toMove;
     const recorded = lastReading[side];
     if (resyncEachPly && recorded !== undefined && state.remainingMs[side] !== recorded) state = setTime(state, side, recorded);
@@ -177,7 +214,9 @@ function auditWith(config: GameConfig, game: PgnGame, options: AuditOptions): Au
       fitted = true;
       return Math.max(0, available - 1);
     };
-    const derived = fit(ply.clockMs !== undefined ? thinkFromReadings(config, state, side, zero, ply.clockMs) : 0);
+    const glitch = glitches[index]!;
+    // A glitch says nothing about the move's time: take %emt, or none (the next reading then covers both moves).
+    const derived = fit(ply.clockMs !== undefined && !glitch ? thinkFromReadings(config, state, side, zero, ply.clockMs) : 0);
     const thinkFrom = ply.emtMs !== undefined ? 'emt' : 'clk';
     const think = ply.emtMs !== undefined ? fit(ply.emtMs) : derived;
     let step = press(think);
@@ -201,13 +240,20 @@ function auditWith(config: GameConfig, game: PgnGame, options: AuditOptions): Au
           thinkMs: think,
           thinkFrom,
           ...(flagged ? { flag: true } : {}),
+          ...(glitch ? { glitch: true } : {}),
         });
       }
     } else if (flagged) {
       differences.push({ ply: ply.ply, side, moveNumber: ply.moveNumber, san: ply.san, engineMs: 0, recordedMs: NaN, diffMs: NaN, thinkMs: think, thinkFrom, flag: true });
       differs = true;
     }
-    if (differs) {
+    if (glitch) {
+      // Not adopted: the engine keeps its own clock and the next reading is checked from the last good one.
+      const used = flagged ? Math.max(0, available - 1) : think;
+      if (flagged) step = press(used);
+      at += used;
+      state = step.state;
+    } else if (differs) {
       // Carry on from the record: the clock-derived time (never a flag), then the recorded reading.
       const safe = Math.min(derived, Math.max(0, available - 1));
       step = press(safe);
@@ -218,10 +264,20 @@ function auditWith(config: GameConfig, game: PgnGame, options: AuditOptions): Au
       state = step.state;
     }
     if (state.period[side] > periodBefore) periodPlies.push({ ply: ply.ply, side, period: state.period[side] });
-    // A ply without a reading leaves the engine's own value as the best knowledge of that clock.
-    if (ply.clockMs !== undefined) lastReading[side] = ply.clockMs;
+    // A ply without a reading (or with a glitch) leaves the engine's own value as the best knowledge of that clock.
+    if (ply.clockMs !== undefined && !glitch) lastReading[side] = ply.clockMs;
     else delete lastReading[side];
-    if (state.status === 'finished') break;
+    if (state.status === 'finished') {
+      if (index < game.plies.length - 1) stoppedAtPly = ply.ply;
+      break;
+    }
   }
-  return { plies: game.plies.length, checked, differences, periodPlies, incrementCredit: config.timeControl.incrementCredit };
+  return {
+    plies: game.plies.length,
+    checked,
+    differences,
+    periodPlies,
+    incrementCredit: config.timeControl.incrementCredit,
+    ...(stoppedAtPly !== undefined ? { stoppedAtPly } : {}),
+  };
 }

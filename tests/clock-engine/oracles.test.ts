@@ -83,7 +83,8 @@ describe('DGT LiveChess sample, rapid 15+10', () => {
       checked += report.checked;
       matched += report.checked - report.differences.length;
     });
-    expect(checked).toBe(798);
+    // Every ply of every game: a 0:00:00 glitch (round 1.4, ply 35) is reported once and the audit goes on.
+    expect(checked).toBe(836);
     // README: 722 of 770 plies satisfy the relation; the engine also matches every first reading but 3.
     expect(matched).toBeGreaterThanOrEqual(722);
   });
