@@ -1,6 +1,6 @@
 // From an event file (tournament part) to the console's round: boards, players, one game config.
 import { gameConfig } from '../clock-engine/index.ts';
-import { findSection, roundBoards, type Pairing, type ZeitnotEvent } from '../tournament/index.ts';
+import { findSection, quickplayFinishOf, roundBoards, type Pairing, type ZeitnotEvent } from '../tournament/index.ts';
 import { checkRound, type Round } from './round.ts';
 
 export interface RoundChoice {
@@ -36,7 +36,9 @@ export function roundFromEvent(event: ZeitnotEvent, choice: RoundChoice, toMonot
     lateArrival: laws === '2009' ? 'forfeit' : 'arbiter-decides',
     lawsEdition: laws,
     drawOfferMinMove: event.drawRule?.minMoves ?? 0,
-    quickplayClaim: laws === '2009' && (section.quickplayFinish ?? false),
+    defaultTimeBoundary: section.defaultTimeBoundary,
+    quickplayClaim: quickplayFinishOf(event, section),
+    supervision: section.supervision,
   });
   const startIso = new Date(startWallMs).toISOString();
   return checkRound({

@@ -37,6 +37,7 @@ import {
 } from './rulings.ts';
 import { deviceFlag, followReading, followsReading } from './timekeeper.ts';
 import { assertPlayable } from './time-control-format.ts';
+import { defaultTimeEnd, quickplayIncrementMs } from './laws.ts';
 import type { ClockEvent, ClockReading, GameConfig, GameState, Side } from './types.ts';
 import { otherSide } from './types.ts';
 
@@ -103,7 +104,7 @@ export function nextDeadline(config: GameConfig, state: GameState): Deadline | u
     best = { at: Math.max(state.asOf, zeroAt + flagGrace(config)), kind: 'flag', side: state.toMove };
   }
   if (state.defaultTimeExpiredAt === undefined && absentSides(state).length > 0) {
-    const at = config.scheduledStart + config.defaultTimeMs;
+    const at = defaultTimeEnd(config);
     if (!best || at <= best.at) best = { at, kind: 'defaultTime' };
   }
   return best;
@@ -158,7 +159,7 @@ export function noDeadlineBy(config: GameConfig, s: GameState, at: number): bool
   if (s.status !== 'running') return s.status !== 'waiting' || !config.autoStart || config.scheduledStart > at;
   if (s.flags[s.toMove] === undefined && s.asOf + s.move.startMs + s.move.delayMs - s.move.usedMs + flagGrace(config) <= at) return false;
   const everyoneHere = s.arrived.white && s.arrived.black;
-  return everyoneHere || s.defaultTimeExpiredAt !== undefined || config.scheduledStart + config.defaultTimeMs > at;
+  return everyoneHere || s.defaultTimeExpiredAt !== undefined || defaultTimeEnd(config) > at;
 }
 
 export function applyClockEvent(config: GameConfig, state: GameState, event: ClockEvent): FoldStep {
@@ -252,11 +253,12 @@ function step(config: GameConfig, state: GameState, e: ClockEvent): GameState {
       }
       return finish(config, s, '1/2-1/2', 'agreement');
     case 'quickplayClaim':
-      return quickplayClaim(config, s, e.side, at);
+      return quickplayClaim(config, s, e.side, at, e.request);
     case 'quickplayDecision':
-      return quickplayDecision(config, s, e.decision, at);
+      return quickplayDecision(config, s, e.decision, at, e.extraTime);
     case 'flag':
-      return config.timekeeper === 'device' ? deviceFlag(config, s, e.side, e.by, at) : flag(config, s, e.side, at);
+      // A player's or the arbiter's flag is a claim (what counts where the arbiter does not call flags).
+      return config.timekeeper === 'device' ? deviceFlag(config, s, e.side, e.by, at) : flag(config, s, e.side, at, false, e.by.kind === 'player' || e.by.kind === 'arbiter');
     case 'defaultTimeExpired':
       return defaultTimeExpired(config, s, at);
     case 'forfeit':
@@ -327,6 +329,8 @@ function press(config: GameConfig, s: GameState, side: Side, at: number, reading
     }
   }
   if (tc.incrementCredit === 'before-move') after += incrementFor(tc, periodIndex, move + 1);
+  // Guidelines III.4: the five seconds both players get once the arbiter introduces them.
+  if (s.quickplay?.status === 'increment') after += quickplayIncrementMs;
   const opponent: Side = side === 'white' ? 'black' : 'white';
   const white = side === 'white';
   // One object literal of a fixed shape (optional fields copied after): V8 builds it several times

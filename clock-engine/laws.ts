@@ -1,5 +1,6 @@
-// The FIDE Laws the clock applies, per edition (2009 / 2018 / 2023) and category.
-// Sources: shared/research/fide-rules.md sections 1.8, 1.11, 1.12 (article numbers as in that edition).
+// The FIDE Laws the clock applies, per edition (2009 / 2018 / 2023), category and, in rapid and blitz,
+// supervision. Sources: the developers' research notes on the FIDE rules, sections 1.3, 1.5, 1.8, 1.12
+// and 1.13 (article numbers as in that edition); docs/clock-rules.md names each decision.
 import { Chess } from 'chess.js';
 import type { GameConfig, GameResult, Side } from './types.ts';
 
@@ -16,28 +17,89 @@ const minute = 60_000;
  * L2023: as L2018, but 1 min in rapid and blitz (A.3, B.3).
  */
 export function penaltyOutcome(
-  config: Pick<GameConfig, 'lawsEdition' | 'category'>,
+  config: Pick<GameConfig, 'lawsEdition' | 'category' | 'supervision'>,
   offence: 'illegal-move' | 'false-claim',
   count: number,
 ): PenaltyOutcome {
   const { lawsEdition: edition, category } = config;
+  const unsupervised = category !== 'standard' && config.supervision === 'inadequate';
   if (edition === '2009') {
     if (offence === 'illegal-move') {
+      // L2009 B.3 c: in blitz without adequate supervision the opponent claims a win (a draw if he
+      // cannot mate) before his own move: the first illegal move the arbiter rules on loses.
+      if (unsupervised && category === 'blitz') return { kind: 'loss', article: 'Laws 2009 Appendix B.3 c (illegal move, claimed by the opponent)' };
+      // L2009 A.4 c: in rapid without it the arbiter rules only on the opponent's claim, then by 7.4.
+      const claimed = unsupervised ? ', on the opponent\'s claim (Appendix A.4 c)' : '';
       return count >= 3
-        ? { kind: 'loss', article: 'Laws 2009 Art. 7.4 b (third illegal move)' }
-        : { kind: 'time', ms: 2 * minute, article: 'Laws 2009 Art. 7.4 b' };
+        ? { kind: 'loss', article: `Laws 2009 Art. 7.4 b (third illegal move)${claimed}` }
+        : { kind: 'time', ms: 2 * minute, article: `Laws 2009 Art. 7.4 b${claimed}` };
     }
     return { kind: 'time', ms: 3 * minute, article: 'Laws 2009 Art. 9.5 b' };
   }
   const oneMinute = category === 'blitz' || (edition === '2023' && category === 'rapid');
   const ms = oneMinute ? minute : 2 * minute;
-  const appendix = oneMinute ? (category === 'blitz' ? (edition === '2018' ? ' with B.2' : ' with A.3, B.3') : ' with A.3') : '';
+  // L2018 A.4.2 / L2023 A.5.2 (and blitz by B.4 / B.3): without adequate supervision the arbiter still
+  // applies 7.5.5, if he sees it before the opponent's next move or on the opponent's claim.
+  const appendix = unsupervised
+    ? edition === '2018'
+      ? category === 'blitz'
+        ? ' with B.2, B.4, A.4.2'
+        : ' with A.4.2'
+      : ' with A.3, A.5.2' + (category === 'blitz' ? ', B.3' : '')
+    : oneMinute
+      ? category === 'blitz'
+        ? edition === '2018'
+          ? ' with B.2'
+          : ' with A.3, B.3'
+        : ' with A.3'
+      : '';
   if (offence === 'illegal-move') {
     return count >= 2
       ? { kind: 'loss', article: `Laws ${edition} Art. 7.5.5 (second illegal move)` }
       : { kind: 'time', ms, article: `Laws ${edition} Art. 7.5.5${appendix}` };
   }
   return { kind: 'time', ms, article: `Laws ${edition} Art. 9.5.3${appendix}` };
+}
+
+/**
+ * Whether a flag counts only when the opponent claims it: L2009 A.4 d (rapid, and blitz through B.3 a)
+ * without adequate supervision, where the arbiter refrains from signalling a flag fall (he may when
+ * both flags have fallen: the game is then drawn). L2018 A.4.5 and L2023 A.5.5 have the arbiter call
+ * flag falls in every case.
+ */
+export function flagNeedsClaim(config: Pick<GameConfig, 'lawsEdition' | 'category' | 'supervision'>): boolean {
+  return config.lawsEdition === '2009' && config.category !== 'standard' && config.supervision === 'inadequate';
+}
+
+/**
+ * The instant the default time ends: a player absent then loses (or the arbiter decides). Under
+ * 'more-than' (the Laws' and the three events' wording) arriving at exactly the default time is in
+ * time, so the end is 1 ms later.
+ */
+export function defaultTimeEnd(config: Pick<GameConfig, 'scheduledStart' | 'defaultTimeMs' | 'defaultTimeBoundary'>): number {
+  return config.scheduledStart + config.defaultTimeMs + ((config.defaultTimeBoundary ?? 'more-than') === 'more-than' ? 1 : 0);
+}
+
+/** The Guidelines III five-second increment (III.4). */
+export const quickplayIncrementMs = 5000;
+
+/**
+ * The quickplay-finish rule this game has, or why it has none: L2009 Article 10.2 wherever the event
+ * keeps it (not in blitz without adequate supervision, B.3 b); under L2018/L2023 only the Guidelines
+ * III an event adopts, never in blitz, never with an increment or delay (III.2).
+ */
+export function quickplayRule(config: GameConfig): { readonly article: string; readonly incrementOption: boolean } | { readonly unavailable: string } {
+  if (!config.quickplayClaim) {
+    return { unavailable: config.lawsEdition === '2009' ? 'the event does not apply Article 10.2' : `the event does not adopt Guidelines III (Laws ${config.lawsEdition} have no Article 10.2)` };
+  }
+  if (config.lawsEdition === '2009') {
+    if (config.category === 'blitz' && config.supervision === 'inadequate') return { unavailable: 'Article 10.2 does not apply in blitz without adequate supervision (Laws 2009 B.3 b)' };
+    return { article: 'Laws 2009 Art. 10.2', incrementOption: false };
+  }
+  if (config.category === 'blitz') return { unavailable: `Guidelines III do not apply to blitz (Laws ${config.lawsEdition} Guidelines III.2)` };
+  const bonus = config.timeControl.periods.some((p) => p.bonus.kind !== 'none' && p.bonus.ms > 0);
+  if (bonus) return { unavailable: `Guidelines III apply only to games without increment or delay (Laws ${config.lawsEdition} Guidelines III.2)` };
+  return { article: `Laws ${config.lawsEdition} Guidelines III.5`, incrementOption: true };
 }
 
 /** The article that lets an event forbid early draw agreements. */

@@ -5,7 +5,6 @@ import { Chess } from 'chess.js';
 import {
   absentSides,
   alert,
-  bonusOf,
   display,
   finish,
   moveInProgress,
@@ -19,7 +18,7 @@ import {
   withArrival,
   type Mutable,
 } from './clock-state.ts';
-import { drawAgreementArticle, flagResult, lossResult, penaltyOutcome } from './laws.ts';
+import { drawAgreementArticle, flagNeedsClaim, flagResult, lossResult, penaltyOutcome, quickplayIncrementMs, quickplayRule } from './laws.ts';
 import type { GameConfig, GameResult, GameState, Side } from './types.ts';
 import { otherSide } from './types.ts';
 
@@ -131,45 +130,82 @@ export function drawOffer(config: GameConfig, s: GameState, side: Side, at: numb
   return { ...s, drawOffer: { side, at } };
 }
 
-export function quickplayClaim(config: GameConfig, s: GameState, side: Side, at: number): GameState {
+export function quickplayClaim(config: GameConfig, s: GameState, side: Side, at: number, request: 'draw' | 'increment' = 'draw'): GameState {
   const tc = config.timeControl;
   const p = s.period[side];
-  const why = !config.quickplayClaim
-    ? 'the event does not apply Article 10.2'
-    : s.status !== 'running' || s.toMove !== side
-      ? 'only the player having the move may claim'
-      : s.remainingMs[side] >= twoMinutes
-        ? 'the claimant has 2 minutes or more'
-        : p !== tc.periods.length - 1
-          ? 'not in the final period'
-          : bonusOf(tc, p).kind !== 'none'
-            ? 'the final period has an increment or delay'
-            : undefined;
+  const rule = quickplayRule(config);
+  const why =
+    'unavailable' in rule
+      ? rule.unavailable
+      : request === 'increment' && !rule.incrementOption
+        ? `${rule.article} has no five-second increment option (Guidelines III.4, Laws 2018 and 2023)`
+        : s.status !== 'running' || s.toMove !== side
+          ? 'only the player having the move may claim'
+          : s.remainingMs[side] >= twoMinutes
+            ? 'the claimant has 2 minutes or more'
+            : p !== tc.periods.length - 1
+              ? 'not in the final period'
+              : s.quickplay?.status === 'increment'
+                ? 'the five-second increment is already in force'
+                : undefined;
+  const article = 'article' in rule ? (request === 'increment' ? rule.article.replace('III.5', 'III.4') : rule.article) : 'quickplay finish';
   if (why) {
-    return alert(s, { code: 'quickplay-claim', side, at, message: `${name(side)}'s Article 10.2 claim not admitted: ${why}` });
+    return alert(s, { code: 'quickplay-claim', side, at, message: `${name(side)}'s ${request === 'increment' ? 'increment request' : 'draw claim'} (${article}) not admitted: ${why}` });
   }
-  const claimed: GameState = {
+  const claimed: Mutable<GameState> = {
     ...s,
     status: 'paused',
-    paused: { by: { kind: 'player', side }, reason: 'Article 10.2 claim', at },
-    quickplay: { side, at, status: 'pending' },
+    paused: { by: { kind: 'player', side }, reason: `${article} ${request === 'increment' ? 'increment request' : 'claim'}`, at },
+    quickplay: { side, at, status: 'pending', request },
   };
-  return alert(claimed, { code: 'quickplay-claim', side, at, message: `${name(side)} claims a draw under Article 10.2: arbiter decides` });
+  // III.4: "This constitutes the offer of a draw": the opponent may accept it.
+  if (request === 'increment') claimed.drawOffer = { side, at };
+  const message =
+    request === 'increment'
+      ? `${name(side)} asks for a five-second increment for both players, which is also a draw offer (${article}): arbiter decides if it is refused`
+      : `${name(side)} claims a draw under ${article}: arbiter decides`;
+  return alert(claimed, { code: 'quickplay-claim', side, at, message });
 }
 
-export function quickplayDecision(config: GameConfig, s: GameState, decision: 'draw' | 'postpone' | 'reject', at: number): GameState {
+/**
+ * The arbiter's decision on a claim. Two minutes go to the opponent on a rejected draw claim (L2009
+ * 10.2 c, III.5 c) and when the increment is introduced (III.4); on a postponed claim only when the
+ * arbiter gives them (`extraTime`: "may", L2009 10.2 b, III.5 b).
+ */
+export function quickplayDecision(
+  config: GameConfig,
+  s: GameState,
+  decision: 'draw' | 'postpone' | 'reject' | 'increment',
+  at: number,
+  extraTime = false,
+): GameState {
   const claim = s.quickplay;
-  if (!claim) return alert(s, { code: 'ignored-event', at, message: `Article 10.2 decision '${decision}' without a claim` });
-  if (decision === 'draw') return finish(config, s, '1/2-1/2', 'Article 10.2 claim upheld');
+  if (!claim || claim.status === 'increment') return alert(s, { code: 'ignored-event', at, message: `quickplay decision '${decision}' without a claim` });
+  const incrementRequest = claim.request === 'increment';
+  if (incrementRequest !== (decision === 'increment' || (decision === 'reject' && incrementRequest))) {
+    return alert(s, { code: 'ignored-event', at, message: `quickplay decision '${decision}' does not answer ${incrementRequest ? 'an increment request (increment or reject)' : 'a draw claim (draw, postpone or reject)'}` });
+  }
+  if (decision === 'draw') {
+    const rule = quickplayRule(config);
+    return finish(config, s, '1/2-1/2', `${'article' in rule ? rule.article : 'quickplay-finish'} claim upheld`);
+  }
   const opponent = otherSide(claim.side);
-  const out: Mutable<GameState> = claim.status === 'pending' ? { ...setRemaining(s, opponent, s.remainingMs[opponent] + twoMinutes) } : { ...s };
+  const pending = claim.status === 'pending';
+  const award = pending && (decision === 'reject' ? !incrementRequest : decision === 'increment' || extraTime);
+  const out: Mutable<GameState> = award ? { ...setRemaining(s, opponent, s.remainingMs[opponent] + twoMinutes) } : { ...s };
+  if (incrementRequest) delete out.drawOffer;
   if (decision === 'postpone') out.quickplay = { ...claim, status: 'postponed' };
-  else delete out.quickplay;
+  else if (decision === 'increment') {
+    out.quickplay = { side: claim.side, at, status: 'increment', request: 'increment' };
+    // Credited before the move (a DGT clock's convention), the move now in progress gets its 5 s too.
+    if (config.timeControl.incrementCredit === 'before-move') return resume(setRemaining(out, out.toMove, out.remainingMs[out.toMove] + quickplayIncrementMs));
+  } else delete out.quickplay;
   return resume(out);
 }
 
 /** A flag for `side`; `accepted`: reported by the clock that keeps the time, so no check against the engine. */
-export function flag(config: GameConfig, s: GameState, side: Side, at: number, accepted = false): GameState {
+export function flag(config: GameConfig, s: GameState, side: Side, at: number, accepted = false, claimed = false): GameState {
+  if (flagNeedsClaim(config)) return flagOnClaim(config, s, side, at, claimed);
   if (s.flags[side] !== undefined) return s;
   const due = s.status === 'running' && s.toMove === side && display(s.move, s.move.usedMs) === 0;
   if (!due && !accepted) {
@@ -191,6 +227,35 @@ export function flag(config: GameConfig, s: GameState, side: Side, at: number, a
   const ended = alert(flagged, { code: 'flag-fall', side, at, message: `${name(side)}'s flag fell${detail}` });
   const { result, termination } = flagResult(s.fen, side);
   return finish(config, ended, result, termination);
+}
+
+/**
+ * L2009 A.4 d (rapid, and blitz by B.3 a, without adequate supervision): the arbiter does not call a
+ * flag; the engine records it and says so, and the game goes on until the opponent claims it (a `flag`
+ * event from a player or the arbiter relaying the claim), the claim succeeding only while the
+ * claimant's own flag is up. Both flags down: the arbiter declares a draw.
+ */
+function flagOnClaim(config: GameConfig, s: GameState, side: Side, at: number, claimed: boolean): GameState {
+  const down = s.flags[side] !== undefined || (s.status === 'running' && s.toMove === side && display(s.move, s.move.usedMs) === 0);
+  const article = config.category === 'blitz' ? 'Laws 2009 Appendix B.3 a, A.4 d' : 'Laws 2009 Appendix A.4 d';
+  if (!claimed) {
+    if (s.flags[side] !== undefined || !down) return s;
+    const flagged: GameState = { ...s, flags: side === 'white' ? { ...s.flags, white: at } : { ...s.flags, black: at }, firstFlag: s.firstFlag ?? { side, at }, remainingMs: set(s.remainingMs, side, 0) };
+    if (flagged.flags.white !== undefined && flagged.flags.black !== undefined) {
+      const both = alert(flagged, { code: 'flag-fall', side, at, message: `both flags have fallen: drawn (${article})` });
+      return finish(config, both, '1/2-1/2', `both flags fallen (${article})`);
+    }
+    return alert(flagged, { code: 'flag-fall', side, at, message: `${name(side)}'s flag fell; it counts only when ${name(otherSide(side))} claims it (${article}: the arbiter does not call it)` });
+  }
+  const claimant = otherSide(side);
+  if (!down || s.flags[claimant] !== undefined) {
+    const why = !down ? `${name(side)}'s flag is still up` : `${name(claimant)}'s own flag is down too`;
+    return alert(s, { code: 'clock-disagrees', side, at, message: `${name(claimant)}'s flag claim rejected: ${why} (${article})` });
+  }
+  const marked: GameState = s.flags[side] !== undefined ? s : { ...s, flags: side === 'white' ? { ...s.flags, white: at } : { ...s.flags, black: at }, firstFlag: s.firstFlag ?? { side, at }, remainingMs: set(s.remainingMs, side, 0) };
+  const ended = alert(marked, { code: 'flag-fall', side, at, message: `${name(claimant)} claims ${name(side)}'s flag: upheld (${article})` });
+  const { result, termination } = flagResult(s.fen, side);
+  return finish(config, ended, result, `${termination} on the opponent's claim`);
 }
 
 /**
@@ -226,7 +291,7 @@ export function defaultTimeExpired(config: GameConfig, s: GameState, at: number)
   if (absent.length === 0 || s.defaultTimeExpiredAt !== undefined || s.status === 'waiting') return s;
   const marked: GameState = { ...s, defaultTimeExpiredAt: at };
   const who = absent.length === 2 ? 'Both players are' : `${name(absent[0]!)} is`;
-  const article = config.lawsEdition === '2009' ? 'Art. 6.6' : 'Art. 6.7.1';
+  const article = `${config.lawsEdition === '2009' ? 'Art. 6.6' : 'Art. 6.7.1'}, ${(config.defaultTimeBoundary ?? 'more-than') === 'more-than' ? 'absent more than' : 'absent at'} ${config.defaultTimeMs / 60_000} min`;
   if (config.lateArrival === 'arbiter-decides') {
     const paused: GameState = marked.status === 'running' ? { ...marked, status: 'paused', paused: { by: system, reason: `default time expired (${article}): arbiter decides`, at } } : marked;
     return alert(paused, { code: 'default-time-expired', at, message: `${who} absent at the end of the default time (${article}): arbiter decides` });

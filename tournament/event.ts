@@ -110,10 +110,25 @@ export const sectionSchema = z.strictObject({
   format: formatSchema,
   /** TimeControl string as clock-engine's parseTimeControl reads it (PGN tag form, e.g. 5400+30). */
   timeControl: z.string().min(1),
-  /** Whether Article 10.2 (quickplay finish, L2009) applies in this section. */
-  quickplayFinish: z.boolean().default(false),
+  /**
+   * The quickplay-finish claim (docs/clock-rules.md): under L2009, Article 10.2, which the Laws apply
+   * unless the regulations switch it off (default on); under L2018/L2023, which have no Article 10,
+   * the Guidelines III, only where the regulations adopt them (default off).
+   */
+  quickplayFinish: z.boolean().optional(),
   /** Minutes after the scheduled start after which an absent player loses by default. */
   defaultTimeMinutes: z.number().int().min(0),
+  /**
+   * How the regulations word the default time: 'more-than' ("more than 30 minutes late", as the Laws
+   * and the three events do: arriving at exactly 30:00 plays) or 'at' (absent at 30:00 loses).
+   */
+  defaultTimeBoundary: z.enum(['more-than', 'at']).default('more-than'),
+  /**
+   * Rapid and blitz games of the section, playoffs included: whether supervision is adequate in the
+   * Laws' sense (L2009 A.3/B.2, L2018 A.3/B.3, L2023 A.4/B.2) or not (L2009 A.4/B.3, L2018 A.4/B.4,
+   * L2023 A.5/B.3).
+   */
+  supervision: z.enum(['adequate', 'inadequate']).default('adequate'),
   /** Round start times, round 1 first, with their UTC offset. */
   schedule: z.array(isoDateTime).min(1),
   players: z.array(playerSchema),
@@ -321,4 +336,9 @@ export async function readEventFile(path: string, options: LoadEventOptions = {}
     throw new EventFileError([{ path: '', message: `cannot read ${path}: ${(error as Error).message}` }]);
   }
   return loadEvent(text, options);
+}
+
+/** Whether a section's games have the quickplay-finish claim (the Laws' default per edition). */
+export function quickplayFinishOf(event: Pick<ZeitnotEvent, 'lawsEdition'>, section: Pick<EventSection, 'quickplayFinish'>): boolean {
+  return section.quickplayFinish ?? event.lawsEdition === 'L2009';
 }

@@ -201,10 +201,20 @@ describe('default time (late arrival)', () => {
     expect(state.status).toBe('running');
     expect(state.remainingMs.black).toBe(5_430_000 - (30 * min + 5 * sec - 10_000) + 30_000);
   });
-  it('a player absent at 30:00 loses by forfeit at exactly 30:00 after the scheduled start', () => {
-    const { state, emitted } = fold(config, [...whiteHere, ev.arrive('black', 30 * min)]);
+  it('"more than 30 minutes late" (the default): arriving at exactly 30:00.000 plays, absent at 30:00.001 loses', () => {
+    const inTime = fold(config, [...whiteHere, ev.arrive('black', 30 * min)]);
+    expect(inTime.emitted).toEqual([]);
+    expect(inTime.state.status).toBe('running');
+    const { state, emitted } = fold(config, [...whiteHere, ev.arrive('black', 30 * min + 1)]);
+    expect(emitted).toEqual([{ type: 'defaultTimeExpired', absent: ['black'], at: 30 * min + 1, by: { kind: 'system' } }]);
+    expect(state.result).toEqual({ result: '+--', termination: 'default time expired (Art. 6.7.1, absent more than 30 min)' });
+  });
+  it('"at the default time" where an event words it so: absent at exactly 30:00.000 loses', () => {
+    const at = gameConfig('40/5400+30:1800+30', { defaultTimeMs: 30 * min, defaultTimeBoundary: 'at' });
+    const { state, emitted } = fold(at, [...whiteHere, ev.arrive('black', 30 * min)]);
     expect(emitted).toEqual([{ type: 'defaultTimeExpired', absent: ['black'], at: 30 * min, by: { kind: 'system' } }]);
-    expect(state.result).toEqual({ result: '+--', termination: 'default time expired (Art. 6.7.1)' });
+    expect(state.result).toEqual({ result: '+--', termination: 'default time expired (Art. 6.7.1, absent at 30 min)' });
+    expect(fold(at, [...whiteHere, ev.arrive('black', 30 * min - 1)]).state.status).toBe('running');
   });
   it('the arbiter may start the clock before the scheduled start; the default time still counts from it', () => {
     const early = gameConfig('5400+30', { scheduledStart: 10_000, defaultTimeMs: 30 * min });
@@ -214,7 +224,7 @@ describe('default time (late arrival)', () => {
   });
   it('counts from the scheduled start, not the clock start', () => {
     const lateRound = [ev.arrive('white', 0), ev.start(5 * min), ev.press('white', 6 * min)];
-    expect(nextDeadline(config, fold(config, lateRound).state)).toEqual({ at: 30 * min, kind: 'defaultTime' });
+    expect(nextDeadline(config, fold(config, lateRound).state)).toEqual({ at: 30 * min + 1, kind: 'defaultTime' });
   });
   it('both absent: White\'s clock runs, and both lose at the default time', () => {
     const bothAway = fold(config, [ev.start(0)]).state;
@@ -227,16 +237,17 @@ describe('default time (late arrival)', () => {
     const held = gameConfig('5400+30', { defaultTimeMs: 30 * min, lateArrival: 'arbiter-decides' });
     const { state } = fold(held, [...whiteHere, ev.arrive('black', 35 * min)]);
     expect(state.status).toBe('paused');
-    expect(state.defaultTimeExpiredAt).toBe(30 * min);
+    expect(state.defaultTimeExpiredAt).toBe(30 * min + 1);
     expect(state.alerts.map((a) => a.code)).toContain('default-time-expired');
     expect(state.alerts.at(-1)).toMatchObject({ code: 'late-player', side: 'black' });
     const resumed = fold(held, [ev.resume(36 * min), ev.press('black', 37 * min)], state).state;
-    expect(resumed.remainingMs.black).toBe(5_430_000 - (30 * min - 10_000) - 1 * min + 30_000);
+    expect(resumed.remainingMs.black).toBe(5_430_000 - (30 * min + 1 - 10_000) - 1 * min + 30_000);
   });
-  it('L2009 zero tolerance: default time 0 forfeits an absent player at the start', () => {
+  it('L2009 zero tolerance: default time 0 forfeits a player not there at the start', () => {
     const zero = gameConfig('5400+30', { defaultTimeMs: 0, lawsEdition: '2009' });
     const { state } = fold(zero, [ev.arrive('black', 0), ev.start(0), ev.arrive('white', 1)]);
-    expect(state.result).toEqual({ result: '--+', termination: 'default time expired (Art. 6.6)' });
+    expect(state.result).toEqual({ result: '--+', termination: 'default time expired (Art. 6.6, absent more than 0 min)' });
+    expect(fold(zero, [ev.arrive('black', 0), ev.start(0), ev.arrive('white', 0)]).state.status).toBe('running');
   });
 });
 

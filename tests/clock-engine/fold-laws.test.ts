@@ -93,15 +93,21 @@ describe('Laws 2009 Article 10.2 (SA Open B section, 120 minutes, no increment)'
   it('admits the claim of the player to move with under 2 minutes and pauses the clock', () => {
     const { state } = fold(config, claim);
     expect(state.status).toBe('paused');
-    expect(state.quickplay).toEqual({ side: 'white', at: 7_110_000, status: 'pending' });
+    expect(state.quickplay).toEqual({ side: 'white', at: 7_110_000, status: 'pending', request: 'draw' });
     expect(state.remainingMs.white).toBe(90_000);
     expect(state.alerts.at(-1)).toMatchObject({ code: 'quickplay-claim', side: 'white' });
   });
   it('draw: the game ends drawn', () => {
-    expect(fold(config, [...claim, ev.quickplayDecision('draw', 7_200_000)]).state.result).toEqual({ result: '1/2-1/2', termination: 'Article 10.2 claim upheld' });
+    expect(fold(config, [...claim, ev.quickplayDecision('draw', 7_200_000)]).state.result).toEqual({ result: '1/2-1/2', termination: 'Laws 2009 Art. 10.2 claim upheld' });
   });
-  it('postpone: the opponent gets 2 minutes and play goes on; the later decision can still draw', () => {
-    const postponed = fold(config, [...claim, ev.quickplayDecision('postpone', 7_200_000)]).state;
+  it('postpone: the arbiter may give the opponent 2 minutes (10.2 b), and does not have to', () => {
+    const without = fold(config, [...claim, ev.quickplayDecision('postpone', 7_200_000)]).state;
+    expect(without.status).toBe('running');
+    expect(without.remainingMs).toEqual({ white: 90_000, black: 7_200_000 });
+    expect(without.quickplay?.status).toBe('postponed');
+  });
+  it('postpone with the two minutes: play goes on; the later decision can still draw', () => {
+    const postponed = fold(config, [...claim, ev.quickplayDecision('postpone', 7_200_000, true)]).state;
     expect(postponed.status).toBe('running');
     expect(postponed.remainingMs).toEqual({ white: 90_000, black: 7_200_000 + 120_000 });
     expect(postponed.quickplay?.status).toBe('postponed');
@@ -121,8 +127,9 @@ describe('Laws 2009 Article 10.2 (SA Open B section, 120 minutes, no increment)'
     expect(early.alerts.at(-1)?.message).toMatch(/2 minutes or more/);
     const notToMove = fold(config, [...opening(), ev.quickplayClaim('black', 7_110_000)]).state;
     expect(notToMove.alerts.at(-1)?.message).toMatch(/player having the move/);
+    // L2009 10.2 does not exempt increment games (the SA Open switched it off for its Open section).
     const increment = gameConfig('5400+30', { lawsEdition: '2009', quickplayClaim: true });
-    expect(fold(increment, [...opening(), ev.quickplayClaim('white', 5_400_000)]).state.alerts.at(-1)?.message).toMatch(/increment or delay/);
+    expect(fold(increment, [...opening(), ev.quickplayClaim('white', 5_400_000)]).state.quickplay?.status).toBe('pending');
     const off = gameConfig('7200', { lawsEdition: '2009' });
     expect(fold(off, claim).state.alerts.at(-1)?.message).toMatch(/does not apply Article 10\.2/);
   });

@@ -49,13 +49,14 @@ export const ev = {
     by: arbiter,
     reason: 'scoresheet check',
   }),
-  quickplayClaim: (side: Side, at: number): ClockEvent => ({ type: 'quickplayClaim', side, at, by: { kind: 'player', side } }),
-  quickplayDecision: (decision: 'draw' | 'postpone' | 'reject', at: number): ClockEvent => ({
+  quickplayClaim: (side: Side, at: number, request?: 'draw' | 'increment'): ClockEvent => ({ type: 'quickplayClaim', side, at, by: { kind: 'player', side }, ...(request ? { request } : {}) }),
+  quickplayDecision: (decision: 'draw' | 'postpone' | 'reject' | 'increment', at: number, extraTime?: boolean): ClockEvent => ({
     type: 'quickplayDecision',
     decision,
     at,
     by: arbiter,
     reason: 'Art. 10.2',
+    ...(extraTime !== undefined ? { extraTime } : {}),
   }),
 };
 

@@ -67,7 +67,7 @@ describe('game clock actor', () => {
   });
 
   it('replaying its journal (with the generated events) gives the identical state', () => {
-    const config = gameConfig('40/5400+30:1800+30', { defaultTimeMs: 30 * min });
+    const config = gameConfig('40/5400+30:1800+30', { defaultTimeMs: 30 * min, defaultTimeBoundary: 'at' });
     const h = harness(config);
     h.send((at) => ev.arrive('white', at));
     h.send(ev.start);
@@ -89,7 +89,8 @@ describe('game clock actor', () => {
   });
 
   it('forfeits an absent player at exactly the end of the default time', () => {
-    const config = gameConfig('5400+30', { defaultTimeMs: 30 * min });
+    // 'at': absent at exactly 30:00.000 loses (the default, 'more-than', is 1 ms later: fold-controls.test.ts).
+    const config = gameConfig('5400+30', { defaultTimeMs: 30 * min, defaultTimeBoundary: 'at' });
     const h = harness(config);
     h.send((at) => ev.arrive('white', at));
     h.send(ev.start);
@@ -99,7 +100,7 @@ describe('game clock actor', () => {
     expect(h.game().status).toBe('running');
     h.clock.increment(1);
     expect(h.generated).toEqual([{ type: 'defaultTimeExpired', absent: ['black'], at: 30 * min, by: { kind: 'system' } }]);
-    expect(h.game().result).toEqual({ result: '+--', termination: 'default time expired (Art. 6.7.1)' });
+    expect(h.game().result).toEqual({ result: '+--', termination: 'default time expired (Art. 6.7.1, absent at 30 min)' });
     h.actor.stop();
   });
 
