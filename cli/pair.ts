@@ -1,7 +1,7 @@
 // `zeitnot pair --dutch FILE.trf -p [OUT]` / `-c`: the FIDE pairing engines' command line
 // (JaVaFo, bbpPairings), so zeitnot can stand in where they are called.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { checkTrf, formatPairing, pairTrf, parseTrf, type RoundCheck } from '../tournament/index.ts';
+import { checkTrf, decodeTrf, formatPairing, pairTrf, parseTrf, type RoundCheck } from '../tournament/index.ts';
 import type { Command } from './command.ts';
 
 const help = `zeitnot pair --dutch FILE.trf -p [OUT]   pair the next round; write it to OUT (default: standard output)
@@ -50,15 +50,15 @@ export const command: Command = {
       process.stderr.write(`zeitnot pair: expected --dutch FILE.trf -p [OUT] or --dutch FILE.trf -c\n`);
       return 3;
     }
-    let text: string;
+    let bytes: Uint8Array;
     try {
-      text = readFileSync(file, 'utf8');
+      bytes = readFileSync(file);
     } catch (error) {
       process.stderr.write(`zeitnot pair: cannot read ${file}: ${(error as Error).message}\n`);
       return 3;
     }
     try {
-      const tournament = parseTrf(text);
+      const tournament = parseTrf(decodeTrf(bytes));
       if (mode === 'check') {
         process.stdout.write(report(checkTrf(tournament, { baku })));
         return 0;

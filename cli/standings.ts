@@ -1,6 +1,7 @@
 // `zeitnot standings FILE.trf`: the standings of a TRF with FIDE C.07 tie-break columns.
 import { readFile } from 'node:fs/promises';
 import {
+  decodeTrf,
   isTiebreakSpec,
   parseTiebreak,
   parseTrf,
@@ -22,17 +23,19 @@ name, points and one column per tie-break, in the order given.
 
 options:
   --tiebreaks LIST   FIDE C.07 codes, comma-separated: DE BPG BWG KS SB WIN WON BH BH-C1 BH-M1 FB AOB
-                     TPR ARO PTP APRO PS REP, with modifiers -C1 -C2 -M1 -M2 (also BH/C1), KS-L-1.
+                     TPR ARO PTP APRO APPO PS REP STD TPN RTNG, with modifiers -C1 -C2 -M1 -M2 (also
+                     BH/C1), KS-L-1, DE/P, PTP/U1000 (rating of the unrated), AOB/F.
                      Default: the file's TRF-2026 tag 212 or 202, else the --preset section's list,
                      else DE,SB,WIN for a round robin and BH-C1,BH,SB for a Swiss.
   --preset NAME[:SECTION]  take tie-breaks and rules from a built-in event
                      (${presetNames.join(', ')})
   --rules 2023|2026  unplayed-games rules of C.07 (default 2023, or the preset's)
-  --round-robin | --swiss  how to treat forfeits (default: recognised from the file)
+  --round-robin | --swiss  how to treat forfeits (default: the system the file names in 192 or
+                     092, else recognised from its shape)
   --json             print [{"rank":1,"id":3,"name":"...","points":6.5,"tiebreaks":{"DE":1,...}}, ...]
   --help             this text
 
-Exit codes: 0 done, 2 bad arguments, 3 unreadable or invalid file (the TRF line is named).`;
+Exit codes: 0 done, 2 bad arguments, 3 unreadable or invalid file (the TRF line and column are named).`;
 
 interface Args {
   file: string;
@@ -114,7 +117,7 @@ async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   let trf: TrfTournament;
   try {
-    trf = parseTrf(await readFile(args.file, 'utf8'));
+    trf = parseTrf(decodeTrf(await readFile(args.file)));
   } catch (error) {
     const message = error instanceof TrfError ? `${args.file}: ${error.message}` : `cannot read ${args.file}: ${(error as Error).message}`;
     process.stderr.write(`zeitnot standings: ${message}\n`);

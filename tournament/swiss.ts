@@ -5,7 +5,7 @@ import { pairTrf } from './dutch/index.ts';
 import { findSection, type EventPlayer, type ZeitnotEvent } from './event.ts';
 import type { Pairing } from './boards.ts';
 import { playersToPair, pairingRating, sectionCrosstable, type SectionRecord } from './section-record.ts';
-import type { TrfTournament } from './trf.ts';
+import { entryPoints, type TrfTournament } from './trf.ts';
 
 export interface ByeRequest {
   readonly player: number;
@@ -25,14 +25,26 @@ export interface SwissRound {
   readonly startingRanks: readonly number[];
 }
 
-/** Starting-rank order for `round`: pairing rating (highest first; unrated last), then title, then name. */
+/**
+ * The last round whose pairing may still renumber the players: C.04.2, general handling rules
+ * (VCL.09), pairing numbers may not be changed after round 4 has been paired; from round 5 on they
+ * stay as round 4 had them, whatever ratings the arbiter assigns later (the SA Open assigns ratings
+ * to unrated players after round 4).
+ */
+export const lastRenumberedRound = 4;
+
+/**
+ * Starting-rank order for `round`: pairing rating (highest first; unrated last), then title, then
+ * name, with the ratings as they stood for round min(round, 4) (lastRenumberedRound).
+ */
 export function startingRankOrder(event: ZeitnotEvent, sectionId: string, record: SectionRecord, round: number): EventPlayer[] {
   const section = findSection(event, sectionId);
   const titles = ['GM', 'IM', 'WGM', 'FM', 'WIM', 'CM', 'WFM', 'WCM'];
   const titleRank = (p: EventPlayer): number => (p.title ? titles.indexOf(p.title) : titles.length);
+  const numbering = Math.min(round, lastRenumberedRound);
   return [...section.players].sort((a, b) => {
-    const ra = pairingRating(section, a, record, round) ?? -1;
-    const rb = pairingRating(section, b, record, round) ?? -1;
+    const ra = pairingRating(section, a, record, numbering) ?? -1;
+    const rb = pairingRating(section, b, record, numbering) ?? -1;
     return rb - ra || titleRank(a) - titleRank(b) || a.name.localeCompare(b.name) || a.id - b.id;
   });
 }
@@ -53,7 +65,10 @@ export function pairingTrf(event: ZeitnotEvent, sectionId: string, record: Secti
     const rounds = player.rounds.slice(0, round - 1).map((entry) => ({ ...entry, opponent: entry.opponent === null ? null : (rankOf.get(entry.opponent) ?? null) }));
     const mark = absent.get(eventId);
     if (mark) rounds.push({ opponent: null, colour: null, result: mark });
-    return { ...player, id: rankOf.get(eventId) as number, rounds, rating: pairingRating(section, section.players.find((p) => p.id === eventId) as EventPlayer, record, round) };
+    // A requested half-point bye is part of the score the file states (TRF-16: points must equal the
+    // results, the bye included; bbpPairings and zeitnot refuse a file where they do not).
+    const points = mark ? player.points + entryPoints({ opponent: null, colour: null, result: mark }, crosstable.scoring) : player.points;
+    return { ...player, id: rankOf.get(eventId) as number, rounds, points, rating: pairingRating(section, section.players.find((p) => p.id === eventId) as EventPlayer, record, round) };
   });
   return {
     trf: { ...crosstable, players, totalRounds: section.format.rounds, configuration: ['white1'] },

@@ -31,6 +31,8 @@ interface RoundRecord {
   readonly rated: boolean;
   /** Voluntarily unplayed round: requested bye or forfeit loss. */
   readonly vur: boolean;
+  /** The game's result for rating purposes (1, 0.5, 0), whatever the event's scoring: TPR and PTP. */
+  readonly ratingPoints: number;
 }
 
 interface PlayerData {
@@ -75,14 +77,31 @@ const kindOf = (result: string): RoundKind => {
   }
 };
 
-/** A round robin has every player meet (n-1)·k opponents; guessed when the caller does not say. */
+/**
+ * A round robin when the file says so (pairingSystem: tags 192 and 092); otherwise guessed from the
+ * shape, every player meeting (n-1)·k opponents.
+ */
 function looksLikeRoundRobin(t: TrfTournament, rounds: number): boolean {
-  const type = (t.type ?? '').toUpperCase();
-  if (type.includes('SWISS')) return false;
-  if (type.includes('ROBIN') || type.includes('BERGER') || type.includes('RR')) return true;
+  const system = pairingSystem(t);
+  if (system) return system === 'round-robin';
   const n = t.players.length;
   // Single: n-1 rounds (even n) or n (odd n); double: twice that.
   return n === rounds + 1 || n === rounds || n === rounds / 2 + 1 || n === rounds / 2;
+}
+
+/**
+ * The pairing system a TRF names: TRF-2026 tag 192 (FIDE_DUTCH_2025, FIDE_BURSTEIN, …), else the
+ * type in tag 092, free text in TRF-16 ("Swiss Dutch", "Round robin") and a system code where
+ * bbpPairings writes it ("FIDE_DUTCH_2025"). Undefined when neither says.
+ */
+export function pairingSystem(t: Pick<TrfTournament, 'type' | 'otherLines'>): 'swiss' | 'round-robin' | undefined {
+  const texts = [...t.otherLines.filter((l) => l.code === '192').map((l) => l.text.slice(4)), t.type ?? ''];
+  for (const text of texts) {
+    const type = text.toUpperCase();
+    if (/SWISS|DUTCH|BURSTEIN|DUBOV|\bLIM\b|OLIMPIAD|OLYMPIAD|MONRAD/.test(type)) return 'swiss';
+    if (/ROBIN|BERGER|\bRR\b|ALL[ -]PLAY|VARMA/.test(type)) return 'round-robin';
+  }
+  return undefined;
 }
 
 export function tiebreakContext(t: TrfTournament, options: TiebreakOptions = {}): TiebreakContext {
@@ -107,6 +126,7 @@ export function tiebreakContext(t: TrfTournament, options: TiebreakOptions = {})
         played: kind === 'game',
         rated: kind === 'game' && '1=0'.includes(entry.result),
         vur: kind === 'forfeit-loss' || kind === 'half-bye' || kind === 'zero-bye',
+        ratingPoints: '1W'.includes(entry.result) ? 1 : '=D'.includes(entry.result) ? 0.5 : 0,
       });
     }
     const points = records.reduce((s, r) => s + r.points, 0);
@@ -199,16 +219,20 @@ function buchholzLike(ctx: TiebreakContext, id: number, kind: 'BH' | 'SB' | 'FB'
   return kept.reduce((s, c) => s + c.value, 0);
 }
 
-/** Opponents played over the board with a rating, for ARO/TPR/PTP. */
-function ratedOpponents(ctx: TiebreakContext, p: PlayerData): { rating: number; points: number }[] {
+/**
+ * Opponents played over the board with a rating, for ARO/TPR/PTP, each with the game's rating result
+ * (1, 0.5, 0: TieBreakServer's "rpoints", whatever the event's scoring). `unrated` (the /U modifier)
+ * is the rating an unrated opponent counts with; without it he is left out.
+ */
+function ratedOpponents(ctx: TiebreakContext, p: PlayerData, unrated?: number): { rating: number; points: number }[] {
   return p.rounds
     .filter((r) => r.played && r.rated && r.opponent !== null)
-    .map((r) => ({ rating: player(ctx, r.opponent as number).rating ?? 0, points: r.points }))
+    .map((r) => ({ rating: player(ctx, r.opponent as number).rating ?? unrated ?? 0, points: r.ratingPoints }))
     .filter((o) => o.rating > 0);
 }
 
 function ratingOpponentsAfterCut(ctx: TiebreakContext, p: PlayerData, spec: TiebreakSpec): { rating: number; points: number }[] | null {
-  let list = ratedOpponents(ctx, p);
+  let list = ratedOpponents(ctx, p, spec.unrated);
   const otbGames = p.rounds.filter((r) => r.played).length;
   if (spec.cut > 0 || spec.median > 0) {
     // Cuts apply only when every OTB opponent is rated.
@@ -227,11 +251,16 @@ function performance(list: readonly { rating: number; points: number }[]): numbe
   return averageRating(list) + dpFor(score / list.length);
 }
 
+/**
+ * PTP (C.07 10.4) as TieBreakServer computes it: the lowest rating whose expected score against the
+ * opponents (the B.02 table, differences capped at 800) reaches the score; a score of 0 is the lowest
+ * opponent's rating - 800. A full score is reached at the table's first 1.00 (736 points above the
+ * highest opponent), not at +800.
+ */
 function perfectPerformance(list: readonly { rating: number; points: number }[]): number {
   const score = list.reduce((s, o) => s + o.points, 0);
   const ratings = list.map((o) => o.rating);
   if (score === 0) return Math.min(...ratings) - 800;
-  if (score >= list.length) return Math.max(...ratings) + 800;
   const target = Math.round(score * 100);
   const expected = (r: number): number => ratings.reduce((s, o) => s + expectedScoreHundredths(r, o), 0);
   // Expected score rises with rating: binary search for the lowest rating reaching the score.
@@ -274,7 +303,16 @@ export function tiebreakValue(ctx: TiebreakContext, specOrCode: TiebreakSpec | s
     case 'BWG':
       return p.rounds.filter((r) => r.colour === 'b' && r.points === ctx.win && countsAsTypeBGame(ctx, r)).length;
     case 'REP':
-      return p.rounds.filter((r) => r.played || r.points === ctx.win).length;
+      // Rounds the player elected to play (TieBreakServer): every game over the board, the
+      // pairing-allocated bye whatever it is worth, and any unplayed round worth a win.
+      return p.rounds.filter((r) => r.played || r.kind === 'pab' || r.points === ctx.win).length;
+    case 'STD':
+      // The score under 1/0.5/0: a round above a draw's points counts 1, a draw's 0.5 (C.07 2026, TieBreakServer).
+      return p.rounds.reduce((s, r) => s + (r.points > ctx.draw ? 1 : r.points === ctx.draw ? 0.5 : 0), 0);
+    case 'TPN':
+      return p.id;
+    case 'RTNG':
+      return p.rating ?? spec.unrated ?? null;
     case 'PS': {
       let running = 0;
       let sum = 0;
@@ -291,8 +329,9 @@ export function tiebreakValue(ctx: TiebreakContext, specOrCode: TiebreakSpec | s
     case 'AOB': {
       const opponents = p.rounds.filter((r) => r.played && r.opponent !== null);
       if (opponents.length === 0) return 0;
-      const bh = parseTiebreak('BH');
-      const sum = opponents.reduce((s, r) => s + buchholzLike(ctx, r.opponent as number, 'BH', bh), 0);
+      const kind = spec.fore ? 'FB' : 'BH';
+      const bh = parseTiebreak(kind);
+      const sum = opponents.reduce((s, r) => s + buchholzLike(ctx, r.opponent as number, kind, bh), 0);
       return round2(sum / opponents.length);
     }
     case 'KS': {
@@ -306,19 +345,22 @@ export function tiebreakValue(ctx: TiebreakContext, specOrCode: TiebreakSpec | s
       return list ? averageRating(list) : null;
     }
     case 'TPR': {
-      const list = ratedOpponents(ctx, p);
+      const list = ratedOpponents(ctx, p, spec.unrated);
       return list.length > 0 ? performance(list) : null;
     }
     case 'PTP': {
-      const list = ratedOpponents(ctx, p);
+      const list = ratedOpponents(ctx, p, spec.unrated);
       return list.length > 0 ? perfectPerformance(list) : null;
     }
-    case 'APRO': {
+    case 'APRO':
+    case 'APPO': {
+      // The average of the opponents' TPR (APRO) or PTP (APPO), rounded half up (C.07 10.3, 10.5).
+      const of = spec.base === 'APRO' ? performance : perfectPerformance;
       const values = p.rounds
         .filter((r) => r.played && r.opponent !== null)
         .map((r) => {
-          const list = ratedOpponents(ctx, player(ctx, r.opponent as number));
-          return list.length > 0 ? performance(list) : null;
+          const list = ratedOpponents(ctx, player(ctx, r.opponent as number), spec.unrated);
+          return list.length > 0 ? of(list) : null;
         })
         .filter((v): v is number => v !== null);
       return values.length > 0 ? roundHalfUp(values.reduce((s, v) => s + v, 0) / values.length) : null;
@@ -332,13 +374,14 @@ export function tiebreakValue(ctx: TiebreakContext, specOrCode: TiebreakSpec | s
  * groups whose members have not all met, separating a player only when no missing result could
  * catch him (6.3).
  */
-export function directEncounter(ctx: TiebreakContext, group: readonly number[]): number[][] {
+export function directEncounter(ctx: TiebreakContext, group: readonly number[], predetermined = false): number[][] {
   if (group.length < 2) return [[...group]];
   const members = new Set(group);
   const stats = group.map((id) => {
     const perOpponent = new Map<number, { sum: number; games: number }>();
     for (const r of player(ctx, id).rounds) {
-      if (r.opponent === null || !members.has(r.opponent) || !countsAsGame(ctx, r)) continue;
+      // DE/P: a scheduled game that was not played (a forfeit) counts as played.
+      if (r.opponent === null || !members.has(r.opponent) || !(predetermined || countsAsGame(ctx, r))) continue;
       const s = perOpponent.get(r.opponent) ?? { sum: 0, games: 0 };
       perOpponent.set(r.opponent, { sum: s.sum + r.points, games: s.games + 1 });
     }
@@ -364,7 +407,7 @@ export function directEncounter(ctx: TiebreakContext, group: readonly number[]):
     parts.push(rest.map((s) => s.id));
   }
   if (parts.length === 1) return parts;
-  return parts.flatMap((part) => directEncounter(ctx, part));
+  return parts.flatMap((part) => directEncounter(ctx, part, predetermined));
 }
 
 export interface StandingRow {
@@ -406,9 +449,11 @@ export function rankStandings(t: TrfTournament, codes: readonly string[], option
     const next: number[][] = [];
     for (const group of groups) {
       if (group.length === 1) next.push(group);
-      else if (spec.base === 'DE') next.push(...directEncounter(ctx, group));
+      else if (spec.base === 'DE') next.push(...directEncounter(ctx, group, spec.predetermined));
       else {
-        const value = (id: number): number => values.get(id)?.[spec.code] ?? Number.NEGATIVE_INFINITY;
+        // TPN ranks the lower pairing number first; every other tie-break the higher value.
+        const sign = spec.base === 'TPN' ? -1 : 1;
+        const value = (id: number): number => sign * (values.get(id)?.[spec.code] ?? Number.NEGATIVE_INFINITY);
         const distinct = [...new Set(group.map(value))].sort((a, b) => b - a);
         next.push(...distinct.map((v) => group.filter((id) => value(id) === v)));
       }

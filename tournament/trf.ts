@@ -106,13 +106,62 @@ export interface TrfTournament {
   readonly otherLines: readonly TrfOtherLine[];
 }
 
+/** A problem in a TRF file, at its 1-based line and column. */
 export class TrfError extends Error {
   constructor(
     readonly line: number,
-    message: string,
+    readonly column: number,
+    readonly problem: string,
   ) {
-    super(`TRF line ${line}: ${message}`);
+    super(`TRF line ${line}:${column}: ${problem}`);
     this.name = 'TrfError';
+  }
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const latin1 = new TextDecoder('latin1');
+
+/** Line and column (1-based) of byte `index` of `bytes` (the file is 8-bit text up to there). */
+function positionOf(bytes: Uint8Array, index: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = 0; i < index; i++) {
+    if (bytes[i] === 0x0a || (bytes[i] === 0x0d && bytes[i + 1] !== 0x0a)) {
+      line++;
+      start = i + 1;
+    }
+  }
+  return { line, column: index - start + 1 };
+}
+
+/**
+ * The text of a TRF file's bytes. TRF is 8-bit text: UTF-8 (a BOM allowed) or, as many pairing
+ * programs write it, Latin-1. Refused (TrfError at the first offending byte): an empty file, UTF-16
+ * (a byte-order mark, or the NUL bytes every other byte that UTF-16 without one has), and binary
+ * data (NUL or other control bytes).
+ */
+export function decodeTrf(bytes: Uint8Array): string {
+  if (bytes.length === 0 || bytes.every((b) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d)) throw new TrfError(1, 1, 'the file is empty');
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    throw new TrfError(1, 1, 'the file is UTF-16 (byte-order mark): save it as UTF-8 or Latin-1 text');
+  }
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) {
+    const sample = bytes.subarray(0, Math.min(bytes.length, 200));
+    const oddNuls = sample.filter((b, i) => i % 2 === 1 && b === 0).length;
+    const evenNuls = sample.filter((b, i) => i % 2 === 0 && b === 0).length;
+    const half = Math.floor(sample.length / 2) * 0.8;
+    if (oddNuls >= half || evenNuls >= half) throw new TrfError(1, 1, 'the file is UTF-16 (a NUL byte every other byte): save it as UTF-8 or Latin-1 text');
+  }
+  const control = bytes.findIndex((b) => b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c && b !== 0x1a);
+  if (control >= 0) {
+    const { line, column } = positionOf(bytes, control);
+    throw new TrfError(line, column, `not a text file: control byte 0x${bytes[control]!.toString(16).padStart(2, '0')}`);
+  }
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return latin1.decode(bytes);
   }
 }
 
@@ -153,43 +202,47 @@ export const totalPoints = (player: TrfPlayer, scoring: TrfScoring = standardSco
 
 const field = (line: string, from: number, to: number): string => line.slice(from - 1, to).trim();
 
-function parseNumber(text: string, line: number, what: string): number {
+function parseNumber(text: string, line: number, column: number, what: string): number {
   const value = Number(text);
-  if (text === '' || !Number.isFinite(value)) throw new TrfError(line, `${what} '${text}' is not a number`);
+  if (text === '' || !Number.isFinite(value) || !/^[+-]?\d*\.?\d+$/.test(text)) throw new TrfError(line, column, `${what} '${text}' is not a number`);
   return value;
 }
 
+/** Column of round `round`'s slot (opponent; colour +5, result +7). */
+export const roundColumn = (round: number): number => 92 + 10 * (round - 1);
+
 function parseRoundEntry(slot: string, lineNo: number, round: number): TrfRoundEntry {
+  const at = roundColumn(round);
   const opponentText = slot.slice(0, 4).trim();
   const colourText = slot.slice(5, 6).trim().toLowerCase();
   const resultText = slot.slice(7, 8).trim().toUpperCase() || 'Z';
-  if (!resultCodes.has(resultText)) throw new TrfError(lineNo, `round ${round}: unknown result code '${resultText}'`);
+  if (!resultCodes.has(resultText)) throw new TrfError(lineNo, at + 7, `round ${round}: unknown result code '${resultText}'`);
   if (colourText !== '' && colourText !== '-' && colourText !== 'w' && colourText !== 'b') {
-    throw new TrfError(lineNo, `round ${round}: unknown colour '${colourText}'`);
+    throw new TrfError(lineNo, at + 5, `round ${round}: unknown colour '${colourText}'`);
   }
   const opponentNumber = opponentText === '' ? 0 : Number(opponentText);
-  if (!Number.isInteger(opponentNumber) || opponentNumber < 0) {
-    throw new TrfError(lineNo, `round ${round}: opponent '${opponentText}' is not a starting rank`);
+  if (!/^\d*$/.test(opponentText) || !Number.isInteger(opponentNumber) || opponentNumber < 0) {
+    throw new TrfError(lineNo, at, `round ${round}: opponent '${opponentText}' is not a starting rank`);
   }
   const result = resultText as TrfResultCode;
   const opponent = opponentNumber === 0 ? null : opponentNumber;
   const needsOpponent = '1=0WDL'.includes(result);
-  if (needsOpponent && opponent === null) throw new TrfError(lineNo, `round ${round}: result '${result}' needs an opponent`);
+  if (needsOpponent && opponent === null) throw new TrfError(lineNo, at, `round ${round}: result '${result}' needs an opponent`);
   if ('HFUZ'.includes(result) && opponent !== null) {
-    throw new TrfError(lineNo, `round ${round}: bye '${result}' cannot have an opponent`);
+    throw new TrfError(lineNo, at, `round ${round}: bye '${result}' cannot have an opponent`);
   }
   const colour = colourText === 'w' || colourText === 'b' ? colourText : null;
-  if (needsOpponent && colour === null) throw new TrfError(lineNo, `round ${round}: a played game needs a colour`);
+  if (needsOpponent && colour === null) throw new TrfError(lineNo, at + 5, `round ${round}: a played game needs a colour`);
   return { opponent, colour, result };
 }
 
 /** A player line; `entered`, `paired`: its last round with a non-blank slot, with a pairing (0: none). */
 function parsePlayer(line: string, lineNo: number): { player: TrfPlayer; entered: number; paired: number } {
-  const id = parseNumber(field(line, 5, 8), lineNo, 'starting rank');
-  if (!Number.isInteger(id) || id < 1 || id > 9999) throw new TrfError(lineNo, `starting rank ${id} is outside 1..9999`);
+  const id = parseNumber(field(line, 5, 8), lineNo, 5, 'starting rank');
+  if (!Number.isInteger(id) || id < 1 || id > 9999) throw new TrfError(lineNo, 5, `starting rank ${id} is outside 1..9999`);
   const sexText = field(line, 10, 10).toLowerCase();
   if (sexText !== '' && sexText !== 'm' && sexText !== 'w' && sexText !== 'f') {
-    throw new TrfError(lineNo, `sex '${sexText}' is not m or w`);
+    throw new TrfError(lineNo, 10, `sex '${sexText}' is not m or w`);
   }
   const ratingText = field(line, 49, 52);
   const rankText = field(line, 86, 89);
@@ -208,13 +261,13 @@ function parsePlayer(line: string, lineNo: number): { player: TrfPlayer; entered
     sex: sexText === '' ? '' : sexText === 'm' ? 'm' : 'w',
     title: field(line, 11, 13),
     name: field(line, 15, 47),
-    rating: ratingText === '' || ratingText === '0' ? null : parseNumber(ratingText, lineNo, 'rating'),
+    rating: ratingText === '' || ratingText === '0' ? null : parseNumber(ratingText, lineNo, 49, 'rating'),
     federation: field(line, 54, 56),
     fideId: field(line, 58, 68),
     birthDate: field(line, 70, 79),
     // A registration-time file may leave the points blank before round 1.
-    points: field(line, 81, 84) === '' && entered === 0 ? 0 : parseNumber(field(line, 81, 84), lineNo, 'points'),
-    rank: rankText === '' ? null : parseNumber(rankText, lineNo, 'rank'),
+    points: field(line, 81, 84) === '' && entered === 0 ? 0 : parseNumber(field(line, 81, 84), lineNo, 81, 'points'),
+    rank: rankText === '' ? null : parseNumber(rankText, lineNo, 86, 'rank'),
     rounds,
   };
   return { player, entered, paired };
@@ -246,10 +299,56 @@ const bbCodes: Record<string, keyof TrfScoring> = {
 };
 
 /**
- * Parses a TRF. Rejects (TrfError naming the line) a malformed line, a duplicate starting rank,
- * points that differ from the sum of the results, and a game whose two sides disagree.
+ * TRF-2026 tag 162, as bbpPairings reads it: from column 6, every 9 columns a result code and its
+ * points in the next 4 columns (`162  W 3.0    D 1.0`). W sets a win (and a forfeit win, a full-point
+ * bye and, unless P is given, the pairing-allocated bye), D a draw (and a half-point bye), L a loss,
+ * Z a zero-point bye and a forfeit loss, P the pairing-allocated bye.
  */
-export function parseTrf(text: string): TrfTournament {
+function readPointSystem(line: string, lineNo: number, scoring: { -readonly [K in keyof TrfScoring]: number }): boolean {
+  let pairingBye = false;
+  let column = 6;
+  for (; column + 4 <= line.length; column += 9) {
+    const code = line[column - 1]!;
+    const points = parseNumber(line.slice(column, column + 4).trim(), lineNo, column + 1, `points for '${code}'`);
+    switch (code) {
+      case 'W':
+        scoring.win = scoring.forfeitWin = scoring.fullBye = points;
+        if (!pairingBye) scoring.pairingBye = points;
+        break;
+      case 'D':
+        scoring.draw = scoring.halfBye = points;
+        break;
+      case 'L':
+        scoring.loss = points;
+        break;
+      case 'Z':
+        scoring.zeroBye = scoring.forfeitLoss = points;
+        break;
+      case 'P':
+        scoring.pairingBye = points;
+        pairingBye = true;
+        break;
+      default:
+        throw new TrfError(lineNo, column, `tag 162: result code '${code}' is not one of W D L Z P`);
+    }
+  }
+  if (column === 6 || line.slice(column - 1).trim() !== '') throw new TrfError(lineNo, Math.min(column, line.length), 'tag 162: expected a result code every 9 columns from column 6, each with its points');
+  return true;
+}
+
+/** What reading a TRF found: the tournament as far as it could be read, and every problem. */
+export interface TrfReading {
+  readonly tournament: TrfTournament;
+  /** In file order (lines first, then the cross-checks); empty for a valid file. */
+  readonly problems: readonly TrfError[];
+}
+
+/**
+ * Reads a TRF and reports every problem (TrfError at line:column): a malformed line, a duplicate
+ * starting rank, points that differ from the sum of the results, a game whose two sides disagree,
+ * a file with no player.
+ */
+export function readTrf(text: string): TrfReading {
   const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
   const header: { -readonly [K in keyof TrfTournament]?: TrfTournament[K] } = {};
   const deputyArbiters: string[] = [];
@@ -263,22 +362,23 @@ export function parseTrf(text: string): TrfTournament {
   const otherLines: TrfOtherLine[] = [];
   const scoring: { -readonly [K in keyof TrfScoring]: number } = { ...standardScoring };
   let customScoring = false;
+  const problems: TrfError[] = [];
 
-  lines.forEach((line, index) => {
-    const lineNo = index + 1;
+  const readLine = (line: string, lineNo: number): void => {
     if (line.trim() === '') return;
     const code = line.slice(0, 3);
     const rest = line.slice(4).trim();
+    const number = (what: string): number => parseNumber(rest, lineNo, 5, what);
     switch (code) {
       case '001': {
         const parsed = parsePlayer(line, lineNo);
         const { player } = parsed;
+        if (playerLines.has(player.id)) {
+          throw new TrfError(lineNo, 5, `starting rank ${player.id} already used on line ${playerLines.get(player.id)}`);
+        }
         // A slot with an entry makes the rounds before it real, as bbpPairings counts them.
         lastRound = Math.max(lastRound, parsed.paired, parsed.entered - 1);
         entered.push(parsed.entered);
-        if (playerLines.has(player.id)) {
-          throw new TrfError(lineNo, `starting rank ${player.id} already used on line ${playerLines.get(player.id)}`);
-        }
         playerLines.set(player.id, lineNo);
         players.push(player);
         return;
@@ -299,13 +399,13 @@ export function parseTrf(text: string): TrfTournament {
         header.endDate = rest;
         return;
       case '062':
-        header.playerCount = parseNumber(rest, lineNo, 'number of players');
+        header.playerCount = number('number of players');
         return;
       case '072':
-        header.ratedPlayerCount = parseNumber(rest, lineNo, 'number of rated players');
+        header.ratedPlayerCount = number('number of rated players');
         return;
       case '082':
-        header.teamCount = parseNumber(rest, lineNo, 'number of teams');
+        header.teamCount = number('number of teams');
         return;
       case '092':
         header.type = rest;
@@ -327,39 +427,61 @@ export function parseTrf(text: string): TrfTournament {
         const ids: number[] = [];
         for (let start = 37; start <= line.length; start += 5) {
           const idText = line.slice(start - 1, start + 3).trim();
-          if (idText !== '') ids.push(parseNumber(idText, lineNo, 'team member'));
+          if (idText !== '') ids.push(parseNumber(idText, lineNo, start, 'team member'));
         }
         teams.push({ name: field(line, 5, 36), playerIds: ids });
         return;
       }
       case 'XXR':
       case '142': {
-        const rounds = parseNumber(rest, lineNo, 'number of rounds');
-        if (!Number.isInteger(rounds) || rounds < 1) throw new TrfError(lineNo, `number of rounds ${rest} is not a positive integer`);
+        const rounds = number('number of rounds');
+        if (!Number.isInteger(rounds) || rounds < 1) throw new TrfError(lineNo, 5, `number of rounds ${rest} is not a positive integer`);
         header.totalRounds = rounds;
         return;
       }
       case 'XXC':
         configuration.push(...rest.split(/\s+/).filter((word) => word !== ''));
         return;
-      case 'XXS':
+      case 'XXS': {
+        let from = 4;
         for (const assignment of rest.split(/\s+/).filter((word) => word !== '')) {
+          const column = line.indexOf(assignment, from) + 1;
+          from = column + assignment.length - 1;
           const [name, value] = assignment.split('=');
           const keys = scoringCodes[(name ?? '').toUpperCase()];
-          if (!keys || value === undefined) throw new TrfError(lineNo, `unknown scoring entry '${assignment}'`);
-          for (const key of keys) scoring[key] = parseNumber(value, lineNo, `score ${name}`);
+          if (!keys || value === undefined) throw new TrfError(lineNo, column, `unknown scoring entry '${assignment}'`);
+          for (const key of keys) scoring[key] = parseNumber(value, lineNo, column + name!.length + 1, `score ${name}`);
         }
         customScoring = true;
+        return;
+      }
+      case '162':
+        // Written back as XXS (JaVaFo) and BB* (bbpPairings) lines, which say the same.
+        customScoring = readPointSystem(line, lineNo, scoring);
         return;
     }
     const bbKey = bbCodes[code];
     if (bbKey) {
-      scoring[bbKey] = parseNumber(rest, lineNo, code);
+      scoring[bbKey] = number(code);
       customScoring = true;
       return;
     }
     otherLines.push({ code, text: line });
+  };
+
+  // Players whose 001 line has a problem: the cross-checks do not report them a second time.
+  const unreadable = new Set<number>();
+  lines.forEach((line, index) => {
+    try {
+      readLine(line, index + 1);
+    } catch (error) {
+      if (!(error instanceof TrfError)) throw error;
+      problems.push(error);
+      const id = Number(field(line, 5, 8));
+      if (line.startsWith('001') && Number.isInteger(id)) unreadable.add(id);
+    }
   });
+  if (players.length === 0 && problems.length === 0) problems.push(new TrfError(1, 1, 'no player (001) line'));
 
   // Trailing blanks (a padded line) would otherwise read as zero-point byes in rounds never played.
   const trimmed = players.map((p, i) => {
@@ -377,38 +499,43 @@ export function parseTrf(text: string): TrfTournament {
     teams,
     otherLines,
   };
-  checkTrf(tournament, playerLines);
+  problems.push(...crossCheck(tournament, playerLines, unreadable));
+  return { tournament, problems };
+}
+
+/** Parses a TRF; throws the first problem readTrf finds (TrfError naming line and column). */
+export function parseTrf(text: string): TrfTournament {
+  const { tournament, problems } = readTrf(text);
+  if (problems[0]) throw problems[0];
   return tournament;
 }
 
-function checkTrf(tournament: TrfTournament, playerLines: Map<number, number>): void {
+function crossCheck(tournament: TrfTournament, playerLines: Map<number, number>, unreadable: ReadonlySet<number>): TrfError[] {
+  const problems: TrfError[] = [];
   const byId = new Map(tournament.players.map((player) => [player.id, player]));
   for (const player of tournament.players) {
     const lineNo = playerLines.get(player.id) ?? 0;
     const sum = totalPoints(player, tournament.scoring);
     if (Math.abs(sum - player.points) > 1e-9) {
-      throw new TrfError(lineNo, `player ${player.id} (${player.name}) has ${player.points} points but the results add up to ${sum}`);
+      problems.push(new TrfError(lineNo, 81, `player ${player.id} (${player.name}) has ${player.points} points but the results add up to ${sum}`));
     }
     player.rounds.forEach((entry, index) => {
       const round = index + 1;
-      if (entry.opponent === null) return;
+      const at = roundColumn(round);
+      if (entry.opponent === null || unreadable.has(entry.opponent)) return;
       const opponent = byId.get(entry.opponent);
-      if (!opponent) throw new TrfError(lineNo, `round ${round}: opponent ${entry.opponent} has no 001 line`);
-      if (entry.opponent === player.id) throw new TrfError(lineNo, `round ${round}: player ${player.id} is paired with himself`);
+      const problem = (column: number, message: string) => problems.push(new TrfError(lineNo, column, `round ${round}: ${message}`));
+      if (!opponent) return problem(at, `opponent ${entry.opponent} has no 001 line`);
+      if (entry.opponent === player.id) return problem(at, `player ${player.id} is paired with himself`);
       const other = opponent.rounds[index];
-      if (!other || other.opponent !== player.id) {
-        throw new TrfError(lineNo, `round ${round}: player ${player.id} meets ${entry.opponent}, but ${entry.opponent}'s line does not say so`);
-      }
-      if (entry.colour !== null && other.colour === entry.colour) {
-        throw new TrfError(lineNo, `round ${round}: players ${player.id} and ${entry.opponent} both have colour '${entry.colour}'`);
-      }
+      if (!other || other.opponent !== player.id) return problem(at, `player ${player.id} meets ${entry.opponent}, but ${entry.opponent}'s line does not say so`);
+      if (entry.colour !== null && other.colour === entry.colour) return problem(at + 5, `players ${player.id} and ${entry.opponent} both have colour '${entry.colour}'`);
       const pair = entry.result + other.result;
       const consistent = ['10', '01', '==', '+-', '-+', '--', 'WL', 'LW', 'DD'].includes(pair);
-      if (!consistent) {
-        throw new TrfError(lineNo, `round ${round}: results '${entry.result}' and '${other.result}' of players ${player.id} and ${entry.opponent} do not match`);
-      }
+      if (!consistent) problem(at + 7, `results '${entry.result}' and '${other.result}' of players ${player.id} and ${entry.opponent} do not match`);
     });
   }
+  return problems;
 }
 
 const right = (value: string, width: number): string => value.slice(0, width).padStart(width);
@@ -476,6 +603,9 @@ export function exportTrf(tournament: TrfTournament, options: TrfExportOptions =
   if (tournament.customScoring) {
     const s = tournament.scoring;
     tag('XXS', `WW=${s.win} BW=${s.win} WD=${s.draw} BD=${s.draw} WL=${s.loss} BL=${s.loss} ZPB=${s.zeroBye} HPB=${s.halfBye} FPB=${s.fullBye} PAB=${s.pairingBye} FW=${s.forfeitWin} FL=${s.forfeitLoss}`);
+    // bbpPairings reads BB* (not XXS): a win, draw, played loss, zero-point bye, forfeit loss and PAB.
+    const points = (value: number): string => value.toFixed(1).padStart(4);
+    for (const [code, key] of Object.entries(bbCodes)) out.push(`${code} ${points(s[key])}`);
   }
   for (const other of tournament.otherLines) out.push(other.text);
   for (const player of tournament.players) out.push(formatPlayerLine(player));

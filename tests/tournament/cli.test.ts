@@ -39,7 +39,7 @@ describe('zeitnot standings / pairings', () => {
       writeFileSync(join(dir, 'bad.trf'), text.replace('2200 NOR           0 1990/01/01  3.5', '2200 NOR           0 1990/01/01  4.5'));
       const bad = zeitnot('standings', join(dir, 'bad.trf'));
       expect(bad.status).toBe(3);
-      expect(bad.stderr).toMatch(/TRF line 5: player 1 \(Alyx\) has 4.5 points but the results add up to 3.5/);
+      expect(bad.stderr).toMatch(/TRF line 5:81: player 1 \(Alyx\) has 4.5 points but the results add up to 3.5/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

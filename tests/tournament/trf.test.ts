@@ -72,20 +72,20 @@ describe('TRF-16', () => {
 
   it('rejects a score that does not match the results, naming the line', () => {
     expect(() => parseTrf(brokenScores())).toThrow(TrfError);
-    expect(() => parseTrf(brokenScores())).toThrow(/^TRF line 8: player 4 \(David\) has 2.5 points but the results add up to 1.5$/);
+    expect(() => parseTrf(brokenScores())).toThrow(/^TRF line 8:81: player 4 \(David\) has 2.5 points but the results add up to 1.5$/);
   });
 
   it('rejects asymmetric games, unknown opponents and bad codes with the line', () => {
     const rr = oracle('held_round_robin');
     // Player 1's round 1 result changed to a win against 5, who still draws.
     const oneSided = rr.replace('     5 w =     2 w 1', '     5 w 1     2 w 1').replace('2200 NOR           0 1990/01/01  3.5', '2200 NOR           0 1990/01/01  4.0');
-    expect(() => parseTrf(oneSided)).toThrow(/TRF line 5: round 1: results '1' and '=' of players 1 and 5 do not match/);
+    expect(() => parseTrf(oneSided)).toThrow(/TRF line 5:99: round 1: results '1' and '=' of players 1 and 5 do not match/);
     const unknown = rr.replace('     5 w =     2 w 1', '    17 w =     2 w 1');
-    expect(() => parseTrf(unknown)).toThrow(/TRF line 5: round 1: opponent 17 has no 001 line/);
+    expect(() => parseTrf(unknown)).toThrow(/TRF line 5:92: round 1: opponent 17 has no 001 line/);
     const badCode = rr.replace('     5 w =     2 w 1', '     5 w ?     2 w 1');
-    expect(() => parseTrf(badCode)).toThrow(/TRF line 5: round 1: unknown result code '\?'/);
+    expect(() => parseTrf(badCode)).toThrow(/TRF line 5:99: round 1: unknown result code '\?'/);
     const duplicate = rr + rr.split('\n')[4] + '\n';
-    expect(() => parseTrf(duplicate)).toThrow(/TRF line 11: starting rank 1 already used on line 5/);
+    expect(() => parseTrf(duplicate)).toThrow(/TRF line 11:5: starting rank 1 already used on line 5/);
   });
 
   it('reads blank slots after the last round anyone was paired in as no round, a blank slot before it as Z', () => {
@@ -114,6 +114,6 @@ describe('TRF-16', () => {
     expect(registration.players[0]).toMatchObject({ id: 1, points: 0, rounds: [], rating: 2100, fideId: '1234567' });
     const rr = oracle('held_round_robin');
     const twoWhites = rr.replace('001    5 m    Franck                            1950 NOR           0 1990/01/01  1.5    5     1 b =', '001    5 m    Franck                            1950 NOR           0 1990/01/01  1.5    5     1 w =');
-    expect(() => parseTrf(twoWhites)).toThrow(/TRF line 5: round 1: players 1 and 5 both have colour 'w'/);
+    expect(() => parseTrf(twoWhites)).toThrow(/TRF line 5:97: round 1: players 1 and 5 both have colour 'w'/);
   });
 });

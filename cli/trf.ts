@@ -1,0 +1,63 @@
+// `zeitnot trf check FILE` and `zeitnot trf format FILE`: for arbiters who exchange TRF files with
+// other programs (docs/tournament-rules.md, "TRF").
+import { readFileSync, writeFileSync } from 'node:fs';
+import { decodeTrf, exportTrf, readTrf, TrfError, type TrfReading } from '../tournament/index.ts';
+import { UsageError, type Command } from './command.ts';
+
+const help = `zeitnot trf check FILE      validate a TRF file: every problem as FILE:LINE:COLUMN: message
+zeitnot trf format FILE [-o OUT]   write it back in zeitnot's TRF-16 (with the XXR/XXC, XXS and BB*
+                            lines JaVaFo and bbpPairings read), to OUT or standard output
+
+FILE is TRF-16 (FIDE C.04 Annex 2) with the JaVaFo/bbpPairings extensions and the TRF-2026 tags
+zeitnot reads (142 rounds, 152 initial colour, 162 scoring, 192 pairing system). It must be text:
+UTF-8 or Latin-1; an empty file, UTF-16 and binary data are refused.
+
+Exit codes: 0 valid (check) or written (format), 2 bad arguments, 3 unreadable or invalid file.`;
+
+/** The file's reading, or the one problem that stopped it (not text, unreadable). */
+function read(file: string): TrfReading | TrfError {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`, 3);
+  }
+  try {
+    return readTrf(decodeTrf(bytes));
+  } catch (error) {
+    if (error instanceof TrfError) return error;
+    throw error;
+  }
+}
+
+function report(file: string, problems: readonly TrfError[]): boolean {
+  for (const p of problems) process.stderr.write(`${file}:${p.line}:${p.column}: ${p.problem}\n`);
+  return problems.length === 0;
+}
+
+export const command: Command = {
+  name: 'trf',
+  help,
+  async run(args) {
+    const [action, file, ...rest] = args;
+    if (action !== 'check' && action !== 'format') throw new UsageError('expected `trf check FILE` or `trf format FILE [-o OUT]`');
+    if (file === undefined || file.startsWith('-')) throw new UsageError(`trf ${action}: give a TRF file`);
+    let out: string | undefined;
+    for (let i = 0; i < rest.length; i++) {
+      if (action === 'format' && (rest[i] === '-o' || rest[i] === '--output') && rest[i + 1] !== undefined) out = rest[++i];
+      else throw new UsageError(`unknown argument '${rest[i]}' (see zeitnot trf --help)`);
+    }
+    const reading = read(file);
+    if (!report(file, reading instanceof TrfError ? [reading] : reading.problems) || reading instanceof TrfError) return 3;
+    const t = reading.tournament;
+    if (action === 'check') {
+      const rounds = Math.max(0, ...t.players.map((p) => p.rounds.length));
+      process.stdout.write(`${file}: valid TRF, ${t.players.length} players, ${rounds} rounds${t.totalRounds ? ` of ${t.totalRounds}` : ''}\n`);
+      return 0;
+    }
+    const text = exportTrf(t);
+    if (out === undefined) process.stdout.write(text);
+    else writeFileSync(out, text);
+    return 0;
+  },
+};
