@@ -142,6 +142,18 @@ describe('tag 162 (TRF-2026 scoring), as bbpPairings reads it', () => {
   });
 });
 
+describe('the TRF-2026 records bbpPairings reads: 240 byes, 250 accelerations, 260 forbidden pairs', () => {
+  // Each file is scoring-162-after-round-4.trf plus one record; bbpPairings' pairing differs from the
+  // plain file's in each case (6-3 on board 1, 4-11 on board 2).
+  for (const name of ['record-240-byes', 'record-250-acceleration', 'record-260-forbidden']) {
+    it(`${name}: the next round is bbpPairings' pairing`, () => {
+      const expected = fixture(`${name}.bbp-next`).replace(/\r\n?/g, '\n').trim();
+      expect(expected).not.toBe(fixture('scoring-162-after-round-4.bbp-next').replace(/\r\n?/g, '\n').trim());
+      expect(formatPairing(pairTrf(parseTrf(fixture(`${name}.trf`)))).trim()).toBe(expected);
+    });
+  }
+});
+
 describe('standings honour the pairing system the file names (092, 192)', () => {
   it('an 8-player 7-round Dutch Swiss (092 FIDE_DUTCH_2025) is a Swiss, not a round robin', () => {
     const t = parseTrf(fixture('dutch-8-players-7-rounds.trf'));

@@ -76,6 +76,50 @@ function accelerations(tournament: TrfTournament): Map<number, number[]> {
   return result;
 }
 
+/** A number in `line`'s columns [from, to) (0-based, as bbpPairings reads TRF-2026 records). */
+function columns(line: string, from: number, to: number, what: string): number {
+  const text = line.slice(from, to).trim();
+  const value = Number(text);
+  if (text === '' || !Number.isFinite(value)) throw new PairingInputError(`${line.slice(0, 3)} line '${line}': ${what} '${text}' in columns ${from + 1}-${to} is not a number`);
+  return value;
+}
+
+/** Pairing numbers every 5 columns from column `from` (0-based) to the end of a TRF-2026 record. */
+function playerList(line: string, from: number): number[] {
+  const ids: number[] = [];
+  for (let start = from; start < line.trimEnd().length; start += 5) ids.push(columns(line, start, start + 4, 'pairing number'));
+  return ids;
+}
+
+/**
+ * TRF-2026 records as bbpPairings reads them: 240 (byes: type in column 5, round in 7-9, players from
+ * column 11; a player with a bye in the round to pair is not paired), 250 (accelerations: game points
+ * in 10-13, rounds 15-17 to 19-21, players 23-26 to 28-31), 260 (forbidden pairs: rounds 5-7 to 9-11,
+ * players from column 13).
+ */
+function records2026(tournament: TrfTournament, round: number): { byes: number[]; forbidden: number[][]; accelerations: Map<number, number[]> } {
+  const byes: number[] = [];
+  const forbidden: number[][] = [];
+  const accelerations = new Map<number, number[]>();
+  for (const { code, text } of tournament.otherLines) {
+    if (code === '240' && columns(text, 6, 9, 'round') === round) byes.push(...playerList(text, 10));
+    if (code === '260' && columns(text, 4, 7, 'first round') <= round && round <= columns(text, 8, 11, 'last round')) forbidden.push(playerList(text, 12));
+    if (code === '250') {
+      const points = tenths(columns(text, 9, 13, 'game points'));
+      const [from, to] = [columns(text, 14, 17, 'first round'), columns(text, 18, 21, 'last round')];
+      for (let id = columns(text, 22, 26, 'first player'); id <= columns(text, 27, 31, 'last player'); id++) {
+        const values = accelerations.get(id) ?? [];
+        for (let r = from; r <= to; r++) {
+          while (values.length < r) values.push(0);
+          values[r - 1] = points;
+        }
+        accelerations.set(id, values);
+      }
+    }
+  }
+  return { byes, forbidden, accelerations };
+}
+
 function initialColour(tournament: TrfTournament, players: readonly TrfPlayer[]): Colour {
   if (tournament.configuration.includes('white1')) return 'white';
   if (tournament.configuration.includes('black1')) return 'black';
@@ -117,7 +161,10 @@ export function pairingRequestFromTrf(tournament: TrfTournament, options: Pairin
     const entry = player.rounds[playedRounds];
     if (round === undefined ? entry !== undefined : entry === undefined || !paired(entry)) absent.add(player.id);
   }
+  const recorded = records2026(tournament, playedRounds + 1);
+  for (const id of recorded.byes) absent.add(id);
   const accelerated = accelerations(tournament);
+  for (const [id, values] of recorded.accelerations) accelerated.set(id, values);
   const baku = options.baku === true || tournament.otherLines.some((l) => l.code === '192' && ['FIDE_DUTCH_BAKU', 'FIDE_DUTCH_2025_BAKU'].includes(l.text.slice(4).trim()));
   if (baku && accelerated.size === 0) {
     const lastAccelerated = Math.floor((players.length - 1) / 2);
@@ -143,7 +190,7 @@ export function pairingRequestFromTrf(tournament: TrfTournament, options: Pairin
     absent,
     initialColour: initialColour(tournament, players),
     points,
-    forbidden: otherLineNumbers(tournament, 'XXP'),
+    forbidden: [...otherLineNumbers(tournament, 'XXP'), ...recorded.forbidden],
   };
 }
 
