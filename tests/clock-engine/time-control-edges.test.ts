@@ -115,7 +115,7 @@ describe('special controls ? - *N', () => {
     expect(() => assertPlayable(tc)).toThrow(TimeControlError);
     expect(() => initialGameState(gameConfig(tc))).toThrow(/a control a game clock can run/);
     // The actor is never started: its snapshot holds the refusal (XState keeps an error from the initial context).
-    const snapshot = createGameClock(gameConfig(tc)).getSnapshot();
+    const snapshot = createGameClock(gameConfig(tc), { now: () => 0 }).getSnapshot();
     expect(snapshot.status).toBe('error');
     expect(snapshot.error).toBeInstanceOf(TimeControlError);
   });
