@@ -367,6 +367,7 @@ export class PlayingHall {
       round: r.round,
       date: r.date,
       timeControl: pgnTimeControl(r.game.timeControl),
+      periodMoves: r.game.timeControl.periods.map((p) => p.moves ?? null),
       defaultTimeMs: r.game.defaultTimeMs,
       scheduledStart: r.scheduledStart,
       ...(this.startAt !== undefined ? { startAt: this.startAt } : {}),

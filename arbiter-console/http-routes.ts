@@ -2,6 +2,7 @@
 // headers every answer carries, and the checks before any route: the Host header must name this
 // console (DNS rebinding), the URL must parse (a 400, never a 500), only GET and HEAD.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { boardHistory } from './board-history.ts';
 import type { PlayingHall } from './hall.ts';
 import { boardPgn } from './pgn.ts';
 import type { ClockReference } from './protocol.ts';
@@ -77,6 +78,14 @@ const routes: readonly Route[] = [
       const board = hall.boards.get(id);
       if (!board) return json(404, { error: `unknown board '${id}'`, boards: [...hall.boards.keys()] });
       return { status: 200, type: PGN_TYPE, body: boardPgn(hall.round, board, hall.source.now(), Date.now()) };
+    },
+  },
+  {
+    path: /^\/api\/history\/([^/]+)$/,
+    answer: ({ hall }, _url, match) => {
+      const id = decodeURIComponent(match![1]!);
+      if (!hall.boards.has(id)) return json(404, { error: `unknown board '${id}'`, boards: [...hall.boards.keys()] });
+      return json(200, { board: id, items: boardHistory(hall.journal, id) });
     },
   },
   { path: '/', answer: pageFile('index.html', 'text/html; charset=utf-8') },

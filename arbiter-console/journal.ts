@@ -103,6 +103,12 @@ export class Journal {
     for (const row of rows) yield { seq: row.seq, wallMs: row.wall_ms, record: JSON.parse(row.body) as JournalRecord };
   }
 
+  /** One board's entries, in order (its history). */
+  *entriesOf(board: string): Generator<JournalEntry> {
+    const rows = this.#db.prepare('SELECT seq, wall_ms, body FROM entries WHERE board = ? ORDER BY seq').iterate(board) as IterableIterator<{ seq: number; wall_ms: number; body: string }>;
+    for (const row of rows) yield { seq: row.seq, wallMs: row.wall_ms, record: JSON.parse(row.body) as JournalRecord };
+  }
+
   lastAt(): number {
     const row = this.#db.prepare('SELECT MAX(at) AS at FROM entries').get() as { at: number | null };
     return row.at ?? 0;

@@ -170,6 +170,8 @@ export interface RoundView {
   readonly round: number;
   readonly date: string;
   readonly timeControl: string;
+  /** Moves of each period of the time control (null for the last, rest-of-game one). */
+  readonly periodMoves?: readonly (number | null)[];
   readonly defaultTimeMs: number;
   readonly scheduledStart: string;
   readonly startAt?: number;

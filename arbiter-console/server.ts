@@ -37,9 +37,12 @@ export interface ConsoleServerOptions {
   readonly allowedOrigins?: readonly string[];
   /** Host names the console answers to besides localhost, its own name and addresses, and `host`. */
   readonly allowedHosts?: readonly string[];
-  /** Ordinary deltas per client in any `deltaWindowMs` (key events are not counted); default 10. */
+  /**
+   * Ordinary deltas per client in any `deltaWindowMs` (key events are not counted): default 2 in any
+   * 100 ms, so a change waits at most 100 ms for its delta and a client gets at most 20 a second.
+   */
   readonly deltasPerSecond?: number;
-  /** Default 1000. */
+  /** Default 100. */
   readonly deltaWindowMs?: number;
   readonly maxMessageBytes?: number;
   /** Token bucket per connection. */
@@ -140,8 +143,8 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     sendBufferBytes: limits.sendBufferBytes,
     queuedAnswers: limits.queuedAnswers,
     behindMs: limits.behindMs,
-    deltasPerSecond: options.deltasPerSecond ?? 10,
-    deltaWindowMs: options.deltaWindowMs ?? 1000,
+    deltasPerSecond: options.deltasPerSecond ?? 2,
+    deltaWindowMs: options.deltaWindowMs ?? 100,
   };
   const gate = new LoginGate(options.login);
   const broadcast = new Broadcast({ hall, desk, team, ...(options.tournamentIntervalMs !== undefined ? { tournamentIntervalMs: options.tournamentIntervalMs } : {}) });

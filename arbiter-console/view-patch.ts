@@ -1,14 +1,34 @@
-// Changes of a JSON view as a list of small operations, so a result sends the crosstable row and the
+// Changes of a JSON view as a list of small operations, so a result sends the crosstable rows and the
 // standings it moved instead of the whole tournament view. Pure (the page applies what the server diffs).
+//
+// Rows with an `id` (crosstable and standings rows; prize awards by player and prize) are matched by
+// that key, not by position: a player who moves up is one `order` operation, not a thousand rows that
+// "changed". A field that changes in many
+// rows at once (the shared ranks after a result) goes as one column of values.
 
-/** Set `v` at path `p`; `d`: delete the key at `p`; `n`: cut the array at `p` to `n` items. */
+type Path = readonly (string | number)[];
+
+/**
+ * `v`: set the value at `p`; `d`: delete the key at `p`; `n`: cut the array at `p` to `n` items;
+ * `order`: put the rows of the array at `p` in this order of keys (new keys get a null, set after);
+ * `col` with `v`: set field `col` of every row of the array at `p`, in order.
+ */
 export type PatchOp =
-  | { readonly p: readonly (string | number)[]; readonly v: unknown }
-  | { readonly p: readonly (string | number)[]; readonly d: 1 }
-  | { readonly p: readonly (string | number)[]; readonly n: number };
+  | { readonly p: Path; readonly v: unknown }
+  | { readonly p: Path; readonly d: 1 }
+  | { readonly p: Path; readonly n: number }
+  | { readonly p: Path; readonly order: readonly (string | number)[] }
+  | { readonly p: Path; readonly col: string; readonly v: readonly unknown[] };
 export type ViewPatch = readonly PatchOp[];
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+type Json = Record<string, unknown>;
+const isObject = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
+const isPrimitive = (x: unknown): boolean => x === null || typeof x !== 'object';
+
+/** Rows matched by id from this many on. */
+const KEYED_MIN = 8;
+/** A field that changes in this many rows goes as a column. */
+const COLUMN_MIN = 16;
 
 /** The operations that turn `before` into `after` (both plain JSON). */
 export function diffView(before: unknown, after: unknown): PatchOp[] {
@@ -17,30 +37,77 @@ export function diffView(before: unknown, after: unknown): PatchOp[] {
   return out;
 }
 
-function diff(a: unknown, b: unknown, path: (string | number)[], out: PatchOp[]): void {
+function diff(a: unknown, b: unknown, path: (string | number)[], out: PatchOp[], omit?: ReadonlySet<string>): void {
   if (a === b) return;
-  if (Array.isArray(a) && Array.isArray(b)) {
-    const common = Math.min(a.length, b.length);
-    for (let i = 0; i < common; i++) diffOrReplace(a[i], b[i], [...path, i], out);
-    if (b.length < a.length) out.push({ p: path, n: b.length });
-    for (let i = common; i < b.length; i++) out.push({ p: [...path, i], v: b[i] });
-    return;
-  }
+  if (Array.isArray(a) && Array.isArray(b)) return keyedIds(a) && keyedIds(b) ? diffKeyed(a as Json[], b as Json[], path, out) : diffArray(a, b, path, out);
   if (isObject(a) && isObject(b)) {
-    for (const key of Object.keys(b)) if (b[key] !== undefined) diffOrReplace(a[key], b[key], [...path, key], out);
-    for (const key of Object.keys(a)) if (a[key] !== undefined && b[key] === undefined) out.push({ p: [...path, key], d: 1 });
+    for (const key of Object.keys(b)) if (b[key] !== undefined && !omit?.has(key)) diffOrReplace(a[key], b[key], [...path, key], out);
+    for (const key of Object.keys(a)) if (a[key] !== undefined && b[key] === undefined && !omit?.has(key)) out.push({ p: [...path, key], d: 1 });
     return;
   }
-  if (typeof a === 'number' && typeof b === 'number' && Object.is(a, b)) return;
   out.push({ p: path, v: b });
 }
 
-/** A row that is another player's now is sent whole rather than field by field. */
-function diffOrReplace(a: unknown, b: unknown, path: (string | number)[], out: PatchOp[]): void {
+function diffArray(a: readonly unknown[], b: readonly unknown[], path: (string | number)[], out: PatchOp[]): void {
+  const common = Math.min(a.length, b.length);
+  for (let i = 0; i < common; i++) diffOrReplace(a[i], b[i], [...path, i], out);
+  if (b.length < a.length) out.push({ p: path, n: b.length });
+  for (let i = common; i < b.length; i++) out.push({ p: [...path, i], v: b[i] });
+}
+
+/** Rows' keys: each row's `id`, or its player and how many awards of that player came before it. */
+function rowKeys(list: readonly unknown[]): (string | number)[] | undefined {
+  const keys: (string | number)[] = [];
+  const seen = new Map<number, number>();
+  for (const row of list) {
+    if (!isObject(row)) return undefined;
+    if (typeof row.id === 'string' || typeof row.id === 'number') keys.push(row.id);
+    else if (typeof row.player === 'number') {
+      const n = seen.get(row.player) ?? 0;
+      seen.set(row.player, n + 1);
+      keys.push(`${row.player}#${n}`);
+    } else return undefined;
+  }
+  return new Set(keys).size === keys.length ? keys : undefined;
+}
+
+/** Keys of an array of enough keyed rows, or undefined. */
+function keyedIds(list: readonly unknown[]): (string | number)[] | undefined {
+  return list.length < KEYED_MIN ? undefined : rowKeys(list);
+}
+
+function diffKeyed(a: readonly Json[], b: readonly Json[], path: (string | number)[], out: PatchOp[]): void {
+  const keysA = rowKeys(a)!;
+  const keysB = rowKeys(b)!;
+  const before = new Map(a.map((row, i) => [keysA[i]!, row]));
+  if (a.length !== b.length || keysB.some((k, i) => k !== keysA[i])) out.push({ p: path, order: keysB });
+  const columns = new Set<string>();
+  const changed = new Map<string, number>();
+  b.forEach((row, i) => {
+    const old = before.get(keysB[i]!);
+    if (!old) return;
+    for (const key of Object.keys(row)) if (isPrimitive(row[key]) && row[key] !== old[key]) changed.set(key, (changed.get(key) ?? 0) + 1);
+  });
+  for (const [key, count] of changed) {
+    if (count < COLUMN_MIN || key === 'id' || key === 'player' || !b.every((row) => isPrimitive(row[key]) && row[key] !== undefined)) continue;
+    columns.add(key);
+    out.push({ p: path, col: key, v: b.map((row) => row[key]) });
+  }
+  b.forEach((row, i) => {
+    const old = before.get(keysB[i]!);
+    if (!old) out.push({ p: [...path, i], v: row });
+    else diffOrReplace(old, row, [...path, i], out, columns);
+  });
+}
+
+/** A row that is another thing now is sent whole rather than field by field. */
+function diffOrReplace(a: unknown, b: unknown, path: (string | number)[], out: PatchOp[], omit?: ReadonlySet<string>): void {
   if (!isObject(a) || !isObject(b)) return diff(a, b, path, out);
   const inner: PatchOp[] = [];
-  diff(a, b, path, inner);
-  if (inner.length > 1 && inner.length * 2 > Object.keys(b).length) out.push({ p: path, v: b });
+  diff(a, b, path, inner, omit);
+  // Most of its own fields were set, and nothing deeper inside it changed: it is another thing now.
+  const own = inner.filter((op) => op.p.length === path.length + 1 && (('v' in op && !('col' in op)) || 'd' in op)).length;
+  if (!omit && own > 1 && own === inner.length && own * 2 > Object.keys(b).length) out.push({ p: path, v: b });
   else out.push(...inner);
 }
 
@@ -49,13 +116,19 @@ export function applyViewPatch<T>(view: T, patch: ViewPatch): T {
   let root: unknown = view;
   for (const op of patch) {
     if (op.p.length === 0) {
-      if ('v' in op) root = structuredCloneJson(op.v);
+      if ('v' in op && !('col' in op)) root = copy(op.v);
       continue;
     }
     let parent = root as Record<string | number, unknown>;
     for (const key of op.p.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
     const last = op.p[op.p.length - 1]!;
-    if ('v' in op) parent[last] = structuredCloneJson(op.v);
+    if ('col' in op) (parent[last] as (Json | null)[]).forEach((row, i) => row && (row[op.col] = op.v[i]));
+    else if ('order' in op) {
+      const list = parent[last] as Json[];
+      const keys = rowKeys(list) ?? [];
+      const rows = new Map(list.map((row, i) => [keys[i], row]));
+      parent[last] = op.order.map((key) => rows.get(key) ?? null);
+    } else if ('v' in op) parent[last] = copy(op.v);
     else if ('d' in op) delete parent[last];
     else (parent[last] as unknown[]).length = op.n;
   }
@@ -63,6 +136,6 @@ export function applyViewPatch<T>(view: T, patch: ViewPatch): T {
 }
 
 // Values from a patch are never shared with the patch itself (the server may reuse its objects).
-function structuredCloneJson(v: unknown): unknown {
+function copy(v: unknown): unknown {
   return typeof v === 'object' && v !== null ? JSON.parse(JSON.stringify(v)) : v;
 }

@@ -1,9 +1,18 @@
-// The console page: arbiter (with the token) or spectator (read-only, no command controls).
-import { boardActions } from './actions.ts';
-import { clocksPage } from './clocks-page.ts';
+// The console page: arbiter (with a token) or spectator (read-only, no command controls). The clocks
+// page and the team page are snabbdom views over ConsoleCtrl, patched at most once per animation
+// frame; clocks are painted every frame by ClockPainter; the tournament pages keep their own root.
+import { ClockPainter } from './clocks.ts';
 import { Connection, type Role } from './connection.ts';
+import { ConsoleCtrl } from './ctrl.ts';
+import { askConfirm, askText } from './dialogs.ts';
 import { pageFromHash, renderNav } from './pages.ts';
+import { hl, patch, type VNode } from './snabbdom.ts';
 import { tournamentPages, type TournamentPageId } from './tournament-pages.ts';
+import { cardsView } from './view/cards.ts';
+import { hallControls, hallView } from './view/hall.ts';
+import { panelView } from './view/panel.ts';
+import { queueView } from './view/queue.ts';
+import { teamView } from './view/team.ts';
 
 const TOKEN_KEY = 'zeitnot-arbiter-token';
 
@@ -26,6 +35,44 @@ function toast(text: string, ok: boolean): void {
   setTimeout(() => div.remove(), ok ? 3000 : 7000);
 }
 
+function roundActions(ctrl: ConsoleCtrl): VNode | false {
+  const role = ctrl.staffRole;
+  if (!ctrl.arbiter || role === 'sector') return false;
+  const conn = ctrl.conn;
+  const armed = conn.state.round?.startAt !== undefined;
+  return hl('div.round-actions', { attrs: { role: 'toolbar', 'aria-label': 'Round actions' } }, [
+    hl('button', { attrs: { 'data-command': 'arriveAll' }, on: { click: async () => (await askConfirm('Mark every player not yet marked as present?', 'Everyone is here')) && conn.send({ type: 'arriveAll' }, 'Everyone present') } }, 'Everyone present'),
+    hl('button.primary', { attrs: { 'data-command': 'startAll', disabled: armed }, on: { click: () => conn.send({ type: 'startAll' }, 'Start all') } }, armed ? 'Round start set' : 'Start all at the scheduled time'),
+    hl('button', {
+      attrs: { 'data-command': 'pauseAll' },
+      on: {
+        click: async () => {
+          const reason = await askText('Reason for pausing every clock?', 'arbiter: general interruption');
+          if (reason) conn.send({ type: 'pauseAll', reason }, 'Pause all');
+        },
+      },
+    }, 'Pause all'),
+    hl('button', { attrs: { 'data-command': 'resumeAll' }, on: { click: () => conn.send({ type: 'resumeAll' }, 'Resume all') } }, 'Resume all'),
+    hl('span.hint', 'Tab to a board, Enter for its panel; the search box jumps to a board or a player.'),
+  ]);
+}
+
+function clocksView(ctrl: ConsoleCtrl, clocks: ClockPainter): VNode {
+  const boards = ctrl.visibleBoards();
+  const alerted = new Set(ctrl.conn.state.attention.map((a) => a.board));
+  return hl('div#clocks-root', [
+    hl('div.layout', { class: { compact: ctrl.layout === 'hall' } }, [
+      hl('section', { attrs: { 'aria-label': 'Boards' } }, [
+        roundActions(ctrl),
+        hallControls(ctrl, boards.length),
+        ctrl.layout === 'hall' ? hallView(ctrl, clocks, boards, alerted) : cardsView(ctrl, clocks, boards, alerted),
+      ]),
+      queueView(ctrl),
+    ]),
+    panelView(ctrl, clocks),
+  ]);
+}
+
 function start(): void {
   const spectatorPage = location.pathname === '/spectator';
   const token = spectatorPage ? undefined : takeToken();
@@ -45,43 +92,75 @@ function start(): void {
     });
   }
   const nav = document.getElementById('pages')!;
-  const clocksRoot = document.createElement('div');
+  const clocksHost = document.createElement('div');
+  const clocksMount = document.createElement('div');
+  clocksHost.append(clocksMount);
+  const teamHost = document.createElement('div');
+  const teamMount = document.createElement('div');
+  teamHost.append(teamMount);
   const tournamentRoot = document.createElement('div');
-  main.append(clocksRoot, tournamentRoot);
+  main.append(clocksHost, teamHost, tournamentRoot);
   let current = 'clocks';
-  const toConfirm = (): number =>
-    role === 'arbiter' ? (conn.state.tournament?.rounds.flatMap((r) => r.games).filter((g) => g.source === 'clock').length ?? 0) : 0;
+  let vnode: VNode | Element = clocksMount;
+  let teamVnode: VNode | Element = teamMount;
+  let scheduled = false;
+
+  const render = (): void => {
+    scheduled = false;
+    if (current === 'clocks') vnode = patch(vnode, clocksView(ctrl, clocks));
+    if (current === 'team') teamVnode = patch(teamVnode, hl('div#team-root', teamView(ctrl)));
+  };
+  const redraw = (): void => {
+    if (scheduled) return;
+    scheduled = true;
+    requestAnimationFrame(render);
+  };
+
+  const isChief = (): boolean => conn.state.arbiter?.role === 'chief';
+  const toConfirm = (): number => (role === 'arbiter' ? (conn.state.tournament?.rounds.flatMap((r) => r.games).filter((g) => g.source === 'clock').length ?? 0) : 0);
   const showPage = (): void => {
     current = pageFromHash(location.hash);
     const hasTournament = conn.state.tournament !== undefined;
-    if (current !== 'clocks' && !hasTournament) current = 'clocks';
-    renderNav(nav, current, hasTournament, toConfirm());
-    clocksRoot.hidden = current !== 'clocks';
-    tournamentRoot.hidden = current === 'clocks';
-    if (current !== 'clocks') tournament.show(current as TournamentPageId);
+    if (current === 'team' && !isChief()) current = 'clocks';
+    if (current !== 'clocks' && current !== 'team' && !hasTournament) current = 'clocks';
+    renderNav(nav, current, hasTournament, toConfirm(), isChief());
+    clocksHost.hidden = current !== 'clocks';
+    teamHost.hidden = current !== 'team';
+    tournamentRoot.hidden = current === 'clocks' || current === 'team';
+    document.body.dataset.page = current;
+    if (tournamentRoot.hidden === false) tournament.show(current as TournamentPageId);
+    if (current === 'team' && ctrl.credentials === undefined) ctrl.sendTeam({ type: 'listCredentials' }, 'List tokens');
+    redraw();
   };
   window.addEventListener('hashchange', showPage);
 
-  let openActions: (board: string) => void = () => {};
-  const conn = new Connection(role, token, {
-    onState: (changed) => {
+  const conn: Connection = new Connection(role, token, {
+    onState: () => {
       const r = conn.state.round;
       if (r) {
         document.getElementById('event-name')!.textContent = r.event;
         document.getElementById('round-info')!.textContent = `Round ${r.round} · ${r.timeControl} · default time ${r.defaultTimeMs / 60_000} min`;
       }
-      page.render(changed);
+      ctrl.stateArrived();
     },
     onStatus: (text, ok) => {
       statusEl.textContent = text;
       statusEl.className = `badge ${ok ? 'ok' : 'bad'}`;
     },
-    onRole: (r) => (roleEl.textContent = r),
-    onOutcome: (_id, ok, text) => toast(text, ok),
+    onRole: (r) => {
+      const who = conn.state.arbiter;
+      roleEl.textContent = who ? `${who.name} · ${who.role === 'sector' ? `sector ${who.sector ?? ''}` : who.role}` : r;
+      ctrl.welcomed();
+      showPage();
+    },
+    onOutcome: (id, ok, text) => {
+      if (!ctrl.answered(id, ok, text)) toast(text, ok);
+    },
+    onAnswer: (id, answer) => ctrl.teamData(id, answer),
     onTournament: () => {
-      if (nav.querySelector('[data-page="pairings"]') === null || current === 'clocks') showPage();
+      if (nav.querySelector('[data-page="pairings"]') === null || current === 'clocks' || current === 'team') showPage();
       else {
-        renderNav(nav, current, true, toConfirm());
+        renderNav(nav, current, true, toConfirm(), isChief());
         tournament.render();
       }
     },
@@ -91,12 +170,12 @@ function start(): void {
       setTimeout(() => location.reload(), 2500);
     },
   });
-  const page = clocksPage(clocksRoot, conn, role === 'arbiter', (board) => openActions(board));
+  const ctrl = new ConsoleCtrl(conn, role === 'arbiter', redraw);
+  const clocks = new ClockPainter(ctrl);
   const tournament = tournamentPages(tournamentRoot, conn, role === 'arbiter');
   showPage();
-  if (role === 'arbiter') openActions = boardActions(document.getElementById('actions') as HTMLDialogElement, conn);
   const frame = (): void => {
-    page.tick();
+    clocks.tick();
     requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);

@@ -5,6 +5,8 @@ export interface PageEntry {
   readonly title: string;
   /** Shown only when the console runs an event's section. */
   readonly tournament: boolean;
+  /** Shown only to the chief arbiter. */
+  readonly chief?: boolean;
 }
 
 export const pages: readonly PageEntry[] = [
@@ -13,6 +15,7 @@ export const pages: readonly PageEntry[] = [
   { id: 'crosstable', title: 'Crosstable', tournament: true },
   { id: 'playoffs', title: 'Playoffs', tournament: true },
   { id: 'fines', title: 'Fines & prizes', tournament: true },
+  { id: 'team', title: 'Team', tournament: false, chief: true },
 ];
 
 /** The page a location hash names ("#crosstable"); the clocks page otherwise. */
@@ -22,9 +25,9 @@ export function pageFromHash(hash: string): string {
 }
 
 /** `toConfirm`: clock results waiting for the arbiter, shown on the Pairings tab. */
-export function renderNav(nav: HTMLElement, current: string, tournament: boolean, toConfirm = 0): void {
+export function renderNav(nav: HTMLElement, current: string, tournament: boolean, toConfirm = 0, chief = false): void {
   nav.innerHTML = pages
-    .filter((p) => tournament || !p.tournament)
+    .filter((p) => (tournament || !p.tournament) && (chief || !p.chief))
     .map((p) => {
       const badge = p.id === 'pairings' && toConfirm > 0 ? ` <span class="badge confirm" title="results from the clocks to confirm">${toConfirm}</span>` : '';
       return `<a href="#${p.id}" data-page="${p.id}" ${p.id === current ? 'aria-current="page"' : ''}>${p.title}${badge}</a>`;

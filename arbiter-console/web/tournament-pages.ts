@@ -46,6 +46,13 @@ export function tournamentPages(root: HTMLElement, conn: Connection, arbiter: bo
   content.addEventListener('input', (event) => ((event.target as HTMLElement).dataset.touched = ''));
   content.addEventListener('click', (event) => {
     const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button[data-t]');
+    if (button?.dataset.t === 'print' || button?.dataset.t === 'print-slips') {
+      // The print view of this page: A4, no controls (style.css @media print); the slips alone on demand.
+      document.body.classList.toggle('print-slips', button.dataset.t === 'print-slips');
+      window.print();
+      document.body.classList.remove('print-slips');
+      return;
+    }
     if (!button || !arbiter) return;
     const d = button.dataset;
     const row = button.closest<HTMLElement>('[data-round]');
@@ -191,7 +198,14 @@ export function tournamentPages(root: HTMLElement, conn: Connection, arbiter: bo
     const unlinked = v.unlinkedBoards.length
       ? `<p class="warning">Not in section ${e(v.section.name)} (results not counted): ${v.unlinkedBoards.map((b) => `board ${e(b.board)} ${e(b.white)} – ${e(b.black)}`).join('; ')}</p>`
       : '';
-    return `${unlinked}${pairControl}${arbiter && v.draft ? draftSection(v.draft, v.draft.round === v.liveRound) : ''}${rounds.map(roundTable).join('') || '<p class="placeholder">No pairings yet.</p>'}${absences}`;
+    const current = v.rounds.find((r) => r.round === v.currentRound);
+    const exports = `<div class="exports">
+        <button data-t="print">Print pairings</button>
+        ${current ? '<button data-t="print-slips">Print result slips</button>' : ''}
+        <a href="/api/pairings.csv?round=${v.currentRound}" download="pairings-round-${v.currentRound}.csv">Pairings of round ${v.currentRound} (CSV)</a>
+        <a href="/api/standings.csv" download="standings.csv">Standings (CSV)</a>
+      </div>`;
+    return `${unlinked}${exports}${pairControl}${arbiter && v.draft ? draftSection(v.draft, v.draft.round === v.liveRound) : ''}${rounds.map(roundTable).join('') || '<p class="placeholder">No pairings yet.</p>'}${absences}${current ? resultSlips(v, current) : ''}`;
   };
 
   const crosstablePage = (v: TournamentView): string => {
@@ -208,7 +222,8 @@ export function tournamentPages(root: HTMLElement, conn: Connection, arbiter: bo
         </tr>`,
       )
       .join('');
-    return `<section aria-label="Crosstable">
+    return `<div class="exports"><button data-t="print">Print crosstable</button><a href="/api/standings.csv" download="standings.csv">Standings (CSV)</a></div>
+    <section aria-label="Crosstable">
       <h2>${e(c.section)} · after ${c.roundsPlayed} round${c.roundsPlayed === 1 ? '' : 's'}</h2>
       <div class="scroll"><table class="t-table crosstable"><thead>${head}</thead><tbody>${body}</tbody></table></div>
       ${c.tiedForFirst.length > 1 ? `<p>Tied for first: ${c.tiedForFirst.map((id) => e(c.rows.find((r) => r.id === id)?.name ?? String(id))).join(', ')}</p>` : ''}
@@ -307,6 +322,18 @@ export function tournamentPages(root: HTMLElement, conn: Connection, arbiter: bo
     },
     render,
   };
+}
+
+/** One slip per game of the round, two to a row on A4, for the players to sign. */
+function resultSlips(v: TournamentView, round: RoundPairings): string {
+  const slip = (g: PairedGame) => `<div class="slip">
+      <h4>${escapeHtml(v.event)} · round ${round.round} · board ${g.hallBoard ?? g.board}</h4>
+      <p>White: ${escapeHtml(g.white.name)} (${g.white.id})</p>
+      <p>Black: ${escapeHtml(g.black.name)} (${g.black.id})</p>
+      <p>Result: 1-0 &#9744; &nbsp; ½-½ &#9744; &nbsp; 0-1 &#9744;</p>
+      <p>Signatures: White ____________ Black ____________</p>
+    </div>`;
+  return `<div class="slips-host" aria-hidden="true"><div class="slips">${round.games.map(slip).join('')}</div></div>`;
 }
 
 function playerOptions(v: TournamentView): string {

@@ -72,7 +72,8 @@ describe('arbiter console page', () => {
     await page.fill(`${form} input[name="seconds"]`, '0');
     await page.fill(`${form} input[name="reason"]`, 'Art. 12.5 noise from the next hall');
     await page.click(`${form} button[data-command="addTime"]`);
-    await page.waitForSelector('#toasts div:has-text("done")', { timeout: 5_000 });
+    // The answer shows in the panel, where the arbiter looks, and the panel stays open on the board.
+    await page.waitForSelector('dialog[open] p.answer:has-text("done")', { timeout: 5_000 });
     const entries = [...run.journal.entries()].map((e) => e.record);
     const added = entries.find((r) => r.kind === 'clock' && r.board === '3' && r.event.type === 'addTime');
     expect(added).toMatchObject({ event: { type: 'addTime', side: 'black', ms: 120_000, reason: 'Art. 12.5 noise from the next hall', by: { kind: 'arbiter' } } });

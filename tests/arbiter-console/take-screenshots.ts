@@ -3,9 +3,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { demoLateArrivals, roundFromEvent, startConsole } from '../../arbiter-console/index.ts';
+import { demoLateArrivals, roundFromEvent, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
 import { presetEvent } from '../../tournament/index.ts';
 import { launchChromium } from './browser.ts';
+import { cairnsRound, MIN } from './fixtures.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-shots-'));
 const scale = Number(process.env.SCALE ?? 60);
@@ -51,8 +52,60 @@ try {
   await arbiter.click('nav a[data-page="crosstable"]');
   await arbiter.waitForSelector('.crosstable td.points');
   await arbiter.screenshot({ path: 'docs/screenshots/crosstable.png' });
+  await arbiter.click('nav a[data-page="pairings"]');
+  await arbiter.waitForSelector('tr[data-round="1"] .result');
+  await arbiter.emulateMedia({ media: 'print' });
+  await arbiter.setViewportSize({ width: 794, height: 1123 }); // A4 at 96 dpi
+  await arbiter.screenshot({ path: 'docs/screenshots/print-pairings.png' });
+  await hallScreenshots();
 } finally {
   await browser.close();
   await consoleRun.stop();
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** A 400-board hall with sectors: the compact hall view, a sector arbiter's panel, the team page. */
+async function hallScreenshots(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'zeitnot-shots-hall-'));
+  const hall: RunningConsole = await startConsole({ dataDir: dir, port: 0, scale, round: () => cairnsRound(400, 0), simulate: { boards: 24, seed: 'hall', hardware: 'none' } });
+  try {
+    const h = hall.hall;
+    for (const id of h.boards.keys()) {
+      for (const side of ['white', 'black'] as const) {
+        if ((id === '37' || id === '212') && side === 'black') continue;
+        h.record({ kind: 'clock', board: id, event: { type: 'arrive', side, at: h.source.now(), by: { kind: 'player', side } } });
+      }
+    }
+    h.command({ type: 'startAll' }, 'IA Chief');
+    h.command({ type: 'setTime', board: '7', side: 'white', ms: 4 * MIN, reason: 'time trouble' }, 'IA Chief');
+    h.command({ type: 'result', board: '5', result: '1-0', termination: 'resignation' }, 'IA Chief');
+    h.command({ type: 'pause', board: '88', reason: 'illegal move claimed' }, 'IA Chief');
+    const team = hall.team;
+    const chiefArbiter = { id: 'chief', name: 'IA Chief', role: 'chief' as const };
+    await team.command({ type: 'defineSector', sector: 'A', name: 'North wing', boards: '1-200' }, chiefArbiter);
+    await team.command({ type: 'defineSector', sector: 'B', name: 'South wing', boards: '201-400' }, chiefArbiter);
+    const north = await team.command({ type: 'issueCredential', name: 'FA North', role: 'sector', sector: 'A' }, chiefArbiter);
+    await new Promise((r) => setTimeout(r, 3000));
+    const wide = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+    await wide.goto(`${hall.url}/#token=${hall.newToken}`);
+    await wide.waitForSelector('.hall-row[data-board="400"]');
+    await wide.waitForTimeout(800);
+    await wide.screenshot({ path: 'docs/screenshots/hall-1080p.png' });
+    await wide.click('nav a[data-page="team"]');
+    await wide.click('#list-credentials');
+    await wide.waitForSelector('#credentials tr[data-credential]');
+    await wide.setViewportSize({ width: 1280, height: 720 });
+    await wide.screenshot({ path: 'docs/screenshots/team.png' });
+    const laptop = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+    await laptop.goto(`${hall.url}/#token=${north.ok ? north.token : ''}`);
+    await laptop.waitForSelector('.hall-row[data-board="200"]');
+    await laptop.waitForTimeout(500);
+    await laptop.screenshot({ path: 'docs/screenshots/hall-sector-laptop.png' });
+    await laptop.click('.hall-row[data-board="37"]');
+    await laptop.waitForSelector('dialog[open] .history li');
+    await laptop.screenshot({ path: 'docs/screenshots/board-panel.png' });
+  } finally {
+    await hall.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -20,6 +20,27 @@ describe('view patches', () => {
     );
   });
 
+  it('match rows by id: reordered, added, removed and changed rows of a standings table', () => {
+    const row = fc.record({ rank: fc.integer({ min: 1, max: 40 }), points: fc.integer({ min: 0, max: 9 }), name: fc.constantFrom('a', 'b'), rounds: fc.array(fc.integer(), { maxLength: 3 }) });
+    const table = fc.uniqueArray(fc.integer({ min: 1, max: 60 }), { minLength: 0, maxLength: 40 }).chain((ids) => fc.tuple(...ids.map((id) => row.map((r) => ({ id, ...r })))));
+    fc.assert(
+      fc.property(table, table, (before, after) => {
+        const patched = applyViewPatch(structuredClone({ rows: before }), diffView({ rows: before }, { rows: after }));
+        expect(patched).toEqual({ rows: after });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('send a player who moves up as an order and a shifted rank as one column, not every row', () => {
+    const rows = Array.from({ length: 2000 }, (_, i) => ({ id: i + 1, rank: 1, points: 0, tiebreaks: { BH: 0 } }));
+    const after = [{ ...rows[1500]!, points: 1 }, ...rows.filter((_, i) => i !== 1500).map((r) => ({ ...r, rank: 2 }))];
+    const patch = diffView({ rows }, { rows: after });
+    expect(patch.map((op) => Object.keys(op).sort().join(','))).toEqual(['order,p', 'col,p,v', 'p,v']);
+    expect(JSON.stringify(patch).length).toBeLessThan(20_000);
+    expect(applyViewPatch(structuredClone({ rows }), patch)).toEqual({ rows: after });
+  });
+
   it('are small for a small change: one changed row is one operation, an unchanged view none', () => {
     const rows = Array.from({ length: 300 }, (_, i) => ({ id: i + 1, name: `Player ${i + 1}`, points: 2, rounds: [{ round: 1, result: '1' }] }));
     const before = { crosstable: { rows }, fines: { entries: [] } };

@@ -1,0 +1,253 @@
+// The clocks page's state and actions (lichess ui/*/ctrl.ts): what the server sent (Connection.state)
+// plus what this arbiter chose (layout, sort, filters, search, the open board, queue filters). Views
+// (view/*.ts) only read it and call its methods; every change ends in `redraw()`.
+import type { Attention } from '../board.ts';
+import type { HistoryItem } from '../board-history.ts';
+import type { CredentialInfo } from '../credentials.ts';
+import type { BoardView, ConsoleCommand } from '../protocol.ts';
+import type { Connection } from './connection.ts';
+
+export type Layout = 'hall' | 'cards';
+export type SortKey = 'board' | 'time' | 'status';
+export type Show = 'all' | 'alerts' | 'running' | 'finished';
+export type QueueGroup = 'late' | 'flags' | 'disagreements' | 'devices' | 'calls' | 'other';
+
+export const QUEUE_GROUPS: readonly { readonly id: QueueGroup; readonly title: string; readonly codes: readonly string[] }[] = [
+  { id: 'flags', title: 'Flags', codes: ['flag-fall'] },
+  { id: 'late', title: 'Late players', codes: ['late-player', 'default-time-expired'] },
+  { id: 'calls', title: 'Arbiter calls', codes: ['arbiter-call', 'quickplay-claim', 'draw-offer-refused'] },
+  { id: 'disagreements', title: 'Disagreements', codes: ['clock-disagrees', 'move-count-mismatch'] },
+  { id: 'devices', title: 'Device problems', codes: ['silent-board'] },
+  { id: 'other', title: 'Penalties and other', codes: [] },
+];
+
+export const groupOf = (a: Attention): QueueGroup => QUEUE_GROUPS.find((g) => g.codes.includes(a.code))?.id ?? 'other';
+
+export interface Answer {
+  readonly ok: boolean;
+  readonly text: string;
+}
+
+export type { HistoryItem };
+
+const LOW_MS = 5 * 60_000;
+export const isLow = (ms: number): boolean => ms < LOW_MS;
+
+export class ConsoleCtrl {
+  layout: Layout;
+  sort: SortKey = 'board';
+  show: Show = 'all';
+  /** '' every sector; else a sector id. */
+  sector = '';
+  search = '';
+  /** The board the last jump went to (highlighted). */
+  jumped: string | undefined;
+  /** The board whose panel is open. */
+  panel: string | undefined;
+  /** The answer to the last command from the panel, shown in the panel. */
+  panelAnswer: Answer | undefined;
+  history: { board: string; items: readonly HistoryItem[] } | undefined;
+  queueSector = '';
+  readonly queueHidden = new Set<QueueGroup>();
+  credentials: readonly CredentialInfo[] | undefined;
+  issued: { name: string; token: string } | undefined;
+  teamAnswer: Answer | undefined;
+  /** When this page last changed a clock's time on a board: a second change asks first. */
+  readonly #timeChanged = new Map<string, number>();
+  readonly #panelCommands = new Set<string>();
+  /** Team commands in flight, with what they were (the issued token's arbiter). */
+  readonly #teamCommands = new Map<string, string>();
+
+  constructor(
+    readonly conn: Connection,
+    readonly arbiter: boolean,
+    readonly redraw: () => void,
+  ) {
+    this.layout = (sessionStorage.getItem('zeitnot-layout') as Layout | null) ?? 'cards';
+  }
+
+  get staffRole(): string | undefined {
+    return this.conn.state.arbiter?.role;
+  }
+
+  /** A sector arbiter sees his own sector first (his boards, his queue). */
+  welcomed(): void {
+    const own = this.conn.state.arbiter?.sector;
+    if (own) this.sector = this.queueSector = own;
+    this.redraw();
+  }
+
+  /** The first snapshot: a hall of more than 24 boards opens in the compact view (unless chosen otherwise). */
+  #sized = false;
+  stateArrived(): void {
+    if (!this.#sized && this.conn.state.boards.size > 0) {
+      this.#sized = true;
+      if (!sessionStorage.getItem('zeitnot-layout')) this.layout = this.conn.state.boards.size > 24 ? 'hall' : 'cards';
+    }
+    this.redraw();
+  }
+
+  setLayout(layout: Layout): void {
+    this.layout = layout;
+    sessionStorage.setItem('zeitnot-layout', layout);
+    this.redraw();
+  }
+
+  set<K extends 'sort' | 'show' | 'sector' | 'search' | 'queueSector'>(key: K, value: ConsoleCtrl[K]): void {
+    (this as ConsoleCtrl)[key] = value;
+    this.redraw();
+  }
+
+  toggleQueueGroup(group: QueueGroup): void {
+    if (!this.queueHidden.delete(group)) this.queueHidden.add(group);
+    this.redraw();
+  }
+
+  members(sector: string): ReadonlySet<string> | undefined {
+    const s = this.conn.state.sectors.find((x) => x.id === sector);
+    return s ? new Set(s.members) : undefined;
+  }
+
+  remainingNow(b: BoardView, side: 'white' | 'black'): number {
+    return b.status === 'running' && b.toMove === side ? b.remainingMs[side] - (this.conn.now() - b.asOf) : b.remainingMs[side];
+  }
+
+  /** Moves left until the next time control, per side (none in the last period). */
+  toControl(b: BoardView, side: 'white' | 'black'): number | undefined {
+    const periods = this.conn.state.round?.periodMoves;
+    if (!periods) return undefined;
+    let quota = 0;
+    for (let i = 0; i < b.period[side]; i++) {
+      const moves = periods[i];
+      if (moves === null || moves === undefined) return undefined;
+      quota += moves;
+    }
+    return Math.max(0, quota - b.presses[side]);
+  }
+
+  /** The boards the hall view shows, in order. */
+  visibleBoards(): BoardView[] {
+    const alerted = new Set(this.conn.state.attention.map((a) => a.board));
+    const members = this.sector ? this.members(this.sector) : undefined;
+    const query = this.search.trim().toLowerCase();
+    const list = [...this.conn.state.boards.values()].filter((b) => {
+      if (members && !members.has(b.id)) return false;
+      if (this.show === 'alerts' && !alerted.has(b.id)) return false;
+      if (this.show === 'running' && b.status !== 'running') return false;
+      if (this.show === 'finished' && b.status !== 'finished') return false;
+      if (query && b.id !== query && !b.white.toLowerCase().includes(query) && !b.black.toLowerCase().includes(query)) return false;
+      return true;
+    });
+    const statusRank = { running: 0, paused: 1, waiting: 2, finished: 3 } as const;
+    const byBoard = (a: BoardView, b: BoardView) => Number(a.id) - Number(b.id) || a.id.localeCompare(b.id);
+    const least = (b: BoardView) => (b.status === 'finished' ? Infinity : Math.min(this.remainingNow(b, 'white'), this.remainingNow(b, 'black')));
+    if (this.sort === 'time') return list.sort((a, b) => least(a) - least(b) || byBoard(a, b));
+    if (this.sort === 'status') return list.sort((a, b) => statusRank[a.status] - statusRank[b.status] || byBoard(a, b));
+    return list.sort(byBoard);
+  }
+
+  /** The queue as this arbiter filtered it, in its groups. */
+  queue(): { group: (typeof QUEUE_GROUPS)[number]; items: Attention[] }[] {
+    const members = this.queueSector ? this.members(this.queueSector) : undefined;
+    const items = this.conn.state.attention.filter((a) => !members || members.has(a.board));
+    return QUEUE_GROUPS.map((group) => ({ group, items: items.filter((a) => groupOf(a) === group.id) })).filter((g) => g.items.length > 0);
+  }
+
+  /** Search box Enter: a board number jumps to that board, else to the first board a player name matches. */
+  jump(): void {
+    const q = this.search.trim().toLowerCase();
+    if (!q) return;
+    const boards = [...this.conn.state.boards.values()];
+    const target = boards.find((b) => b.id === q) ?? boards.find((b) => b.white.toLowerCase().includes(q) || b.black.toLowerCase().includes(q));
+    if (target) this.jumpTo(target.id);
+  }
+
+  /** Shows a board: every filter that hides it is lifted, it is scrolled to and highlighted. */
+  jumpTo(board: string): void {
+    this.jumped = board;
+    if (this.sector && !this.members(this.sector)?.has(board)) this.sector = '';
+    const b = this.conn.state.boards.get(board);
+    const q = this.search.trim().toLowerCase();
+    if (q && b && b.id !== q && !b.white.toLowerCase().includes(q) && !b.black.toLowerCase().includes(q)) this.search = '';
+    if (this.show !== 'all') this.show = 'all';
+    this.redraw();
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      const el = document.querySelector<HTMLElement>(`[data-board="${CSS.escape(board)}"]:not(dialog)`);
+      el?.scrollIntoView({ block: 'center' });
+      el?.focus();
+    }));
+  }
+
+  openPanel(board: string): void {
+    if (!this.arbiter) return;
+    this.panel = board;
+    this.panelAnswer = undefined;
+    this.redraw();
+    void this.loadHistory(board);
+  }
+
+  closePanel(): void {
+    this.panel = undefined;
+    this.redraw();
+    requestAnimationFrame(() => document.querySelector<HTMLElement>(`.board[data-board="${CSS.escape(this.jumped ?? '')}"]`)?.focus());
+  }
+
+  async loadHistory(board: string): Promise<void> {
+    try {
+      const res = await fetch(`/api/history/${encodeURIComponent(board)}`);
+      if (!res.ok) return;
+      const body = (await res.json()) as { items: HistoryItem[] };
+      if (this.panel === board) {
+        this.history = { board, items: body.items };
+        this.redraw();
+      }
+    } catch {
+      // The panel shows the board without its history; the next command tries again.
+    }
+  }
+
+  /** A time change on a board this page changed the time of less than ten minutes ago. */
+  isRepeatedTimeChange(board: string): boolean {
+    const last = this.#timeChanged.get(board);
+    return last !== undefined && performance.now() - last < 10 * 60_000;
+  }
+
+  /** Sends a command from the board panel; its answer shows in the panel. */
+  sendFromPanel(command: ConsoleCommand, description: string): void {
+    if ('board' in command && (command.type === 'addTime' || command.type === 'setTime')) this.#timeChanged.set(String(command.board), performance.now());
+    this.panelAnswer = { ok: true, text: `${description}: sent…` };
+    this.#panelCommands.add(this.conn.send(command, description));
+    this.redraw();
+  }
+
+  sendTeam(command: ConsoleCommand, description: string): void {
+    this.teamAnswer = { ok: true, text: `${description}: sent…` };
+    this.#teamCommands.set(this.conn.send(command, description), command.type === 'issueCredential' ? command.name : description);
+    this.redraw();
+  }
+
+  /** Every command's answer: true when it belongs to the panel or the team page (shown there, not as a toast). */
+  answered(id: string, ok: boolean, text: string): boolean {
+    if (this.#panelCommands.delete(id)) {
+      this.panelAnswer = { ok, text };
+      if (this.panel) void this.loadHistory(this.panel);
+      this.redraw();
+      return true;
+    }
+    if (this.#teamCommands.has(id)) {
+      this.teamAnswer = { ok, text };
+      this.redraw();
+      return true;
+    }
+    return false;
+  }
+
+  teamData(id: string, answer: { credentials?: readonly CredentialInfo[]; token?: string }): void {
+    const what = this.#teamCommands.get(id);
+    this.#teamCommands.delete(id);
+    if (answer.credentials) this.teamAnswer = undefined;
+    if (answer.credentials) this.credentials = answer.credentials;
+    if (answer.token) this.issued = { name: what ?? 'new arbiter', token: answer.token };
+    this.redraw();
+  }
+}

@@ -1,0 +1,99 @@
+// The compact hall view: one row per board, 100+ on a 1080p screen, keyed so that sorting and
+// filtering move rows instead of rebuilding them. Clocks are painted by ClockPainter, not by the view.
+import { thunk } from 'snabbdom';
+import type { BoardView } from '../../protocol.ts';
+import type { ClockPainter } from '../clocks.ts';
+import type { ConsoleCtrl, Show, SortKey } from '../ctrl.ts';
+import { hl, type VNode } from '../snabbdom.ts';
+import { opensPanel } from './panel.ts';
+
+const SHOW: readonly [Show, string][] = [
+  ['all', 'All'],
+  ['alerts', 'Alerts'],
+  ['running', 'Running'],
+  ['finished', 'Finished'],
+];
+const SORT: readonly [SortKey, string][] = [
+  ['board', 'Board'],
+  ['time', 'Time left'],
+  ['status', 'Status'],
+];
+
+export function hallControls(ctrl: ConsoleCtrl, shown: number): VNode {
+  const sectors = ctrl.conn.state.sectors;
+  return hl('div.hall-controls', { attrs: { role: 'toolbar', 'aria-label': 'Hall view' } }, [
+    hl('div.layout-switch', [
+      hl('button', { class: { active: ctrl.layout === 'hall' }, attrs: { 'data-layout': 'hall', 'aria-pressed': String(ctrl.layout === 'hall') }, on: { click: () => ctrl.setLayout('hall') } }, 'Hall'),
+      hl('button', { class: { active: ctrl.layout === 'cards' }, attrs: { 'data-layout': 'cards', 'aria-pressed': String(ctrl.layout === 'cards') }, on: { click: () => ctrl.setLayout('cards') } }, 'Cards'),
+    ]),
+    hl('label', [
+      'Sort ',
+      hl(
+        'select#hall-sort',
+        { on: { change: (e: Event) => ctrl.set('sort', (e.target as HTMLSelectElement).value as SortKey) } },
+        SORT.map(([value, text]) => hl('option', { attrs: { value }, props: { selected: ctrl.sort === value } }, text)),
+      ),
+    ]),
+    hl(
+      'div.chips',
+      { attrs: { role: 'group', 'aria-label': 'Show' } },
+      SHOW.map(([value, text]) => hl('button.chip', { class: { active: ctrl.show === value }, attrs: { 'data-show': value, 'aria-pressed': String(ctrl.show === value) }, on: { click: () => ctrl.set('show', value) } }, text)),
+    ),
+    sectors.length > 0 &&
+      hl('label', [
+        'Sector ',
+        hl('select#hall-sector', { on: { change: (e: Event) => ctrl.set('sector', (e.target as HTMLSelectElement).value) } }, [
+          hl('option', { attrs: { value: '' }, props: { selected: ctrl.sector === '' } }, 'every sector'),
+          ...sectors.map((s) => hl('option', { attrs: { value: s.id }, props: { selected: ctrl.sector === s.id } }, `${s.id}: ${s.name} (${s.boards})`)),
+        ]),
+      ]),
+    hl('input#hall-search', {
+      attrs: { type: 'search', placeholder: 'player or board, Enter to jump', 'aria-label': 'Search by player or board number' },
+      props: { value: ctrl.search },
+      on: {
+        input: (e: Event) => ctrl.set('search', (e.target as HTMLInputElement).value),
+        keydown: (e: KeyboardEvent) => e.key === 'Enter' && ctrl.jump(),
+      },
+    }),
+    hl('span.hint', { attrs: { id: 'hall-count' } }, `${shown} of ${ctrl.conn.state.boards.size} boards`),
+  ]);
+}
+
+export function hallView(ctrl: ConsoleCtrl, clocks: ClockPainter, boards: readonly BoardView[], alerted: ReadonlySet<string>): VNode {
+  return hl('div.hall', { attrs: { role: 'table', 'aria-label': 'Every board' } }, [
+    hl('p.hall-legend', 'board · White · clock · Black · clock · move · moves to the time control · status · device · ⚠ alert'),
+    hl(
+      'div.hall-rows',
+      boards.map((b) => thunk('div.hall-row', b.id, hallRow, [ctrl, clocks, b, alerted.has(b.id), ctrl.jumped === b.id])),
+    ),
+  ]);
+}
+
+function hallRow(ctrl: ConsoleCtrl, clocks: ClockPainter, b: BoardView, alert: boolean, jumped: boolean): VNode {
+  const side = (s: 'white' | 'black') => [
+    hl(`span.name.${s}`, { class: { absent: !b.arrived[s] }, attrs: { title: b[s] } }, b[s]),
+    hl(`span.clock.${s}`, { ...clocks.hooks(b, s), class: { running: b.status === 'running' && b.toMove === s, flagged: b.flag?.side === s } }),
+  ];
+  const toControl = ctrl.toControl(b, b.toMove);
+  const status =
+    b.status === 'finished' ? (b.result?.result === '1/2-1/2' ? '½-½' : (b.result?.result ?? 'finished')) : b.status === 'paused' ? 'paused' : b.status === 'waiting' ? 'waiting' : '';
+  return hl(
+    'div.hall-row',
+    {
+      key: b.id,
+      class: { attention: alert, jumped, [b.status]: true },
+      attrs: { role: 'row', tabindex: '0', 'data-board': b.id, 'aria-label': `Board ${b.id}` },
+      on: opensPanel(ctrl, b.id),
+    },
+    [
+      hl('span.no', b.id),
+      ...side('white'),
+      ...side('black'),
+      hl('span.move', { attrs: { 'data-move': '' } }, String(b.moveNumber)),
+      hl('span.tc', { attrs: { title: 'moves to the next time control' } }, toControl === undefined ? '' : String(toControl)),
+      hl('span.status', { attrs: { title: b.paused?.reason ?? b.result?.termination ?? '' } }, status),
+      hl('span.device', { class: { bad: b.device !== undefined && b.device.connection !== 'connected' }, attrs: { title: b.device ? `${b.device.kind} ${b.device.connection}` : 'no device' } }, b.device ? (b.device.connection === 'connected' ? '●' : '○') : ''),
+      hl('span.alert', alert ? '⚠' : ''),
+    ],
+  );
+}
