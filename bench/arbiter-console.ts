@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { gameConfig } from '../clock-engine/index.ts';
-import { Journal, PlayingHall, manualSource, scaledSource, startConsole, type BoardView, type JournalRecord, type Round, type RunningConsole } from '../arbiter-console/index.ts';
+import { Journal, PlayingHall, manualSource, realClock, startConsole, type BoardView, type JournalRecord, type Round, type RunningConsole } from '../arbiter-console/index.ts';
 import { loadEvent, presetJson, type ZeitnotEvent } from '../tournament/index.ts';
 import { seededRandom } from '../simulators/index.ts';
 import type { BenchRow } from './table.ts';
@@ -71,7 +71,7 @@ function hallRound(event: ZeitnotEvent, scheduledStart: number, boards = BOARDS)
 async function serveHall(): Promise<void> {
   const t0 = performance.now();
   const dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-bench-hall-'));
-  const source = scaledSource(0);
+  const source = realClock(0);
   const wallAtZero = wallNow() - source.now();
   const event = hallEvent();
   const run: RunningConsole = await startConsole({
