@@ -1,23 +1,31 @@
-// Time to pair one Swiss round with the Dutch engine: round 9 of a 300-player and round 11 of a
-// 1,000-player random tournament. The history before that round is made quickly (players sorted
-// by score and paired greedily with the next player they have not met, colours balanced, seeded
-// random results with 30 % draws, 2 % forfeits), so only the measured round goes through the
-// FIDE engine; that round is checked for rematches and completeness.
-import { pairRound, type PairingEntrant, type PairingRequest, type PairingRoundRecord } from '../tournament/index.ts';
+// Whole-process time and peak memory of pairing one Swiss round with `zeitnot pair --dutch FILE -p`
+// (and bbpPairings side by side when BBP names its binary): 100, 300, 999, 1,000 and 2,000 players
+// at rounds 1, 5 and 11. The history before the round is made quickly (players sorted by score and
+// paired greedily with the next player they have not met, colours balanced, seeded random results
+// with 30 % draws, 2 % forfeits) and written as a TRF, so only the measured round goes through a
+// FIDE engine. Each process runs under /usr/bin/time (wall seconds, maximum resident set size).
+// With BBP set the two engines' pairings must be identical, or the bench fails.
+// `npm run bench -- pairing` runs all rows; PAIRING_ROWS=1000x11,2000x1 picks some.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { exportTrf, type TrfPlayer, type TrfRoundEntry, type TrfTournament, standardScoring } from '../tournament/index.ts';
 import type { BenchRow } from './table.ts';
 import { seededRandom } from '../simulators/index.ts';
 
-const random = (seed: number): (() => number) => seededRandom(seed).next;
+const zeitnot = join(import.meta.dirname, '..', 'bin', 'zeitnot.js');
 
 interface Draft {
   readonly id: number;
-  readonly rounds: PairingRoundRecord[];
+  readonly rounds: TrfRoundEntry[];
   score: number;
   whites: number;
 }
 
-function greedyHistory(players: number, rounds: number, seed: number): PairingEntrant[] {
-  const rand = random(seed);
+/** `rounds` greedily paired rounds of `players` players, as a TRF whose next round is `rounds + 1`. */
+export function greedyTournament(players: number, rounds: number, seed: number): TrfTournament {
+  const rand = seededRandom(seed).next;
   const drafts: Draft[] = Array.from({ length: players }, (_, i) => ({ id: i + 1, rounds: [], score: 0, whites: 0 }));
   const met = new Map<number, Set<number>>(drafts.map((d) => [d.id, new Set<number>()]));
   for (let round = 0; round < rounds; round += 1) {
@@ -26,9 +34,15 @@ function greedyHistory(players: number, rounds: number, seed: number): PairingEn
     for (const player of order) {
       if (!waiting.has(player)) continue;
       waiting.delete(player);
-      const opponent = [...waiting].find((o) => !met.get(player.id)!.has(o.id));
+      let opponent: Draft | undefined;
+      for (const o of waiting) {
+        if (!met.get(player.id)!.has(o.id)) {
+          opponent = o;
+          break;
+        }
+      }
       if (!opponent) {
-        player.rounds.push({ opponent: null, colour: null, points: 10, played: false, paired: true });
+        player.rounds.push({ opponent: null, colour: null, result: 'U' });
         player.score += 10;
         continue;
       }
@@ -39,47 +53,96 @@ function greedyHistory(players: number, rounds: number, seed: number): PairingEn
       white.whites += 1;
       const forfeit = rand() < 0.02;
       const r = rand();
-      const whitePoints = r < 0.3 ? 5 : r < 0.3 + 0.7 * (0.5 + (black.id - white.id) / (4 * players)) ? 10 : 0;
+      const drawn = r < 0.3 ? 5 : r < 0.3 + 0.7 * (0.5 + (black.id - white.id) / (4 * players)) ? 10 : 0;
+      // A forfeit has a winner: white unless the game would have been lost.
+      const whitePoints = forfeit && drawn === 5 ? 10 : drawn;
       for (const [me, other, colour, points] of [
-        [white, black, 'white', whitePoints],
-        [black, white, 'black', 10 - whitePoints],
+        [white, black, 'w', whitePoints],
+        [black, white, 'b', 10 - whitePoints],
       ] as const) {
-        const score = forfeit ? (points === 0 ? 0 : 10) : points;
-        me.rounds.push({ opponent: other.id, colour, points: score, played: !forfeit, paired: true });
-        me.score += score;
+        const result = forfeit ? (points === 0 ? '-' : '+') : points === 10 ? '1' : points === 5 ? '=' : '0';
+        me.rounds.push({ opponent: other.id, colour, result });
+        me.score += points;
       }
     }
   }
-  return drafts.map((d) => ({ id: d.id, rounds: d.rounds }));
+  const trfPlayers: TrfPlayer[] = drafts.map((d) => ({
+    id: d.id,
+    sex: '',
+    title: '',
+    name: `Player ${d.id}`,
+    rating: 2800 - d.id,
+    federation: '',
+    fideId: '',
+    birthDate: '',
+    points: d.score / 10,
+    rank: null,
+    rounds: d.rounds,
+  }));
+  return {
+    name: `Greedy ${players} players, ${rounds} rounds, seed ${seed}`,
+    deputyArbiters: [],
+    roundDates: [],
+    totalRounds: rounds + 3,
+    configuration: [],
+    scoring: standardScoring,
+    customScoring: false,
+    players: trfPlayers,
+    teams: [],
+    otherLines: [],
+  };
 }
 
-async function measure(players: number, round: number): Promise<BenchRow> {
-  const entrants = greedyHistory(players, round - 1, players * 31 + round);
-  const request: PairingRequest = {
-    entrants,
-    playedRounds: round - 1,
-    totalRounds: round + 2,
-    absent: new Set(),
-    initialColour: 'white',
-    points: { win: 10, draw: 5, loss: 0 },
-  };
-  const start = process.hrtime.bigint();
-  const pairing = pairRound(request);
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  const paired = pairing.boards.length * 2 + (pairing.bye === null ? 0 : 1);
-  const met = new Set(entrants.flatMap((e) => e.rounds.filter((r) => r.played).map((r) => `${e.id}-${r.opponent}`)));
-  const rematches = pairing.boards.filter((b) => met.has(`${b.white}-${b.black}`)).length;
-  if (paired !== players || rematches > 0) throw new Error(`pairing bench: ${paired}/${players} paired, ${rematches} rematches`);
-  const target = players <= 300 ? 2 : 20;
-  return {
-    part: 'pairing',
-    measure: `Dutch pairing, round ${round} of ${players} players`,
-    value: `${seconds.toFixed(2)} s`,
-    target: `< ${target} s`,
-    ok: seconds < target,
-  };
+interface Run {
+  readonly seconds: number;
+  readonly megabytes: number;
+  readonly output: string;
 }
+
+/** Runs one engine under /usr/bin/time: wall seconds and maximum resident set size. */
+function timed(command: string, args: readonly string[], dir: string): Run {
+  const stats = join(dir, 'time.txt');
+  const out = join(dir, 'pairing.txt');
+  rmSync(out, { force: true });
+  const result = spawnSync('/usr/bin/time', ['-f', '%e %M', '-o', stats, command, ...args, out], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`pairing bench: ${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+  const [seconds, kilobytes] = readFileSync(stats, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
+  return { seconds: seconds!, megabytes: kilobytes! / 1024, output: readFileSync(out, 'utf8') };
+}
+
+const normalise = (pairing: string): string => pairing.replace(/\r\n?/g, '\n').trim();
+
+function measure(players: number, round: number, bbp: string | undefined): BenchRow {
+  const dir = mkdtempSync(join(tmpdir(), 'zeitnot-pairing-bench-'));
+  try {
+    const file = join(dir, 'tournament.trf');
+    writeFileSync(file, exportTrf(greedyTournament(players, round - 1, players * 31 + round)));
+    const ours = timed(process.execPath, [zeitnot, 'pair', '--dutch', file, '-p'], dir);
+    const pairs = Number(ours.output.split('\n')[0]);
+    if (pairs !== Math.ceil(players / 2)) throw new Error(`pairing bench: ${pairs} pairs for ${players} players`);
+    let value = `${ours.seconds.toFixed(2)} s, ${ours.megabytes.toFixed(0)} MB`;
+    if (bbp) {
+      const theirs = timed(bbp, ['--dutch', file, '-p'], dir);
+      if (normalise(theirs.output) !== normalise(ours.output)) throw new Error(`pairing bench: ${players} players round ${round}: not bbpPairings' pairing`);
+      value += ` (bbpPairings ${theirs.seconds.toFixed(2)} s, ${theirs.megabytes.toFixed(0)} MB, identical)`;
+    }
+    const limit = players <= 1000 ? 2 : 6;
+    return {
+      part: 'pairing',
+      measure: `Dutch pairing (whole process), round ${round} of ${players} players`,
+      value,
+      target: `<= ${limit} s`,
+      ok: ours.seconds <= limit,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const cases = [100, 300, 999, 1000, 2000].flatMap((players) => [1, 5, 11].map((round) => ({ players, round })));
 
 export async function run(): Promise<BenchRow[]> {
-  return [await measure(300, 9), await measure(1000, 11)];
+  const only = process.env['PAIRING_ROWS']?.split(',');
+  const chosen = only ? cases.filter((c) => only.includes(`${c.players}x${c.round}`)) : cases;
+  return chosen.map((c) => measure(c.players, c.round, process.env['BBP']));
 }

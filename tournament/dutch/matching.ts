@@ -45,8 +45,14 @@ export class WeightedGraph {
   /** Vertices still to be matched; a frozen pair leaves the graph for good. */
   private active: number[];
   private readonly frozen: Uint8Array;
+  /** Vertices that joined the graph since the last solve: their duals absorb their new edges. */
+  private readonly fresh: Uint8Array;
 
-  constructor(readonly size: number) {
+  /** `active`: the vertices in the graph from the start (default all); others join by activate(). */
+  constructor(
+    readonly size: number,
+    active?: readonly number[],
+  ) {
     const n = size;
     const m = (n * (n - 1)) / 2;
     this.raw = new Array<bigint>(m).fill(0n);
@@ -68,8 +74,17 @@ export class WeightedGraph {
     this.blossomchilds = new Array<number[] | null>(2 * n).fill(null);
     this.blossomendps = new Array<number[] | null>(2 * n).fill(null);
     this.unusedblossoms = Array.from({ length: n }, (_, i) => 2 * n - 1 - i);
-    this.active = Array.from({ length: n }, (_, i) => i);
+    this.active = active ? [...active] : Array.from({ length: n }, (_, i) => i);
     this.frozen = new Uint8Array(n);
+    this.fresh = new Uint8Array(n);
+  }
+
+  /** Brings vertex v (not in the graph yet, no edges set) into the graph, single with dual 0. */
+  activate(v: number): void {
+    if (this.frozen[v] || this.active.includes(v)) throw new Error(`vertex ${v} is already in the graph`);
+    this.active.push(v);
+    this.dual[v] = 0n;
+    this.fresh[v] = 1;
   }
 
   /**
@@ -152,6 +167,7 @@ export class WeightedGraph {
     let max = 0n;
     for (const w of this.w4) if (w > max) max = w;
     for (let v = 0; v < this.size; v += 1) this.dual[v] = max / 2n;
+    this.fresh.fill(0);
   }
 
   private unmatch(v: number): void {
@@ -218,7 +234,7 @@ export class WeightedGraph {
       } else if (slack < 0n) {
         // A vertex already re-examined will have its dual raised over all its edges anyway.
         if (dirty.has(high) || dirty.has(low)) continue;
-        const end = highFirst ? high : low;
+        const end = this.fresh[high] ? high : this.fresh[low] ? low : highFirst ? high : low;
         if (this.mate[end] === -1 && single(end)) this.dual[end] = this.dual[end]! - slack;
         else dirty.add(end);
       }
@@ -235,6 +251,7 @@ export class WeightedGraph {
       }
     }
     for (const v of dirty) this.unmatch(v);
+    for (const v of this.active) this.fresh[v] = 0;
     for (const v of dirty) {
       let need = this.dual[v]! > 0n ? this.dual[v]! : 0n;
       for (const u of this.active) {
@@ -256,7 +273,7 @@ export class WeightedGraph {
   private rescale(direction: 1 | -1): void {
     this.scale += direction === 1 ? 1n : -1n;
     const shift = (x: bigint): bigint => (direction === 1 ? x << 1n : x >> 1n);
-    for (let k = 0; k < this.w4.length; k += 1) this.w4[k] = shift(this.w4[k]!);
+    for (let k = 0; k < this.w4.length; k += 1) if (this.present[k]) this.w4[k] = shift(this.w4[k]!);
     for (let b = 0; b < this.dual.length; b += 1) this.dual[b] = shift(this.dual[b]!);
   }
 

@@ -1,26 +1,107 @@
-// The Dutch system (FIDE C.04.3, rules in force from February 2026) as a sequence of maximum-weight
-// matchings over the whole field. Brackets are paired from the top score down; each bracket's
-// matching also sees the next score group (C8) and every lower player (completion, C4), and its
-// decisions are frozen one at a time in the order of the FIDE generation rules (MDPs first, then
-// exchanges between S1 and S2, then S1's opponents), so the result equals the first acceptable
-// candidate of the FIDE procedure.
+// Pairs one Swiss round by the Dutch system (FIDE C.04.3, rules in force from February 2026), the
+// way bbpPairings v6 does: the bracket procedure (brackets.ts) over maximum-weight matchings whose
+// edge weights pack the criteria (weights.ts). Three computations give that same pairing
+// (docs/dutch-pairing.md has the argument for each):
+// - round one, when no one has a history: the top half against the bottom half, in order;
+// - the bracket-sized matching (sparse-matcher.ts): each bracket's graph holds only its own
+//   players and the next score group, every optimum checked to leave the rest completable;
+// - the whole-field matching, the reference, used whenever the others do not apply or a check fails.
+import { Completion } from './completion.ts';
 import { colourFor, publicationOrder } from './colours.ts';
+import { pairBrackets, type BracketMatcher } from './brackets.ts';
 import { WeightedGraph } from './matching.ts';
 import { NoValidPairingError, type Board, type PairingRequest, type RoundPairing } from './model.ts';
 import { rankPlayers, type PlayerState } from './players.ts';
-import { byeSearchWeight, edgeWeight, weightLayout, type ByeContext, type EdgeContext } from './weights.ts';
+import { NeedsFullGraph, SparseMatcher } from './sparse-matcher.ts';
+import { byeSearchWeight, edgeWeight, weightLayout, type ByeContext, type WeightLayout } from './weights.ts';
+
+/** Which computation gave the pairing. */
+export type PairingPath = 'round-one' | 'bracket-graphs' | 'whole-field';
 
 /** Pairs round `playedRounds + 1`. Throws NoValidPairingError when the absolute criteria cannot all hold. */
 export function pairRound(request: PairingRequest): RoundPairing {
-  const { ranked, toPair: sorted } = rankPlayers(request);
-  const n = sorted.length;
-  if (n === 0) return { boards: [], bye: null };
+  return pairRoundBy(request).pairing;
+}
 
+/**
+ * pairRound, also telling which computation gave the pairing. `wholeField` skips the shortcuts
+ * (the reference computation the tests compare them with).
+ */
+export function pairRoundBy(request: PairingRequest, options: { wholeField?: boolean } = {}): { pairing: RoundPairing; path: PairingPath } {
+  const { ranked, toPair: sorted } = rankPlayers(request);
+  if (sorted.length === 0) return { pairing: { boards: [], bye: null }, path: 'whole-field' };
   const compatible = compatibility(request, sorted);
   const layout = weightLayout(sorted, request.playedRounds);
+  const result = (partner: readonly number[], path: PairingPath) => ({ pairing: roundPairing(sorted, partner, ranked, request), path });
+  if (!options.wholeField) {
+    const first = roundOnePartners(sorted, compatible);
+    if (first) return result(first, 'round-one');
+    const bye = byeFromCompletion(sorted, compatible);
+    if (bye) {
+      try {
+        const matcher = new SparseMatcher(sorted, layout, compatible.at, bye);
+        return result(pairBrackets(sorted, layout, compatible.players, bye, matcher), 'bracket-graphs');
+      } catch (error) {
+        // The whole-field matching decides: a failed completion check, or no valid pairing.
+        if (!(error instanceof NeedsFullGraph || error instanceof NoValidPairingError)) throw error;
+      }
+    }
+  }
+  const { bye, matcher } = wholeField(sorted, layout, compatible);
+  return result(pairBrackets(sorted, layout, compatible.players, bye, matcher), 'whole-field');
+}
+
+/**
+ * Round one in its plain form: everyone on the same score, no game played (so no colour
+ * preference, no float), everyone may take the bye and anyone may meet anyone. Every edge then
+ * has the same weight, and the bracket procedure pairs S1 (the top half) with S2 in order; with an
+ * odd number the last player takes the bye. Null when the field is not of that form.
+ */
+function roundOnePartners(sorted: readonly PlayerState[], compatible: Compatibility): number[] | null {
+  const n = sorted.length;
+  const score = sorted[0]!.score;
+  const plain = (p: PlayerState): boolean => p.score === score && p.playedGames === 0 && p.byeEligible && p.floats[0] === 'none' && p.floats[1] === 'none';
+  if (!sorted.every(plain)) return null;
+  for (let u = 0; u < n; u += 1) for (let v = u + 1; v < n; v += 1) if (!compatible.at(u, v)) return null;
+  const half = Math.floor(n / 2);
+  const partner = new Array<number>(n).fill(-1);
+  for (let i = 0; i < half; i += 1) {
+    partner[i] = half + i;
+    partner[half + i] = i;
+  }
+  return partner;
+}
+
+function byeContext(sorted: readonly PlayerState[], byeScore: number, singleDownfloaterIsBye: boolean): ByeContext {
+  const played = sorted.filter((p) => p.score === byeScore).map((p) => p.playedGames);
+  played.sort((a, b) => b - a);
+  const unplayedRank = new Map<number, number>();
+  played.forEach((games, rank) => unplayedRank.set(games, rank));
+  return { byeScore, singleDownfloaterIsBye, unplayedRank };
+}
+
+/**
+ * The bye assignee's score (C5) without the whole-field matching: the lowest score of a player who
+ * may take the bye and whom some maximum matching leaves out. Null when the field cannot be paired
+ * (the whole-field matching reports it) or when the bye falls in the top score group (there the
+ * first bracket's C9 depends on that matching too).
+ */
+function byeFromCompletion(sorted: readonly PlayerState[], compatible: Compatibility): ByeContext | null {
+  const n = sorted.length;
+  const out = new Completion(n, compatible.at).leftOut(Array.from({ length: n }, (_, v) => v));
+  if (out === null) return null;
+  if (n % 2 === 0) return { byeScore: 0, singleDownfloaterIsBye: false, unplayedRank: new Map() };
+  const scores = out.filter((v) => sorted[v]!.byeEligible).map((v) => sorted[v]!.score);
+  if (scores.length === 0) return null;
+  const byeScore = Math.min(...scores);
+  return byeScore >= sorted[0]!.score ? null : byeContext(sorted, byeScore, false);
+}
+
+/** The reference: one graph over the whole field, every pair an edge. */
+function wholeField(sorted: readonly PlayerState[], layout: WeightLayout, compatible: Compatibility): { bye: ByeContext; matcher: BracketMatcher } {
+  const n = sorted.length;
   const graph = new WeightedGraph(n);
   const topScore = sorted[0]!.score;
-
   // Who can take the bye, and from which score (C2, C4, C5)?
   let bye: ByeContext = { byeScore: 0, singleDownfloaterIsBye: false, unplayedRank: new Map() };
   const allEdges = (weight: (higher: PlayerState, lower: PlayerState) => bigint): void => {
@@ -28,10 +109,10 @@ export function pairRound(request: PairingRequest): RoundPairing {
       for (let higher = 0; higher < lower; higher += 1) graph.setWeight(lower, higher, weight(sorted[higher]!, sorted[lower]!));
     }
   };
-  const ctx = (): EdgeContext => ({ layout, bye, compatible });
-  if (n % 2 === 1) allEdges((h, l) => byeSearchWeight(h, l, topScore, { layout, compatible }));
-  else allEdges((h, l) => edgeWeight(h, l, false, false, ctx()));
-  let mate = graph.maximumWeightMatching();
+  const ctx = { layout, compatible: compatible.players };
+  if (n % 2 === 1) allEdges((h, l) => byeSearchWeight(h, l, topScore, ctx));
+  else allEdges((h, l) => edgeWeight(h, l, false, false, { ...ctx, bye }));
+  const mate = graph.maximumWeightMatching();
   const single = mate.flatMap((m, v) => (m === v ? [v] : []));
   if (single.length > 1 || single.some((v) => !sorted[v]!.byeEligible)) {
     throw new NoValidPairingError('the players cannot all be paired without breaking an absolute criterion (C1-C3)');
@@ -42,243 +123,36 @@ export function pairRound(request: PairingRequest): RoundPairing {
     for (let v = 0; singleDownfloaterIsBye && v < n && sorted[v]!.score >= topScore; v += 1) {
       if (sorted[mate[v]!]!.score < topScore) singleDownfloaterIsBye = false;
     }
-    const played = sorted.filter((p) => p.score === byeScore).map((p) => p.playedGames);
-    played.sort((a, b) => b - a);
-    const unplayedRank = new Map<number, number>();
-    played.forEach((games, rank) => unplayedRank.set(games, rank));
-    bye = { byeScore, singleDownfloaterIsBye, unplayedRank };
-    allEdges((h, l) => edgeWeight(h, l, false, false, ctx()));
+    bye = byeContext(sorted, byeScore, singleDownfloaterIsBye);
+    allEdges((h, l) => edgeWeight(h, l, false, false, { ...ctx, bye }));
   }
-
-  const matched = new Array<boolean>(n).fill(false);
-  const partner = new Array<number>(n).fill(-1);
-  const rematch = (): void => {
-    mate = graph.maximumWeightMatching();
+  const matcher: BracketMatcher = {
+    beginStage: () => undefined,
+    setWeight: (a, b, weight) => graph.setWeight(a, b, weight),
+    solve: () => graph.maximumWeightMatching(),
+    freeze: (a, b) => graph.freezePair(a, b),
   };
-  // A decided pair leaves the matching problem: every later optimum keeps it.
-  const freeze = (a: number, b: number): void => graph.freezePair(a, b);
-
-  // The bracket: moved-down players, then the score group's residents, then the next score group.
-  let bracket: number[] = [];
-  let next = 0;
-  while (next < n && sorted[next]!.score >= topScore) bracket.push(next++);
-  let mdps = 0;
-  let groupStart = 0;
-
-  while (bracket.length > 1 || next < n) {
-    const bracketSize = bracket.length;
-    const groupEnd = groupStart + (bracketSize - mdps);
-    const nextGroupStart = next;
-    if (next < n) {
-      const score = sorted[next]!.score;
-      while (next < n && sorted[next]!.score >= score) bracket.push(next++);
-    } else if (mdps === bracketSize) {
-      throw new NoValidPairingError('the last bracket cannot be completed');
-    }
-    const at = (position: number): PlayerState => sorted[bracket[position]!]!;
-    const inGroup = (vertex: number): boolean => vertex >= groupStart && vertex < groupEnd;
-    const pairedInBracket = (vertex: number): boolean => mate[vertex]! > vertex && mate[vertex]! < groupEnd;
-
-    // base[lower][higher], positions in the bracket.
-    const base: bigint[][] = [];
-    for (let lower = 0; lower < bracket.length; lower += 1) {
-      const row: bigint[] = [];
-      if (lower >= mdps) {
-        for (let higher = 0; higher < lower; higher += 1) {
-          const w = edgeWeight(at(higher), at(lower), lower < bracketSize, lower >= bracketSize, ctx());
-          row.push(w);
-          graph.setWeight(bracket[higher]!, bracket[lower]!, w);
-        }
-      }
-      base.push(row);
-    }
-    const g = BigInt(layout.groupBits);
-    /** Base weight plus the ordering fields: fewest exchanges, smallest BSN differences (D.2). */
-    const ordered = (higher: number, lower: number, higherIndex: number, s1Size: number): bigint => {
-      const w = base[lower]![higher]!;
-      if (w === 0n) return 0n;
-      const addend = (((higherIndex < s1Size ? 1n : 0n) << (2n * g)) - BigInt(higherIndex)) << 1n;
-      return w + addend;
-    };
-    rematch();
-
-    // Which moved-down players are paired here (C6, C7): highest scores first, then ranking order.
-    let subgroupScore = Number.NaN;
-    let remaining = 0;
-    let remainingPaired = 0;
-    const residents = bracketSize - mdps;
-    for (let position = 0; position < mdps; position += 1) {
-      if (position === 0 || at(position).score < subgroupScore) {
-        subgroupScore = at(position).score;
-        remaining = 0;
-        remainingPaired = 0;
-        for (let m = position; m < bracket.length && at(m).score >= subgroupScore; m += 1) {
-          remaining += 1;
-          if (inGroup(mate[bracket[m]!]!)) remainingPaired += 1;
-        }
-      }
-      if (remainingPaired === 0) continue;
-      const v = bracket[position]!;
-      if (remaining <= remainingPaired) {
-        matched[v] = true;
-        continue;
-      }
-      remaining -= 1;
-      if (!inGroup(mate[v]!)) {
-        for (let opp = mdps; opp < bracketSize; opp += 1) {
-          const w = base[opp]![position]!;
-          if (w !== 0n) graph.setWeight(v, bracket[opp]!, w | 1n);
-        }
-        rematch();
-      }
-      if (inGroup(mate[v]!)) {
-        matched[v] = true;
-        remainingPaired -= 1;
-        for (let opp = mdps; opp < bracketSize; opp += 1) {
-          const w = base[opp]![position]!;
-          if (w !== 0n) graph.setWeight(v, bracket[opp]!, (w | BigInt(residents)) + 1n);
-        }
-      }
-    }
-
-    // Their opponents: the highest resident that keeps the bracket optimal.
-    for (let position = 0; position < mdps; position += 1) {
-      const v = bracket[position]!;
-      if (!matched[v]) continue;
-      let addend = BigInt(bracket.length);
-      for (let opp = bracketSize - 1; opp >= mdps; opp -= 1) {
-        const ov = bracket[opp]!;
-        if (matched[ov]) continue;
-        const w = base[opp]![position]!;
-        if (w !== 0n) {
-          graph.setWeight(v, ov, w + addend);
-          addend += 1n;
-        }
-      }
-      rematch();
-      const m = mate[v]!;
-      matched[m] = true;
-      freeze(v, m);
-    }
-
-    // The remainder: S1 = its first `s1Size` players (those the optimum pairs downwards), S2 the rest.
-    const remainder: number[] = [];
-    let s1Size = 0;
-    for (let position = mdps; position < bracketSize; position += 1) {
-      const v = bracket[position]!;
-      if (mate[v]! < groupStart) continue;
-      remainder.push(position);
-      if (mate[v]! < v) s1Size += 1;
-    }
-    const vx = (index: number): number => bracket[remainder[index]!]!;
-    for (let b = 0; b < remainder.length; b += 1) {
-      for (let a = 0; a < b; a += 1) graph.setWeight(vx(a), vx(b), ordered(remainder[a]!, remainder[b]!, a, s1Size));
-    }
-    rematch();
-    let exchanges = 0;
-    for (let a = 0; a < s1Size; a += 1) if (!pairedInBracket(vx(a))) exchanges += 1;
-
-    // D.2: move the lowest possible S1 players to S2...
-    let left = exchanges;
-    for (let a = s1Size - 1; a >= 0 && left > 0; a -= 1) {
-      const v = vx(a);
-      if (pairedInBracket(v)) {
-        for (let b = a + 1; b < remainder.length; b += 1) {
-          const w = ordered(remainder[a]!, remainder[b]!, a, s1Size);
-          if (w !== 0n) graph.setWeight(v, vx(b), w - 1n);
-        }
-        rematch();
-      }
-      const exchange = !pairedInBracket(v);
-      if (exchange) left -= 1;
-      for (let b = a + 1; b < remainder.length; b += 1) {
-        if (exchange) base[remainder[b]!]![remainder[a]!] = 0n;
-        graph.setWeight(v, vx(b), ordered(remainder[a]!, remainder[b]!, a, s1Size));
-      }
-    }
-    // ...and the highest possible S2 players to S1.
-    left = exchanges;
-    for (let a = s1Size; a < remainder.length && left > 1; a += 1) {
-      const v = vx(a);
-      const already = pairedInBracket(v);
-      if (!already) {
-        for (let b = a + 1; b < remainder.length; b += 1) {
-          const w = ordered(remainder[a]!, remainder[b]!, a, s1Size);
-          if (w !== 0n) graph.setWeight(v, vx(b), w + 1n);
-        }
-        rematch();
-      }
-      if (pairedInBracket(v)) {
-        left -= 1;
-        for (let b = 0; b < a; b += 1) {
-          base[remainder[a]!]![remainder[b]!] = 0n;
-          graph.setWeight(v, vx(b), 0n);
-        }
-        for (let opp = bracketSize; opp < bracket.length; opp += 1) {
-          base[opp]![remainder[a]!] = 0n;
-          graph.setWeight(v, bracket[opp]!, 0n);
-        }
-      }
-      if (!already) {
-        for (let b = a + 1; b < remainder.length; b += 1) graph.setWeight(v, vx(b), ordered(remainder[a]!, remainder[b]!, a, s1Size));
-      }
-    }
-    // Only S1 -> S2 edges remain.
-    for (let a = 0; a < remainder.length; a += 1) {
-      for (let b = a + 1; b < remainder.length; b += 1) {
-        if (!pairedInBracket(vx(a)) || pairedInBracket(vx(b))) base[remainder[b]!]![remainder[a]!] = 0n;
-        graph.setWeight(vx(a), vx(b), base[remainder[b]!]![remainder[a]!]!);
-      }
-    }
-    // D.1: each S1 player, in order, gets the first S2 player that keeps the bracket optimal.
-    for (let a = 0; a < remainder.length; a += 1) {
-      const position = remainder[a]!;
-      const v = bracket[position]!;
-      if (!pairedInBracket(v)) continue;
-      let addend = 0n;
-      for (let b = remainder.length - 1; b >= 0; b -= 1) {
-        const opp = remainder[b]!;
-        const ov = bracket[opp]!;
-        if (opp <= position || matched[ov]) continue;
-        const w = base[opp]![position]!;
-        if (w !== 0n) graph.setWeight(v, ov, w + addend);
-        addend += 1n;
-      }
-      rematch();
-      const m = mate[v]!;
-      matched[v] = true;
-      matched[m] = true;
-      freeze(v, m);
-    }
-
-    // Paired players leave; the rest move down into the next bracket.
-    let singleDownfloaterIsBye = n % 2 === 1 && nextGroupStart < n && bye.byeScore >= sorted[nextGroupStart]!.score;
-    const moving: number[] = [];
-    let movingDown = 0;
-    bracket.forEach((v, position) => {
-      if (position < bracketSize && matched[v]) {
-        partner[v] = mate[v]!;
-        partner[mate[v]!] = v;
-        return;
-      }
-      moving.push(v);
-      if (position < bracketSize) movingDown += 1;
-      if (singleDownfloaterIsBye && sorted[mate[v]!]!.score < sorted[nextGroupStart]!.score) singleDownfloaterIsBye = false;
-    });
-    bye = { ...bye, singleDownfloaterIsBye };
-    bracket = moving;
-    mdps = movingDown;
-    groupStart = groupEnd;
-  }
-
-  return roundPairing(sorted, partner, ranked, request);
+  return { bye, matcher };
 }
 
-function compatibility(request: PairingRequest, sorted: readonly PlayerState[]): (a: PlayerState, b: PlayerState) => boolean {
-  const forbidden = new Map<number, Set<number>>(sorted.map((p) => [p.id, new Set<number>()]));
+
+/** Who may meet whom (C1, C3), by vertex: a matrix built once, read for every edge. */
+export interface Compatibility {
+  readonly at: (u: number, v: number) => boolean;
+  readonly players: (a: PlayerState, b: PlayerState) => boolean;
+}
+
+function compatibility(request: PairingRequest, sorted: readonly PlayerState[]): Compatibility {
+  const n = sorted.length;
+  const vertexOfId = new Map(sorted.map((p, v) => [p.id, v]));
+  const vertexOfRank = new Int32Array(sorted.reduce((most, p) => Math.max(most, p.rank + 1), 0)).fill(-1);
+  sorted.forEach((p, v) => (vertexOfRank[p.rank] = v));
+  const matrix = new Uint8Array(n * n).fill(1);
   const forbid = (a: number, b: number): void => {
-    forbidden.get(a)?.add(b);
-    forbidden.get(b)?.add(a);
+    const u = vertexOfId.get(a);
+    const v = vertexOfId.get(b);
+    if (u === undefined || v === undefined) return;
+    matrix[u * n + v] = matrix[v * n + u] = 0;
   };
   for (const group of request.forbidden ?? []) for (const a of group) for (const b of group) if (a !== b) forbid(a, b);
   for (const entrant of request.entrants) {
@@ -287,9 +161,18 @@ function compatibility(request: PairingRequest, sorted: readonly PlayerState[]):
   const lastRound = request.playedRounds >= request.totalRounds - 1;
   // Topscorers: more than half the maximum possible score, when pairing the last round (A.7).
   const threshold = Math.floor((request.playedRounds * Math.max(request.points.win, request.points.draw)) / 2);
-  return (a, b) =>
-    !forbidden.get(a.id)!.has(b.id) &&
-    (!a.absolute || !b.absolute || a.preference !== b.preference || (lastRound && (a.score > threshold || b.score > threshold)));
+  // Two players with the same absolute colour preference cannot meet, except topscorers in the last round.
+  const absolute = sorted.flatMap((p, v) => (p.absolute ? [v] : []));
+  for (const u of absolute) {
+    for (const v of absolute) {
+      const a = sorted[u]!;
+      const b = sorted[v]!;
+      if (a.preference === b.preference && !(lastRound && (a.score > threshold || b.score > threshold))) matrix[u * n + v] = 0;
+    }
+  }
+  for (let v = 0; v < n; v += 1) matrix[v * n + v] = 0;
+  const at = (u: number, v: number): boolean => matrix[u * n + v] === 1;
+  return { at, players: (a, b) => at(vertexOfRank[a.rank]!, vertexOfRank[b.rank]!) };
 }
 
 function roundPairing(sorted: readonly PlayerState[], partner: readonly number[], ranked: readonly PlayerState[], request: PairingRequest): RoundPairing {

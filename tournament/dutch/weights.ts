@@ -125,6 +125,23 @@ export function edgeWeight(higher: PlayerState, lower: PlayerState, lowerInBrack
   return w << (3n * g + 1n);
 }
 
+/** Bits below the completion field (C2, C4, C5) of an edge weight. */
+export function completionShift(layout: WeightLayout): bigint {
+  const g = layout.groupBits;
+  const s = layout.scoreBits;
+  const roundsBack = Math.min(layout.playedRounds, 2);
+  return BigInt(g + s + g + s + 2 * g + 4 * g + roundsBack * 2 * (g + s) + 3 * g + 1);
+}
+
+/**
+ * The completion field of edgeWeight alone: the whole weight of a compatible pair outside the
+ * bracket and the next score group (lowerInBracket and lowerInNext false) when C9 is not in play.
+ */
+export function completionPart(higher: PlayerState, lower: PlayerState, layout: WeightLayout, bye: ByeContext): bigint {
+  const candidate = (p: PlayerState): boolean => p.byeEligible && p.score <= bye.byeScore;
+  return (1n + flag(!candidate(higher)) + flag(!candidate(lower))) << completionShift(layout);
+}
+
 /** Weight used to find the bye assignee's score before brackets are paired (C5). */
 export function byeSearchWeight(higher: PlayerState, lower: PlayerState, topScore: number, ctx: Pick<EdgeContext, 'layout' | 'compatible'>): bigint {
   if (!ctx.compatible(higher, lower)) return 0n;

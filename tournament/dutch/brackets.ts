@@ -1,0 +1,264 @@
+// The bracket procedure of the Dutch system (FIDE C.04.3, rules in force from February 2026) as
+// a sequence of maximum-weight matchings. Brackets are paired from the top score down; each
+// bracket's matching also sees the next score group (C8) and every lower player (completion, C4),
+// and its decisions are frozen one at a time in the order of the FIDE generation rules (MDPs first,
+// then exchanges between S1 and S2, then S1's opponents), so the result equals the first acceptable
+// candidate of the FIDE procedure. Every decision reads only what all optimal matchings of the
+// moment agree on (see docs/dutch-pairing.md), so any exact maximum-weight matcher gives the same
+// pairing: the whole-field graph (pair.ts) or the bracket-sized one (sparse-matcher.ts).
+import type { PlayerState } from './players.ts';
+import { NoValidPairingError } from './model.ts';
+import { edgeWeight, type ByeContext, type EdgeContext, type WeightLayout } from './weights.ts';
+
+/** A maximum-weight matching over the players not yet paired, as the bracket procedure drives it. */
+export interface BracketMatcher {
+  /** A stage begins: `bracket` (MDPs, residents, next score group, by vertex) is paired; players from `next` on are below it. */
+  beginStage(bracket: readonly number[], next: number, bye: ByeContext): void;
+  /** Weight of the pair a-b (0n: they may not meet); both are in the current bracket. */
+  setWeight(a: number, b: number, weight: bigint): void;
+  /** mate[v]: v's partner in a maximum-weight matching (v itself when single). */
+  solve(): readonly number[];
+  /** a-b, matched now, is decided: every later optimum keeps it. */
+  freeze(a: number, b: number): void;
+}
+
+/**
+ * Pairs every bracket of `sorted` (ranking order: score, then pairing number). Returns each
+ * vertex's partner, -1 for the player left without one.
+ */
+export function pairBrackets(
+  sorted: readonly PlayerState[],
+  layout: WeightLayout,
+  compatible: EdgeContext['compatible'],
+  initialBye: ByeContext,
+  matcher: BracketMatcher,
+): number[] {
+  const n = sorted.length;
+  const topScore = sorted[0]!.score;
+  let bye = initialBye;
+  const ctx = (): EdgeContext => ({ layout, bye, compatible });
+  const matched = new Array<boolean>(n).fill(false);
+  const partner = new Array<number>(n).fill(-1);
+  let mate: readonly number[] = [];
+  const rematch = (): void => {
+    mate = matcher.solve();
+  };
+  // A decided pair leaves the matching problem: every later optimum keeps it.
+  const freeze = (a: number, b: number): void => matcher.freeze(a, b);
+
+  // The bracket: moved-down players, then the score group's residents, then the next score group.
+  let bracket: number[] = [];
+  let next = 0;
+  while (next < n && sorted[next]!.score >= topScore) bracket.push(next++);
+  let mdps = 0;
+  let groupStart = 0;
+
+  while (bracket.length > 1 || next < n) {
+    const bracketSize = bracket.length;
+    const groupEnd = groupStart + (bracketSize - mdps);
+    const nextGroupStart = next;
+    if (next < n) {
+      const score = sorted[next]!.score;
+      while (next < n && sorted[next]!.score >= score) bracket.push(next++);
+    } else if (mdps === bracketSize) {
+      throw new NoValidPairingError('the last bracket cannot be completed');
+    }
+    matcher.beginStage(bracket, next, bye);
+    const at = (position: number): PlayerState => sorted[bracket[position]!]!;
+    const inGroup = (vertex: number): boolean => vertex >= groupStart && vertex < groupEnd;
+    const pairedInBracket = (vertex: number): boolean => mate[vertex]! > vertex && mate[vertex]! < groupEnd;
+
+    // base[lower][higher], positions in the bracket.
+    const base: bigint[][] = [];
+    for (let lower = 0; lower < bracket.length; lower += 1) {
+      const row: bigint[] = [];
+      if (lower >= mdps) {
+        for (let higher = 0; higher < lower; higher += 1) {
+          const w = edgeWeight(at(higher), at(lower), lower < bracketSize, lower >= bracketSize, ctx());
+          row.push(w);
+          matcher.setWeight(bracket[higher]!, bracket[lower]!, w);
+        }
+      }
+      base.push(row);
+    }
+    const g = BigInt(layout.groupBits);
+    /** Base weight plus the ordering fields: fewest exchanges, smallest BSN differences (D.2). */
+    const ordered = (higher: number, lower: number, higherIndex: number, s1Size: number): bigint => {
+      const w = base[lower]![higher]!;
+      if (w === 0n) return 0n;
+      const addend = (((higherIndex < s1Size ? 1n : 0n) << (2n * g)) - BigInt(higherIndex)) << 1n;
+      return w + addend;
+    };
+    rematch();
+
+    // Which moved-down players are paired here (C6, C7): highest scores first, then ranking order.
+    let subgroupScore = Number.NaN;
+    let remaining = 0;
+    let remainingPaired = 0;
+    const residents = bracketSize - mdps;
+    for (let position = 0; position < mdps; position += 1) {
+      if (position === 0 || at(position).score < subgroupScore) {
+        subgroupScore = at(position).score;
+        remaining = 0;
+        remainingPaired = 0;
+        for (let m = position; m < bracket.length && at(m).score >= subgroupScore; m += 1) {
+          remaining += 1;
+          if (inGroup(mate[bracket[m]!]!)) remainingPaired += 1;
+        }
+      }
+      if (remainingPaired === 0) continue;
+      const v = bracket[position]!;
+      if (remaining <= remainingPaired) {
+        matched[v] = true;
+        continue;
+      }
+      remaining -= 1;
+      if (!inGroup(mate[v]!)) {
+        for (let opp = mdps; opp < bracketSize; opp += 1) {
+          const w = base[opp]![position]!;
+          if (w !== 0n) matcher.setWeight(v, bracket[opp]!, w | 1n);
+        }
+        rematch();
+      }
+      if (inGroup(mate[v]!)) {
+        matched[v] = true;
+        remainingPaired -= 1;
+        for (let opp = mdps; opp < bracketSize; opp += 1) {
+          const w = base[opp]![position]!;
+          if (w !== 0n) matcher.setWeight(v, bracket[opp]!, (w | BigInt(residents)) + 1n);
+        }
+      }
+    }
+
+    // Their opponents: the highest resident that keeps the bracket optimal.
+    for (let position = 0; position < mdps; position += 1) {
+      const v = bracket[position]!;
+      if (!matched[v]) continue;
+      let addend = BigInt(bracket.length);
+      for (let opp = bracketSize - 1; opp >= mdps; opp -= 1) {
+        const ov = bracket[opp]!;
+        if (matched[ov]) continue;
+        const w = base[opp]![position]!;
+        if (w !== 0n) {
+          matcher.setWeight(v, ov, w + addend);
+          addend += 1n;
+        }
+      }
+      rematch();
+      const m = mate[v]!;
+      matched[m] = true;
+      freeze(v, m);
+    }
+
+    // The remainder: S1 = its first `s1Size` players (those the optimum pairs downwards), S2 the rest.
+    const remainder: number[] = [];
+    let s1Size = 0;
+    for (let position = mdps; position < bracketSize; position += 1) {
+      const v = bracket[position]!;
+      if (mate[v]! < groupStart) continue;
+      remainder.push(position);
+      if (mate[v]! < v) s1Size += 1;
+    }
+    const vx = (index: number): number => bracket[remainder[index]!]!;
+    for (let b = 0; b < remainder.length; b += 1) {
+      for (let a = 0; a < b; a += 1) matcher.setWeight(vx(a), vx(b), ordered(remainder[a]!, remainder[b]!, a, s1Size));
+    }
+    rematch();
+    let exchanges = 0;
+    for (let a = 0; a < s1Size; a += 1) if (!pairedInBracket(vx(a))) exchanges += 1;
+
+    // D.2: move the lowest possible S1 players to S2...
+    let left = exchanges;
+    for (let a = s1Size - 1; a >= 0 && left > 0; a -= 1) {
+      const v = vx(a);
+      if (pairedInBracket(v)) {
+        for (let b = a + 1; b < remainder.length; b += 1) {
+          const w = ordered(remainder[a]!, remainder[b]!, a, s1Size);
+          if (w !== 0n) matcher.setWeight(v, vx(b), w - 1n);
+        }
+        rematch();
+      }
+      const exchange = !pairedInBracket(v);
+      if (exchange) left -= 1;
+      for (let b = a + 1; b < remainder.length; b += 1) {
+        if (exchange) base[remainder[b]!]![remainder[a]!] = 0n;
+        matcher.setWeight(v, vx(b), ordered(remainder[a]!, remainder[b]!, a, s1Size));
+      }
+    }
+    // ...and the highest possible S2 players to S1.
+    left = exchanges;
+    for (let a = s1Size; a < remainder.length && left > 1; a += 1) {
+      const v = vx(a);
+      const already = pairedInBracket(v);
+      if (!already) {
+        for (let b = a + 1; b < remainder.length; b += 1) {
+          const w = ordered(remainder[a]!, remainder[b]!, a, s1Size);
+          if (w !== 0n) matcher.setWeight(v, vx(b), w + 1n);
+        }
+        rematch();
+      }
+      if (pairedInBracket(v)) {
+        left -= 1;
+        for (let b = 0; b < a; b += 1) {
+          base[remainder[a]!]![remainder[b]!] = 0n;
+          matcher.setWeight(v, vx(b), 0n);
+        }
+        for (let opp = bracketSize; opp < bracket.length; opp += 1) {
+          base[opp]![remainder[a]!] = 0n;
+          matcher.setWeight(v, bracket[opp]!, 0n);
+        }
+      }
+      if (!already) {
+        for (let b = a + 1; b < remainder.length; b += 1) matcher.setWeight(v, vx(b), ordered(remainder[a]!, remainder[b]!, a, s1Size));
+      }
+    }
+    // Only S1 -> S2 edges remain.
+    for (let a = 0; a < remainder.length; a += 1) {
+      for (let b = a + 1; b < remainder.length; b += 1) {
+        if (!pairedInBracket(vx(a)) || pairedInBracket(vx(b))) base[remainder[b]!]![remainder[a]!] = 0n;
+        matcher.setWeight(vx(a), vx(b), base[remainder[b]!]![remainder[a]!]!);
+      }
+    }
+    // D.1: each S1 player, in order, gets the first S2 player that keeps the bracket optimal.
+    for (let a = 0; a < remainder.length; a += 1) {
+      const position = remainder[a]!;
+      const v = bracket[position]!;
+      if (!pairedInBracket(v)) continue;
+      let addend = 0n;
+      for (let b = remainder.length - 1; b >= 0; b -= 1) {
+        const opp = remainder[b]!;
+        const ov = bracket[opp]!;
+        if (opp <= position || matched[ov]) continue;
+        const w = base[opp]![position]!;
+        if (w !== 0n) matcher.setWeight(v, ov, w + addend);
+        addend += 1n;
+      }
+      rematch();
+      const m = mate[v]!;
+      matched[v] = true;
+      matched[m] = true;
+      freeze(v, m);
+    }
+
+    // Paired players leave; the rest move down into the next bracket.
+    let singleDownfloaterIsBye = n % 2 === 1 && nextGroupStart < n && bye.byeScore >= sorted[nextGroupStart]!.score;
+    const moving: number[] = [];
+    let movingDown = 0;
+    bracket.forEach((v, position) => {
+      if (position < bracketSize && matched[v]) {
+        partner[v] = mate[v]!;
+        partner[mate[v]!] = v;
+        return;
+      }
+      moving.push(v);
+      if (position < bracketSize) movingDown += 1;
+      if (singleDownfloaterIsBye && sorted[mate[v]!]!.score < sorted[nextGroupStart]!.score) singleDownfloaterIsBye = false;
+    });
+    bye = { ...bye, singleDownfloaterIsBye };
+    bracket = moving;
+    mdps = movingDown;
+    groupStart = groupEnd;
+  }
+
+  return partner;
+}
