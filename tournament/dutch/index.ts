@@ -1,6 +1,7 @@
 // Public face of the Dutch Swiss pairing engine (FIDE C.04.3, 2026 rules, as bbpPairings v6).
 // Names are prefixed where a bare word (Colour, Board) would clash in tournament/index.ts.
-export { pairRound } from './pair.ts';
+export { pairRound, pairRoundBy, type PairingPath } from './pair.ts';
+export { Completion as PairingCompletion } from './completion.ts';
 export { WeightedGraph } from './matching.ts';
 export { pairingRequestFromTrf, pairingOfRound, pairedRounds, PairingInputError, type PairingOptions } from './from-trf.ts';
 export { formatPairing, pairTrf, checkTrf, type RoundCheck } from './engine-io.ts';

@@ -45,6 +45,8 @@ export class WeightedGraph {
   /** Vertices still to be matched; a frozen pair leaves the graph for good. */
   private active: number[];
   private readonly frozen: Uint8Array;
+  /** Tight edges of the current search (all zero between solves). */
+  private readonly allowedFlags: Uint8Array;
   /** Vertices that joined the graph since the last solve: their duals absorb their new edges. */
   private readonly fresh: Uint8Array;
 
@@ -77,6 +79,7 @@ export class WeightedGraph {
     this.active = active ? [...active] : Array.from({ length: n }, (_, i) => i);
     this.frozen = new Uint8Array(n);
     this.fresh = new Uint8Array(n);
+    this.allowedFlags = new Uint8Array(m);
   }
 
   /** Brings vertex v (not in the graph yet, no edges set) into the graph, single with dual 0. */
@@ -273,7 +276,14 @@ export class WeightedGraph {
   private rescale(direction: 1 | -1): void {
     this.scale += direction === 1 ? 1n : -1n;
     const shift = (x: bigint): bigint => (direction === 1 ? x << 1n : x >> 1n);
-    for (let k = 0; k < this.w4.length; k += 1) if (this.present[k]) this.w4[k] = shift(this.w4[k]!);
+    // Only edges between vertices still in the graph are read again (a frozen pair's never are).
+    const { active } = this;
+    for (let i = 1; i < active.length; i += 1) {
+      for (let j = 0; j < i; j += 1) {
+        const k = edgeIndex(active[i]!, active[j]!);
+        if (this.present[k]) this.w4[k] = shift(this.w4[k]!);
+      }
+    }
     for (let b = 0; b < this.dual.length; b += 1) this.dual[b] = shift(this.dual[b]!);
   }
 
@@ -325,7 +335,7 @@ export class WeightedGraph {
       }
       return bestSSlack[v]!;
     };
-    const allowedFlags = new Uint8Array(this.raw.length);
+    const allowedFlags = this.allowedFlags;
     const allowedList: number[] = [];
     const allowed = {
       has: (k: number): boolean => allowedFlags[k] === 1,
@@ -778,5 +788,6 @@ export class WeightedGraph {
     for (let b = n; b < 2 * n; b += 1) {
       if (blossomparent[b] === -1 && blossombase[b]! >= 0 && dual[b] === 0n) expandBlossom(b, true);
     }
+    allowed.clear();
   }
 }

@@ -1,0 +1,164 @@
+// The shortcuts against the full computation (docs/dutch-pairing.md, "How it is made fast"):
+// the bracket-sized matchings and the round-one pairing must give exactly the whole-field
+// matching's pairing, on random tournaments and random round-one fields; the completion check
+// must agree with exhaustive search.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  PairingCompletion,
+  pairRoundBy,
+  type PairingEntrant,
+  type PairingPath,
+  type PairingRequest,
+  type PairingRoundRecord,
+  type RoundPairing,
+} from '../../tournament/index.ts';
+import { seededRandom } from '../../simulators/index.ts';
+
+type Outcome = { pairing: RoundPairing; path: PairingPath } | 'no valid pairing';
+
+function attempt(request: PairingRequest, wholeField: boolean): Outcome {
+  try {
+    return pairRoundBy(request, { wholeField });
+  } catch (error) {
+    if ((error as Error).name !== 'NoValidPairingError') throw error;
+    return 'no valid pairing';
+  }
+}
+
+const pairingOf = (outcome: Outcome): RoundPairing | string => (typeof outcome === 'string' ? outcome : outcome.pairing);
+
+interface Shape {
+  readonly seed: number;
+  readonly size: number;
+  readonly rounds: number;
+  readonly drawRate: number;
+  readonly absentRate: number;
+  readonly forbidden: boolean;
+}
+
+/** Plays a random tournament with the fast engine, comparing every round with the whole-field matching. */
+function compareRounds(shape: Shape, paths: Map<PairingPath, number>): void {
+  const rand = seededRandom(shape.seed).next;
+  const ids = Array.from({ length: shape.size }, (_, i) => i + 1);
+  const history = new Map<number, PairingRoundRecord[]>(ids.map((id) => [id, []]));
+  const leaves = new Map(ids.map((id) => [id, rand() < 0.1 ? 1 + Math.floor(rand() * shape.rounds) : Infinity]));
+  const forbidden = shape.forbidden ? [[1, 2], [3, 4, 5]] : [];
+  for (let round = 0; round < shape.rounds; round += 1) {
+    const absent = new Set(ids.filter((id) => round >= leaves.get(id)! || rand() < shape.absentRate));
+    const entrants: PairingEntrant[] = ids.map((id) => ({ id, rounds: history.get(id)! }));
+    const request: PairingRequest = {
+      entrants,
+      playedRounds: round,
+      totalRounds: shape.rounds,
+      absent,
+      initialColour: rand() < 0.5 ? 'white' : 'black',
+      points: { win: 10, draw: 5, loss: 0 },
+      forbidden,
+    };
+    const fast = attempt(request, false);
+    const full = attempt(request, true);
+    expect(pairingOf(fast), `round ${round + 1}`).toEqual(pairingOf(full));
+    if (typeof fast === 'string') return;
+    paths.set(fast.path, (paths.get(fast.path) ?? 0) + 1);
+    const { boards, bye } = fast.pairing;
+    for (const { white, black } of boards) {
+      const forfeit = rand() < 0.03;
+      const r = rand();
+      const whitePoints = r < shape.drawRate ? 5 : r < (1 + shape.drawRate) / 2 ? 10 : 0;
+      const wp = forfeit ? (whitePoints >= 5 ? 10 : 0) : whitePoints;
+      history.get(white)!.push({ opponent: black, colour: 'white', points: wp, played: !forfeit, paired: true });
+      history.get(black)!.push({ opponent: white, colour: 'black', points: 10 - wp, played: !forfeit, paired: true });
+    }
+    if (bye !== null) history.get(bye)!.push({ opponent: null, colour: null, points: 10, played: false, paired: true });
+    for (const id of absent) history.get(id)!.push({ opponent: null, colour: null, points: rand() < 0.3 ? 5 : 0, played: false, paired: false });
+  }
+}
+
+describe('bracket-sized matchings give the whole-field pairing', () => {
+  it('on random tournaments, round after round', () => {
+    const paths = new Map<PairingPath, number>();
+    fc.assert(
+      fc.property(
+        fc.record({
+          seed: fc.integer({ min: 1, max: 1_000_000 }),
+          size: fc.integer({ min: 9, max: 70 }),
+          rounds: fc.integer({ min: 3, max: 9 }),
+          drawRate: fc.constantFrom(0.1, 0.3, 0.6),
+          absentRate: fc.constantFrom(0, 0.03, 0.1),
+          forbidden: fc.boolean(),
+        }),
+        (shape) => compareRounds(shape, paths),
+      ),
+      { numRuns: 40, seed: 14 },
+    );
+    // The comparison means something only if the shortcuts were taken, not fallen back from.
+    const total = [...paths.values()].reduce((a, b) => a + b, 0);
+    expect(paths.get('bracket-graphs') ?? 0).toBeGreaterThan(total / 2);
+    expect(paths.get('round-one') ?? 0).toBeGreaterThan(10);
+  });
+});
+
+describe('round one by its known optimum', () => {
+  it('equals the whole-field matching on random round-one fields', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 80 }),
+        fc.constantFrom<'white' | 'black'>('white', 'black'),
+        fc.array(fc.integer({ min: 1, max: 80 }), { maxLength: 4 }),
+        fc.boolean(),
+        (size, initialColour, absentees, forbid) => {
+          const entrants = Array.from({ length: size }, (_, i) => ({ id: i + 1, rounds: [] }));
+          const request: PairingRequest = {
+            entrants,
+            playedRounds: 0,
+            totalRounds: 9,
+            absent: new Set(absentees),
+            initialColour,
+            points: { win: 10, draw: 5, loss: 0 },
+            forbidden: forbid ? [[1, Math.max(2, size)]] : [],
+          };
+          const fast = attempt(request, false);
+          expect(pairingOf(fast)).toEqual(pairingOf(attempt(request, true)));
+          if (!forbid && typeof fast !== 'string') expect(fast.path).toBe('round-one');
+        },
+      ),
+      { numRuns: 120, seed: 14 },
+    );
+  });
+});
+
+/** Whether `vertices` can all be paired (all but one who may stay out, if odd), by exhaustive search. */
+function completesExhaustively(vertices: readonly number[], adjacent: (u: number, v: number) => boolean, mayStayOut: (v: number) => boolean): boolean {
+  const visit = (left: readonly number[], outUsed: boolean): boolean => {
+    if (left.length === 0) return true;
+    const [v, ...rest] = left as [number, ...number[]];
+    if (!outUsed && left.length % 2 === 1 && mayStayOut(v) && visit(rest, true)) return true;
+    return rest.some((u, i) => adjacent(v, u) && visit([...rest.slice(0, i), ...rest.slice(i + 1)], outUsed));
+  };
+  return visit(vertices, vertices.length % 2 === 0);
+}
+
+describe('completion check', () => {
+  it('agrees with exhaustive search through changing vertex sets', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 11 }),
+        fc.array(fc.boolean(), { minLength: 66, maxLength: 66 }),
+        fc.array(fc.array(fc.integer({ min: 0, max: 10 }), { maxLength: 11 }), { minLength: 1, maxLength: 5 }),
+        fc.array(fc.boolean(), { minLength: 11, maxLength: 11 }),
+        (size, edges, sets, byeOk) => {
+          const key = (u: number, v: number): number => (u < v ? (v * (v - 1)) / 2 + u : (u * (u - 1)) / 2 + v);
+          const adjacent = (u: number, v: number): boolean => u !== v && edges[key(u, v)]!;
+          const completion = new PairingCompletion(size, adjacent);
+          const mayStayOut = (v: number): boolean => byeOk[v]!;
+          for (const set of sets) {
+            const vertices = [...new Set(set.filter((v) => v < size))];
+            expect(completion.completes(vertices, mayStayOut)).toBe(completesExhaustively(vertices, adjacent, mayStayOut));
+          }
+        },
+      ),
+      { numRuns: 300, seed: 14 },
+    );
+  });
+});
