@@ -90,13 +90,14 @@ describe('bracket-sized matchings give the whole-field pairing', () => {
         }),
         (shape) => compareRounds(shape, paths),
       ),
-      { numRuns: 40, seed: 14 },
+      { numRuns: 30, seed: 14 },
     );
     // The comparison means something only if the shortcuts were taken, not fallen back from.
     const total = [...paths.values()].reduce((a, b) => a + b, 0);
     expect(paths.get('bracket-graphs') ?? 0).toBeGreaterThan(total / 2);
     expect(paths.get('round-one') ?? 0).toBeGreaterThan(10);
-  });
+    // Two engines on 30 tournaments: minutes when the shared cores are busy.
+  }, 600_000);
 });
 
 describe('round one by its known optimum', () => {

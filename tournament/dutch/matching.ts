@@ -47,10 +47,8 @@ export class WeightedGraph {
   private readonly frozen: Uint8Array;
   /** Tight edges of the current search (all zero between solves). */
   private readonly allowedFlags: Uint8Array;
-  /** Vertices that joined the graph since the last solve: their duals absorb their new edges. */
-  private readonly fresh: Uint8Array;
 
-  /** `active`: the vertices in the graph from the start (default all); others join by activate(). */
+  /** `active`: the vertices in the graph (default all). */
   constructor(
     readonly size: number,
     active?: readonly number[],
@@ -78,16 +76,7 @@ export class WeightedGraph {
     this.unusedblossoms = Array.from({ length: n }, (_, i) => 2 * n - 1 - i);
     this.active = active ? [...active] : Array.from({ length: n }, (_, i) => i);
     this.frozen = new Uint8Array(n);
-    this.fresh = new Uint8Array(n);
     this.allowedFlags = new Uint8Array(m);
-  }
-
-  /** Brings vertex v (not in the graph yet, no edges set) into the graph, single with dual 0. */
-  activate(v: number): void {
-    if (this.frozen[v] || this.active.includes(v)) throw new Error(`vertex ${v} is already in the graph`);
-    this.active.push(v);
-    this.dual[v] = 0n;
-    this.fresh[v] = 1;
   }
 
   /**
@@ -170,7 +159,6 @@ export class WeightedGraph {
     let max = 0n;
     for (const w of this.w4) if (w > max) max = w;
     for (let v = 0; v < this.size; v += 1) this.dual[v] = max / 2n;
-    this.fresh.fill(0);
   }
 
   private unmatch(v: number): void {
@@ -237,7 +225,7 @@ export class WeightedGraph {
       } else if (slack < 0n) {
         // A vertex already re-examined will have its dual raised over all its edges anyway.
         if (dirty.has(high) || dirty.has(low)) continue;
-        const end = this.fresh[high] ? high : this.fresh[low] ? low : highFirst ? high : low;
+        const end = highFirst ? high : low;
         if (this.mate[end] === -1 && single(end)) this.dual[end] = this.dual[end]! - slack;
         else dirty.add(end);
       }
@@ -254,7 +242,6 @@ export class WeightedGraph {
       }
     }
     for (const v of dirty) this.unmatch(v);
-    for (const v of this.active) this.fresh[v] = 0;
     for (const v of dirty) {
       let need = this.dual[v]! > 0n ? this.dual[v]! : 0n;
       for (const u of this.active) {

@@ -9,13 +9,16 @@
 // rest (its single players and everyone below) that can all be paired (one left out with an odd
 // field, who may take the bye) IS a whole-field optimum. This matcher solves the bracket alone,
 // checks that its rest completes (completion.ts) after every solve, and throws NeedsFullGraph when
-// it does not; pair.ts then runs the whole-field matching. Where C9 (the bye assignee's unplayed
-// games) can enter the weights, near the bottom of an odd field, it switches to the exact weights
-// over everyone left, which by then is few. See docs/dutch-pairing.md for the argument in full.
+// it does not; pair.ts then runs the whole-field matching. Each stage has its own graph, over its
+// own players only, with weights shortened to the score fields its players have (stage-weights.ts).
+// Where C9 (the bye assignee's unplayed games) can enter the weights, near the bottom of an odd
+// field, it switches to the exact weights over everyone left, which by then is few. See
+// docs/dutch-pairing.md for the argument in full.
 import { Completion } from './completion.ts';
 import { WeightedGraph } from './matching.ts';
 import type { BracketMatcher } from './brackets.ts';
 import type { PlayerState } from './players.ts';
+import { StageWeights } from './stage-weights.ts';
 import { completionPart, type ByeContext, type WeightLayout } from './weights.ts';
 
 /** The bracket-sized matching cannot vouch for its optimum: use the whole-field matching. */
@@ -28,15 +31,25 @@ export class NeedsFullGraph extends Error {
 
 const edgeIndex = (a: number, b: number): number => (a > b ? (a * (a - 1)) / 2 + b : (b * (b - 1)) / 2 + a);
 
+/** A pair's weight as the bracket procedure last set it, the completion field taken off (0n: no edge). */
+interface SetPair {
+  readonly a: number;
+  readonly b: number;
+  readonly quality: bigint;
+}
+
 export class SparseMatcher implements BracketMatcher {
-  private graph: WeightedGraph;
-  /** Weights are the whole-field ones (true) or the quality fields alone, the completion field taken off. */
+  /** The stage's graph (local vertex numbers), or once exact the graph over everyone left. */
+  private graph: WeightedGraph = new WeightedGraph(0);
   private exact = false;
-  /** Pairs whose weight the bracket procedure has set (all others still have the completion field alone). */
-  private readonly touched: Uint8Array;
-  private readonly inGraph: Uint8Array;
+  /** local[v]: v's vertex in the stage graph (-1 outside the stage); the identity once exact. */
+  private readonly local: Int32Array;
+  private shortened: StageWeights | null = null;
+  /** Every pair set since the stage before began whose players are both still unpaired. */
+  private pairs = new Map<number, SetPair>();
   private readonly inStage: Uint8Array;
   private readonly frozen: Uint8Array;
+  private readonly mate: number[];
   private stage: readonly number[] = [];
   private next = 0;
   private bye: ByeContext;
@@ -50,11 +63,10 @@ export class SparseMatcher implements BracketMatcher {
   ) {
     const n = sorted.length;
     if (initialBye.singleDownfloaterIsBye) throw new NeedsFullGraph('the bye is in the top score group');
-    this.graph = new WeightedGraph(n, []);
-    this.touched = new Uint8Array((n * (n - 1)) / 2);
-    this.inGraph = new Uint8Array(n);
+    this.local = new Int32Array(n).fill(-1);
     this.inStage = new Uint8Array(n);
     this.frozen = new Uint8Array(n);
+    this.mate = Array.from({ length: n }, (_, v) => v);
     this.bye = initialBye;
     // The rest is paired among itself and with the stage's single players, never two of those
     // together. With an odd field, one more vertex (n) stands for the bye: it pairs with whoever
@@ -77,29 +89,39 @@ export class SparseMatcher implements BracketMatcher {
       this.becomeExact();
       return;
     }
-    for (const v of bracket) {
-      if (this.inGraph[v]) continue;
-      this.inGraph[v] = 1;
-      this.graph.activate(v);
+    // A new graph over the stage's players; of the pairs set before, only those between two
+    // players moved down from the last bracket stay as they were (the procedure sets all others).
+    for (const v of this.sorted.keys()) this.local[v] = -1;
+    bracket.forEach((v, i) => (this.local[v] = i));
+    this.graph = new WeightedGraph(bracket.length);
+    this.shortened = StageWeights.for(this.layout, new Set(bracket.map((v) => this.sorted[v]!.score)));
+    const kept = new Map<number, SetPair>();
+    for (const [k, pair] of this.pairs) {
+      if (!this.inStage[pair.a] || !this.inStage[pair.b]) continue;
+      kept.set(k, pair);
+      if (pair.quality !== 0n) this.graph.setWeight(this.local[pair.a]!, this.local[pair.b]!, this.short(pair.quality));
     }
+    this.pairs = kept;
   }
 
   setWeight(a: number, b: number, weight: bigint): void {
-    this.touched[edgeIndex(a, b)] = 1;
-    if (this.exact || weight === 0n) {
+    if (this.exact) {
       this.graph.setWeight(a, b, weight);
       return;
     }
-    const quality = weight - this.completionWeight(a, b);
-    if (quality <= 0n) throw new NeedsFullGraph(`the pair ${a}-${b} has no quality weight`);
-    this.graph.setWeight(a, b, quality);
+    const quality = weight === 0n ? 0n : weight - this.completionWeight(a, b);
+    if (weight !== 0n && quality <= 0n) throw new NeedsFullGraph(`the pair ${a}-${b} has no quality weight`);
+    this.pairs.set(edgeIndex(a, b), { a, b, quality });
+    this.graph.setWeight(this.local[a]!, this.local[b]!, quality === 0n ? 0n : this.short(quality));
   }
 
   solve(): readonly number[] {
-    const mate = this.graph.maximumWeightMatching();
-    if (this.exact) return mate;
+    const found = this.graph.maximumWeightMatching();
+    if (this.exact) return found;
+    const { mate, stage } = this;
+    for (const v of stage) mate[v] = stage[found[this.local[v]!]!]!;
     const rest: number[] = [];
-    for (const v of this.stage) if (!this.frozen[v] && mate[v] === v) rest.push(v);
+    for (const v of stage) if (!this.frozen[v] && mate[v] === v) rest.push(v);
     for (let v = this.next; v < this.sorted.length; v += 1) rest.push(v);
     if (this.sorted.length % 2 === 1) rest.push(this.sorted.length);
     if (!this.completion.completes(rest)) throw new NeedsFullGraph('the rest of the field cannot be completed');
@@ -108,7 +130,15 @@ export class SparseMatcher implements BracketMatcher {
 
   freeze(a: number, b: number): void {
     this.frozen[a] = this.frozen[b] = 1;
-    this.graph.freezePair(a, b);
+    if (this.exact) this.graph.freezePair(a, b);
+    else this.graph.freezePair(this.local[a]!, this.local[b]!);
+  }
+
+  private short(quality: bigint): bigint {
+    if (!this.shortened) return quality;
+    const short = this.shortened.shorten(quality);
+    if (short === null) throw new NeedsFullGraph('a weight has bits outside its stage');
+    return short;
   }
 
   private completionWeight(a: number, b: number): bigint {
@@ -124,17 +154,15 @@ export class SparseMatcher implements BracketMatcher {
       for (let j = 0; j < i; j += 1) {
         const u = left[j]!;
         const v = left[i]!;
+        const set = this.pairs.get(edgeIndex(u, v));
         let weight: bigint;
-        if (this.touched[edgeIndex(u, v)]) {
-          const quality = this.graph.weight(u, v);
-          weight = quality === 0n ? 0n : quality + this.completionWeight(u, v);
-        } else {
-          weight = this.compatible(u, v) ? completionPart(this.sorted[u]!, this.sorted[v]!, this.layout, this.initialBye) : 0n;
-        }
+        if (set) weight = set.quality === 0n ? 0n : set.quality + this.completionWeight(u, v);
+        else weight = this.compatible(u, v) ? completionPart(this.sorted[u]!, this.sorted[v]!, this.layout, this.initialBye) : 0n;
         if (weight !== 0n) exact.setWeight(v, u, weight);
       }
     }
     this.graph = exact;
     this.exact = true;
+    this.pairs.clear();
   }
 }

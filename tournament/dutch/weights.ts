@@ -134,6 +134,21 @@ export function completionShift(layout: WeightLayout): bigint {
 }
 
 /**
+ * Where edgeWeight's score-flag fields start (bit offsets, lowest first): C18-C21, then C8's and
+ * C7's. Each is scoreBits wide, score sigma's flag count at scoreShift(sigma) inside it. Below
+ * the lowest sit the generation order's 3 * groupBits + 1 bits.
+ */
+export function scoreFieldOffsets(layout: WeightLayout): number[] {
+  const g = layout.groupBits;
+  const s = layout.scoreBits;
+  const roundsBack = Math.min(layout.playedRounds, 2);
+  const order = 3 * g + 1;
+  const floats = Array.from({ length: 2 * roundsBack }, (_, i) => order + i * s);
+  const c8 = order + 2 * roundsBack * (s + g) + 6 * g;
+  return [...floats, c8, c8 + s + g];
+}
+
+/**
  * The completion field of edgeWeight alone: the whole weight of a compatible pair outside the
  * bracket and the next score group (lowerInBracket and lowerInNext false) when C9 is not in play.
  */
