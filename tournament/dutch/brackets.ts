@@ -20,6 +20,11 @@ export interface BracketMatcher {
   solve(): readonly number[];
   /** a-b, matched now, is decided: every later optimum keeps it. */
   freeze(a: number, b: number): void;
+  /**
+   * The optimum changed, without solving, to one that pairs a with b, if that is shown to be an
+   * optimum too (no weight changed since the last solve); null when it cannot be shown.
+   */
+  tryPair(a: number, b: number): readonly number[] | null;
 }
 
 /**
@@ -224,16 +229,22 @@ export function pairBrackets(
       const position = remainder[a]!;
       const v = bracket[position]!;
       if (!pairedInBracket(v)) continue;
-      let addend = 0n;
-      for (let b = remainder.length - 1; b >= 0; b -= 1) {
-        const opp = remainder[b]!;
-        const ov = bracket[opp]!;
-        if (opp <= position || matched[ov]) continue;
-        const w = base[opp]![position]!;
-        if (w !== 0n) matcher.setWeight(v, ov, w + addend);
-        addend += 1n;
+      // The first candidate is the answer when some optimum pairs them: try that without solving.
+      const first = remainder.find((opp) => opp > position && !matched[bracket[opp]!] && base[opp]![position]! !== 0n);
+      const shortcut = first === undefined ? null : matcher.tryPair(v, bracket[first]!);
+      if (shortcut) mate = shortcut;
+      else {
+        let addend = 0n;
+        for (let b = remainder.length - 1; b >= 0; b -= 1) {
+          const opp = remainder[b]!;
+          const ov = bracket[opp]!;
+          if (opp <= position || matched[ov]) continue;
+          const w = base[opp]![position]!;
+          if (w !== 0n) matcher.setWeight(v, ov, w + addend);
+          addend += 1n;
+        }
+        rematch();
       }
-      rematch();
       const m = mate[v]!;
       matched[v] = true;
       matched[m] = true;

@@ -20,6 +20,17 @@ import { NearestS } from './nearest-s.ts';
 
 const edgeIndex = (a: number, b: number): number => (a > b ? (a * (a - 1)) / 2 + b : (b * (b - 1)) / 2 + a);
 
+/** A change of the current optimum that keeps it optimal (see WeightedGraph.planMatch). */
+export interface MatchPlan {
+  readonly a: number;
+  readonly b: number;
+  /** a's and b's former partners (-1: none or no change). */
+  readonly x: number;
+  readonly y: number;
+  /** x and y pair with each other; otherwise they stay single. */
+  readonly rejoin: boolean;
+}
+
 export class WeightedGraph {
   /** Weight of edge k, and its internal value 4w * 2^scale (the scale the duals live in). */
   private readonly raw: bigint[];
@@ -130,9 +141,57 @@ export class WeightedGraph {
     this.solved = true;
     this.runStages();
     this.shrink();
+    return this.matching();
+  }
+
+  /** The current matching: mate[v] is v's partner, or v itself. */
+  matching(): number[] {
     const result: number[] = [];
-    for (let v = 0; v < this.size; v += 1) result.push(this.mate[v]! < 0 ? v : this.endpoint(this.mate[v]!));
+    for (let v = 0; v < this.size; v += 1) result.push(this.partner(v));
     return result;
+  }
+
+  /**
+   * How to put a-b into the current optimum without solving again: a and b leave their partners
+   * x and y, who pair with each other if that edge is tight, else stay single. The result is
+   * optimal too when it meets the duals' complementary slackness: its matched edges are tight,
+   * every single vertex has dual 0, and no blossom is touched (all four are outside blossoms).
+   * Null when that cannot be shown (or weights changed since the last solve).
+   */
+  planMatch(a: number, b: number): MatchPlan | null {
+    if (!this.solved || this.changed.size > 0 || this.frozen[a] || this.frozen[b]) return null;
+    const x = this.mate[a]! < 0 ? -1 : this.partner(a);
+    const y = this.mate[b]! < 0 ? -1 : this.partner(b);
+    if (x === b) return { a, b, x: -1, y: -1, rejoin: false };
+    for (const v of [a, b, x, y]) if (v >= 0 && this.inblossom[v] !== v) return null;
+    const tight = (u: number, v: number): boolean => {
+      const k = edgeIndex(u, v);
+      return this.present[k] === 1 && this.slack(k) === 0n;
+    };
+    if (!tight(a, b)) return null;
+    const rejoin = x >= 0 && y >= 0 && tight(x, y);
+    if (!rejoin && ((x >= 0 && this.dual[x] !== 0n) || (y >= 0 && this.dual[y] !== 0n))) return null;
+    return { a, b, x, y, rejoin };
+  }
+
+  /** Carries out a plan from planMatch (no weight changed in between). */
+  applyMatch(plan: MatchPlan): void {
+    const { a, b, x, y, rejoin } = plan;
+    if (x < 0 && y < 0 && this.partner(a) === b) return;
+    for (const v of [x, y]) if (v >= 0) this.mate[v] = -1;
+    this.matchEdge(a, b);
+    if (rejoin) this.matchEdge(x, y);
+  }
+
+  private matchEdge(u: number, v: number): void {
+    const k = edgeIndex(u, v);
+    // mate[] holds the remote endpoint: 2k + 1 names the edge's lower vertex, 2k its higher.
+    this.mate[u] = u > v ? 2 * k + 1 : 2 * k;
+    this.mate[v] = v > u ? 2 * k + 1 : 2 * k;
+  }
+
+  private partner(v: number): number {
+    return this.mate[v]! < 0 ? v : this.endpoint(this.mate[v]!);
   }
 
   private endpoint(p: number): number {

@@ -118,13 +118,47 @@ export class SparseMatcher implements BracketMatcher {
   solve(): readonly number[] {
     const found = this.graph.maximumWeightMatching();
     if (this.exact) return found;
-    const { mate, stage } = this;
-    for (const v of stage) mate[v] = stage[found[this.local[v]!]!]!;
+    if (!this.completes(found)) throw new NeedsFullGraph('the rest of the field cannot be completed');
+    return this.take(found);
+  }
+
+  tryPair(a: number, b: number): readonly number[] | null {
+    const at = (v: number): number => (this.exact ? v : this.local[v]!);
+    const plan = this.graph.planMatch(at(a), at(b));
+    if (!plan) return null;
+    if (this.exact) {
+      this.graph.applyMatch(plan);
+      return this.graph.matching();
+    }
+    // The changed optimum must leave a completable rest too.
+    const found = this.graph.matching();
+    for (const v of [plan.x, plan.y]) if (v >= 0) found[v] = v;
+    found[plan.a] = plan.b;
+    found[plan.b] = plan.a;
+    if (plan.rejoin) {
+      found[plan.x] = plan.y;
+      found[plan.y] = plan.x;
+    }
+    if (!this.completes(found)) return null;
+    this.graph.applyMatch(plan);
+    return this.take(found);
+  }
+
+  /** Whether the players a stage matching (local vertices) leaves single, and everyone below, can all be paired. */
+  private completes(found: readonly number[]): boolean {
+    const { stage } = this;
     const rest: number[] = [];
-    for (const v of stage) if (!this.frozen[v] && mate[v] === v) rest.push(v);
+    stage.forEach((v, i) => {
+      if (!this.frozen[v] && found[i] === i) rest.push(v);
+    });
     for (let v = this.next; v < this.sorted.length; v += 1) rest.push(v);
     if (this.sorted.length % 2 === 1) rest.push(this.sorted.length);
-    if (!this.completion.completes(rest)) throw new NeedsFullGraph('the rest of the field cannot be completed');
+    return this.completion.completes(rest);
+  }
+
+  private take(found: readonly number[]): readonly number[] {
+    const { mate, stage } = this;
+    stage.forEach((v, i) => (mate[v] = stage[found[i]!]!));
     return mate;
   }
 
