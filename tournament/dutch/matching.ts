@@ -22,13 +22,10 @@ const edgeIndex = (a: number, b: number): number => (a > b ? (a * (a - 1)) / 2 +
 
 /** A change of the current optimum that keeps it optimal (see WeightedGraph.planMatch). */
 export interface MatchPlan {
-  readonly a: number;
-  readonly b: number;
-  /** a's and b's former partners (-1: none or no change). */
-  readonly x: number;
-  readonly y: number;
-  /** x and y pair with each other; otherwise they stay single. */
-  readonly rejoin: boolean;
+  /** Edges matched anew. */
+  readonly pairs: readonly (readonly [number, number])[];
+  /** Vertices left single (each has dual 0). */
+  readonly singles: readonly number[];
 }
 
 export class WeightedGraph {
@@ -152,35 +149,103 @@ export class WeightedGraph {
   }
 
   /**
-   * How to put a-b into the current optimum without solving again: a and b leave their partners
-   * x and y, who pair with each other if that edge is tight, else stay single. The result is
-   * optimal too when it meets the duals' complementary slackness: its matched edges are tight,
-   * every single vertex has dual 0, and no blossom is touched (all four are outside blossoms).
-   * Null when that cannot be shown (or weights changed since the last solve).
+   * How to put a-b into the current optimum without solving again: a and b leave their partners,
+   * and each partner left without one is either left single (if its dual is 0) or given a new one
+   * along a short alternating path of tight edges (ending at a single vertex, at the other partner,
+   * or releasing a vertex whose dual is 0). The result is an optimum too, by complementary
+   * slackness with the current duals: its matched edges are tight, every single vertex has dual 0,
+   * and no blossom is touched (no vertex involved lies in one). Null when no such change is found
+   * within a short search, or weights changed since the last solve.
    */
   planMatch(a: number, b: number): MatchPlan | null {
-    if (!this.solved || this.changed.size > 0 || this.frozen[a] || this.frozen[b]) return null;
-    const x = this.mate[a]! < 0 ? -1 : this.partner(a);
-    const y = this.mate[b]! < 0 ? -1 : this.partner(b);
-    if (x === b) return { a, b, x: -1, y: -1, rejoin: false };
-    for (const v of [a, b, x, y]) if (v >= 0 && this.inblossom[v] !== v) return null;
+    if (!this.solved || this.changed.size > 0) return null;
+    if (this.partner(a) === b) return { pairs: [], singles: [] };
+    const free = (v: number): boolean => this.inblossom[v] === v && !this.frozen[v];
     const tight = (u: number, v: number): boolean => {
       const k = edgeIndex(u, v);
       return this.present[k] === 1 && this.slack(k) === 0n;
     };
-    if (!tight(a, b)) return null;
-    const rejoin = x >= 0 && y >= 0 && tight(x, y);
-    if (!rejoin && ((x >= 0 && this.dual[x] !== 0n) || (y >= 0 && this.dual[y] !== 0n))) return null;
-    return { a, b, x, y, rejoin };
+    if (!free(a) || !free(b) || !tight(a, b)) return null;
+    const now = new Map<number, number>([
+      [a, b],
+      [b, a],
+    ]);
+    const partnerNow = (v: number): number => now.get(v) ?? this.partner(v);
+    const pairs: [number, number][] = [[a, b]];
+    const singles: number[] = [];
+    const used = new Set([a, b]);
+    const left = [a, b].map((v) => this.partner(v)).filter((p) => p !== a && p !== b);
+    for (const p of left) now.set(p, p);
+    for (const start of left) {
+      if (partnerNow(start) !== start) continue; // paired by the other one's path
+      if (!free(start)) return null;
+      if (this.dual[start] === 0n) {
+        singles.push(start);
+        used.add(start);
+        continue;
+      }
+      const path = this.alternatingPath(start, used, partnerNow, free, tight);
+      if (!path) return null;
+      for (const [u, w] of path.pairs) {
+        pairs.push([u, w]);
+        now.set(u, w);
+        now.set(w, u);
+        used.add(u);
+        used.add(w);
+      }
+      if (path.released >= 0) {
+        singles.push(path.released);
+        now.set(path.released, path.released);
+        used.add(path.released);
+      }
+    }
+    return { pairs, singles };
+  }
+
+  /** Breadth-first over tight edges from `start` (single now) to a way of pairing it; a few steps at most. */
+  private alternatingPath(
+    start: number,
+    used: ReadonlySet<number>,
+    partnerNow: (v: number) => number,
+    free: (v: number) => boolean,
+    tight: (u: number, v: number) => boolean,
+  ): { pairs: [number, number][]; released: number } | null {
+    const reachedFrom = new Map<number, number>(); // inner vertex -> the outer vertex before it
+    const outerVia = new Map<number, number>(); // outer vertex -> its current partner (inner)
+    const seen = new Set<number>([start]);
+    const queue = [start];
+    const flip = (outer: number, inner: number): [number, number][] => {
+      const pairs: [number, number][] = [[outer, inner]];
+      for (let t = outer; t !== start; ) {
+        const i = outerVia.get(t)!;
+        const o = reachedFrom.get(i)!;
+        pairs.push([o, i]);
+        t = o;
+      }
+      return pairs;
+    };
+    for (let steps = 0; steps < 48 && steps < queue.length; steps += 1) {
+      const u = queue[steps]!;
+      for (const w of this.active) {
+        if (w === u || seen.has(w) || used.has(w) || !free(w) || !tight(u, w)) continue;
+        const wm = partnerNow(w);
+        if (wm === w) return { pairs: flip(u, w), released: -1 };
+        if (seen.has(wm) || used.has(wm) || !free(wm)) continue;
+        seen.add(w);
+        reachedFrom.set(w, u);
+        if (this.dual[wm] === 0n) return { pairs: flip(u, w), released: wm };
+        seen.add(wm);
+        outerVia.set(wm, w);
+        queue.push(wm);
+      }
+    }
+    return null;
   }
 
   /** Carries out a plan from planMatch (no weight changed in between). */
   applyMatch(plan: MatchPlan): void {
-    const { a, b, x, y, rejoin } = plan;
-    if (x < 0 && y < 0 && this.partner(a) === b) return;
-    for (const v of [x, y]) if (v >= 0) this.mate[v] = -1;
-    this.matchEdge(a, b);
-    if (rejoin) this.matchEdge(x, y);
+    for (const v of plan.singles) this.mate[v] = -1;
+    for (const [u, v] of plan.pairs) this.matchEdge(u, v);
   }
 
   private matchEdge(u: number, v: number): void {

@@ -132,12 +132,10 @@ export class SparseMatcher implements BracketMatcher {
     }
     // The changed optimum must leave a completable rest too.
     const found = this.graph.matching();
-    for (const v of [plan.x, plan.y]) if (v >= 0) found[v] = v;
-    found[plan.a] = plan.b;
-    found[plan.b] = plan.a;
-    if (plan.rejoin) {
-      found[plan.x] = plan.y;
-      found[plan.y] = plan.x;
+    for (const v of plan.singles) found[v] = v;
+    for (const [u, v] of plan.pairs) {
+      found[u] = v;
+      found[v] = u;
     }
     if (!this.completes(found)) return null;
     this.graph.applyMatch(plan);
