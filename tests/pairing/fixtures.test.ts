@@ -32,12 +32,13 @@ describe('player lines padded with blank round slots', () => {
 });
 
 describe('whole generated tournaments (-c): every round reproduced', () => {
-  const generated = files.filter((f) => f.startsWith('generated-'));
-  it('has the generated tournaments', () => expect(generated.length).toBeGreaterThanOrEqual(8));
+  const generated = files.filter((f) => f.endsWith('.trf') && (f.startsWith('generated-') || f.startsWith('withdrawals-')));
+  it('has the generated tournaments', () => expect(generated.length).toBeGreaterThanOrEqual(80));
   for (const name of generated) {
-    it(name, () => {
+    // Up to 400 players and 11 rounds: well within the default when the cores are free, not when shared.
+    it(name, { timeout: 300_000 }, () => {
       const checks = checkTrf(parseTrf(readFileSync(join(dir, name), 'utf8')));
-      expect(checks.length).toBeGreaterThan(3);
+      expect(checks.length).toBeGreaterThan(2);
       expect(checks.filter((c) => !c.same).map((c) => c.round)).toEqual([]);
     });
   }

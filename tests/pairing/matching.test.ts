@@ -98,6 +98,46 @@ describe('WeightedGraph.maximumWeightMatching', () => {
     );
   });
 
+  it('planMatch only ever proposes another maximum-weight matching containing the pair', () => {
+    let planned = 0;
+    fc.assert(
+      fc.property(scenario, fc.array(fc.tuple(fc.nat(9), fc.nat(9)), { minLength: 1, maxLength: 6 }), ({ size, values, shift, initial }, tries) => {
+        const value = (index: number): bigint => BigInt(values[index % values.length]!) << shift;
+        const graph = new WeightedGraph(size);
+        let e = 0;
+        for (let a = 1; a < size; a += 1) for (let b = 0; b < a; b += 1) graph.setWeight(a, b, value(initial[e++ % initial.length]!));
+        graph.maximumWeightMatching();
+        const all = [...Array(size).keys()];
+        const best = bestTotal(all, (a, b) => graph.weight(a, b));
+        for (const [x, y] of tries) {
+          const a = x % size;
+          const b = y % size;
+          if (a === b || graph.weight(a, b) === 0n) continue;
+          const plan = graph.planMatch(a, b);
+          if (!plan) continue;
+          planned += 1;
+          graph.applyMatch(plan);
+          const mate = graph.matching();
+          expect(mate[a]).toBe(b);
+          let total = 0n;
+          for (const v of all) {
+            expect(mate[mate[v]!]).toBe(v);
+            if (mate[v]! > v) total += graph.weight(v, mate[v]!);
+          }
+          expect(total).toBe(best);
+          // The matcher goes on from the changed optimum.
+          graph.setWeight(a, b, graph.weight(a, b) + (1n << shift));
+          const after = graph.maximumWeightMatching();
+          expect(after[a]).toBe(b);
+          graph.setWeight(a, b, graph.weight(a, b) - (1n << shift));
+          graph.maximumWeightMatching();
+        }
+      }),
+      { seed: 20260201, numRuns: 1500 },
+    );
+    expect(planned).toBeGreaterThan(100);
+  });
+
   it('refuses to freeze two players who are not paired together', () => {
     const graph = new WeightedGraph(3);
     graph.setWeight(0, 1, 5n);

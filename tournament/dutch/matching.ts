@@ -280,9 +280,19 @@ export class WeightedGraph {
   }
 
   private coldStart(): void {
-    let max = 0n;
-    for (const w of this.w4) if (w > max) max = w;
-    for (let v = 0; v < this.size; v += 1) this.dual[v] = max / 2n;
+    // Half of each vertex's heaviest edge: feasible (y_u + y_v >= w(u, v)), all of one parity
+    // (every w4 is a multiple of 4), and closer to the optimum than half the heaviest edge overall.
+    const { active } = this;
+    for (const v of active) this.dual[v] = 0n;
+    for (let i = 1; i < active.length; i += 1) {
+      for (let j = 0; j < i; j += 1) {
+        const k = edgeIndex(active[i]!, active[j]!);
+        if (!this.present[k]) continue;
+        const half = this.w4[k]! / 2n;
+        if (half > this.dual[active[i]!]!) this.dual[active[i]!] = half;
+        if (half > this.dual[active[j]!]!) this.dual[active[j]!] = half;
+      }
+    }
   }
 
   private unmatch(v: number): void {
