@@ -84,7 +84,7 @@ export function greedyTournament(players: number, rounds: number, seed: number):
     deputyArbiters: [],
     roundDates: [],
     totalRounds: rounds + 3,
-    configuration: [],
+    configuration: ['white1'],
     scoring: standardScoring,
     customScoring: false,
     players: trfPlayers,
@@ -95,20 +95,24 @@ export function greedyTournament(players: number, rounds: number, seed: number):
 
 interface Run {
   readonly seconds: number;
+  /** User + system CPU seconds: what the wall time would be on a machine no one else is using. */
+  readonly cpu: number;
   readonly megabytes: number;
   readonly output: string;
 }
 
-/** Runs one engine under /usr/bin/time: wall seconds and maximum resident set size. */
+/** Runs one engine under /usr/bin/time: wall and CPU seconds, maximum resident set size. */
 function timed(command: string, args: readonly string[], dir: string): Run {
   const stats = join(dir, 'time.txt');
   const out = join(dir, 'pairing.txt');
   rmSync(out, { force: true });
-  const result = spawnSync('/usr/bin/time', ['-f', '%e %M', '-o', stats, command, ...args, out], { encoding: 'utf8' });
+  const result = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', '-o', stats, command, ...args, out], { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`pairing bench: ${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
-  const [seconds, kilobytes] = readFileSync(stats, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
-  return { seconds: seconds!, megabytes: kilobytes! / 1024, output: readFileSync(out, 'utf8') };
+  const [seconds, user, system, kilobytes] = readFileSync(stats, 'utf8').trim().split(/\s+/).slice(-4).map(Number);
+  return { seconds: seconds!, cpu: user! + system!, megabytes: kilobytes! / 1024, output: readFileSync(out, 'utf8') };
 }
+
+const describe = (run: Run): string => `${run.seconds.toFixed(2)} s (cpu ${run.cpu.toFixed(2)} s), ${run.megabytes.toFixed(0)} MB`;
 
 const normalise = (pairing: string): string => pairing.replace(/\r\n?/g, '\n').trim();
 
@@ -120,20 +124,21 @@ function measure(players: number, round: number, bbp: string | undefined): Bench
     const ours = timed(process.execPath, [zeitnot, 'pair', '--dutch', file, '-p'], dir);
     const pairs = Number(ours.output.split('\n')[0]);
     if (pairs !== Math.ceil(players / 2)) throw new Error(`pairing bench: ${pairs} pairs for ${players} players`);
-    let value = `${ours.seconds.toFixed(2)} s, ${ours.megabytes.toFixed(0)} MB`;
+    let value = describe(ours);
+    const limit = players <= 1000 ? 2 : 6;
+    let target = `<= ${limit} s`;
+    let ok = ours.seconds <= limit;
     if (bbp) {
       const theirs = timed(bbp, ['--dutch', file, '-p'], dir);
       if (normalise(theirs.output) !== normalise(ours.output)) throw new Error(`pairing bench: ${players} players round ${round}: not bbpPairings' pairing`);
-      value += ` (bbpPairings ${theirs.seconds.toFixed(2)} s, ${theirs.megabytes.toFixed(0)} MB, identical)`;
+      value += `; bbpPairings ${describe(theirs)}; identical`;
+      // The memory target is the issue's, for the large fields (a Node process alone is ~40 MB).
+      if (players >= 1000) {
+        target += `, <= 2x bbpPairings' memory`;
+        ok &&= ours.megabytes <= 2 * theirs.megabytes;
+      }
     }
-    const limit = players <= 1000 ? 2 : 6;
-    return {
-      part: 'pairing',
-      measure: `Dutch pairing (whole process), round ${round} of ${players} players`,
-      value,
-      target: `<= ${limit} s`,
-      ok: ours.seconds <= limit,
-    };
+    return { part: 'pairing', measure: `Dutch pairing (whole process), round ${round} of ${players} players`, value, target, ok };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
