@@ -3,10 +3,11 @@
 // at rounds 1, 5 and 11. The history before the round is made quickly (players sorted by score and
 // paired greedily with the next player they have not met, colours balanced, seeded random results
 // with 30 % draws, 2 % forfeits) and written as a TRF, so only the measured round goes through a
-// FIDE engine. Each process runs under /usr/bin/time (wall seconds, maximum resident set size).
+// FIDE engine. Each process runs under /usr/bin/time (wall and CPU seconds, maximum resident set
+// size), through bin/zeitnot.js as installed (the ahead-of-time build, made first).
 // With BBP set the two engines' pairings must be identical, or the bench fails.
 // `npm run bench -- pairing` runs all rows; PAIRING_ROWS=1000x11,2000x1 picks some.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,8 @@ import { exportTrf, type TrfPlayer, type TrfRoundEntry, type TrfTournament, stan
 import type { BenchRow } from './table.ts';
 import { seededRandom } from '../simulators/index.ts';
 
-const zeitnot = join(import.meta.dirname, '..', 'bin', 'zeitnot.js');
+const root = join(import.meta.dirname, '..');
+const zeitnot = join(root, 'bin', 'zeitnot.js');
 
 interface Draft {
   readonly id: number;
@@ -147,6 +149,8 @@ function measure(players: number, round: number, bbp: string | undefined): Bench
 const cases = [100, 300, 999, 1000, 2000].flatMap((players) => [1, 5, 11].map((round) => ({ players, round })));
 
 export async function run(): Promise<BenchRow[]> {
+  // bin/zeitnot.js runs the ahead-of-time build: measure the code as it is now.
+  execFileSync(process.execPath, [join(root, 'scripts', 'build.js'), '--quiet'], { stdio: 'inherit' });
   const only = process.env['PAIRING_ROWS']?.split(',');
   const chosen = only ? cases.filter((c) => only.includes(`${c.players}x${c.round}`)) : cases;
   return chosen.map((c) => measure(c.players, c.round, process.env['BBP']));
