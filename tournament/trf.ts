@@ -543,8 +543,7 @@ const left = (value: string, width: number): string => value.slice(0, width).pad
 const formatPoints = (points: number): string => right(points.toFixed(1), 4);
 
 function formatRoundEntry(entry: TrfRoundEntry): string {
-  // A bye or absence is opponent 0000 (the engines reject a blank-padded 0).
-  return `${entry.opponent === null ? '0000' : right(String(entry.opponent), 4)} ${entry.colour ?? '-'} ${entry.result}`;
+  return `${right(String(entry.opponent ?? 0), 4)} ${entry.colour ?? '-'} ${entry.result}`;
 }
 
 /** The 001 line of one player (trailing blanks trimmed). */
