@@ -1,6 +1,12 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const PARTS = 'bus|clock-engine|device-bridge|arbiter-console|simulators|tournament';
+const throughIndex = {
+  regex: `^\\.\\./(\\.\\./)*(${PARTS})/(?!index\\.ts$).+`,
+  message: 'Import a part through its index.ts, never its internals.',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'bin/'] },
   js.configs.recommended,
@@ -11,12 +17,19 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            {
-              regex: '^\\.\\./(\\.\\./)*(clock-engine|device-bridge|arbiter-console|simulators|tournament)/(?!index\\.ts$).+',
-              message: 'Import a part through its index.ts, never its internals.',
-            },
-          ],
+          patterns: [throughIndex],
+        },
+      ],
+    },
+  },
+  {
+    // The bus carries journal entries and knows nothing of clocks, boards or tournaments.
+    files: ['bus/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [throughIndex, { regex: `^\\.\\./(\\.\\./)*(${PARTS})/`, message: 'bus/ depends on no other part of zeitnot.' }],
         },
       ],
     },

@@ -1,0 +1,112 @@
+// Connecting to the bus: NATS servers (a cluster: several URLs), with a user and password or an nkey
+// seed, over TLS when asked. The connection never gives up: a hall host keeps timing while the bus is
+// away and catches up when it is back (docs/hall.md, "Faults").
+import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+
+export interface BusTls {
+  /** The CA that signed the servers' certificates (PEM text). */
+  readonly ca?: string;
+  /** A client certificate and key (PEM text), where the servers verify clients. */
+  readonly cert?: string;
+  readonly key?: string;
+}
+
+export interface BusOptions {
+  /** `nats://host:port` (or `tls://`), one per server of the cluster. */
+  readonly servers: readonly string[];
+  readonly user?: string;
+  readonly pass?: string;
+  /** An nkey seed (`SU...`): the user is the seed's public key (docs/hall.md, "Credentials"). */
+  readonly nkeySeed?: string;
+  readonly tls?: BusTls;
+  /** How the connection names itself on the servers' monitoring pages. */
+  readonly name?: string;
+  /** How often the client pings the server; a connection that misses two is stale and is replaced. */
+  readonly pingIntervalMs?: number;
+}
+
+export class BusUsageError extends Error {
+  override readonly name = 'BusUsageError';
+}
+
+/**
+ * `nats://alice:secret@10.0.0.5:4222,10.0.0.6:4222` or several URLs separated by commas. A user and
+ * password in the first URL apply to every server; `tls://` asks for TLS.
+ */
+export function parseBusUrl(text: string): BusOptions {
+  const parts = text.split(',').map((p) => p.trim()).filter((p) => p.length > 0);
+  if (parts.length === 0) throw new BusUsageError(`--bus '${text}': expected nats://HOST:PORT (several separated by commas)`);
+  let user: string | undefined;
+  let pass: string | undefined;
+  let tls = false;
+  const servers = parts.map((part, i) => {
+    const withScheme = /^[a-z]+:\/\//.test(part) ? part : `nats://${part}`;
+    let url: URL;
+    try {
+      url = new URL(withScheme);
+    } catch {
+      throw new BusUsageError(`--bus '${part}': not a URL (expected nats://HOST:PORT)`);
+    }
+    if (url.protocol !== 'nats:' && url.protocol !== 'tls:') throw new BusUsageError(`--bus '${part}': the scheme must be nats:// or tls://`);
+    if (url.protocol === 'tls:') tls = true;
+    if (i === 0 && url.username) {
+      user = decodeURIComponent(url.username);
+      pass = decodeURIComponent(url.password);
+    }
+    return `${url.protocol}//${url.hostname}:${url.port || 4222}`;
+  });
+  return { servers, ...(user !== undefined ? { user, pass: pass ?? '' } : {}), ...(tls ? { tls: {} } : {}) };
+}
+
+export interface BusConnection {
+  readonly nc: NatsConnection;
+  readonly js: JetStreamClient;
+  readonly jsm: JetStreamManager;
+  /** Resolves on each reconnect; `connected()` tells whether the link is up now. */
+  connected(): boolean;
+  /** Called with true when the link comes back, false when it is lost. */
+  onLink(listener: (up: boolean) => void): () => void;
+  close(): Promise<void>;
+}
+
+export async function connectBus(options: BusOptions): Promise<BusConnection> {
+  const nc = await connect({
+    servers: [...options.servers],
+    name: options.name ?? 'zeitnot',
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 250,
+    reconnectJitter: 100,
+    pingInterval: options.pingIntervalMs ?? 2_000,
+    maxPingOut: 2,
+    timeout: 5_000,
+    ...(options.user !== undefined ? { user: options.user, pass: options.pass ?? '' } : {}),
+    ...(options.nkeySeed ? { authenticator: nkeyAuthenticator(new TextEncoder().encode(options.nkeySeed.trim())) } : {}),
+    ...(options.tls ? { tls: { ...(options.tls.ca ? { ca: options.tls.ca } : {}), ...(options.tls.cert ? { cert: options.tls.cert } : {}), ...(options.tls.key ? { key: options.tls.key } : {}) } } : {}),
+  });
+  const jsm = await jetstreamManager(nc, { checkAPI: false });
+  const js = jetstream(nc);
+  let up = true;
+  const listeners = new Set<(up: boolean) => void>();
+  void (async () => {
+    for await (const s of nc.status()) {
+      const now: boolean = s.type === 'reconnect' ? true : s.type === 'disconnect' || s.type === 'staleConnection' ? false : up;
+      if (now === up) continue;
+      up = now;
+      for (const l of listeners) l(up);
+    }
+  })();
+  return {
+    nc,
+    js,
+    jsm,
+    connected: () => up && !nc.isClosed(),
+    onLink(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      if (!nc.isClosed()) await nc.close();
+    },
+  };
+}

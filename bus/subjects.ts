@@ -1,0 +1,57 @@
+// The names one event uses on the bus (docs/hall.md, "Subjects"). Everything of an event lives under
+// `zeitnot.<event>.`: the stream keeps only `journal.*` subjects; commands and presence are plain NATS
+// messages that are never stored.
+//
+//   zeitnot.<event>.journal.event        the event's opening: its file, epoch and time scale (first one wins)
+//   zeitnot.<event>.journal.desk         the console's records: seats, round starts, results, team
+//   zeitnot.<event>.journal.host.<id>    a hall host's records: its boards' clock events and notes
+//   zeitnot.<event>.command.<id>         arbiter commands for hall host <id> (request/reply)
+//   zeitnot.<event>.presence.<id>        hall host <id>'s heartbeat (its boards, how far it has published)
+
+/** An event id, a host id or a console id as one NATS subject token. */
+const TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function checkToken(what: string, text: string): string {
+  if (!TOKEN.test(text)) throw new Error(`${what} '${text}': use 1 to 64 letters, digits, '-' or '_' (it is part of a NATS subject)`);
+  return text;
+}
+
+/** An event's id as a subject token: the event file's id with anything else folded to '_'. */
+export function eventToken(eventId: string): string {
+  const folded = eventId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+  return checkToken('event id', folded || '_');
+}
+
+export interface EventSubjects {
+  readonly event: string;
+  /** The JetStream stream holding the event's journal. */
+  readonly stream: string;
+  readonly journal: string;
+  readonly opening: string;
+  readonly desk: string;
+  /** What a hall host reads: the opening and the desk (`journal.*` holds both and no host subject). */
+  readonly forHosts: string;
+  host(id: string): string;
+  command(id: string): string;
+  presence(id: string): string;
+  readonly anyPresence: string;
+  readonly anyCommand: string;
+}
+
+export function eventSubjects(eventId: string): EventSubjects {
+  const token = eventToken(eventId);
+  const root = `zeitnot.${token}`;
+  return {
+    event: token,
+    stream: `ZEITNOT_${token}`,
+    journal: `${root}.journal.>`,
+    opening: `${root}.journal.event`,
+    desk: `${root}.journal.desk`,
+    forHosts: `${root}.journal.*`,
+    host: (id) => `${root}.journal.host.${checkToken('host id', id)}`,
+    command: (id) => `${root}.command.${checkToken('host id', id)}`,
+    presence: (id) => `${root}.presence.${checkToken('host id', id)}`,
+    anyPresence: `${root}.presence.*`,
+    anyCommand: `${root}.command.*`,
+  };
+}

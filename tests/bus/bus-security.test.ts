@@ -1,0 +1,113 @@
+// Credentials on the bus, against a real nats-server configured by authorizationBlock(): each host
+// and console with its own user, limited to its subjects (a host cannot write as another host or as
+// the console, nor read another host's commands, nor make the stream); an nkey user; a wrong password;
+// TLS with the hall's own CA.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { nkeys } from '@nats-io/transport-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authorizationBlock, connectBus, consumerName, ensureEventStream, eventSubjects, Outbox, startReader, type BusConnection, type BusUser } from '../../bus/index.ts';
+import { startNats, type NatsServer } from '../support/nats.ts';
+import { anyRecord, MemoryJournal } from './memory-journal.ts';
+
+const subjects = eventSubjects('secure');
+
+describe('bus credentials', () => {
+  const seed = nkeys.createUser();
+  const users: BusUser[] = [
+    { role: { kind: 'console', id: 'c1' }, user: 'console-c1', password: 'c1-secret' },
+    { role: { kind: 'host', id: 'h1' }, user: 'host-h1', password: 'h1-secret' },
+    { role: { kind: 'host', id: 'h2' }, user: 'host-h2', password: 'h2-secret' },
+    { role: { kind: 'host', id: 'h3' }, nkey: seed.getPublicKey() },
+  ];
+  let server: NatsServer;
+  const open: BusConnection[] = [];
+  const as = async (user: string, pass: string): Promise<BusConnection> => {
+    const bus = await connectBus({ servers: [server.url], user, pass });
+    open.push(bus);
+    return bus;
+  };
+
+  beforeAll(async () => {
+    server = await startNats({ extra: authorizationBlock(subjects, users) });
+  });
+  afterAll(async () => {
+    for (const b of open) await b.close();
+    await server?.close();
+  });
+
+  it('a host may not make the stream; the console may', async () => {
+    const h1 = await as('host-h1', 'h1-secret');
+    await expect(ensureEventStream(h1, subjects)).rejects.toThrow(/permission|authoriz/i);
+    const c1 = await as('console-c1', 'c1-secret');
+    expect((await ensureEventStream(c1, subjects)).config.name).toBe(subjects.stream);
+  });
+
+  it('a host writes its own subject, reads the console\'s, and nothing else', async () => {
+    const c1 = await as('console-c1', 'c1-secret');
+    await ensureEventStream(c1, subjects);
+    await c1.js.publish(subjects.desk, new TextEncoder().encode(JSON.stringify({ source: 'c1', sourceSeq: 1, wallMs: 0, record: { kind: 'seat' } })));
+    const h1 = await as('host-h1', 'h1-secret');
+    const journal = new MemoryJournal('h1');
+    journal.append({ press: 1 });
+    const outbox = new Outbox(h1, subjects.host('h1'), journal);
+    outbox.notify();
+    await outbox.whenPublished(1);
+    outbox.stop();
+    const read: string[] = [];
+    const reader = await startReader(h1, subjects, { name: consumerName({ kind: 'host', id: 'h1' }), filter: subjects.forHosts, after: 0, parse: anyRecord, onEntry: (e, _seq, subject) => read.push(`${subject} ${e.source}`) });
+    await reader.caughtUp;
+    await reader.stop();
+    expect(read).toEqual([`${subjects.desk} c1`]);
+    // Writing as another host or as the console, or reading with another role's consumer: refused.
+    await expect(h1.js.publish(subjects.host('h2'), new TextEncoder().encode('{}'), { timeout: 1_000 })).rejects.toThrow(/permission/i);
+    await expect(h1.js.publish(subjects.desk, new TextEncoder().encode('{}'), { timeout: 1_000 })).rejects.toThrow(/permission/i);
+    await expect(startReader(h1, subjects, { name: 'console-c1', after: 0, parse: anyRecord, onEntry: () => {} })).rejects.toThrow(/permission|timeout/i);
+    const foreign = h1.nc.subscribe(subjects.command('h2'));
+    await expect(foreign.closed).resolves.toBeInstanceOf(Error);
+    expect((await c1.jsm.streams.info(subjects.stream)).state.messages).toBe(2);
+  });
+
+  it('an nkey host signs in with its seed; a wrong password is refused', async () => {
+    const h3 = await connectBus({ servers: [server.url], nkeySeed: new TextDecoder().decode(seed.getSeed()) });
+    open.push(h3);
+    const journal = new MemoryJournal('h3');
+    journal.append({ press: 1 });
+    const outbox = new Outbox(h3, subjects.host('h3'), journal);
+    outbox.notify();
+    await outbox.whenPublished(1);
+    outbox.stop();
+    await expect(connectBus({ servers: [server.url], user: 'host-h1', pass: 'wrong' })).rejects.toThrow(/authoriz/i);
+  });
+});
+
+describe('bus over TLS', () => {
+  let dir: string;
+  let server: NatsServer;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'zeitnot-tls-'));
+    const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=zeitnot hall CA');
+    ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1');
+    writeFileSync(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
+    ssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'san.ext');
+    server = await startNats({ tls: { certFile: join(dir, 'server.pem'), keyFile: join(dir, 'server.key') } });
+  });
+  afterAll(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('connects with the hall CA and publishes; without the CA the server is not trusted', async () => {
+    const url = server.url.replace('nats://', 'tls://');
+    const bus = await connectBus({ servers: [url], tls: { ca: readFileSync(join(dir, 'ca.pem'), 'utf8') } });
+    const tlsSubjects = eventSubjects('tls');
+    await ensureEventStream(bus, tlsSubjects);
+    const ack = await bus.js.publish(tlsSubjects.desk, new TextEncoder().encode('{}'));
+    expect(ack.seq).toBe(1);
+    await bus.close();
+    await expect(connectBus({ servers: [url], tls: {} })).rejects.toThrow(/certificate|self.signed|verify/i);
+  });
+});

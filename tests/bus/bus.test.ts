@@ -1,0 +1,132 @@
+// The bus layer against a real nats-server with JetStream: entries published in order with their
+// message ids, stored once however often they are published, read back exactly once in order by a
+// reader that resumes where its owner stands; requests and presence.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  announce,
+  answer,
+  ask,
+  connectBus,
+  ensureEventStream,
+  eventSubjects,
+  Outbox,
+  parseBusUrl,
+  PresenceWatch,
+  startReader,
+  type BusConnection,
+  type BusEntry,
+  type HostSeen,
+} from '../../bus/index.ts';
+import { startNats, type NatsServer } from '../support/nats.ts';
+import { until } from '../support/wait.ts';
+import { anyRecord, MemoryJournal } from './memory-journal.ts';
+
+describe('bus on one nats-server -js', () => {
+  let server: NatsServer;
+  let bus: BusConnection;
+
+  beforeAll(async () => {
+    server = await startNats();
+    bus = await connectBus({ servers: [server.url], name: 'test' });
+  });
+
+  afterAll(async () => {
+    await bus?.close();
+    await server?.close();
+  });
+
+  it('stores every entry once, in order, however often it is published; a reader gets each once', async () => {
+    const subjects = eventSubjects('once-only');
+    const info = await ensureEventStream(bus, subjects);
+    expect(info.config.num_replicas).toBe(1);
+    const journal = new MemoryJournal('h1');
+    for (let i = 1; i <= 500; i++) journal.append({ n: i }, { section: 'A', round: 1 });
+    const outbox = new Outbox(bus, subjects.host('h1'), journal, { window: 64 });
+    outbox.notify();
+    await outbox.whenPublished(500);
+    expect(outbox.state).toEqual({ journaled: 500, published: 500, backlog: 0 });
+    // The journal forgot where publishing stood: all 500 go out again and JetStream drops them by id.
+    journal.forgetPublished();
+    const again = new Outbox(bus, subjects.host('h1'), journal);
+    again.notify();
+    await again.whenPublished(500);
+    expect((await bus.jsm.streams.info(subjects.stream)).state.messages).toBe(500);
+
+    const seen: BusEntry[] = [];
+    const reader = await startReader(bus, subjects, { name: 'console-c1', after: 0, parse: anyRecord, onEntry: (e) => seen.push(e) });
+    await reader.caughtUp;
+    expect(seen.map((e) => e.sourceSeq)).toEqual(Array.from({ length: 500 }, (_, i) => i + 1));
+    expect(seen[0]).toMatchObject({ source: 'h1', section: 'A', round: 1, record: { n: 1 } });
+    await reader.stop();
+
+    // A reader resumes after the position its journal has; what comes later arrives live.
+    const resumed: number[] = [];
+    const later = await startReader(bus, subjects, { name: 'console-c1', after: 450, parse: anyRecord, onEntry: (e) => resumed.push(e.sourceSeq) });
+    await later.caughtUp;
+    journal.append({ n: 501 });
+    again.notify();
+    await until(() => resumed.length === 51, 'the live entry');
+    expect(resumed).toEqual(Array.from({ length: 51 }, (_, i) => 451 + i));
+    expect(later.position()).toBe(501);
+    await later.stop();
+    outbox.stop();
+    again.stop();
+  });
+
+  it('a message that is not a journal entry is reported and skipped, never handed on', async () => {
+    const subjects = eventSubjects('garbage');
+    await ensureEventStream(bus, subjects);
+    await bus.js.publish(subjects.host('h9'), new TextEncoder().encode('{"source":"h9"}'));
+    await bus.js.publish(subjects.host('h9'), new TextEncoder().encode('not json'));
+    const bad: string[] = [];
+    const good: unknown[] = [];
+    const reader = await startReader(bus, subjects, { name: 'console-g', after: 0, parse: anyRecord, onEntry: (e) => good.push(e), onBad: (seq, why) => bad.push(`${seq}: ${why}`) });
+    await reader.caughtUp;
+    await reader.stop();
+    expect(good).toEqual([]);
+    expect(bad).toEqual(['1: sourceSeq: Invalid input: expected number, received undefined', '2: not JSON']);
+  });
+
+  it('asks and answers; nobody there is an answer too', async () => {
+    const subjects = eventSubjects('requests');
+    const sub = answer(bus.nc, subjects.command('h1'), (body) => ({ echo: body }));
+    expect(await ask(bus.nc, subjects.command('h1'), { type: 'pause', board: '3' }, 2_000)).toEqual({ ok: true, value: { echo: { type: 'pause', board: '3' } } });
+    const nobody = await ask(bus.nc, subjects.command('h2'), {}, 2_000);
+    expect(nobody).toMatchObject({ ok: false, unreachable: true });
+    sub.unsubscribe();
+  });
+
+  it('a host that goes quiet is unreachable, and reachable again when heard', async () => {
+    const subjects = eventSubjects('presence');
+    const changes: [string, boolean][] = [];
+    const watch = new PresenceWatch(bus.nc, subjects.anyPresence, 300, (host: string, seen: HostSeen) => changes.push([host, seen.reachable]));
+    let stop = announce(bus.nc, subjects.presence('h1'), () => ({ host: 'h1', boards: ['1', '2'], journaled: 3, published: 3, wallMs: Date.now() }), 50);
+    await until(() => changes.length === 1, 'h1 heard');
+    stop();
+    await until(() => changes.length === 2, 'h1 quiet', 5_000);
+    stop = announce(bus.nc, subjects.presence('h1'), () => ({ host: 'h1', boards: ['1', '2'], journaled: 4, published: 4, wallMs: Date.now() }), 50);
+    await until(() => changes.length === 3, 'h1 back');
+    stop();
+    watch.stop();
+    expect(changes).toEqual([
+      ['h1', true],
+      ['h1', false],
+      ['h1', true],
+    ]);
+    expect(watch.hosts().get('h1')?.presence.boards).toEqual(['1', '2']);
+  });
+});
+
+describe('--bus URLs', () => {
+  it('reads servers, a user and a password, and tls://', () => {
+    expect(parseBusUrl('nats://alice:s%40cret@10.0.0.5:4222,10.0.0.6')).toEqual({ servers: ['nats://10.0.0.5:4222', 'nats://10.0.0.6:4222'], user: 'alice', pass: 's@cret' });
+    expect(parseBusUrl('tls://bus.hall:4443')).toEqual({ servers: ['tls://bus.hall:4443'], tls: {} });
+    expect(() => parseBusUrl('http://x')).toThrow(/nats:\/\/ or tls:\/\//);
+    expect(() => parseBusUrl(' , ')).toThrow(/expected nats:\/\/HOST:PORT/);
+  });
+
+  it('refuses event and host ids that are no subject token', () => {
+    expect(eventSubjects('Cairns Cup 2019').stream).toBe('ZEITNOT_Cairns_Cup_2019');
+    expect(() => eventSubjects('x').host('a.b')).toThrow(/host id 'a.b'/);
+  });
+});
