@@ -1,9 +1,8 @@
 // The bus options every role takes: `--bus nats://...` and its credentials and TLS files
 // (docs/hall.md, "Credentials" and "TLS").
-import { existsSync, readFileSync } from 'node:fs';
 import { BusUsageError, parseBusUrl, type BusOptions } from '../bus/index.ts';
-import { presetEvent, presetNames, loadEvent, type PresetName, type ZeitnotEvent } from '../tournament/index.ts';
 import { UsageError } from './command.ts';
+import { readInput } from './inputs.ts';
 
 export const busOptionSpecs = {
   bus: { type: 'string' },
@@ -18,11 +17,6 @@ export const busHelp = `  --bus nats://HOST:PORT  the NATS servers (several sepa
   --bus-nkey FILE        sign in with this nkey seed (made by zeitnot bus users)
   --bus-ca FILE          trust the servers' certificates signed by this CA (PEM); implies TLS
   --bus-cert FILE, --bus-key FILE  a client certificate, where the servers verify clients`;
-
-function readOption(option: string, path: string): string {
-  if (!existsSync(path)) throw new UsageError(`${option} '${path}': no such file`);
-  return readFileSync(path, 'utf8');
-}
 
 export interface BusValues {
   readonly bus?: string | undefined;
@@ -50,23 +44,15 @@ export function busOptionsFrom(values: BusValues, name: string): BusOptions | un
   if ((values['bus-cert'] === undefined) !== (values['bus-key'] === undefined)) throw new UsageError('--bus-cert and --bus-key go together');
   const tls = {
     ...options.tls,
-    ...(values['bus-ca'] ? { ca: readOption('--bus-ca', values['bus-ca']) } : {}),
-    ...(values['bus-cert'] ? { cert: readOption('--bus-cert', values['bus-cert']) } : {}),
-    ...(values['bus-key'] ? { key: readOption('--bus-key', values['bus-key']) } : {}),
+    ...(values['bus-ca'] ? { ca: readInput('--bus-ca', values['bus-ca']) } : {}),
+    ...(values['bus-cert'] ? { cert: readInput('--bus-cert', values['bus-cert']) } : {}),
+    ...(values['bus-key'] ? { key: readInput('--bus-key', values['bus-key']) } : {}),
   };
   const useTls = options.tls !== undefined || Object.keys(tls).length > 0;
   return {
     ...options,
     name,
-    ...(values['bus-nkey'] ? { nkeySeed: readOption('--bus-nkey', values['bus-nkey']) } : {}),
+    ...(values['bus-nkey'] ? { nkeySeed: readInput('--bus-nkey', values['bus-nkey']) } : {}),
     ...(useTls ? { tls } : {}),
   };
-}
-
-/** `--event FILE|PRESET`: a preset by name, else an event file (docs/event-file.md). */
-export function eventFrom(arg: string): ZeitnotEvent {
-  if ((presetNames as string[]).includes(arg)) return presetEvent(arg as PresetName);
-  if (!existsSync(arg)) throw new UsageError(`--event '${arg}': no such file and no such preset (presets: ${presetNames.join(', ')})`);
-  // Every time control is checked as the clock would run it (tournament's clockEngineCheck).
-  return loadEvent(readFileSync(arg, 'utf8'));
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { nkeys } from '@nats-io/transport-node';
 import { authorizationBlock, checkToken, eventSubjects, type BusRole, type BusUser } from '../bus/index.ts';
-import { eventFrom } from './bus-options.ts';
+import { eventFrom } from './inputs.ts';
 import { UsageError, type Command } from './command.ts';
 
 const help = `zeitnot bus users: NATS credentials for an event's hall hosts and consoles.

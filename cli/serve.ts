@@ -1,11 +1,12 @@
 // `zeitnot serve`: the arbiter console (docs/console.md).
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { demoLateArrivals, parseDeviceSpec, roundFromEvent, startConsole, swissRoundPairing, type LivePairing } from '../arbiter-console/index.ts';
-import { findSection, loadEvent, presetEvent, presetNames, type PresetName, type ZeitnotEvent } from '../tournament/index.ts';
+import { findSection, presetNames } from '../tournament/index.ts';
 import { UsageError, type Command } from './command.ts';
+import { eventFrom, readInput } from './inputs.ts';
 
 const help = `zeitnot serve: the arbiter console (web page, WebSocket, journal) for one round.
 
@@ -48,18 +49,6 @@ usage: zeitnot serve --event FILE|PRESET [options]
 
 On the first start in a data directory the chief arbiter's token is printed once; only its scrypt
 hash is stored. With it the chief issues named tokens for deputies and sector arbiters on the page. A restart on the same directory rebuilds every board from the journal.`;
-
-function eventFrom(arg: string): ZeitnotEvent {
-  if ((presetNames as string[]).includes(arg)) return presetEvent(arg as PresetName);
-  if (!existsSync(arg)) throw new UsageError(`--event '${arg}': no such file and no such preset (presets: ${presetNames.join(', ')})`);
-  // Every time control is checked as the clock would run it (tournament's clockEngineCheck).
-  return loadEvent(readFileSync(arg, 'utf8'));
-}
-
-function readInput(option: string, path: string): string {
-  if (!existsSync(path)) throw new UsageError(`${option} '${path}': no such file`);
-  return readFileSync(path, 'utf8');
-}
 
 const readResults = (path: string): string => readInput('--results', path);
 
