@@ -3,7 +3,7 @@
 import type { ClockAlert, ClockEvent, Deadline, GameClock, GameConfig, GameState, Side } from '../clock-engine/index.ts';
 import { applyClockEvent, initialGameState, nextDeadline, remainingAt } from '../clock-engine/index.ts';
 import type { ConsoleNote } from './journal.ts';
-import { boardGameConfig, type RoundBoard } from './round.ts';
+import { boardGameConfig, type Round, type RoundBoard } from './round.ts';
 
 export type AttentionCode = ClockAlert['code'] | 'silent-board';
 
@@ -71,6 +71,8 @@ export class Board {
   constructor(
     readonly info: RoundBoard,
     game: GameConfig,
+    /** The section's round this board's game belongs to. */
+    readonly round: Round,
   ) {
     this.config = boardGameConfig(game, info);
     this.state = initialGameState(this.config);

@@ -21,6 +21,8 @@ interface SentView {
 export interface BroadcastOptions {
   readonly hall: PlayingHall;
   readonly desk: TournamentDesk | undefined;
+  /** An event console's every section (the view then carries them all in `sections`). */
+  readonly desks?: ReadonlyMap<string, TournamentDesk>;
   readonly team: Team | undefined;
   /** A burst of results becomes one tournament message per this many ms (default 500). */
   readonly tournamentIntervalMs?: number;
@@ -30,6 +32,7 @@ export class Broadcast {
   readonly sessions = new Set<ClientSession>();
   readonly #hall: PlayingHall;
   readonly #desk: TournamentDesk | undefined;
+  readonly #desks: ReadonlyMap<string, TournamentDesk> | undefined;
   readonly #team: Team | undefined;
   readonly #boardText = new Map<string, { version: number; text: string }>();
   /** Delta bodies of this turn of the event loop, by content (every session flushing now shares them). */
@@ -44,10 +47,11 @@ export class Broadcast {
   constructor(options: BroadcastOptions) {
     this.#hall = options.hall;
     this.#desk = options.desk;
+    this.#desks = options.desks && options.desks.size > 1 ? options.desks : undefined;
     this.#team = options.team;
     this.#intervalMs = options.tournamentIntervalMs ?? 500;
     this.#unsubscribe.push(this.#hall.subscribe((change) => this.#onHall(change)));
-    if (this.#desk) this.#unsubscribe.push(this.#desk.subscribe(() => this.#tournamentChanged()));
+    for (const d of this.#desks?.values() ?? (this.#desk ? [this.#desk] : [])) this.#unsubscribe.push(d.subscribe(() => this.#tournamentChanged()));
     if (this.#team) this.#unsubscribe.push(this.#team.subscribe((change) => change.type !== 'revokeCredential' && this.#onHall({ boards: [], key: true, attention: false, round: true })));
   }
 
@@ -123,7 +127,7 @@ export class Broadcast {
   #build(role: ViewRole): SentView | undefined {
     let view: TournamentView;
     try {
-      view = this.#desk!.view(role);
+      view = this.#desks ? { ...this.#desk!.view(role), sections: [...this.#desks.values()].map((d) => d.view(role)) } : this.#desk!.view(role);
     } catch (err) {
       // The clocks go on whatever the tournament side thinks; the arbiters see why its pages stopped.
       for (const s of this.sessions) if (s.role.kind !== 'pending') s.error('malformed', `the tournament pages could not be computed: ${String(err)}`);

@@ -10,6 +10,11 @@ import { simulateRound, type LateArrival, type Simulation } from './simulation.t
 import { startConsoleServer, type ConsoleServer, type ConsoleServerOptions } from './server.ts';
 import { Team } from './team.ts';
 import { TournamentDesk, type TournamentContext } from './tournament-desk.ts';
+import { eventSummary } from './event-http.ts';
+import { seatFor } from './event-round.ts';
+import { hallBoardNumbers, type ZeitnotEvent } from '../tournament/index.ts';
+import { startAutopilot } from './autopilot.ts';
+import { simulateEvent } from './event-simulation.ts';
 import { realClock, resumeAt, schedulerOf, type HallClock } from './time.ts';
 import { builtPage } from './web/built-page.ts';
 
@@ -25,7 +30,12 @@ export interface ConsoleOptions {
   readonly host?: string;
   readonly devices?: readonly DeviceSpec[];
   /** `seed`: default the journal's round (event and round number), so a restart replays the same games. */
-  readonly simulate?: { readonly boards: number; readonly seed?: string; readonly late?: readonly LateArrival[]; readonly hardware?: 'dgt' | 'none' };
+  readonly simulate?: { readonly boards: number | 'all'; readonly seed?: string; readonly late?: readonly LateArrival[]; readonly hardware?: 'dgt' | 'none' };
+  /**
+   * Event consoles: the simulated arbiter (autopilot.ts) pairs and publishes each round as soon as it
+   * may and starts its clocks; with `confirm` it also confirms every clock result (a simulated event).
+   */
+  readonly autopilot?: { readonly confirm: boolean; readonly playoff: boolean };
   /** Start every clock at the scheduled start without waiting for the arbiter (simulated rounds). */
   readonly autoStart?: boolean;
   /** Injected time (tests); default a real clock continuing the journal's. */
@@ -35,6 +45,15 @@ export interface ConsoleOptions {
   >;
   /** The event and section of the round: the tournament desk (results, pairings, crosstable, playoffs). */
   readonly tournament?: TournamentContext;
+  /**
+   * The whole event, every section and round in this one process and journal: each section's desk
+   * pairs, publishes (seating the round on its hall boards) and confirms round after round.
+   */
+  readonly event?: ZeitnotEvent;
+  /** Event consoles, on a new journal: pair and publish each section's round 1 at start (the demo). */
+  readonly firstRound?: boolean;
+  /** Event consoles: a round whose scheduled start has passed when it is seated starts this many round-time ms later (default 0: now). */
+  readonly lateStartMs?: number;
   /** Serve no page (API-only tests and benchmarks). */
   readonly noPage?: boolean;
 }
@@ -43,6 +62,8 @@ export interface RunningConsole {
   readonly hall: PlayingHall;
   /** Present when the console runs an event's section (given now or found in the journal). */
   readonly desk: TournamentDesk | undefined;
+  /** Every section's desk, by section id (an event console; a round's console: its one desk). */
+  readonly desks: ReadonlyMap<string, TournamentDesk>;
   readonly journal: Journal;
   /** Sectors and named credentials. */
   readonly team: Team;
@@ -63,30 +84,63 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   const devices: OpenedDevice[] = [];
   const detach: (() => void)[] = [];
   let simulation: Simulation | undefined;
+  let eventSimulation: { stop(): Promise<void> } | undefined;
+  let autopilot: { stop(): void } | undefined;
   try {
     let meta = journal.meta();
     const resumed = meta !== undefined;
     if (!meta) {
-      if (!options.round) throw new Error(`${options.dataDir} holds no round yet: give an event (--event FILE)`);
       const epochWallMs = Date.now();
       const scale = options.scale ?? 1;
-      // Boards with a mirrored clock run with `timekeeper: 'device'`, fixed here in the journal's round.
-      const round = withDeviceTimekeepers(options.round((wallMs) => Math.floor((wallMs - epochWallMs) * scale)), options.devices ?? []);
-      meta = { round, epochWallMs, scale };
+      if (options.event) meta = { event: options.event, epochWallMs, scale };
+      else {
+        if (!options.round) throw new Error(`${options.dataDir} holds no round yet: give an event (--event FILE)`);
+        // Boards with a mirrored clock run with `timekeeper: 'device'`, fixed here in the journal's round.
+        const round = withDeviceTimekeepers(options.round((wallMs) => Math.floor((wallMs - epochWallMs) * scale)), options.devices ?? []);
+        meta = { round, epochWallMs, scale };
+      }
       journal.setMeta(meta);
     }
     const source = options.source ?? realClock(resumeAt(meta.epochWallMs, Date.now(), meta.scale, journal.lastAt()), meta.scale);
-    const hall = new PlayingHall(meta.round, journal, source);
-    const warnings: string[] = resumed ? [...timekeeperMismatches(meta.round, options.devices ?? [])] : [];
-    const desk = TournamentDesk.open(hall, options.tournament);
+    const event = meta.event;
+    const hall = new PlayingHall(meta.round, journal, source, event?.sections.map((s) => s.id) ?? []);
+    const warnings: string[] = resumed && meta.round ? [...timekeeperMismatches(meta.round, options.devices ?? [])] : [];
+    const toMonotonic = (wallMs: number): number => Math.floor((wallMs - meta.epochWallMs) * meta.scale);
+    const desks = new Map<string, TournamentDesk>();
+    if (event) {
+      for (const section of event.sections) {
+        const seat = seatFor(event, section.id, {
+          toMonotonic,
+          now: () => source.now(),
+          lateStartMs: options.lateStartMs ?? 0,
+          devices: options.devices ?? [],
+          wallNow: () => meta.epochWallMs + source.now() / meta.scale,
+          scale: meta.scale,
+        });
+        desks.set(section.id, TournamentDesk.forSection(hall, event, section.id, seat));
+      }
+    } else {
+      const one = TournamentDesk.open(hall, options.tournament);
+      if (one) desks.set(one.section.id, one);
+    }
+    if (event && options.firstRound && !resumed) {
+      for (const d of desks.values()) {
+        for (const command of [{ type: 'pairNextRound' }, { type: 'publishRound' }] as const) {
+          const done = d.command({ ...command, section: d.section.id }, 'console start');
+          if (!done.ok) warnings.push(`section ${d.section.id}: round 1 not ${command.type === 'pairNextRound' ? 'paired' : 'published'}: ${done.reason}`);
+        }
+      }
+    }
+    const desk = desks.values().next().value;
     credentials = await openCredentials(options.dataDir);
     const team = new Team(hall, credentials, {
-      sections: () => (desk ? [desk.section.id] : []),
-      ...(desk ? { sectionOf: (board: string) => (desk.hallPairs.has(board) ? desk.section.id : undefined) } : {}),
+      sections: () => [...desks.keys()],
+      sectionOf: (board: string) => [...desks.values()].find((d) => d.hallPairs.has(board))?.section.id,
     });
     const pageDir = options.noPage ? undefined : builtPage();
+    const hallBoards = event ? new Set(event.sections.flatMap((s) => hallBoardNumbers(event, s.id).map(String))) : new Set(hall.boards.keys());
     for (const spec of options.devices ?? []) {
-      if (!hall.boards.has(spec.board)) throw new Error(`--device ${spec.board}=...: the round has no board '${spec.board}' (boards: ${[...hall.boards.keys()].join(', ')})`);
+      if (!hallBoards.has(spec.board)) throw new Error(`--device ${spec.board}=...: the hall has no board '${spec.board}' (boards: ${[...hallBoards].join(', ')})`);
     }
     // One device's trouble is that board's trouble: a port that fails to open leaves its board
     // disconnected (journaled, with the cause and the fix) and is tried again; the others come up.
@@ -96,10 +150,11 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       let opened: OpenedDevice | undefined;
       let detachDevice: (() => void) | undefined;
       try {
-        opened = await openDevice(spec, schedulerOf(source), hall.boards.get(spec.board)!.state);
+        opened = await openDevice(spec, schedulerOf(source), hall.boards.get(spec.board)?.state);
         detachDevice = hall.attachDevice(opened.device);
         // A resumed game: a mirrored clock learns whose move the journal says it is before its first reading.
-        if (opened.device.role === 'mirror') opened.device.show(hall.boards.get(spec.board)!.state, source.now());
+        const seated = hall.boards.get(spec.board);
+        if (opened.device.role === 'mirror' && seated) opened.device.show(seated.state, source.now());
         await opened.open();
         devices.push(opened);
         detach.push(detachDevice);
@@ -122,17 +177,34 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     });
     const stopWatch = watchMirroredClocks(hall, devices);
     detach.push(stopWatch);
-    if (options.simulate && options.simulate.boards > 0) {
+    if (event && options.simulate && options.simulate.boards !== 0) {
+      eventSimulation = simulateEvent(hall, {
+        seed: options.simulate.seed ?? event.id,
+        boards: options.simulate.boards,
+        hardware: options.simulate.hardware ?? 'none',
+        withDevice: new Set(devices.map((d) => d.device.boardId)),
+        ...(options.simulate.late ? { late: options.simulate.late } : {}),
+      });
+    } else if (options.simulate && options.simulate.boards !== 0) {
       const withDevice = new Set(devices.map((d) => d.device.boardId));
-      const boards = [...hall.boards.keys()].filter((id) => !withDevice.has(id)).slice(0, options.simulate.boards);
+      const boards = [...hall.boards.keys()].filter((id) => !withDevice.has(id)).slice(0, options.simulate.boards === 'all' ? undefined : options.simulate.boards);
       simulation = await simulateRound(hall, {
-        seed: options.simulate.seed ?? `${meta.round.event}/${meta.round.round}`,
+        seed: options.simulate.seed ?? `${hall.round.event}/${hall.round.round}`,
         boards,
         hardware: options.simulate.hardware ?? 'none',
         ...(options.simulate.late ? { late: options.simulate.late } : {}),
       });
     }
-    if (options.autoStart && hall.startAt === undefined) {
+    if (event && (options.autopilot || options.autoStart)) {
+      autopilot = startAutopilot(hall, desks, {
+        confirm: options.autopilot?.confirm ?? false,
+        playoff: options.autopilot?.playoff ?? false,
+        start: options.autoStart ?? false,
+        publish: options.autopilot !== undefined,
+        warn: (message) => process.stderr.write(`zeitnot serve: simulated arbiter: ${message}\n`),
+      });
+    }
+    if (!event && options.autoStart && hall.seated.size > 0 && hall.startAt === undefined) {
       const started = hall.command({ type: 'startAll' }, 'system');
       if (!started.ok) warnings.push(`not started by itself: ${started.reason}`);
     }
@@ -141,6 +213,8 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       credentials,
       team,
       ...(desk ? { desk } : {}),
+      desks,
+      ...(event ? { event: () => eventSummary(desks) } : {}),
       port: options.port ?? 8080,
       ...(options.host ? { host: options.host } : {}),
       ...(pageDir ? { pageDir } : {}),
@@ -149,6 +223,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     return {
       hall,
       desk,
+      desks,
       journal,
       team,
       server,
@@ -157,6 +232,8 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       resumed,
       warnings,
       async stop() {
+        autopilot?.stop();
+        await eventSimulation?.stop();
         await simulation?.stop();
         await server.close();
         hall.stop();
@@ -166,6 +243,8 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       },
     };
   } catch (err) {
+    autopilot?.stop();
+    await eventSimulation?.stop();
     await simulation?.stop();
     for (const d of detach) d();
     await Promise.all(devices.map((d) => d.close().catch(() => {})));

@@ -1,7 +1,9 @@
 // From an event file (tournament part) to the console's round: boards, players, one game config.
 import { gameConfig } from '../clock-engine/index.ts';
-import { findSection, quickplayFinishOf, roundBoards, type Pairing, type ZeitnotEvent } from '../tournament/index.ts';
+import { findSection, hallBoardNumbers, quickplayFinishOf, roundBoards, type Pairing, type ZeitnotEvent } from '../tournament/index.ts';
+import { withDeviceTimekeepers, type DeviceSpec } from './devices.ts';
 import { checkRound, type Round } from './round.ts';
+import type { SeatRound } from './tournament-desk.ts';
 
 export interface RoundChoice {
   /** Section id; default the event's first section. */
@@ -50,4 +52,40 @@ export function roundFromEvent(event: ZeitnotEvent, choice: RoundChoice, toMonot
     game,
     boards: setup.boards.map((b) => ({ id: String(b.board), white: b.white.name, black: b.black.name })),
   });
+}
+
+export interface SeatOptions {
+  /** Wall ms → the console's monotonic ms (the journal's epoch and scale). */
+  readonly toMonotonic: (wallMs: number) => number;
+  /** The console's monotonic now. */
+  readonly now: () => number;
+  /** Wall time now, on the console's (possibly accelerated) scale. */
+  readonly wallNow: () => number;
+  /** Monotonic ms per real ms. */
+  readonly scale: number;
+  /** A round seated after its scheduled start starts this many monotonic ms after now. */
+  readonly lateStartMs: number;
+  readonly devices: readonly DeviceSpec[];
+}
+
+/**
+ * How an event console seats a section's published round: the section's clock settings, its hall board
+ * numbers (event file `hallBoards`, default after the previous sections'), the devices' timekeepers.
+ * A round seated after its scheduled start (a preset of a past event, or a late pairing) is rescheduled
+ * to now (plus `lateStartMs`): the default time counts from the start the players were told.
+ */
+export function seatFor(event: ZeitnotEvent, sectionId: string, options: SeatOptions): SeatRound {
+  const numbers = hallBoardNumbers(event, sectionId);
+  return (round, pairing) => {
+    const scheduled = Date.parse(findSection(event, sectionId).schedule[round - 1]!);
+    const wallNow = options.wallNow();
+    const startWallMs = scheduled > wallNow ? undefined : Math.ceil(wallNow + options.lateStartMs / options.scale);
+    const base = roundFromEvent(event, { section: sectionId, round, pairings: pairing, ...(startWallMs !== undefined ? { startWallMs } : {}) }, options.toMonotonic);
+    const boards = base.boards.map((b, k) => {
+      const hall = numbers[k];
+      if (hall === undefined) throw new RangeError(`section '${sectionId}' has ${numbers.length} hall boards, round ${round} needs ${base.boards.length}`);
+      return { ...b, id: String(hall) };
+    });
+    return withDeviceTimekeepers({ ...base, section: sectionId, boards }, options.devices);
+  };
 }

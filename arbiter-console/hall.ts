@@ -1,6 +1,6 @@
-// The playing hall: every board of the round, kept only through the journal. Each device event and
+// The playing hall: every board of every section's round on the tables, kept only through the journal. Each device event and
 // arbiter command is journaled first, then applied; listeners hear which boards changed. Time acts
-// through the round's actor system (round-actor.ts) on the hall's one injected clock: each board's
+// through the event's actor system (event-actor.ts) on the hall's one injected clock: each board's
 // game-clock actor aims its timer at the board's next deadline and reports it; the hall journals the
 // deadline events (flag, default time, start) at their exact instant and only then applies them.
 import { createActor, type Actor } from 'xstate';
@@ -9,11 +9,11 @@ import { advanceTo, applyClockEvent, moveInProgress, noDeadlineBy } from '../clo
 import type { ClockDevice, DeviceMessage } from '../device-bridge/index.ts';
 import type { Attention } from './board.ts';
 import { Board } from './board.ts';
-import type { Journal, JournalRecord } from './journal.ts';
+import { eventLogic, gameSystemId, roundPhase, roundSystemId, sectionSystemId } from './event-actor.ts';
+import type { EntryPlace, Journal, JournalRecord } from './journal.ts';
 import type { ArbiterCommand, BoardView, RoundView } from './protocol.ts';
-import type { Round } from './round.ts';
-import { pgnTimeControl } from './round.ts';
-import { roundLogic, type RoundPhase } from './round-actor.ts';
+import { MAIN, checkRound, pgnTimeControl, type Round } from './round.ts';
+import type { RoundActorEvent, RoundPhase } from './round-actor.ts';
 import type { HallClock } from './time.ts';
 
 export interface HallChange {
@@ -27,69 +27,107 @@ export interface HallChange {
 export type CommandOutcome = { readonly ok: true; readonly journalSeq: number } | { readonly ok: false; readonly reason: string };
 
 export class PlayingHall {
+  /** The boards on the hall's tables now, by hall board number: each section's seated round. */
   readonly boards = new Map<string, Board>();
   /** The journal sequence number of the last applied entry. */
   version = 0;
-  startAt: number | undefined;
-  /** Why the round may not start yet (the tournament desk: its pairing is still a draft); undefined when it may. */
-  startHeld: (() => string | undefined) | undefined;
+  /** Why a section's round may not start yet (its desk: the pairing is still a draft); undefined when it may. */
+  startHeld: ((section: string) => string | undefined) | undefined;
+  readonly #seated = new Map<string, Round>();
+  readonly #startAt = new Map<string, number>();
   readonly #boardVersion = new Map<string, number>();
   readonly #listeners = new Set<(change: HallChange) => void>();
   readonly #devices = new Map<string, ClockDevice>();
   /** Each board's open alerts (their ids), so a change looks at the boards it touched only. */
   readonly #attentionKeys = new Map<string, string>();
-  readonly #actor: Actor<ReturnType<typeof roundLogic>>;
+  readonly #actor: Actor<ReturnType<typeof eventLogic>>;
+  #live = false;
 
+  /**
+   * `round`: a bare round seated from the start (a console without an event); `sections`: the event's
+   * sections, whose rounds the journal's `seat` records put on the boards.
+   */
   constructor(
-    readonly round: Round,
+    round: Round | undefined,
     readonly journal: Journal,
     readonly source: HallClock,
+    sections: readonly string[] = [],
   ) {
-    for (const info of round.boards) this.boards.set(info.id, new Board(info, round.game));
-    let running = false;
-    for (const entry of journal.entries()) {
-      this.#apply(entry.record, entry.seq);
-    }
-    for (const board of this.boards.values()) if (board.state.status === 'running') running = true;
+    if (round) this.#seatApply(round);
+    for (const entry of journal.entries()) this.#apply(entry.record, entry.seq);
     // Host-driven clocks: the running clock kept running while the console was down (docs/console.md).
     const lastAt = journal.lastAt();
     const now = source.now();
-    if (running && now > lastAt) {
+    if (now > lastAt) {
       for (const board of this.boards.values()) {
         if (board.state.status === 'running') this.record({ kind: 'note', board: board.id, note: { type: 'downtime', at: now, lastAt } });
       }
     }
     for (const id of this.boards.keys()) this.#attentionKeys.set(id, this.#attentionSignature(id));
     // The journal is replayed: restore each board's actor from its fold state (XState does not restore
-    // delayed events from a snapshot, statelyai/xstate#5331), on the hall's clock.
-    this.#actor = createActor(roundLogic(() => source.now()), {
-      clock: source,
-      input: {
-        section: 'main',
-        round: round.round,
-        phase: this.#phase(),
-        boards: [...this.boards.values()].map((b) => ({ systemId: gameId(round.round, b.id), board: b.id, game: { config: b.config, state: b.state, deadlines: 'report' as const } })),
-        ...(this.startAt !== undefined ? { startAt: this.startAt } : {}),
-      },
-    });
-    this.#actor.on('startDue', ({ at }) => this.#startDue(at));
+    // delayed events from a snapshot, statelyai/xstate#5331), all on the hall's one clock.
+    const all = [...new Set([...sections, ...this.#seated.keys()])];
+    this.#actor = createActor(eventLogic(() => source.now()), { clock: source, systemId: 'event', input: { sections: all } });
     this.#actor.start();
-    for (const board of this.boards.values()) {
-      const ref = this.#actor.system.get(gameId(round.round, board.id)) as Parameters<Board['attach']>[0] & { on: (type: 'deadline', handler: (e: { at: number }) => void) => unknown };
-      board.attach(ref);
-      ref.on('deadline', ({ at }) => this.#deadline(board.id, at));
-    }
-    if (this.startAt !== undefined && this.startAt <= source.now()) this.#startDue(this.startAt);
+    this.#live = true;
+    for (const seated of this.#seated.values()) this.#openRound(seated);
+    for (const [section, startAt] of this.#startAt) if (startAt <= source.now()) this.#startDue(section, startAt);
+  }
+
+  /** The hall as a journal left it: its bare round or its event's sections, every seated round replayed. */
+  static fromJournal(journal: Journal, source: HallClock): PlayingHall {
+    const meta = journal.meta();
+    if (!meta) throw new Error(`${journal.file} holds no round and no event`);
+    return new PlayingHall(meta.round, journal, source, meta.event?.sections.map((s) => s.id) ?? []);
+  }
+
+  /** The round of the first section on the boards (a bare round's console has only that one). */
+  get round(): Round {
+    const first = this.#seated.values().next().value;
+    if (!first) throw new Error('no round is on the boards yet');
+    return first;
+  }
+
+  /** Each section's round on the boards. */
+  get seated(): ReadonlyMap<string, Round> {
+    return this.#seated;
+  }
+
+  /** The first seated section's start (a bare round's). */
+  get startAt(): number | undefined {
+    return this.#startAt.get(this.#seated.keys().next().value ?? '');
+  }
+
+  startOf(section: string): number | undefined {
+    return this.#startAt.get(section);
+  }
+
+  /** The actor system's root (inspection, tests). */
+  get system(): Actor<ReturnType<typeof eventLogic>>['system'] {
+    return this.#actor.system;
   }
 
   /** The round's state: published (clocks waiting), playing, or results to confirm (every game over). */
   get phase(): RoundPhase {
-    return this.#actor.getSnapshot().context.phase;
+    return this.phaseOf(this.round.section ?? MAIN, this.round.round) ?? 'published';
   }
 
-  #phase(): RoundPhase {
-    const boards = [...this.boards.values()];
-    if (this.startAt === undefined || boards.some((b) => b.state.status === 'waiting')) return 'published';
+  phaseOf(section: string, round: number): RoundPhase | undefined {
+    return roundPhase(this.#actor.system, section, round);
+  }
+
+  /** Which section and round a hall board's game belongs to. */
+  roundOf(board: string): Round | undefined {
+    return this.boards.get(board)?.round;
+  }
+
+  #boardsOf(section: string): Board[] {
+    return [...this.boards.values()].filter((b) => (b.round.section ?? MAIN) === section);
+  }
+
+  #phaseNow(section: string): RoundPhase {
+    const boards = this.#boardsOf(section);
+    if (this.#startAt.get(section) === undefined || boards.some((b) => b.state.status === 'waiting')) return 'published';
     return boards.every((b) => b.state.status === 'finished') ? 'confirming' : 'playing';
   }
 
@@ -98,29 +136,103 @@ export class PlayingHall {
     this.#actor.stop();
   }
 
+  /**
+   * Tells a section's actor about one of its rounds (the journal has the fact already): `draft`,
+   * `discard`, `close` come from the tournament desk. A drafted round's actor is made here.
+   */
+  lifecycle(section: string, round: number, event: RoundActorEvent): void {
+    const sectionActor = this.#actor.system.get(sectionSystemId(section));
+    if (!sectionActor) return;
+    if (this.phaseOf(section, round) === undefined) {
+      if (event.type !== 'draft') return;
+      sectionActor.send({ type: 'open', input: { section, round, phase: 'drafted' } });
+      return;
+    }
+    sectionActor.send({ type: 'toRound', round, event });
+  }
+
+  /** Puts a section's round on its hall boards (journal first), replacing the section's previous round. */
+  seat(round: Round, by = 'system'): CommandOutcome {
+    const section = round.section ?? MAIN;
+    for (const b of round.boards) {
+      const other = this.boards.get(b.id);
+      if (other && (other.round.section ?? MAIN) !== section && other.state.status !== 'finished') {
+        return { ok: false, reason: `hall board ${b.id} is in use by section '${other.round.section ?? MAIN}' (round ${other.round.round})` };
+      }
+    }
+    void by;
+    return { ok: true, journalSeq: this.record({ kind: 'seat', at: this.source.now(), round: checkRound(round) }) };
+  }
+
+  #seatApply(round: Round): void {
+    const section = round.section ?? MAIN;
+    const previous = this.#seated.get(section);
+    for (const board of this.#boardsOf(section)) {
+      this.boards.delete(board.id);
+      this.#boardVersion.delete(board.id);
+      this.#attentionKeys.delete(board.id);
+    }
+    if (previous && this.#live) this.lifecycle(section, previous.round, { type: 'close' });
+    this.#seated.set(section, round);
+    this.#startAt.delete(section);
+    for (const info of round.boards) this.boards.set(info.id, new Board(info, round.game, round));
+    if (this.#live) {
+      for (const id of round.boards.map((b) => b.id)) this.#attentionKeys.set(id, this.#attentionSignature(id));
+      this.#openRound(round);
+    }
+  }
+
+  /** Makes (or moves on) the seated round's actor and wires its game-clock actors to the hall. */
+  #openRound(round: Round): void {
+    const section = round.section ?? MAIN;
+    const boards = this.#boardsOf(section).map((b) => ({
+      systemId: gameSystemId(section, round.round, b.id),
+      board: b.id,
+      game: { config: b.config, state: b.state, deadlines: 'report' as const },
+    }));
+    const startAt = this.#startAt.get(section);
+    if (this.phaseOf(section, round.round) === undefined) {
+      this.#actor.system.get(sectionSystemId(section))?.send({
+        type: 'open',
+        input: { section, round: round.round, phase: this.#phaseNow(section), boards, ...(startAt !== undefined ? { startAt } : {}) },
+      });
+    } else {
+      this.lifecycle(section, round.round, { type: 'publish', boards });
+    }
+    const roundActor = this.#actor.system.get(roundSystemId(section, round.round)) as { on(type: 'startDue', h: (e: { at: number }) => void): unknown } | undefined;
+    roundActor?.on('startDue', ({ at }) => this.#startDue(section, at));
+    for (const board of this.#boardsOf(section)) {
+      const ref = this.#actor.system.get(gameSystemId(section, round.round, board.id)) as (Parameters<Board['attach']>[0] & { on(type: 'deadline', h: (e: { at: number }) => void): unknown }) | undefined;
+      if (!ref) continue;
+      board.attach(ref);
+      ref.on('deadline', ({ at }) => this.#deadline(board, at));
+    }
+  }
+
   /** A board's actor reached a deadline: journal what falls due there, stamped with its instant, then apply. */
-  #deadline(board: string, at: number): void {
-    const b = this.boards.get(board);
-    if (!b || noDeadlineBy(b.config, b.state, at)) return;
-    const emitted = advanceTo(b.config, b.state, at).emitted;
-    if (emitted.length > 0) this.#recordAll(emitted.map((e) => clock(board, e)));
+  #deadline(board: Board, at: number): void {
+    if (this.boards.get(board.id) !== board || noDeadlineBy(board.config, board.state, at)) return;
+    const emitted = advanceTo(board.config, board.state, at).emitted;
+    if (emitted.length > 0) this.#recordAll(emitted.map((e) => clock(board.id, e)));
   }
 
-  /** The scheduled start has come: every waiting clock starts at that instant. */
-  #startDue(at: number): void {
-    const waiting = [...this.boards.values()].filter((b) => b.state.status === 'waiting');
+  /** A section's scheduled start has come: every waiting clock of it starts at that instant. */
+  #startDue(section: string, at: number): void {
+    const waiting = this.#boardsOf(section).filter((b) => b.state.status === 'waiting');
     if (waiting.length > 0) this.#recordAll(waiting.map((b) => clock(b.id, { type: 'start', at, by: { kind: 'system' } })));
-    else this.#followPhase();
+    else this.#followPhase(section);
   }
 
-  /** Tells the round actor what the boards now say (the journal has it already). */
-  #followPhase(): void {
-    const now = this.#phase();
-    const was = this.phase;
-    if (now === was) return;
-    if (was === 'published' && now !== 'published') this.#actor.send({ type: 'started' });
-    if (now === 'confirming') this.#actor.send({ type: 'finished' });
-    if (now === 'playing' && this.phase === 'confirming') this.#actor.send({ type: 'reopened' });
+  /** Tells the section's round actor what its boards now say (the journal has it already). */
+  #followPhase(section: string): void {
+    const round = this.#seated.get(section);
+    if (!round) return;
+    const now = this.#phaseNow(section);
+    const was = this.phaseOf(section, round.round);
+    if (was === undefined || now === was || was === 'closed') return;
+    if (was === 'published' && now !== 'published') this.lifecycle(section, round.round, { type: 'started' });
+    if (now === 'confirming') this.lifecycle(section, round.round, { type: 'finished' });
+    if (now === 'playing' && this.phaseOf(section, round.round) === 'confirming') this.lifecycle(section, round.round, { type: 'reopened' });
   }
 
   subscribe(listener: (change: HallChange) => void): () => void {
@@ -134,6 +246,11 @@ export class PlayingHall {
    */
   record(record: JournalRecord): number {
     return this.#recordAll([record]);
+  }
+
+  /** Journals several records in one transaction (one sync), then applies them in order. */
+  recordBatch(records: readonly JournalRecord[]): number {
+    return this.#recordAll(records);
   }
 
   /**
@@ -153,28 +270,47 @@ export class PlayingHall {
       }
       records.push(record);
     }
-    const seqs = this.journal.appendAll(records);
-    let statusChanged = false;
+    const seqs = this.journal.appendAll(records, Date.now(), (r) => this.#placeOf(r));
+    const moved = new Set<string>();
     records.forEach((r, i) => {
       const board = r.kind === 'clock' ? this.boards.get(r.board) : undefined;
       const before = board?.state.status;
       this.#apply(r, seqs[i]!);
-      if (board && board.state.status !== before) statusChanged = true;
+      if (board && board.state.status !== before) moved.add(board.round.section ?? MAIN);
     });
-    // The round's phase follows the boards' statuses: only a status change can move it.
-    if (statusChanged && this.#actor) this.#followPhase();
+    // A round's phase follows its boards' statuses: only a status change can move it.
+    if (this.#live) for (const section of moved) this.#followPhase(section);
     this.#afterChange(
       records.flatMap((r) => (r.kind === 'clock' || r.kind === 'note' ? [r.board] : [])),
       records.some(isKey),
-      records.some((r) => r.kind === 'scheduleStart'),
+      records.some((r) => r.kind === 'scheduleStart' || r.kind === 'seat'),
     );
     return seqs[seqs.length - 1] ?? this.version;
+  }
+
+  /** Where a record belongs in the event: the section and round of its board. */
+  #placeOf(record: JournalRecord): EntryPlace {
+    if (record.kind === 'clock' || record.kind === 'note') {
+      const round = this.boards.get(record.board)?.round;
+      return round ? { section: round.section ?? MAIN, round: round.round } : {};
+    }
+    if (record.kind === 'scheduleStart') {
+      const section = record.section ?? this.#seated.keys().next().value;
+      const round = section === undefined ? undefined : this.#seated.get(section);
+      return round ? { section: section!, round: round.round } : {};
+    }
+    return {};
   }
 
   #apply(record: JournalRecord, seq: number): void {
     this.version = seq;
     if (record.kind === 'scheduleStart') {
-      this.startAt = record.startAt;
+      const section = record.section ?? this.#seated.keys().next().value;
+      if (section !== undefined) this.#startAt.set(section, record.startAt);
+      return;
+    }
+    if (record.kind === 'seat') {
+      this.#seatApply(record.round);
       return;
     }
     if (record.kind === 'tournament' || record.kind === 'staff') return; // the desk and the team apply their own records
@@ -213,7 +349,6 @@ export class PlayingHall {
   }
 
   attachDevice(device: ClockDevice): () => void {
-    if (!this.boards.has(device.boardId)) throw new Error(`unknown board '${device.boardId}' for a ${device.kind} device`);
     this.#devices.set(device.boardId, device);
     const unsubscribe = device.subscribe((message) => this.#fromDevice(device.boardId, message));
     return () => {
@@ -247,13 +382,23 @@ export class PlayingHall {
     const refuse = (reason: string): CommandOutcome => ({ ok: false, reason });
     switch (command.type) {
       case 'startAll': {
-        if (this.startAt !== undefined) return refuse('the round start is already set');
-        const held = this.startHeld?.();
-        if (held !== undefined) return refuse(held);
-        const startAt = Math.max(at, this.round.game.scheduledStart);
-        const seq = this.record({ kind: 'scheduleStart', startAt, at });
-        if (startAt <= this.source.now()) this.#startDue(startAt);
-        else this.#actor.send({ type: 'scheduleStart', startAt });
+        const sections = command.section !== undefined ? [command.section] : [...this.#seated.keys()];
+        if (command.section !== undefined && !this.#seated.has(command.section)) return refuse(`section '${command.section}' has no round on the boards`);
+        const open = sections.filter((section) => this.#startAt.get(section) === undefined);
+        if (sections.length === 0) return refuse('no round is on the boards');
+        if (open.length === 0) return refuse('the round start is already set');
+        for (const section of open) {
+          const held = this.startHeld?.(section);
+          if (held !== undefined) return refuse(held);
+        }
+        let seq = this.version;
+        for (const section of open) {
+          // Each section at its own scheduled start (Donostia: two groups at 16:30, two at 17:00).
+          const startAt = Math.max(at, this.#seated.get(section)!.game.scheduledStart);
+          seq = this.record({ kind: 'scheduleStart', section, startAt, at });
+          if (startAt <= this.source.now()) this.#startDue(section, startAt);
+          else this.lifecycle(section, this.#seated.get(section)!.round, { type: 'scheduleStart', startAt });
+        }
         return { ok: true, journalSeq: Math.max(seq, this.version) };
       }
       case 'arriveAll': {
@@ -360,7 +505,9 @@ export class PlayingHall {
   }
 
   roundView(): RoundView {
-    const r = this.round;
+    const r = this.#seated.values().next().value;
+    // An event console before its first round is published: nothing on the boards yet.
+    if (!r) return { event: '', site: '', round: 0, date: '', timeControl: '', defaultTimeMs: 0, scheduledStart: '' };
     return {
       event: r.event,
       site: r.site,
@@ -373,11 +520,6 @@ export class PlayingHall {
       ...(this.startAt !== undefined ? { startAt: this.startAt } : {}),
     };
   }
-}
-
-/** The systemId of a board's game-clock actor. */
-function gameId(round: number, board: string): string {
-  return `game:main:${round}:${board}`;
 }
 
 function clock(board: string, event: ClockEvent): JournalRecord {

@@ -8,6 +8,7 @@ import { boardPgn } from './pgn.ts';
 import type { ClockReference } from './protocol.ts';
 import type { TournamentDesk } from './tournament-desk.ts';
 import { tournamentApi } from './tournament-http.ts';
+import { eventApi } from './event-http.ts';
 
 export interface Answer {
   readonly status: number;
@@ -19,6 +20,10 @@ export interface Answer {
 export interface RouteContext {
   readonly hall: PlayingHall;
   readonly desk: TournamentDesk | undefined;
+  /** Every section's desk (an event console), by section id; `desk` is the first. */
+  readonly desks?: ReadonlyMap<string, TournamentDesk>;
+  /** The event's summary (`/api/event`), on an event console. */
+  readonly event?: () => unknown;
   /** The bundled page, read into memory once (no file read per request). */
   readonly page: PageFiles | undefined;
   readonly health: () => Record<string, unknown>;
@@ -68,7 +73,7 @@ const routes: readonly Route[] = [
     path: '/api/pgn',
     answer: ({ hall }) => {
       const now = hall.source.now();
-      return { status: 200, type: PGN_TYPE, body: [...hall.boards.values()].map((b) => boardPgn(hall.round, b, now, Date.now())).join('\n') };
+      return { status: 200, type: PGN_TYPE, body: [...hall.boards.values()].map((b) => boardPgn(b.round, b, now, Date.now())).join('\n') };
     },
   },
   {
@@ -77,7 +82,7 @@ const routes: readonly Route[] = [
       const id = decodeURIComponent(match![1]!);
       const board = hall.boards.get(id);
       if (!board) return json(404, { error: `unknown board '${id}'`, boards: [...hall.boards.keys()] });
-      return { status: 200, type: PGN_TYPE, body: boardPgn(hall.round, board, hall.source.now(), Date.now()) };
+      return { status: 200, type: PGN_TYPE, body: boardPgn(board.round, board, hall.source.now(), Date.now()) };
     },
   },
   {
@@ -119,7 +124,9 @@ export function answerRequest(ctx: RouteContext, req: IncomingMessage, hostAllow
     return text(400, 'malformed URL');
   }
   const path = url.pathname;
-  const tournament = tournamentApi(ctx.desk, path, url.searchParams);
+  const event = eventApi(ctx, path, url.searchParams);
+  if (event.answer) return event.answer.type ? { status: event.answer.status, type: event.answer.type, body: String(event.answer.body) } : json(event.answer.status, event.answer.body);
+  const tournament = tournamentApi(event.desk, path, url.searchParams);
   if (tournament) return tournament.type ? { status: tournament.status, type: tournament.type, body: String(tournament.body) } : json(tournament.status, tournament.body);
   for (const route of routes) {
     if (typeof route.path === 'string') {

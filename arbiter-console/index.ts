@@ -2,11 +2,17 @@
 export { startConsole, type ConsoleOptions, type RunningConsole } from './console.ts';
 export { startConsoleServer, lanAddresses, type ConsoleServer, type ConsoleServerOptions, type ServerLimits } from './server.ts';
 export { PlayingHall, type HallChange, type CommandOutcome } from './hall.ts';
-export { TournamentDesk, type TournamentContext } from './tournament-desk.ts';
+export { TournamentDesk, type TournamentContext, type SeatRound } from './tournament-desk.ts';
 export { tournamentApi, type ApiAnswer } from './tournament-http.ts';
 export type { TournamentRecord, TournamentView, RoundPairings, PairedGame, PairedPlayer, DraftView, ResultSource } from './tournament-view.ts';
 export { Board, type Attention, type AttentionCode, type BoardPly, type BoardLine } from './board.ts';
-export { Journal, type Durability, type JournalRecord, type JournalEntry, type JournalMeta, type ConsoleNote } from './journal.ts';
+export { Journal, JournalError, type Durability, type JournalRecord, type JournalEntry, type JournalMeta, type ConsoleNote, type EntryPlace } from './journal.ts';
+export { journalRecordSchema, parseJournalRecord } from './journal-schema.ts';
+export { eventLogic, sectionLogic, gameSystemId, roundSystemId, sectionSystemId, roundPhase } from './event-actor.ts';
+export { roundLogic, type RoundPhase, type RoundActorEvent, type RoundActorInput } from './round-actor.ts';
+export { eventSummary, roundPgn, type EventSummary } from './event-http.ts';
+export { startAutopilot, type AutopilotOptions } from './autopilot.ts';
+export { simulateEvent, type EventSimulationOptions } from './event-simulation.ts';
 export {
   parseClientMessage,
   arbiterCommandSchema,
@@ -38,8 +44,8 @@ export { Team } from './team.ts';
 export { refusalFor, parseBoardRanges, sectorMembers, type StaffRole, type Sector, type SectorView, type StaffChange } from './staff.ts';
 export { diffView, applyViewPatch, type ViewPatch, type PatchOp } from './view-patch.ts';
 export { boardPgn, clockText } from './pgn.ts';
-export { boardGameConfig, checkRound, pgnTimeControl, type Round, type RoundBoard } from './round.ts';
-export { roundFromEvent, type RoundChoice } from './event-round.ts';
+export { MAIN, boardGameConfig, checkRound, pgnTimeControl, type Round, type RoundBoard } from './round.ts';
+export { roundFromEvent, seatFor, type RoundChoice, type SeatOptions } from './event-round.ts';
 export { swissRoundPairing, type LivePairing, type SwissRoundInput } from './swiss-round.ts';
 export { deviceRole, explainPortError, parseDeviceSpec, portHolders, timekeeperMismatches, withDeviceTimekeepers, type DeviceSpec } from './devices.ts';
 export { simulateRound, classicalThink, type LateArrival, type Simulation, type SimulationOptions } from './simulation.ts';

@@ -1,39 +1,38 @@
-// The journal: every device event and arbiter command, appended (and synced) before it is applied or
-// acknowledged. A console that starts on an existing journal rebuilds every board from it.
+// The event journal: every device event, arbiter command and tournament action of the whole event, in
+// one SQLite file, appended (and synced) before it is applied or acknowledged. A console that starts on
+// an existing journal rebuilds the event from it. Each entry is self-describing: which journal wrote it
+// (`source`) and its place there (`sourceSeq`), and which section, round and hall board it belongs to,
+// so it can be copied elsewhere (a stream, another console) and still be read alone. Every entry is
+// checked with zod when it is read back (journal-schema.ts): a damaged journal is refused, naming the entry.
 import Database from 'better-sqlite3';
-import type { ClockEvent } from '../clock-engine/index.ts';
+import type { ZeitnotEvent } from '../tournament/index.ts';
+import { parseJournalRecord, parseMeta, type JournalRecord } from './journal-schema.ts';
 import type { Round } from './round.ts';
 import { checkRound } from './round.ts';
-import type { StaffChange } from './staff.ts';
-import type { TournamentRecord } from './tournament-view.ts';
 
-/** What the console journals besides clock events: device notices and round-level decisions. */
-export type ConsoleNote =
-  | { readonly type: 'arbiterCall'; readonly at: number; readonly detail: string }
-  | { readonly type: 'connection'; readonly at: number; readonly state: string; readonly detail?: string }
-  | { readonly type: 'inputError'; readonly at: number; readonly detail: string; readonly count: number }
-  | { readonly type: 'disagreement'; readonly at: number; readonly detail: string }
-  | { readonly type: 'dismiss'; readonly at: number; readonly alertId: string }
-  | { readonly type: 'downtime'; readonly at: number; readonly lastAt: number };
+export type { ConsoleNote, JournalRecord } from './journal-schema.ts';
 
-export type JournalRecord =
-  | { readonly kind: 'clock'; readonly board: string; readonly event: ClockEvent }
-  | { readonly kind: 'note'; readonly board: string; readonly note: ConsoleNote }
-  /** The round's clocks are to start at `startAt` (monotonic ms). */
-  | { readonly kind: 'scheduleStart'; readonly startAt: number; readonly at: number }
-  /** A tournament desk action (results, pairing drafts, playoffs, incidents): tournament-desk.ts. */
-  | { readonly kind: 'tournament'; readonly at: number; readonly action: TournamentRecord }
-  /** The chief arbiter's team: sectors, credentials issued and revoked (team.ts); `by` who did it. */
-  | { readonly kind: 'staff'; readonly at: number; readonly by: string; readonly change: StaffChange };
+/** Where an entry belongs: the section and round of the board (or the tournament action). */
+export interface EntryPlace {
+  readonly section?: string;
+  readonly round?: number;
+}
 
-export interface JournalEntry {
+export interface JournalEntry extends EntryPlace {
   readonly seq: number;
+  /** The journal that wrote the entry first ('console' for this one unless told otherwise). */
+  readonly source: string;
+  /** Its sequence number in that journal: stable, gap-free per source. */
+  readonly sourceSeq: number;
   readonly wallMs: number;
   readonly record: JournalRecord;
 }
 
 export interface JournalMeta {
-  readonly round: Round;
+  /** A bare round (no event): the boards of its single section, seated from the start. */
+  readonly round?: Round;
+  /** The event this journal runs: its sections' rounds are seated by `seat` records. */
+  readonly event?: ZeitnotEvent;
   /** Wall time at monotonic 0. */
   readonly epochWallMs: number;
   readonly scale: number;
@@ -47,14 +46,38 @@ export interface JournalMeta {
  */
 export type Durability = 'process' | 'power';
 
+export class JournalError extends Error {
+  constructor(
+    readonly seq: number,
+    message: string,
+  ) {
+    super(`journal entry ${seq}: ${message}`);
+    this.name = 'JournalError';
+  }
+}
+
+interface Row {
+  seq: number;
+  source: string | null;
+  source_seq: number | null;
+  wall_ms: number;
+  section: string | null;
+  round: number | null;
+  body: string;
+}
+
 export class Journal {
   readonly #db: Database.Database;
   readonly #insert: Database.Statement;
+  /** This journal's name as a source (entries it writes itself). */
+  readonly source: string;
 
   constructor(
     readonly file: string,
     durability: Durability = 'process',
+    source = 'console',
   ) {
+    this.source = source;
     this.#db = new Database(file);
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma(`synchronous = ${durability === 'power' ? 'FULL' : 'NORMAL'}`);
@@ -68,14 +91,20 @@ export class Journal {
         at INTEGER NOT NULL,
         body TEXT NOT NULL
       );`);
-    this.#insert = this.#db.prepare('INSERT INTO entries (wall_ms, board, kind, at, body) VALUES (?, ?, ?, ?, ?)');
+    // Journals of one round only (before the event journal) lack these columns: add them, empty.
+    const columns = new Set((this.#db.prepare('PRAGMA table_info(entries)').all() as { name: string }[]).map((c) => c.name));
+    for (const [name, type] of [['source', 'TEXT'], ['source_seq', 'INTEGER'], ['section', 'TEXT'], ['round', 'INTEGER']] as const) {
+      if (!columns.has(name)) this.#db.exec(`ALTER TABLE entries ADD COLUMN ${name} ${type}`);
+    }
+    this.#db.exec('CREATE INDEX IF NOT EXISTS entries_place ON entries (section, round)');
+    this.#insert = this.#db.prepare('INSERT INTO entries (source, source_seq, wall_ms, section, round, board, kind, at, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
   }
 
   meta(): JournalMeta | undefined {
     const row = this.#db.prepare("SELECT value FROM meta WHERE key = 'console'").get() as { value: string } | undefined;
     if (!row) return undefined;
-    const parsed = JSON.parse(row.value) as JournalMeta;
-    return { round: checkRound(parsed.round), epochWallMs: parsed.epochWallMs, scale: parsed.scale };
+    const meta = parseMeta(row.value);
+    return meta.round ? { ...meta, round: checkRound(meta.round) } : meta;
   }
 
   setMeta(meta: JournalMeta): void {
@@ -83,24 +112,46 @@ export class Journal {
   }
 
   /** Appends durably; returns the entry's sequence number. */
-  append(record: JournalRecord, wallMs = Date.now()): number {
+  append(record: JournalRecord, wallMs = Date.now(), place: EntryPlace = {}): number {
     const board = record.kind === 'clock' || record.kind === 'note' ? record.board : null;
     const at = record.kind === 'clock' ? record.event.at : record.kind === 'note' ? record.note.at : record.at;
-    return Number(this.#insert.run(wallMs, board, record.kind, at, JSON.stringify(record)).lastInsertRowid);
+    const section = place.section ?? (record.kind === 'tournament' || record.kind === 'seat' ? (record.kind === 'seat' ? record.round.section : record.section) : undefined) ?? null;
+    const round = place.round ?? (record.kind === 'seat' ? record.round.round : undefined) ?? null;
+    // The journal's own entries leave source_seq empty: their sequence number is the source sequence.
+    return Number(this.#insert.run(this.source, null, wallMs, section, round, board, record.kind, at, JSON.stringify(record)).lastInsertRowid);
   }
 
   /** Appends several records in one transaction (one sync): all or none. */
-  appendAll(records: readonly JournalRecord[], wallMs = Date.now()): number[] {
-    return this.#db.transaction(() => records.map((r) => this.append(r, wallMs)))();
+  appendAll(records: readonly JournalRecord[], wallMs = Date.now(), place: (record: JournalRecord) => EntryPlace = () => ({})): number[] {
+    return this.#db.transaction(() => records.map((r) => this.append(r, wallMs, place(r))))();
   }
 
-  *entries(afterSeq = 0, kind?: JournalRecord['kind']): Generator<JournalEntry> {
-    const rows = (
-      kind === undefined
-        ? this.#db.prepare('SELECT seq, wall_ms, body FROM entries WHERE seq > ? ORDER BY seq').iterate(afterSeq)
-        : this.#db.prepare('SELECT seq, wall_ms, body FROM entries WHERE seq > ? AND kind = ? ORDER BY seq').iterate(afterSeq, kind)
-    ) as IterableIterator<{ seq: number; wall_ms: number; body: string }>;
-    for (const row of rows) yield { seq: row.seq, wallMs: row.wall_ms, record: JSON.parse(row.body) as JournalRecord };
+  /** Entries after `afterSeq`, in order, each checked (a damaged entry throws JournalError). */
+  *entries(afterSeq = 0, kind?: JournalRecord['kind'], place: EntryPlace = {}): Generator<JournalEntry> {
+    const where = ['seq > ?'];
+    const args: (string | number)[] = [afterSeq];
+    const filter = (column: string, value: string | number | undefined): void => {
+      if (value === undefined) return;
+      where.push(`${column} = ?`);
+      args.push(value);
+    };
+    filter('kind', kind);
+    filter('section', place.section);
+    filter('round', place.round);
+    const rows = this.#db.prepare(`SELECT seq, source, source_seq, wall_ms, section, round, body FROM entries WHERE ${where.join(' AND ')} ORDER BY seq`).iterate(...args) as IterableIterator<Row>;
+    for (const row of rows) {
+      const parsed = parseJournalRecord(row.body);
+      if (!parsed.ok) throw new JournalError(row.seq, parsed.reason);
+      yield {
+        seq: row.seq,
+        source: row.source ?? this.source,
+        sourceSeq: row.source_seq ?? row.seq,
+        wallMs: row.wall_ms,
+        ...(row.section !== null ? { section: row.section } : {}),
+        ...(row.round !== null ? { round: row.round } : {}),
+        record: parsed.record,
+      };
+    }
   }
 
   /** One board's entries, in order (its history). */

@@ -46,7 +46,8 @@ export const arbiterCommandSchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({ type: z.literal('arrive'), board: boardId, side }),
   z.strictObject({ type: z.literal('dismiss'), alertId: z.string().min(1).max(120) }),
-  z.strictObject({ type: z.literal('startAll') }),
+  /** Every seated round's clocks (or one section's) at their scheduled start, or now if that has passed. */
+  z.strictObject({ type: z.literal('startAll'), section: z.string().min(1).max(40).optional() }),
   /** Every player not yet marked present is at the board (the arbiter's check before the start). */
   z.strictObject({ type: z.literal('arriveAll') }),
   z.strictObject({ type: z.literal('pauseAll'), reason }),
@@ -60,26 +61,31 @@ const playerId = z.number().int().min(1).max(9999);
 const roundNumber = z.number().int().min(1).max(99);
 const draftBoard = z.number().int().min(1).max(999);
 const gameResult = z.enum(['1-0', '0-1', '1/2-1/2', '+--', '--+', '---']);
+/** Which section of the event a tournament command is for (default: the first). */
+const section = z.string().min(1).max(40).optional();
 const tournamentCommandOptions = [
   /** Enters or corrects a game's result (any round up to the current one). */
-  z.strictObject({ type: z.literal('enterResult'), round: roundNumber, white: playerId, black: playerId, result: gameResult, reason }),
+  z.strictObject({ type: z.literal('enterResult'), section, round: roundNumber, white: playerId, black: playerId, result: gameResult, reason }),
   /** Confirms the result the clock gave (flag fall, result on the board, default-time forfeit). */
-  z.strictObject({ type: z.literal('confirmResult'), round: roundNumber, white: playerId, black: playerId }),
-  z.strictObject({ type: z.literal('pairNextRound') }),
-  z.strictObject({ type: z.literal('swapColours'), board: draftBoard, reason }),
+  z.strictObject({ type: z.literal('confirmResult'), section, round: roundNumber, white: playerId, black: playerId }),
+  /** Confirms every result the clocks gave in the live round, in one journaled batch. */
+  z.strictObject({ type: z.literal('confirmRound'), section }),
+  z.strictObject({ type: z.literal('pairNextRound'), section }),
+  z.strictObject({ type: z.literal('swapColours'), section, board: draftBoard, reason }),
   z
-    .strictObject({ type: z.literal('exchangeOpponents'), board: draftBoard, otherBoard: draftBoard, reason })
+    .strictObject({ type: z.literal('exchangeOpponents'), section, board: draftBoard, otherBoard: draftBoard, reason })
     .refine((c) => c.board !== c.otherBoard, { message: 'two different boards are needed', path: ['otherBoard'] }),
-  z.strictObject({ type: z.literal('discardDraft'), reason }),
-  z.strictObject({ type: z.literal('publishRound') }),
-  z.strictObject({ type: z.literal('startPlayoff') }),
-  z.strictObject({ type: z.literal('playoffResult'), game: z.string().min(1).max(40), result: gameResult }),
+  z.strictObject({ type: z.literal('discardDraft'), section, reason }),
+  z.strictObject({ type: z.literal('publishRound'), section }),
+  z.strictObject({ type: z.literal('startPlayoff'), section }),
+  z.strictObject({ type: z.literal('playoffResult'), section, game: z.string().min(1).max(40), result: gameResult }),
   /** A bye the player asked for in advance (Swiss): half a point or none; the engine leaves him out. */
-  z.strictObject({ type: z.literal('requestBye'), round: roundNumber, player: playerId, kind: z.enum(['half', 'zero']), reason }),
+  z.strictObject({ type: z.literal('requestBye'), section, round: roundNumber, player: playerId, kind: z.enum(['half', 'zero']), reason }),
   /** The player is not paired from `fromRound` on (and gets no prize where the rules say so). */
-  z.strictObject({ type: z.literal('withdrawPlayer'), player: playerId, fromRound: roundNumber, reason }),
+  z.strictObject({ type: z.literal('withdrawPlayer'), section, player: playerId, fromRound: roundNumber, reason }),
   z.strictObject({
     type: z.literal('recordIncident'),
+    section,
     round: roundNumber,
     player: playerId,
     offence: z.enum(['late-arrival', 'electronic-device', 'device-noise', 'device-noise-after-game']),

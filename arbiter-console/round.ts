@@ -14,7 +14,12 @@ export interface RoundBoard {
   readonly timekeeper?: 'device';
 }
 
+/** The section of a bare round (a console run without an event). */
+export const MAIN = 'main';
+
 export interface Round {
+  /** The event's section this round belongs to (default MAIN). */
+  readonly section?: string;
   readonly event: string;
   readonly site: string;
   readonly round: number;

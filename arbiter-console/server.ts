@@ -25,6 +25,10 @@ export interface ConsoleServerOptions {
   readonly credentials: Credentials;
   /** The section's results, pairings, playoffs (tournament pages); absent for a bare round. */
   readonly desk?: TournamentDesk;
+  /** Every section's desk (an event console), by section id, in the event's order; `desk` is then the first. */
+  readonly desks?: ReadonlyMap<string, TournamentDesk>;
+  /** The event's summary for /api/event (an event console). */
+  readonly event?: () => unknown;
   /** Sectors and named credentials; without it only the chief's token is known. */
   readonly team?: Team;
   readonly port: number;
@@ -135,7 +139,11 @@ function hostName(header: string): string {
 }
 
 export async function startConsoleServer(options: ConsoleServerOptions): Promise<ConsoleServer> {
-  const { hall, credentials, desk, team } = options;
+  const { hall, credentials, team } = options;
+  const desks: ReadonlyMap<string, TournamentDesk> = options.desks ?? (options.desk ? new Map([[options.desk.section.id, options.desk]]) : new Map());
+  const desk = options.desk ?? desks.values().next().value;
+  /** The desk a tournament command is for: its section's (default the first). */
+  const deskFor = (section: string | undefined): TournamentDesk | undefined => (section === undefined ? desk : desks.get(section));
   const limits: ServerLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const sessionLimits: SessionLimits = {
     maxMessageBytes: options.maxMessageBytes ?? MAX_MESSAGE_BYTES,
@@ -147,7 +155,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     deltaWindowMs: options.deltaWindowMs ?? 100,
   };
   const gate = new LoginGate(options.login);
-  const broadcast = new Broadcast({ hall, desk, team, ...(options.tournamentIntervalMs !== undefined ? { tournamentIntervalMs: options.tournamentIntervalMs } : {}) });
+  const broadcast = new Broadcast({ hall, desk, desks, team, ...(options.tournamentIntervalMs !== undefined ? { tournamentIntervalMs: options.tournamentIntervalMs } : {}) });
   const sessions = broadcast.sessions;
   const page = readPage(options.pageDir);
 
@@ -158,8 +166,9 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
 
   const boardOf = (command: ConsoleCommand): string | undefined => {
     if (command.type === 'dismiss') return hall.attention().find((a) => a.id === command.alertId)?.board;
-    if ((command.type === 'enterResult' || command.type === 'confirmResult') && desk && command.round === desk.liveRound) {
-      for (const [board, p] of desk.hallPairs) if (p.white === command.white && p.black === command.black) return board;
+    const forDesk = isTournamentCommand(command) ? deskFor(command.section) : undefined;
+    if ((command.type === 'enterResult' || command.type === 'confirmResult') && forDesk && command.round === forDesk.liveRound) {
+      for (const [board, p] of forDesk.hallPairs) if (p.white === command.white && p.black === command.black) return board;
       return undefined;
     }
     return 'board' in command && typeof command.board === 'string' ? command.board : undefined;
@@ -223,7 +232,11 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
         return;
       }
       const outcome = isTournamentCommand(command)
-        ? (desk?.command(command, arbiter.name) ?? { ok: false as const, reason: 'this console runs no tournament section (start it with --event)' })
+        ? (deskFor(command.section)?.command(command, arbiter.name) ??
+          ({
+            ok: false as const,
+            reason: command.section !== undefined && desk ? `no section '${command.section}' (sections: ${[...desks.keys()].join(', ')})` : 'this console runs no tournament section (start it with --event)',
+          } as const))
         : hall.command(command, arbiter.name);
       session.answer(outcome.ok ? { type: 'ack', id: message.id, journalSeq: outcome.journalSeq } : { type: 'refused', id: message.id, reason: outcome.reason });
     },
@@ -244,7 +257,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
 
   const onRequest = (req: IncomingMessage, res: import('node:http').ServerResponse): void => {
     try {
-      writeAnswer(res, answerRequest({ hall, desk, page, health, reference: () => broadcast.reference() }, req, hostAllowed), req.method === 'HEAD');
+      writeAnswer(res, answerRequest({ hall, desk, desks, ...(options.event ? { event: options.event } : {}), page, health, reference: () => broadcast.reference() }, req, hostAllowed), req.method === 'HEAD');
     } catch (err) {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
       res.end(`internal error: ${String(err)}\n`);

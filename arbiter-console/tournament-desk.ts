@@ -32,6 +32,7 @@ import {
   type ZeitnotEvent,
 } from '../tournament/index.ts';
 import type { CommandOutcome, HallChange, PlayingHall } from './hall.ts';
+import { MAIN, type Round } from './round.ts';
 import type { TournamentCommand } from './protocol.ts';
 import type { LivePairing } from './swiss-round.ts';
 import { resultsFromTrf } from './tournament-import.ts';
@@ -50,6 +51,9 @@ export interface TournamentContext {
   readonly livePairing?: () => LivePairing;
 }
 
+/** Puts a published round on the hall's boards: the event console builds it (clock settings, hall board numbers). */
+export type SeatRound = (round: number, pairing: { readonly games: readonly Pairing[]; readonly bye: number | null }) => Round;
+
 interface Draft {
   readonly round: number;
   readonly games: Pairing[];
@@ -64,8 +68,14 @@ const key = (round: number, white: number, black: number): string => `${round}:$
 export class TournamentDesk {
   readonly event: ZeitnotEvent;
   readonly section: EventSection;
-  /** Hall board id -> the event players on it (matched by name). */
-  readonly hallPairs = new Map<string, Pairing>();
+  /** Hall board id -> the event players on it (matched by name), for the seated round. */
+  hallPairs = new Map<string, Pairing>();
+  #pairsOf: Round | undefined;
+  /** The hall's section this desk's rounds are seated in (the event section; a bare round's console: MAIN). */
+  readonly hallSection: string;
+  /** Seats a published round; absent for a bare round's console (one round on the clocks). */
+  readonly #seat: SeatRound | undefined;
+  #closed = new Set<number>();
   readonly #entered = new Map<string, EnteredResult>();
   readonly #incidents: Extract<TournamentRecord, { type: 'incident' }>[] = [];
   readonly #byes: Extract<TournamentRecord, { type: 'bye' }>[] = [];
@@ -73,6 +83,7 @@ export class TournamentDesk {
   readonly #imported: Extract<TournamentRecord, { type: 'import' }>[] = [];
   readonly #published = new Map<number, { games: readonly Pairing[]; bye: number | null }>();
   #draft: Draft | undefined;
+  #discarded: number | undefined;
   /** The live round's pairing when it was journaled (a Swiss round served from pairings): its bye is known, not guessed. */
   #livePairing: { readonly games: readonly Pairing[]; readonly bye: number | null } | undefined;
   #playoff: PlayoffState | undefined;
@@ -88,7 +99,7 @@ export class TournamentDesk {
     if (!opened && !context) return undefined;
     const open = opened ?? { type: 'open' as const, event: context!.event, section: context!.section ?? context!.event.sections[0]!.id };
     findSection(open.event, open.section); // throws with the section ids when it is wrong
-    if (opened) return new TournamentDesk(hall, open.event, open.section, records);
+    if (opened) return new TournamentDesk(hall, open.event, open.section, records, MAIN);
     const fresh: TournamentRecord[] = [open];
     if (context?.previous) fresh.push(resultsFromTrf(context.previous.trf, findSection(open.event, open.section), hall.round.round, context.previous.from, 'console start'));
     const live = context?.livePairing?.();
@@ -99,7 +110,16 @@ export class TournamentDesk {
       if (live.source === 'published') fresh.push({ type: 'publish', round: live.round, by: 'console start (published by the previous round\'s console)' });
     }
     for (const action of fresh) hall.record({ kind: 'tournament', at: hall.source.now(), action });
-    return new TournamentDesk(hall, open.event, open.section, fresh);
+    return new TournamentDesk(hall, open.event, open.section, fresh, MAIN);
+  }
+
+  /**
+   * The desk of one section of the event a hall runs: its records are the journal's tournament records
+   * of that section, its rounds are seated on the hall's boards by `seat` when published.
+   */
+  static forSection(hall: PlayingHall, event: ZeitnotEvent, sectionId: string, seat: SeatRound): TournamentDesk {
+    const records = [...hall.journal.entries(0, 'tournament', { section: sectionId })].flatMap((e) => (e.record.kind === 'tournament' ? [e.record.action] : []));
+    return new TournamentDesk(hall, event, sectionId, records, sectionId, seat);
   }
 
   private constructor(
@@ -107,24 +127,60 @@ export class TournamentDesk {
     event: ZeitnotEvent,
     sectionId: string,
     records: readonly TournamentRecord[],
+    hallSection: string,
+    seat?: SeatRound,
   ) {
     this.event = event;
     this.section = findSection(event, sectionId);
-    const byName = new Map(this.section.players.map((p) => [p.name, p.id]));
-    for (const [id, board] of hall.boards) {
-      const white = byName.get(board.info.white);
-      const black = byName.get(board.info.black);
-      if (white !== undefined && black !== undefined) this.hallPairs.set(id, { white, black });
-    }
+    this.hallSection = hallSection;
+    this.#seat = seat;
+    this.#linkBoards();
     for (const record of records) this.#apply(record);
     for (const id of this.hallPairs.keys()) this.#finished.set(id, this.#finishSignature(id));
     hall.subscribe((change) => this.#onHall(change));
-    hall.startHeld = () =>
-      this.#draft?.round === this.liveRound ? `the pairing of round ${this.liveRound} is a draft (paired at start): publish it on the Pairings page before the clocks start` : undefined;
+    const held = hall.startHeld;
+    hall.startHeld = (section) => {
+      if (section !== this.hallSection) return held?.(section);
+      return this.#draft?.round === this.liveRound ? `the pairing of round ${this.liveRound} is a draft (paired at start): publish it on the Pairings page before the clocks start` : undefined;
+    };
+    // The actors follow the journal: a pending draft has its round actor, a fully confirmed round is closed.
+    if (this.#draft && this.#draft.round > this.liveRound) hall.lifecycle(this.hallSection, this.#draft.round, { type: 'draft' });
+    this.#closeIfConfirmed();
   }
 
+  /** The seated round's boards and the event players on them (matched by name). */
+  #linkBoards(): void {
+    const seated = this.hall.seated.get(this.hallSection);
+    if (seated === this.#pairsOf) return;
+    this.#pairsOf = seated;
+    this.hallPairs = new Map();
+    const byName = new Map(this.section.players.map((p) => [p.name, p.id]));
+    for (const info of seated?.boards ?? []) {
+      const white = byName.get(info.white);
+      const black = byName.get(info.black);
+      if (white !== undefined && black !== undefined) this.hallPairs.set(info.id, { white, black });
+    }
+    this.#finished.clear();
+    for (const id of this.hallPairs.keys()) this.#finished.set(id, this.#finishSignature(id));
+  }
+
+  /** The round on the hall's boards (0 before the first is published). */
   get liveRound(): number {
-    return this.hall.round.round;
+    return this.hall.seated.get(this.hallSection)?.round ?? 0;
+  }
+
+  /** Every result of the live round confirmed or entered: the round actor is closed (once). */
+  #closeIfConfirmed(): void {
+    const round = this.liveRound;
+    if (round === 0 || this.#closed.has(round) || this.hallPairs.size === 0) return;
+    if (this.#missingResults(round).length > 0) return;
+    this.#closed.add(round);
+    this.hall.lifecycle(this.hallSection, round, { type: 'close' });
+  }
+
+  /** Whether the live round is closed (every result confirmed): the next one may be seated. */
+  get liveRoundClosed(): boolean {
+    return this.liveRound === 0 || this.#missingResults(this.liveRound).length === 0;
   }
 
   get currentRound(): number {
@@ -146,6 +202,10 @@ export class TournamentDesk {
 
   #onHall(change: HallChange): void {
     let changed = false;
+    if (change.round && this.hall.seated.get(this.hallSection) !== this.#pairsOf) {
+      this.#linkBoards();
+      changed = true;
+    }
     for (const id of change.boards) {
       if (!this.hallPairs.has(id)) continue;
       const signature = this.#finishSignature(id);
@@ -194,6 +254,7 @@ export class TournamentDesk {
         break;
       }
       case 'discardDraft':
+        this.#discarded = this.#draft?.round;
         this.#draft = undefined;
         break;
       case 'publish':
@@ -236,6 +297,7 @@ export class TournamentDesk {
   /** The pairing of a round, where it is known: live boards, a published round, the Berger table. */
   pairingOf(round: number): { games: readonly Pairing[]; bye: number | null; status: RoundPairings['status'] } | undefined {
     const published = this.#published.get(round);
+    if (round === this.liveRound && this.#seat && this.hallPairs.size > 0) return { games: published?.games ?? [...this.hallPairs.values()], bye: published?.bye ?? null, status: 'live' };
     if (published) return { ...published, status: 'published' };
     if (round === this.liveRound) return { games: [...this.hallPairs.values()], bye: this.#livePairing ? this.#livePairing.bye : this.#liveBye(), status: 'live' };
     const imported = this.#imported.flatMap((i) => i.games.filter((g) => g.round === round));
@@ -311,6 +373,7 @@ export class TournamentDesk {
   /** Checks a command against the section as it stands, journals its outcome, applies it. */
   command(command: TournamentCommand, arbiter: string): CommandOutcome {
     const refuse = (reason: string): CommandOutcome => ({ ok: false, reason });
+    if (command.type === 'confirmRound') return this.#confirmRound(arbiter);
     let action: TournamentRecord;
     try {
       const checked = this.#check(command, arbiter);
@@ -319,10 +382,43 @@ export class TournamentDesk {
     } catch (err) {
       return refuse(err instanceof Error ? err.message : String(err));
     }
-    const journalSeq = this.hall.record({ kind: 'tournament', at: this.hall.source.now(), action });
+    const journalSeq = this.#journal(action);
     this.#apply(action);
+    let seq = journalSeq;
+    if (action.type === 'draft') this.hall.lifecycle(this.hallSection, action.round, { type: 'draft' });
+    if (action.type === 'discardDraft' && this.#discarded !== undefined) this.hall.lifecycle(this.hallSection, this.#discarded, { type: 'discard' });
+    if (action.type === 'publish' && this.#seat && action.round > this.liveRound) {
+      const pairing = this.#published.get(action.round)!;
+      const seated = this.hall.seat(this.#seat(action.round, pairing));
+      if (!seated.ok) return seated;
+      seq = seated.journalSeq;
+      this.#linkBoards();
+    }
+    this.#closeIfConfirmed();
+    this.#changed();
+    return { ok: true, journalSeq: Math.max(seq, journalSeq) };
+  }
+
+  /** Every clock result of the live round not yet confirmed or entered, confirmed in one journaled batch. */
+  #confirmRound(by: string): CommandOutcome {
+    const round = this.liveRound;
+    const actions: TournamentRecord[] = [];
+    for (const id of this.hallPairs.keys()) {
+      const clock = this.clockResult(id);
+      if (!clock || this.#entered.has(key(round, clock.white, clock.black))) continue;
+      actions.push({ type: 'result', round, white: clock.white, black: clock.black, result: clock.result, source: 'confirmed', termination: clock.termination ?? '', ...(clock.lessThanOneMove ? { lessThanOneMove: true } : {}), by });
+    }
+    if (actions.length === 0) return { ok: false, reason: round === 0 ? 'no round is on the boards' : `round ${round} has no clock result to confirm` };
+    const at = this.hall.source.now();
+    const journalSeq = this.hall.recordBatch(actions.map((action) => ({ kind: 'tournament' as const, ...(this.#seat ? { section: this.section.id } : {}), at, action })));
+    for (const action of actions) this.#apply(action);
+    this.#closeIfConfirmed();
     this.#changed();
     return { ok: true, journalSeq };
+  }
+
+  #journal(action: TournamentRecord): number {
+    return this.hall.record({ kind: 'tournament', ...(this.#seat ? { section: this.section.id } : {}), at: this.hall.source.now(), action });
   }
 
   /** A refusal (string) or the record to journal. Throws (refused with its message) on tournament-rule errors. */
@@ -351,6 +447,8 @@ export class TournamentDesk {
       }
       case 'pairNextRound':
         return this.#pairNext(by);
+      case 'confirmRound':
+        return 'confirm the round through command()';
       case 'swapColours':
       case 'exchangeOpponents': {
         const draft = this.#draft;
@@ -379,6 +477,9 @@ export class TournamentDesk {
         return { type: 'discardDraft', reason: command.reason, by };
       case 'publishRound':
         if (!this.#draft) return 'there is no draft pairing to publish: pair the next round first';
+        if (this.#seat && this.#draft.round > this.liveRound && !this.liveRoundClosed) {
+          return `round ${this.liveRound} is still on the boards: confirm its results first (${this.#missingResults(this.liveRound).join(', ')})`;
+        }
         return { type: 'publish', round: this.#draft.round, by };
       case 'startPlayoff': {
         const possible = this.#playoffPossible();

@@ -79,6 +79,8 @@ export interface DraftView {
 
 export interface TournamentView {
   readonly event: string;
+  /** An event console with several sections: every section's view, in the event's order (this one is the first's). */
+  readonly sections?: readonly TournamentView[];
   readonly section: { readonly id: string; readonly name: string; readonly format: 'round-robin' | 'swiss'; readonly rounds: number };
   /** The round on this console's clocks. */
   readonly liveRound: number;

@@ -3,37 +3,37 @@ import { existsSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { demoLateArrivals, parseDeviceSpec, roundFromEvent, startConsole, swissRoundPairing, type LivePairing } from '../arbiter-console/index.ts';
-import { findSection, presetNames } from '../tournament/index.ts';
+import { demoLateArrivals, parseDeviceSpec, startConsole } from '../arbiter-console/index.ts';
+import { presetNames } from '../tournament/index.ts';
 import { UsageError, type Command } from './command.ts';
 import { eventFrom, readInput } from './inputs.ts';
 
-const help = `zeitnot serve: the arbiter console (web page, WebSocket, journal) for one round.
+const help = `zeitnot serve: the arbiter console for a whole event (web page, WebSocket, journal).
 
 usage: zeitnot serve --event FILE|PRESET [options]
        zeitnot serve --demo
 
+Every section and every round of the event run in this one process and one journal: the arbiter
+pairs each round on the Pairings page (Dutch engine or Berger table), publishes it (its boards go
+on the hall's tables), starts the clocks, confirms the results, and pairs the next.
+
   --event FILE|PRESET    event file (docs/event-file.md) or a preset: ${presetNames.join(', ')}
-  --section ID           section of the event (default: the first)
-  --round N              round to run (default 1)
-  --results FILE.trf     results of the earlier rounds (TRF-16, e.g. the previous round's
-                         /api/trf), read into a new journal's tournament pages; a Swiss
-                         round N is paired from it by the Dutch engine, as a draft to publish
-                         before the clocks start
-  --pairings FILE.json   Swiss: round N as the previous console published it (its
-                         /api/pairings?round=N), put on the clocks as it is
-  --start-in MINUTES     schedule the start MINUTES (of round time) from now, not at the event's time
+  --start-in MINUTES     a round published after its scheduled start starts MINUTES (of round time)
+                         after it is published (default 0: at once)
   --device BOARD=dgt:PATH      a DGT board + clock on a serial port (mirrored: the clock keeps time)
   --device BOARD=dgt:serial=NNNNN  the DGT board with that serial number, on whatever port it is
                          (found again after a replug); a device that fails to open leaves its
                          board disconnected and is retried, the console comes up for the others
   --device BOARD=line:PATH     a line-protocol clock (host-driven: the console keeps time)
   --device BOARD=firmata:PATH  an Arduino/Firmata clock (host-driven)
-  --simulate N           virtual players on the first N boards without a device, each on a
-                         virtual DGT board + clock reached through the real DGT bridge (host role)
+  --simulate N|all       virtual players on the first N hall boards without a device (every round),
+                         each on a virtual DGT board + clock reached through the real DGT bridge
   --simulate-hardware none  virtual players journal their moves directly (no simulated hardware)
-  --time-scale X         run the round X times faster than real time (simulations only)
-  --auto-start           start the clocks by themselves at the scheduled start
+  --auto-publish         a simulated arbiter pairs and publishes each round as soon as it may
+  --simulate-event       the whole event plays by itself: --simulate all, --auto-publish,
+                         --auto-start, every clock result confirmed, playoffs started
+  --time-scale X         run X times faster than real time (simulations only)
+  --auto-start           start each published round's clocks by themselves at its scheduled start
   --port PORT            HTTP/WebSocket port (default 8080)
   --host HOST            interface to listen on (default 127.0.0.1; 0.0.0.0 for tablets on the LAN:
                          the addresses they can use are printed)
@@ -42,15 +42,15 @@ usage: zeitnot serve --event FILE|PRESET [options]
   --data DIR             journal and token directory (default ./data)
   --durability process|power  journal survives a crashed console (default), or power loss too
                          (an fsync per event)
-  --demo                 the npm start round: Cairns Cup 2019 round 1, 5 simulated boards, 40x,
-                         a fresh journal on every start in the system's temporary directory
-                         (zeitnot-demo-USER), so the demo runs from a read-only checkout
+  --demo                 the npm start event: Cairns Cup 2019, round 1 paired and started by
+                         itself on 5 simulated boards, 40x; a fresh journal on every start in the
+                         temporary directory (zeitnot-demo-USER), so the demo runs from a read-only checkout
   --help                 this text
 
 On the first start in a data directory the chief arbiter's token is printed once; only its scrypt
-hash is stored. With it the chief issues named tokens for deputies and sector arbiters on the page. A restart on the same directory rebuilds every board from the journal.`;
+hash is stored. With it the chief issues named tokens for deputies and sector arbiters on the page. A
+restart on the same directory rebuilds the whole event from the journal.`;
 
-const readResults = (path: string): string => readInput('--results', path);
 
 function hardwareOf(text: string | undefined): 'dgt' | 'none' {
   if (text === undefined || text === 'dgt') return 'dgt';
@@ -85,14 +85,12 @@ async function serve(args: string[]): Promise<number> {
       args,
       options: {
         event: { type: 'string' },
-        section: { type: 'string' },
-        round: { type: 'string' },
-        results: { type: 'string' },
-        pairings: { type: 'string' },
         'start-in': { type: 'string' },
         device: { type: 'string', multiple: true },
         simulate: { type: 'string' },
         'simulate-hardware': { type: 'string' },
+        'simulate-event': { type: 'boolean' },
+        'auto-publish': { type: 'boolean' },
         'time-scale': { type: 'string' },
         'auto-start': { type: 'boolean' },
         port: { type: 'string' },
@@ -107,16 +105,18 @@ async function serve(args: string[]): Promise<number> {
       strict: true,
     });
     const demo = values.demo ?? false;
+    const simulateEvent = values['simulate-event'] ?? false;
     const dataDir = resolve(values.data ?? (demo ? join(tmpdir(), `zeitnot-demo-${userInfo().username}`) : './data'));
     if (demo && existsSync(join(dataDir, 'journal.sqlite'))) {
-      // The demo always starts a fresh round (and prints a fresh token); only its own directory is wiped.
+      // The demo always starts a fresh event (and prints a fresh token); only its own directory is wiped.
       for (const f of ['journal.sqlite', 'journal.sqlite-wal', 'journal.sqlite-shm', 'arbiter-token.scrypt']) rmSync(join(dataDir, f), { force: true });
     }
     const eventArg = values.event ?? (demo ? 'cairns-cup-2019' : undefined);
+    if (!eventArg && !existsSync(join(dataDir, 'journal.sqlite'))) throw new UsageError(`give an event: --event FILE|PRESET (or --demo); ${dataDir} holds no journal yet`);
     const port = positive('--port', values.port, 8080);
     const scale = positive('--time-scale', values['time-scale'], demo ? 40 : 1);
     if (scale <= 0) throw new UsageError('--time-scale must be above 0');
-    const simulate = positive('--simulate', values.simulate, demo ? 5 : 0);
+    const simulate = values.simulate === 'all' || simulateEvent ? 'all' : positive('--simulate', values.simulate, demo ? 5 : 0);
     const devices = (values.device ?? []).map((d) => {
       try {
         return parseDeviceSpec(d);
@@ -124,21 +124,9 @@ async function serve(args: string[]): Promise<number> {
         throw new UsageError((err as Error).message);
       }
     });
-    const startIn = values['start-in'] !== undefined ? positive('--start-in', values['start-in'], 0) : demo ? 2 : undefined;
-    const event = eventArg ? eventFrom(eventArg) : undefined;
-    const round = Number(values.round ?? 1);
-    const section = event ? findSection(event, values.section ?? event.sections[0]!.id) : undefined;
-    if (values.pairings && section?.format.kind !== 'swiss') throw new UsageError('--pairings: only a Swiss section is served from pairings');
-    // A Swiss round's pairing, made (or read) once, and only when the journal is new.
-    let live: LivePairing | undefined;
-    const livePairing =
-      event && section?.format.kind === 'swiss'
-        ? (): LivePairing =>
-            (live ??= swissRoundPairing(event, section.id, round, {
-              ...(values.results ? { previous: { from: values.results, trf: readResults(values.results) } } : {}),
-              ...(values.pairings ? { published: { from: values.pairings, json: readInput('--pairings', values.pairings) } } : {}),
-            }))
-        : undefined;
+    const startIn = positive('--start-in', values['start-in'], demo ? 2 : 0);
+    // A restart needs no --event: the journal holds the event it runs.
+    const given = eventArg ? eventFrom(eventArg) : undefined;
     if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) throw new UsageError('--tls-cert and --tls-key go together');
     const tls = values['tls-cert'] && values['tls-key'] ? { cert: readInput('--tls-cert', values['tls-cert']), key: readInput('--tls-key', values['tls-key']) } : undefined;
     const durability = values.durability ?? 'process';
@@ -151,18 +139,12 @@ async function serve(args: string[]): Promise<number> {
       ...(values.host ? { host: values.host } : {}),
       ...(tls ? { server: { tls } } : {}),
       devices,
-      autoStart: values['auto-start'] ?? demo,
-      ...(event
-        ? {
-            tournament: {
-              event,
-              ...(values.section ? { section: values.section } : {}),
-              ...(values.results ? { previous: { from: values.results, trf: readResults(values.results) } } : {}),
-              ...(livePairing ? { livePairing } : {}),
-            },
-          }
-        : {}),
-      ...(simulate > 0
+      ...(given ? { event: given } : {}),
+      lateStartMs: Math.round(startIn * 60_000),
+      autoStart: values['auto-start'] ?? (demo || simulateEvent),
+      ...(values['auto-publish'] || simulateEvent ? { autopilot: { confirm: simulateEvent, playoff: simulateEvent } } : {}),
+      ...(demo ? { firstRound: true } : {}),
+      ...(simulate !== 0
         ? {
             simulate: {
               boards: simulate,
@@ -171,44 +153,24 @@ async function serve(args: string[]): Promise<number> {
             },
           }
         : {}),
-      ...(event
-        ? {
-            round: (toMonotonic: (wallMs: number) => number) =>
-              roundFromEvent(
-                event,
-                {
-                  ...(values.section ? { section: values.section } : {}),
-                  round,
-                  ...(livePairing ? { pairings: livePairing() } : {}),
-                  ...(startIn !== undefined ? { startWallMs: Date.now() + Math.round((startIn * 60_000) / scale) } : {}),
-                },
-                toMonotonic,
-              ),
-          }
-        : {}),
     });
-    const r = running.hall.round;
     const out = process.stdout;
-    const lateBy = Date.now() - Date.parse(r.scheduledStart);
-    if (!running.resumed && lateBy > r.game.defaultTimeMs / scale) {
-      process.stderr.write(`zeitnot serve: warning: the scheduled start ${r.scheduledStart} is past the default time already; use --start-in to reschedule\n`);
-    }
     for (const warning of running.warnings) process.stderr.write(`zeitnot serve: warning: ${warning}\n`);
-    out.write(`zeitnot console: ${r.event}, round ${r.round}, ${r.boards.length} boards${scale !== 1 ? `, time x${scale}` : ''}\n`);
-    out.write(`  journal: ${running.journal.file}${running.resumed ? ' (resumed: boards rebuilt from the journal)' : ''}\n`);
-    const pairing = running.desk?.view('arbiter');
-    const bye = pairing?.rounds.find((p) => p.round === r.round)?.bye;
-    if (bye) out.write(`  bye (pairing-allocated, scored, no board): ${bye.name}\n`);
-    if (pairing?.draft?.round === r.round) {
-      out.write(`  pairing: round ${r.round} paired at start by the Dutch engine, a draft: publish it on the Pairings page before the clocks start\n`);
-    }
+    const event = running.journal.meta()?.event ?? given;
+    if (!event) throw new UsageError(`${dataDir} holds a journal of a single round, not an event: start a new data directory with --event`);
+    const sections = event.sections.map((sec) => {
+      const desk = running.desks.get(sec.id);
+      return `${sec.name} (${desk && desk.liveRound > 0 ? `round ${desk.liveRound} of ${desk.totalRounds}` : `${desk?.totalRounds ?? '?'} rounds, none paired yet`})`;
+    });
+    out.write(`zeitnot console: ${event.name}: ${sections.join('; ')}${scale !== 1 ? `, time x${scale}` : ''}\n`);
+    out.write(`  journal: ${running.journal.file}${running.resumed ? ' (resumed: the event rebuilt from the journal)' : ''}\n`);
     if (running.newToken) {
       out.write(`  arbiter token (shown once, stored only as a hash): ${running.newToken}\n`);
       out.write(`  arbiter page: ${running.url}/#token=${running.newToken}\n`);
     } else {
       out.write(`  arbiter page: ${running.url}/ (token as printed when ${dataDir} was created)\n`);
     }
-    out.write(`  spectators:   ${running.url}/spectator\n  live PGN:     ${running.url}/api/pgn\n`);
+    out.write(`  spectators:   ${running.url}/spectator\n  live PGN:     ${running.url}/api/pgn\n  event:        ${running.url}/api/event\n`);
     if (running.server.lanUrls.length > 0) out.write(`  on the hall's network: ${running.server.lanUrls.join(', ')} (add /spectator for spectators)\n`);
     else if (values.host === '0.0.0.0' || values.host === '::') out.write(`  on the hall's network: this machine has no network address yet\n`);
     if (!tls && values.host !== undefined && !['127.0.0.1', 'localhost', '::1'].includes(values.host)) {

@@ -43,6 +43,7 @@ import { otherSide } from './types.ts';
 
 export { incrementFor, moveInProgress, deviceFlagGraceMs } from './clock-state.ts';
 export { followsReading } from './timekeeper.ts';
+export { clockEventTypes } from './clock-state.ts';
 
 // States are never mutated, so every game can share its empty starting parts (a few hundred bytes
 // per idle game in a hall of hundreds).

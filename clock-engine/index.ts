@@ -21,6 +21,7 @@ export {
   initialGameState,
   applyClockEvent,
   advanceTo,
+  clockEventTypes,
   noDeadlineBy,
   replayGame,
   remainingAt,

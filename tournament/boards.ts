@@ -2,6 +2,22 @@
 import { bergerSchedule } from './berger.ts';
 import { findSection, sectionRounds, type EventPlayer, type ZeitnotEvent } from './event.ts';
 
+/**
+ * The hall board numbers of a section, its board 1 first: as the event file says (`hallBoards`), or
+ * after the previous sections' boards (each section needs as many as half its players, rounded up).
+ */
+export function hallBoardNumbers(event: ZeitnotEvent, sectionId: string): number[] {
+  let next = 1;
+  for (const section of event.sections) {
+    const needed = Math.ceil(section.players.length / 2);
+    const spec = section.hallBoards;
+    const numbers = Array.isArray(spec) ? [...spec] : Array.from({ length: needed }, (_, k) => (spec?.first ?? next) + k);
+    if (section.id === sectionId) return numbers;
+    next = Math.max(next, ...numbers.map((n) => n + 1));
+  }
+  throw new RangeError(`event '${event.id}' has no section '${sectionId}' (sections: ${event.sections.map((s) => s.id).join(', ')})`);
+}
+
 export interface Pairing {
   readonly white: number;
   readonly black: number;

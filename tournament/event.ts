@@ -158,6 +158,11 @@ export const sectionSchema = z.strictObject({
     .optional(),
   fines: z.array(fineSchema).default([]),
   prizes: prizeSchema.optional(),
+  /**
+   * The hall boards this section plays on: its board k is hall board `first + k - 1`, or the k-th of a
+   * list. Default: after the previous sections' boards, in the event's order.
+   */
+  hallBoards: z.union([z.strictObject({ first: z.number().int().min(1).max(9999) }), z.array(z.number().int().min(1).max(9999)).min(1)]).optional(),
 });
 export type EventSection = z.infer<typeof sectionSchema>;
 
@@ -230,6 +235,21 @@ function crossCheck(event: ZeitnotEvent, options: LoadEventOptions): EventFieldE
     if (problem) errors.push({ path, message: `bad time control '${text}': ${problem}` });
   };
   if (event.endDate < event.startDate) errors.push({ path: 'endDate', message: 'is before startDate' });
+  // The sections play in one hall at once: no hall board may serve two of them.
+  const hallBoardOwner = new Map<number, string>();
+  let nextHallBoard = 1;
+  event.sections.forEach((section, s) => {
+    const needed = Math.ceil(section.players.length / 2);
+    const spec = section.hallBoards;
+    if (Array.isArray(spec) && spec.length < needed) errors.push({ path: `sections.${s}.hallBoards`, message: `lists ${spec.length} hall boards for ${needed} boards` });
+    const numbers = Array.isArray(spec) ? spec : Array.from({ length: needed }, (_, k) => (spec?.first ?? nextHallBoard) + k);
+    for (const n of numbers) {
+      const owner = hallBoardOwner.get(n);
+      if (owner !== undefined) errors.push({ path: `sections.${s}.hallBoards`, message: `hall board ${n} is section '${owner}'s already` });
+      hallBoardOwner.set(n, section.id);
+    }
+    nextHallBoard = Math.max(nextHallBoard, ...numbers.map((n) => n + 1));
+  });
   const sectionIds = new Set<string>();
   event.sections.forEach((section, s) => {
     const at = `sections.${s}`;

@@ -32,13 +32,25 @@ export function tournamentPages(root: HTMLElement, conn: Connection, arbiter: bo
              </div>`
           : ''
       }
+      <div class="round-actions" id="t-sections" hidden><label>Section <select id="t-section"></select></label></div>
       <div id="t-content"></div>
     </div>`;
   const content = root.querySelector<HTMLElement>('#t-content')!;
   const reasonBar = root.querySelector<HTMLElement>('#t-reason-bar');
   const reason = (): string => root.querySelector<HTMLInputElement>('#t-reason')?.value.trim() || 'arbiter decision';
+  const sectionSelect = root.querySelector<HTMLSelectElement>('#t-section')!;
+  const sectionsBar = root.querySelector<HTMLElement>('#t-sections')!;
+  let selected: string | undefined;
+  sectionSelect.addEventListener('change', () => {
+    selected = sectionSelect.value;
+    render();
+  });
+  /** The selected section's view (the first section until the arbiter picks another). */
+  const view = (): TournamentView | undefined => conn.state.tournament?.sections?.find((t) => t.section.id === selected) ?? conn.state.tournament;
   const send = (command: ConsoleCommand, what: string): void => {
-    conn.send(command, what);
+    // Every tournament command names its section (an event console runs them all).
+    const section = view()?.section.id;
+    conn.send(section !== undefined && 'type' in command ? ({ ...command, section } as ConsoleCommand) : command, what);
   };
 
   // Values the arbiter chose survive redraws until sent; everything else shows the console's state.
@@ -70,6 +82,9 @@ export function tournamentPages(root: HTMLElement, conn: Connection, arbiter: bo
         break;
       case 'pair':
         send({ type: 'pairNextRound' }, 'Pair next round');
+        break;
+      case 'confirm-round':
+        send({ type: 'confirmRound' }, 'Confirm every clock result');
         break;
       case 'swap':
         send({ type: 'swapColours', board: Number(d.board), reason: reason() }, `Draft board ${d.board}: swap colours`);
@@ -183,7 +198,16 @@ export function tournamentPages(root: HTMLElement, conn: Connection, arbiter: bo
     const next = v.nextRound;
     const pairControl =
       arbiter && next && !v.draft
-        ? `<div class="round-actions"><button class="primary" data-t="pair" ${next.possible ? '' : 'disabled'}>Pair round ${next.round}</button>${next.why ? `<span class="hint">${e(next.why)}</span>` : ''}</div>`
+        ? `<div class="round-actions"><button class="primary" data-t="pair" ${next.possible ? '' : 'disabled'}>Pair round ${next.round}</button>${next.why ? `<span class="hint">${e(next.why)}</span>` : ''}</div>
+           <p class="hint" id="t-next-round">${
+             next.possible
+               ? `Round ${next.round - 1 > 0 ? `${next.round - 1} is complete` : '1 is not paired yet'}: <b>Pair round ${next.round}</b>, check the draft, then <b>Publish</b>: its boards go on the clocks here, and <b>Start all clocks</b> on the Clocks page starts them.`
+               : `To continue into round ${next.round}: confirm every result of round ${next.round - 1} (<b>Confirm every clock result</b>), then pair it.`
+           }</p>`
+        : '';
+    const confirmAll =
+      arbiter && v.rounds.some((r) => r.round === v.liveRound && r.games.some((g) => g.source === 'clock'))
+        ? `<div class="round-actions"><button data-t="confirm-round">Confirm every clock result of round ${v.liveRound}</button></div>`
         : '';
     const rounds = [...v.rounds].sort((a, b) => b.round - a.round);
     const nextNumber = Math.min(v.section.rounds, v.currentRound + 1);
@@ -199,13 +223,14 @@ export function tournamentPages(root: HTMLElement, conn: Connection, arbiter: bo
       ? `<p class="warning">Not in section ${e(v.section.name)} (results not counted): ${v.unlinkedBoards.map((b) => `board ${e(b.board)} ${e(b.white)} – ${e(b.black)}`).join('; ')}</p>`
       : '';
     const current = v.rounds.find((r) => r.round === v.currentRound);
+    const inSection = `section=${encodeURIComponent(v.section.id)}`;
     const exports = `<div class="exports">
         <button data-t="print">Print pairings</button>
         ${current ? '<button data-t="print-slips">Print result slips</button>' : ''}
-        <a href="/api/pairings.csv?round=${v.currentRound}" download="pairings-round-${v.currentRound}.csv">Pairings of round ${v.currentRound} (CSV)</a>
-        <a href="/api/standings.csv" download="standings.csv">Standings (CSV)</a>
+        <a href="/api/pairings.csv?${inSection}&amp;round=${v.currentRound}" download="pairings-${e(v.section.id)}-round-${v.currentRound}.csv">Pairings of round ${v.currentRound} (CSV)</a>
+        <a href="/api/standings.csv?${inSection}" download="standings-${e(v.section.id)}.csv">Standings (CSV)</a>
       </div>`;
-    return `${unlinked}${exports}${pairControl}${arbiter && v.draft ? draftSection(v.draft, v.draft.round === v.liveRound) : ''}${rounds.map(roundTable).join('') || '<p class="placeholder">No pairings yet.</p>'}${absences}${current ? resultSlips(v, current) : ''}`;
+    return `${unlinked}${exports}${confirmAll}${pairControl}${arbiter && v.draft ? draftSection(v.draft, v.draft.round === v.liveRound) : ''}${rounds.map(roundTable).join('') || '<p class="placeholder">No pairings yet.</p>'}${absences}${current ? resultSlips(v, current) : ''}`;
   };
 
   const crosstablePage = (v: TournamentView): string => {
@@ -293,8 +318,12 @@ export function tournamentPages(root: HTMLElement, conn: Connection, arbiter: bo
   };
 
   const render = (): void => {
-    const v = conn.state.tournament;
+    const v = view();
     if (reasonBar) reasonBar.hidden = current !== 'pairings';
+    const sections = conn.state.tournament?.sections ?? (conn.state.tournament ? [conn.state.tournament] : []);
+    sectionsBar.hidden = sections.length < 2;
+    const options = sections.map((t) => `<option value="${e(t.section.id)}"${t.section.id === v?.section.id ? ' selected' : ''}>${e(t.section.name)}</option>`).join('');
+    if (sectionSelect.innerHTML !== options) sectionSelect.innerHTML = options;
     if (!v) {
       content.innerHTML = '<p class="placeholder">This console runs no tournament section (start it with --event).</p>';
       return;

@@ -28,7 +28,7 @@ describe('zeitnot serve command line', () => {
       expect(noEvent.stderr).toContain("--event 'no-such-event.json': no such file and no such preset");
       const badDevice = serve('--event', 'cairns-cup-2019', '--device', '9=dgt:/dev/null', '--data', dir, '--port', '0');
       expect(badDevice.status).toBe(1);
-      expect(badDevice.stderr).toContain("the round has no board '9' (boards: 1, 2, 3, 4, 5)");
+      expect(badDevice.stderr).toContain("the hall has no board '9' (boards: 1, 2, 3, 4, 5)");
       // The token of a failed start was never shown, so it is not kept.
       expect(existsSync(join(dir, 'arbiter-token.scrypt'))).toBe(false);
       const badScale = serve('--event', 'cairns-cup-2019', '--time-scale', 'fast', '--data', dir);
@@ -59,21 +59,23 @@ describe('zeitnot serve command line', () => {
     }
   });
 
-  it('serves a round from an event file and prints the URL and the token once', async () => {
+  it('serves an event file, every section, and prints the URL and the token once', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'zeitnot-cli-'));
     const file = join(dir, 'event.json');
     writeFileSync(file, presetJson('cairns-cup-2019'));
     const start = async (): Promise<string> => {
-      const child = spawn(process.execPath, ['bin/zeitnot.js', 'serve', '--event', file, '--round', '2', '--start-in', '5', '--port', '0', '--data', join(dir, 'data')], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['bin/zeitnot.js', 'serve', '--event', file, '--port', '0', '--data', join(dir, 'data')], { stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       child.stdout.on('data', (d) => (out += String(d)));
       const end = Date.now() + 30_000;
       while (!out.includes('spectators:') && Date.now() < end && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
       const url = /spectators:\s+(\S+)\/spectator/.exec(out)?.[1];
       if (url) {
-        const boards = (await (await fetch(`${url}/api/boards`)).json()) as { round: { round: number; timeControl: string }; boards: { white: string }[] };
-        expect(boards.round).toMatchObject({ round: 2, timeControl: '40/5400+30:1800+30' });
-        expect(boards.boards).toHaveLength(5);
+        // Nothing is on the boards before the arbiter publishes round 1.
+        const boards = (await (await fetch(`${url}/api/boards`)).json()) as { boards: unknown[] };
+        expect(boards.boards).toHaveLength(0);
+        const summary = (await (await fetch(`${url}/api/event`)).json()) as { sections: { rounds: number; roundsPlayed: number }[] };
+        expect(summary.sections).toEqual([expect.objectContaining({ rounds: 9, roundsPlayed: 0 })]);
       }
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
@@ -81,10 +83,10 @@ describe('zeitnot serve command line', () => {
     };
     try {
       const first = await start();
-      expect(first).toContain('2019 Cairns Cup, round 2, 5 boards');
+      expect(first).toContain('2019 Cairns Cup: Cairns Cup (9 rounds, none paired yet)');
       expect(first).toMatch(/arbiter token \(shown once, stored only as a hash\): \S{24}/);
       const second = await start();
-      expect(second).toContain('(resumed: boards rebuilt from the journal)');
+      expect(second).toContain('(resumed: the event rebuilt from the journal)');
       expect(second).not.toContain('arbiter token (shown once');
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -99,7 +101,7 @@ describe('zeitnot serve command line', () => {
     try {
       const end = Date.now() + 30_000;
       while (!out.includes('spectators:') && Date.now() < end && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
-      expect(out).toContain('zeitnot console: 2019 Cairns Cup, round 1, 5 boards, time x40');
+      expect(out).toContain('zeitnot console: 2019 Cairns Cup: Cairns Cup (round 1 of 9), time x40');
       expect(out).toMatch(/arbiter page: http:\/\/localhost:\d+\/#token=\S{24}/);
       const url = /spectators:\s+(\S+)\/spectator/.exec(out)![1]!;
       type Api = { round: { timeControl: string; defaultTimeMs: number }; boards: { presses: { white: number }; device?: { kind: string } }[]; attention: { board: string; code: string }[] };

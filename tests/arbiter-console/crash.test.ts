@@ -46,7 +46,7 @@ async function until(check: () => boolean, ms = 20_000): Promise<void> {
 
 describe('crash and restart', () => {
   it('rebuilds every board from the journal after SIGKILL; no acknowledged command is lost', async () => {
-    const first = await serve(['--event', 'cairns-cup-2019', '--simulate', '5', '--time-scale', '60', '--start-in', '0', '--auto-start']);
+    const first = await serve(['--event', 'cairns-cup-2019', '--auto-publish', '--simulate', '5', '--time-scale', '60', '--start-in', '0', '--auto-start']);
     expect(first.token).toBeDefined();
     const ws = new WebSocket(`${first.url.replace('http', 'ws')}/ws`);
     const acks = new Map<string, number>();
@@ -82,7 +82,7 @@ describe('crash and restart', () => {
       if (id.startsWith('add-')) expect(record).toMatchObject({ kind: 'clock', event: { type: 'addTime', reason: `cmd ${id}` } });
     }
     const lastAt = journal.lastAt();
-    const atKill = new PlayingHall(journal.meta()!.round, journal, manualSource(lastAt));
+    const atKill = PlayingHall.fromJournal(journal, manualSource(lastAt));
     const killed = new Map(atKill.views().map((v) => [v.id, v]));
     const killedStates = new Map([...atKill.boards].map(([id, b]) => [id, b.state]));
     atKill.stop();

@@ -17,7 +17,7 @@ describe('timekeeper per board', () => {
     const round = withDeviceTimekeepers(cairnsRound(3), specs);
     expect(round.boards.map((b) => b.timekeeper)).toEqual(['device', undefined, undefined]);
     t = testHall(round);
-    expect(t.journal.meta()!.round.boards[0]!.timekeeper).toBe('device');
+    expect(t.journal.meta()!.round!.boards[0]!.timekeeper).toBe('device');
     expect(t.hall.boards.get('1')!.config.timekeeper).toBe('device');
     expect(t.hall.boards.get('2')!.config.timekeeper).toBeUndefined();
     startAll(t, 10_000);

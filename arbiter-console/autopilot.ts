@@ -1,0 +1,73 @@
+// The simulated arbiter of an event console (`--auto-publish`, `--simulate-event`): it does what the
+// chief arbiter does between rounds, through the same commands and the same journal: pairs each
+// section's next round as soon as it may, publishes the draft as it is, starts the clocks, and (with
+// `confirm`) confirms every result the clocks gave. It acts a turn of the event loop after a change,
+// never inside one, so every step is an ordinary journaled command.
+import type { PlayingHall } from './hall.ts';
+import type { TournamentDesk } from './tournament-desk.ts';
+
+export interface AutopilotOptions {
+  /** Confirm every clock result of a finished round (a simulated event). */
+  readonly confirm: boolean;
+  /** Start each seated round's clocks. */
+  readonly start: boolean;
+  /** Pair and publish each next round (without it, only the clocks are started). */
+  readonly publish: boolean;
+  /** Start the playoff when the last round leaves a tie (a simulated event). */
+  readonly playoff: boolean;
+  /** Told about every refusal that stops the autopilot's progress (printed by `zeitnot serve`). */
+  readonly warn?: (message: string) => void;
+}
+
+const BY = 'simulated arbiter';
+
+export function startAutopilot(hall: PlayingHall, desks: ReadonlyMap<string, TournamentDesk>, options: AutopilotOptions): { stop(): void } {
+  let queued = false;
+  let stopped = false;
+  const step = (desk: TournamentDesk): boolean => {
+    const section = desk.section.id;
+    const view = desk.view('arbiter');
+    const seated = hall.seated.get(desk.hallSection);
+    if (options.confirm && seated && view.rounds.some((r) => r.round === desk.liveRound && r.games.some((g) => g.source === 'clock'))) {
+      return desk.command({ type: 'confirmRound', section }, BY).ok;
+    }
+    if (view.draft && options.publish) {
+      const published = desk.command({ type: 'publishRound', section }, BY);
+      return published.ok;
+    }
+    if (options.publish && view.nextRound?.possible && desk.liveRoundClosed) return desk.command({ type: 'pairNextRound', section }, BY).ok;
+    if (options.start && seated && hall.startOf(desk.hallSection) === undefined && desk.liveRound === seated.round) {
+      const started = hall.command({ type: 'startAll', section: desk.hallSection }, BY);
+      if (!started.ok) options.warn?.(`section ${section}: not started: ${started.reason}`);
+      return started.ok;
+    }
+    if (options.playoff && view.playoffPossible.possible) return desk.command({ type: 'startPlayoff', section }, BY).ok;
+    return false;
+  };
+  const run = (): void => {
+    queued = false;
+    if (stopped) return;
+    let moved = false;
+    for (const desk of desks.values()) {
+      try {
+        if (step(desk)) moved = true;
+      } catch (err) {
+        options.warn?.(`section ${desk.section.id}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    if (moved) schedule();
+  };
+  const schedule = (): void => {
+    if (queued || stopped) return;
+    queued = true;
+    setImmediate(run);
+  };
+  const unsubscribe = [hall.subscribe(schedule), ...[...desks.values()].map((d) => d.subscribe(schedule))];
+  schedule();
+  return {
+    stop() {
+      stopped = true;
+      for (const u of unsubscribe) u();
+    },
+  };
+}
