@@ -139,6 +139,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     });
     const pageDir = options.noPage ? undefined : builtPage();
     const hallBoards = event ? new Set(event.sections.flatMap((s) => hallBoardNumbers(event, s.id).map(String))) : new Set(hall.boards.keys());
+    hall.layout = hallBoards;
     for (const spec of options.devices ?? []) {
       if (!hallBoards.has(spec.board)) throw new Error(`--device ${spec.board}=...: the hall has no board '${spec.board}' (boards: ${[...hallBoards].join(', ')})`);
     }

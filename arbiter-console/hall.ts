@@ -348,7 +348,11 @@ export class PlayingHall {
     );
   }
 
+  /** An event's hall boards (every section's), known before any round is seated on them: a device may wait there. */
+  layout: ReadonlySet<string> | undefined;
+
   attachDevice(device: ClockDevice): () => void {
+    if (!this.boards.has(device.boardId) && !this.layout?.has(device.boardId)) throw new Error(`unknown board '${device.boardId}' for a ${device.kind} device`);
     this.#devices.set(device.boardId, device);
     const unsubscribe = device.subscribe((message) => this.#fromDevice(device.boardId, message));
     return () => {
