@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { manualSource, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
+import { eventSummary, manualSource, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
 import { loadEvent, presetJson, type ZeitnotEvent } from '../../tournament/index.ts';
 
 /** A 6-player Swiss of 3 rounds ('open') and a 4-player round robin ('rr') in one hall. */
@@ -104,4 +104,42 @@ describe('the whole event in one console', () => {
     expect(await (await fetch(`${run.url}/api/standings?section=open`)).json()).toEqual(standings);
     expect((await fetch(`${run.url}/api/standings?section=nope`)).status).toBe(404);
   });
+});
+
+describe('a simulated event', () => {
+  it('plays every round of both sections by itself: virtual players, a simulated arbiter that publishes and confirms', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-simulated-event-'));
+    dirs.push(dir);
+    const event = twoSections();
+    run = await startConsole({
+      dataDir: dir,
+      port: 0,
+      noPage: true,
+      event,
+      scale: 5000,
+      autoStart: true,
+      autopilot: { confirm: true, playoff: true },
+      simulate: { boards: 'all', seed: 'simulated-event', hardware: 'none' },
+    });
+    type Summary = { finished: boolean; sections: { id: string; roundsPlayed: number; finished: boolean }[] };
+    let summary: Summary | undefined;
+    const end = Date.now() + 150_000;
+    while (Date.now() < end) {
+      summary = eventSummary(run.desks) as Summary;
+      if (summary.sections.every((s) => s.roundsPlayed === 3)) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(await (await fetch(`${run.url}/api/event`)).json()).toEqual(summary);
+    expect(summary!.sections.map((s) => [s.id, s.roundsPlayed])).toEqual([
+      ['open', 3],
+      ['rr', 3],
+    ]);
+    // Every result was confirmed by the simulated arbiter, through the journal.
+    const confirmed = [...run.journal.entries(0, 'tournament')].filter((e) => e.record.kind === 'tournament' && e.record.action.type === 'result');
+    expect(confirmed.length).toBe(3 * 3 + 3 * 2);
+    for (const round of [1, 2, 3]) {
+      const pgn = await (await fetch(`${run.url}/api/pgn?section=open&round=${round}`)).text();
+      expect(pgn.match(/\[Round "/g)).toHaveLength(3);
+    }
+  }, 180_000);
 });
