@@ -152,7 +152,7 @@ export class PlayingHall {
   }
 
   /** Puts a section's round on its hall boards (journal first), replacing the section's previous round. */
-  seat(round: Round, by = 'system'): CommandOutcome {
+  seat(round: Round): CommandOutcome {
     const section = round.section ?? MAIN;
     for (const b of round.boards) {
       const other = this.boards.get(b.id);
@@ -160,7 +160,6 @@ export class PlayingHall {
         return { ok: false, reason: `hall board ${b.id} is in use by section '${other.round.section ?? MAIN}' (round ${other.round.round})` };
       }
     }
-    void by;
     return { ok: true, journalSeq: this.record({ kind: 'seat', at: this.source.now(), round: checkRound(round) }) };
   }
 

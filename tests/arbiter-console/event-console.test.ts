@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventSummary, manualSource, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
+import { eventSummary, manualSource, startConsole, type EventSummary, type RunningConsole } from '../../arbiter-console/index.ts';
 import { loadEvent, presetJson, type ZeitnotEvent } from '../../tournament/index.ts';
 
 /** A 6-player Swiss of 3 rounds ('open') and a 4-player round robin ('rr') in one hall. */
@@ -121,11 +121,10 @@ describe('a simulated event', () => {
       autopilot: { confirm: true, playoff: true },
       simulate: { boards: 'all', seed: 'simulated-event', hardware: 'none' },
     });
-    type Summary = { finished: boolean; sections: { id: string; roundsPlayed: number; finished: boolean }[] };
-    let summary: Summary | undefined;
+    let summary: EventSummary | undefined;
     const end = Date.now() + 150_000;
     while (Date.now() < end) {
-      summary = eventSummary(run.desks) as Summary;
+      summary = eventSummary(run.desks);
       if (summary.sections.every((s) => s.roundsPlayed === 3)) break;
       await new Promise((r) => setTimeout(r, 250));
     }
