@@ -84,7 +84,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   const devices: OpenedDevice[] = [];
   const detach: (() => void)[] = [];
   let simulation: Simulation | undefined;
-  let eventSimulation: { stop(): Promise<void> } | undefined;
+  let eventSimulation: { readonly ready: Promise<void>; stop(): Promise<void> } | undefined;
   let autopilot: { stop(): void } | undefined;
   try {
     let meta = journal.meta();
@@ -186,6 +186,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
         withDevice: new Set(devices.map((d) => d.device.boardId)),
         ...(options.simulate.late ? { late: options.simulate.late } : {}),
       });
+      await eventSimulation.ready;
     } else if (options.simulate && options.simulate.boards !== 0) {
       const withDevice = new Set(devices.map((d) => d.device.boardId));
       const boards = [...hall.boards.keys()].filter((id) => !withDevice.has(id)).slice(0, options.simulate.boards === 'all' ? undefined : options.simulate.boards);

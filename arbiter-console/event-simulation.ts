@@ -15,7 +15,7 @@ export interface EventSimulationOptions {
   readonly late?: readonly LateArrival[];
 }
 
-export function simulateEvent(hall: PlayingHall, options: EventSimulationOptions): { stop(): Promise<void> } {
+export function simulateEvent(hall: PlayingHall, options: EventSimulationOptions): { readonly ready: Promise<void>; stop(): Promise<void> } {
   const running = new Map<string, { round: Round; simulation: Promise<Simulation> }>();
   let first = true;
   let stopped = false;
@@ -42,6 +42,8 @@ export function simulateEvent(hall: PlayingHall, options: EventSimulationOptions
   });
   follow();
   return {
+    /** The simulations of the rounds seated at start are up (a restarted console: their games go on). */
+    ready: Promise.all([...running.values()].map((r) => r.simulation)).then(() => undefined),
     async stop() {
       stopped = true;
       unsubscribe();

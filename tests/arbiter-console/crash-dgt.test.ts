@@ -140,7 +140,7 @@ async function checkPgn(url: string): Promise<void> {
 
 describe('crash and restart with 20 simulated DGT boards', () => {
   it('keeps every game record through SIGKILL x10: legal PGN, no move twice, every game goes on', async () => {
-    let run = await serve(['--event', fortyPlayerEvent(), '--simulate', '20', '--time-scale', '60', '--start-in', '0', '--auto-start']);
+    let run = await serve(['--event', fortyPlayerEvent(), '--auto-publish', '--simulate', '20', '--time-scale', '60', '--start-in', '0', '--auto-start']);
     const moved = (base: Map<string, number>, b: BoardSummary) => b.status === 'finished' || plies(b) > base.get(b.id)!;
     let before = await waitForPlies(run.url, (all) => all.every((b) => plies(b) >= 2));
     const first = new Map(before.map((b) => [b.id, plies(b)]));
