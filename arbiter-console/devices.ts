@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import type { ClockDevice, ClockRole, Scheduler } from '../device-bridge/index.ts';
 import { createDgtDevice, createFirmataClock, createLineClock, openFirmataLink } from '../device-bridge/index.ts';
-import { deviceFlagGraceMs, type ClockAlert, type GameState } from '../clock-engine/index.ts';
+import { deviceFlagGraceMs, type ClockAlert, type GameState, type Side } from '../clock-engine/index.ts';
 import type { Round } from './round.ts';
 
 export type DeviceKindName = 'dgt' | 'line' | 'firmata';
@@ -124,6 +124,18 @@ export interface OpenedDevice {
   close(): Promise<void>;
 }
 
+/**
+ * A resumed game whose last press has no board move in the journal (the console stopped between a
+ * press and the board's reading of its move): the side that pressed. Its DGT board reads that move at
+ * once when it is still, not after the confirm wait for a press that already came.
+ */
+export function pressWithoutMove(state: GameState): Side | undefined {
+  const presses = state.presses.white + state.presses.black;
+  const moves = state.moves.white + state.moves.black;
+  if (presses <= moves) return undefined;
+  return state.toMove === 'white' ? 'black' : 'white';
+}
+
 /** Opens the bridge for a `--device` spec, in its role (deviceRole). */
 export async function openDevice(spec: DeviceSpec, scheduler: Scheduler, resumed?: GameState): Promise<OpenedDevice> {
   switch (spec.kind) {
@@ -135,8 +147,9 @@ export async function openDevice(spec: DeviceSpec, scheduler: Scheduler, resumed
       // A resumed game: the board is read against the journal's position; what differs is read as
       // moves made while the console was down, or reported (never taken silently).
       const fen = resumed?.fen;
+      const pressed = resumed ? pressWithoutMove(resumed) : undefined;
       const where = spec.serial ? { serial: spec.serial } : { path: spec.path };
-      const device = createDgtDevice({ boardId: spec.board, role: deviceRole(spec.kind), ...where, scheduler, ...(fen ? { fen } : {}) });
+      const device = createDgtDevice({ boardId: spec.board, role: deviceRole(spec.kind), ...where, scheduler, ...(fen ? { fen } : {}), ...(pressed ? { pressed } : {}) });
       return {
         device,
         // A reading between presses is a whole-second display up to a second old: 2 s, not the press's 1 s.

@@ -7,6 +7,7 @@ import type { Side } from '../clock-engine/index.ts';
 import { createDgtDevice, type DgtDevice } from '../device-bridge/index.ts';
 import { createVirtualGame, mockBoardLink, VirtualDgtBoard, type GameScript, type ThinkTime } from '../simulators/index.ts';
 import type { Board } from './board.ts';
+import { pressWithoutMove } from './devices.ts';
 import type { PlayingHall } from './hall.ts';
 import { schedulerOf } from './time.ts';
 
@@ -77,6 +78,7 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
       const read = board.state.moves.white + board.state.moves.black;
       const standing = played > read ? scripts.get(id)!.moves[played - 1]?.fenAfter : undefined;
       if (standing ?? board.state.fen) vboard.setPosition((standing ?? board.state.fen)!);
+      const pressed = pressWithoutMove(board.state);
       const device = createDgtDevice({
         boardId: id,
         role: 'host',
@@ -85,6 +87,7 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
         // A resumed game: the board's moves go on from the journal's position, never from the start
         // (a tracker at the start position would read the whole game again).
         ...(board.state.fen ? { fen: board.state.fen } : {}),
+        ...(pressed ? { pressed } : {}),
         path: link.path,
         binding: link.binding,
         scheduler,

@@ -16,6 +16,8 @@ export interface DgtDeviceOptions extends DgtSessionOptions {
   readonly orientation?: Orientation | 'auto';
   /** The game's position when the device is opened (a resumed game, from the journal). */
   readonly fen?: string;
+  /** A resumed game: the side whose press the journal has without its move (PositionTracker's `pressed`). */
+  readonly pressed?: Side;
   /** Board stability window before a position is read (ms). */
   readonly stableMs?: number;
   /** How long a stable move waits for its clock press (ms). */
@@ -101,6 +103,7 @@ export function createDgtDevice(options: DgtDeviceOptions): DgtDevice {
     ...(options.confirmMs !== undefined ? { confirmMs: options.confirmMs } : {}),
     ...(options.orientation ? { orientation: options.orientation } : {}),
     ...(options.fen ? { fen: options.fen } : {}),
+    ...(options.pressed ? { pressed: options.pressed } : {}),
   });
   const pressed = (side: Side) => tracker.clockPressed(side);
   const mirror = options.role === 'mirror' ? new MirrorClock(sides, actor, out, pressed) : undefined;

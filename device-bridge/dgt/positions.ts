@@ -26,6 +26,12 @@ export interface PositionTrackerOptions {
   readonly scheduler: Scheduler;
   /** The game's position to start from (a resumed game, from the journal); default the start position. */
   readonly fen?: string;
+  /**
+   * A resumed game whose journal has this side's press but not its move (the console stopped between
+   * the press and the board's reading): the press already came, so its move is taken once the board is
+   * still instead of waiting `confirmMs` for a press that will not come again.
+   */
+  readonly pressed?: Side;
   /** How long the board must be still before its position is read (the board scans in ~200-250 ms). */
   readonly stableMs?: number;
   /** A stable legal move waits this long for its clock press before it is taken anyway. */
@@ -43,7 +49,10 @@ export class PositionTracker {
   private reader: GameReader;
   private raw: BoardSquare[] = Array.from({ length: 64 }, () => '.');
   private haveDump = false;
-  /** The position to read came whole from a board dump (after a reconnect): search deeper. */
+  /**
+   * The position to read holds a board dump not read yet (after a reconnect): search deeper. Field
+   * updates before that reading (a player moving while the board reconnects) keep it so.
+   */
   private fromDump = false;
   private cancelStable: CancelTimer | undefined;
   private cancelConfirm: CancelTimer | undefined;
@@ -62,6 +71,7 @@ export class PositionTracker {
     this.confirmMs = options.confirmMs ?? 2500;
     this.reader = this.newReader(options.fen);
     if (options.fen) this.plies = plyOf(options.fen);
+    this.pressedBy = options.pressed;
   }
 
   get boardOrientation(): Orientation | undefined {
@@ -99,7 +109,6 @@ export class PositionTracker {
     if (!this.haveDump || square < 0 || square > 63 || this.raw[square] === piece) return;
     this.raw[square] = piece;
     this.changed();
-    this.fromDump = false;
   }
 
   /**
@@ -118,6 +127,7 @@ export class PositionTracker {
     const reseed = this.reader.setPosition(fen);
     this.plies = plyOf(reseed.fen);
     this.lastReported = '';
+    this.fromDump = false;
     this.options.onEvent({ type: 'reseed', reseed, at: this.options.scheduler.now() });
     return reseed;
   }
@@ -169,12 +179,14 @@ export class PositionTracker {
     switch (reading.kind) {
       case 'same':
         this.lastReported = '';
+        this.fromDump = false;
         return;
       case 'newGame':
         this.reader.commit(reading);
         this.plies = 0;
         this.lastReported = '';
         this.pressedBy = undefined;
+        this.fromDump = false;
         this.options.onEvent({ type: 'newGame', at });
         return;
       case 'resultSignal': {
@@ -232,6 +244,7 @@ export class PositionTracker {
   private apply(reading: Pending | Extract<Reading, { kind: 'reseed' }>, at: number): void {
     this.lastReported = '';
     this.pressedBy = undefined;
+    this.fromDump = false;
     const back = reading.kind === 'explained' && reading.takeback > 0 ? this.reader.fenBack(reading.takeback) : undefined;
     const done = this.reader.commit(reading);
     if (back !== undefined) {

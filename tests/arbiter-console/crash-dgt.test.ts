@@ -67,6 +67,8 @@ async function boards(url: string): Promise<BoardSummary[]> {
 }
 
 const plies = (b: BoardSummary) => b.moves.white + b.moves.black;
+/** Presses whose board move is not read yet. */
+const unread = (b: BoardSummary) => b.presses.white + b.presses.black - plies(b);
 
 async function waitForPlies(url: string, enough: (boards: BoardSummary[]) => boolean, ms = 90_000): Promise<BoardSummary[]> {
   const end = Date.now() + ms;
@@ -142,7 +144,7 @@ describe('crash and restart with 20 simulated DGT boards', () => {
   it('keeps every game record through SIGKILL x10: legal PGN, no move twice, every game goes on', async () => {
     let run = await serve(['--event', fortyPlayerEvent(), '--auto-publish', '--simulate', '20', '--time-scale', '60', '--start-in', '0', '--auto-start']);
     const moved = (base: Map<string, number>, b: BoardSummary) => b.status === 'finished' || plies(b) > base.get(b.id)!;
-    let before = await waitForPlies(run.url, (all) => all.every((b) => plies(b) >= 2));
+    let before = await waitForPlies(run.url, (all) => all.every((b) => plies(b) >= 2 && unread(b) <= 1));
     const first = new Map(before.map((b) => [b.id, plies(b)]));
     for (let kill = 1; kill <= 10; kill++) {
       run.child.kill('SIGKILL');
@@ -154,10 +156,12 @@ describe('crash and restart with 20 simulated DGT boards', () => {
       // Nothing was read twice or lost on the way up: the board counts are the journal's.
       for (const b of resumed) expect(plies(b)).toBeGreaterThanOrEqual(plies(before.find((x) => x.id === b.id)!));
       await checkPgn(run.url);
-      // The games go on: half the boards move again before the next kill (kills come at any moment of
-      // a move: pieces moved, press journaled, move not yet read)...
+      // The games go on: half the boards move again before the next kill, and no board's reading is
+      // more than one press behind. A kill may come between a press and its reading (the restart reads
+      // that move), but three plies made unread may be a transposition no board can order (docs/dgt.md:
+      // re-seeded, by design), which a console killed every second on a loaded machine would reach.
       const base = new Map(resumed.map((b) => [b.id, plies(b)]));
-      before = await waitForPlies(run.url, (all) => all.filter((b) => moved(base, b)).length >= 10);
+      before = await waitForPlies(run.url, (all) => all.filter((b) => moved(base, b)).length >= 10 && all.every((b) => unread(b) <= 1));
     }
     // ...and after the last restart every board has moved on.
     const last = new Map(before.map((b) => [b.id, plies(b)]));

@@ -176,3 +176,53 @@ describe('positions to moves', () => {
     expect(tracker.fen).toBe(new Chess().fen());
   });
 });
+
+// A console restarted mid-game: the tracker starts at the journal's position, and the board's first dump
+// shows what the players did meanwhile.
+describe('a resumed game', () => {
+  const after = (...sans: string[]) => {
+    const chess = new Chess();
+    for (const san of sans) chess.move(san);
+    return chess.fen();
+  };
+  const resumed = (fen: string, pressed?: 'white' | 'black') => {
+    const scheduler = createManualScheduler();
+    const events: PositionEvent[] = [];
+    const tracker = new PositionTracker({ scheduler, stableMs: 400, confirmMs: 2_500, onEvent: (e) => events.push(e), fen, ...(pressed ? { pressed } : {}) });
+    const moves = () => events.flatMap((e) => (e.type === 'move' ? [`${e.side} ${e.san} @${e.at}`] : e.type === 'reseed' ? [`reseed ${e.reseed.reason}`] : []));
+    const put = (square: string, piece: PieceLetter) => tracker.fieldUpdate(squareIndex(square), piece);
+    return { scheduler, tracker, moves, put };
+  };
+
+  it("takes the move whose press the journal already has once the board is still, without the confirm wait", () => {
+    const journal = after('e4');
+    const { scheduler, tracker, moves } = resumed(journal, 'black');
+    tracker.boardDump(squaresOf(after('e4', 'e5')));
+    scheduler.advanceBy(400);
+    expect(moves()).toEqual(['black e5 @400']);
+    // Without the journal's press the same reading waits for one.
+    const waiting = resumed(journal);
+    waiting.tracker.boardDump(squaresOf(after('e4', 'e5')));
+    waiting.scheduler.advanceBy(400);
+    expect(waiting.moves()).toEqual([]);
+    waiting.scheduler.advanceBy(2_500);
+    expect(waiting.moves()).toEqual(['black e5 @2900']);
+  });
+
+  it('reads the dump three plies deep even when a player moves before the board was still', () => {
+    const { scheduler, tracker, moves, put } = resumed(new Chess().fen(), 'black');
+    tracker.boardDump(squaresOf(after('e4', 'e5')));
+    scheduler.advanceBy(200);
+    // White plays Bc4 while the board is being read after its reconnect.
+    put('f1', '.');
+    put('c4', 'B');
+    scheduler.advanceBy(400);
+    expect(moves()).toEqual(['white e4 @600', 'black e5 @600', 'white Bc4 @600']);
+    // Once read, the next positions are read as usual (one or two plies).
+    put('g8', '.');
+    put('f6', 'n');
+    scheduler.advanceBy(400);
+    tracker.clockPressed('black');
+    expect(moves().at(-1)).toBe('black Nf6 @1000');
+  });
+});
