@@ -56,10 +56,14 @@ function item(seq: number, wallMs: number, record: JournalRecord): HistoryItem |
   return undefined;
 }
 
-/** Every journaled event and note of the board, in order. */
-export function boardHistory(journal: Journal, board: string): HistoryItem[] {
+/**
+ * Every journaled event and note of the board, in order; in an event journal a hall board plays one
+ * game per round, so only the entries of `game` (its section and round) when given.
+ */
+export function boardHistory(journal: Journal, board: string, game?: { readonly section?: string; readonly round: number }): HistoryItem[] {
   const out: HistoryItem[] = [];
   for (const e of journal.entriesOf(board)) {
+    if (game && e.round !== undefined && (e.round !== game.round || (e.section !== undefined && game.section !== undefined && e.section !== game.section))) continue;
     const h = item(e.seq, e.wallMs, e.record);
     if (h) out.push(h);
   }

@@ -89,8 +89,9 @@ const routes: readonly Route[] = [
     path: /^\/api\/history\/([^/]+)$/,
     answer: ({ hall }, _url, match) => {
       const id = decodeURIComponent(match![1]!);
-      if (!hall.boards.has(id)) return json(404, { error: `unknown board '${id}'`, boards: [...hall.boards.keys()] });
-      return json(200, { board: id, items: boardHistory(hall.journal, id) });
+      const board = hall.boards.get(id);
+      if (!board) return json(404, { error: `unknown board '${id}'`, boards: [...hall.boards.keys()] });
+      return json(200, { board: id, items: boardHistory(hall.journal, id, board.round) });
     },
   },
   { path: '/', answer: pageFile('index.html', 'text/html; charset=utf-8') },

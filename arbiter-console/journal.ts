@@ -139,25 +139,27 @@ export class Journal {
     filter('section', place.section);
     filter('round', place.round);
     const rows = this.#db.prepare(`SELECT seq, source, source_seq, wall_ms, section, round, body FROM entries WHERE ${where.join(' AND ')} ORDER BY seq`).iterate(...args) as IterableIterator<Row>;
-    for (const row of rows) {
-      const parsed = parseJournalRecord(row.body);
-      if (!parsed.ok) throw new JournalError(row.seq, parsed.reason);
-      yield {
-        seq: row.seq,
-        source: row.source ?? this.source,
-        sourceSeq: row.source_seq ?? row.seq,
-        wallMs: row.wall_ms,
-        ...(row.section !== null ? { section: row.section } : {}),
-        ...(row.round !== null ? { round: row.round } : {}),
-        record: parsed.record,
-      };
-    }
+    for (const row of rows) yield this.#entry(row);
   }
 
-  /** One board's entries, in order (its history). */
+  /** One board's entries, in order (its history), each checked as entries() checks them. */
   *entriesOf(board: string): Generator<JournalEntry> {
-    const rows = this.#db.prepare('SELECT seq, wall_ms, body FROM entries WHERE board = ? ORDER BY seq').iterate(board) as IterableIterator<{ seq: number; wall_ms: number; body: string }>;
-    for (const row of rows) yield { seq: row.seq, wallMs: row.wall_ms, record: JSON.parse(row.body) as JournalRecord };
+    const rows = this.#db.prepare('SELECT seq, source, source_seq, wall_ms, section, round, body FROM entries WHERE board = ? ORDER BY seq').iterate(board) as IterableIterator<Row>;
+    for (const row of rows) yield this.#entry(row);
+  }
+
+  #entry(row: Row): JournalEntry {
+    const parsed = parseJournalRecord(row.body);
+    if (!parsed.ok) throw new JournalError(row.seq, parsed.reason);
+    return {
+      seq: row.seq,
+      source: row.source ?? this.source,
+      sourceSeq: row.source_seq ?? row.seq,
+      wallMs: row.wall_ms,
+      ...(row.section !== null ? { section: row.section } : {}),
+      ...(row.round !== null ? { round: row.round } : {}),
+      record: parsed.record,
+    };
   }
 
   lastAt(): number {
