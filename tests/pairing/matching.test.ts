@@ -138,6 +138,52 @@ describe('WeightedGraph.maximumWeightMatching', () => {
     expect(planned).toBeGreaterThan(100);
   });
 
+  it('excludes a pair only when no maximum-weight matching contains it, also after edges are taken away without a solve', () => {
+    let excluded = 0;
+    let kept = 0;
+    fc.assert(
+      fc.property(scenario, fc.array(fc.tuple(fc.nat(9), fc.nat(9)), { minLength: 1, maxLength: 6 }), ({ size, values, shift, initial }, removals) => {
+        const value = (index: number): bigint => BigInt(values[index % values.length]!) << shift;
+        const graph = new WeightedGraph(size);
+        let e = 0;
+        for (let a = 1; a < size; a += 1) for (let b = 0; b < a; b += 1) graph.setWeight(a, b, value(initial[e++ % initial.length]!));
+        graph.maximumWeightMatching();
+        const all = [...Array(size).keys()];
+        // Unmatched edges taken away after the solve: the matcher keeps its optimum and duals.
+        for (const [x, y] of removals) {
+          const mate = graph.matching();
+          const a = x % size;
+          const b = y % size;
+          if (a !== b && mate[a] !== b) graph.setWeight(a, b, 0n);
+        }
+        const weight = (a: number, b: number): bigint => graph.weight(a, b);
+        const best = bestTotal(all, weight);
+        const mate = graph.matching();
+        let total = 0n;
+        for (const v of all) if (mate[v]! > v) total += weight(v, mate[v]!);
+        expect(total).toBe(best);
+        for (let a = 1; a < size; a += 1) {
+          for (let b = 0; b < a; b += 1) {
+            if (!graph.excludes(a, b)) continue;
+            excluded += 1;
+            const w = weight(a, b);
+            const rest = all.filter((v) => v !== a && v !== b);
+            // The best matching that pairs a with b falls short of the optimum.
+            if (w !== 0n) expect(w + bestTotal(rest, weight)).toBeLessThan(best);
+            else kept += 1;
+          }
+        }
+        // The matcher goes on from there (an edge inside a blossom counts as a change).
+        const after = graph.maximumWeightMatching();
+        let afterTotal = 0n;
+        for (const v of all) if (after[v]! > v) afterTotal += weight(v, after[v]!);
+        expect(afterTotal).toBe(best);
+      }),
+      { seed: 20260201, numRuns: 1500 },
+    );
+    expect(excluded - kept).toBeGreaterThan(100);
+  });
+
   it('refuses to freeze two players who are not paired together', () => {
     const graph = new WeightedGraph(3);
     graph.setWeight(0, 1, 5n);

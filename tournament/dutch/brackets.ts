@@ -21,6 +21,11 @@ export interface BracketMatcher {
   /** a-b, matched now, is decided: every later optimum keeps it. */
   freeze(a: number, b: number): void;
   /**
+   * No maximum-weight matching of the moment pairs a with b, as the current duals show (their
+   * edge is not tight; complementary slackness). False when that cannot be shown.
+   */
+  excludes(a: number, b: number): boolean;
+  /**
    * The optimum changed, without solving, to one that pairs a with b, if that is shown to be an
    * optimum too (no weight changed since the last solve); null when it cannot be shown.
    */
@@ -73,6 +78,19 @@ export function pairBrackets(
     const inGroup = (vertex: number): boolean => vertex >= groupStart && vertex < groupEnd;
     const pairedInBracket = (vertex: number): boolean => mate[vertex]! > vertex && mate[vertex]! < groupEnd;
 
+    const g = BigInt(layout.groupBits);
+    /** Base weight plus the ordering fields: fewest exchanges, smallest BSN differences (D.2). */
+    const withOrder = (w: bigint, higherIndex: number, s1Size: number): bigint => {
+      if (w === 0n) return 0n;
+      const addend = (((higherIndex < s1Size ? 1n : 0n) << (2n * g)) - BigInt(higherIndex)) << 1n;
+      return w + addend;
+    };
+    const ordered = (higher: number, lower: number, higherIndex: number, s1Size: number): bigint => withOrder(base[lower]![higher]!, higherIndex, s1Size);
+    // Without moved-down players the remainder is every resident, and S1 is, but for the few a
+    // bracket of that size floats down, its first half: the first solve already carries the
+    // ordering fields for that S1 (they cannot change which pairings are optimal, only choose
+    // among them), so the ordered solve below has nothing left to do when the guess is right.
+    const s1Guess = mdps === 0 ? Math.floor(bracketSize / 2) : -1;
     // base[lower][higher], positions in the bracket.
     const base: bigint[][] = [];
     for (let lower = 0; lower < bracket.length; lower += 1) {
@@ -81,19 +99,11 @@ export function pairBrackets(
         for (let higher = 0; higher < lower; higher += 1) {
           const w = edgeWeight(at(higher), at(lower), lower < bracketSize, lower >= bracketSize, ctx());
           row.push(w);
-          matcher.setWeight(bracket[higher]!, bracket[lower]!, w);
+          matcher.setWeight(bracket[higher]!, bracket[lower]!, s1Guess >= 0 && lower < bracketSize ? withOrder(w, higher, s1Guess) : w);
         }
       }
       base.push(row);
     }
-    const g = BigInt(layout.groupBits);
-    /** Base weight plus the ordering fields: fewest exchanges, smallest BSN differences (D.2). */
-    const ordered = (higher: number, lower: number, higherIndex: number, s1Size: number): bigint => {
-      const w = base[lower]![higher]!;
-      if (w === 0n) return 0n;
-      const addend = (((higherIndex < s1Size ? 1n : 0n) << (2n * g)) - BigInt(higherIndex)) << 1n;
-      return w + addend;
-    };
     rematch();
 
     // Which moved-down players are paired here (C6, C7): highest scores first, then ranking order.
@@ -217,11 +227,14 @@ export function pairBrackets(
         for (let b = a + 1; b < remainder.length; b += 1) matcher.setWeight(v, vx(b), ordered(remainder[a]!, remainder[b]!, a, s1Size));
       }
     }
-    // Only S1 -> S2 edges remain.
+    // Only S1 -> S2 edges remain. They keep their ordering fields: every optimum now pairs each S1
+    // player with an S2 player, so those fields add the same to every optimum and choose nothing,
+    // while the matching and duals stay optimal (only unmatched edges are removed) and D.1 can
+    // start without a solve.
     for (let a = 0; a < remainder.length; a += 1) {
       for (let b = a + 1; b < remainder.length; b += 1) {
         if (!pairedInBracket(vx(a)) || pairedInBracket(vx(b))) base[remainder[b]!]![remainder[a]!] = 0n;
-        matcher.setWeight(vx(a), vx(b), base[remainder[b]!]![remainder[a]!]!);
+        matcher.setWeight(vx(a), vx(b), ordered(remainder[a]!, remainder[b]!, a, s1Size));
       }
     }
     // D.1: each S1 player, in order, gets the first S2 player that keeps the bracket optimal.
@@ -229,8 +242,9 @@ export function pairBrackets(
       const position = remainder[a]!;
       const v = bracket[position]!;
       if (!pairedInBracket(v)) continue;
-      // The first candidate is the answer when some optimum pairs them: try that without solving.
-      const first = remainder.find((opp) => opp > position && !matched[bracket[opp]!] && base[opp]![position]! !== 0n);
+      // The first candidate some optimum accepts is the answer. Candidates the current duals
+      // exclude from every optimum are passed over; the next one is tried without solving.
+      const first = remainder.find((opp) => opp > position && !matched[bracket[opp]!] && base[opp]![position]! !== 0n && !matcher.excludes(v, bracket[opp]!));
       const shortcut = first === undefined ? null : matcher.tryPair(v, bracket[first]!);
       if (shortcut) mate = shortcut;
       else {
@@ -239,7 +253,7 @@ export function pairBrackets(
           const opp = remainder[b]!;
           const ov = bracket[opp]!;
           if (opp <= position || matched[ov]) continue;
-          const w = base[opp]![position]!;
+          const w = ordered(position, opp, a, s1Size);
           if (w !== 0n) matcher.setWeight(v, ov, w + addend);
           addend += 1n;
         }

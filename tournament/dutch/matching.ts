@@ -127,7 +127,28 @@ export class WeightedGraph {
     this.present[k] = weight === 0n ? 0 : 1;
     this.w4[k] = weight << (2n + this.scale);
     if (this.frozen[a] || this.frozen[b]) return;
+    // Taking away an unmatched edge that no blossom holds keeps the matching and the duals
+    // optimal: one dual constraint goes, and no matched or blossom edge depended on it.
+    if (weight === 0n && this.solved && !this.changed.has(k) && !this.matchedEdge(k) && this.topBlossom(a) !== this.topBlossom(b)) return;
     if (!this.changed.has(k)) this.changed.set(k, a > b);
+  }
+
+  /**
+   * Whether the current duals show that no maximum-weight matching pairs a with b: their edge is
+   * not tight, and complementary slackness holds between every optimal matching and every optimal
+   * dual solution. With a and b in one blossom the blossom's dual enters their edge's slack, so
+   * this answers false; also when weights changed since the last solve.
+   */
+  excludes(a: number, b: number): boolean {
+    if (!this.solved || this.changed.size > 0 || a === b || this.frozen[a] || this.frozen[b]) return false;
+    const k = edgeIndex(a, b);
+    if (!this.present[k]) return true;
+    return this.topBlossom(a) !== this.topBlossom(b) && this.slack(k) > 0n;
+  }
+
+  private matchedEdge(k: number): boolean {
+    const p = this.mate[this.edgeHigh[k]!]!;
+    return p >= 0 && p >> 1 === k;
   }
 
   /** mate[v] is v's partner in a maximum-weight matching, or v itself when v stays single. */

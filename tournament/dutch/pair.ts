@@ -131,6 +131,7 @@ function wholeField(sorted: readonly PlayerState[], layout: WeightLayout, compat
     setWeight: (a, b, weight) => graph.setWeight(a, b, weight),
     solve: () => graph.maximumWeightMatching(),
     freeze: (a, b) => graph.freezePair(a, b),
+    excludes: (a, b) => graph.excludes(a, b),
     tryPair: (a, b) => {
       const plan = graph.planMatch(a, b);
       if (!plan) return null;

@@ -122,6 +122,11 @@ export class SparseMatcher implements BracketMatcher {
     return this.take(found);
   }
 
+  excludes(a: number, b: number): boolean {
+    // Every whole-field optimum is a stage optimum here (the stage's optimum leaves a completable rest).
+    return this.exact ? this.graph.excludes(a, b) : this.graph.excludes(this.local[a]!, this.local[b]!);
+  }
+
   tryPair(a: number, b: number): readonly number[] | null {
     const at = (v: number): number => (this.exact ? v : this.local[v]!);
     const plan = this.graph.planMatch(at(a), at(b));
