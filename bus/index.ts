@@ -5,7 +5,7 @@ export { eventSubjects, eventToken, checkToken, type EventSubjects } from './sub
 export { encodeEntry, decodeEntry, messageId, type BusEntry, type Decoded } from './entry.ts';
 export { ensureEventStream, awaitEventStream, DUPLICATE_WINDOW_MS, type StreamPlan } from './stream.ts';
 export { Outbox, type OutboxSource, type OutboxOptions, type OutboxState } from './outbox.ts';
-export { startReader, type ReaderOptions, type StreamReader, type ParseRecord } from './reader.ts';
+export { startReader, SourceOrder, type ReaderOptions, type StreamReader, type ParseRecord, type StreamPlace, type ReaderStats } from './reader.ts';
 export { ask, answer, type Reply } from './requests.ts';
 export { announce, PresenceWatch, type HostPresence, type HostSeen } from './presence.ts';
 export { rolePermissions, authorizationBlock, consumerName, type BusRole, type BusUser, type Permissions } from './permissions.ts';

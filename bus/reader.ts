@@ -1,8 +1,14 @@
 // Reading the event's stream in order: a durable pull consumer per reader (a console, a hall host) that
-// starts after the last stream sequence its owner's journal has. The owner journals each entry before
-// the reader acknowledges it, so a reader that is killed resumes where its journal stands and an entry
-// delivered twice (after a crash, a redelivery) is dropped by its stream sequence. The consumer is R3
-// with the stream: it survives a server of the cluster dying.
+// starts after the stream sequence its owner's journal says to resume from. The owner journals each
+// entry before the reader acknowledges it, so a reader that is killed resumes where its journal stands.
+//
+// Each source's entries are handed on exactly once and in the source's own order (sourceSeq 1, 2, 3,
+// ...), whatever the stream holds: an entry the owner already has (`sources`) or that came before is
+// dropped by (source, sourceSeq), even a republished one the stream stored twice (after its duplicate
+// window); one that comes before its predecessor (a publish lost while the next one got through) is
+// held until the predecessor arrives. `resumeAfter`, handed on with each entry, is the stream sequence
+// to resume from should the reader die now: before any entry still held. The consumer is R3 with the
+// stream: it survives a server of the cluster dying.
 import { AckPolicy, DeliverPolicy, JetStreamApiError, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import type { BusConnection } from './connect.ts';
 import { decodeEntry, type BusEntry } from './entry.ts';
@@ -10,30 +16,121 @@ import type { EventSubjects } from './subjects.ts';
 
 export type ParseRecord<R> = (record: unknown) => { ok: true; record: R } | { ok: false; reason: string };
 
+export interface StreamPlace {
+  /** The stream sequence of the message that carried the entry. */
+  readonly streamSeq: number;
+  readonly subject: string;
+  /** Where to resume (`after`) if the reader stopped right after this entry: journal it with the entry. */
+  readonly resumeAfter: number;
+}
+
 export interface ReaderOptions<R> {
   /** The durable consumer's name: one per reader (`console-<id>`, `host-<id>`). */
   readonly name: string;
   /** Which of the event's subjects (default all of its journal). */
   readonly filter?: string;
-  /** The stream sequence of the last entry the owner's journal has (0: none yet). */
+  /** The stream sequence to resume after: the last `resumeAfter` the owner journaled (0: from the start). */
   readonly after: number;
+  /** The last sourceSeq the owner has of each source (none: it has nothing of that source). */
+  readonly sources?: ReadonlyMap<string, number>;
   readonly parse: ParseRecord<R>;
-  /** Each entry in stream order, exactly once; journal it before returning. */
-  readonly onEntry: (entry: BusEntry<R>, streamSeq: number, subject: string) => void;
+  /** Each entry exactly once, in its source's order; journal it (with `place.resumeAfter`) before returning. */
+  readonly onEntry: (entry: BusEntry<R>, place: StreamPlace) => void;
   /** A message that is not a journal entry (kept in the stream, skipped here). */
   readonly onBad?: (streamSeq: number, reason: string) => void;
+  /** A source's entry came before the one it follows: it is held until `expected` arrives. */
+  readonly onGap?: (source: string, expected: number, got: number) => void;
+}
+
+export interface ReaderStats {
+  /** Entries handed on. */
+  readonly delivered: number;
+  /** Entries dropped as already had (same source and sourceSeq). */
+  readonly duplicates: number;
+  /** Entries waiting for their predecessor. */
+  readonly held: number;
 }
 
 export interface StreamReader {
   /** Resolves when the reader has everything the stream had when it started (a rebuilt console). */
   readonly caughtUp: Promise<void>;
-  /** The stream sequence of the last entry handed on. */
+  /** The stream sequence of the last message read. */
   position(): number;
+  /** The last sourceSeq handed on (or had) per source. */
+  sources(): ReadonlyMap<string, number>;
+  stats(): ReaderStats;
   stop(): Promise<void>;
 }
 
 /** Acknowledge every this many entries (and whenever the reader is caught up): AckAll covers the ones before. */
 const ACK_EVERY = 100;
+
+interface Held<R> {
+  readonly entry: BusEntry<R>;
+  readonly streamSeq: number;
+  readonly subject: string;
+}
+
+/** Puts each source's entries in order and drops the ones had before; knows nothing of NATS. */
+export class SourceOrder<R> {
+  readonly #last: Map<string, number>;
+  /** source -> sourceSeq -> the entry waiting for its predecessor. */
+  readonly #held = new Map<string, Map<number, Held<R>>>();
+  #duplicates = 0;
+  #delivered = 0;
+
+  constructor(
+    known: ReadonlyMap<string, number> | undefined,
+    readonly onGap?: (source: string, expected: number, got: number) => void,
+  ) {
+    this.#last = new Map(known ?? []);
+  }
+
+  /** The entries `entry` releases, in order: none (a duplicate, or held), itself, or itself and those it unblocks. */
+  take(entry: BusEntry<R>, streamSeq: number, subject: string): Held<R>[] {
+    const last = this.#last.get(entry.source) ?? 0;
+    const waiting = this.#held.get(entry.source);
+    if (entry.sourceSeq <= last || waiting?.has(entry.sourceSeq)) {
+      this.#duplicates += 1;
+      return [];
+    }
+    if (entry.sourceSeq > last + 1) {
+      const map = waiting ?? new Map<number, Held<R>>();
+      map.set(entry.sourceSeq, { entry, streamSeq, subject });
+      this.#held.set(entry.source, map);
+      this.onGap?.(entry.source, last + 1, entry.sourceSeq);
+      return [];
+    }
+    const out: Held<R>[] = [{ entry, streamSeq, subject }];
+    let next = entry.sourceSeq + 1;
+    for (let h = waiting?.get(next); h; h = waiting?.get(next)) {
+      out.push(h);
+      waiting!.delete(next);
+      next += 1;
+    }
+    if (waiting?.size === 0) this.#held.delete(entry.source);
+    this.#last.set(entry.source, next - 1);
+    this.#delivered += out.length;
+    return out;
+  }
+
+  /** The earliest stream sequence still held (Infinity: none). */
+  earliestHeld(): number {
+    let min = Infinity;
+    for (const map of this.#held.values()) for (const h of map.values()) min = Math.min(min, h.streamSeq);
+    return min;
+  }
+
+  last(): ReadonlyMap<string, number> {
+    return this.#last;
+  }
+
+  stats(): ReaderStats {
+    let held = 0;
+    for (const map of this.#held.values()) held += map.size;
+    return { delivered: this.#delivered, duplicates: this.#duplicates, held };
+  }
+}
 
 export async function startReader<R>(bus: BusConnection, subjects: EventSubjects, options: ReaderOptions<R>): Promise<StreamReader> {
   const stream = subjects.stream;
@@ -51,6 +148,7 @@ export async function startReader<R>(bus: BusConnection, subjects: EventSubjects
     ...(options.after > 0 ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: options.after + 1 } : { deliver_policy: DeliverPolicy.All }),
     max_ack_pending: 20_000,
   });
+  const order = new SourceOrder<R>(options.sources, options.onGap);
   let position = options.after;
   let signalCaughtUp: () => void = () => {};
   const caughtUp = new Promise<void>((resolve) => (signalCaughtUp = resolve));
@@ -61,15 +159,22 @@ export async function startReader<R>(bus: BusConnection, subjects: EventSubjects
   const messages: ConsumerMessages = await consumer.consume({ max_messages: 1_000, expires: 2_000 });
   let unacked: JsMsg | undefined;
   let count = 0;
+  const read = (m: JsMsg): void => {
+    const seq = m.seq;
+    if (seq <= position) return;
+    position = seq;
+    const decoded = decodeEntry(m.data, options.parse);
+    if (!decoded.ok) {
+      options.onBad?.(seq, decoded.reason);
+      return;
+    }
+    const released = order.take(decoded.entry, seq, m.subject);
+    const resumeAfter = Math.min(seq, order.earliestHeld() - 1);
+    for (const h of released) options.onEntry(h.entry, { streamSeq: h.streamSeq, subject: h.subject, resumeAfter });
+  };
   const done = (async () => {
     for await (const m of messages) {
-      const seq = m.seq;
-      if (seq > position) {
-        const decoded = decodeEntry(m.data, options.parse);
-        if (decoded.ok) options.onEntry(decoded.entry, seq, m.subject);
-        else options.onBad?.(seq, decoded.reason);
-        position = seq;
-      }
+      read(m);
       unacked = m;
       count += 1;
       const pending = m.info.pending;
@@ -83,6 +188,8 @@ export async function startReader<R>(bus: BusConnection, subjects: EventSubjects
   return {
     caughtUp,
     position: () => position,
+    sources: () => order.last(),
+    stats: () => order.stats(),
     async stop() {
       unacked?.ack();
       await messages.close();

@@ -1,7 +1,16 @@
-// The bus layer's faults with real processes: a host's link frozen (SIGSTOP on its relay) while it
-// journals, then thawed: the backlog arrives exactly once, in order. One server of a three-node cluster
-// killed (SIGKILL) or frozen (SIGSTOP) while entries flow: the R3 stream loses nothing and the reader
-// goes on.
+// The bus layer's faults with real processes, each with its outcome:
+// - a host partitioned from the bus (SIGSTOP on its relay) for a minute (ZEITNOT_PARTITION_MS for
+//   longer) keeps journaling; the other host goes on meanwhile; the backlog arrives exactly once, in
+//   the host's order, when the link is back;
+// - one server of a three-node cluster killed (SIGKILL), then another frozen (SIGSTOP), while entries
+//   flow: the R3 stream loses nothing and the reader goes on;
+// - a reader in its own process (a console) SIGKILLed twice mid-flow and started again on its journal:
+//   every host's entries exactly once, each in its host's order.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectBus, ensureEventStream, eventSubjects, Outbox, startReader, type BusConnection } from '../../bus/index.ts';
 import { startLink, startNats, startNatsCluster, type Link, type NatsCluster, type NatsServer } from '../support/nats.ts';
@@ -13,10 +22,21 @@ afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c().catch(() => {});
 });
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const PARTITION_MS = Number(process.env.ZEITNOT_PARTITION_MS ?? 60_000);
+
+/** A host journaling `perSecond` entries a second until stopped, telling its outbox each time. */
+function journalSteadily(journal: MemoryJournal, outbox: Outbox, perSecond: number): { stop(): void } {
+  const timer = setInterval(() => {
+    for (let i = 0; i < perSecond / 10; i++) journal.append({ press: journal.last() + 1 });
+    outbox.notify();
+  }, 100);
+  return { stop: () => clearInterval(timer) };
+}
 
 describe('bus faults', () => {
-  it('a host whose link is frozen keeps journaling; its backlog arrives exactly once when the link is back', async () => {
+  it(`a host partitioned for ${PARTITION_MS / 1000} s keeps journaling; its backlog arrives exactly once, in order, when the link is back`, async () => {
     const server: NatsServer = await startNats();
     cleanup.push(() => server.close());
     const link: Link = await startLink(server.port);
@@ -25,37 +45,50 @@ describe('bus faults', () => {
     const consoleBus = await connectBus({ servers: [server.url] });
     cleanup.push(() => consoleBus.close());
     await ensureEventStream(consoleBus, subjects);
-    const hostBus: BusConnection = await connectBus({ servers: [link.url], pingIntervalMs: 500 });
-    cleanup.push(() => hostBus.close());
-    const journal = new MemoryJournal('h1');
-    const outbox = new Outbox(hostBus, subjects.host('h1'), journal, { ackTimeoutMs: 500 });
-    cleanup.push(async () => outbox.stop());
-    const seen: number[] = [];
-    const reader = await startReader(consoleBus, subjects, { name: 'console-c1', after: 0, parse: anyRecord, onEntry: (e) => seen.push(e.sourceSeq) });
+    const hosts = await Promise.all(
+      ['h1', 'h2'].map(async (id) => {
+        const bus: BusConnection = await connectBus({ servers: [id === 'h1' ? link.url : server.url], pingIntervalMs: 500 });
+        cleanup.push(() => bus.close());
+        const journal = new MemoryJournal(id);
+        const outbox = new Outbox(bus, subjects.host(id), journal, { ackTimeoutMs: 1_000 });
+        cleanup.push(async () => outbox.stop());
+        return { id, bus, journal, outbox };
+      }),
+    );
+    const [h1, h2] = hosts as [(typeof hosts)[0], (typeof hosts)[0]];
+    const seen = new Map<string, number[]>([
+      ['h1', []],
+      ['h2', []],
+    ]);
+    const reader = await startReader(consoleBus, subjects, { name: 'console-c1', after: 0, parse: anyRecord, onEntry: (e) => seen.get(e.source)!.push(e.sourceSeq) });
     cleanup.push(() => reader.stop());
 
-    for (let i = 1; i <= 50; i++) journal.append({ press: i });
-    outbox.notify();
-    await until(() => seen.length === 50, 'the first 50 entries');
+    const writers = hosts.map((h) => journalSteadily(h.journal, h.outbox, 50));
+    cleanup.push(async () => writers.forEach((w) => w.stop()));
+    await until(() => seen.get('h1')!.length >= 50, 'h1 live');
     link.freeze();
-    // Journaled while the link is silent: some attempts hang and time out, none is lost.
-    for (let i = 51; i <= 1050; i++) {
-      journal.append({ press: i });
-      if (i % 100 === 0) {
-        outbox.notify();
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
-    await until(() => !hostBus.connected(), 'the host to see its link is gone', 10_000);
-    expect(outbox.state.backlog).toBeGreaterThanOrEqual(1000);
-    expect(seen.length).toBe(50);
+    await until(() => !h1.bus.connected(), 'h1 to see its link is gone', 15_000);
+    const cut = seen.get('h1')!.length;
+    const h2Before = seen.get('h2')!.length;
+    await sleep(PARTITION_MS);
+    // Meanwhile h1 journaled on and nothing of it arrived; h2 was read live all along.
+    expect(seen.get('h1')!.length).toBe(cut);
+    expect(h1.outbox.state.backlog).toBeGreaterThanOrEqual((PARTITION_MS / 1000) * 40);
+    expect(seen.get('h2')!.length - h2Before).toBeGreaterThanOrEqual((PARTITION_MS / 1000) * 40);
+    writers.forEach((w) => w.stop());
+    const backlog = h1.outbox.state.backlog;
+    const thawedAt = Date.now();
     link.thaw();
-    await until(() => seen.length >= 1050, 'the backlog', 20_000);
-    await outbox.whenPublished(1050);
+    await until(() => h1.outbox.state.backlog === 0 && seen.get('h1')!.length >= h1.journal.last(), 'the backlog', 60_000);
+    const catchUpMs = Date.now() - thawedAt;
+    await h2.outbox.whenPublished(h2.journal.last());
+    await until(() => seen.get('h2')!.length >= h2.journal.last(), 'h2 read');
     // A little longer: a late duplicate would show here.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(seen).toEqual(range(1, 1050));
-  }, 60_000);
+    await sleep(300);
+    expect(seen.get('h1')).toEqual(range(1, h1.journal.last()));
+    expect(seen.get('h2')).toEqual(range(1, h2.journal.last()));
+    console.info(`partition of ${PARTITION_MS} ms: backlog of ${backlog} entries delivered ${catchUpMs} ms after the link came back (ping ${500} ms, reconnect included)`);
+  }, PARTITION_MS + 120_000);
 
   it('one server of three dies (SIGKILL) or hangs (SIGSTOP) mid-flow: nothing stops, nothing is lost', async () => {
     const cluster: NatsCluster = await startNatsCluster();
@@ -79,7 +112,7 @@ describe('bus faults', () => {
         journal.append({ press: i });
         if (i % 50 === 0) {
           outbox.notify();
-          await new Promise((resolve) => setTimeout(resolve, 20));
+          await sleep(20);
         }
       }
       outbox.notify();
@@ -89,19 +122,80 @@ describe('bus faults', () => {
     const leaderName = (await bus.jsm.streams.info(subjects.stream)).cluster?.leader;
     const leader = cluster.nodes.find((n) => n.name === leaderName) ?? cluster.nodes[0]!;
     await Promise.all([write(301, 900), leader.kill9()]);
-    await until(() => seen.length >= 900, 'every entry after the kill', 30_000).catch(explain);
+    await until(() => seen.length >= 900, 'every entry after the kill', 60_000).catch(explain);
     // The dead server comes back and catches up from the others; then the new leader hangs.
     await leader.restart();
-    await cluster.waitForLeader();
+    await cluster.waitForLeader(60_000);
     const nowLeader = (await bus.jsm.streams.info(subjects.stream)).cluster?.leader;
     const frozen = cluster.nodes.find((n) => n.name === nowLeader) ?? cluster.nodes[1]!;
     frozen.freeze();
+    cleanup.push(async () => frozen.thaw());
     await write(901, 1200);
-    await until(() => seen.length >= 1200, 'every entry with the leader frozen', 30_000).catch(explain);
+    await until(() => seen.length >= 1200, 'every entry with the leader frozen', 60_000).catch(explain);
     await outbox.whenPublished(1200);
     frozen.thaw();
     expect(seen).toEqual(range(1, 1200));
-    await cluster.waitForLeader();
+    await cluster.waitForLeader(60_000);
     expect((await bus.jsm.streams.info(subjects.stream)).state.messages).toBe(1200);
+  }, 240_000);
+
+  it('a reader process SIGKILLed twice mid-flow and started again on its journal has every entry once, in each host order', async () => {
+    const server: NatsServer = await startNats();
+    cleanup.push(() => server.close());
+    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-reader-'));
+    cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'console.db');
+    const subjects = eventSubjects('reader-kill');
+    const bus = await connectBus({ servers: [server.url] });
+    cleanup.push(() => bus.close());
+    await ensureEventStream(bus, subjects);
+    const hosts = ['h1', 'h2', 'h3'].map((id) => {
+      const journal = new MemoryJournal(id);
+      const outbox = new Outbox(bus, subjects.host(id), journal);
+      cleanup.push(async () => outbox.stop());
+      return { journal, outbox, writer: journalSteadily(journal, outbox, 200) };
+    });
+    cleanup.push(async () => hosts.forEach((h) => h.writer.stop()));
+
+    let child: ChildProcess | undefined;
+    cleanup.push(async () => void child?.kill('SIGKILL'));
+    const startChild = async (): Promise<void> => {
+      child = spawn(process.execPath, ['bin/run-ts.js', 'tests/bus/reader-process.ts', server.url, 'reader-kill', 'console-c1', file], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+      await until(() => out.includes('ready'), 'the reader process', 30_000);
+    };
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE IF NOT EXISTS got (n INTEGER PRIMARY KEY AUTOINCREMENT, source TEXT, source_seq INTEGER, stream_seq INTEGER, resume_after INTEGER)');
+    cleanup.push(async () => void db.close());
+    const rows = (): number => (db.prepare('SELECT COUNT(*) AS c FROM got').get() as { c: number }).c;
+    const kill = async (): Promise<void> => {
+      const c = child!;
+      c.kill('SIGKILL');
+      await new Promise((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve(null) : c.once('exit', resolve)));
+    };
+
+    await startChild();
+    await until(() => rows() >= 300, 'the first entries', 30_000);
+    await kill();
+    await sleep(500);
+    await startChild();
+    await until(() => rows() >= 1_200, 'more entries', 30_000);
+    await kill();
+    // Dead for a while: the hosts go on; the restarted reader reads the gap from the stream.
+    await sleep(1_500);
+    hosts.forEach((h) => h.writer.stop());
+    await startChild();
+    for (const h of hosts) await h.outbox.whenPublished(h.journal.last());
+    const total = hosts.reduce((n, h) => n + h.journal.last(), 0);
+    await until(() => rows() >= total, `all ${total} entries`, 30_000);
+    await sleep(300);
+    const got = db.prepare('SELECT source, source_seq AS seq FROM got ORDER BY n').all() as { source: string; seq: number }[];
+    for (const h of hosts) {
+      expect(got.filter((r) => r.source === h.journal.id).map((r) => r.seq)).toEqual(range(1, h.journal.last()));
+    }
+    expect(got.length).toBe(total);
   }, 120_000);
 });
+

@@ -57,7 +57,7 @@ describe('bus credentials', () => {
     await outbox.whenPublished(1);
     outbox.stop();
     const read: string[] = [];
-    const reader = await startReader(h1, subjects, { name: consumerName({ kind: 'host', id: 'h1' }), filter: subjects.forHosts, after: 0, parse: anyRecord, onEntry: (e, _seq, subject) => read.push(`${subject} ${e.source}`) });
+    const reader = await startReader(h1, subjects, { name: consumerName({ kind: 'host', id: 'h1' }), filter: subjects.forHosts, after: 0, parse: anyRecord, onEntry: (e, place) => read.push(`${place.subject} ${e.source}`) });
     await reader.caughtUp;
     await reader.stop();
     expect(read).toEqual([`${subjects.desk} c1`]);

@@ -7,6 +7,7 @@ import {
   answer,
   ask,
   connectBus,
+  encodeEntry,
   ensureEventStream,
   eventSubjects,
   Outbox,
@@ -61,7 +62,7 @@ describe('bus on one nats-server -js', () => {
 
     // A reader resumes after the position its journal has; what comes later arrives live.
     const resumed: number[] = [];
-    const later = await startReader(bus, subjects, { name: 'console-c1', after: 450, parse: anyRecord, onEntry: (e) => resumed.push(e.sourceSeq) });
+    const later = await startReader(bus, subjects, { name: 'console-c1', after: 450, sources: new Map([['h1', 450]]), parse: anyRecord, onEntry: (e) => resumed.push(e.sourceSeq) });
     await later.caughtUp;
     journal.append({ n: 501 });
     again.notify();
@@ -71,6 +72,26 @@ describe('bus on one nats-server -js', () => {
     await later.stop();
     outbox.stop();
     again.stop();
+  });
+
+  it('hands on each source in its order once, however the stream holds it; resumes before what it held', async () => {
+    const subjects = eventSubjects('out-of-order');
+    await ensureEventStream(bus, subjects);
+    // No message ids: the stream keeps a republished entry as it would after its duplicate window.
+    const put = (source: string, sourceSeq: number) => bus.js.publish(subjects.host(source), encodeEntry({ source, sourceSeq, wallMs: 0, record: { n: sourceSeq } }));
+    for (const [source, n] of [['h1', 1], ['h1', 3], ['h2', 1], ['h1', 2], ['h1', 3], ['h1', 1]] as const) await put(source, n);
+    const read = async (after: number, sources?: ReadonlyMap<string, number>): Promise<string[]> => {
+      const got: string[] = [];
+      const reader = await startReader(bus, subjects, { name: 'console-o', after, ...(sources ? { sources } : {}), parse: anyRecord, onEntry: (e, p) => got.push(`${e.source}:${e.sourceSeq}@${p.streamSeq}/${p.resumeAfter}`) });
+      await reader.caughtUp;
+      await until(() => reader.position() === 6, 'the whole stream');
+      await reader.stop();
+      return got;
+    };
+    // h1:3 (stream 2) waits for h1:2 (stream 4): until then a reader that dies resumes after stream 1.
+    expect(await read(0)).toEqual(['h1:1@1/1', 'h2:1@3/1', 'h1:2@4/4', 'h1:3@2/4']);
+    // The owner died having journaled h1:1 and h2:1 (resume after 1): it gets the rest, once.
+    expect(await read(1, new Map([['h1', 1], ['h2', 1]]))).toEqual(['h1:2@4/4', 'h1:3@2/4']);
   });
 
   it('a message that is not a journal entry is reported and skipped, never handed on', async () => {
@@ -99,12 +120,12 @@ describe('bus on one nats-server -js', () => {
   it('a host that goes quiet is unreachable, and reachable again when heard', async () => {
     const subjects = eventSubjects('presence');
     const changes: [string, boolean][] = [];
-    const watch = new PresenceWatch(bus.nc, subjects.anyPresence, 300, (host: string, seen: HostSeen) => changes.push([host, seen.reachable]));
-    let stop = announce(bus.nc, subjects.presence('h1'), () => ({ host: 'h1', boards: ['1', '2'], journaled: 3, published: 3, wallMs: Date.now() }), 50);
+    const watch = new PresenceWatch(bus.nc, subjects.anyPresence, 1_000, (host: string, seen: HostSeen) => changes.push([host, seen.reachable]));
+    let stop = announce(bus.nc, subjects.presence('h1'), () => ({ host: 'h1', boards: ['1', '2'], journaled: 3, published: 3, wallMs: Date.now() }), 100);
     await until(() => changes.length === 1, 'h1 heard');
     stop();
     await until(() => changes.length === 2, 'h1 quiet', 5_000);
-    stop = announce(bus.nc, subjects.presence('h1'), () => ({ host: 'h1', boards: ['1', '2'], journaled: 4, published: 4, wallMs: Date.now() }), 50);
+    stop = announce(bus.nc, subjects.presence('h1'), () => ({ host: 'h1', boards: ['1', '2'], journaled: 4, published: 4, wallMs: Date.now() }), 100);
     await until(() => changes.length === 3, 'h1 back');
     stop();
     watch.stop();
