@@ -46,8 +46,11 @@ export const playoffSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('none') }),
   z.strictObject({
     kind: z.literal('ladder'),
-    /** Which places the playoff decides (1 = first place only). */
-    places: z.literal(1),
+    /**
+     * Which places the playoff decides: 1 = the first place only, the other tied players by the
+     * tie-breaks (Donostia Art. 10); 'all' = the final standings among all the tied (Cairns Cup 7).
+     */
+    places: z.union([z.literal(1), z.literal('all')]),
     /** Keyed by the number of tied players: '2', '3-4', …; a missing size goes to the arbiter. */
     bySize: z.record(z.string().regex(/^\d+(-\d+|\+)?$/, "a size '2', a range '3-4' or '3+'"), z.array(playoffStage).min(1)),
     /** When more players tie than any key covers. */

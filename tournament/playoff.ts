@@ -19,6 +19,14 @@ export interface PlayoffGame {
   readonly armageddon: boolean;
 }
 
+export interface PlayoffElimination {
+  readonly player: number;
+  readonly stage: number;
+  readonly leg: number;
+  /** Points in that stage's leg (a drawn Armageddon counted as Black's win). */
+  readonly score: number;
+}
+
 export interface PlayoffState {
   readonly sectionId: string;
   /** Tied players in the order of the main event's tie-breaks. */
@@ -30,12 +38,16 @@ export interface PlayoffState {
   readonly leg: number;
   /** Still in contention. */
   readonly remaining: readonly number[];
-  /** Eliminated, most recent last, with the stage they went out in. */
-  readonly eliminated: readonly { readonly player: number; readonly stage: number }[];
+  /** Which places the playoff decides: first only (the others by the main tie-breaks) or every tied player's. */
+  readonly places: 1 | 'all';
+  /** Eliminated, most recent last, with the stage and leg they went out in and their score in it. */
+  readonly eliminated: readonly PlayoffElimination[];
   readonly games: readonly { readonly game: PlayoffGame; readonly result?: GameResult }[];
   readonly winner?: number;
   /** Set when the regulations leave it to the chief arbiter (e.g. more than four tied). */
   readonly arbiterDecision?: string;
+  /** The chief arbiter's ruling on such a case: with it the playoff is decided. */
+  readonly ruling?: string;
   readonly log: readonly string[];
 }
 
@@ -122,7 +134,8 @@ function generateGames(state: PlayoffState): PlayoffGame[] {
  */
 export function startPlayoff(section: EventSection, tied: readonly number[], seed: number): PlayoffState {
   const procedure = section.playoff;
-  const base = { sectionId: section.id, tied: [...tied], seed, stageIndex: 0, leg: 1, remaining: [...tied], eliminated: [], games: [], log: [] };
+  const places = procedure.kind === 'ladder' ? procedure.places : 1;
+  const base = { sectionId: section.id, tied: [...tied], seed, places, stageIndex: 0, leg: 1, remaining: [...tied], eliminated: [], games: [], log: [] };
   if (tied.length < 2) return { ...base, stages: [], winner: tied[0], log: ['no tie for first: no playoff'] };
   if (procedure.kind === 'none') {
     return { ...base, stages: [], winner: tied[0], log: ['no playoff in the regulations: the tie-break order decides'] };
@@ -151,10 +164,18 @@ function points(result: GameResult, side: 'white' | 'black', armageddon: boolean
   return blackWins ? 1 : 0;
 }
 
-/** Arbiter's ruling where the regulations leave the format to him. */
+/**
+ * The chief arbiter's ruling where the regulations leave the playoff to him (more players tied than
+ * the ladder covers, its stages exhausted): the winner among those still in; the others keep their
+ * playoff and tie-break order.
+ */
 export function decidePlayoff(state: PlayoffState, winner: number, reason: string): PlayoffState {
   if (!state.tied.includes(winner)) throw new RangeError(`player ${winner} is not among the tied players`);
-  return { ...state, winner, remaining: [winner], log: [...state.log, `chief arbiter: ${reason}`] };
+  if (state.winner !== undefined) throw new RangeError('the playoff is already decided');
+  if (!state.arbiterDecision) throw new RangeError('the playoff is in progress: its games decide, not a ruling');
+  if (!state.remaining.includes(winner)) throw new RangeError(`player ${winner} is already out of the playoff`);
+  const ruling = `chief arbiter: ${reason}`;
+  return { ...state, winner, ruling, log: [...state.log, ruling] };
 }
 
 const maxLegs = 20;
@@ -180,7 +201,8 @@ export function recordPlayoffResult(state: PlayoffState, gameId: string, result:
   const best = Math.max(...legPlayers.map((p) => score.get(p) ?? 0));
   const losers = legPlayers.filter((p) => score.get(p) !== best);
   const scoreText = legPlayers.map((p) => `${p}: ${score.get(p)}`).join(', ');
-  const out = (players: readonly number[]) => players.map((player) => ({ player, stage: state.stageIndex + 1 }));
+  const out = (players: readonly number[]): PlayoffElimination[] =>
+    players.map((player) => ({ player, stage: state.stageIndex + 1, leg: state.leg, score: score.get(player) ?? 0 }));
   // Keep the main tie-break order among those still in.
   const remaining = state.remaining.filter((p) => !losers.includes(p));
   next = { ...next, remaining, eliminated: [...state.eliminated, ...out(losers)], log: [...state.log, `stage ${state.stageIndex + 1} leg ${state.leg} (${stage.kind} ${stage.timeControl}): ${scoreText}`] };
@@ -214,7 +236,13 @@ export function playoffStatus(state: PlayoffState): PlayoffStatus {
   const stage = state.stages[state.stageIndex];
   const played = state.games.filter((g): g is { game: PlayoffGame; result: GameResult } => g.result !== undefined);
   const status: PlayoffStatus['state'] =
-    state.winner !== undefined ? (state.games.length === 0 ? 'not-needed' : 'decided') : state.arbiterDecision ? 'arbiter-decision' : 'in-progress';
+    state.winner !== undefined
+      ? state.games.length === 0 && !state.ruling
+        ? 'not-needed'
+        : 'decided'
+      : state.arbiterDecision
+        ? 'arbiter-decision'
+        : 'in-progress';
   return {
     state: status,
     stage: stage ? `${state.stageIndex + 1}/${state.stages.length}: ${stage.kind} ${stage.timeControl}${state.leg > 1 ? ` (leg ${state.leg})` : ''}` : undefined,
@@ -222,19 +250,44 @@ export function playoffStatus(state: PlayoffState): PlayoffStatus {
     winner: state.winner,
     pending: pendingGames(state),
     played,
-    message: state.arbiterDecision,
+    message: state.ruling ?? state.arbiterDecision,
     log: state.log,
   };
 }
 
-/** Final order of the tied players: the winner, then by the stage they went out in (later is higher), then tie-breaks. */
-export function playoffOrder(state: PlayoffState): number[] {
-  if (state.winner === undefined) return [...state.tied];
-  const stageOut = new Map(state.eliminated.map((e) => [e.player, e.stage]));
-  const rest = state.tied.filter((p) => p !== state.winner);
-  rest.sort((a, b) => (stageOut.get(b) ?? Infinity) - (stageOut.get(a) ?? Infinity) || state.tied.indexOf(a) - state.tied.indexOf(b));
-  return [state.winner, ...rest];
+/**
+ * The places of the tied players, best first; the players of one inner list share a place. The
+ * winner is first. When the playoff decides every tied place (Cairns Cup: "to determine final
+ * standings among all tied players") the others follow by how far they got: the later stage and leg
+ * they went out in, then their score in it, then the main tie-breaks (`rankOf`, the main standings'
+ * rank; equal ranks share). When it decides the first place only (Donostia Art. 10) the others keep
+ * the main tie-break order, sharing where every tie-break is equal.
+ */
+export function playoffPlaces(state: PlayoffState, rankOf: (player: number) => number = (p) => state.tied.indexOf(p)): number[][] {
+  if (state.winner === undefined) return [];
+  const out = new Map(state.eliminated.map((e) => [e.player, e]));
+  const key = (player: number): number[] => {
+    const e = out.get(player);
+    const playoff = state.places === 'all' ? (e ? [-e.stage, -e.leg, -e.score] : [-Infinity, -Infinity, -Infinity]) : [];
+    return [...playoff, rankOf(player)];
+  };
+  const compare = (a: number, b: number): number => {
+    const [ka, kb] = [key(a), key(b)];
+    for (let i = 0; i < ka.length; i += 1) if (ka[i] !== kb[i]) return (ka[i] as number) - (kb[i] as number);
+    return 0;
+  };
+  const rest = state.tied.filter((p) => p !== state.winner).sort((a, b) => compare(a, b) || state.tied.indexOf(a) - state.tied.indexOf(b));
+  const places: number[][] = [[state.winner]];
+  for (const player of rest) {
+    const last = places[places.length - 1] as number[];
+    if (last[0] !== state.winner && compare(last[0] as number, player) === 0) last.push(player);
+    else places.push([player]);
+  }
+  return places;
 }
+
+/** Final order of the tied players (shared places in the main tie-break order). */
+export const playoffOrder = (state: PlayoffState): number[] => (state.winner === undefined ? [...state.tied] : playoffPlaces(state).flat());
 
 /** Players tied on points for first place, in the order of the tie-breaks. */
 export function tiedForFirst(rows: readonly { readonly id: number; readonly points: number; readonly rank: number }[]): number[] {
@@ -242,11 +295,22 @@ export function tiedForFirst(rows: readonly { readonly id: number; readonly poin
   return [...rows].filter((r) => r.points === top).sort((a, b) => a.rank - b.rank).map((r) => r.id);
 }
 
-/** Final standings: the playoff orders the players tied for first (ranks 1..k); the others keep theirs. */
+/**
+ * Final standings: the playoff places the players tied for first (ranks 1..k, a shared place one
+ * rank, so the prizes of its places are pooled); the others keep theirs.
+ */
 export function applyPlayoff<Row extends { readonly id: number; readonly rank: number }>(rows: readonly Row[], state: PlayoffState): Row[] {
   if (state.winner === undefined || state.tied.length < 2) return [...rows];
-  const order = playoffOrder(state);
-  const top = order.map((id) => rows.find((r) => r.id === id)).filter((r): r is Row => r !== undefined);
-  const rest = rows.filter((r) => !order.includes(r.id));
-  return [...top.map((r, i) => ({ ...r, rank: i + 1 })), ...rest];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const places = playoffPlaces(state, (p) => byId.get(p)?.rank ?? Infinity);
+  const top: Row[] = [];
+  for (const place of places) {
+    const rank = top.length + 1;
+    for (const id of place) {
+      const row = byId.get(id);
+      if (row) top.push({ ...row, rank });
+    }
+  }
+  const placed = new Set(places.flat());
+  return [...top, ...rows.filter((r) => !placed.has(r.id))];
 }

@@ -52,7 +52,7 @@ const cairnsCup2019: EventInput = {
       sharedRanks: true,
       playoff: {
         kind: 'ladder',
-        places: 1,
+        places: 'all',
         bySize: {
           '2': [
             { kind: 'match', games: 2, timeControl: '2700+5' },

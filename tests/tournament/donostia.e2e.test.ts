@@ -74,11 +74,18 @@ describe('Donostia 2009 end to end', () => {
     expect(state.winner).toBe(clocks[6]?.result === '1-0' ? armageddon.white : armageddon.black);
     expect(playoffStatus(state).state).toBe('decided');
 
+    // The playoff decides the first place only (Art. 10). The other two are equal on most Blacks,
+    // won games and Sonneborn-Berger, so they share places 2-3 and their prizes, whoever went out first.
+    expect(standings.slice(0, 3).map((r) => r.rank)).toEqual([1, 1, 1]);
     const final = applyPlayoff(standings, state);
-    expect(final.slice(0, 3).map((r) => r.id)).toEqual([state.winner, state.winner === 1 ? 2 : 1, 3]);
+    const second = state.winner === 1 ? 2 : 1;
+    expect(final.slice(0, 3).map((r) => [r.id, r.rank])).toEqual([[state.winner, 1], [second, 2], [3, 2]]);
     const prizes = awardPrizes(section, final);
-    expect(prizes.find((p) => p.player === state.winner)?.amount).toBe(3000);
-    expect(prizes.find((p) => p.player === 3)?.amount).toBe(1500);
+    expect(prizes.slice(0, 3).map((p) => [p.player, p.amount, p.prize])).toEqual([
+      [state.winner, 3000, 'place 1'],
+      [second, 1750, 'places 2-3 shared'],
+      [3, 1750, 'places 2-3 shared'],
+    ]);
   });
 
   it('two tied: two 5-minute games, then Armageddon', () => {
