@@ -39,6 +39,8 @@ export interface LineClock extends ClockDevice {
 
 /** Event sequence numbers remembered per device boot, to act on a retransmitted event only once. */
 const SEEN_LIMIT = 1024;
+/** How often to ask a device whose HELLO this connection has not heard yet (at most). */
+const QUERY_INTERVAL_MS = 500;
 
 export function createLineClock(options: LineClockOptions): LineClock {
   const { boardId, role } = options;
@@ -61,6 +63,15 @@ export function createLineClock(options: LineClockOptions): LineClock {
   let identity: LineClock['identity'];
   let lastState: GameState | undefined;
   let lastLamp: Lamp | undefined;
+  /**
+   * Whether this connection has heard the device's HELLO. Until it has, the host does not know which
+   * boot the lines come from: a device that restarted while the cable was out counts its sequence
+   * numbers from 0 again, and its stamps from a new zero.
+   */
+  let helloHeard = false;
+  let lastQueryAt = -Infinity;
+  /** The device's counter in its latest HELLO or heartbeat: a smaller one means it restarted. */
+  let deviceMsSeen = 0;
   /** The device's latest displays, at host time `at`. */
   let lastReading: { readonly at: number; readonly white: number; readonly black: number } | undefined;
 
@@ -83,6 +94,11 @@ export function createLineClock(options: LineClockOptions): LineClock {
     timers.clearTimeout(watchdog);
     watchdog = timers.setTimeout(() => setConnection('silent', `no line for ${silentAfterMs} ms`), silentAfterMs);
   };
+  /** QUERY, after a line end that ends whatever partial line the device may hold from before. */
+  const askForHello = (): void => {
+    lastQueryAt = now();
+    if (port?.isOpen) port.write('\n' + formatLine({ type: 'query' }));
+  };
   const sendSetup = (): void => {
     send({ type: 'mode', role });
     lastLamp = undefined;
@@ -98,18 +114,29 @@ export function createLineClock(options: LineClockOptions): LineClock {
     armWatchdog();
     setConnection('connected', identity?.name);
     const arrivedAt = now();
+    if (message.type === 'hello') {
+      if (identity?.bootId !== message.bootId) {
+        // A new boot restarts the device's counter and its sequence numbers.
+        timeline.reset();
+        seen.clear();
+      }
+      identity = { name: message.name, bootId: message.bootId };
+      helloHeard = true;
+      deviceMsSeen = message.deviceMs;
+      timeline.sample(message.deviceMs, arrivedAt);
+      sendSetup();
+      return;
+    }
+    // A counter that went back: the device restarted and its HELLO was lost.
+    if (message.type === 'heartbeat' && message.deviceMs < deviceMsSeen) helloHeard = false;
+    if (!helloHeard) {
+      // Not acted on and not acknowledged: the device sends its events again once it has said who it is.
+      if (now() - lastQueryAt >= QUERY_INTERVAL_MS) askForHello();
+      return;
+    }
     switch (message.type) {
-      case 'hello':
-        if (identity?.bootId !== message.bootId) {
-          // A new boot restarts the device's counter and its sequence numbers.
-          timeline.reset();
-          seen.clear();
-        }
-        identity = { name: message.name, bootId: message.bootId };
-        timeline.sample(message.deviceMs, arrivedAt);
-        sendSetup();
-        return;
       case 'heartbeat':
+        deviceMsSeen = message.deviceMs;
         timeline.sample(message.deviceMs, arrivedAt);
         lastReading = { at: timeline.toHost(message.deviceMs), white: message.white, black: message.black };
         return;
@@ -119,14 +146,19 @@ export function createLineClock(options: LineClockOptions): LineClock {
   };
 
   const onDeviceEvent = (message: Extract<DeviceLine, { seq: number }>, arrivedAt: number): void => {
-    // Acknowledge every copy: the previous ack may be the thing that got lost.
-    send({ type: 'ack', seq: message.seq });
     // Every line is a timing sample; a retransmitted copy arrives late and so never lowers the minimum.
     timeline.sample(message.deviceMs, arrivedAt);
-    if (seen.has(message.seq)) return;
-    seen.add(message.seq);
-    if (seen.size > SEEN_LIMIT) seen.delete(seen.values().next().value as number);
-    const at = timeline.toHost(message.deviceMs);
+    if (!seen.has(message.seq)) {
+      seen.add(message.seq);
+      if (seen.size > SEEN_LIMIT) seen.delete(seen.values().next().value as number);
+      act(message, timeline.toHost(message.deviceMs));
+    }
+    // Acknowledged once acted on (the console has journaled it), and every copy: the previous ack may
+    // be the thing that got lost.
+    send({ type: 'ack', seq: message.seq });
+  };
+
+  const act = (message: Extract<DeviceLine, { seq: number }>, at: number): void => {
     if (message.type === 'press' && message.reading && (!lastReading || lastReading.at <= at)) lastReading = { at, ...message.reading };
     const event = clockEventFor(message, at);
     if (event) emit({ type: 'clockEvent', event });
@@ -192,10 +224,11 @@ export function createLineClock(options: LineClockOptions): LineClock {
       return;
     }
     port = next;
+    helloHeard = false;
     retryMs = reconnect ? reconnect.firstMs : 0;
     setConnection('connected', options.path);
     armWatchdog();
-    send({ type: 'query' });
+    askForHello();
     sendSetup();
   };
 

@@ -59,6 +59,8 @@ export interface VirtualLineClock {
   corruptNextEvent(): void;
   /** The next `count` ACKs from the host are lost on the way: the device retransmits those events. */
   loseAcks(count: number): void;
+  /** The next `count` lines from the host, whatever they are, are lost on the way (a device still booting). */
+  loseHostLines(count: number): void;
   /** A silent clock sends nothing (events still queue and go out when it talks again). */
   setSilent(silent: boolean): void;
   /** Restarts: new boot id, the counter restarts at 0, pending events are lost. */
@@ -91,6 +93,7 @@ export function createVirtualLineClock(options: VirtualLineClockOptions): Virtua
   let silent = false;
   let corruptNext = false;
   let acksToLose = 0;
+  let linesToLose = 0;
   let nextSeq = 0;
   const unacked = new Map<number, string>();
   let heartbeatTimer: unknown;
@@ -170,6 +173,10 @@ export function createVirtualLineClock(options: VirtualLineClockOptions): Virtua
 
   const onHostLine = (raw: string): void => {
     if (raw.trim() === '') return;
+    if (linesToLose > 0) {
+      linesToLose--;
+      return;
+    }
     const parsed = parseLine(raw);
     if (!parsed.ok) {
       hostErrors++;
@@ -301,6 +308,9 @@ export function createVirtualLineClock(options: VirtualLineClockOptions): Virtua
     },
     loseAcks(count) {
       acksToLose = count;
+    },
+    loseHostLines(count) {
+      linesToLose = count;
     },
     setSilent(value) {
       silent = value;
