@@ -2,7 +2,7 @@
 // trouble: a port that is missing, forbidden, busy or silent leaves its board disconnected and retried.
 import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import type { ClockDevice, ClockRole, Scheduler } from '../device-bridge/index.ts';
-import { createDgtDevice, createFirmataClock, createLineClock, openFirmataLink } from '../device-bridge/index.ts';
+import { createDgtDevice, createFirmataClock, createLineClock } from '../device-bridge/index.ts';
 import { deviceFlagGraceMs, type ClockAlert, type GameState, type Side } from '../clock-engine/index.ts';
 import type { Round } from './round.ts';
 
@@ -159,16 +159,9 @@ export async function openDevice(spec: DeviceSpec, scheduler: Scheduler, resumed
       };
     }
     case 'firmata': {
-      const link = await openFirmataLink({ path: spec.path });
-      const device = createFirmataClock({ boardId: spec.board, io: link.io, scheduler });
-      return {
-        device,
-        open: () => device.open(),
-        async close() {
-          await device.close();
-          await link.close();
-        },
-      };
+      // The clock owns its port: it opens it, and opens it again after a USB glitch.
+      const device = createFirmataClock({ boardId: spec.board, port: { path: spec.path }, scheduler });
+      return { device, open: () => device.open(), close: () => device.close() };
     }
   }
 }

@@ -15,6 +15,8 @@ declare module 'johnny-five' {
     constructor(options?: BoardOptions);
     readonly isReady: boolean;
     readonly id: string;
+    /** Every Board made so far (johnny-five's own list; components made without a board use the first). */
+    static readonly cache: Board[];
   }
   export class Button extends EventEmitter {
     constructor(options: { pin: number | string; board?: Board; isPullup?: boolean; invert?: boolean; holdtime?: number });

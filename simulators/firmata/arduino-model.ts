@@ -33,6 +33,20 @@ export class ArduinoModel {
     this.now = options.now ?? (() => 0);
   }
 
+  /**
+   * The USB cable was out and the board lost power: outputs low, every pin back to an input without
+   * pull-up, the LCD controller reset (blank, until a driver sets it up again). What the hardware drives
+   * (a button held down) stays, and so does the history.
+   */
+  powerCycle(): void {
+    this.written.clear();
+    this.pwm.clear();
+    this.pullups.clear();
+    this.modes.clear();
+    this.backpackPort = 0;
+    this.lcd.reset();
+  }
+
   /** Firmata pin modes: 0 input, 1 output, 0x0B input with pull-up. */
   setMode(pin: number, mode: number): void {
     this.modes.set(pin, mode);

@@ -57,10 +57,13 @@ export function createFirmataFirmware(end: DeviceEnd, model: ArduinoModel, name 
     const value = inputBits(port);
     send([DIGITAL_MESSAGE | port, value & 0x7f, (value >> 7) & 0x7f]);
   };
-  model.onInput((pin) => {
-    const port = pin >> 3;
-    if (reportedPorts.has(port)) reportPort(port);
-  });
+  // Listened to while powered, so a firmware left behind by a replug reports nothing.
+  let stopInput: (() => void) | undefined;
+  const listenToInputs = () =>
+    model.onInput((pin) => {
+      const port = pin >> 3;
+      if (reportedPorts.has(port)) reportPort(port);
+    });
 
   const sevenBit = (bytes: readonly number[]): number[] => bytes.flatMap((byte) => [byte & 0x7f, (byte >> 7) & 0x7f]);
 
@@ -193,11 +196,14 @@ export function createFirmataFirmware(end: DeviceEnd, model: ArduinoModel, name 
   return {
     powerOn() {
       powered = true;
+      stopInput ??= listenToInputs();
       send([REPORT_VERSION, 2, 5]);
       sysex([QUERY_FIRMWARE]);
     },
     powerOff() {
       powered = false;
+      stopInput?.();
+      stopInput = undefined;
       reportedPorts.clear();
     },
     get skippedBytes() {

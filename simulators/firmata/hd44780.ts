@@ -15,6 +15,18 @@ export class Hd44780 {
   /** Instructions and data bytes executed (what the bus carried, for tests of the driver). */
   executed = 0;
 
+  /** Power-on reset: a blank display, off, 8-bit interface, one line, until a driver sets it up again. */
+  reset(): void {
+    this.ddram.fill(0x20);
+    this.address = 0;
+    this.fourBit = false;
+    this.pendingHigh = undefined;
+    this.writingCgram = false;
+    this.increment = true;
+    this.twoLines = false;
+    this.displayOn = false;
+  }
+
   /** One falling edge of EN: the level of RS and the D7..D4 lines as a nibble. */
   latch(rs: boolean, nibble: number): void {
     if (!this.fourBit) {

@@ -57,6 +57,9 @@ class VirtualFirmata extends mockFirmata.Firmata {
   }
   override digitalRead(pin: number, callback: (value: number) => void): void {
     this.readers.set(pin, [...(this.readers.get(pin) ?? []), callback]);
+    // As StandardFirmata, which reports the pin's port as soon as its reporting is switched on.
+    const level = this.model.read(pin);
+    queueMicrotask(() => callback(level));
   }
   override i2cConfig(): void {}
   override i2cWrite(address: number, registerOrBytes: number | number[], bytes?: number | number[]): void {

@@ -147,6 +147,23 @@ describe('Firmata clock (johnny-five + mock-firmata)', () => {
     expect(r.board.lcdRows()[1]).toBe('     READY      ');
   });
 
+  it('a button read LOW before it was seen up is no press (held through the connect, or its pin not set up yet)', async () => {
+    const scheduler = createManualScheduler(0);
+    const board = createVirtualFirmataBoard({ now: scheduler.now });
+    board.hold(pin.blackButton);
+    const clock = createFirmataClock({ boardId: 'arduino-1', io: board.io, scheduler });
+    const events: DeviceMessage[] = [];
+    clock.subscribe((m) => events.push(m));
+    await clock.open();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(events.filter((m) => m.type === 'clockEvent')).toEqual([]);
+    board.release(pin.blackButton);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await board.press(pin.blackButton);
+    expect(events.filter((m) => m.type === 'clockEvent')).toMatchObject([{ event: { type: 'start' } }]);
+    await clock.close();
+  });
+
   it('rejects a pin map with two parts on one pin', () => {
     const board = createVirtualFirmataBoard();
     expect(() => createFirmataClock({ boardId: 'x', io: board.io, pins: { blackButton: 2 } })).toThrow(/pin 2 is wired to both/);
