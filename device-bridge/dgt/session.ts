@@ -1,7 +1,7 @@
 // A DGT board on a serial port: open, handshake, decode, keep the link alive, reconnect.
 // After every (re)connect the board is in IDLE (power-up resets it), so the update mode is sent again.
 import { SerialPortStream } from '@serialport/stream';
-import { SerialPort } from 'serialport';
+import { nativeBinding } from '../serial-binding.ts';
 import { after, systemScheduler, type CancelTimer, type Scheduler } from '../scheduler.ts';
 import { ClockCommandQueue, type ClockQueueEvent, type QueuedClockCommand } from './clock-queue.ts';
 import { boardCommand, clockVersion } from './commands.ts';
@@ -63,7 +63,7 @@ export interface SessionStats {
 }
 
 const baudRate = 9600;
-const defaultBinding = (): BindingInterface => SerialPort.binding as unknown as BindingInterface;
+const defaultBinding = (): BindingInterface => nativeBinding;
 
 export class DgtSession {
   readonly scheduler: Scheduler;

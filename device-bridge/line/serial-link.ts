@@ -1,7 +1,7 @@
-// Opening a serial port: the real native binding by default, or any other binding (tests pass
+// Opening a serial port: the real native binding by default (hang-ups reported, ../serial-binding.ts), or any other binding (tests pass
 // `SerialPortMock.binding` from serialport, the same registry that `SerialPortMock` uses).
-import { SerialPort } from 'serialport';
 import { SerialPortStream, type OpenOptions } from '@serialport/stream';
+import { nativeBinding } from '../serial-binding.ts';
 
 export type SerialBinding = OpenOptions['binding'];
 
@@ -15,9 +15,7 @@ export interface SerialPath {
 /** A port object, not yet open. */
 export function serialPortFor(target: SerialPath): SerialPortStream {
   const baudRate = target.baudRate ?? 9600;
-  return target.binding
-    ? new SerialPortStream({ binding: target.binding, path: target.path, baudRate, autoOpen: false })
-    : new SerialPort({ path: target.path, baudRate, autoOpen: false });
+  return new SerialPortStream({ binding: target.binding ?? nativeBinding, path: target.path, baudRate, autoOpen: false });
 }
 
 export function openPort(port: SerialPortStream): Promise<void> {

@@ -1,8 +1,9 @@
 // Two ways to reach a virtual DGT board, so host code runs unchanged against it:
 // - through @serialport/binding-mock (the binding serialport itself uses for SerialPortMock), and
 // - through one end of a real pseudo-terminal pair (socat), exercising the native serialport binding.
-import { SerialPort, SerialPortMock } from 'serialport';
-import type { BindingInterface } from '../../device-bridge/index.ts';
+import { SerialPortStream } from '@serialport/stream';
+import { SerialPortMock } from 'serialport';
+import { nativeBinding, type BindingInterface } from '../../device-bridge/index.ts';
 import type { VirtualDgtBoard } from './virtual-board.ts';
 
 export interface MockBoardLink {
@@ -74,9 +75,9 @@ export interface PtyBoardLink {
 
 /** Serves `board` on one end of a pty pair; the host opens the other end with the real binding. */
 export async function ptyBoardLink(board: VirtualDgtBoard, path: string): Promise<PtyBoardLink> {
-  let port: SerialPort | undefined;
+  let port: SerialPortStream | undefined;
   const open = async () => {
-    const opened = new SerialPort({ path, baudRate: 9600, autoOpen: false });
+    const opened = new SerialPortStream({ binding: nativeBinding, path, baudRate: 9600, autoOpen: false });
     await new Promise<void>((resolve, reject) => opened.open((err) => (err ? reject(err) : resolve())));
     opened.on('data', (chunk: Buffer) => board.receive(chunk));
     opened.on('close', () => {

@@ -3,8 +3,9 @@
 //   binding; the device sees every byte the host writes and answers through the mock port.
 // - `ptySerialDevice`: the other end of a real pseudo-terminal pair (socat), opened with serialport's
 //   native binding, so the host's side exercises the real driver code.
-import { SerialPort, SerialPortMock } from 'serialport';
-import type { SerialBinding } from '../../device-bridge/index.ts';
+import { SerialPortStream } from '@serialport/stream';
+import { SerialPortMock } from 'serialport';
+import { nativeBinding, type SerialBinding } from '../../device-bridge/index.ts';
 
 export interface DeviceEnd {
   /** Bytes to the host; dropped while no host is connected, as on an unplugged cable. */
@@ -81,7 +82,7 @@ export function mockSerialDevice(path: string): { binding: SerialBinding; end: D
 
 /** Opens the device's side of a pseudo-terminal pair. */
 export async function ptySerialDevice(path: string, baudRate = 9600): Promise<DeviceEnd> {
-  const port = new SerialPort({ path, baudRate, autoOpen: false });
+  const port = new SerialPortStream({ binding: nativeBinding, path, baudRate, autoOpen: false });
   await new Promise<void>((resolve, reject) => port.open((error) => (error ? reject(error) : resolve())));
   port.on('error', () => {}); // the host side going away is a normal event for a device
   const listeners = new Set<(chunk: Buffer) => void>();
