@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SerialPortStream } from '@serialport/stream';
 import { afterEach, expect, it } from 'vitest';
-import { nativeBinding } from '../../device-bridge/index.ts';
-import { hangUpAware } from '../../device-bridge/serial-binding.ts';
+import { hangUpAware, nativeBinding } from '../../device-bridge/index.ts';
 import { openPtyPair } from '../support/pty.ts';
 import { until } from '../support/wait.ts';
 
