@@ -2,7 +2,10 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openCredentials, TOKEN_FILE, type Credentials } from './credentials.ts';
-import { explainPortError, openDevice, timekeeperMismatches, withDeviceTimekeepers, type DeviceSpec, type OpenedDevice } from './devices.ts';
+import { timekeeperMismatches, withDeviceTimekeepers, type DeviceSpec, type OpenedDevice } from './devices.ts';
+import { startDevices } from './hall-devices.ts';
+import { joinAsConsole, type ConsoleBusOptions, type ConsoleOnBus } from './bus-console.ts';
+import type { ArbiterCommand } from './protocol.ts';
 import { PlayingHall } from './hall.ts';
 import { Journal, type Durability } from './journal.ts';
 import type { Round } from './round.ts';
@@ -15,7 +18,7 @@ import { seatFor } from './event-round.ts';
 import { hallBoardNumbers, type ZeitnotEvent } from '../tournament/index.ts';
 import { startAutopilot } from './autopilot.ts';
 import { simulateEvent } from './event-simulation.ts';
-import { realClock, resumeAt, schedulerOf, type HallClock } from './time.ts';
+import { realClock, resumeAt, type HallClock } from './time.ts';
 import { builtPage } from './web/built-page.ts';
 
 export interface ConsoleOptions {
@@ -56,6 +59,11 @@ export interface ConsoleOptions {
   readonly lateStartMs?: number;
   /** Serve no page (API-only tests and benchmarks). */
   readonly noPage?: boolean;
+  /**
+   * A console of a hall on the bus (docs/hall.md): the event is built from the stream, the hall hosts
+   * keep the boards' time, board commands go to them. No devices and no virtual players here.
+   */
+  readonly bus?: ConsoleBusOptions;
 }
 
 export interface RunningConsole {
@@ -74,12 +82,15 @@ export interface RunningConsole {
   readonly resumed: boolean;
   /** Things the arbiter should know about this start (printed by `zeitnot serve`). */
   readonly warnings: readonly string[];
+  /** On the bus: the hall hosts heard and the stream. */
+  readonly onBus?: ConsoleOnBus;
   stop(): Promise<void>;
 }
 
 export async function startConsole(options: ConsoleOptions): Promise<RunningConsole> {
   mkdirSync(options.dataDir, { recursive: true });
-  const journal = new Journal(join(options.dataDir, 'journal.sqlite'), options.durability ?? 'process');
+  const journal = new Journal(join(options.dataDir, 'journal.sqlite'), options.durability ?? 'process', options.bus?.consoleId ?? 'console');
+  let onBus: ConsoleOnBus | undefined;
   let credentials: Credentials | undefined;
   const devices: OpenedDevice[] = [];
   const detach: (() => void)[] = [];
@@ -87,8 +98,15 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   let eventSimulation: { readonly ready: Promise<void>; stop(): Promise<void> } | undefined;
   let autopilot: { stop(): void } | undefined;
   try {
+    const resumed = journal.meta() !== undefined;
+    if (options.bus) {
+      if ((options.devices ?? []).length > 0) throw new Error('devices belong on the hall hosts on the bus (zeitnot hall-host --device ...), not on the console');
+      if (!options.event && !resumed) throw new Error(`${options.dataDir} holds no event yet: give an event (--event FILE)`);
+      onBus = await joinAsConsole(options.bus, journal, { ...(options.event ? { event: options.event } : {}), scale: options.scale ?? 1 }, (m) => process.stderr.write(`zeitnot serve: bus: ${m}\n`));
+    }
+    // On the bus a console that starts on an empty journal may join an event that is well under way.
+    const fresh = !resumed && journal.count() === 0;
     let meta = journal.meta();
-    const resumed = meta !== undefined;
     if (!meta) {
       const epochWallMs = Date.now();
       const scale = options.scale ?? 1;
@@ -103,7 +121,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     }
     const source = options.source ?? realClock(resumeAt(meta.epochWallMs, Date.now(), meta.scale, journal.lastAt()), meta.scale);
     const event = meta.event;
-    const hall = new PlayingHall(meta.round, journal, source, event?.sections.map((s) => s.id) ?? []);
+    const hall = new PlayingHall(meta.round, journal, source, event?.sections.map((s) => s.id) ?? [], onBus ? { owns: () => false } : {});
     const warnings: string[] = resumed && meta.round ? [...timekeeperMismatches(meta.round, options.devices ?? [])] : [];
     const toMonotonic = (wallMs: number): number => Math.floor((wallMs - meta.epochWallMs) * meta.scale);
     const desks = new Map<string, TournamentDesk>();
@@ -123,7 +141,9 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       const one = TournamentDesk.open(hall, options.tournament);
       if (one) desks.set(one.section.id, one);
     }
-    if (event && options.firstRound && !resumed) {
+    // Entries read from the bus go to the hall and the desks from here on (nothing came between: no await since the hall was built).
+    onBus?.attach(hall, desks);
+    if (event && options.firstRound && fresh) {
       for (const d of desks.values()) {
         for (const command of [{ type: 'pairNextRound' }, { type: 'publishRound' }] as const) {
           const done = d.command({ ...command, section: d.section.id }, 'console start');
@@ -143,41 +163,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     for (const spec of options.devices ?? []) {
       if (!hallBoards.has(spec.board)) throw new Error(`--device ${spec.board}=...: the hall has no board '${spec.board}' (boards: ${[...hallBoards].join(', ')})`);
     }
-    // One device's trouble is that board's trouble: a port that fails to open leaves its board
-    // disconnected (journaled, with the cause and the fix) and is tried again; the others come up.
-    const retries = new Map<string, ReturnType<typeof setTimeout>>();
-    let stopping = false;
-    const bringUp = async (spec: DeviceSpec, attempt: number): Promise<void> => {
-      let opened: OpenedDevice | undefined;
-      let detachDevice: (() => void) | undefined;
-      try {
-        opened = await openDevice(spec, schedulerOf(source), hall.boards.get(spec.board)?.state);
-        detachDevice = hall.attachDevice(opened.device);
-        // A resumed game: a mirrored clock learns whose move the journal says it is before its first reading.
-        const seated = hall.boards.get(spec.board);
-        if (opened.device.role === 'mirror' && seated) opened.device.show(seated.state, source.now());
-        await opened.open();
-        devices.push(opened);
-        detach.push(detachDevice);
-      } catch (error) {
-        detachDevice?.();
-        await opened?.close().catch(() => {});
-        if (stopping) return;
-        const detail = explainPortError(spec.path, error);
-        hall.record({ kind: 'note', board: spec.board, note: { type: 'connection', at: source.now(), state: 'disconnected', detail: `${detail}; trying again` } });
-        if (attempt === 0) warnings.push(`board ${spec.board}: ${detail}; the console tries again every few seconds`);
-        const timer = setTimeout(() => void bringUp(spec, attempt + 1), Math.min(30_000, 2_000 * 2 ** Math.min(attempt, 4)));
-        timer.unref();
-        retries.set(spec.board, timer);
-      }
-    };
-    await Promise.all((options.devices ?? []).map((spec) => bringUp(spec, 0)));
-    detach.push(() => {
-      stopping = true;
-      for (const t of retries.values()) clearTimeout(t);
-    });
-    const stopWatch = watchMirroredClocks(hall, devices);
-    detach.push(stopWatch);
+    detach.push(await startDevices(hall, options.devices ?? [], source, { warnings, opened: devices }));
     if (event && options.simulate && options.simulate.boards !== 0) {
       eventSimulation = simulateEvent(hall, {
         seed: options.simulate.seed ?? event.id,
@@ -217,6 +203,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       ...(desk ? { desk } : {}),
       desks,
       ...(event ? { event: () => eventSummary(desks) } : {}),
+      ...(onBus ? { routeCommand: (command: ArbiterCommand, arbiter: string) => onBus!.route(command, arbiter), busHealth: () => onBus!.health() } : {}),
       port: options.port ?? 8080,
       ...(options.host ? { host: options.host } : {}),
       ...(pageDir ? { pageDir } : {}),
@@ -233,11 +220,13 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       ...(credentials.newToken ? { newToken: credentials.newToken } : {}),
       resumed,
       warnings,
+      ...(onBus ? { onBus } : {}),
       async stop() {
         autopilot?.stop();
         await eventSimulation?.stop();
         await simulation?.stop();
         await server.close();
+        await onBus?.stop();
         hall.stop();
         for (const d of detach) d();
         await Promise.all(devices.map((d) => d.close()));
@@ -250,33 +239,10 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     await simulation?.stop();
     for (const d of detach) d();
     await Promise.all(devices.map((d) => d.close().catch(() => {})));
+    await onBus?.stop().catch(() => {});
     journal.close();
     // A token nobody was shown is no token: the next start makes (and prints) a new one.
     if (credentials?.newToken) rmSync(join(options.dataDir, TOKEN_FILE), { force: true });
     throw err;
   }
-}
-
-/**
- * Between presses a mirrored clock can still drift from the engine (adjusted by hand, or the console's
- * own correction that the clock never got): compare once a second and journal a disagreement when a
- * side starts to be more than 2 s apart (once per episode, not every second).
- */
-function watchMirroredClocks(hall: PlayingHall, devices: readonly OpenedDevice[]): () => void {
-  const apart = new Map<string, string>();
-  const timer = setInterval(() => {
-    // Read each time: a device whose port came up late (retried) joins the list.
-    for (const d of devices.filter((x) => x.compare !== undefined)) {
-      const board = hall.boards.get(d.device.boardId);
-      if (!board || board.state.status === 'finished') continue;
-      const alert = d.compare?.(board.state);
-      const key = alert ? (alert.side ?? '-') : '';
-      if (alert && key !== apart.get(board.id)) {
-        hall.record({ kind: 'note', board: board.id, note: { type: 'disagreement', at: alert.at, detail: `between presses, ${alert.message}` } });
-      }
-      apart.set(board.id, key);
-    }
-  }, 1_000);
-  timer.unref();
-  return () => clearInterval(timer);
 }

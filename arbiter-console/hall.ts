@@ -10,7 +10,7 @@ import type { ClockDevice, DeviceMessage } from '../device-bridge/index.ts';
 import type { Attention } from './board.ts';
 import { Board } from './board.ts';
 import { eventLogic, gameSystemId, roundPhase, roundSystemId, sectionSystemId } from './event-actor.ts';
-import type { EntryPlace, Journal, JournalRecord } from './journal.ts';
+import type { EntryPlace, Journal, JournalEntry, JournalRecord } from './journal.ts';
 import type { ArbiterCommand, BoardView, RoundView } from './protocol.ts';
 import { MAIN, checkRound, pgnTimeControl, type Round } from './round.ts';
 import type { RoundActorEvent, RoundPhase } from './round-actor.ts';
@@ -25,6 +25,21 @@ export interface HallChange {
 }
 
 export type CommandOutcome = { readonly ok: true; readonly journalSeq: number } | { readonly ok: false; readonly reason: string };
+
+export interface HallOptions {
+  /**
+   * The boards this hall keeps time for (default every one). On the bus (docs/hall.md) a hall host
+   * owns its boards and a console owns none: the others' clock events come from their owners' journals
+   * (`receive`), never from this hall's deadlines or scheduled starts.
+   */
+  readonly owns?: (board: string) => boolean;
+}
+
+/** Which hall host runs a board, and whether it is heard (a console on the bus). */
+export interface BoardHost {
+  readonly id: string;
+  readonly reachable: boolean;
+}
 
 export class PlayingHall {
   /** The boards on the hall's tables now, by hall board number: each section's seated round. */
@@ -41,7 +56,10 @@ export class PlayingHall {
   /** Each board's open alerts (their ids), so a change looks at the boards it touched only. */
   readonly #attentionKeys = new Map<string, string>();
   readonly #actor: Actor<ReturnType<typeof eventLogic>>;
+  readonly #owns: (board: string) => boolean;
   #live = false;
+  /** A console on the bus: the hall host of each board (shown with the board). */
+  hostOf: ((board: string) => BoardHost | undefined) | undefined;
 
   /**
    * `round`: a bare round seated from the start (a console without an event); `sections`: the event's
@@ -52,7 +70,9 @@ export class PlayingHall {
     readonly journal: Journal,
     readonly source: HallClock,
     sections: readonly string[] = [],
+    options: HallOptions = {},
   ) {
+    this.#owns = options.owns ?? (() => true);
     if (round) this.#seatApply(round);
     for (const entry of journal.entries()) this.#apply(entry.record, entry.seq);
     // Host-driven clocks: the running clock kept running while the console was down (docs/console.md).
@@ -60,7 +80,7 @@ export class PlayingHall {
     const now = source.now();
     if (now > lastAt) {
       for (const board of this.boards.values()) {
-        if (board.state.status === 'running') this.record({ kind: 'note', board: board.id, note: { type: 'downtime', at: now, lastAt } });
+        if (board.state.status === 'running' && this.#owns(board.id)) this.record({ kind: 'note', board: board.id, note: { type: 'downtime', at: now, lastAt } });
       }
     }
     for (const id of this.boards.keys()) this.#attentionKeys.set(id, this.#attentionSignature(id));
@@ -75,10 +95,15 @@ export class PlayingHall {
   }
 
   /** The hall as a journal left it: its bare round or its event's sections, every seated round replayed. */
-  static fromJournal(journal: Journal, source: HallClock): PlayingHall {
+  static fromJournal(journal: Journal, source: HallClock, options: HallOptions = {}): PlayingHall {
     const meta = journal.meta();
     if (!meta) throw new Error(`${journal.file} holds no round and no event`);
-    return new PlayingHall(meta.round, journal, source, meta.event?.sections.map((s) => s.id) ?? []);
+    return new PlayingHall(meta.round, journal, source, meta.event?.sections.map((s) => s.id) ?? [], options);
+  }
+
+  /** Whether this hall keeps time for `board` (on the bus: its hall host does). */
+  owns(board: string): boolean {
+    return this.#owns(board);
   }
 
   /** The round of the first section on the boards (a bare round's console has only that one). */
@@ -210,14 +235,14 @@ export class PlayingHall {
 
   /** A board's actor reached a deadline: journal what falls due there, stamped with its instant, then apply. */
   #deadline(board: Board, at: number): void {
-    if (this.boards.get(board.id) !== board || noDeadlineBy(board.config, board.state, at)) return;
+    if (this.boards.get(board.id) !== board || !this.#owns(board.id) || noDeadlineBy(board.config, board.state, at)) return;
     const emitted = advanceTo(board.config, board.state, at).emitted;
     if (emitted.length > 0) this.#recordAll(emitted.map((e) => clock(board.id, e)));
   }
 
   /** A section's scheduled start has come: every waiting clock of it starts at that instant. */
   #startDue(section: string, at: number): void {
-    const waiting = this.#boardsOf(section).filter((b) => b.state.status === 'waiting');
+    const waiting = this.#boardsOf(section).filter((b) => b.state.status === 'waiting' && this.#owns(b.id));
     if (waiting.length > 0) this.#recordAll(waiting.map((b) => clock(b.id, { type: 'start', at, by: { kind: 'system' } })));
     else this.#followPhase(section);
   }
@@ -232,6 +257,36 @@ export class PlayingHall {
     if (was === 'published' && now !== 'published') this.lifecycle(section, round.round, { type: 'started' });
     if (now === 'confirming') this.lifecycle(section, round.round, { type: 'finished' });
     if (now === 'playing' && this.phaseOf(section, round.round) === 'confirming') this.lifecycle(section, round.round, { type: 'reopened' });
+  }
+
+  /**
+   * An entry of another journal (read from the bus: a hall host's clock events, a console's seats and
+   * starts): copied into this journal as it is, then applied. A scheduled start it brings is acted on
+   * here for the boards this hall owns.
+   */
+  receive(entry: Omit<JournalEntry, 'seq'>): number {
+    const record = entry.record;
+    const seq = entry.source === this.journal.source ? this.journal.recover(entry) : this.journal.copy(entry);
+    if (seq === undefined) return this.version;
+    const board = record.kind === 'clock' ? this.boards.get(record.board) : undefined;
+    const before = board?.state.status;
+    this.#apply(record, seq);
+    if (this.#live && board && board.state.status !== before) this.#followPhase(board.round.section ?? MAIN);
+    if (this.#live && record.kind === 'scheduleStart') {
+      const section = record.section ?? this.#seated.keys().next().value;
+      const seated = section === undefined ? undefined : this.#seated.get(section);
+      if (section !== undefined && seated) {
+        if (record.startAt <= this.source.now()) this.#startDue(section, record.startAt);
+        else this.lifecycle(section, seated.round, { type: 'scheduleStart', startAt: record.startAt });
+      }
+    }
+    this.#afterChange(record.kind === 'clock' || record.kind === 'note' ? [record.board] : [], isKey(record), record.kind === 'scheduleStart' || record.kind === 'seat');
+    return seq;
+  }
+
+  /** Tells the listeners that these boards' views changed outside the journal (their host's reachability). */
+  touch(boards: readonly string[]): void {
+    this.#afterChange(boards, true, false);
   }
 
   subscribe(listener: (change: HallChange) => void): () => void {
@@ -406,18 +461,18 @@ export class PlayingHall {
       }
       case 'arriveAll': {
         const absent = [...this.boards.values()].flatMap((b) =>
-          b.state.status === 'finished' ? [] : (['white', 'black'] as const).filter((side) => !b.state.arrived[side]).map((side) => clock(b.id, { type: 'arrive', side, at, by })),
+          b.state.status === 'finished' || !this.#owns(b.id) ? [] : (['white', 'black'] as const).filter((side) => !b.state.arrived[side]).map((side) => clock(b.id, { type: 'arrive', side, at, by })),
         );
         if (absent.length === 0) return refuse('every player is already marked present');
         return { ok: true, journalSeq: this.#recordAll(absent) };
       }
       case 'pauseAll': {
-        const running = [...this.boards.values()].filter((b) => b.state.status === 'running');
+        const running = [...this.boards.values()].filter((b) => b.state.status === 'running' && this.#owns(b.id));
         if (running.length === 0) return refuse('no clock is running');
         return { ok: true, journalSeq: this.#recordAll(running.map((b) => clock(b.id, { type: 'pause', at, by, reason: command.reason }))) };
       }
       case 'resumeAll': {
-        const paused = [...this.boards.values()].filter((b) => b.state.status === 'paused');
+        const paused = [...this.boards.values()].filter((b) => b.state.status === 'paused' && this.#owns(b.id));
         if (paused.length === 0) return refuse('no clock is paused');
         return { ok: true, journalSeq: this.#recordAll(paused.map((b) => clock(b.id, { type: 'resume', at, by }))) };
       }
@@ -480,6 +535,7 @@ export class PlayingHall {
     const s = board.state;
     const device = this.#devices.get(id);
     const lastMove = board.lastMove();
+    const host = this.hostOf?.(id);
     return {
       id,
       white: board.info.white,
@@ -499,6 +555,7 @@ export class PlayingHall {
       ...(s.firstFlag ? { flag: s.firstFlag } : {}),
       ...(device ? { device: { kind: device.kind, connection: board.connection?.state ?? 'connecting' } } : {}),
       ...(lastMove ? { lastMove } : {}),
+      ...(host ? { host } : {}),
       version: this.#boardVersion.get(id) ?? 0,
     };
   }

@@ -1,7 +1,9 @@
 // Public face of the arbiter console.
 export { startConsole, type ConsoleOptions, type RunningConsole } from './console.ts';
+export { startHallHost, type HallHostOptions, type RunningHallHost } from './hall-host.ts';
+export type { ConsoleBusOptions, ConsoleOnBus } from './bus-console.ts';
 export { startConsoleServer, lanAddresses, type ConsoleServer, type ConsoleServerOptions, type ServerLimits } from './server.ts';
-export { PlayingHall, type HallChange, type CommandOutcome } from './hall.ts';
+export { PlayingHall, type HallChange, type CommandOutcome, type HallOptions, type BoardHost } from './hall.ts';
 export { TournamentDesk, type TournamentContext, type SeatRound } from './tournament-desk.ts';
 export { tournamentApi, type ApiAnswer } from './tournament-http.ts';
 export type { TournamentRecord, TournamentView, RoundPairings, PairedGame, PairedPlayer, DraftView, ResultSource } from './tournament-view.ts';

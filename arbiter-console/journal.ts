@@ -71,6 +71,8 @@ export class Journal {
   readonly #insert: Database.Statement;
   /** This journal's name as a source (entries it writes itself). */
   readonly source: string;
+  /** The sourceSeq of this journal's last own entry (copied entries of other sources are not counted). */
+  #lastOwn: number;
 
   constructor(
     readonly file: string,
@@ -97,7 +99,9 @@ export class Journal {
       if (!columns.has(name)) this.#db.exec(`ALTER TABLE entries ADD COLUMN ${name} ${type}`);
     }
     this.#db.exec('CREATE INDEX IF NOT EXISTS entries_place ON entries (section, round)');
+    this.#db.exec('CREATE INDEX IF NOT EXISTS entries_source ON entries (source, source_seq)');
     this.#insert = this.#db.prepare('INSERT INTO entries (source, source_seq, wall_ms, section, round, board, kind, at, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    this.#lastOwn = (this.#db.prepare('SELECT MAX(COALESCE(source_seq, seq)) AS n FROM entries WHERE source = ? OR source IS NULL').get(source) as { n: number | null }).n ?? 0;
   }
 
   meta(): JournalMeta | undefined {
@@ -113,17 +117,75 @@ export class Journal {
 
   /** Appends durably; returns the entry's sequence number. */
   append(record: JournalRecord, wallMs = Date.now(), place: EntryPlace = {}): number {
+    const section = place.section ?? (record.kind === 'tournament' || record.kind === 'seat' ? (record.kind === 'seat' ? record.round.section : record.section) : undefined);
+    const round = place.round ?? (record.kind === 'seat' ? record.round.round : undefined);
+    // Own entries are numbered on their own (1, 2, 3, ...), whatever other sources' entries a hall on
+    // the bus copies in between (docs/hall.md): that number is their message id on the bus.
+    const seq = this.#insertRow(this.source, this.#lastOwn + 1, wallMs, section, round, record);
+    this.#lastOwn += 1;
+    return seq;
+  }
+
+  /** Copies another journal's entry (a hall host's or another console's, read from the bus); returns its sequence number here. */
+  copy(entry: Omit<JournalEntry, 'seq'>): number {
+    if (entry.source === this.source) throw new Error(`journal ${this.file}: an entry of its own source '${this.source}' cannot be copied in`);
+    return this.#insertRow(entry.source, entry.sourceSeq, entry.wallMs, entry.section, entry.round, entry.record);
+  }
+
+  /**
+   * Copies this journal's own entries back (read from the bus: a console's journal lost with its
+   * machine); numbering goes on after them. Only the entries right after the last own one are taken.
+   */
+  recover(entry: Omit<JournalEntry, 'seq'>): number | undefined {
+    if (entry.source !== this.source || entry.sourceSeq !== this.#lastOwn + 1) return undefined;
+    const seq = this.#insertRow(entry.source, entry.sourceSeq, entry.wallMs, entry.section, entry.round, entry.record);
+    this.#lastOwn = entry.sourceSeq;
+    return seq;
+  }
+
+  #insertRow(source: string, sourceSeq: number, wallMs: number, section: string | undefined, round: number | undefined, record: JournalRecord): number {
     const board = record.kind === 'clock' || record.kind === 'note' ? record.board : null;
     const at = record.kind === 'clock' ? record.event.at : record.kind === 'note' ? record.note.at : record.at;
-    const section = place.section ?? (record.kind === 'tournament' || record.kind === 'seat' ? (record.kind === 'seat' ? record.round.section : record.section) : undefined) ?? null;
-    const round = place.round ?? (record.kind === 'seat' ? record.round.round : undefined) ?? null;
-    // The journal's own entries leave source_seq empty: their sequence number is the source sequence.
-    return Number(this.#insert.run(this.source, null, wallMs, section, round, board, record.kind, at, JSON.stringify(record)).lastInsertRowid);
+    return Number(this.#insert.run(source, sourceSeq, wallMs, section ?? null, round ?? null, board, record.kind, at, JSON.stringify(record)).lastInsertRowid);
+  }
+
+  /** The sourceSeq of the last own entry (0: none). */
+  lastOwn(): number {
+    return this.#lastOwn;
+  }
+
+  /** Own entries after `sourceSeq`, in order, at most `limit` (a hall's outbox on the bus). */
+  ownAfter(sourceSeq: number, limit: number): JournalEntry[] {
+    const rows = this.#db
+      .prepare('SELECT seq, source, source_seq, wall_ms, section, round, body FROM entries WHERE (source = ? OR source IS NULL) AND COALESCE(source_seq, seq) > ? ORDER BY seq LIMIT ?')
+      .all(this.source, sourceSeq, limit) as Row[];
+    return rows.map((row) => this.#entry(row));
+  }
+
+  /** The last sourceSeq this journal has of each source, its own included. */
+  lastBySource(): Map<string, number> {
+    const rows = this.#db.prepare('SELECT COALESCE(source, ?) AS source, MAX(COALESCE(source_seq, seq)) AS n FROM entries GROUP BY COALESCE(source, ?)').all(this.source, this.source) as { source: string; n: number }[];
+    return new Map(rows.map((r) => [r.source, r.n]));
+  }
+
+  /** A note kept beside the entries (where publishing to the bus stands, where reading resumes). */
+  note(key: string): string | undefined {
+    return (this.#db.prepare('SELECT value FROM meta WHERE key = ?').get(`note:${key}`) as { value: string } | undefined)?.value;
+  }
+
+  setNote(key: string, value: string): void {
+    this.#db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(`note:${key}`, value);
   }
 
   /** Appends several records in one transaction (one sync): all or none. */
   appendAll(records: readonly JournalRecord[], wallMs = Date.now(), place: (record: JournalRecord) => EntryPlace = () => ({})): number[] {
-    return this.#db.transaction(() => records.map((r) => this.append(r, wallMs, place(r))))();
+    const lastOwn = this.#lastOwn;
+    try {
+      return this.#db.transaction(() => records.map((r) => this.append(r, wallMs, place(r))))();
+    } catch (err) {
+      this.#lastOwn = lastOwn;
+      throw err;
+    }
   }
 
   /** Entries after `afterSeq`, in order, each checked (a damaged entry throws JournalError). */

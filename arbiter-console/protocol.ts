@@ -166,6 +166,8 @@ export interface BoardView {
   readonly device?: { readonly kind: string; readonly connection: string };
   /** The last completed move as the board reported it ("23... Nf6"), when the board reports moves. */
   readonly lastMove?: string;
+  /** On the bus: the hall host that runs the board, and whether the console hears it (docs/hall.md). */
+  readonly host?: { readonly id: string; readonly reachable: boolean };
   /** Version of this board's state (the journal sequence number of its last entry). */
   readonly version: number;
 }

@@ -12,10 +12,10 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { Broadcast } from './broadcast.ts';
 import { ClientSession, type SessionHost, type SessionLimits } from './client-session.ts';
 import type { Arbiter, Credentials } from './credentials.ts';
-import type { PlayingHall } from './hall.ts';
+import type { CommandOutcome, PlayingHall } from './hall.ts';
 import { answerRequest, writeAnswer, type PageFiles } from './http-routes.ts';
 import { LoginGate, type LoginGateOptions } from './login-gate.ts';
-import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION, isStaffCommand, isTournamentCommand, type ConsoleCommand } from './protocol.ts';
+import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION, isStaffCommand, isTournamentCommand, type ArbiterCommand, type ConsoleCommand } from './protocol.ts';
 import { refusalFor } from './staff.ts';
 import type { Team } from './team.ts';
 import type { TournamentDesk } from './tournament-desk.ts';
@@ -31,6 +31,10 @@ export interface ConsoleServerOptions {
   readonly event?: () => unknown;
   /** Sectors and named credentials; without it only the chief's token is known. */
   readonly team?: Team;
+  /** On the bus: the hall hosts heard and the bus's lag, in /api/health. */
+  readonly busHealth?: () => unknown;
+  /** On the bus: a board command carried to the hall host that runs the board (undefined: carried out here). */
+  readonly routeCommand?: (command: ArbiterCommand, arbiter: string) => Promise<CommandOutcome> | undefined;
   readonly port: number;
   readonly host?: string;
   /** HTTPS and WSS with this certificate and key (PEM). */
@@ -231,6 +235,14 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
         );
         return;
       }
+      const routed = isTournamentCommand(command) ? undefined : options.routeCommand?.(command, arbiter.name);
+      if (routed) {
+        void routed.then(
+          (outcome) => session.answer(outcome.ok ? { type: 'ack', id: message.id, journalSeq: outcome.journalSeq } : { type: 'refused', id: message.id, reason: outcome.reason }),
+          (err: unknown) => refuse(`could not be carried out: ${String(err)}`),
+        );
+        return;
+      }
       const outcome = isTournamentCommand(command)
         ? (deskFor(command.section)?.command(command, arbiter.name) ??
           ({
@@ -266,7 +278,16 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   const health = () => {
     let behind = 0;
     for (const s of sessions) if (s.backpressure.state === 'behind') behind += 1;
-    return { ok: true, boards: hall.boards.size, clients: sessions.size, behind, version: hall.version, journal: hall.journal.file, logins: { running: gate.running, waiting: gate.waiting } };
+    return {
+      ok: true,
+      boards: hall.boards.size,
+      clients: sessions.size,
+      behind,
+      version: hall.version,
+      journal: hall.journal.file,
+      logins: { running: gate.running, waiting: gate.waiting },
+      ...(options.busHealth ? { bus: options.busHealth() } : {}),
+    };
   };
   const http: Server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, onRequest) : createHttpServer(onRequest);
 

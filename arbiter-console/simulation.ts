@@ -108,10 +108,12 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
       device.show(board.state, hall.source.now());
       hardware.set(id, { board: vboard, device, detach, sentPly: -1 });
     }
-    // Everyone who is not late is at the board before the clocks start.
+    // Everyone who is not late is at the board before the clocks start, or as soon as the players are
+    // there (a hall host that joins a round its console has started already: docs/hall.md).
+    const unplayed = board.state.status === 'waiting' || (board.state.status === 'running' && board.state.presses.white + board.state.presses.black === 0);
     for (const side of ['white', 'black'] as const) {
       const late = options.late?.some((l) => l.board === id && l.side === side);
-      if (!late && !board.state.arrived[side] && board.state.status === 'waiting') {
+      if (!late && !board.state.arrived[side] && unplayed) {
         hall.record({ kind: 'clock', board: id, event: { type: 'arrive', side, at: hall.source.now(), by: { kind: 'player', side } } });
       }
     }

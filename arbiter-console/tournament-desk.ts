@@ -399,6 +399,19 @@ export class TournamentDesk {
     return { ok: true, journalSeq: Math.max(seq, journalSeq) };
   }
 
+  /**
+   * A record another console's desk journaled (read from the bus, already in this journal): applied as
+   * that desk applied it. The seat of a published round comes on its own (the hall's `seat` record).
+   */
+  receive(action: TournamentRecord): void {
+    this.#apply(action);
+    if (action.type === 'draft') this.hall.lifecycle(this.hallSection, action.round, { type: 'draft' });
+    if (action.type === 'discardDraft' && this.#discarded !== undefined) this.hall.lifecycle(this.hallSection, this.#discarded, { type: 'discard' });
+    this.#linkBoards();
+    this.#closeIfConfirmed();
+    this.#changed();
+  }
+
   /** Every clock result of the live round not yet confirmed or entered, confirmed in one journaled batch. */
   #confirmRound(by: string): CommandOutcome {
     const round = this.liveRound;

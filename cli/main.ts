@@ -16,6 +16,7 @@ const commands: Record<string, Entry> = {
   standings: { summary: 'standings of a TRF file with FIDE tie-break columns', load: () => import('./standings.ts') },
   pairings: { summary: 'print the Berger round-robin schedule', load: () => import('./pairings.ts') },
   pair: { summary: 'pair the next Swiss round of a TRF (FIDE Dutch), or check a finished one', load: () => import('./pair.ts') },
+  'hall-host': { summary: 'run the boards of one machine of a hall on the bus (devices, clocks, its own journal)', load: () => import('./hall-host.ts') },
   bus: { summary: 'NATS credentials for the hall hosts and consoles of an event on the bus (bus users)', load: () => import('./bus.ts') },
   trf: { summary: 'check a TRF file (every problem at line:column) or write it back as TRF-16', load: () => import('./trf.ts') },
 };

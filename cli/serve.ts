@@ -4,8 +4,10 @@ import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { demoLateArrivals, parseDeviceSpec, startConsole } from '../arbiter-console/index.ts';
+import { checkToken } from '../bus/index.ts';
 import { presetNames } from '../tournament/index.ts';
 import { UsageError, type Command } from './command.ts';
+import { busHelp, busOptionSpecs, busOptionsFrom } from './bus-options.ts';
 import { eventFrom, readInput } from './inputs.ts';
 
 const help = `zeitnot serve: the arbiter console for a whole event (web page, WebSocket, journal).
@@ -47,6 +49,12 @@ on the hall's tables), starts the clocks, confirms the results, and pairs the ne
                          temporary directory (zeitnot-demo-USER), so the demo runs from a read-only checkout
   --help                 this text
 
+A hall on many machines (docs/hall.md): the console reads the event from the bus, hall hosts
+(zeitnot hall-host) run the boards, board commands go to the host that runs the board.
+${busHelp}
+  --console-id ID        this console's name on the bus (default c1; a second console: c2)
+  --simulate-event with --bus: the simulated arbiter only (the hosts simulate their boards)
+
 On the first start in a data directory the chief arbiter's token is printed once; only its scrypt
 hash is stored. With it the chief issues named tokens for deputies and sector arbiters on the page. A
 restart on the same directory rebuilds the whole event from the journal.`;
@@ -56,6 +64,14 @@ function hardwareOf(text: string | undefined): 'dgt' | 'none' {
   if (text === undefined || text === 'dgt') return 'dgt';
   if (text === 'none') return 'none';
   throw new UsageError(`--simulate-hardware '${text}': expected dgt or none`);
+}
+
+function consoleId(text: string): string {
+  try {
+    return checkToken('--console-id', text);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
 }
 
 function positive(name: string, text: string | undefined, fallback: number): number {
@@ -101,6 +117,8 @@ async function serve(args: string[]): Promise<number> {
         durability: { type: 'string' },
         demo: { type: 'boolean' },
         help: { type: 'boolean' },
+        ...busOptionSpecs,
+        'console-id': { type: 'string' },
       },
       strict: true,
     });
@@ -116,7 +134,11 @@ async function serve(args: string[]): Promise<number> {
     const port = positive('--port', values.port, 8080);
     const scale = positive('--time-scale', values['time-scale'], demo ? 40 : 1);
     if (scale <= 0) throw new UsageError('--time-scale must be above 0');
-    const simulate = values.simulate === 'all' || simulateEvent ? 'all' : positive('--simulate', values.simulate, demo ? 5 : 0);
+    const bus = busOptionsFrom(values, `zeitnot console ${values['console-id'] ?? 'c1'}`);
+    if (values['console-id'] !== undefined && !bus) throw new UsageError('--console-id needs --bus');
+    if (bus && (values.simulate !== undefined || values.device !== undefined || demo)) throw new UsageError('--bus: boards and their devices or virtual players are on the hall hosts (zeitnot hall-host --simulate/--device); the console has none');
+    // On the bus the hall hosts simulate their boards: --simulate-event is the simulated arbiter here.
+    const simulate = bus ? 0 : values.simulate === 'all' || simulateEvent ? 'all' : positive('--simulate', values.simulate, demo ? 5 : 0);
     const devices = (values.device ?? []).map((d) => {
       try {
         return parseDeviceSpec(d);
@@ -133,6 +155,7 @@ async function serve(args: string[]): Promise<number> {
     if (durability !== 'process' && durability !== 'power') throw new UsageError(`--durability '${durability}': expected process or power`);
     const running = await startConsole({
       dataDir,
+      ...(bus ? { bus: { bus, consoleId: consoleId(values['console-id'] ?? 'c1') } } : {}),
       durability,
       scale,
       port,

@@ -7,7 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startConsole, type ConsoleOptions, type RunningConsole } from '../../arbiter-console/index.ts';
 import { until } from '../support/wait.ts';
 import { cairnsRound } from './fixtures.ts';
-import { helloClient, openClient, type Message, type TestClient } from './ws-client.ts';
+import { helloClient, openClient, type Message, type TestClient } from '../support/ws-client.ts';
 
 const consoles: { run: RunningConsole; dir: string }[] = [];
 const clients: TestClient[] = [];

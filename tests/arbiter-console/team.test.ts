@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refusalFor, startConsole, type ConsoleCommand, type RunningConsole } from '../../arbiter-console/index.ts';
 import { until } from '../support/wait.ts';
 import { cairnsRound } from './fixtures.ts';
-import { helloClient, type TestClient } from './ws-client.ts';
+import { helloClient, type TestClient } from '../support/ws-client.ts';
 
 let run: RunningConsole;
 let dir: string;

@@ -93,7 +93,7 @@ function hallRow(ctrl: ConsoleCtrl, clocks: ClockPainter, b: BoardView, alert: b
       hl('span.tc', { attrs: { title: 'moves to the next time control' } }, toControl === undefined ? '' : String(toControl)),
       hl('span.status', { attrs: { title: b.paused?.reason ?? b.result?.termination ?? '' } }, status),
       hl('span.device', { class: { bad: b.device !== undefined && b.device.connection !== 'connected' }, attrs: { title: b.device ? `${b.device.kind} ${b.device.connection}` : 'no device' } }, b.device ? (b.device.connection === 'connected' ? '●' : '○') : ''),
-      hl('span.alert', alert ? '⚠' : ''),
+      hl('span.alert', { attrs: { title: b.host && !b.host.reachable ? `host ${b.host.id} unreachable` : '' } }, alert ? '⚠' : b.host && !b.host.reachable ? '⌁' : ''),
     ],
   );
 }

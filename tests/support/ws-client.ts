@@ -1,6 +1,6 @@
 // A WebSocket client for server tests: every message kept, from a chosen loopback address.
 import WebSocket from 'ws';
-import { until } from '../support/wait.ts';
+import { until } from './wait.ts';
 
 export type Message = { type: string; [k: string]: unknown };
 

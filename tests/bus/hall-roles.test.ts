@@ -1,0 +1,211 @@
+// The two roles on one plain `nats-server -js`, as the README runs them: `zeitnot hall-host` h1 (boards
+// 1-3) and h2 (boards 4-5, through a socat relay that can partition it), `zeitnot serve --bus
+// --simulate-event` c1 and a second console c2. The faults, each with its outcome, on real processes:
+// - two consoles: both show every host's boards; the same command from both at once is carried out
+//   once, by the owning host, the other refused; an acknowledged command is in the host's journal;
+// - h2 partitioned: its boards are "host unreachable" on the console meanwhile, it keeps journaling,
+//   and its backlog arrives exactly once when the link is back;
+// - c1 SIGKILLed: the hosts keep timing, c2 goes on; c1 restarted on its journal catches up;
+// - h1 SIGKILLed and restarted on its journal: its boards resume;
+// and at the end every console has every host entry exactly once, in the host's order.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { helloClient, type TestClient } from '../support/ws-client.ts';
+import { startLink, startNats, type Link, type NatsServer } from '../support/nats.ts';
+import { until } from '../support/wait.ts';
+
+interface Proc {
+  readonly child: ChildProcess;
+  out(): string;
+  kill9(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function run(args: string[]): Proc {
+  const child = spawn(process.execPath, ['bin/zeitnot.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let text = '';
+  child.stdout!.on('data', (c: Buffer) => (text += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (text += c.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const gone = () => child.exitCode !== null || child.signalCode !== null;
+  return {
+    child,
+    out: () => text,
+    async kill9() {
+      if (!gone()) child.kill('SIGKILL');
+      await exited;
+    },
+    async stop() {
+      if (!gone()) child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      if (!gone()) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+type BoardRow = { id: string; presses: { white: number; black: number }; status: string; host?: { id: string; reachable: boolean } };
+
+/** Each host source's sourceSeqs in a journal, in the journal's order. */
+function sourceSeqs(file: string): Map<string, number[]> {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const rows = db.prepare("SELECT source, source_seq AS n FROM entries WHERE source LIKE 'h%' ORDER BY seq").all() as { source: string; n: number }[];
+    const out = new Map<string, number[]>();
+    for (const r of rows) out.set(r.source, [...(out.get(r.source) ?? []), r.n]);
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+/** A host journal's own entries (1..n) and its clock events' types of one board. */
+function hostJournal(file: string, source: string, board?: string): { last: number; events: string[] } {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const last = (db.prepare('SELECT MAX(source_seq) AS n FROM entries WHERE source = ?').get(source) as { n: number | null }).n ?? 0;
+    const events = board === undefined ? [] : (db.prepare("SELECT body FROM entries WHERE source = ? AND board = ? AND kind = 'clock' ORDER BY seq").all(source, board) as { body: string }[]).map((r) => (JSON.parse(r.body) as { event: { type: string } }).event.type);
+    return { last, events };
+  } finally {
+    db.close();
+  }
+}
+
+const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
+
+describe('hall hosts and consoles on one nats-server -js', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'zeitnot-roles-'));
+  const procs: Proc[] = [];
+  const clients: TestClient[] = [];
+  let server: NatsServer | undefined;
+  let link: Link | undefined;
+  afterAll(async () => {
+    for (const c of clients) c.ws.close();
+    await Promise.all(procs.map((p) => p.stop()));
+    await link?.stop();
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const host = (id: string, boards: string, url: string): Proc => {
+    const p = run(['hall-host', '--bus', url, '--event', 'cairns-cup-2019', '--boards', boards, '--host-id', id, '--simulate', 'all', '--simulate-hardware', 'none', '--data', join(dir, id)]);
+    procs.push(p);
+    return p;
+  };
+  const consoleOf = async (id: string, extra: string[]): Promise<{ proc: Proc; url: string; token: string | undefined }> => {
+    const p = run(['serve', '--bus', server!.url, '--event', 'cairns-cup-2019', '--console-id', id, '--time-scale', '30', '--port', '0', '--data', join(dir, id), ...extra]);
+    procs.push(p);
+    await until(() => /arbiter page: (http:\/\/\S+?)\//.test(p.out()) || p.child.exitCode !== null, `console ${id}`, 60_000);
+    const url = /arbiter page: (http:\/\/\S+?)\//.exec(p.out())?.[1];
+    if (!url) throw new Error(`console ${id} did not start:\n${p.out()}`);
+    return { proc: p, url, token: /arbiter token \(shown once[^)]*\): (\S+)/.exec(p.out())?.[1] };
+  };
+  const boardsOf = async (url: string): Promise<BoardRow[]> => ((await (await fetch(`${url}/api/boards`)).json()) as { boards: BoardRow[] }).boards;
+  const waitBoards = async (url: string, what: string, check: (boards: BoardRow[]) => boolean, timeoutMs = 60_000): Promise<BoardRow[]> => {
+    let last: BoardRow[] = [];
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      try {
+        last = await boardsOf(url);
+        if (check(last)) return last;
+      } catch {
+        // restarting
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last.map((b) => [b.id, b.status, b.presses, b.host, (b as { paused?: unknown }).paused]))}\n${procs.map((p) => p.out().slice(-1500)).join('\n---\n')}`);
+  };
+  const pressesOf = (boards: BoardRow[], ids: string[]): number => boards.filter((b) => ids.includes(b.id)).reduce((n, b) => n + b.presses.white + b.presses.black, 0);
+  const command = async (client: TestClient, id: string, body: object): Promise<{ type: string; reason?: unknown }> => {
+    const before = client.messages.length;
+    client.send({ type: 'command', id, command: body });
+    return (await client.next((m) => (m.type === 'ack' || m.type === 'refused') && m.id === id, `the answer to ${id}`, before)) as { type: string; reason?: unknown };
+  };
+
+  it('runs the event across two hosts and two consoles through every fault, every entry exactly once in host order', async () => {
+    server = await startNats();
+    link = await startLink(server.port);
+    const h1 = host('h1', '1-3', server.url);
+    host('h2', '4-5', link.url);
+    const c1 = await consoleOf('c1', ['--simulate-event']);
+    const h1Journal = join(dir, 'h1', 'journal.sqlite');
+    const h2Journal = join(dir, 'h2', 'journal.sqlite');
+
+    // Every host's boards on the console, with their hosts, playing.
+    const all = ['1', '2', '3', '4', '5'];
+    let boards = await waitBoards(c1.url, 'both hosts\' boards playing', (b) => b.length === 5 && b.every((x) => x.host?.reachable && x.status === 'running'));
+    expect(boards.map((b) => [b.id, b.host?.id])).toEqual([
+      ['1', 'h1'],
+      ['2', 'h1'],
+      ['3', 'h1'],
+      ['4', 'h2'],
+      ['5', 'h2'],
+    ]);
+    await waitBoards(c1.url, 'presses on every board', (b) => b.every((x) => x.presses.white + x.presses.black > 0));
+
+    // A second console catches up from the stream and shows the same event.
+    const c2 = await consoleOf('c2', []);
+    boards = await waitBoards(c2.url, 'c2 with every board', (b) => b.length === 5 && b.every((x) => x.host?.reachable));
+    expect(boards.map((b) => b.host?.id)).toEqual(['h1', 'h1', 'h1', 'h2', 'h2']);
+
+    // The same command from both consoles at once: the owning host carries out one, refuses the other.
+    const a1 = await helloClient(c1.url, { role: 'arbiter', token: c1.token, name: 'A1' });
+    const a2 = await helloClient(c2.url, { role: 'arbiter', token: c2.token, name: 'A2' });
+    clients.push(a1, a2);
+    const [r1, r2] = await Promise.all([command(a1, 'p1', { type: 'pause', board: '2', reason: 'from c1' }), command(a2, 'p2', { type: 'pause', board: '2', reason: 'from c2' })]);
+    expect([r1.type, r2.type].sort()).toEqual(['ack', 'refused']);
+    expect(String((r1.type === 'refused' ? r1 : r2).reason)).toContain('already paused');
+    // Acknowledged only once h1 journaled it; both consoles show it.
+    expect(hostJournal(h1Journal, 'h1', '2').events.filter((t) => t === 'pause')).toHaveLength(1);
+    await waitBoards(c1.url, 'board 2 paused on c1', (b) => b.find((x) => x.id === '2')?.status === 'paused');
+    await waitBoards(c2.url, 'board 2 paused on c2', (b) => b.find((x) => x.id === '2')?.status === 'paused');
+    expect((await command(a2, 'r2', { type: 'resume', board: '2' })).type).toBe('ack');
+
+    // h2 partitioned: its boards are "host unreachable"; it keeps journaling; the backlog arrives once.
+    const h2Before = hostJournal(h2Journal, 'h2').last;
+    link.freeze();
+    await waitBoards(c1.url, "h2's boards unreachable", (b) => b.filter((x) => x.host?.id === 'h2').every((x) => x.host?.reachable === false), 30_000);
+    expect((await boardsOf(c1.url)).filter((x) => x.host?.id === 'h1').every((x) => x.host?.reachable)).toBe(true);
+    expect(['refused']).toContain((await command(a1, 'p4', { type: 'pause', board: '4', reason: 'cut off' })).type);
+    await until(() => hostJournal(h2Journal, 'h2').last >= h2Before + 10, 'h2 journaling while cut off', 60_000);
+    const seenDuring = (sourceSeqs(join(dir, 'c1', 'journal.sqlite')).get('h2') ?? []).length;
+    link.thaw();
+    await waitBoards(c1.url, "h2's boards back", (b) => b.filter((x) => x.host?.id === 'h2').every((x) => x.host?.reachable), 30_000);
+    await until(() => (sourceSeqs(join(dir, 'c1', 'journal.sqlite')).get('h2') ?? []).length >= hostJournal(h2Journal, 'h2').last - 5, "h2's backlog on c1", 30_000);
+    expect((sourceSeqs(join(dir, 'c1', 'journal.sqlite')).get('h2') ?? []).length).toBeGreaterThan(seenDuring);
+
+    // c1 dies: the hosts keep timing, c2 goes on; c1 restarted on its journal catches up.
+    await c1.proc.kill9();
+    const pressesAtKill = pressesOf(await boardsOf(c2.url), all);
+    await waitBoards(c2.url, 'play going on without c1', (b) => pressesOf(b, all) >= pressesAtKill + 5);
+    const c1again = await consoleOf('c1', ['--simulate-event']);
+    await waitBoards(c1again.url, 'c1 caught up', (b) => b.length === 5 && pressesOf(b, all) >= pressesAtKill + 5 && b.every((x) => x.host?.reachable));
+
+    // h1 dies and restarts on its journal: its boards resume.
+    await h1.kill9();
+    await waitBoards(c1again.url, "h1's boards unreachable", (b) => b.filter((x) => x.host?.id === 'h1').every((x) => x.host?.reachable === false), 30_000);
+    const h1Last = hostJournal(h1Journal, 'h1').last;
+    const pressesH1 = pressesOf(await boardsOf(c1again.url), ['1', '2', '3']);
+    host('h1', '1-3', server.url);
+    await waitBoards(c1again.url, "h1's boards resumed", (b) => b.filter((x) => x.host?.id === 'h1').every((x) => x.host?.reachable) && pressesOf(b, ['1', '2', '3']) > pressesH1 + 2);
+    expect(hostJournal(h1Journal, 'h1').last).toBeGreaterThan(h1Last);
+
+    // Every console has every host entry exactly once, in the host's order.
+    for (const c of ['c1', 'c2']) {
+      for (const [h, file] of [
+        ['h1', h1Journal],
+        ['h2', h2Journal],
+      ] as const) {
+        await until(() => (sourceSeqs(join(dir, c, 'journal.sqlite')).get(h) ?? []).length >= hostJournal(file, h).last, `${c} has all of ${h}`, 30_000);
+        const last = hostJournal(file, h).last;
+        expect((sourceSeqs(join(dir, c, 'journal.sqlite')).get(h) ?? []).slice(0, last)).toEqual(range(last));
+        const seqs = sourceSeqs(join(dir, c, 'journal.sqlite')).get(h) ?? [];
+        expect(new Set(seqs).size).toBe(seqs.length);
+      }
+    }
+  }, 400_000);
+});
