@@ -8,7 +8,7 @@
 // pairing: the whole-field graph (pair.ts) or the bracket-sized one (sparse-matcher.ts).
 import type { PlayerState } from './players.ts';
 import { NoValidPairingError } from './model.ts';
-import { edgeWeight, type ByeContext, type EdgeContext, type WeightLayout } from './weights.ts';
+import { edgeWeight, edgeWeights, type ByeContext, type EdgeContext, type WeightLayout } from './weights.ts';
 
 /** A maximum-weight matching over the players not yet paired, as the bracket procedure drives it. */
 export interface BracketMatcher {
@@ -34,7 +34,8 @@ export interface BracketMatcher {
 
 /**
  * Pairs every bracket of `sorted` (ranking order: score, then pairing number). Returns each
- * vertex's partner, -1 for the player left without one.
+ * vertex's partner, -1 for the player left without one. `memoise`: compute each kind of pair's
+ * weight once (edgeWeights); the reference computation weighs every pair by itself.
  */
 export function pairBrackets(
   sorted: readonly PlayerState[],
@@ -42,6 +43,7 @@ export function pairBrackets(
   compatible: EdgeContext['compatible'],
   initialBye: ByeContext,
   matcher: BracketMatcher,
+  memoise = true,
 ): number[] {
   const n = sorted.length;
   const topScore = sorted[0]!.score;
@@ -91,13 +93,14 @@ export function pairBrackets(
     // ordering fields for that S1 (they cannot change which pairings are optimal, only choose
     // among them), so the ordered solve below has nothing left to do when the guess is right.
     const s1Guess = mdps === 0 ? Math.floor(bracketSize / 2) : -1;
+    const weigh = memoise ? edgeWeights(ctx()) : (h: PlayerState, l: PlayerState, inBracket: boolean, inNext: boolean) => edgeWeight(h, l, inBracket, inNext, ctx());
     // base[lower][higher], positions in the bracket.
     const base: bigint[][] = [];
     for (let lower = 0; lower < bracket.length; lower += 1) {
       const row: bigint[] = [];
       if (lower >= mdps) {
         for (let higher = 0; higher < lower; higher += 1) {
-          const w = edgeWeight(at(higher), at(lower), lower < bracketSize, lower >= bracketSize, ctx());
+          const w = weigh(at(higher), at(lower), lower < bracketSize, lower >= bracketSize);
           row.push(w);
           matcher.setWeight(bracket[higher]!, bracket[lower]!, s1Guess >= 0 && lower < bracketSize ? withOrder(w, higher, s1Guess) : w);
         }

@@ -356,28 +356,38 @@ export class WeightedGraph {
     const n = this.size;
     const dirty = new Set<number>();
     const single = (v: number): boolean => this.inblossom[v] === v;
+    const matchedEdge = (k: number): boolean => this.mate[this.edgeHigh[k]!]! >= 0 && this.mate[this.edgeHigh[k]!]! >> 1 === k;
+    // Matched edges first: the dual raised to keep one tight also covers the other changed edges
+    // of that end. The end named first (the vertex whose weights the caller changed) takes it.
     for (const [k, highFirst] of this.changed) {
       const high = this.edgeHigh[k]!;
       const low = this.edgeLow[k]!;
+      if (this.inblossom[high] === this.inblossom[low] || !matchedEdge(k)) continue;
       const slack = this.slack(k);
-      const matchedHere = this.mate[high]! >= 0 && this.mate[high]! >> 1 === k;
+      if (slack === 0n && this.raw[k] !== 0n) continue;
+      const [first, second] = highFirst ? [high, low] : [low, high];
+      const end = single(first) ? first : single(second) ? second : -1;
+      if (this.raw[k] === 0n) {
+        dirty.add(high);
+        dirty.add(low);
+      } else if (end >= 0 && slack < 0n) this.dual[end] = this.dual[end]! - slack;
+      else if (end >= 0 && this.dual[end]! >= slack && this.minSlack(end, k) >= slack) this.dual[end] = this.dual[end]! - slack;
+      else {
+        dirty.add(high);
+        dirty.add(low);
+      }
+    }
+    for (const [k, highFirst] of this.changed) {
+      const high = this.edgeHigh[k]!;
+      const low = this.edgeLow[k]!;
       if (this.inblossom[high] === this.inblossom[low]) {
         dirty.add(high);
         dirty.add(low);
-      } else if (matchedHere) {
-        // Keep the pair if one end's dual can absorb the change and the edge stays tight.
-        const end = single(high) ? high : single(low) ? low : -1;
-        if (slack === 0n && this.raw[k] !== 0n) continue;
-        if (this.raw[k] === 0n) {
-          dirty.add(high);
-          dirty.add(low);
-        } else if (end >= 0 && slack < 0n) this.dual[end] = this.dual[end]! - slack;
-        else if (end >= 0 && this.dual[end]! >= slack && this.minSlack(end, k) >= slack) this.dual[end] = this.dual[end]! - slack;
-        else {
-          dirty.add(high);
-          dirty.add(low);
-        }
-      } else if (slack < 0n) {
+        continue;
+      }
+      if (matchedEdge(k)) continue;
+      const slack = this.slack(k);
+      if (slack < 0n) {
         // A vertex already re-examined will have its dual raised over all its edges anyway.
         if (dirty.has(high) || dirty.has(low)) continue;
         const end = highFirst ? high : low;

@@ -5,7 +5,8 @@
 // - round one, when no one has a history: the top half against the bottom half, in order;
 // - the bracket-sized matching (sparse-matcher.ts): each bracket's graph holds only its own
 //   players and the next score group, every optimum checked to leave the rest completable;
-// - the whole-field matching, the reference, used whenever the others do not apply or a check fails.
+// - the whole-field matching, the reference, used whenever the others do not apply or a check fails
+//   (as the reference, with every pair weighed by itself rather than once per kind of pair).
 import { Completion } from './completion.ts';
 import { colourFor, publicationOrder } from './colours.ts';
 import { pairBrackets, type BracketMatcher } from './brackets.ts';
@@ -48,7 +49,7 @@ export function pairRoundBy(request: PairingRequest, options: { wholeField?: boo
     }
   }
   const { bye, matcher } = wholeField(sorted, layout, compatible);
-  return result(pairBrackets(sorted, layout, compatible.players, bye, matcher), 'whole-field');
+  return result(pairBrackets(sorted, layout, compatible.players, bye, matcher, !options.wholeField), 'whole-field');
 }
 
 /**

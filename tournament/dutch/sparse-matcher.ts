@@ -19,7 +19,7 @@ import { WeightedGraph } from './matching.ts';
 import type { BracketMatcher } from './brackets.ts';
 import type { PlayerState } from './players.ts';
 import { StageWeights } from './stage-weights.ts';
-import { completionPart, type ByeContext, type WeightLayout } from './weights.ts';
+import { completionPart, completionShift, type ByeContext, type WeightLayout } from './weights.ts';
 
 /** The bracket-sized matching cannot vouch for its optimum: use the whole-field matching. */
 export class NeedsFullGraph extends Error {
@@ -31,13 +31,6 @@ export class NeedsFullGraph extends Error {
 
 const edgeIndex = (a: number, b: number): number => (a > b ? (a * (a - 1)) / 2 + b : (b * (b - 1)) / 2 + a);
 
-/** A pair's weight as the bracket procedure last set it, the completion field taken off (0n: no edge). */
-interface SetPair {
-  readonly a: number;
-  readonly b: number;
-  readonly quality: bigint;
-}
-
 export class SparseMatcher implements BracketMatcher {
   /** The stage's graph (local vertex numbers), or once exact the graph over everyone left. */
   private graph: WeightedGraph = new WeightedGraph(0);
@@ -45,8 +38,15 @@ export class SparseMatcher implements BracketMatcher {
   /** local[v]: v's vertex in the stage graph (-1 outside the stage); the identity once exact. */
   private readonly local: Int32Array;
   private shortened: StageWeights | null = null;
-  /** Every pair set since the stage before began whose players are both still unpaired. */
-  private pairs = new Map<number, SetPair>();
+  /**
+   * The stage's pairs as the bracket procedure last set them, the completion field taken off (0n:
+   * no edge), by local edge index; isSet marks those set in this stage or carried over from the last.
+   */
+  private quality: bigint[] = [];
+  private isSet = new Uint8Array(0);
+  /** The completion field of a pair with 0, 1 or 2 players who may not take the bye. */
+  private completionFields: bigint[] = [];
+  private readonly mayNotTakeBye: Uint8Array;
   private readonly inStage: Uint8Array;
   private readonly frozen: Uint8Array;
   private readonly mate: number[];
@@ -67,6 +67,7 @@ export class SparseMatcher implements BracketMatcher {
     this.inStage = new Uint8Array(n);
     this.frozen = new Uint8Array(n);
     this.mate = Array.from({ length: n }, (_, v) => v);
+    this.mayNotTakeBye = new Uint8Array(n);
     this.bye = initialBye;
     // The rest is paired among itself and with the stage's single players, never two of those
     // together. With an odd field, one more vertex (n) stands for the bye: it pairs with whoever
@@ -91,17 +92,33 @@ export class SparseMatcher implements BracketMatcher {
     }
     // A new graph over the stage's players; of the pairs set before, only those between two
     // players moved down from the last bracket stay as they were (the procedure sets all others).
+    const carried = bracket.filter((v) => this.local[v]! >= 0);
+    const carriedPairs: [number, number, bigint][] = [];
+    for (let i = 1; i < carried.length; i += 1) {
+      for (let j = 0; j < i; j += 1) {
+        const k = edgeIndex(this.local[carried[i]!]!, this.local[carried[j]!]!);
+        if (this.isSet[k]) carriedPairs.push([carried[i]!, carried[j]!, this.quality[k]!]);
+      }
+    }
     for (const v of this.sorted.keys()) this.local[v] = -1;
     bracket.forEach((v, i) => (this.local[v] = i));
+    const m = (bracket.length * (bracket.length - 1)) / 2;
     this.graph = new WeightedGraph(bracket.length);
+    this.quality = new Array<bigint>(m).fill(0n);
+    this.isSet = new Uint8Array(m);
     this.shortened = StageWeights.for(this.layout, new Set(bracket.map((v) => this.sorted[v]!.score)));
-    const kept = new Map<number, SetPair>();
-    for (const [k, pair] of this.pairs) {
-      if (!this.inStage[pair.a] || !this.inStage[pair.b]) continue;
-      kept.set(k, pair);
-      if (pair.quality !== 0n) this.graph.setWeight(this.local[pair.a]!, this.local[pair.b]!, this.short(pair.quality));
-    }
-    this.pairs = kept;
+    const candidate = (p: PlayerState): boolean => p.byeEligible && p.score <= bye.byeScore;
+    for (const v of bracket) this.mayNotTakeBye[v] = candidate(this.sorted[v]!) ? 0 : 1;
+    this.completionFields = [0n, 1n, 2n].map((c) => (1n + c) << completionShift(this.layout));
+    for (const [a, b, quality] of carriedPairs) this.record(a, b, quality);
+  }
+
+  /** Sets a pair of the stage graph from its quality weight. */
+  private record(a: number, b: number, quality: bigint): void {
+    const k = edgeIndex(this.local[a]!, this.local[b]!);
+    this.quality[k] = quality;
+    this.isSet[k] = 1;
+    this.graph.setWeight(this.local[a]!, this.local[b]!, quality === 0n ? 0n : this.short(quality));
   }
 
   setWeight(a: number, b: number, weight: bigint): void {
@@ -109,10 +126,9 @@ export class SparseMatcher implements BracketMatcher {
       this.graph.setWeight(a, b, weight);
       return;
     }
-    const quality = weight === 0n ? 0n : weight - this.completionWeight(a, b);
+    const quality = weight === 0n ? 0n : weight - this.completionFields[this.mayNotTakeBye[a]! + this.mayNotTakeBye[b]!]!;
     if (weight !== 0n && quality <= 0n) throw new NeedsFullGraph(`the pair ${a}-${b} has no quality weight`);
-    this.pairs.set(edgeIndex(a, b), { a, b, quality });
-    this.graph.setWeight(this.local[a]!, this.local[b]!, quality === 0n ? 0n : this.short(quality));
+    this.record(a, b, quality);
   }
 
   solve(): readonly number[] {
@@ -191,15 +207,16 @@ export class SparseMatcher implements BracketMatcher {
       for (let j = 0; j < i; j += 1) {
         const u = left[j]!;
         const v = left[i]!;
-        const set = this.pairs.get(edgeIndex(u, v));
+        const k = this.local[u]! >= 0 && this.local[v]! >= 0 ? edgeIndex(this.local[u]!, this.local[v]!) : -1;
         let weight: bigint;
-        if (set) weight = set.quality === 0n ? 0n : set.quality + this.completionWeight(u, v);
+        if (k >= 0 && this.isSet[k]) weight = this.quality[k] === 0n ? 0n : this.quality[k]! + this.completionWeight(u, v);
         else weight = this.compatible(u, v) ? completionPart(this.sorted[u]!, this.sorted[v]!, this.layout, this.initialBye) : 0n;
         if (weight !== 0n) exact.setWeight(v, u, weight);
       }
     }
     this.graph = exact;
     this.exact = true;
-    this.pairs.clear();
+    this.quality = [];
+    this.isSet = new Uint8Array(0);
   }
 }

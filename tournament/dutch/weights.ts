@@ -125,6 +125,35 @@ export function edgeWeight(higher: PlayerState, lower: PlayerState, lowerInBrack
   return w << (3n * g + 1n);
 }
 
+/**
+ * edgeWeight, computed once per kind of pair. Besides whether the two may meet, a weight reads
+ * only each player's score, bye eligibility, colour state and floats (and games played, where
+ * C9 is in play), and a bracket holds few kinds of player, so most of its pairs share a weight.
+ */
+export function edgeWeights(ctx: EdgeContext): (higher: PlayerState, lower: PlayerState, lowerInBracket: boolean, lowerInNext: boolean) => bigint {
+  const kinds = new Map<string, number>();
+  const kindOf = new Map<PlayerState, number>();
+  const memo = new Map<number, bigint>();
+  const kind = (p: PlayerState): number => {
+    let k = kindOf.get(p);
+    if (k === undefined) {
+      const games = ctx.bye.singleDownfloaterIsBye ? p.playedGames : -1;
+      const key = `${p.score} ${p.byeEligible} ${p.preference} ${p.strong} ${p.absolute} ${p.absoluteImbalance} ${p.colourImbalance} ${p.repeatedColour} ${p.floats[0]} ${p.floats[1]} ${games}`;
+      k = kinds.get(key);
+      if (k === undefined) kinds.set(key, (k = kinds.size));
+      kindOf.set(p, k);
+    }
+    return k;
+  };
+  return (higher, lower, lowerInBracket, lowerInNext) => {
+    if (!ctx.compatible(higher, lower)) return 0n;
+    const key = (kind(higher) * 2 ** 24 + kind(lower)) * 4 + (lowerInBracket ? 2 : 0) + (lowerInNext ? 1 : 0);
+    let w = memo.get(key);
+    if (w === undefined) memo.set(key, (w = edgeWeight(higher, lower, lowerInBracket, lowerInNext, ctx)));
+    return w;
+  };
+}
+
 /** Bits below the completion field (C2, C4, C5) of an edge weight. */
 export function completionShift(layout: WeightLayout): bigint {
   const g = layout.groupBits;
