@@ -2,8 +2,7 @@
 // every pair of random players, inside and outside the bracket, with and without C9 in play.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { PlayerState } from '../../tournament/dutch/players.ts';
-import { edgeWeight, edgeWeights, weightLayout, type ByeContext } from '../../tournament/dutch/weights.ts';
+import { edgeWeight, edgeWeights, weightLayout, type PairingByeContext as ByeContext, type PairingPlayerState as PlayerState } from '../../tournament/index.ts';
 
 const colour = fc.constantFrom('white' as const, 'black' as const, null);
 const float = fc.constantFrom('down' as const, 'up' as const, 'none' as const);

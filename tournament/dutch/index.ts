@@ -16,3 +16,6 @@ export {
   type RoundPairing,
   type RoundRecord as PairingRoundRecord,
 } from './model.ts';
+// The weights and the players' state, for the tests that hold the memoised weights to edgeWeight.
+export { edgeWeight, edgeWeights, weightLayout, type ByeContext as PairingByeContext } from './weights.ts';
+export type { PlayerState as PairingPlayerState } from './players.ts';

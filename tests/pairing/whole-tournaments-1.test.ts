@@ -1,0 +1,4 @@
+// Half 1 of the whole generated tournaments (whole-tournaments.ts).
+import { wholeTournaments } from './whole-tournaments.ts';
+
+wholeTournaments(0);
