@@ -30,7 +30,7 @@ export interface ConsoleOnBus {
   route(command: ArbiterCommand, arbiter: string): Promise<CommandOutcome> | undefined;
   /** Every host heard, with its boards and whether it is heard now. */
   hosts(): ReadonlyMap<string, HostSeen>;
-  /** For /api/health: each host heard, and how long its recent entries took from its journal to this one. */
+  /** For /health: each host heard, and how long its recent entries took from its journal to this one. */
   health(): BusHealth;
   stop(): Promise<void>;
 }

@@ -31,7 +31,7 @@ export interface ConsoleServerOptions {
   readonly event?: () => unknown;
   /** Sectors and named credentials; without it only the chief's token is known. */
   readonly team?: Team;
-  /** On the bus: the hall hosts heard and the bus's lag, in /api/health. */
+  /** On the bus: the hall hosts heard and the bus's lag, in /health. */
   readonly busHealth?: () => unknown;
   /** On the bus: a board command carried to the hall host that runs the board (undefined: carried out here). */
   readonly routeCommand?: (command: ArbiterCommand, arbiter: string) => Promise<CommandOutcome> | undefined;

@@ -10,6 +10,7 @@ const suites: Record<string, () => Promise<{ run(): Promise<BenchRow[]> }>> = {
   'tournament-desk': () => import('./tournament-desk.ts'),
   'command-line': () => import('./start-up.ts'),
   event: () => import('./event.ts'),
+  'hall-bus': () => import('./hall-bus.ts'),
 };
 
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
