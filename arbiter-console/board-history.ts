@@ -37,6 +37,8 @@ function eventText(e: ClockEvent): { what: string; why?: string } {
       return { what: `${e.side} pressed` };
     case 'boardMove':
       return { what: `${e.side} moved ${e.san}` };
+    case 'boardPosition':
+      return e.plies < 0 ? { what: `${-e.plies} plies taken back`, ...(e.detail ? { why: e.detail } : {}) } : { what: `position ${e.fen}`, ...(e.detail ? { why: e.detail } : {}) };
     default:
       return { what: e.type.replace(/([A-Z])/g, ' $1').toLowerCase() + ('side' in e && typeof e.side === 'string' ? ` (${e.side})` : '') };
   }

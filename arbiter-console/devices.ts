@@ -1,9 +1,10 @@
 // `--device BOARD=KIND:PATH`: which bridge drives which board. One device's trouble is that board's
 // trouble: a port that is missing, forbidden, busy or silent leaves its board disconnected and retried.
 import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
-import type { ClockDevice, ClockRole, Scheduler } from '../device-bridge/index.ts';
+import type { ClockDevice, ClockRole, LineClockOptions, Scheduler } from '../device-bridge/index.ts';
 import { createDgtDevice, createFirmataClock, createLineClock } from '../device-bridge/index.ts';
 import { deviceFlagGraceMs, type ClockAlert, type GameState, type Side } from '../clock-engine/index.ts';
+import type { JournalRecord } from './journal.ts';
 import type { Round } from './round.ts';
 
 export type DeviceKindName = 'dgt' | 'line' | 'firmata';
@@ -136,11 +137,28 @@ export function pressWithoutMove(state: GameState): Side | undefined {
   return state.toMove === 'white' ? 'black' : 'white';
 }
 
-/** Opens the bridge for a `--device` spec, in its role (deviceRole). */
-export async function openDevice(spec: DeviceSpec, scheduler: Scheduler, resumed?: GameState): Promise<OpenedDevice> {
+/**
+ * The device events of a board's journal from the latest device boot (their `origin`): a line clock
+ * retransmits what the console journaled but died before acknowledging, and must not act on it twice.
+ */
+export function actedOn(records: Iterable<JournalRecord>): { boot: string; seqs: number[] } | undefined {
+  let acted: { boot: string; seqs: number[] } | undefined;
+  for (const record of records) {
+    if (record.kind !== 'clock' || !record.origin) continue;
+    if (acted?.boot !== record.origin.boot) acted = { boot: record.origin.boot, seqs: [] };
+    acted.seqs.push(record.origin.seq);
+  }
+  return acted;
+}
+
+/**
+ * Opens the bridge for a `--device` spec, in its role (deviceRole). A resumed board: `resumed` is its
+ * game's state, `acted` its journal's device events (actedOn).
+ */
+export async function openDevice(spec: DeviceSpec, scheduler: Scheduler, resumed?: GameState, acted?: LineClockOptions['acted']): Promise<OpenedDevice> {
   switch (spec.kind) {
     case 'line': {
-      const device = createLineClock({ boardId: spec.board, role: deviceRole(spec.kind), path: spec.path, scheduler });
+      const device = createLineClock({ boardId: spec.board, role: deviceRole(spec.kind), path: spec.path, scheduler, ...(acted ? { acted } : {}) });
       return { device, open: () => device.open(), close: () => device.close() };
     }
     case 'dgt': {

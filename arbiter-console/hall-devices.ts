@@ -2,7 +2,7 @@
 // trouble (a port that fails to open leaves its board disconnected, journaled with the cause and the
 // fix, and is tried again; the others come up), and mirrored clocks compared with the engine.
 import type { PlayingHall } from './hall.ts';
-import { explainPortError, openDevice, type DeviceSpec, type OpenedDevice } from './devices.ts';
+import { actedOn, explainPortError, openDevice, type DeviceSpec, type OpenedDevice } from './devices.ts';
 import { schedulerOf, type HallClock } from './time.ts';
 
 export interface DeviceStart {
@@ -21,11 +21,14 @@ export async function startDevices(hall: PlayingHall, specs: readonly DeviceSpec
     let opened: OpenedDevice | undefined;
     let detachDevice: (() => void) | undefined;
     try {
-      opened = await openDevice(spec, schedulerOf(source), hall.boards.get(spec.board)?.state);
+      // A line clock's events already journaled (a retransmission after a restart is not taken twice).
+      const acted = spec.kind === 'line' ? actedOn([...hall.journal.entriesOf(spec.board)].map((e) => e.record)) : undefined;
+      opened = await openDevice(spec, schedulerOf(source), hall.boards.get(spec.board)?.state, acted);
       detachDevice = hall.attachDevice(opened.device);
-      // A resumed game: a mirrored clock learns whose move the journal says it is before its first reading.
+      // A resumed game: a mirrored clock learns whose move the journal says it is before its first
+      // reading; a host-driven one shows the journal's time and knows whose button counts.
       const seated = hall.boards.get(spec.board);
-      if (opened.device.role === 'mirror' && seated) opened.device.show(seated.state, source.now());
+      if (seated) opened.device.show(seated.state, source.now());
       await opened.open();
       out.opened.push(opened);
       detach.push(detachDevice);

@@ -3,10 +3,11 @@
 // through the event's actor system (event-actor.ts) on the hall's one injected clock: each board's
 // game-clock actor aims its timer at the board's next deadline and reports it; the hall journals the
 // deadline events (flag, default time, start) at their exact instant and only then applies them.
+import { validateFen } from 'chess.js';
 import { createActor, type Actor } from 'xstate';
 import type { ClockEvent, EventActor, GameState } from '../clock-engine/index.ts';
 import { advanceTo, applyClockEvent, moveInProgress, noDeadlineBy } from '../clock-engine/index.ts';
-import type { ClockDevice, DeviceMessage } from '../device-bridge/index.ts';
+import type { ClockDevice, DeviceMessage, DeviceOrigin } from '../device-bridge/index.ts';
 import type { Attention } from './board.ts';
 import { Board } from './board.ts';
 import { eventLogic, gameSystemId, roundPhase, roundSystemId, sectionSystemId } from './event-actor.ts';
@@ -419,7 +420,7 @@ export class PlayingHall {
     const now = this.source.now();
     switch (message.type) {
       case 'clockEvent':
-        this.record(clock(board, message.event));
+        this.record(clock(board, message.event, message.origin));
         break;
       case 'connection':
         this.record({ kind: 'note', board, note: { type: 'connection', at: now, state: message.state, detail: message.detail } });
@@ -521,6 +522,15 @@ export class PlayingHall {
         if (s.arrived[command.side]) return refuse(`${command.side} on board ${board.id} has already arrived`);
         event = { type: 'arrive', at, by, side: command.side };
         break;
+      case 'setPosition': {
+        const checked = validateFen(command.fen);
+        if (!checked.ok) return refuse(`not a legal position: ${checked.error ?? command.fen}`);
+        // A new start of the board's game (the live PGN starts a new line at this FEN); the move counts stand.
+        event = { type: 'boardPosition', at, by, fen: command.fen, plies: 0, detail: `set by the arbiter: ${command.reason}` };
+        const seq = this.record(clock(board.id, event));
+        this.#devices.get(board.id)?.setBoardPosition?.(command.fen);
+        return { ok: true, journalSeq: seq };
+      }
     }
     return { ok: true, journalSeq: this.record(clock(board.id, event)) };
   }
@@ -582,8 +592,8 @@ export class PlayingHall {
   }
 }
 
-function clock(board: string, event: ClockEvent): JournalRecord {
-  return { kind: 'clock', board, event };
+function clock(board: string, event: ClockEvent, origin?: DeviceOrigin): JournalRecord {
+  return origin ? { kind: 'clock', board, event, origin } : { kind: 'clock', board, event };
 }
 
 function isKey(record: JournalRecord): boolean {

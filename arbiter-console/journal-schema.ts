@@ -3,6 +3,7 @@
 // malformed detail with an alert as its last line of defence.
 import { z } from 'zod';
 import { clockEventTypes, type ClockEvent } from '../clock-engine/index.ts';
+import type { DeviceOrigin } from '../device-bridge/index.ts';
 import type { ZeitnotEvent } from '../tournament/index.ts';
 import type { Round } from './round.ts';
 import type { StaffChange } from './staff.ts';
@@ -18,7 +19,8 @@ export type ConsoleNote =
   | { readonly type: 'downtime'; readonly at: number; readonly lastAt: number };
 
 export type JournalRecord =
-  | { readonly kind: 'clock'; readonly board: string; readonly event: ClockEvent }
+  /** `origin`: the device's own number for the event (a line clock's boot and sequence number). */
+  | { readonly kind: 'clock'; readonly board: string; readonly event: ClockEvent; readonly origin?: DeviceOrigin }
   | { readonly kind: 'note'; readonly board: string; readonly note: ConsoleNote }
   /** The clocks of a section's round (a bare round: the only one) are to start at `startAt` (monotonic ms). */
   | { readonly kind: 'scheduleStart'; readonly section?: string; readonly startAt: number; readonly at: number }
@@ -45,7 +47,7 @@ const roundSchema = z.looseObject({
 const tournamentAction = z.looseObject({ type: z.string().min(1) });
 
 export const journalRecordSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('clock'), board: boardId, event: clockEvent }),
+  z.strictObject({ kind: z.literal('clock'), board: boardId, event: clockEvent, origin: z.strictObject({ boot: z.string().min(1).max(64), seq: z.number().int().min(0) }).optional() }),
   z.strictObject({ kind: z.literal('note'), board: boardId, note }),
   z.strictObject({ kind: z.literal('scheduleStart'), section: z.string().optional(), startAt: ms, at: ms }),
   z.strictObject({ kind: z.literal('tournament'), section: z.string().optional(), at: ms, action: tournamentAction }),

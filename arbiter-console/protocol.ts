@@ -13,6 +13,8 @@ export const PROTOCOL_VERSION = 1;
 export const MAX_MESSAGE_BYTES = 4096;
 
 const side = z.enum(['white', 'black']);
+/** A FEN's six fields (the console checks the position itself with chess.js). */
+const FEN_SHAPE = /^[pnbrqkPNBRQK1-8]+(\/[pnbrqkPNBRQK1-8]+){7} [wb] (-|[KQkq]{1,4}) (-|[a-h][36]) \d{1,3} \d{1,4}$/;
 const boardId = z.string().min(1).max(32);
 const reason = z.string().trim().min(1, 'a reason is required (it goes into the journal and the PGN)').max(200);
 const HOUR = 3_600_000;
@@ -45,6 +47,8 @@ export const arbiterCommandSchema = z.discriminatedUnion('type', [
     termination: z.string().trim().min(1).max(100),
   }),
   z.strictObject({ type: z.literal('arrive'), board: boardId, side }),
+  /** Where the pieces stand (FEN), for what the board's reading cannot explain: the game goes on from there. */
+  z.strictObject({ type: z.literal('setPosition'), board: boardId, fen: z.string().trim().max(100).regex(FEN_SHAPE, 'a FEN: placement, side to move, castling, en passant, halfmove and move number'), reason }),
   z.strictObject({ type: z.literal('dismiss'), alertId: z.string().min(1).max(120) }),
   /** Every seated round's clocks (or one section's) at their scheduled start, or now if that has passed. */
   z.strictObject({ type: z.literal('startAll'), section: z.string().min(1).max(40).optional() }),

@@ -35,7 +35,7 @@ export interface DgtDevice extends ClockDevice {
   readonly identity: BoardIdentity | undefined;
   /** The clock's latest times as White/Black (mirror role). */
   readonly lastReading: LastReading | undefined;
-  /** The arbiter says where the pieces stand (what no search explains); the board's moves go on from there. */
+  /** The arbiter says where the pieces stand (what no search explains); the board's moves go on from there (no event: the console journals the command). */
   setBoardPosition(fen: string): void;
   /** Mirror role: an alert when the engine and the DGT clock are more than `toleranceMs` (1 s) apart. */
   compareWithEngine(state: GameState, toleranceMs?: number): ClockAlert | undefined;
@@ -68,14 +68,14 @@ export function createDgtDevice(options: DgtDeviceOptions): DgtDevice {
         break;
       case 'reseed': {
         const r = e.reseed;
+        // The arbiter's position is journaled by the console with the arbiter's name and reason.
+        if (r.reason === 'arbiter') break;
         const why =
-          r.reason === 'arbiter'
-            ? 'the arbiter set the position'
-            : r.reason === 'ambiguous'
-              ? `${r.plies ?? 'some'} plies the board cannot tell apart: ${(r.candidates ?? []).join(' | ')}`
-              : 'no legal moves lead to the position on the board';
+          r.reason === 'ambiguous'
+            ? `${r.plies ?? 'some'} plies the board cannot tell apart: ${(r.candidates ?? []).join(' | ')}`
+            : 'no legal moves lead to the position on the board';
         out.event({ type: 'boardPosition', fen: r.fen, plies: r.plies ?? 0, at: e.at, by: actor, detail: why });
-        if (r.reason !== 'arbiter') out.arbiterCall(e.at, `board re-read: ${why}; the game goes on from ${r.fen} (set the position if it is wrong)`);
+        out.arbiterCall(e.at, `board re-read: ${why}; the game goes on from ${r.fen} (set the position if it is wrong)`);
         break;
       }
       case 'resultSignal':

@@ -2,7 +2,7 @@
 // its presses, with its own timestamps and readings, are what happened. Host role: the players still
 // press the device's buttons, but the engine keeps time and the device displays what `show` sends.
 import type { ClockAlert, ClockEvent, GameState, GameStatus } from '../../clock-engine/index.ts';
-import type { ClockDevice, ClockRole, DeviceConnection, DeviceListener, DeviceMessage } from '../device.ts';
+import type { ClockDevice, ClockRole, DeviceConnection, DeviceListener, DeviceMessage, DeviceOrigin } from '../device.ts';
 import type { SerialPortStream } from '@serialport/stream';
 import { formatLine, parseLine, type DeviceLine, type HostLine, type Lamp, type LineMessage } from './codec.ts';
 import { DeviceTimeline } from './device-time.ts';
@@ -22,6 +22,12 @@ export interface LineClockOptions extends SerialPath {
   readonly reconnect?: { readonly firstMs: number; readonly maxMs: number } | false;
   /** How long the piezo sounds when a flag falls. Default 1000. */
   readonly flagBeepMs?: number;
+  /**
+   * A restarted console: the events of the device's latest boot it already journaled (their `origin`).
+   * The device retransmits an event whose acknowledgement the console died before sending; it is
+   * acknowledged again, not acted on again.
+   */
+  readonly acted?: { readonly boot: string; readonly seqs: readonly number[] };
 }
 
 export interface LineClock extends ClockDevice {
@@ -51,7 +57,9 @@ export function createLineClock(options: LineClockOptions): LineClock {
   const deviceActor = { kind: 'device', deviceId: `line:${options.path}` } as const;
   const listeners = new Set<DeviceListener>();
   const timeline = new DeviceTimeline();
-  const seen = new Set<number>();
+  const seen = new Set<number>(options.acted?.seqs.slice(-SEEN_LIMIT));
+  /** The boot whose sequence numbers `seen` holds. */
+  let seenBoot = options.acted?.boot;
 
   let port: SerialPortStream | undefined;
   let closing = false;
@@ -115,10 +123,11 @@ export function createLineClock(options: LineClockOptions): LineClock {
     setConnection('connected', identity?.name);
     const arrivedAt = now();
     if (message.type === 'hello') {
-      if (identity?.bootId !== message.bootId) {
-        // A new boot restarts the device's counter and its sequence numbers.
-        timeline.reset();
+      if (identity?.bootId !== message.bootId) timeline.reset(); // a new boot restarts the device's counter
+      if (seenBoot !== message.bootId) {
+        // ... and its sequence numbers (the boot a restarted console journaled keeps its own).
         seen.clear();
+        seenBoot = message.bootId;
       }
       identity = { name: message.name, bootId: message.bootId };
       helloHeard = true;
@@ -151,17 +160,17 @@ export function createLineClock(options: LineClockOptions): LineClock {
     if (!seen.has(message.seq)) {
       seen.add(message.seq);
       if (seen.size > SEEN_LIMIT) seen.delete(seen.values().next().value as number);
-      act(message, timeline.toHost(message.deviceMs));
+      act(message, timeline.toHost(message.deviceMs), { boot: seenBoot ?? '', seq: message.seq });
     }
     // Acknowledged once acted on (the console has journaled it), and every copy: the previous ack may
     // be the thing that got lost.
     send({ type: 'ack', seq: message.seq });
   };
 
-  const act = (message: Extract<DeviceLine, { seq: number }>, at: number): void => {
+  const act = (message: Extract<DeviceLine, { seq: number }>, at: number, origin: DeviceOrigin): void => {
     if (message.type === 'press' && message.reading && (!lastReading || lastReading.at <= at)) lastReading = { at, ...message.reading };
     const event = clockEventFor(message, at);
-    if (event) emit({ type: 'clockEvent', event });
+    if (event) emit({ type: 'clockEvent', event, origin });
     else if (message.type === 'button' && message.button === 'arbiter') {
       emit({ type: 'arbiterCall', at, detail: `arbiter-call button on board ${boardId}` });
     }

@@ -83,6 +83,31 @@ describe('arbiter console page', () => {
     await page.close();
   });
 
+  it("lets the arbiter set the board's position (FEN) from the panel; the journal holds it and the history shows it", async () => {
+    const fen = 'rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2';
+    const page = await browser.newPage();
+    await page.goto(`${run.url}/#token=${run.newToken}`);
+    await page.waitForSelector('.board[data-board="4"]');
+    await page.focus('.board[data-board="4"]');
+    await page.keyboard.press('Enter');
+    const form = 'dialog[open] form[data-action="setPosition"]';
+    // Not a legal position: the console's refusal shows in the panel, nothing is journaled.
+    await page.fill(`${form} input[name="fen"]`, '4k3/8/8/8/8/8/8/K3K3 w - - 0 1');
+    await page.fill(`${form} input[name="reason"]`, 'a try');
+    await page.click(`${form} button[data-command="setPosition"]`);
+    await page.waitForSelector('dialog[open] p.answer.refused:has-text("not a legal position")', { timeout: 5_000 });
+    await page.fill(`${form} input[name="fen"]`, fen);
+    await page.fill(`${form} input[name="reason"]`, 'pieces knocked over and set up again');
+    await page.click(`${form} button[data-command="setPosition"]`);
+    await page.waitForSelector('dialog[open] p.answer:not(.refused):has-text("done")', { timeout: 5_000 });
+    const set = [...run.journal.entries()].map((e) => e.record).filter((r) => r.kind === 'clock' && r.board === '4' && r.event.type === 'boardPosition');
+    expect(set).toHaveLength(1);
+    expect(set[0]).toMatchObject({ event: { fen, plies: 0, by: { kind: 'arbiter' }, detail: 'set by the arbiter: pieces knocked over and set up again' } });
+    await page.waitForSelector(`dialog[open] section.history li:has-text("position ${fen}")`, { timeout: 5_000 });
+    await page.keyboard.press('Escape');
+    await page.close();
+  });
+
   it('gives spectators no command controls, and the server refuses their commands', async () => {
     const page = await browser.newPage();
     await page.goto(`${run.url}/spectator`);

@@ -11,7 +11,7 @@ import {
   type GameConfig,
   type GameState,
 } from '../../clock-engine/index.ts';
-import { createDgtDevice, type DeviceMessage, type DgtDevice } from '../../device-bridge/index.ts';
+import { ClockStatus, clockTimesMessage, createDgtDevice, type DeviceMessage, type DgtDevice } from '../../device-bridge/index.ts';
 import {
   createManualScheduler,
   createVirtualGame,
@@ -228,6 +228,87 @@ describe('DGT board with clock over a pty pair', () => {
     const states = r.messages.flatMap((m) => (m.type === 'connection' ? [m.state] : []));
     expect(states).toContain('disconnected');
     expect(states.at(-1)).toBe('connected');
+  });
+
+  /** Pulls the cable, lets `whileOut` happen on the board, and plugs it back in. */
+  async function unplugged(r: Rig, whileOut: () => Promise<void>): Promise<void> {
+    await r.pair.unplug();
+    await until(() => r.device.session.connection === 'disconnected' && !r.board.connected, 'both ends to notice the unplug');
+    // Nothing moves while the cable is out, so what has not arrived by now is lost for good.
+    r.lost.toHost = r.board.bytesSent - r.device.session.stats.bytesReceived;
+    r.lost.toBoard = r.device.session.stats.bytesSent - r.board.bytesReceived;
+    await whileOut();
+    await r.pair.replug();
+    await r.link.reopen();
+    for (let i = 0; i < 12 && r.device.session.connection !== 'connected'; i++) {
+      r.scheduler.advanceBy(500);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    await until(() => r.device.session.connection === 'connected', 'the reconnect');
+  }
+
+  const sans = (r: Rig) => r.events().flatMap((e) => (e.type === 'boardMove' ? [e.san] : []));
+  const pressedMove = async (r: Rig, san: string, side: ClockSide) => {
+    r.board.move(san);
+    await r.advance(600);
+    r.board.press(side);
+    await r.advance(1_000);
+  };
+
+  it.each([1, 2, 3, 10])('unplugged over %i plies: the moves are recovered from the board dump, or re-seeded with an alert', { timeout: 120_000 }, async (plies) => {
+    const r = await rig('mirror', 300_000, 0);
+    r.board.clock.startStop();
+    await r.advance(1_000);
+    await pressedMove(r, 'e4', 'left');
+    await pressedMove(r, 'e5', 'right');
+    expect(sans(r)).toEqual(['e4', 'e5']);
+    // The pieces move while the cable is out (the clock, on its own cable, is not pressed here).
+    const line = plies <= 3 ? ['Nf3', 'Nc6', 'Nxe5'].slice(0, plies) : ['Nf3', 'Nc6', 'Bb5', 'a6', 'Ba4', 'Nf6', 'O-O', 'Be7', 'Re1', 'b5'];
+    await unplugged(r, async () => {
+      for (const san of line) r.board.move(san);
+      await r.advance(5_000);
+    });
+    // The board dump after the reconnect; a single ply waits for its press or the confirm time.
+    await r.advance(3_500);
+    const alerts = () => r.messages.flatMap((m) => (m.type === 'arbiterCall' ? [m.detail] : []));
+    const positions = () => r.events().filter((e) => e.type === 'boardPosition');
+    if (plies <= 3) {
+      expect(sans(r)).toEqual(['e4', 'e5', ...line]);
+      expect(positions()).toEqual([]);
+      return;
+    }
+    // Ten plies: no search explains the position; it is reported, and once the game visibly goes on
+    // from it the board is re-seeded there, with an alert, and tracked on.
+    await r.advance(3_000); // a position nothing explains is reported once it has stood still (not mid-dump)
+    expect(sans(r)).toEqual(['e4', 'e5']);
+    expect(r.messages.some((m) => m.type === 'inputError' && m.detail.startsWith('board position no legal move explains'))).toBe(true);
+    await pressedMove(r, 'Bb3', 'left');
+    await pressedMove(r, 'd6', 'right');
+    expect(positions()).toMatchObject([{ type: 'boardPosition', detail: 'no legal moves lead to the position on the board' }]);
+    expect(alerts().filter((a) => a.startsWith('board re-read: no legal moves lead'))).toHaveLength(1);
+    expect(sans(r).slice(-2)).toEqual(['Bb3', 'd6']);
+  });
+
+  it('a reading of all six time bytes zero with a lever change does not end the game', { timeout: 60_000 }, async () => {
+    const r = await rig('mirror', 300_000, 0);
+    r.board.clock.startStop();
+    await r.advance(1_000);
+    await pressedMove(r, 'e4', 'left');
+    // Black's clock runs; a glitch reports 0:00:00 on both sides and the lever the other way.
+    const flipped = ClockStatus.running | ClockStatus.leverRightHigh | ClockStatus.d3;
+    r.board.sendGarbage(Array.from(clockTimesMessage({ ms: 0 }, { ms: 0 }, flipped)));
+    await r.advance(3_000);
+    const events = r.events();
+    const state = replayGame(config('5+0'), [...arrivals, ...events]);
+    expect(state.status).toBe('running');
+    expect(state.toMove).toBe('black');
+    expect(events.filter((e) => e.type === 'flag')).toEqual([]);
+    expect(events.filter((e) => e.type === 'press')).toHaveLength(1);
+    expect(r.messages.filter((m) => m.type === 'arbiterCall' && m.detail.includes('both times 0:00:00 without a flag'))).toHaveLength(1);
+    // The game goes on: Black's press is a press with the clock's real times.
+    await pressedMove(r, 'e5', 'right');
+    expect(r.events().filter((e) => e.type === 'press').map((e) => e.type === 'press' && e.side)).toEqual(['white', 'black']);
+    expect(replayGame(config('5+0'), [...arrivals, ...r.events()]).status).toBe('running');
   });
 
   it('a game through line noise, split and merged deliveries loses no press and no move', async () => {

@@ -43,6 +43,7 @@ async function submit(ctrl: ConsoleCtrl, b: BoardView, e: Event): Promise<void> 
     case 'forfeit': command = { type: 'forfeit', board, side, reason: get('reason') }; break;
     case 'result': command = { type: 'result', board, result: get('result') as '1-0', termination: get('termination') }; break;
     case 'arrive': command = { type: 'arrive', board, side }; break;
+    case 'setPosition': command = { type: 'setPosition', board, fen: get('fen').trim(), reason: get('reason') }; break;
   }
   if (!command) return;
   const question =
@@ -145,6 +146,18 @@ export function panelView(ctrl: ConsoleCtrl, clocks: ClockPainter): VNode | fals
             hl('button', { attrs: { 'data-command': 'penalty' } }, 'Apply penalty'),
           ),
           (!b.arrived.white || !b.arrived.black) && form(ctrl, b, 'arrive', 'player arrived', 'Arrival', [sideSelect()], hl('button', { attrs: { 'data-command': 'arrive' } }, 'Player arrived')),
+          form(
+            ctrl,
+            b,
+            'setPosition',
+            "set the board's position",
+            "Board's position (what the board's reading cannot explain)",
+            [
+              hl('input.fen', { attrs: { name: 'fen', required: true, maxlength: '100', spellcheck: 'false', placeholder: 'FEN, e.g. rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1', 'aria-label': 'FEN' } }),
+              reasonInput('pieces set up again after they were knocked over'),
+            ],
+            hl('button', { attrs: { 'data-command': 'setPosition' } }, 'Set position'),
+          ),
           form(ctrl, b, 'forfeit', 'forfeit', 'Forfeit', [sideSelect(), reasonInput('Art. 6.7.1 default time expired')], hl('button.danger', { attrs: { 'data-command': 'forfeit' } }, 'Forfeit…')),
           form(
             ctrl,
