@@ -153,12 +153,12 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     }
     const desk = desks.values().next().value;
     credentials = await openCredentials(options.dataDir);
+    const hallBoards = event ? new Set(event.sections.flatMap((s) => hallBoardNumbers(event, s.id).map(String))) : new Set(hall.boards.keys());
     const team = new Team(hall, credentials, {
       sections: () => [...desks.keys()],
-      sectionOf: (board: string) => [...desks.values()].find((d) => d.hallPairs.has(board))?.section.id,
+      ...(event ? { layout: () => ({ hallBoards, sectionBoards: (section: string) => (desks.has(section) ? hallBoardNumbers(event, section) : undefined) }) } : {}),
     });
     const pageDir = options.noPage ? undefined : builtPage();
-    const hallBoards = event ? new Set(event.sections.flatMap((s) => hallBoardNumbers(event, s.id).map(String))) : new Set(hall.boards.keys());
     hall.layout = hallBoards;
     for (const spec of options.devices ?? []) {
       if (!hallBoards.has(spec.board)) throw new Error(`--device ${spec.board}=...: the hall has no board '${spec.board}' (boards: ${[...hallBoards].join(', ')})`);

@@ -52,6 +52,8 @@ export class PlayingHall {
   readonly #seated = new Map<string, Round>();
   readonly #startAt = new Map<string, number>();
   readonly #boardVersion = new Map<string, number>();
+  /** A seated board's number in its section (the section's board 1 may sit on any hall board). */
+  readonly #sectionBoard = new Map<string, number>();
   readonly #listeners = new Set<(change: HallChange) => void>();
   readonly #devices = new Map<string, ClockDevice>();
   /** Each board's open alerts (their ids), so a change looks at the boards it touched only. */
@@ -196,11 +198,15 @@ export class PlayingHall {
       this.boards.delete(board.id);
       this.#boardVersion.delete(board.id);
       this.#attentionKeys.delete(board.id);
+      this.#sectionBoard.delete(board.id);
     }
     if (previous && this.#live) this.lifecycle(section, previous.round, { type: 'close' });
     this.#seated.set(section, round);
     this.#startAt.delete(section);
-    for (const info of round.boards) this.boards.set(info.id, new Board(info, round.game, round));
+    round.boards.forEach((info, k) => {
+      this.boards.set(info.id, new Board(info, round.game, round));
+      this.#sectionBoard.set(info.id, k + 1);
+    });
     if (this.#live) {
       for (const id of round.boards.map((b) => b.id)) this.#attentionKeys.set(id, this.#attentionSignature(id));
       this.#openRound(round);
@@ -546,8 +552,10 @@ export class PlayingHall {
     const device = this.#devices.get(id);
     const lastMove = board.lastMove();
     const host = this.hostOf?.(id);
+    const section = board.round.section;
     return {
       id,
+      ...(section !== undefined ? { section, sectionBoard: this.#sectionBoard.get(id)! } : {}),
       white: board.info.white,
       black: board.info.black,
       status: s.status,

@@ -43,7 +43,7 @@ export { openCredentials, type Credentials, type Arbiter, type CredentialInfo } 
 export { LoginGate, type LoginGateOptions } from './login-gate.ts';
 export { ClientSession, type SessionHost, type SessionLimits, type SessionRole, type Backpressure } from './client-session.ts';
 export { Team } from './team.ts';
-export { refusalFor, parseBoardRanges, sectorMembers, type StaffRole, type Sector, type SectorView, type StaffChange } from './staff.ts';
+export { refusalFor, parseBoardRanges, sectorMembers, type HallLayout, type StaffRole, type Sector, type SectorView, type StaffChange } from './staff.ts';
 export { diffView, applyViewPatch, type ViewPatch, type PatchOp } from './view-patch.ts';
 export { boardPgn, clockText } from './pgn.ts';
 export { MAIN, boardGameConfig, checkRound, pgnTimeControl, type Round, type RoundBoard } from './round.ts';

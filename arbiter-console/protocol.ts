@@ -147,7 +147,11 @@ export type ClientMessage = z.infer<typeof clientMessageSchema>;
 
 /** A board as the page draws it. Remaining times refer to `asOf`; the running side keeps falling. */
 export interface BoardView {
+  /** The hall board number. */
   readonly id: string;
+  /** An event console: the section of the game on this board and its board number there. */
+  readonly section?: string;
+  readonly sectionBoard?: number;
   readonly white: string;
   readonly black: string;
   readonly status: GameStatus;

@@ -11,9 +11,12 @@ export type StaffRole = 'chief' | 'deputy' | 'sector';
 export interface Sector {
   readonly id: string;
   readonly name: string;
-  /** Hall board numbers as the chief typed them: "1-50, 61, 70-80". */
+  /**
+   * Board numbers as the chief typed them: "1-50, 61, 70-80". Across the hall: hall board numbers;
+   * in a section: that section's own board numbers (its board 1 sits on whichever hall board).
+   */
   readonly boards: string;
-  /** Only the boards of this section (a sector per section); absent: across the hall. */
+  /** A sector of one section (its boards by the section's numbering); absent: across the hall. */
   readonly section?: string;
 }
 
@@ -57,11 +60,19 @@ const inRanges = (id: string, ranges: BoardRanges): boolean => {
   return ranges.some(([from, to]) => n >= from && n <= to);
 };
 
-/** The hall boards a sector covers; `sectionOf` tells a board's section (absent: every board is in any). */
-export function sectorMembers(sector: Sector, boards: Iterable<string>, sectionOf?: (board: string) => string | undefined): string[] {
+/** Where the boards stand: every hall board, and each section's hall board for its board n (at n - 1). */
+export interface HallLayout {
+  readonly hallBoards: Iterable<string>;
+  readonly sectionBoards: (section: string) => readonly number[] | undefined;
+}
+
+/** The hall boards a sector covers. */
+export function sectorMembers(sector: Sector, layout: HallLayout): string[] {
   const parsed = parseBoardRanges(sector.boards);
   if (!parsed.ok) return [];
-  return [...boards].filter((id) => inRanges(id, parsed.ranges) && (sector.section === undefined || sectionOf === undefined || sectionOf(id) === sector.section));
+  if (sector.section === undefined) return [...layout.hallBoards].filter((id) => inRanges(id, parsed.ranges));
+  const numbers = layout.sectionBoards(sector.section) ?? [];
+  return numbers.filter((_, k) => inRanges(String(k + 1), parsed.ranges)).map(String);
 }
 
 /** What a command needs to know of the hall to be judged. */

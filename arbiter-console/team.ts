@@ -3,7 +3,7 @@
 import type { Arbiter, CredentialInfo, Credentials } from './credentials.ts';
 import type { PlayingHall } from './hall.ts';
 import type { StaffCommand } from './protocol.ts';
-import { parseBoardRanges, sectorMembers, type Sector, type SectorView, type StaffChange } from './staff.ts';
+import { parseBoardRanges, sectorMembers, type HallLayout, type Sector, type SectorView, type StaffChange } from './staff.ts';
 
 export type TeamOutcome =
   | { readonly ok: true; readonly journalSeq: number; readonly token?: string; readonly credentials?: readonly CredentialInfo[] }
@@ -12,8 +12,11 @@ export type TeamOutcome =
 export interface TeamOptions {
   /** The sections a sector may name (the event's); empty when the console runs no event. */
   readonly sections?: () => readonly string[];
-  /** A hall board's section. */
-  readonly sectionOf?: (board: string) => string | undefined;
+  /**
+   * The event's hall: every hall board, each section's boards on it (fixed by the event file, so a
+   * sector covers the same boards round after round). Default: the boards seated now, no sections.
+   */
+  readonly layout?: () => HallLayout;
 }
 
 export class Team {
@@ -55,8 +58,8 @@ export class Team {
           return refuse(`no section '${command.section}' in this console${sections.length ? ` (sections: ${sections.join(', ')})` : ''}`);
         }
         const sector: Sector = { id: command.sector, name: command.name, boards: command.boards, ...(command.section !== undefined ? { section: command.section } : {}) };
-        if (sectorMembers(sector, this.hall.boards.keys(), this.options.sectionOf).length === 0) {
-          return refuse(`boards ${command.boards}${command.section ? ` of section ${command.section}` : ''} cover no board of the hall`);
+        if (sectorMembers(sector, this.#layout()).length === 0) {
+          return refuse(`boards ${command.boards} cover no board of ${command.section ? `section ${command.section} (its own board numbers)` : 'the hall'}`);
         }
         return { ok: true, journalSeq: this.#record({ type: 'defineSector', sector }, by) };
       }
@@ -101,11 +104,15 @@ export class Team {
   #apply(change: StaffChange): void {
     if (change.type === 'defineSector') {
       this.#sectors.set(change.sector.id, change.sector);
-      this.#members.set(change.sector.id, new Set(sectorMembers(change.sector, this.hall.boards.keys(), this.options.sectionOf)));
+      this.#members.set(change.sector.id, new Set(sectorMembers(change.sector, this.#layout())));
     } else if (change.type === 'removeSector') {
       this.#sectors.delete(change.sector);
       this.#members.delete(change.sector);
     }
+  }
+
+  #layout(): HallLayout {
+    return this.options.layout?.() ?? { hallBoards: this.hall.boards.keys(), sectionBoards: () => undefined };
   }
 
   #emit(change: StaffChange): void {

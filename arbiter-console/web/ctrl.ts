@@ -39,6 +39,8 @@ export class ConsoleCtrl {
   show: Show = 'all';
   /** '' every sector; else a sector id. */
   sector = '';
+  /** '' every section; else a section id (an event console's hall). */
+  section = '';
   search = '';
   /** The board the last jump went to (highlighted). */
   jumped: string | undefined;
@@ -93,7 +95,7 @@ export class ConsoleCtrl {
     this.redraw();
   }
 
-  set<K extends 'sort' | 'show' | 'sector' | 'search' | 'queueSector'>(key: K, value: ConsoleCtrl[K]): void {
+  set<K extends 'sort' | 'show' | 'sector' | 'section' | 'search' | 'queueSector'>(key: K, value: ConsoleCtrl[K]): void {
     (this as ConsoleCtrl)[key] = value;
     this.redraw();
   }
@@ -101,6 +103,20 @@ export class ConsoleCtrl {
   toggleQueueGroup(group: QueueGroup): void {
     if (!this.queueHidden.delete(group)) this.queueHidden.add(group);
     this.redraw();
+  }
+
+  /**
+   * The event's sections, in its order: the tournament view's (every section, seated or not), then any
+   * other a board names. Empty for a console without an event's sections on its boards.
+   */
+  sections(): { readonly id: string; readonly name: string }[] {
+    const t = this.conn.state.tournament;
+    const known = (t?.sections ?? (t ? [t] : [])).map((v) => ({ id: v.section.id, name: v.section.name }));
+    const onBoards = new Set<string>();
+    for (const b of this.conn.state.boards.values()) if (b.section !== undefined) onBoards.add(b.section);
+    if (onBoards.size === 0 && known.length < 2) return [];
+    for (const id of onBoards) if (!known.some((k) => k.id === id)) known.push({ id, name: id });
+    return known;
   }
 
   members(sector: string): ReadonlySet<string> | undefined {
@@ -132,6 +148,7 @@ export class ConsoleCtrl {
     const query = this.search.trim().toLowerCase();
     const list = [...this.conn.state.boards.values()].filter((b) => {
       if (members && !members.has(b.id)) return false;
+      if (this.section && b.section !== this.section) return false;
       if (this.show === 'alerts' && !alerted.has(b.id)) return false;
       if (this.show === 'running' && b.status !== 'running') return false;
       if (this.show === 'finished' && b.status !== 'finished') return false;
@@ -166,6 +183,7 @@ export class ConsoleCtrl {
   jumpTo(board: string): void {
     this.jumped = board;
     if (this.sector && !this.members(this.sector)?.has(board)) this.sector = '';
+    if (this.section && this.conn.state.boards.get(board)?.section !== this.section) this.section = '';
     const b = this.conn.state.boards.get(board);
     const q = this.search.trim().toLowerCase();
     if (q && b && b.id !== q && !b.white.toLowerCase().includes(q) && !b.black.toLowerCase().includes(q)) this.search = '';

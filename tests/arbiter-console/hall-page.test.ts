@@ -1,7 +1,8 @@
 // The hall at the scale of an open, in Chromium: a 400-board round (virtual players on 16 boards) run by a chief arbiter, a
 // deputy and two sector arbiters from their own browsers; the compact hall view at 1366x768 (boards
 // visible, sort, filter, search); a sector arbiter refused outside his sector; a deputy's correction
-// signed in the PGN; and the print preview of the pairings.
+// signed in the PGN; the print preview of the pairings; and an event's hall of two sections (SA Open):
+// the section column and filter, a sector of section B, its arbiter refused outside it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,16 +12,19 @@ import { startConsole, type RunningConsole } from '../../arbiter-console/index.t
 import { launchChromium } from './browser.ts';
 import { cairnsRound, MIN } from './fixtures.ts';
 import { consoleRound, smallRoundRobin } from './tournament-fixtures.ts';
+import { hallBoardNumbers, presetEvent } from '../../tournament/index.ts';
 
 let browser: Browser;
 let run: RunningConsole;
 let event: RunningConsole;
+let saOpen: RunningConsole;
 const dirs: string[] = [];
 
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'zeitnot-hall-page-'));
   const eventDir = mkdtempSync(join(tmpdir(), 'zeitnot-hall-print-'));
-  dirs.push(dir, eventDir);
+  const saOpenDir = mkdtempSync(join(tmpdir(), 'zeitnot-hall-sections-'));
+  dirs.push(dir, eventDir, saOpenDir);
   run = await startConsole({ dataDir: dir, port: 0, round: () => cairnsRound(400, 0), simulate: { boards: 16, seed: 'hall-page', hardware: 'none' } });
   run.hall.command({ type: 'arriveAll' }, 'IA Chief');
   run.hall.command({ type: 'startAll' }, 'IA Chief');
@@ -29,6 +33,8 @@ beforeAll(async () => {
   run.hall.command({ type: 'result', board: '5', result: '1-0', termination: 'resignation' }, 'IA Chief');
   const small = smallRoundRobin();
   event = await startConsole({ dataDir: eventDir, port: 0, round: () => consoleRound(small, 1), tournament: { event: small } });
+  // Both sections' round 1 paired and published at start: the Open on hall boards 1-12, B after it.
+  saOpen = await startConsole({ dataDir: saOpenDir, port: 0, event: presetEvent('sa-open-2009'), firstRound: true });
   browser = await launchChromium();
 }, 90_000);
 
@@ -36,6 +42,7 @@ afterAll(async () => {
   await browser?.close();
   await run?.stop();
   await event?.stop();
+  await saOpen?.stop();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
@@ -197,4 +204,64 @@ describe('printing', () => {
     expect(csv.split('\r\n')).toHaveLength(4);
     await page.context().close();
   });
+});
+
+describe("an event's hall of two sections (SA Open)", () => {
+  const openBoards = hallBoardNumbers(presetEvent('sa-open-2009'), 'open').map(String);
+  const b = hallBoardNumbers(presetEvent('sa-open-2009'), 'b').map(String);
+
+  it("shows each board's section and its number there, filters by section; a sector of section B refuses its arbiter elsewhere", async () => {
+    const chief = await open(`${saOpen.url}/#token=${saOpen.newToken}`);
+    // 22 boards open as cards: the hall view is one click.
+    await chief.click('[data-layout="hall"]');
+    await chief.waitForSelector(`.hall-row[data-board="${b.at(-1)}"]`);
+    expect(await chief.textContent(`.hall-row[data-board="${b[0]}"] .section`)).toBe('b 1');
+    expect(await chief.textContent('.hall-row[data-board="1"] .section')).toBe('open 1');
+    await chief.selectOption('#hall-section', 'b');
+    await chief.waitForFunction((n) => document.querySelectorAll('.hall-row').length === n, b.length);
+    expect(await shownBoards(chief)).toEqual(b);
+    // The chief's sector of section B, by B's own board numbers 1-3.
+    await chief.click('nav a[data-page="team"]');
+    await chief.fill('#define-sector input[name="sector"]', 'B1');
+    await chief.fill('#define-sector input[name="name"]', 'Juniors front');
+    await chief.selectOption('#define-sector select[name="section"]', 'b');
+    await chief.fill('#define-sector input[name="boards"]', '1-3');
+    await chief.click('#define-sector button');
+    await chief.waitForSelector('tr[data-sector="B1"]');
+    expect(await chief.textContent('tr[data-sector="B1"]')).toContain('B Section');
+    await chief.fill('#issue-credential input[name="name"]', 'FA Junior');
+    await chief.selectOption('#issue-credential select[name="role"]', 'sector');
+    await chief.selectOption('#issue-credential select[name="sector"]', 'B1');
+    await chief.click('#issue-credential button');
+    await chief.waitForFunction(() => document.querySelector('.issued p')?.textContent?.includes('FA Junior'));
+    const token = (await chief.textContent('#issued-token'))!;
+    await chief.context().close();
+
+    const junior = await open(`${saOpen.url}/#token=${token}`);
+    await junior.click('[data-layout="hall"]');
+    await junior.waitForFunction((n) => document.querySelectorAll('.hall-row').length === n, 3);
+    expect(await shownBoards(junior)).toEqual(b.slice(0, 3));
+    // Section B's board 5: refused, in his panel; nothing changes on the board.
+    await junior.selectOption('#hall-sector', '');
+    await junior.selectOption('#hall-section', 'b');
+    await junior.waitForFunction((n) => document.querySelectorAll('.hall-row').length === n, b.length);
+    await junior.click(`.hall-row[data-board="${b[4]}"]`);
+    expect(await junior.textContent('dialog[open] p.warning')).toContain('not in your sector B1');
+    await junior.click('dialog[open] button[data-command="arrive"]');
+    await junior.waitForSelector(`dialog[open] p.answer.refused:has-text("board ${b[4]} is not in your sector B1")`);
+    expect(saOpen.hall.view(b[4]!)!.arrived.white).toBe(false);
+    await junior.keyboard.press('Escape');
+    // The Open's board 1 is not his either; B's board 2 is.
+    await junior.selectOption('#hall-section', '');
+    await junior.click('.hall-row[data-board="1"]');
+    await junior.click('dialog[open] button[data-command="arrive"]');
+    await junior.waitForSelector('dialog[open] p.answer.refused:has-text("board 1 is not in your sector B1")');
+    await junior.keyboard.press('Escape');
+    await junior.click(`.hall-row[data-board="${b[1]}"]`);
+    await junior.click('dialog[open] button[data-command="arrive"]');
+    await junior.waitForSelector('dialog[open] p.answer:has-text("done")');
+    expect(saOpen.hall.view(b[1]!)!.arrived.white).toBe(true);
+    expect(openBoards).toHaveLength(Number(b[0]) - 1);
+    await junior.context().close();
+  }, 90_000);
 });

@@ -19,8 +19,13 @@ const SORT: readonly [SortKey, string][] = [
   ['status', 'Status'],
 ];
 
+/** A sector as the chief defined it: "A: North (1-50)", "B1: Juniors (section b: 1-10)". */
+export const sectorLabel = (s: { id: string; name: string; boards: string; section?: string }): string =>
+  `${s.id}: ${s.name} (${s.section !== undefined ? `section ${s.section}: ` : ''}${s.boards})`;
+
 export function hallControls(ctrl: ConsoleCtrl, shown: number): VNode {
   const sectors = ctrl.conn.state.sectors;
+  const sections = ctrl.sections();
   return hl('div.hall-controls', { attrs: { role: 'toolbar', 'aria-label': 'Hall view' } }, [
     hl('div.layout-switch', [
       hl('button', { class: { active: ctrl.layout === 'hall' }, attrs: { 'data-layout': 'hall', 'aria-pressed': String(ctrl.layout === 'hall') }, on: { click: () => ctrl.setLayout('hall') } }, 'Hall'),
@@ -39,12 +44,20 @@ export function hallControls(ctrl: ConsoleCtrl, shown: number): VNode {
       { attrs: { role: 'group', 'aria-label': 'Show' } },
       SHOW.map(([value, text]) => hl('button.chip', { class: { active: ctrl.show === value }, attrs: { 'data-show': value, 'aria-pressed': String(ctrl.show === value) }, on: { click: () => ctrl.set('show', value) } }, text)),
     ),
+    sections.length > 1 &&
+      hl('label', [
+        'Section ',
+        hl('select#hall-section', { on: { change: (e: Event) => ctrl.set('section', (e.target as HTMLSelectElement).value) } }, [
+          hl('option', { attrs: { value: '' }, props: { selected: ctrl.section === '' } }, 'every section'),
+          ...sections.map((s) => hl('option', { attrs: { value: s.id }, props: { selected: ctrl.section === s.id } }, s.name)),
+        ]),
+      ]),
     sectors.length > 0 &&
       hl('label', [
         'Sector ',
         hl('select#hall-sector', { on: { change: (e: Event) => ctrl.set('sector', (e.target as HTMLSelectElement).value) } }, [
           hl('option', { attrs: { value: '' }, props: { selected: ctrl.sector === '' } }, 'every sector'),
-          ...sectors.map((s) => hl('option', { attrs: { value: s.id }, props: { selected: ctrl.sector === s.id } }, `${s.id}: ${s.name} (${s.boards})`)),
+          ...sectors.map((s) => hl('option', { attrs: { value: s.id }, props: { selected: ctrl.sector === s.id } }, sectorLabel(s))),
         ]),
       ]),
     hl('input#hall-search', {
@@ -60,16 +73,18 @@ export function hallControls(ctrl: ConsoleCtrl, shown: number): VNode {
 }
 
 export function hallView(ctrl: ConsoleCtrl, clocks: ClockPainter, boards: readonly BoardView[], alerted: ReadonlySet<string>): VNode {
-  return hl('div.hall', { attrs: { role: 'table', 'aria-label': 'Every board' } }, [
-    hl('p.hall-legend', 'board · White · clock · Black · clock · move · moves to the time control · status · device · ⚠ alert'),
+  // An event's hall: a column with each board's section and its board number there.
+  const sections = ctrl.sections().length > 1;
+  return hl('div.hall', { class: { sections }, attrs: { role: 'table', 'aria-label': 'Every board' } }, [
+    hl('p.hall-legend', `board · ${sections ? 'section and its board · ' : ''}White · clock · Black · clock · move · moves to the time control · status · device · ⚠ alert`),
     hl(
       'div.hall-rows',
-      boards.map((b) => thunk('div.hall-row', b.id, hallRow, [ctrl, clocks, b, alerted.has(b.id), ctrl.jumped === b.id])),
+      boards.map((b) => thunk('div.hall-row', b.id, hallRow, [ctrl, clocks, b, alerted.has(b.id), ctrl.jumped === b.id, sections])),
     ),
   ]);
 }
 
-function hallRow(ctrl: ConsoleCtrl, clocks: ClockPainter, b: BoardView, alert: boolean, jumped: boolean): VNode {
+function hallRow(ctrl: ConsoleCtrl, clocks: ClockPainter, b: BoardView, alert: boolean, jumped: boolean, sections: boolean): VNode {
   const side = (s: 'white' | 'black') => [
     hl(`span.name.${s}`, { class: { absent: !b.arrived[s] }, attrs: { title: b[s] } }, b[s]),
     hl(`span.clock.${s}`, { ...clocks.hooks(b, s), class: { running: b.status === 'running' && b.toMove === s, flagged: b.flag?.side === s } }),
@@ -87,6 +102,7 @@ function hallRow(ctrl: ConsoleCtrl, clocks: ClockPainter, b: BoardView, alert: b
     },
     [
       hl('span.no', b.id),
+      sections && hl('span.section', { attrs: { title: b.section === undefined ? '' : `section ${b.section}, board ${b.sectionBoard ?? '?'}` } }, b.section === undefined ? '' : `${b.section} ${b.sectionBoard ?? ''}`),
       ...side('white'),
       ...side('black'),
       hl('span.move', { attrs: { 'data-move': '' } }, String(b.moveNumber)),

@@ -8,6 +8,7 @@ const field = (form: HTMLFormElement, name: string): string => String(new FormDa
 
 export function teamView(ctrl: ConsoleCtrl): VNode {
   const sectors = ctrl.conn.state.sectors;
+  const sections = ctrl.sections();
   const credentials = ctrl.credentials;
   const issued = ctrl.issued;
   return hl('div.team', [
@@ -15,8 +16,8 @@ export function teamView(ctrl: ConsoleCtrl): VNode {
     hl('section', { attrs: { 'aria-label': 'Sectors' } }, [
       hl('h2', 'Sectors'),
       sectors.length === 0 ? hl('p.hint', 'No sectors yet: every arbiter sees the whole hall.') : hl('table.t-table', [
-        hl('thead', hl('tr', ['Sector', 'Name', 'Boards', 'Covers', ''].map((t) => hl('th', t)))),
-        hl('tbody', sectors.map((s) => hl('tr', { key: s.id, attrs: { 'data-sector': s.id } }, [hl('td', s.id), hl('td', s.name), hl('td', s.boards), hl('td', `${s.members.length} boards`), hl('td', hl('button', { on: { click: () => ctrl.sendTeam({ type: 'removeSector', sector: s.id }, `Remove sector ${s.id}`) } }, 'Remove'))]))),
+        hl('thead', hl('tr', ['Sector', 'Name', 'Section', 'Boards', 'Covers', ''].map((t) => hl('th', t)))),
+        hl('tbody', sectors.map((s) => hl('tr', { key: s.id, attrs: { 'data-sector': s.id } }, [hl('td', s.id), hl('td', s.name), hl('td', s.section === undefined ? 'whole hall' : (sections.find((x) => x.id === s.section)?.name ?? s.section)), hl('td', s.boards), hl('td', { attrs: { title: `hall boards ${s.members.join(', ')}` } }, `${s.members.length} boards`), hl('td', hl('button', { on: { click: () => ctrl.sendTeam({ type: 'removeSector', sector: s.id }, `Remove sector ${s.id}`) } }, 'Remove'))]))),
       ]),
       hl(
         'form#define-sector.t-form',
@@ -25,13 +26,17 @@ export function teamView(ctrl: ConsoleCtrl): VNode {
             submit: (e: Event) => {
               e.preventDefault();
               const f = e.target as HTMLFormElement;
-              ctrl.sendTeam({ type: 'defineSector', sector: field(f, 'sector'), name: field(f, 'name'), boards: field(f, 'boards') }, `Sector ${field(f, 'sector')}`);
+              const section = field(f, 'section');
+              ctrl.sendTeam({ type: 'defineSector', sector: field(f, 'sector'), name: field(f, 'name'), boards: field(f, 'boards'), ...(section ? { section } : {}) }, `Sector ${field(f, 'sector')}`);
             },
           },
         },
         [
           hl('label', ['Sector ', hl('input', { attrs: { name: 'sector', required: true, maxlength: '32', placeholder: 'A' } })]),
           hl('label', ['Name ', hl('input', { attrs: { name: 'name', required: true, maxlength: '60', placeholder: 'North wing' } })]),
+          // A section's sector counts boards as that section does (its board 1 is wherever it sits in the hall).
+          sections.length > 1 &&
+            hl('label', ['Of ', hl('select', { attrs: { name: 'section' } }, [hl('option', { attrs: { value: '' } }, 'the whole hall (hall board numbers)'), ...sections.map((x) => hl('option', { attrs: { value: x.id } }, `${x.name} (its board numbers)`))])]),
           hl('label', ['Boards ', hl('input', { attrs: { name: 'boards', required: true, maxlength: '200', placeholder: '1-50, 61' } })]),
           hl('button.primary', { attrs: { type: 'submit' } }, 'Define sector'),
         ],
