@@ -1,20 +1,17 @@
 // What every session is sent: snapshots, coalesced deltas and the tournament view, built once and
 // shared. Board views are serialized once per board version; a delta's body once per change, for all
-// the sessions it goes to; the tournament view is diffed once per role and sent as a patch.
+// the sessions it goes to; the tournament view is built, diffed and serialized once per role in a
+// worker thread (tournament-builder.ts) and sent as a patch: the clocks never wait for it.
 import type { ClientSession } from './client-session.ts';
 import type { Pending } from './coalescer.ts';
 import type { HallChange, PlayingHall } from './hall.ts';
-import type { ClockReference, ServerMessage } from './protocol.ts';
+import type { ClockReference } from './protocol.ts';
 import type { Team } from './team.ts';
 import type { TournamentDesk } from './tournament-desk.ts';
-import type { TournamentView } from './tournament-view.ts';
-import { diffView } from './view-patch.ts';
-
-type ViewRole = 'arbiter' | 'spectator';
+import { workerBuilder, type BuilderSetup, type BuiltViews, type TournamentBuilder, type ViewRequest, type ViewRole } from './tournament-builder.ts';
 
 interface SentView {
   readonly version: number;
-  readonly view: TournamentView;
   readonly text: string;
 }
 
@@ -26,6 +23,8 @@ export interface BroadcastOptions {
   readonly team: Team | undefined;
   /** A burst of results becomes one tournament message per this many ms (default 500). */
   readonly tournamentIntervalMs?: number;
+  /** Who builds the tournament messages (default a worker thread: tournament-builder.ts). */
+  readonly tournamentBuilder?: (setup: BuilderSetup) => TournamentBuilder;
 }
 
 export class Broadcast {
@@ -42,6 +41,12 @@ export class Broadcast {
   readonly #intervalMs: number;
   #tournamentSentAt = -Infinity;
   #tournamentTimer: NodeJS.Timeout | undefined;
+  /** The desks whose views the pages get, the view's own first. */
+  readonly #viewDesks: readonly TournamentDesk[];
+  readonly #builder: TournamentBuilder | undefined;
+  #building = false;
+  #changedWhileBuilding = false;
+  #stopped = false;
   readonly #unsubscribe: (() => void)[] = [];
 
   constructor(options: BroadcastOptions) {
@@ -50,8 +55,12 @@ export class Broadcast {
     this.#desks = options.desks && options.desks.size > 1 ? options.desks : undefined;
     this.#team = options.team;
     this.#intervalMs = options.tournamentIntervalMs ?? 500;
+    this.#viewDesks = this.#desks ? [...this.#desks.values()] : this.#desk ? [this.#desk] : [];
+    const first = this.#viewDesks[0];
+    const make = options.tournamentBuilder ?? ((setup: BuilderSetup) => workerBuilder(setup, (reason) => process.stderr.write(`zeitnot: ${reason}\n`)));
+    this.#builder = first ? make({ event: first.event, sections: this.#viewDesks.map((d) => d.section.id) }) : undefined;
     this.#unsubscribe.push(this.#hall.subscribe((change) => this.#onHall(change)));
-    for (const d of this.#desks?.values() ?? (this.#desk ? [this.#desk] : [])) this.#unsubscribe.push(d.subscribe(() => this.#tournamentChanged()));
+    for (const d of this.#viewDesks) this.#unsubscribe.push(d.subscribe(() => this.#tournamentChanged()));
     if (this.#team) this.#unsubscribe.push(this.#team.subscribe((change) => change.type !== 'revokeCredential' && this.#onHall({ boards: [], key: true, attention: false, round: true })));
   }
 
@@ -59,10 +68,17 @@ export class Broadcast {
     return { at: this.#hall.source.now(), scale: this.#hall.source.scale };
   }
 
-  stop(): void {
+  /** The first tournament messages are built at once: the first page to say hello gets them. */
+  start(): void {
+    this.#buildTournament();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
     for (const u of this.#unsubscribe) u();
     clearTimeout(this.#tournamentTimer);
     if (this.#deltaBodiesClear) clearImmediate(this.#deltaBodiesClear);
+    await this.#builder?.stop();
   }
 
   /** The whole state, then the tournament view: after hello, on resync, after catching up. */
@@ -116,31 +132,9 @@ export class Broadcast {
     return session.role.kind === 'arbiter' ? 'arbiter' : 'spectator';
   }
 
-  /** The view last broadcast to a role (made now if none was). */
-  #current(role: ViewRole): SentView | undefined {
-    if (!this.#desk) return undefined;
-    const sent = this.#sent[role];
-    if (sent) return sent;
-    return (this.#sent[role] = this.#build(role));
-  }
-
-  #build(role: ViewRole): SentView | undefined {
-    let view: TournamentView;
-    try {
-      view = this.#desks ? { ...this.#desk!.view(role), sections: [...this.#desks.values()].map((d) => d.view(role)) } : this.#desk!.view(role);
-    } catch (err) {
-      // The clocks go on whatever the tournament side thinks; the arbiters see why its pages stopped.
-      for (const s of this.sessions) if (s.role.kind !== 'pending') s.error('malformed', `the tournament pages could not be computed: ${String(err)}`);
-      return undefined;
-    }
-    const version = this.#hall.version;
-    const text = JSON.stringify({ type: 'tournament', version, view } satisfies ServerMessage);
-    // Kept as the clients have it, a copy of its own: the desk may reuse (and change) parts of its views.
-    return { version, view: (JSON.parse(text) as { view: TournamentView }).view, text };
-  }
-
   #sendWholeTournament(session: ClientSession): void {
-    const current = this.#current(Broadcast.roleOf(session));
+    const current = this.#sent[Broadcast.roleOf(session)];
+    // None yet: the first build is under way and goes to every session that has none.
     if (current && session.stream(current.text)) session.tournamentVersion = current.version;
   }
 
@@ -148,35 +142,60 @@ export class Broadcast {
   #tournamentChanged(): void {
     if (this.#tournamentTimer) return;
     const wait = this.#tournamentSentAt + this.#intervalMs - performance.now();
-    if (wait <= 0) this.#broadcastTournament();
-    else this.#tournamentTimer = setTimeout(() => this.#broadcastTournament(), wait);
+    if (wait <= 0) this.#buildTournament();
+    else this.#tournamentTimer = setTimeout(() => this.#buildTournament(), wait);
   }
 
-  #broadcastTournament(): void {
+  /**
+   * Hands the desks' parts to the builder and goes back to the clocks; the messages are sent when
+   * they come. Changes during a build are built after it (one build in flight, the latest state).
+   */
+  #buildTournament(): void {
     this.#tournamentTimer = undefined;
-    this.#tournamentSentAt = performance.now();
-    const patches = new Map<ViewRole, { from: number | undefined; text: string | undefined }>();
-    for (const role of ['arbiter', 'spectator'] as const) {
-      const before = this.#sent[role];
-      const after = this.#build(role);
-      if (!after) continue;
-      this.#sent[role] = after;
-      const patch = before ? diffView(before.view, after.view) : undefined;
-      patches.set(role, {
-        from: before?.version,
-        text: patch && patch.length > 0 ? JSON.stringify({ type: 'tournamentDelta', from: before!.version, version: after.version, patch } satisfies ServerMessage) : undefined,
-      });
+    if (!this.#builder || this.#stopped) return;
+    if (this.#building) {
+      this.#changedWhileBuilding = true;
+      return;
     }
+    this.#tournamentSentAt = performance.now();
+    let request: ViewRequest;
+    try {
+      request = { version: this.#hall.version, sections: this.#viewDesks.map((d) => d.viewParts()) };
+    } catch (err) {
+      this.#tournamentFailed(err);
+      return;
+    }
+    this.#building = true;
+    this.#builder.build(request).then(
+      (built) => this.#deliverTournament(built),
+      (err: unknown) => this.#tournamentFailed(err),
+    ).finally(() => {
+      this.#building = false;
+      if (this.#changedWhileBuilding && !this.#stopped) {
+        this.#changedWhileBuilding = false;
+        this.#tournamentChanged();
+      }
+    });
+  }
+
+  #tournamentFailed(err: unknown): void {
+    // The clocks go on whatever the tournament side thinks; the arbiters see why its pages stopped.
+    if (this.#stopped) return;
+    for (const s of this.sessions) if (s.role.kind !== 'pending') s.error('malformed', `the tournament pages could not be computed: ${String(err instanceof Error ? err.message : err)}`);
+  }
+
+  #deliverTournament(built: BuiltViews): void {
+    if (this.#stopped) return;
+    for (const role of ['arbiter', 'spectator'] as const) this.#sent[role] = { version: built[role].version, text: built[role].text };
     for (const session of this.sessions) {
       if (session.role.kind === 'pending') continue;
-      const role = Broadcast.roleOf(session);
-      const p = patches.get(role);
-      const current = this.#sent[role];
-      if (!p || !current || session.tournamentVersion === current.version) continue;
+      const p = built[Broadcast.roleOf(session)];
+      if (session.tournamentVersion === p.version) continue;
       if (p.from !== undefined && session.tournamentVersion === p.from) {
-        if (p.text === undefined) session.tournamentVersion = current.version;
-        else if (session.stream(p.text)) session.tournamentVersion = current.version;
+        if (p.patch === undefined) session.tournamentVersion = p.version;
+        else if (session.stream(p.patch)) session.tournamentVersion = p.version;
       } else this.#sendWholeTournament(session);
     }
   }
 }
+

@@ -44,7 +44,7 @@ export interface ConsoleOptions {
   /** Injected time (tests); default a real clock continuing the journal's. */
   readonly source?: HallClock;
   readonly server?: Partial<
-    Pick<ConsoleServerOptions, 'deltasPerSecond' | 'deltaWindowMs' | 'rateLimit' | 'maxMessageBytes' | 'allowedOrigins' | 'allowedHosts' | 'limits' | 'login' | 'tls' | 'tournamentIntervalMs'>
+    Pick<ConsoleServerOptions, 'deltasPerSecond' | 'deltaWindowMs' | 'rateLimit' | 'maxMessageBytes' | 'allowedOrigins' | 'allowedHosts' | 'limits' | 'login' | 'tls' | 'tournamentIntervalMs' | 'tournamentBuilder'>
   >;
   /** The event and section of the round: the tournament desk (results, pairings, crosstable, playoffs). */
   readonly tournament?: TournamentContext;

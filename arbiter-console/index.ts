@@ -54,3 +54,4 @@ export { simulateRound, classicalThink, type LateArrival, type Simulation, type 
 export { scaledSource, manualSource, realClock, resumeAt, schedulerOf, type MonotonicSource, type ManualSource, type HallClock } from './time.ts';
 export { builtPage } from './web/built-page.ts';
 export { demoLateArrivals } from './demo.ts';
+export { inlineBuilder, workerBuilder, ViewMaker, type TournamentBuilder, type BuilderSetup, type BuiltViews, type ViewRequest } from './tournament-builder.ts';

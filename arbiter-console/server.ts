@@ -19,6 +19,7 @@ import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION, isStaffCommand, isTournamentComman
 import { refusalFor } from './staff.ts';
 import type { Team } from './team.ts';
 import type { TournamentDesk } from './tournament-desk.ts';
+import type { BuilderSetup, TournamentBuilder } from './tournament-builder.ts';
 
 export interface ConsoleServerOptions {
   readonly hall: PlayingHall;
@@ -58,6 +59,8 @@ export interface ConsoleServerOptions {
   readonly limits?: Partial<ServerLimits>;
   readonly login?: LoginGateOptions;
   readonly tournamentIntervalMs?: number;
+  /** Who builds the tournament messages (default a worker thread; tests inject one to hold a build). */
+  readonly tournamentBuilder?: (setup: BuilderSetup) => TournamentBuilder;
 }
 
 export interface ServerLimits {
@@ -159,7 +162,15 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     deltaWindowMs: options.deltaWindowMs ?? 100,
   };
   const gate = new LoginGate(options.login);
-  const broadcast = new Broadcast({ hall, desk, desks, team, ...(options.tournamentIntervalMs !== undefined ? { tournamentIntervalMs: options.tournamentIntervalMs } : {}) });
+  const broadcast = new Broadcast({
+    hall,
+    desk,
+    desks,
+    team,
+    ...(options.tournamentIntervalMs !== undefined ? { tournamentIntervalMs: options.tournamentIntervalMs } : {}),
+    ...(options.tournamentBuilder ? { tournamentBuilder: options.tournamentBuilder } : {}),
+  });
+  broadcast.start();
   const sessions = broadcast.sessions;
   const page = readPage(options.pageDir);
 
@@ -355,7 +366,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     async close() {
       clearInterval(heartbeat);
       unsubscribeTeam?.();
-      broadcast.stop();
+      await broadcast.stop();
       for (const s of sessions) {
         s.coalescer.stop();
         s.ws.terminate();

@@ -7,15 +7,11 @@ import { randomInt } from 'node:crypto';
 import {
   boardResultFromClock,
   clockIncidents,
-  crosstableView,
   emptyRecord,
   findSection,
-  finesView,
   pairSwissRound,
   pairingsView,
   playersToPair,
-  playoffView,
-  prizesView,
   recordBoardResult,
   recordPlayoffResult,
   roundBoards,
@@ -24,7 +20,6 @@ import {
   startPlayoff,
   tiedForFirst,
   type BoardResult,
-  type CrosstableView,
   type EventSection,
   type Pairing,
   type PlayoffState,
@@ -36,7 +31,8 @@ import { MAIN, type Round } from './round.ts';
 import type { TournamentCommand } from './protocol.ts';
 import type { LivePairing } from './swiss-round.ts';
 import { resultsFromTrf } from './tournament-import.ts';
-import type { DraftView, PairedGame, PairedPlayer, RoundPairings, TournamentRecord, TournamentView } from './tournament-view.ts';
+import type { DraftView, PairedGame, PairedPlayer, RoundPairings, TournamentRecord, TournamentView, ViewParts } from './tournament-view.ts';
+import { assembleViews } from './tournament-view-build.ts';
 
 export interface TournamentContext {
   readonly event: ZeitnotEvent;
@@ -593,31 +589,27 @@ export class TournamentDesk {
 
   /** The pages' state; `arbiter` adds the unpublished draft. Cached until something changes. */
   view(role: 'arbiter' | 'spectator'): TournamentView {
-    if (!this.#views || this.#views.version !== this.#changes) {
-      const spectator = this.#buildView();
-      const draft = this.#draftView();
-      this.#views = { version: this.#changes, spectator, arbiter: draft ? { ...spectator, draft } : spectator };
-    }
+    if (!this.#views || this.#views.version !== this.#changes) this.#views = { version: this.#changes, ...assembleViews(this.event, this.section.id, this.viewParts()) };
     return this.#views[role];
   }
 
-  #player(id: number): PairedPlayer {
-    return { id, name: this.section.players.find((p) => p.id === id)?.name ?? `#${id}` };
-  }
-
-  #buildView(): TournamentView {
+  /**
+   * What the view is made of that the desk knows at once (the rounds' games, what may happen next,
+   * the section record): the crosstable, tie-breaks and prizes are derived from it by assembleViews,
+   * in the view worker while the console plays (tournament-builder.ts). Plain data.
+   */
+  viewParts(): ViewParts {
     const record = this.record();
-    const results = this.#results();
+    const results = new Map(this.#results().map((r) => [key(r.round, r.result.white, r.result.black), r]));
+    const hallBoards = new Map([...this.hallPairs].map(([board, p]) => [`${p.white}-${p.black}`, board]));
     const rounds: RoundPairings[] = [];
     for (let round = 1; round <= this.currentRound; round += 1) {
       const pairing = this.pairingOf(round);
-      if (!pairing || (pairing.status === 'table' && !results.some((r) => r.round === round))) continue;
-      const hallBoardOf = (g: Pairing): string | undefined =>
-        pairing.status === 'live' ? [...this.hallPairs].find(([, p]) => p.white === g.white && p.black === g.black)?.[0] : undefined;
+      if (!pairing || (pairing.status === 'table' && ![...results.values()].some((r) => r.round === round))) continue;
       const paired = pairingsView(this.event, this.section.id, record, round, pairing);
       const games: PairedGame[] = pairing.games.map((g, i) => {
-        const found = results.find((r) => r.round === round && r.result.white === g.white && r.result.black === g.black);
-        const hallBoard = hallBoardOf(g);
+        const found = results.get(key(round, g.white, g.black));
+        const hallBoard = pairing.status === 'live' ? hallBoards.get(`${g.white}-${g.black}`) : undefined;
         return {
           board: i + 1,
           ...(hallBoard !== undefined ? { hallBoard } : {}),
@@ -633,20 +625,26 @@ export class TournamentDesk {
         .map((b) => ({ ...this.#player(b.player), why: b.kind === 'half' ? 'half-point bye (requested)' : 'zero-point bye (requested)' }));
       rounds.push({ round, status: pairing.status, games, bye: pairing.bye === null ? null : this.#player(pairing.bye), notPaired: [...paired.notPaired, ...requested] });
     }
+    const draft = this.#draftView();
     return {
       event: this.event.name,
       section: { id: this.section.id, name: this.section.name, format: this.section.format.kind, rounds: this.totalRounds },
       liveRound: this.liveRound,
       currentRound: this.currentRound,
       rounds,
-      unlinkedBoards: [...this.hall.boards.values()].filter((b) => !this.hallPairs.has(b.id)).map((b) => ({ board: b.id, white: b.info.white, black: b.info.black })),
+      unlinkedBoards: [...this.hall.boards.values()].filter((b) => (b.round.section ?? MAIN) === this.hallSection && !this.hallPairs.has(b.id)).map((b) => ({ board: b.id, white: b.info.white, black: b.info.black })),
       nextRound: this.#nextRound(),
-      crosstable: withGamesInProgress(crosstableView(this.event, this.section.id, record, this.#playoff), rounds),
-      playoff: this.#playoff ? playoffView(this.event, this.section.id, this.#playoff) : null,
       playoffPossible: this.#playoffPossible(),
-      fines: finesView(this.event, this.section.id, record),
-      prizes: prizesView(this.event, this.section.id, record, this.#playoff),
+      record,
+      ...(this.#playoff ? { playoff: this.#playoff } : {}),
+      ...(draft ? { draft } : {}),
     };
+  }
+
+  #names: Map<number, string> | undefined;
+  #player(id: number): PairedPlayer {
+    this.#names ??= new Map(this.section.players.map((p) => [p.id, p.name]));
+    return { id, name: this.#names.get(id) ?? `#${id}` };
   }
 
   #draftView(): DraftView | undefined {
@@ -666,28 +664,3 @@ export class TournamentDesk {
   }
 }
 
-/**
- * The crosstable counts a missing result as absent ("Z"); a game still being played shows as
- * opponent, colour and "…" instead (its points are 0 until the result comes).
- */
-function withGamesInProgress(crosstable: CrosstableView, rounds: readonly RoundPairings[]): CrosstableView {
-  const playing = new Map<string, { opponent: number; colour: 'w' | 'b' }>();
-  for (const round of rounds) {
-    for (const g of round.games) {
-      if (g.result !== null) continue;
-      playing.set(`${round.round}:${g.white.id}`, { opponent: g.black.id, colour: 'w' });
-      playing.set(`${round.round}:${g.black.id}`, { opponent: g.white.id, colour: 'b' });
-    }
-  }
-  if (playing.size === 0) return crosstable;
-  return {
-    ...crosstable,
-    rows: crosstable.rows.map((row) => ({
-      ...row,
-      rounds: row.rounds.map((cell) => {
-        const game = playing.get(`${cell.round}:${row.id}`);
-        return game ? { ...cell, ...game, result: '…' } : cell;
-      }),
-    })),
-  };
-}

@@ -1,7 +1,7 @@
 // What the tournament desk journals and what its pages receive. Types only: the page bundle imports
 // them too, so nothing here may pull in Node code.
 import type { GameResult } from '../clock-engine/index.ts';
-import type { CrosstableView, FinesView, Offence, Pairing, PlayoffView, PrizesView, ZeitnotEvent } from '../tournament/index.ts';
+import type { CrosstableView, FinesView, Offence, Pairing, PlayoffState, PlayoffView, PrizesView, SectionRecord, ZeitnotEvent } from '../tournament/index.ts';
 
 /**
  * One journaled tournament action. Outcomes are journaled (the draft's pairings, the playoff's seed),
@@ -97,4 +97,13 @@ export interface TournamentView {
   readonly playoffPossible: { readonly possible: boolean; readonly why?: string };
   readonly fines: FinesView;
   readonly prizes: PrizesView;
+}
+
+/**
+ * A section's view before its derived parts (crosstable, playoff, fines, prizes): what the desk
+ * knows at once, and the section record they are derived from. Plain data (it crosses to the view worker).
+ */
+export interface ViewParts extends Omit<TournamentView, 'sections' | 'crosstable' | 'playoff' | 'fines' | 'prizes'> {
+  readonly record: SectionRecord;
+  readonly playoff?: PlayoffState;
 }

@@ -6,13 +6,13 @@
 // processes reading the same wall clock (performance.timeOrigin + performance.now()).
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { gameConfig } from '../clock-engine/index.ts';
-import { Journal, PlayingHall, manualSource, realClock, startConsole, type BoardView, type JournalRecord, type Round, type RunningConsole } from '../arbiter-console/index.ts';
+import { Journal, PlayingHall, inlineBuilder, manualSource, realClock, startConsole, type BoardView, type JournalRecord, type Round, type RunningConsole } from '../arbiter-console/index.ts';
 import { loadEvent, presetJson, type ZeitnotEvent } from '../tournament/index.ts';
 import { seededRandom } from '../simulators/index.ts';
 import type { BenchRow } from './table.ts';
@@ -25,6 +25,8 @@ const NON_READERS = 20;
 const PRESSES_PER_SECOND = Number(process.env.BENCH_PRESS_RATE ?? 15);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const BURST_RESULTS = 40;
+// BENCH_TOURNAMENT_VIEWS=inline builds the tournament view on the event loop (as before the view worker), for comparison.
+const INLINE_VIEWS = process.env.BENCH_TOURNAMENT_VIEWS === 'inline';
 
 const wallNow = (): number => performance.timeOrigin + performance.now();
 
@@ -36,6 +38,9 @@ interface Usage {
   readonly rssEndMb: number;
   readonly clients: number;
   readonly results: readonly { board: string; at: number }[];
+  /** How long the server's event loop was held up (perf_hooks' event-loop delay): p99 and max. */
+  readonly loopDelayP99Ms: number;
+  readonly loopDelayMaxMs: number;
 }
 type FromServer = { type: 'ready'; url: string; token: string; wallAtZero: number; setupMs: number; viewKb: number } | ({ type: 'usage' } & Usage);
 type ToServer = { type: 'phase'; phase: Phase; seconds: number } | { type: 'stop' };
@@ -81,7 +86,7 @@ async function serveHall(): Promise<void> {
     source,
     round: () => hallRound(event, 0),
     tournament: { event },
-    server: { limits: { maxConnectionsPerAddress: 1000 } },
+    server: { limits: { maxConnectionsPerAddress: 1000 }, ...(INLINE_VIEWS ? { tournamentBuilder: inlineBuilder } : {}) },
   });
   const hall = run.hall;
   hall.command({ type: 'arriveAll' }, 'bench');
@@ -110,6 +115,8 @@ async function serveHall(): Promise<void> {
     const rssStart = process.memoryUsage.rss();
     let rssMax = rssStart;
     const sampler = setInterval(() => (rssMax = Math.max(rssMax, process.memoryUsage.rss())), 100);
+    const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+    loopDelay.enable();
     const end = wall + m.seconds * 1000;
     const timers: NodeJS.Timeout[] = [];
     // Presses at random (Poisson, as players finish their moves), on an absolute schedule.
@@ -134,6 +141,7 @@ async function serveHall(): Promise<void> {
     }
     setTimeout(() => {
       clearInterval(sampler);
+      loopDelay.disable();
       for (const t of timers) clearTimeout(t);
       const used = process.cpuUsage(cpu);
       send({
@@ -144,6 +152,8 @@ async function serveHall(): Promise<void> {
         rssEndMb: process.memoryUsage.rss() / 2 ** 20,
         clients: run.server.clientCount(),
         results,
+        loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
+        loopDelayMaxMs: loopDelay.max / 1e6,
       });
     }, m.seconds * 1000 + 500);
   });
@@ -239,6 +249,8 @@ async function measure(): Promise<{ ready: Extract<FromServer, { type: 'ready' }
   return { ready, phases };
 }
 
+const loadAverage = (): string => `load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`;
+
 /** Restart after a crash: the time to rebuild a 700-board round of 80 moves a side from its journal. */
 function rebuildRow(): BenchRow {
   const boards = 700;
@@ -291,7 +303,8 @@ export async function run(): Promise<BenchRow[]> {
       rows.push({ part, measure: `result->client p50 / p99, ${label[phase]}`, value: `${percentile(r.resultLatencies, 50).toFixed(1)} / ${rp99.toFixed(1)} ms (${r.resultLatencies.length} deliveries)`, target: 'p99 <= 100 ms', ok: rp99 <= 100 });
     }
     rows.push(
-      { part, measure: `server CPU, ${label[phase]}`, value: `${r.usage.cpuPct.toFixed(0)} %`, target: '<= 25 %', ok: r.usage.cpuPct <= 25 },
+      { part, measure: `server CPU, ${label[phase]}`, value: `${r.usage.cpuPct.toFixed(0)} % (${loadAverage()})`, target: '<= 25 %', ok: r.usage.cpuPct <= 25 },
+      { part, measure: `server event loop held up p99 / max, ${label[phase]}${INLINE_VIEWS ? ' (tournament views inline)' : ''}`, value: `${r.usage.loopDelayP99Ms.toFixed(0)} / ${r.usage.loopDelayMaxMs.toFixed(0)} ms` },
       { part, measure: `server RSS at start / max, ${label[phase]}`, value: `${r.usage.rssStartMb.toFixed(0)} / ${r.usage.rssMaxMb.toFixed(0)} MB` },
       { part, measure: `bytes per client per minute, ${label[phase]}`, value: `${(r.bytesPerClientPerMinute / 1024).toFixed(0)} KiB` },
     );

@@ -48,7 +48,8 @@ async function buildCommandLine() {
   const outdir = join(dist, 'cli');
   const result = await build({
     absWorkingDir: root,
-    entryPoints: ['cli/main.ts'],
+    // The tournament view worker is a file of its own (tournament-builder.ts starts it by path).
+    entryPoints: ['cli/main.ts', 'arbiter-console/tournament-worker.ts'],
     outdir,
     entryNames: '[name]',
     chunkNames: 'chunks/[name]-[hash]',

@@ -1,0 +1,56 @@
+// The derived part of the tournament pages' view: the crosstable with its tie-breaks, the playoff,
+// fines and prizes, from the desk's ViewParts. Pure and plain data in, plain data out, so the view
+// worker (tournament-worker.ts) runs it off the event loop that carries the clocks.
+import { crosstableView, finesView, playoffView, prizesView, type CrosstableView, type ZeitnotEvent } from '../tournament/index.ts';
+import type { RoundPairings, TournamentView, ViewParts } from './tournament-view.ts';
+
+export interface RoleViews {
+  readonly spectator: TournamentView;
+  /** The spectators' view and the unpublished draft. */
+  readonly arbiter: TournamentView;
+}
+
+export function assembleViews(event: ZeitnotEvent, sectionId: string, parts: ViewParts): RoleViews {
+  const { record, playoff, draft, ...known } = parts;
+  const spectator: TournamentView = {
+    ...known,
+    crosstable: withGamesInProgress(crosstableView(event, sectionId, record, playoff), parts.rounds),
+    playoff: playoff ? playoffView(event, sectionId, playoff) : null,
+    fines: finesView(event, sectionId, record),
+    prizes: prizesView(event, sectionId, record, playoff),
+  };
+  return { spectator, arbiter: draft ? { ...spectator, draft } : spectator };
+}
+
+/** An event console's view: the first section's, carrying every section's in `sections`. */
+export function eventViews(sections: readonly RoleViews[]): RoleViews {
+  if (sections.length === 1) return sections[0]!;
+  const of = (role: keyof RoleViews): TournamentView => ({ ...sections[0]![role], sections: sections.map((s) => s[role]) });
+  return { spectator: of('spectator'), arbiter: of('arbiter') };
+}
+
+/**
+ * The crosstable counts a missing result as absent ("Z"); a game still being played shows as
+ * opponent, colour and "…" instead (its points are 0 until the result comes).
+ */
+function withGamesInProgress(crosstable: CrosstableView, rounds: readonly RoundPairings[]): CrosstableView {
+  const playing = new Map<string, { opponent: number; colour: 'w' | 'b' }>();
+  for (const round of rounds) {
+    for (const g of round.games) {
+      if (g.result !== null) continue;
+      playing.set(`${round.round}:${g.white.id}`, { opponent: g.black.id, colour: 'w' });
+      playing.set(`${round.round}:${g.black.id}`, { opponent: g.white.id, colour: 'b' });
+    }
+  }
+  if (playing.size === 0) return crosstable;
+  return {
+    ...crosstable,
+    rows: crosstable.rows.map((row) => ({
+      ...row,
+      rounds: row.rounds.map((cell) => {
+        const game = playing.get(`${cell.round}:${row.id}`);
+        return game ? { ...cell, ...game, result: '…' } : cell;
+      }),
+    })),
+  };
+}

@@ -1,0 +1,6 @@
+// The tournament view worker from the TypeScript sources (tests, benchmarks): a worker thread does not
+// inherit its parent's loaders, so it registers tsx itself. The package runs dist/cli/tournament-worker.js.
+import { register } from 'tsx/esm/api';
+
+register();
+await import('./tournament-worker.ts');
