@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualSource, startConsole, type ConsoleCommand, type RunningConsole } from '../../arbiter-console/index.ts';
 import { hallBoardNumbers, presetEvent } from '../../tournament/index.ts';
-import { helloClient, type TestClient } from './ws-client.ts';
+import { helloClient, sendCommand, type TestClient } from '../support/ws-client.ts';
 
 const event = presetEvent('sa-open-2009');
 const open = hallBoardNumbers(event, 'open').map(String);
@@ -24,13 +24,7 @@ async function as(token: string | undefined, name?: string): Promise<TestClient>
   return c;
 }
 
-let ids = 0;
-async function command(c: TestClient, command: ConsoleCommand): Promise<Record<string, unknown>> {
-  const id = `s${++ids}`;
-  const at = c.messages.length;
-  c.send({ type: 'command', id, command });
-  return c.next((m) => m.id === id, `the answer to ${command.type}`, at);
-}
+const command = (c: TestClient, cmd: ConsoleCommand) => sendCommand(c, cmd);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'zeitnot-section-sectors-'));

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refusalFor, startConsole, type ConsoleCommand, type RunningConsole } from '../../arbiter-console/index.ts';
 import { until } from '../support/wait.ts';
 import { cairnsRound } from './fixtures.ts';
-import { helloClient, type TestClient } from '../support/ws-client.ts';
+import { helloClient, sendCommand, type TestClient } from '../support/ws-client.ts';
 
 let run: RunningConsole;
 let dir: string;
@@ -23,13 +23,7 @@ async function as(token: string | undefined, name?: string): Promise<TestClient>
   return c;
 }
 
-let ids = 0;
-async function command(c: TestClient, command: ConsoleCommand): Promise<Record<string, unknown>> {
-  const id = `k${++ids}`;
-  const at = c.messages.length;
-  c.send({ type: 'command', id, command });
-  return c.next((m) => m.id === id, `the answer to ${command.type}`, at);
-}
+const command = (c: TestClient, cmd: ConsoleCommand) => sendCommand(c, cmd);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'zeitnot-team-'));

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyViewPatch, inlineBuilder, manualSource, startConsole, type BuilderSetup, type RunningConsole, type TournamentBuilder, type TournamentView, type ViewPatch } from '../../arbiter-console/index.ts';
 import { consoleRound, smallRoundRobin } from './tournament-fixtures.ts';
-import { helloClient, type Message } from './ws-client.ts';
+import { helloClient, type Message } from '../support/ws-client.ts';
 
 let run: RunningConsole | undefined;
 const dirs: string[] = [];

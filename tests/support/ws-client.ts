@@ -50,3 +50,12 @@ export async function helloClient(url: string, hello: object, options: { localAd
   await c.next((m) => m.type === 'snapshot' || m.type === 'error', 'the snapshot');
   return c;
 }
+
+let commandIds = 0;
+/** Sends an arbiter command; resolves with its answer (ack, refused, credentials). */
+export async function sendCommand(c: TestClient, command: { readonly type: string }): Promise<Message> {
+  const id = `c${++commandIds}`;
+  const at = c.messages.length;
+  c.send({ type: 'command', id, command });
+  return c.next((m) => m.id === id, `the answer to ${command.type}`, at);
+}
