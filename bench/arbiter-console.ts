@@ -12,7 +12,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { gameConfig } from '../clock-engine/index.ts';
-import { Journal, PlayingHall, inlineBuilder, manualSource, realClock, startConsole, type BoardView, type JournalRecord, type Round, type RunningConsole } from '../arbiter-console/index.ts';
+import { Journal, PlayingHall, ViewMaker, workerBuilder, manualSource, realClock, startConsole, type BuilderSetup, type TournamentBuilder, type BoardView, type JournalRecord, type Round, type RunningConsole } from '../arbiter-console/index.ts';
 import { loadEvent, presetJson, type ZeitnotEvent } from '../tournament/index.ts';
 import { seededRandom } from '../simulators/index.ts';
 import type { BenchRow } from './table.ts';
@@ -38,6 +38,10 @@ interface Usage {
   readonly rssEndMb: number;
   readonly clients: number;
   readonly results: readonly { board: string; at: number }[];
+  /** CPU ms the event loop spent per tournament build (the desk's parts, then the build or its hand-over): p50 and max. */
+  readonly buildCpuP50Ms: number;
+  readonly buildCpuMaxMs: number;
+  readonly builds: number;
   /** How long the server's event loop was held up (perf_hooks' event-loop delay): p99 and max. */
   readonly loopDelayP99Ms: number;
   readonly loopDelayMaxMs: number;
@@ -73,6 +77,40 @@ function hallRound(event: ZeitnotEvent, scheduledStart: number, boards = BOARDS)
   };
 }
 
+/** Main-thread CPU of each tournament build (process CPU while the event loop is in it; the worker is idle then: one build at a time). */
+let buildCpu: number[] = [];
+const cpuMs = (from: NodeJS.CpuUsage): number => {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1000;
+};
+
+/** The console's builder, measured: inline (the view made on the event loop, as before the worker) or the worker's hand-over. */
+function measuredBuilder(setup: BuilderSetup): TournamentBuilder {
+  if (INLINE_VIEWS) {
+    const maker = new ViewMaker(setup);
+    return {
+      build(request) {
+        const from = process.cpuUsage();
+        const built = maker.make(structuredClone(request));
+        buildCpu.push(partsCpu + cpuMs(from));
+        return Promise.resolve(built);
+      },
+      stop: () => Promise.resolve(),
+    };
+  }
+  const worker = workerBuilder(setup);
+  return {
+    build(request) {
+      const from = process.cpuUsage();
+      const answer = worker.build(request);
+      buildCpu.push(partsCpu + cpuMs(from));
+      return answer;
+    },
+    stop: () => worker.stop(),
+  };
+}
+let partsCpu = 0;
+
 async function serveHall(): Promise<void> {
   const t0 = performance.now();
   const dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-bench-hall-'));
@@ -86,8 +124,17 @@ async function serveHall(): Promise<void> {
     source,
     round: () => hallRound(event, 0),
     tournament: { event },
-    server: { limits: { maxConnectionsPerAddress: 1000 }, ...(INLINE_VIEWS ? { tournamentBuilder: inlineBuilder } : {}) },
+    server: { limits: { maxConnectionsPerAddress: 1000 }, tournamentBuilder: measuredBuilder },
   });
+  // The desk's parts are taken on the event loop right before each build: counted with it.
+  const desk = run.desk!;
+  const viewParts = desk.viewParts.bind(desk);
+  desk.viewParts = () => {
+    const from = process.cpuUsage();
+    const parts = viewParts();
+    partsCpu = cpuMs(from);
+    return parts;
+  };
   const hall = run.hall;
   hall.command({ type: 'arriveAll' }, 'bench');
   hall.command({ type: 'startAll' }, 'bench');
@@ -115,6 +162,7 @@ async function serveHall(): Promise<void> {
     const rssStart = process.memoryUsage.rss();
     let rssMax = rssStart;
     const sampler = setInterval(() => (rssMax = Math.max(rssMax, process.memoryUsage.rss())), 100);
+    buildCpu = [];
     const loopDelay = monitorEventLoopDelay({ resolution: 10 });
     loopDelay.enable();
     const end = wall + m.seconds * 1000;
@@ -152,6 +200,9 @@ async function serveHall(): Promise<void> {
         rssEndMb: process.memoryUsage.rss() / 2 ** 20,
         clients: run.server.clientCount(),
         results,
+        buildCpuP50Ms: percentile([...buildCpu].sort((a, b) => a - b), 50),
+        buildCpuMaxMs: Math.max(0, ...buildCpu),
+        builds: buildCpu.length,
         loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
         loopDelayMaxMs: loopDelay.max / 1e6,
       });
@@ -292,6 +343,7 @@ export async function run(): Promise<BenchRow[]> {
     { part, measure: `hall: ${BOARDS} boards (a ${2 * BOARDS}-player Swiss), ${CLIENTS} ws clients in another process; server start-up`, value: `${(ready.setupMs / 1000).toFixed(1)} s, tournament view ${ready.viewKb.toFixed(0)} KiB` },
   ];
   const label = { normal: `normal play (${PRESSES_PER_SECOND} presses/s)`, burst: `end of round (${BURST_RESULTS} results in ${SECONDS} s + presses)`, 'non-readers': `${NON_READERS} more clients that never read and ask for resyncs` } as const;
+  const views = INLINE_VIEWS ? ' (tournament views inline)' : ' (tournament views in the worker)';
   for (const phase of ['normal', 'burst', 'non-readers'] as const) {
     const r = phases[phase];
     const p99 = percentile(r.latencies, 99);
@@ -299,12 +351,13 @@ export async function run(): Promise<BenchRow[]> {
       { part, measure: `press->client p50 / p99, ${label[phase]}`, value: `${percentile(r.latencies, 50).toFixed(1)} / ${p99.toFixed(1)} ms (${r.latencies.length} deliveries)`, target: 'p99 <= 100 ms', ok: p99 <= 100 },
     );
     if (phase === 'burst') {
+      rows.push({ part, measure: `event-loop CPU per tournament build p50 / max, ${label[phase]}${views}`, value: `${r.usage.buildCpuP50Ms.toFixed(1)} / ${r.usage.buildCpuMaxMs.toFixed(1)} ms (${r.usage.builds} builds)`, target: 'no press behind a rebuild' });
       const rp99 = percentile(r.resultLatencies, 99);
       rows.push({ part, measure: `result->client p50 / p99, ${label[phase]}`, value: `${percentile(r.resultLatencies, 50).toFixed(1)} / ${rp99.toFixed(1)} ms (${r.resultLatencies.length} deliveries)`, target: 'p99 <= 100 ms', ok: rp99 <= 100 });
     }
     rows.push(
       { part, measure: `server CPU, ${label[phase]}`, value: `${r.usage.cpuPct.toFixed(0)} % (${loadAverage()})`, target: '<= 25 %', ok: r.usage.cpuPct <= 25 },
-      { part, measure: `server event loop held up p99 / max, ${label[phase]}${INLINE_VIEWS ? ' (tournament views inline)' : ''}`, value: `${r.usage.loopDelayP99Ms.toFixed(0)} / ${r.usage.loopDelayMaxMs.toFixed(0)} ms` },
+      { part, measure: `server event loop held up p99 / max, ${label[phase]}${views}`, value: `${r.usage.loopDelayP99Ms.toFixed(0)} / ${r.usage.loopDelayMaxMs.toFixed(0)} ms` },
       { part, measure: `server RSS at start / max, ${label[phase]}`, value: `${r.usage.rssStartMb.toFixed(0)} / ${r.usage.rssMaxMb.toFixed(0)} MB` },
       { part, measure: `bytes per client per minute, ${label[phase]}`, value: `${(r.bytesPerClientPerMinute / 1024).toFixed(0)} KiB` },
     );
