@@ -418,7 +418,9 @@ export class PlayingHall {
     const unsubscribe = device.subscribe((message) => this.#fromDevice(device.boardId, message));
     return () => {
       unsubscribe();
-      this.#devices.delete(device.boardId);
+      // The next round's device may be on this hall board already (its simulation starts before the
+      // last round's stops): detaching the old one leaves it there.
+      if (this.#devices.get(device.boardId) === device) this.#devices.delete(device.boardId);
     };
   }
 

@@ -5,7 +5,7 @@
 import { Chess } from 'chess.js';
 import type { Side } from '../clock-engine/index.ts';
 import { createDgtDevice, type DgtDevice } from '../device-bridge/index.ts';
-import { createVirtualGame, mockBoardLink, VirtualDgtBoard, type GameScript, type ThinkTime } from '../simulators/index.ts';
+import { mockBoardLink, startSeededGame, VirtualDgtBoard, type ThinkTime, type VirtualGame } from '../simulators/index.ts';
 import type { Board } from './board.ts';
 import { pressWithoutMove } from './devices.ts';
 import type { PlayingHall } from './hall.ts';
@@ -38,10 +38,20 @@ export interface Simulation {
 }
 
 /** Classical-looking thinking: mostly a minute or so, a long tail of deep thinks. */
-export const classicalThink: ThinkTime = { kind: 'lognormal', medianMs: 45_000, sigma: 0.9, minMs: 2_000, maxMs: 15 * 60_000 };
+const CLASSICAL_MAX_MS = 15 * 60_000;
+export const classicalThink: ThinkTime = { kind: 'lognormal', medianMs: 45_000, sigma: 0.9, minMs: 2_000, maxMs: CLASSICAL_MAX_MS };
 
 /** The DGT board's stability window, in real ms. */
 const STABLE_MS = 400;
+/** The shortest stability window the simulated serial link follows reliably, in real ms. */
+const LINK_MS = 40;
+
+/**
+ * The simulated board's stability window in real ms: 400, or shorter where 400 real ms (stretched by
+ * the time scale) would make every move longer than the classical thinker's longest (--time-scale
+ * 5000: each move would take 33 minutes, and every game end in a flag before its first board move).
+ */
+const stableRealMs = (scale: number): number => Math.max(LINK_MS, Math.min(STABLE_MS, CLASSICAL_MAX_MS / 4 / scale));
 
 /** A late player's first move comes this long after they sit down. */
 const SETTLE_MS = 20_000;
@@ -52,19 +62,21 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
   // (acks, watchdogs, the board's stability window) is stretched by the same factor to stay real-time.
   const scheduler = schedulerOf(hall.source);
   const x = (ms: number): number => Math.round(ms * hall.source.scale);
+  const stableMs = x(stableRealMs(hall.source.scale));
+  // On a DGT board a move is read once the position has been still for the stability window; a
+  // player never replies faster than that, or the board would see several moves at once.
+  const dgtThink: ThinkTime = { kind: 'lognormal', medianMs: 45_000, sigma: 0.9, minMs: Math.round(stableMs * 1.25), maxMs: Math.max(CLASSICAL_MAX_MS, stableMs * 5) };
   const hardware = new Map<string, { board: VirtualDgtBoard; device: DgtDevice; detach: () => void; sentPly: number }>();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   const queued = new Set<string>();
-  const scripts = new Map<string, GameScript>();
+  const scripts = new Map<string, VirtualGame>();
   let stopped = false;
   const deviceId = (id: string) => `virtual-players-${id}`;
 
   for (const id of ids) {
     if (!hall.boards.has(id)) throw new Error(`cannot simulate unknown board '${id}'`);
-    // On a DGT board a move is read once the position has been still for the stability window; a
-    // player never replies faster than that, or the board would see several moves at once.
-    const think = options.thinkMs ?? (options.hardware === 'dgt' ? { ...classicalThink, minMs: x(STABLE_MS + 100) } : classicalThink);
-    scripts.set(id, createVirtualGame({ seed: `${options.seed}/${id}`, thinkMs: think, style: 'random', maxPlies: 220 }));
+    const think = options.thinkMs ?? (options.hardware === 'dgt' ? dgtThink : classicalThink);
+    scripts.set(id, startSeededGame({ seed: `${options.seed}/${id}`, thinkMs: think, style: 'random', maxPlies: 220 }));
     const board = hall.boards.get(id)!;
     if (options.hardware === 'dgt') {
       // White on the left; the lever stands up on the side to move (a resumed game: the journal's).
@@ -76,7 +88,7 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
       // reading: the board reads it again from its position after the restart).
       const played = board.state.presses.white + board.state.presses.black;
       const read = board.state.moves.white + board.state.moves.black;
-      const standing = played > read ? scripts.get(id)!.moves[played - 1]?.fenAfter : undefined;
+      const standing = played > read ? scripts.get(id)!.move(played - 1)?.fenAfter : undefined;
       if (standing ?? board.state.fen) vboard.setPosition((standing ?? board.state.fen)!);
       const pressed = pressWithoutMove(board.state);
       const device = createDgtDevice({
@@ -98,7 +110,7 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
         clockSilenceMs: x(3000),
         linkSilenceMs: x(6000),
         ackTimeoutMs: x(2000),
-        stableMs: x(STABLE_MS),
+        stableMs,
         confirmMs: x(2500),
         noticeMs: x(3000),
       });
@@ -129,10 +141,11 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
     if (!script || stopped || board.state.status !== 'running' || board.startedAt === undefined) return;
     const now = hall.source.now();
     const played = board.state.presses.white + board.state.presses.black;
-    const move = script.moves[played];
+    const move = script.move(played);
     if (!move) {
-      if (script.result !== '*' && board.state.status === 'running') {
-        hall.record({ kind: 'clock', board: id, event: { type: 'result', result: script.result, termination: script.termination, at: now, by: { kind: 'device', deviceId: deviceId(id) } } });
+      const end = script.outcome;
+      if (end && end.result !== '*' && board.state.status === 'running') {
+        hall.record({ kind: 'clock', board: id, event: { type: 'result', result: end.result, termination: end.termination, at: now, by: { kind: 'device', deviceId: deviceId(id) } } });
       }
       return;
     }

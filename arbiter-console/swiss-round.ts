@@ -15,7 +15,7 @@ import {
   type SectionRecord,
   type ZeitnotEvent,
 } from '../tournament/index.ts';
-import { resultsFromTrf } from './tournament-import.ts';
+import { resultsFromTrf, sectionPlayersOf } from './tournament-import.ts';
 
 export interface LivePairing {
   readonly round: number;
@@ -75,13 +75,14 @@ export function swissRoundPairing(event: ZeitnotEvent, sectionId: string, round:
 /** The record of rounds 1..N-1 from a TRF, checked to be exactly that: every player, no game of round N or later. */
 function readPrevious(section: EventSection, round: number, from: string, text: string): Previous {
   const trf = parseTrf(text);
-  const inFile = new Set(trf.players.map((p) => p.id));
+  const eventId = sectionPlayersOf(trf, section, from);
+  const inFile = new Set(eventId.values());
   const missing = section.players.filter((p) => !inFile.has(p.id));
   if (missing.length > 0) throw new RangeError(`${from}: player(s) ${missing.map((p) => `${p.id} (${p.name})`).join(', ')} of section '${section.id}' are not in it`);
   const lastGame = Math.max(0, ...trf.players.flatMap((p) => p.rounds.flatMap((e, i) => (e.opponent !== null ? [i + 1] : []))));
   if (lastGame >= round) throw new RangeError(`${from} has the games of round ${lastGame} already: it is the record for round ${lastGame + 1}, not round ${round}`);
   if (lastGame < round - 1) throw new RangeError(`${from} has games up to round ${lastGame} only: round ${round} is paired from the results of rounds 1..${round - 1}`);
-  const imported = resultsFromTrf(text, section, round, from, 'console start'); // names checked there
+  const imported = resultsFromTrf(text, section, round, from, 'console start');
   let record: SectionRecord = emptyRecord;
   for (const g of imported.games) record = recordBoardResult(section, record, g.round, { white: g.white, black: g.black, result: g.result, ...(g.lessThanOneMove ? { lessThanOneMove: true } : {}) });
   const rounds = [...record.rounds];
@@ -99,8 +100,8 @@ function readPrevious(section: EventSection, round: number, from: string, text: 
   let pab: number | null = null;
   for (const p of trf.players) {
     const entry = p.rounds[round - 1];
-    if (entry?.result === 'H') requestedByes.push({ player: p.id, round, kind: 'half' });
-    if (entry?.result === 'U') pab = p.id;
+    if (entry?.result === 'H') requestedByes.push({ player: eventId.get(p.id)!, round, kind: 'half' });
+    if (entry?.result === 'U') pab = eventId.get(p.id)!;
   }
   return { record, requestedByes, pab };
 }

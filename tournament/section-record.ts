@@ -170,12 +170,54 @@ export function sectionCrosstable(event: ZeitnotEvent, sectionId: string, record
   );
 }
 
-/** The section as a TRF-16 file's model, headers included (export with exportTrf). */
+/**
+ * The last round whose pairing may still renumber the players: C.04.2, general handling rules
+ * (VCL.09), pairing numbers may not be changed after round 4 has been paired; from round 5 on they
+ * stay as round 4 had them, whatever ratings the arbiter assigns later (the SA Open assigns ratings
+ * to unrated players after round 4).
+ */
+export const lastRenumberedRound = 4;
+
+/**
+ * Starting-rank order for `round`: pairing rating (highest first; unrated last), then title, then
+ * name, with the ratings as they stood for round min(round, 4) (lastRenumberedRound).
+ */
+export function startingRankOrder(event: ZeitnotEvent, sectionId: string, record: SectionRecord, round: number): EventPlayer[] {
+  const section = findSection(event, sectionId);
+  const titles = ['GM', 'IM', 'WGM', 'FM', 'WIM', 'CM', 'WFM', 'WCM'];
+  const titleRank = (p: EventPlayer): number => (p.title ? titles.indexOf(p.title) : titles.length);
+  const numbering = Math.min(round, lastRenumberedRound);
+  return [...section.players].sort((a, b) => {
+    const ra = pairingRating(section, a, record, numbering) ?? -1;
+    const rb = pairingRating(section, b, record, numbering) ?? -1;
+    return rb - ra || titleRank(a) - titleRank(b) || a.name.localeCompare(b.name) || a.id - b.id;
+  });
+}
+
+/**
+ * Each player's pairing number (event id to number): a Swiss section's starting ranks as the Dutch
+ * engine numbered them (frozen after round 4, startingRankOrder), a round robin's Berger numbers (its
+ * player ids). The exported TRF is numbered by them, so that a pairing checker re-pairs what was paired.
+ */
+export function pairingNumbers(event: ZeitnotEvent, sectionId: string, record: SectionRecord): Map<number, number> {
+  const section = findSection(event, sectionId);
+  if (section.format.kind !== 'swiss') return new Map(section.players.map((p) => [p.id, p.id]));
+  const lastPaired = Math.max(1, ...record.rounds.map((r) => r.round));
+  return new Map(startingRankOrder(event, sectionId, record, lastPaired).map((p, i) => [p.id, i + 1]));
+}
+
+/**
+ * The section as a TRF-16 file's model (export with exportTrf): headers, players numbered by
+ * pairingNumbers with the ratings the tie-breaks use, byes without an opponent (0000).
+ */
 export function sectionTrf(event: ZeitnotEvent, sectionId: string, record: SectionRecord): TrfTournament {
   const section = findSection(event, sectionId);
   const crosstable = sectionCrosstable(event, sectionId, record);
   const standings = sectionStandings(event, sectionId, record);
   const rank = new Map(standings.map((r) => [r.id, r.rank]));
+  const numbers = pairingNumbers(event, sectionId, record);
+  const numbered = (id: number): number => numbers.get(id) ?? id;
+  const ratings = tiebreakRatings(section, record);
   const rated = section.players.filter((p) => p.fideRating !== undefined).length;
   return {
     ...crosstable,
@@ -190,8 +232,18 @@ export function sectionTrf(event: ZeitnotEvent, sectionId: string, record: Secti
     roundDates: section.schedule.slice(0, Math.max(0, ...record.rounds.map((r) => r.round))).map((start) => start.slice(2, 10).replaceAll('-', '/')),
     totalRounds: sectionRounds(section),
     configuration: ['white1'],
-    players: crosstable.players.map((p) => ({ ...p, rank: rank.get(p.id) ?? null })),
-    teams: section.teams.map((t) => ({ name: t.name, playerIds: t.members })),
+    players: crosstable.players
+      .map((p) => ({
+        ...p,
+        id: numbered(p.id),
+        // The rating the tie-breaks use (FIDE, else national, else the arbiter's): a program reading
+        // the file (zeitnot standings, TieBreakServer) ranks as the console does (TPR, ARO...).
+        rating: ratings.get(p.id) ?? null,
+        rank: rank.get(p.id) ?? null,
+        rounds: p.rounds.map((e) => (e.opponent === null ? e : { ...e, opponent: numbered(e.opponent) })),
+      }))
+      .sort((a, b) => a.id - b.id),
+    teams: section.teams.map((t) => ({ name: t.name, playerIds: t.members.map(numbered) })),
     otherLines: [{ code: '212', text: `212 ${section.tiebreaks.join(',')}` }],
   };
 }

@@ -4,7 +4,7 @@
 import { pairTrf } from './dutch/index.ts';
 import { findSection, type EventPlayer, type ZeitnotEvent } from './event.ts';
 import type { Pairing } from './boards.ts';
-import { playersToPair, pairingRating, sectionCrosstable, type SectionRecord } from './section-record.ts';
+import { playersToPair, pairingRating, sectionCrosstable, startingRankOrder, type SectionRecord } from './section-record.ts';
 import { entryPoints, type TrfTournament } from './trf.ts';
 
 export interface ByeRequest {
@@ -23,30 +23,6 @@ export interface SwissRound {
   readonly notPaired: readonly { readonly player: number; readonly why: 'withdrawn' | 'late-registration' | 'requested-bye' }[];
   /** Starting ranks used for this round (index = starting rank - 1). */
   readonly startingRanks: readonly number[];
-}
-
-/**
- * The last round whose pairing may still renumber the players: C.04.2, general handling rules
- * (VCL.09), pairing numbers may not be changed after round 4 has been paired; from round 5 on they
- * stay as round 4 had them, whatever ratings the arbiter assigns later (the SA Open assigns ratings
- * to unrated players after round 4).
- */
-export const lastRenumberedRound = 4;
-
-/**
- * Starting-rank order for `round`: pairing rating (highest first; unrated last), then title, then
- * name, with the ratings as they stood for round min(round, 4) (lastRenumberedRound).
- */
-export function startingRankOrder(event: ZeitnotEvent, sectionId: string, record: SectionRecord, round: number): EventPlayer[] {
-  const section = findSection(event, sectionId);
-  const titles = ['GM', 'IM', 'WGM', 'FM', 'WIM', 'CM', 'WFM', 'WCM'];
-  const titleRank = (p: EventPlayer): number => (p.title ? titles.indexOf(p.title) : titles.length);
-  const numbering = Math.min(round, lastRenumberedRound);
-  return [...section.players].sort((a, b) => {
-    const ra = pairingRating(section, a, record, numbering) ?? -1;
-    const rb = pairingRating(section, b, record, numbering) ?? -1;
-    return rb - ra || titleRank(a) - titleRank(b) || a.name.localeCompare(b.name) || a.id - b.id;
-  });
 }
 
 /** The TRF the pairing engine reads for `round`, in starting-rank ids, with absences marked Z/H. */

@@ -542,12 +542,19 @@ const right = (value: string, width: number): string => value.slice(0, width).pa
 const left = (value: string, width: number): string => value.slice(0, width).padEnd(width);
 const formatPoints = (points: number): string => right(points.toFixed(1), 4);
 
-function formatRoundEntry(entry: TrfRoundEntry): string {
-  return `${right(String(entry.opponent ?? 0), 4)} ${entry.colour ?? '-'} ${entry.result}`;
+function formatRoundEntry(entry: TrfRoundEntry, noOpponent: NoOpponent): string {
+  return `${entry.opponent === null ? noOpponent : right(String(entry.opponent), 4)} ${entry.colour ?? '-'} ${entry.result}`;
 }
 
+/**
+ * How a round without an opponent (a bye, an absence) is written: TRF-16's 0000, which bbpPairings
+ * requires ("player ID of 0" for '   0'); '   0' where a file is to be written back as some programs
+ * wrote it (FIDE's tie-break exercises).
+ */
+export type NoOpponent = '0000' | '   0';
+
 /** The 001 line of one player (trailing blanks trimmed). */
-export function formatPlayerLine(player: TrfPlayer): string {
+export function formatPlayerLine(player: TrfPlayer, noOpponent: NoOpponent = '0000'): string {
   const line =
     '001 ' +
     right(String(player.id), 4) +
@@ -568,13 +575,15 @@ export function formatPlayerLine(player: TrfPlayer): string {
     formatPoints(player.points) +
     ' ' +
     right(player.rank === null ? '' : String(player.rank), 4) +
-    player.rounds.map((entry) => '  ' + formatRoundEntry(entry)).join('');
+    player.rounds.map((entry) => '  ' + formatRoundEntry(entry, noOpponent)).join('');
   return line.trimEnd();
 }
 
 export interface TrfExportOptions {
   /** The spec says CR; most files in the wild use LF. Default '\n'. */
   readonly lineEnding?: '\r' | '\n' | '\r\n';
+  /** Default 0000 (NoOpponent). */
+  readonly noOpponent?: NoOpponent;
 }
 
 /** Writes a TRF-16 file: headers, XX* extensions, kept lines, players, teams. */
@@ -608,7 +617,7 @@ export function exportTrf(tournament: TrfTournament, options: TrfExportOptions =
     for (const [code, key] of Object.entries(bbCodes)) out.push(`${code} ${points(s[key])}`);
   }
   for (const other of tournament.otherLines) out.push(other.text);
-  for (const player of tournament.players) out.push(formatPlayerLine(player));
+  for (const player of tournament.players) out.push(formatPlayerLine(player, options.noOpponent));
   for (const team of tournament.teams) {
     out.push(('013 ' + left(team.name, 32) + team.playerIds.map((id) => right(String(id), 4)).join(' ')).trimEnd());
   }

@@ -77,21 +77,54 @@ export interface VirtualGameOptions {
   readonly maxPlies?: number;
 }
 
-/** Plays a whole game between two virtual players, ahead of time. */
-export function playVirtualGame(options: VirtualGameOptions): GameScript {
+/**
+ * A game between two virtual players, played only as far as it is asked for: `move(ply)` plays up to
+ * that ply (chess.js takes about a millisecond a ply, so a console seating 22 boards does not stop for
+ * seconds to play 22 whole games ahead of time); `outcome` once `move` has returned undefined. The
+ * moves are playVirtualGame's, ply for ply.
+ */
+export interface VirtualGame {
+  readonly startFen: string;
+  move(ply: number): ScriptedMove | undefined;
+  /** How the game ended: defined once move() found no move at some ply. */
+  readonly outcome: { readonly result: ScriptResult; readonly termination: string } | undefined;
+}
+
+export function startVirtualGame(options: VirtualGameOptions): VirtualGame {
   const chess = new Chess(options.startFen);
   const startFen = chess.fen();
   const maxPlies = options.maxPlies ?? 300;
   const moves: ScriptedMove[] = [];
-  while (!chess.isGameOver() && moves.length < maxPlies) {
-    const side: Side = chess.turn() === 'w' ? 'white' : 'black';
-    const fenBefore = chess.fen();
-    const planned = options[side].chooseMove(fenBefore, moves.length);
-    chess.move(planned.promotion ? { from: planned.from, to: planned.to, promotion: planned.promotion } : planned.san);
-    moves.push({ ply: moves.length, side, ...planned, fenBefore, fenAfter: chess.fen() });
-  }
-  const { result, termination } = outcome(chess);
-  return { startFen, moves, result, termination, tags: {} };
+  let ended: { result: ScriptResult; termination: string } | undefined;
+  return {
+    startFen,
+    move(ply) {
+      while (moves.length <= ply && ended === undefined) {
+        if (chess.isGameOver() || moves.length >= maxPlies) {
+          ended = outcome(chess);
+          break;
+        }
+        const side: Side = chess.turn() === 'w' ? 'white' : 'black';
+        const fenBefore = chess.fen();
+        const planned = options[side].chooseMove(fenBefore, moves.length);
+        chess.move(planned.promotion ? { from: planned.from, to: planned.to, promotion: planned.promotion } : planned.san);
+        moves.push({ ply: moves.length, side, ...planned, fenBefore, fenAfter: chess.fen() });
+      }
+      return moves[ply];
+    },
+    get outcome() {
+      return ended;
+    },
+  };
+}
+
+/** Plays a whole game between two virtual players, ahead of time. */
+export function playVirtualGame(options: VirtualGameOptions): GameScript {
+  const game = startVirtualGame(options);
+  const moves: ScriptedMove[] = [];
+  for (let move = game.move(0); move; move = game.move(moves.length)) moves.push(move);
+  const { result, termination } = game.outcome!;
+  return { startFen: game.startFen, moves, result, termination, tags: {} };
 }
 
 /** Two seeded players (seeds derived from one), ready to play: the usual way to fill a simulated round. */
@@ -104,6 +137,13 @@ export function createVirtualGame(options: {
   const player = (side: Side) =>
     createVirtualPlayer({ seed: `${options.seed}/${side}`, thinkMs: options.thinkMs, style: options.style ?? 'eager' });
   return playVirtualGame({ white: player('white'), black: player('black'), maxPlies: options.maxPlies ?? 300 });
+}
+
+/** createVirtualGame's game, played as far as it is asked for (startVirtualGame). */
+export function startSeededGame(options: Parameters<typeof createVirtualGame>[0]): VirtualGame {
+  const player = (side: Side) =>
+    createVirtualPlayer({ seed: `${options.seed}/${side}`, thinkMs: options.thinkMs, style: options.style ?? 'eager' });
+  return startVirtualGame({ white: player('white'), black: player('black'), maxPlies: options.maxPlies ?? 300 });
 }
 
 function outcome(chess: Chess): { result: ScriptResult; termination: string } {

@@ -221,4 +221,25 @@ describe('playing hall', () => {
     const notes = [...t.journal.entries()].flatMap((e) => (e.record.kind === 'note' ? [e.record.note.type] : []));
     expect(notes).toEqual(['arbiterCall', 'connection', 'connection', 'dismiss']);
   });
+
+  it("detaching a board's last device leaves the next one that took its place (a new round's, attached before the old one stops)", () => {
+    t = testHall(cairnsRound(2));
+    const shown: string[] = [];
+    const device = (name: string): ClockDevice => ({
+      boardId: '2',
+      kind: 'dgt',
+      role: 'host',
+      subscribe: () => () => {},
+      show: () => void shown.push(name),
+      notify: () => {},
+      open: async () => {},
+      close: async () => {},
+    });
+    const detachOld = t.hall.attachDevice(device('old'));
+    t.hall.attachDevice(device('new'));
+    detachOld();
+    startAll(t, 10_000);
+    expect(shown).toContain('new');
+    expect(shown).not.toContain('old');
+  });
 });

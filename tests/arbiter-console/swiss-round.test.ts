@@ -124,9 +124,9 @@ describe('a Swiss round served from pairings', () => {
     expect(() => swissRoundPairing(event, 'main', 1, from(trf))).toThrow('r.trf has the games of round 1 already: it is the record for round 2, not round 1');
     expect(() => swissRoundPairing(event, 'main', 4, from(trf))).toThrow("section 'main' has rounds 1..3, not 4");
     expect(() => swissRoundPairing(smallRoundRobin(), 'main', 2, from(trf))).toThrow("section 'main' is a round robin");
-    // Another section's file: a player missing, or another name under a pairing number.
+    // Another section's file: a player missing, or a name the section does not have.
     expect(() => swissRoundPairing(smallSwiss(6), 'main', 2, from(trf))).toThrow("r.trf: player(s) 6 (Cairns player 06) of section 'main' are not in it");
-    expect(() => swissRoundPairing(event, 'main', 2, from(trf.replace('Cairns player 02', 'Someone, Else   ')))).toThrow("r.trf: player 2 is 'Someone, Else' there and 'Cairns player 02' in the event");
+    expect(() => swissRoundPairing(event, 'main', 2, from(trf.replace('Cairns player 02', 'Someone, Else   ')))).toThrow("r.trf: player 2 (Someone, Else) is not in section 'main'");
     // Points that do not add up: the TRF parser names the line.
     const line = trf.split('\n').findIndex((l) => l.startsWith('001    1'));
     const badPoints = trf.split('\n').map((l, i) => (i === line ? `${l.slice(0, 80)}9.0${l.slice(83)}` : l)).join('\n');

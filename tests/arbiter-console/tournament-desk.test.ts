@@ -288,7 +288,7 @@ describe('tournament desk', () => {
     const other = testHall(consoleRound(event, 2));
     try {
       expect(() => TournamentDesk.open(other.hall, { event, previous: { from: 'bad.trf', trf: trf.replace('Cairns player 03', 'Somebody Else   ') } })).toThrow(
-        "bad.trf: player 3 is 'Somebody Else' there and 'Cairns player 03' in the event",
+        "bad.trf: player 3 (Somebody Else) is not in section 'main'",
       );
     } finally {
       other.cleanup();

@@ -9,6 +9,7 @@ import {
   playVirtualGame,
   runGameScript,
   seededRandom,
+  startSeededGame,
   totalThinkMs,
   type ScriptedMove,
 } from '../../simulators/index.ts';
@@ -42,6 +43,20 @@ describe('virtual players', () => {
     const c = createVirtualGame({ seed: 43, thinkMs: lognormal });
     expect(b).toEqual(a);
     expect(c.moves.map((m) => `${m.san}:${m.thinkMs}`)).not.toEqual(a.moves.map((m) => `${m.san}:${m.thinkMs}`));
+  });
+
+  it('a game played as far as asked for has the moves and the end of the whole game played ahead', () => {
+    for (const seed of [5, 'sa-open/open/3/7']) {
+      const whole = createVirtualGame({ seed, thinkMs: lognormal, style: 'random', maxPlies: 120 });
+      const game = startSeededGame({ seed, thinkMs: lognormal, style: 'random', maxPlies: 120 });
+      // Asked out of order (a resumed board asks for the ply before the one it plays), then in order.
+      expect(game.move(9)).toEqual(whole.moves[9]);
+      expect(game.outcome).toBeUndefined();
+      const moves: ScriptedMove[] = [];
+      for (let move = game.move(0); move; move = game.move(moves.length)) moves.push(move);
+      expect(moves).toEqual(whole.moves);
+      expect(game.outcome).toEqual({ result: whole.result, termination: whole.termination });
+    }
   });
 
   it('eager players finish games far more often than the move limit', () => {

@@ -2,13 +2,19 @@
 // simulated clocks; federation pairing ratings, a late registrant, an arbiter-assigned rating,
 // a no-show withdrawn, a half-point bye, device sanctions, Median Buchholz / SB / TPR / PS,
 // shared prize money, one prize per player and the team prize.
-import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   assignRating,
   awardPrizes,
   drawingOfLots,
   emptyRecord,
   findSection,
+  pairingNumbers,
   pairSwissRound,
   pairingRating,
   presetEvent,
@@ -28,6 +34,13 @@ import {
 import { playRound, type RoundScript } from './run-section.ts';
 
 const event = presetEvent('sa-open-2009');
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'zeitnot-sa-open-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+const run = (command: string, ...args: string[]) => spawnSync(command, args, { cwd: root, encoding: 'utf8', timeout: 120_000 });
+/** bbpPairings, where a developer built it beside the project (BBPPAIRINGS or BBP names it; never committed). */
+const bbpPath = process.env['BBPPAIRINGS'] ?? process.env['BBP'];
+const bbp = bbpPath && existsSync(bbpPath) ? bbpPath : undefined;
 
 /** 1 and 2 by starting rank beat everyone else and draw each other; others by rating and lots. */
 function scriptFor(sectionId: string, record: () => SectionRecord, leaders: readonly number[], absentees: ReadonlyMap<string, number>): RoundScript {
@@ -123,16 +136,23 @@ describe('SA Open 2009 end to end', () => {
     expect(crosstable.players.find((p) => p.id === 10)?.rounds[4]?.result).toBe('H');
   });
 
-  it('exports the section as TRF-16 that reads back with the same results', () => {
+  it('exports the section as TRF-16 numbered by pairing numbers that reads back with the same results', () => {
     const trf = sectionTrf(event, 'open', withIncidents);
     const text = exportTrf(trf);
+    const numbers = pairingNumbers(event, 'open', withIncidents);
     expect(text).toMatch(/^092 Swiss$/m);
     expect(text).toMatch(/^XXR 11$/m);
-    expect(text).toMatch(/^013 Club 1 {29}1 {4}9 {3}17 {4}6$/m);
     const back = parseTrf(text);
-    expect(back.players.map((p) => [p.id, p.points, p.rounds.map((r) => r.result).join('')])).toEqual(
-      sectionCrosstable(event, 'open', withIncidents).players.map((p) => [p.id, p.points, p.rounds.map((r) => r.result).join('')]),
+    expect(back.teams[0]).toMatchObject({ name: 'Club 1', playerIds: findSection(event, 'open').teams[0]!.members.map((id) => numbers.get(id)) });
+    const eventId = new Map([...numbers].map(([id, number]) => [number, id]));
+    expect(back.players.map((p) => [eventId.get(p.id), p.points, p.rounds.map((r) => (r.opponent === null ? 0 : eventId.get(r.opponent))).join(), p.rounds.map((r) => r.result).join('')])).toEqual(
+      sectionCrosstable(event, 'open', withIncidents)
+        .players.map((p) => [p.id, p.points, p.rounds.map((r) => r.opponent ?? 0).join(), p.rounds.map((r) => r.result).join('')])
+        .sort((a, b) => numbers.get(a[0] as number)! - numbers.get(b[0] as number)!),
     );
+    // No opponent is 0000 (bbpPairings refuses '   0'), never an event id.
+    expect(text).not.toMatch(/ {3}0 [-wb] [-+=0-9A-Z]/);
+    expect(text).toMatch(/0000 - [HUZ]/);
     expect(back.roundDates[0]).toBe('09/07/03');
   });
 
@@ -200,12 +220,52 @@ describe('SA Open 2009 end to end', () => {
   });
 
   // Eleven Swiss rounds on simulated clocks: about 13 s of CPU, several times that on a loaded machine.
+  let played: Played | undefined;
+  const bSection = (): Played => (played ??= playSection('b', {}));
+
   it('plays the B section (game in 120 minutes, Article 10.2) to a tie for first', { timeout: 180_000 }, () => {
-    const b = playSection('b', {});
+    const b = bSection();
     const standings = sectionStandings(event, 'b', b.record);
     expect(tiedForFirst(standings).sort()).toEqual([1, 2]);
     expect(standings.reduce((s, r) => s + r.points, 0)).toBe(b.record.rounds.reduce((s, r) => s + r.games.length + (r.byes?.filter((x) => x.kind === 'pab').length ?? 0), 0));
     const prizes = awardPrizes(findSection(event, 'b'), standings);
     expect(prizes.filter((p) => p.player === 1 || p.player === 2).map((p) => p.amount)).toEqual([1600, 1600]);
   });
+
+  // The exported TRF is what other programs check: every round the engine paired is the pairing
+  // `zeitnot pair --dutch -c` makes again from the file, and the file's standings are the console's.
+  const exported = (id: 'open' | 'b'): { file: string; record: SectionRecord } => {
+    const record = id === 'open' ? open.record : bSection().record;
+    const file = join(work, `${id}.trf`);
+    writeFileSync(file, exportTrf(sectionTrf(event, id, record)));
+    return { file, record };
+  };
+
+  it.each(['open', 'b'] as const)('%s section: the exported TRF re-pairs every round as paired (zeitnot pair -c) and ranks as the console (zeitnot standings)', { timeout: 180_000 }, (id) => {
+    const { file, record } = exported(id);
+    const check = run(process.execPath, 'bin/zeitnot.js', 'pair', '--dutch', file, '-c');
+    expect(check.stdout + check.stderr).toBe('11 rounds checked: no differences\n');
+    expect(check.status).toBe(0);
+    const standings = run(process.execPath, 'bin/zeitnot.js', 'standings', file, '--preset', `sa-open-2009:${id}`, '--json');
+    expect(standings.status, standings.stderr).toBe(0);
+    const numbers = pairingNumbers(event, id, record);
+    const rows = (JSON.parse(standings.stdout) as { rank: number; id: number; points: number; tiebreaks: Record<string, number> }[]).map((r) => [r.rank, r.id, r.points, r.tiebreaks]);
+    expect(rows).toEqual(sectionStandings(event, id, record).map((r) => [r.rank, numbers.get(r.id), r.points, r.tiebreaks]));
+  });
+
+  it.skipIf(!bbp).each(['open', 'b'] as const)(
+    '%s section: bbpPairings -c on the exported TRF reports no difference (skipped: set BBPPAIRINGS or BBP to a bbpPairings binary built beside the project)',
+    { timeout: 180_000 },
+    (id) => {
+      const { file } = exported(id);
+      // bbpPairings pairs individuals only and refuses a file with team lines (013, the team prize's).
+      const individual = file.replace(/\.trf$/, '-individual.trf');
+      writeFileSync(individual, readFileSync(file, 'utf8').replace(/^013 .*\n/gm, ''));
+      const check = run(bbp!, '--dutch', individual, '-c');
+      expect(check.status, check.stdout + check.stderr).toBe(0);
+      // One 'NAME: Round #N' line per round; a difference is listed under its round ('Checker pairings').
+      const lines = check.stdout.split('\n').filter((l) => l.trim() !== '');
+      expect(lines, check.stdout).toEqual(Array.from({ length: 11 }, (_, i) => `${id}-individual: Round #${i + 1}`));
+    },
+  );
 });
