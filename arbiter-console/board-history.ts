@@ -51,6 +51,7 @@ function item(seq: number, wallMs: number, record: JournalRecord): HistoryItem |
   }
   if (record.kind === 'note') {
     const n = record.note;
+    if (n.type === 'correction') return { seq, wallMs, at: n.at, by: n.by, what: `result corrected to ${n.result}`, why: n.reason };
     const detail = 'detail' in n && n.detail ? n.detail : undefined;
     const what = n.type === 'dismiss' ? `alert dismissed (${n.alertId.split(':')[1] ?? n.alertId})` : n.type === 'connection' ? `device ${n.state}` : n.type.replace(/([A-Z])/g, ' $1').toLowerCase();
     return { seq, wallMs, at: n.at, by: n.type === 'dismiss' ? 'arbiter' : 'console', what, ...(detail ? { why: detail } : {}) };

@@ -1,6 +1,6 @@
 // One board as the console sees it: the players, the game clock rebuilt from journaled events, the
 // device's health, and what needs the arbiter's eyes.
-import type { ClockAlert, ClockEvent, Deadline, GameClock, GameConfig, GameState, Side } from '../clock-engine/index.ts';
+import type { ClockAlert, ClockEvent, Deadline, GameClock, GameConfig, GameResult, GameState, Side } from '../clock-engine/index.ts';
 import { applyClockEvent, initialGameState, nextDeadline, remainingAt } from '../clock-engine/index.ts';
 import type { ConsoleNote } from './journal.ts';
 import { boardGameConfig, type Round, type RoundBoard } from './round.ts';
@@ -50,6 +50,8 @@ export class Board {
   /** The game as the board read it; earlier lines end where a re-read position starts a new one. */
   readonly lines: BoardLine[] = [{ notes: [], plies: [] }];
   connection: { state: string; at: number; detail?: string } | undefined;
+  /** The arbiter's correction of the result the clock ended the game with (the PGN's result). */
+  correctedResult: GameResult | undefined;
   readonly #notes = new Map<string, Attention>();
   readonly #dismissed = new Set<string>();
   /** A result or forfeit the arbiter (or the board) recorded settles every earlier alert of the game. */
@@ -187,6 +189,10 @@ export class Board {
         break;
       case 'downtime':
         this.#comment(`console down ${fmt(note.at - note.lastAt)}; the running clock kept running`);
+        break;
+      case 'correction':
+        this.correctedResult = note.result;
+        this.#comment(`result corrected to ${note.result} by ${note.by}: ${note.reason} (the clock had ${this.state.result?.result ?? 'no result'})`);
         break;
     }
   }

@@ -46,6 +46,7 @@ export { Team } from './team.ts';
 export { refusalFor, parseBoardRanges, sectorMembers, type HallLayout, type StaffRole, type Sector, type SectorView, type StaffChange } from './staff.ts';
 export { diffView, applyViewPatch, type ViewPatch, type PatchOp } from './view-patch.ts';
 export { boardPgn, clockText } from './pgn.ts';
+export { boardHistory, type HistoryItem } from './board-history.ts';
 export { MAIN, boardGameConfig, checkRound, pgnTimeControl, type Round, type RoundBoard } from './round.ts';
 export { roundFromEvent, seatFor, type RoundChoice, type SeatOptions } from './event-round.ts';
 export { swissRoundPairing, type LivePairing, type SwissRoundInput } from './swiss-round.ts';

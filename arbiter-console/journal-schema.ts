@@ -2,7 +2,7 @@
 // then trust typed values). Clock events are checked for their envelope here; the fold still refuses a
 // malformed detail with an alert as its last line of defence.
 import { z } from 'zod';
-import { clockEventTypes, type ClockEvent } from '../clock-engine/index.ts';
+import { clockEventTypes, type ClockEvent, type GameResult } from '../clock-engine/index.ts';
 import type { DeviceOrigin } from '../device-bridge/index.ts';
 import type { ZeitnotEvent } from '../tournament/index.ts';
 import type { Round } from './round.ts';
@@ -16,7 +16,9 @@ export type ConsoleNote =
   | { readonly type: 'inputError'; readonly at: number; readonly detail: string; readonly count: number }
   | { readonly type: 'disagreement'; readonly at: number; readonly detail: string }
   | { readonly type: 'dismiss'; readonly at: number; readonly alertId: string }
-  | { readonly type: 'downtime'; readonly at: number; readonly lastAt: number };
+  | { readonly type: 'downtime'; readonly at: number; readonly lastAt: number }
+  /** The arbiter corrected the result of a game the clock had ended (tournament desk): the PGN's result. */
+  | { readonly type: 'correction'; readonly at: number; readonly result: GameResult; readonly by: string; readonly reason: string };
 
 export type JournalRecord =
   /** `origin`: the device's own number for the event (a line clock's boot and sequence number). */
@@ -34,7 +36,7 @@ export type JournalRecord =
 const ms = z.number().int();
 const by = z.looseObject({ kind: z.enum(['arbiter', 'player', 'device', 'system']) });
 const clockEvent = z.looseObject({ type: z.enum(clockEventTypes as unknown as [string, ...string[]]), at: ms, by });
-const note = z.looseObject({ type: z.enum(['arbiterCall', 'connection', 'inputError', 'disagreement', 'dismiss', 'downtime']), at: ms });
+const note = z.looseObject({ type: z.enum(['arbiterCall', 'connection', 'inputError', 'disagreement', 'dismiss', 'downtime', 'correction']), at: ms });
 const boardId = z.string().min(1).max(32);
 const roundSchema = z.looseObject({
   event: z.string(),

@@ -23,7 +23,7 @@ const escapeComment = (s: string): string => s.replace(/[{}]/g, '');
 
 export function boardPgn(round: Round, board: Board, now: number, wallMs?: number): string {
   const remaining = board.remainingAt(now);
-  const result = pgnResult(board.state.result?.result);
+  const result = pgnResult(board.correctedResult ?? board.state.result?.result);
   const s = board.state;
   const lines = board.lines;
   const line = lines[lines.length - 1]!;

@@ -378,6 +378,10 @@ export class TournamentDesk {
     } catch (err) {
       return refuse(err instanceof Error ? err.message : String(err));
     }
+    if (action.type === 'result' && action.source === 'arbiter') {
+      const ended = this.#endOnClock(action);
+      if (ended) return refuse(ended);
+    }
     const journalSeq = this.#journal(action);
     this.#apply(action);
     let seq = journalSeq;
@@ -406,6 +410,30 @@ export class TournamentDesk {
     this.#linkBoards();
     this.#closeIfConfirmed();
     this.#changed();
+  }
+
+  /**
+   * A result the arbiter enters for a game still going on a hall board ends that game on its clock,
+   * journaled before the result (the PGN and the clocks page show it at once); the clock's refusal is
+   * the command's. A game the clock has ended already keeps the clock's record: a different result
+   * is the arbiter's correction, journaled on the board too (its PGN's result, with the reason).
+   */
+  #endOnClock(result: EnteredResult): string | undefined {
+    if (result.round !== this.liveRound) return undefined;
+    const hallBoard = [...this.hallPairs].find(([, p]) => p.white === result.white && p.black === result.black)?.[0];
+    const board = hallBoard === undefined ? undefined : this.hall.boards.get(hallBoard);
+    // A console on the bus owns no board: the owning host's clock is not ended from here (yet).
+    if (!board || !this.hall.owns(board.id)) return undefined;
+    if (board.state.status === 'finished') {
+      const clock = board.correctedResult ?? board.state.result?.result;
+      if (clock !== result.result) {
+        this.hall.record({ kind: 'note', board: board.id, note: { type: 'correction', at: this.hall.source.now(), result: result.result, by: result.by, reason: result.reason ?? '' } });
+      }
+      return undefined;
+    }
+    const termination = `result entered by the arbiter: ${result.reason ?? ''}`.slice(0, 100);
+    const ended = this.hall.command({ type: 'result', board: board.id, result: result.result, termination }, result.by);
+    return ended.ok ? undefined : `board ${board.id}'s clock: ${ended.reason}`;
   }
 
   /** Every clock result of the live round not yet confirmed or entered, confirmed in one journaled batch. */

@@ -2,7 +2,7 @@
 // confirmations and corrections, next-round drafts with journaled changes, publishing, playoffs,
 // incidents, and a restart that rebuilds all of it from the journal alone.
 import { afterEach, describe, expect, it } from 'vitest';
-import { TournamentDesk, type TournamentRecord } from '../../arbiter-console/index.ts';
+import { boardHistory, boardPgn, TournamentDesk, type TournamentRecord } from '../../arbiter-console/index.ts';
 import type { GameResult } from '../../clock-engine/index.ts';
 import { exportTrf, pairSwissRound, sectionTrf } from '../../tournament/index.ts';
 import { MIN, press, testHall, type TestHall } from './fixtures.ts';
@@ -28,6 +28,51 @@ const tieForFirst = (white: number, black: number): GameResult => {
 };
 
 describe('tournament desk', () => {
+  it('a result entered for a game still on the clock ends it there; one the clock ended differently is a correction kept as the clock ended it', () => {
+    const event = smallRoundRobin();
+    t = testHall(consoleRound(event, 1));
+    const desk = TournamentDesk.open(t.hall, { event })!;
+    for (const board of ['1', '2']) for (const side of ['white', 'black'] as const) arrive(board, side);
+    t.source.set(10_000);
+    expect(t.hall.command({ type: 'startAll' }, 'chief')).toMatchObject({ ok: true });
+    press(t, '1', 'white', 20_000, 'e4');
+    // Board 1 is still running: the scoresheets say Black resigned.
+    const before = t.journal.count();
+    expect(desk.command({ type: 'enterResult', round: 1, white: 1, black: 4, result: '1-0', reason: 'Black resigned, both signed' }, 'IA Smith')).toMatchObject({ ok: true });
+    const board1 = t.hall.boards.get('1')!;
+    expect(board1.state.status).toBe('finished');
+    expect(board1.state.result).toMatchObject({ result: '1-0', termination: 'result entered by the arbiter: Black resigned, both signed' });
+    // The clock's end is journaled first, then the desk's result, by the same arbiter.
+    const added = [...t.journal.entries(before)].map((e) => e.record);
+    expect(added.map((r) => r.kind)).toEqual(['clock', 'tournament']);
+    expect(added[0]).toMatchObject({ kind: 'clock', board: '1', event: { type: 'result', result: '1-0', by: { kind: 'arbiter', name: 'IA Smith' } } });
+    expect(boardPgn(t.hall.round, board1, t.source.now())).toContain('[Result "1-0"]');
+    expect(desk.view('spectator').rounds[0]!.games.map((g) => [g.board, g.result, g.source])).toEqual([
+      [1, '1-0', 'arbiter'],
+      [2, null, null],
+    ]);
+    // Board 2's clock ended the game (White's flag); the arbiter's draw is a correction: the clock's
+    // record stays, the desk's result counts.
+    t.hall.command({ type: 'result', board: '2', result: '0-1', termination: 'resignation' }, 'IA Smith');
+    expect(desk.command({ type: 'enterResult', round: 1, white: 2, black: 3, result: '1/2-1/2', reason: 'draw agreed before the resignation was claimed' }, 'IA Smith')).toMatchObject({ ok: true });
+    const board2 = t.hall.boards.get('2')!;
+    expect(board2.state.result?.result).toBe('0-1');
+    // The board's PGN has the corrected result and says who corrected it, why, and what the clock had.
+    const pgn = boardPgn(t.hall.round, board2, t.source.now()).replace(/\s+/g, ' ');
+    expect(pgn).toContain('[Result "1/2-1/2"]');
+    expect(pgn).toContain('result corrected to 1/2-1/2 by IA Smith: draw agreed before the resignation was claimed (the clock had 0-1)');
+    expect(boardHistory(t.journal, '2').at(-1)).toMatchObject({ by: 'IA Smith', what: 'result corrected to 1/2-1/2', why: 'draw agreed before the resignation was claimed' });
+    // The same correction again changes nothing on the board.
+    const notes = () => [...t.journal.entries(0, 'note')].length;
+    const count = notes();
+    expect(desk.command({ type: 'enterResult', round: 1, white: 2, black: 3, result: '1/2-1/2', reason: 'again' }, 'IA Smith')).toMatchObject({ ok: false });
+    expect(notes()).toBe(count);
+    expect(desk.view('spectator').rounds[0]!.games.map((g) => [g.board, g.result, g.source])).toEqual([
+      [1, '1-0', 'arbiter'],
+      [2, '1/2-1/2', 'arbiter'],
+    ]);
+  });
+
   it('fills results in from the clocks (flag fall, default time), takes confirmations and corrections, and rebuilds them after a restart', () => {
     const event = smallRoundRobin();
     t = testHall(consoleRound(event, 1));
