@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { helloClient, type Message, type TestClient } from './ws-client.ts';
+import { helloClient, type Message, type TestClient } from '../support/ws-client.ts';
 
 const children: ChildProcess[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-crash-event-'));
