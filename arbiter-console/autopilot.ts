@@ -42,6 +42,13 @@ export function startAutopilot(hall: PlayingHall, desks: ReadonlyMap<string, Tou
       return started.ok;
     }
     if (options.playoff && view.playoffPossible.possible) return desk.command({ type: 'startPlayoff', section }, BY).ok;
+    // A sitting of playoff games on the boards: its clocks start like a round's.
+    const playoff = hall.seated.get(desk.playoffSection);
+    if (options.start && playoff && hall.startOf(desk.playoffSection) === undefined) {
+      const started = hall.command({ type: 'startAll', section: desk.playoffSection }, BY);
+      if (!started.ok) options.warn?.(`section ${section}: playoff not started: ${started.reason}`);
+      return started.ok;
+    }
     return false;
   };
   const run = (): void => {

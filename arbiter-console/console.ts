@@ -15,6 +15,7 @@ import { Team } from './team.ts';
 import { TournamentDesk, type TournamentContext } from './tournament-desk.ts';
 import { eventSummary } from './event-http.ts';
 import { seatFor } from './event-round.ts';
+import { playoffSeatFor } from './playoff-boards.ts';
 import { hallBoardNumbers, type ZeitnotEvent } from '../tournament/index.ts';
 import { startAutopilot } from './autopilot.ts';
 import { simulateEvent } from './event-simulation.ts';
@@ -135,7 +136,8 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
           wallNow: () => meta.epochWallMs + source.now() / meta.scale,
           scale: meta.scale,
         });
-        desks.set(section.id, TournamentDesk.forSection(hall, event, section.id, seat));
+        const seatPlayoff = playoffSeatFor(event, section.id, { now: () => source.now(), wallNow: () => meta.epochWallMs + source.now() / meta.scale, devices: options.devices ?? [] });
+        desks.set(section.id, TournamentDesk.forSection(hall, event, section.id, seat, seatPlayoff));
       }
     } else {
       const one = TournamentDesk.open(hall, options.tournament);

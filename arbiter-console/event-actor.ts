@@ -49,7 +49,7 @@ export function sectionLogic(now: () => number) {
 
 export function eventLogic(now: () => number) {
   return setup({
-    types: { context: {} as { sections: readonly string[] }, input: {} as { sections: readonly string[] } },
+    types: { context: {} as { sections: readonly string[] }, input: {} as { sections: readonly string[] }, events: {} as { type: 'addSection'; section: string } },
     actors: { section: sectionLogic(now) },
   }).createMachine({
     id: 'event',
@@ -57,6 +57,16 @@ export function eventLogic(now: () => number) {
     entry: enqueueActions(({ context, enqueue }) => {
       for (const section of context.sections) enqueue.spawnChild('section', { id: sectionSystemId(section), systemId: sectionSystemId(section), input: { section } });
     }),
+    on: {
+      // A hall section seated for the first time while the event runs (a section's playoff boards).
+      addSection: {
+        actions: enqueueActions(({ context, event, enqueue }) => {
+          if (context.sections.includes(event.section)) return;
+          enqueue.spawnChild('section', { id: sectionSystemId(event.section), systemId: sectionSystemId(event.section), input: { section: event.section } });
+          enqueue.assign({ sections: [...context.sections, event.section] });
+        }),
+      },
+    },
   });
 }
 

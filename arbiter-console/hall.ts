@@ -222,6 +222,7 @@ export class PlayingHall {
       game: { config: b.config, state: b.state, deadlines: 'report' as const },
     }));
     const startAt = this.#startAt.get(section);
+    this.#actor.send({ type: 'addSection', section });
     if (this.phaseOf(section, round.round) === undefined) {
       this.#actor.system.get(sectionSystemId(section))?.send({
         type: 'open',
@@ -415,12 +416,15 @@ export class PlayingHall {
   attachDevice(device: ClockDevice): () => void {
     if (!this.boards.has(device.boardId) && !this.layout?.has(device.boardId)) throw new Error(`unknown board '${device.boardId}' for a ${device.kind} device`);
     this.#devices.set(device.boardId, device);
-    const unsubscribe = device.subscribe((message) => this.#fromDevice(device.boardId, message));
+    // A device attached later to the same hall board (the next round's, a playoff game's) supersedes this
+    // one: from then on this one is not heard, and detaching it leaves the new one in place.
+    const current = (): boolean => this.#devices.get(device.boardId) === device;
+    const unsubscribe = device.subscribe((message) => {
+      if (current()) this.#fromDevice(device.boardId, message);
+    });
     return () => {
       unsubscribe();
-      // The next round's device may be on this hall board already (its simulation starts before the
-      // last round's stops): detaching the old one leaves it there.
-      if (this.#devices.get(device.boardId) === device) this.#devices.delete(device.boardId);
+      if (current()) this.#devices.delete(device.boardId);
     };
   }
 

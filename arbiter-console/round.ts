@@ -12,6 +12,8 @@ export interface RoundBoard {
    * devices when the journal is created and kept in it, so a restart replays the same config.
    */
   readonly timekeeper?: 'device';
+  /** The playoff game on this board (tournament/playoff.ts id), on a section's playoff boards. */
+  readonly playoffGame?: string;
 }
 
 /** The section of a bare round (a console run without an event). */

@@ -73,6 +73,9 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
   let stopped = false;
   const deviceId = (id: string) => `virtual-players-${id}`;
 
+  // The games this simulation plays: a hall board that later holds another game (the section's
+  // playoff on its boards) is no longer this simulation's.
+  const games = new Map(ids.map((id) => [id, hall.boards.get(id)]));
   for (const id of ids) {
     if (!hall.boards.has(id)) throw new Error(`cannot simulate unknown board '${id}'`);
     const think = options.thinkMs ?? (options.hardware === 'dgt' ? dgtThink : classicalThink);
@@ -138,6 +141,7 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
     const script = scripts.get(id);
     clearTimeout(timers.get(id));
     timers.delete(id);
+    if (board !== games.get(id)) return;
     if (!script || stopped || board.state.status !== 'running' || board.startedAt === undefined) return;
     const now = hall.source.now();
     const played = board.state.presses.white + board.state.presses.black;

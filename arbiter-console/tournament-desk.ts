@@ -27,6 +27,7 @@ import {
   type ZeitnotEvent,
 } from '../tournament/index.ts';
 import type { CommandOutcome, HallChange, PlayingHall } from './hall.ts';
+import { playoffBoardsStep, playoffHallSection, type SeatPlayoff } from './playoff-boards.ts';
 import { MAIN, type Round } from './round.ts';
 import type { TournamentCommand } from './protocol.ts';
 import type { LivePairing } from './swiss-round.ts';
@@ -71,6 +72,13 @@ export class TournamentDesk {
   readonly hallSection: string;
   /** Seats a published round; absent for a bare round's console (one round on the clocks). */
   readonly #seat: SeatRound | undefined;
+  /** Seats a sitting of playoff games on the section's hall boards (an event console). */
+  readonly #seatPlayoff: SeatPlayoff | undefined;
+  #playoffQueued = false;
+  /** Playoff game id -> the hall board its clock gave the result on. */
+  readonly #playoffBoardOf = new Map<string, string>();
+  /** Why the next playoff sitting could not be seated (shown on the Playoffs page). */
+  #playoffHeld: string | undefined;
   #closed = new Set<number>();
   readonly #entered = new Map<string, EnteredResult>();
   readonly #incidents: Extract<TournamentRecord, { type: 'incident' }>[] = [];
@@ -113,9 +121,9 @@ export class TournamentDesk {
    * The desk of one section of the event a hall runs: its records are the journal's tournament records
    * of that section, its rounds are seated on the hall's boards by `seat` when published.
    */
-  static forSection(hall: PlayingHall, event: ZeitnotEvent, sectionId: string, seat: SeatRound): TournamentDesk {
+  static forSection(hall: PlayingHall, event: ZeitnotEvent, sectionId: string, seat: SeatRound, seatPlayoff?: SeatPlayoff): TournamentDesk {
     const records = [...hall.journal.entries(0, 'tournament', { section: sectionId })].flatMap((e) => (e.record.kind === 'tournament' ? [e.record.action] : []));
-    return new TournamentDesk(hall, event, sectionId, records, sectionId, seat);
+    return new TournamentDesk(hall, event, sectionId, records, sectionId, seat, seatPlayoff);
   }
 
   private constructor(
@@ -125,11 +133,13 @@ export class TournamentDesk {
     records: readonly TournamentRecord[],
     hallSection: string,
     seat?: SeatRound,
+    seatPlayoff?: SeatPlayoff,
   ) {
     this.event = event;
     this.section = findSection(event, sectionId);
     this.hallSection = hallSection;
     this.#seat = seat;
+    this.#seatPlayoff = seatPlayoff;
     this.#linkBoards();
     for (const record of records) this.#apply(record);
     for (const id of this.hallPairs.keys()) this.#finished.set(id, this.#finishSignature(id));
@@ -142,6 +152,8 @@ export class TournamentDesk {
     // The actors follow the journal: a pending draft has its round actor, a fully confirmed round is closed.
     if (this.#draft && this.#draft.round > this.liveRound) hall.lifecycle(this.hallSection, this.#draft.round, { type: 'draft' });
     this.#closeIfConfirmed();
+    // A console killed between a playoff game's end and its record, or before the next sitting: done now.
+    this.#playoffOnBoards();
   }
 
   /** The seated round's boards and the event players on them (matched by name). */
@@ -197,6 +209,8 @@ export class TournamentDesk {
   }
 
   #onHall(change: HallChange): void {
+    const playoffBoards = this.hall.seated.get(this.playoffSection);
+    if (playoffBoards && change.boards.some((id) => this.hall.boards.get(id)?.round === playoffBoards)) this.#queuePlayoff();
     let changed = false;
     if (change.round && this.hall.seated.get(this.hallSection) !== this.#pairsOf) {
       this.#linkBoards();
@@ -213,8 +227,58 @@ export class TournamentDesk {
     if (changed) this.#changed();
   }
 
+  /** The hall section of this section's playoff games. */
+  get playoffSection(): string {
+    return playoffHallSection(this.section.id);
+  }
+
+  /** A hall board's game, while it is this desk's seated round's (a playoff game may have taken the board since). */
+  #liveBoard(id: string) {
+    const board = this.hall.boards.get(id);
+    return board && board.round === this.hall.seated.get(this.hallSection) ? board : undefined;
+  }
+
+  /** Hall listeners run inside the hall's record: the playoff's own records follow a turn later. */
+  #queuePlayoff(): void {
+    if (this.#playoffQueued) return;
+    this.#playoffQueued = true;
+    setImmediate(() => {
+      this.#playoffQueued = false;
+      this.#playoffOnBoards();
+    });
+  }
+
+  /**
+   * The playoff on the hall's boards: every result a playoff board's clock gave is journaled as its
+   * game's result (the playoff then opens its next stage by itself), and when every game on the boards
+   * has one, the next sitting is seated (its clocks wait for the arbiter's start).
+   */
+  #playoffOnBoards(): void {
+    if (!this.#seatPlayoff || !this.#playoff) return;
+    let changed = false;
+    for (let guard = 0; guard < 100; guard += 1) {
+      const step = playoffBoardsStep(this.hall, this.section.id, this.#playoff);
+      if (step.results.length > 0) {
+        const at = this.hall.source.now();
+        this.hall.recordBatch(step.results.map((action) => ({ kind: 'tournament' as const, section: this.section.id, at, action })));
+        for (const action of step.results) this.#apply(action);
+        changed = true;
+        continue;
+      }
+      if (step.next.length > 0) {
+        const seated = this.hall.seat(this.#seatPlayoff(step.sitting + 1, step.next));
+        this.#playoffHeld = seated.ok ? undefined : seated.reason;
+        changed = true;
+      } else if (step.sitting > 0 && (this.#playoff.winner !== undefined || this.#playoff.arbiterDecision) && this.hall.phaseOf(this.playoffSection, step.sitting) !== 'closed') {
+        this.hall.lifecycle(this.playoffSection, step.sitting, { type: 'close' });
+      }
+      break;
+    }
+    if (changed) this.#changed();
+  }
+
   #finishSignature(id: string): string {
-    const state = this.hall.boards.get(id)?.state;
+    const state = this.#liveBoard(id)?.state;
     return state?.result ? `${state.result.result}:${state.result.termination}` : '';
   }
 
@@ -263,6 +327,7 @@ export class TournamentDesk {
         break;
       case 'playoffResult':
         if (this.#playoff) this.#playoff = recordPlayoffResult(this.#playoff, record.game, record.result);
+        if (record.board !== undefined) this.#playoffBoardOf.set(record.game, record.board);
         break;
       case 'incident':
         this.#incidents.push(record);
@@ -285,7 +350,7 @@ export class TournamentDesk {
   /** The result the clock gave a hall board (null while it plays or when its players are unknown). */
   clockResult(hallBoard: string): BoardResult | null {
     const pair = this.hallPairs.get(hallBoard);
-    const board = this.hall.boards.get(hallBoard);
+    const board = this.#liveBoard(hallBoard);
     if (!pair || !board) return null;
     return boardResultFromClock(pair.white, pair.black, board.state);
   }
@@ -342,7 +407,7 @@ export class TournamentDesk {
     let record: SectionRecord = emptyRecord;
     for (const { round, result } of this.#results().sort((a, b) => a.round - b.round)) record = recordBoardResult(this.section, record, round, result);
     const fromClocks = [...this.hallPairs].flatMap(([id, pair]) => {
-      const state = this.hall.boards.get(id)?.state;
+      const state = this.#liveBoard(id)?.state;
       return state?.result ? clockIncidents(this.section, this.liveRound, pair, state) : [];
     });
     const entered = this.#incidents.map((i) => ({ round: i.round, player: i.player, offence: i.offence, ...(i.note ? { note: i.note } : {}) }));
@@ -394,6 +459,7 @@ export class TournamentDesk {
       seq = seated.journalSeq;
       this.#linkBoards();
     }
+    if (action.type === 'playoffStart' || action.type === 'playoffResult') this.#playoffOnBoards();
     this.#closeIfConfirmed();
     this.#changed();
     return { ok: true, journalSeq: Math.max(seq, journalSeq) };
@@ -526,6 +592,8 @@ export class TournamentDesk {
       }
       case 'playoffResult': {
         if (!this.#playoff) return 'no playoff has been started';
+        const onBoard = this.hall.seated.get(this.playoffSection)?.boards.find((b) => b.playoffGame === command.game);
+        if (onBoard) return `playoff game ${command.game} is played on hall board ${onBoard.id}: its clock gives the result (end the game on the board: a result or a forfeit)`;
         recordPlayoffResult(this.#playoff, command.game, command.result); // unknown or decided game throws
         return { type: 'playoffResult', game: command.game, result: command.result, by };
       }
@@ -664,9 +732,16 @@ export class TournamentDesk {
       nextRound: this.#nextRound(),
       playoffPossible: this.#playoffPossible(),
       record,
-      ...(this.#playoff ? { playoff: this.#playoff } : {}),
+      ...(this.#playoff ? { playoff: this.#playoff, playoffBoards: this.#playoffBoards(), ...(this.#playoffHeld !== undefined ? { playoffHeld: this.#playoffHeld } : {}) } : {}),
       ...(draft ? { draft } : {}),
     };
+  }
+
+  /** Playoff game id -> the hall board it is (or was) played on. */
+  #playoffBoards(): Record<string, string> {
+    const boards = new Map(this.#playoffBoardOf);
+    for (const b of this.hall.seated.get(this.playoffSection)?.boards ?? []) if (b.playoffGame !== undefined) boards.set(b.playoffGame, b.id);
+    return Object.fromEntries(boards);
   }
 
   #names: Map<number, string> | undefined;

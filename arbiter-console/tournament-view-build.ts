@@ -1,7 +1,7 @@
 // The derived part of the tournament pages' view: the crosstable with its tie-breaks, the playoff,
 // fines and prizes, from the desk's ViewParts. Pure and plain data in, plain data out, so the view
 // worker (tournament-worker.ts) runs it off the event loop that carries the clocks.
-import { crosstableView, finesView, playoffView, prizesView, type CrosstableView, type ZeitnotEvent } from '../tournament/index.ts';
+import { crosstableView, finesView, playoffView, prizesView, type CrosstableView, type PlayoffView, type ZeitnotEvent } from '../tournament/index.ts';
 import type { RoundPairings, TournamentView, ViewParts } from './tournament-view.ts';
 
 export interface RoleViews {
@@ -11,15 +11,25 @@ export interface RoleViews {
 }
 
 export function assembleViews(event: ZeitnotEvent, sectionId: string, parts: ViewParts): RoleViews {
-  const { record, playoff, draft, ...known } = parts;
+  const { record, playoff, playoffBoards, playoffHeld, draft, ...known } = parts;
   const spectator: TournamentView = {
     ...known,
     crosstable: withGamesInProgress(crosstableView(event, sectionId, record, playoff), parts.rounds),
-    playoff: playoff ? playoffView(event, sectionId, playoff) : null,
+    playoff: playoff ? withHallBoards(playoffView(event, sectionId, playoff), playoffBoards ?? {}, playoffHeld) : null,
     fines: finesView(event, sectionId, record),
     prizes: prizesView(event, sectionId, record, playoff),
   };
   return { spectator, arbiter: draft ? { ...spectator, draft } : spectator };
+}
+
+/** The playoff page: each game with the hall board it is played on; why the next sitting waits. */
+function withHallBoards(view: PlayoffView, boards: Readonly<Record<string, string>>, held: string | undefined): PlayoffView {
+  const message = view.message ?? (held !== undefined ? `the next playoff games wait: ${held}` : undefined);
+  return {
+    ...view,
+    ...(message !== undefined ? { message } : {}),
+    games: view.games.map((g) => (boards[g.id] !== undefined ? { ...g, hallBoard: boards[g.id]! } : g)),
+  };
 }
 
 /** An event console's view: the first section's, carrying every section's in `sections`. */

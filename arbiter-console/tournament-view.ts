@@ -28,7 +28,8 @@ export type TournamentRecord =
   | { readonly type: 'discardDraft'; readonly reason: string; readonly by: string }
   | { readonly type: 'publish'; readonly round: number; readonly by: string }
   | { readonly type: 'playoffStart'; readonly tied: readonly number[]; readonly seed: number; readonly by: string }
-  | { readonly type: 'playoffResult'; readonly game: string; readonly result: GameResult; readonly by: string }
+  /** A playoff game's result: entered by an arbiter, or (`board`) the clock's on the hall board it was played on. */
+  | { readonly type: 'playoffResult'; readonly game: string; readonly result: GameResult; readonly board?: string; readonly termination?: string; readonly by: string }
   /** Results of earlier rounds read from a TRF when this round's console was started. */
   | {
       readonly type: 'import';
@@ -106,4 +107,8 @@ export interface TournamentView {
 export interface ViewParts extends Omit<TournamentView, 'sections' | 'crosstable' | 'playoff' | 'fines' | 'prizes'> {
   readonly record: SectionRecord;
   readonly playoff?: PlayoffState;
+  /** Playoff game id -> the hall board it is (or was) played on (an event console plays the playoff on its boards). */
+  readonly playoffBoards?: Readonly<Record<string, string>>;
+  /** Why the next playoff sitting could not be seated. */
+  readonly playoffHeld?: string;
 }

@@ -156,6 +156,23 @@ export function startPlayoff(section: EventSection, tied: readonly number[], see
 /** Games generated and not yet decided. */
 export const pendingGames = (state: PlayoffState): PlayoffGame[] => state.games.filter((g) => g.result === undefined).map((g) => g.game);
 
+/**
+ * The games to play now, side by side on the hall's boards: the pending games in order, up to the
+ * first one whose player is already in an earlier one (a match game by game, a round robin round by
+ * round). Empty when the playoff is decided or waits for the chief arbiter.
+ */
+export function playoffSitting(state: PlayoffState): PlayoffGame[] {
+  if (state.winner !== undefined || state.arbiterDecision) return [];
+  const sitting: PlayoffGame[] = [];
+  const busy = new Set<number>();
+  for (const game of pendingGames(state)) {
+    if (busy.has(game.white) || busy.has(game.black)) break;
+    sitting.push(game);
+    busy.add(game.white).add(game.black);
+  }
+  return sitting;
+}
+
 function points(result: GameResult, side: 'white' | 'black', armageddon: boolean): number {
   if (result === '1/2-1/2') return armageddon ? (side === 'black' ? 1 : 0) : 0.5;
   const whiteWins = result === '1-0' || result === '+--';

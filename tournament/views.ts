@@ -103,7 +103,17 @@ export interface PlayoffView {
   readonly message?: string;
   readonly remaining: readonly { readonly id: number; readonly name: string }[];
   readonly winner: { readonly id: number; readonly name: string } | null;
-  readonly games: readonly { readonly id: string; readonly label: string; readonly white: string; readonly black: string; readonly timeControl: string; readonly armageddon: boolean; readonly result: GameResult | null }[];
+  readonly games: readonly {
+    readonly id: string;
+    readonly label: string;
+    readonly white: string;
+    readonly black: string;
+    readonly timeControl: string;
+    readonly armageddon: boolean;
+    readonly result: GameResult | null;
+    /** The hall board it is (or was) played on, when the console plays the playoff on its boards. */
+    readonly hallBoard?: string;
+  }[];
   readonly log: readonly string[];
 }
 

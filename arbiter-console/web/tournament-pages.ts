@@ -264,7 +264,8 @@ export function tournamentPages(root: HTMLElement, conn: Connection, arbiter: bo
       .map(
         (g) => `<tr data-game="${e(g.id)}">
           <td>${e(g.label)}</td><td>${e(g.white)}</td><td>${e(g.black)}</td><td>${e(g.timeControl)}${g.armageddon ? ' (Armageddon: a draw goes to Black)' : ''}</td>
-          <td>${g.result ? e(resultText(g.result)) : arbiter ? `<select name="result" aria-label="Result of ${e(g.label)}">${RESULTS.slice(0, 3).map((r) => `<option value="${r}">${resultText(r)}</option>`).join('')}</select> <button data-t="playoff-result" data-game="${e(g.id)}">Enter</button>` : 'to play'}</td>
+          <td>${g.hallBoard !== undefined ? `board ${e(g.hallBoard)}` : ''}</td>
+          <td>${g.result ? e(resultText(g.result)) : g.hallBoard !== undefined ? 'on the clock' : arbiter ? `<select name="result" aria-label="Result of ${e(g.label)}">${RESULTS.slice(0, 3).map((r) => `<option value="${r}">${resultText(r)}</option>`).join('')}</select> <button data-t="playoff-result" data-game="${e(g.id)}">Enter</button>` : 'to play'}</td>
         </tr>`,
       )
       .join('');
@@ -273,7 +274,7 @@ export function tournamentPages(root: HTMLElement, conn: Connection, arbiter: bo
       ${p.stage ? `<p>Stage ${e(p.stage)}</p>` : ''}
       ${p.winner ? `<p><strong>Winner: ${e(p.winner.name)}</strong></p>` : `<p>Still in: ${p.remaining.map((r) => e(r.name)).join(', ')}</p>`}
       ${p.message ? `<p class="warning">${e(p.message)}</p>` : ''}
-      <table class="t-table"><thead><tr><th>Game</th><th>White</th><th>Black</th><th>Control</th><th>Result</th></tr></thead><tbody>${games}</tbody></table>
+      <table class="t-table"><thead><tr><th>Game</th><th>White</th><th>Black</th><th>Control</th><th>Hall board</th><th>Result</th></tr></thead><tbody>${games}</tbody></table>
       <h3>Log</h3><ol>${p.log.map((l) => `<li>${e(l)}</li>`).join('')}</ol>
     </section>`;
   };

@@ -6,6 +6,7 @@ import {
   findSection,
   pendingGames,
   playoffOrder,
+  playoffSitting,
   playoffStatus,
   presetEvent,
   recordPlayoffResult,
@@ -270,5 +271,29 @@ describe("the chief arbiter's ruling", () => {
     expect(() => decidePlayoff(out, 4, 'x')).toThrow(/player 4 is already out/);
     expect(() => decidePlayoff(out, 9, 'x')).toThrow(/not among/);
     expect(playoffOrder(decidePlayoff(out, 3, 'drawing of lots'))).toEqual([3, 1, 2, 4]);
+  });
+});
+
+describe('the sittings of a playoff on the hall boards', () => {
+  it('a round robin round by round, a match game by game, nothing once decided', () => {
+    let s = startPlayoff(cairns, [1, 2, 3, 4], 5);
+    const rounds: string[][] = [];
+    for (let sitting = playoffSitting(s); sitting.length > 0; sitting = playoffSitting(s)) {
+      rounds.push(sitting.map((g) => g.id));
+      // No player twice in a sitting.
+      expect(new Set(sitting.flatMap((g) => [g.white, g.black])).size).toBe(sitting.length * 2);
+      for (const g of sitting) s = recordPlayoffResult(s, g.id, g.white > g.black ? '1-0' : '0-1');
+    }
+    expect(rounds).toEqual([
+      ['s1.1.1.1', 's1.1.1.2'],
+      ['s1.1.2.1', 's1.1.2.2'],
+      ['s1.1.3.1', 's1.1.3.2'],
+    ]);
+    expect(s.winner).toBe(4);
+
+    const match = startPlayoff(donostia, [3, 7], 1);
+    expect(playoffSitting(match).map((g) => g.id)).toEqual(['s1.1.1']);
+    expect(playoffSitting(recordPlayoffResult(match, 's1.1.1', '1-0')).map((g) => g.id)).toEqual(['s1.1.2']);
+    expect(playoffSitting(startPlayoff(cairns, [1, 2, 3, 4, 5], 1))).toEqual([]);
   });
 });
