@@ -83,6 +83,8 @@ const tournamentCommandOptions = [
   z.strictObject({ type: z.literal('publishRound'), section }),
   z.strictObject({ type: z.literal('startPlayoff'), section }),
   z.strictObject({ type: z.literal('playoffResult'), section, game: z.string().min(1).max(40), result: gameResult }),
+  /** The chief arbiter's ruling where the regulations leave the playoff to him (more tied than the ladder covers, its stages run out). */
+  z.strictObject({ type: z.literal('decidePlayoff'), section, winner: playerId, reason }),
   /** A bye the player asked for in advance (Swiss): half a point or none; the engine leaves him out. */
   z.strictObject({ type: z.literal('requestBye'), section, round: roundNumber, player: playerId, kind: z.enum(['half', 'zero']), reason }),
   /** The player is not paired from `fromRound` on (and gets no prize where the rules say so). */

@@ -7,6 +7,7 @@ import { randomInt } from 'node:crypto';
 import {
   boardResultFromClock,
   clockIncidents,
+  decidePlayoff,
   emptyRecord,
   findSection,
   pairSwissRound,
@@ -325,6 +326,9 @@ export class TournamentDesk {
       case 'playoffStart':
         this.#playoff = startPlayoff(this.section, record.tied, record.seed);
         break;
+      case 'playoffRuling':
+        if (this.#playoff) this.#playoff = decidePlayoff(this.#playoff, record.winner, record.reason);
+        break;
       case 'playoffResult':
         if (this.#playoff) this.#playoff = recordPlayoffResult(this.#playoff, record.game, record.result);
         if (record.board !== undefined) this.#playoffBoardOf.set(record.game, record.board);
@@ -459,7 +463,7 @@ export class TournamentDesk {
       seq = seated.journalSeq;
       this.#linkBoards();
     }
-    if (action.type === 'playoffStart' || action.type === 'playoffResult') this.#playoffOnBoards();
+    if (action.type === 'playoffStart' || action.type === 'playoffResult' || action.type === 'playoffRuling') this.#playoffOnBoards();
     this.#closeIfConfirmed();
     this.#changed();
     return { ok: true, journalSeq: Math.max(seq, journalSeq) };
@@ -596,6 +600,11 @@ export class TournamentDesk {
         if (onBoard) return `playoff game ${command.game} is played on hall board ${onBoard.id}: its clock gives the result (end the game on the board: a result or a forfeit)`;
         recordPlayoffResult(this.#playoff, command.game, command.result); // unknown or decided game throws
         return { type: 'playoffResult', game: command.game, result: command.result, by };
+      }
+      case 'decidePlayoff': {
+        if (!this.#playoff) return 'no playoff has been started';
+        decidePlayoff(this.#playoff, command.winner, command.reason); // not the arbiter's to decide, or not a player still in: throws
+        return { type: 'playoffRuling', winner: command.winner, reason: command.reason, by };
       }
       case 'requestBye': {
         if (!this.section.players.some((p) => p.id === command.player)) return `section '${this.section.id}' has no player ${command.player}`;

@@ -29,6 +29,8 @@ export type TournamentRecord =
   | { readonly type: 'publish'; readonly round: number; readonly by: string }
   | { readonly type: 'playoffStart'; readonly tied: readonly number[]; readonly seed: number; readonly by: string }
   /** A playoff game's result: entered by an arbiter, or (`board`) the clock's on the hall board it was played on. */
+  /** The chief arbiter's ruling on a playoff the regulations leave to him (tournament/playoff.ts decidePlayoff). */
+  | { readonly type: 'playoffRuling'; readonly winner: number; readonly reason: string; readonly by: string }
   | { readonly type: 'playoffResult'; readonly game: string; readonly result: GameResult; readonly board?: string; readonly termination?: string; readonly by: string }
   /** Results of earlier rounds read from a TRF when this round's console was started. */
   | {

@@ -103,6 +103,11 @@ export function tournamentPages(root: HTMLElement, conn: Connection, arbiter: bo
       case 'playoff':
         send({ type: 'startPlayoff' }, 'Start playoff');
         break;
+      case 'playoff-ruling': {
+        const winner = button.closest('div')?.querySelector<HTMLSelectElement>('select[name="winner"]')?.value;
+        if (winner) send({ type: 'decidePlayoff', winner: Number(winner), reason: reason() }, 'Playoff: the chief arbiter\'s ruling');
+        break;
+      }
       case 'playoff-result': {
         const result = button.closest('tr')?.querySelector<HTMLSelectElement>('select[name="result"]')?.value;
         if (result) send({ type: 'playoffResult', game: d.game!, result: result as (typeof RESULTS)[number] }, `Playoff ${d.game}: result`);
@@ -274,6 +279,11 @@ export function tournamentPages(root: HTMLElement, conn: Connection, arbiter: bo
       ${p.stage ? `<p>Stage ${e(p.stage)}</p>` : ''}
       ${p.winner ? `<p><strong>Winner: ${e(p.winner.name)}</strong></p>` : `<p>Still in: ${p.remaining.map((r) => e(r.name)).join(', ')}</p>`}
       ${p.message ? `<p class="warning">${e(p.message)}</p>` : ''}
+      ${
+        arbiter && p.state === 'arbiter-decision'
+          ? `<div class="round-actions"><label>Winner <select name="winner">${p.remaining.map((r) => `<option value="${r.id}">${e(r.name)}</option>`).join('')}</select></label> <button data-t="playoff-ruling">Record the chief arbiter's ruling</button><span class="hint">with the reason above</span></div>`
+          : ''
+      }
       <table class="t-table"><thead><tr><th>Game</th><th>White</th><th>Black</th><th>Control</th><th>Hall board</th><th>Result</th></tr></thead><tbody>${games}</tbody></table>
       <h3>Log</h3><ol>${p.log.map((l) => `<li>${e(l)}</li>`).join('')}</ol>
     </section>`;

@@ -174,4 +174,32 @@ describe('the playoff on the hall boards', () => {
     // A playoff game on a board takes its result from the clock, not from the desk.
     expect(desk.command({ type: 'playoffResult', section: SECTION, game: 's1.1.3.1', result: '1-0' }, 'IA')).toMatchObject({ ok: false });
   }, 60_000);
+
+  it("five tied: the chief arbiter's ruling decides, the playoff reads decided, nothing is seated", async () => {
+    const dir = tempDir();
+    run = await open(dir);
+    const desk = run.desks.get(SECTION)!;
+    await playMainEvent(run, leadersScript([1, 3, 4, 8, 10]));
+    ok(desk.command({ type: 'startPlayoff', section: SECTION }, 'IA'));
+    expect(desk.view('arbiter').playoff).toMatchObject({ state: 'arbiter-decision', message: expect.stringMatching(/5 players tied/) });
+    expect(run.hall.seated.get(PLAYOFF)).toBeUndefined();
+    expect(desk.command({ type: 'decidePlayoff', section: SECTION, winner: 2, reason: 'r' }, 'IA')).toEqual({ ok: false, reason: 'player 2 is not among the tied players' });
+    ok(desk.command({ type: 'decidePlayoff', section: SECTION, winner: 8, reason: 'Armageddon between the two best on tie-breaks, played off the console' }, 'IA'));
+    const view = desk.view('arbiter');
+    expect(view.playoff).toMatchObject({ state: 'decided', winner: { id: 8 }, message: 'chief arbiter: Armageddon between the two best on tie-breaks, played off the console' });
+    expect(view.crosstable.rows[0]).toMatchObject({ rank: 1, id: 8 });
+    // The other four follow in the main tie-break order (equal on every tie-break, they share a place).
+    const others = view.crosstable.rows.slice(1, 5);
+    expect(others.map((r) => r.id).sort((a, b) => a - b)).toEqual([1, 3, 4, 10]);
+    expect(others[0]!.rank).toBe(2);
+    expect(others.map((r) => r.rank)).toEqual([...others.map((r) => r.rank)].sort((a, b) => a - b));
+    expect(view.prizes.awards[0]).toMatchObject({ player: 8, amount: 45_000 });
+    expect(desk.command({ type: 'decidePlayoff', section: SECTION, winner: 1, reason: 'again' }, 'IA')).toEqual({ ok: false, reason: 'the playoff is already decided' });
+    await turn();
+    expect(run.hall.seated.get(PLAYOFF)).toBeUndefined();
+    const at = run.hall.source.now();
+    await run.stop();
+    run = await open(dir, at);
+    expect(run.desks.get(SECTION)!.view('arbiter')).toEqual(view);
+  }, 60_000);
 });

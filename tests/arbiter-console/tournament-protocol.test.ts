@@ -18,6 +18,7 @@ describe('tournament commands', () => {
       { type: 'publishRound' },
       { type: 'startPlayoff' },
       { type: 'playoffResult', game: 's1.1.1', result: '0-1' },
+      { type: 'decidePlayoff', winner: 3, reason: 'five tied: Armageddon between the two best on tie-breaks' },
       { type: 'recordIncident', round: 2, player: 7, offence: 'electronic-device' },
       { type: 'requestBye', round: 4, player: 12, kind: 'half', reason: 'asked in writing before round 1' },
       { type: 'withdrawPlayer', player: 12, fromRound: 5, reason: 'ill' },
