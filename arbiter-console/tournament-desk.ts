@@ -211,7 +211,8 @@ export class TournamentDesk {
 
   #onHall(change: HallChange): void {
     const playoffBoards = this.hall.seated.get(this.playoffSection);
-    if (playoffBoards && change.boards.some((id) => this.hall.boards.get(id)?.round === playoffBoards)) this.#queuePlayoff();
+    // A game of the playoff's sitting moved, or its next sitting waits for boards another section still uses.
+    if (this.#playoffHeld !== undefined || (playoffBoards && change.boards.some((id) => this.hall.boards.get(id)?.round === playoffBoards))) this.#queuePlayoff();
     let changed = false;
     if (change.round && this.hall.seated.get(this.hallSection) !== this.#pairsOf) {
       this.#linkBoards();
