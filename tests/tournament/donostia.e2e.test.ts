@@ -1,5 +1,6 @@
 // Donostia 2009 end to end: four 10-player groups, 9 rounds each on simulated clocks; first place
 // by 5-minute games / leagues and Armageddon, the other places by most Blacks, won games, SB.
+// Each group is 45 games on clocks: CPU-bound, and slow on a loaded machine (120 s each).
 import { describe, expect, it } from 'vitest';
 import {
   appealsLog,
@@ -86,7 +87,7 @@ describe('Donostia 2009 end to end', () => {
       [second, 1750, 'places 2-3 shared'],
       [3, 1750, 'places 2-3 shared'],
     ]);
-  });
+  }, 120_000);
 
   it('two tied: two 5-minute games, then Armageddon', () => {
     const section = findSection(event, 'euskal-xake-eskola');
@@ -96,7 +97,7 @@ describe('Donostia 2009 end to end', () => {
     const { state } = playPlayoff(event, startPlayoff(section, tiedForFirst(standings), 5), () => 1, Date.UTC(2009, 6, 16, 19));
     expect(state.games.map((g) => g.game.timeControl)).toEqual(['300', '300', 'W300-B240']);
     expect(state.winner).toBe(state.games[2]!.game.white);
-  });
+  }, 120_000);
 
   it('plays the other two groups to the end with a tie for first each', () => {
     for (const [id, leaders] of [['donostia-2016', [2, 9]], ['kutxa', [5, 6, 10]]] as const) {
@@ -104,7 +105,7 @@ describe('Donostia 2009 end to end', () => {
       expect(tiedForFirst(standings).sort((a, b) => a - b)).toEqual([...leaders]);
       expect(standings.reduce((s, r) => s + r.points, 0)).toBe(45);
     }
-  });
+  }, 120_000);
 
   it('logs appeals with the one-hour deadline after the round', () => {
     const record: SectionRecord = {
