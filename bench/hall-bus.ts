@@ -10,11 +10,12 @@
 // ZEITNOT_BENCH_HOSTS, ZEITNOT_BENCH_BOARDS (per host) and ZEITNOT_BENCH_PARTITION_S scale it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { presetJson } from '../tournament/index.ts';
+import { freePort } from '../tests/support/nats.ts';
 import type { BenchRow } from './table.ts';
 
 const HOSTS = Number(process.env.ZEITNOT_BENCH_HOSTS ?? 4);
@@ -24,15 +25,6 @@ const SCALE = 10;
 const NORMAL_PLAY_S = 30;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== 'object' || !address) throw new Error('no port');
-  return address.port;
-}
 
 async function listening(port: number, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -5,7 +5,7 @@ import { parseBoardRanges, parseDeviceSpec, startHallHost } from '../arbiter-con
 import { checkToken } from '../bus/index.ts';
 import { presetNames } from '../tournament/index.ts';
 import { busHelp, busOptionSpecs, busOptionsFrom } from './bus-options.ts';
-import { UsageError, type Command } from './command.ts';
+import { runUntilStopped, UsageError, type Command } from './command.ts';
 import { eventFrom } from './inputs.ts';
 
 const help = `zeitnot hall-host: the boards of one machine of the hall, on the bus (docs/hall.md).
@@ -110,15 +110,5 @@ async function hallHost(args: string[]): Promise<number> {
   });
   for (const w of running.warnings) process.stderr.write(`zeitnot hall-host: warning: ${w}\n`);
   process.stdout.write(`zeitnot hall host ${hostId}: ${event.name}, boards ${values.boards} (${boards.size}), on ${bus.servers.join(',')}\n  journal: ${running.journal.file}\n`);
-  process.on('uncaughtException', (err) => process.stderr.write(`zeitnot hall-host: unexpected error (still running): ${err.stack ?? String(err)}\n`));
-  await new Promise<void>((resolveStop) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      void running.stop().then(resolveStop, resolveStop);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-  return 0;
+  return runUntilStopped('zeitnot hall-host', running);
 }

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { demoLateArrivals, parseDeviceSpec, startConsole } from '../arbiter-console/index.ts';
 import { checkToken } from '../bus/index.ts';
 import { presetNames } from '../tournament/index.ts';
-import { UsageError, type Command } from './command.ts';
+import { runUntilStopped, UsageError, type Command } from './command.ts';
 import { busHelp, busOptionSpecs, busOptionsFrom } from './bus-options.ts';
 import { eventFrom, readInput } from './inputs.ts';
 
@@ -199,18 +199,6 @@ async function serve(args: string[]): Promise<number> {
     if (!tls && values.host !== undefined && !['127.0.0.1', 'localhost', '::1'].includes(values.host)) {
       process.stderr.write('zeitnot serve: warning: plain HTTP: the arbiters\' tokens cross the network readable by anyone on it; use --tls-cert/--tls-key on an open network\n');
     }
-    // A host-driven clock stops when this process stops, so a bug anywhere is logged, not fatal; the
-    // journal keeps what happened either way.
-    process.on('uncaughtException', (err) => process.stderr.write(`zeitnot serve: unexpected error (still running): ${err.stack ?? String(err)}\n`));
-    await new Promise<void>((resolveStop) => {
-      const stop = (): void => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        void running.stop().then(resolveStop, resolveStop);
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
-    return 0;
+    return runUntilStopped('zeitnot serve', running);
   }
 }
