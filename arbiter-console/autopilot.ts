@@ -1,7 +1,8 @@
 // The simulated arbiter of an event console (`--auto-publish`, `--simulate-event`): it does what the
 // chief arbiter does between rounds, through the same commands and the same journal: pairs each
 // section's next round as soon as it may, publishes the draft as it is, starts the clocks, and (with
-// `confirm`) confirms every result the clocks gave. It acts a turn of the event loop after a change,
+// `confirm`) confirms every result the clocks gave; with `playoff` it starts the playoff, its clocks,
+// and makes the ruling the regulations leave to the chief arbiter. It acts a turn of the event loop after a change,
 // never inside one, so every step is an ordinary journaled command.
 import type { PlayingHall } from './hall.ts';
 import type { TournamentDesk } from './tournament-desk.ts';
@@ -48,6 +49,14 @@ export function startAutopilot(hall: PlayingHall, desks: ReadonlyMap<string, Tou
       const started = hall.command({ type: 'startAll', section: desk.playoffSection }, BY);
       if (!started.ok) options.warn?.(`section ${section}: playoff not started: ${started.reason}`);
       return started.ok;
+    }
+    const state = desk.playoff;
+    if (options.playoff && state?.arbiterDecision && state.winner === undefined) {
+      // Left to the chief arbiter (more tied than the ladder covers, or its stages exhausted): a
+      // simulated event must still end, so the simulated arbiter names the best of those still in by
+      // the main tie-breaks (the playoff keeps them in that order).
+      const winner = state.remaining[0]!;
+      return desk.command({ type: 'decidePlayoff', section, winner, reason: `simulated ruling: the best of those still in by the tie-breaks (${desk.section.tiebreaks.join(', ')})` }, BY).ok;
     }
     return false;
   };

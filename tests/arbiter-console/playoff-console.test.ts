@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GameResult } from '../../clock-engine/index.ts';
-import { manualSource, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
+import { manualSource, startAutopilot, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
 import { PLAYOFF, SECTION, event, leadersScript, nameOf, ok, playMainEvent, source, turn } from './playoff-fixtures.ts';
 
 let run: RunningConsole | undefined;
@@ -201,5 +201,22 @@ describe('the playoff on the hall boards', () => {
     await run.stop();
     run = await open(dir, at);
     expect(run.desks.get(SECTION)!.view('arbiter')).toEqual(view);
+  }, 60_000);
+
+  it('five tied in a simulated event: the simulated arbiter starts the playoff and rules for the best by the tie-breaks', async () => {
+    run = await open(tempDir());
+    const desk = run.desks.get(SECTION)!;
+    await playMainEvent(run, leadersScript([1, 3, 4, 8, 10]));
+    const best = desk.view('arbiter').crosstable.tiedForFirst[0];
+    const pilot = startAutopilot(run.hall, run.desks, { confirm: false, start: false, publish: false, playoff: true });
+    try {
+      for (let i = 0; i < 10 && desk.view('arbiter').playoff?.state !== 'decided'; i++) await turn();
+    } finally {
+      pilot.stop();
+    }
+    const view = desk.view('arbiter');
+    expect(view.playoff).toMatchObject({ state: 'decided', winner: { id: best }, message: expect.stringMatching(/^chief arbiter: simulated ruling: the best of those still in by the tie-breaks/) });
+    expect(view.crosstable.rows[0]).toMatchObject({ rank: 1, id: best });
+    expect(run.hall.seated.get(PLAYOFF)).toBeUndefined();
   }, 60_000);
 });
