@@ -2,35 +2,20 @@
 // same data directory: the same event. The console runs as `zeitnot serve --event cairns-cup-2019`,
 // the arbiter drives it over the WebSocket; after each kill the restarted console (no --event: the
 // journal has it) shows the same tournament view, the same boards and the same /api/event.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ConsoleProcesses } from '../support/console-process.ts';
 import { helloClient, type Message, type TestClient } from '../support/ws-client.ts';
 
-const children: ChildProcess[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-crash-event-'));
+const consoles = new ConsoleProcesses(dataDir);
 afterAll(() => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  consoles.killAll();
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function serve(args: string[]): Promise<{ child: ChildProcess; url: string; token?: string }> {
-  const child = spawn(process.execPath, ['bin/zeitnot.js', 'serve', '--data', dataDir, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  child.stdout!.on('data', (d) => (out += String(d)));
-  child.stderr!.on('data', (d) => (out += String(d)));
-  const end = Date.now() + 60_000;
-  while (!/spectators:\s+(\S+)\/spectator/.test(out)) {
-    if (child.exitCode !== null || Date.now() > end) throw new Error(`console did not start: ${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const url = /spectators:\s+(\S+)\/spectator/.exec(out)![1]!;
-  const token = /arbiter token[^:]*: (\S+)/.exec(out)?.[1];
-  return { child, url, ...(token ? { token } : {}) };
-}
+const serve = (args: string[]) => consoles.serve(args);
 
 type Board = { id: string; status: string; white: string; black: string; result?: unknown; presses: unknown; moves: unknown; arrived: unknown; version: number };
 

@@ -2,7 +2,6 @@
 // process is killed with SIGKILL mid-round and restarted on the same data directory. Every board must
 // come back exactly as the journal left it (the running clock kept running through the downtime), and
 // no acknowledged command may be missing.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,31 +9,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { remainingAt } from '../../clock-engine/index.ts';
 import { Journal, PlayingHall, manualSource, type BoardView } from '../../arbiter-console/index.ts';
+import { ConsoleProcesses } from '../support/console-process.ts';
 
-const children: ChildProcess[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-crash-'));
+const consoles = new ConsoleProcesses(dataDir);
 
 afterAll(() => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  consoles.killAll();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function serve(args: string[]): Promise<{ child: ChildProcess; url: string; token?: string }> {
-  const child = spawn(process.execPath, ['bin/zeitnot.js', 'serve', '--data', dataDir, '--port', '0', ...args], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d) => (out += String(d)));
-  child.stderr!.on('data', (d) => (err += String(d)));
-  const end = Date.now() + 30_000;
-  while (!/spectators:\s+(\S+)\/spectator/.test(out)) {
-    if (child.exitCode !== null || Date.now() > end) throw new Error(`console did not start: ${out}\n${err}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const url = /spectators:\s+(\S+)\/spectator/.exec(out)![1]!;
-  const token = /arbiter token[^:]*: (\S+)/.exec(out)?.[1];
-  return { child, url, ...(token ? { token } : {}) };
-}
+const serve = (args: string[]) => consoles.serve(args, 30_000);
 
 async function until(check: () => boolean, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;

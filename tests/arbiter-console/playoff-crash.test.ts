@@ -4,36 +4,23 @@
 // virtual players (on virtual DGT boards, the default) play the games on the hall boards, and the
 // clocks' results decide the stages. The console rebuilt from the journal has the playoff the clients
 // saw, and plays it on to the final order and the prizes without a game seated or recorded twice.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Journal, manualSource, startConsole } from '../../arbiter-console/index.ts';
 import type { PlayoffView } from '../../tournament/index.ts';
+import { ConsoleProcesses } from '../support/console-process.ts';
 import { PLAYOFF, SECTION, event, leadersScript, playMainEvent } from './playoff-fixtures.ts';
 
-const children: ChildProcess[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-playoff-crash-'));
-
+const consoles = new ConsoleProcesses(dataDir);
 afterAll(() => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  consoles.killAll();
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function serve(args: string[]): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, ['bin/zeitnot.js', 'serve', '--data', dataDir, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  child.stdout!.on('data', (d) => (out += String(d)));
-  child.stderr!.on('data', (d) => (out += String(d)));
-  const end = Date.now() + 60_000;
-  while (!/spectators:\s+(\S+)\/spectator/.test(out)) {
-    if (child.exitCode !== null || Date.now() > end) throw new Error(`console did not start: ${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { child, url: /spectators:\s+(\S+)\/spectator/.exec(out)![1]!, output: () => out };
-}
+const serve = (args: string[]) => consoles.serve(args);
 
 const get = async <T,>(url: string): Promise<T> => (await (await fetch(url)).json()) as T;
 type Playoffs = { playoff: PlayoffView | null };
