@@ -114,7 +114,7 @@ function consoleOnBus(options: ConsoleBusOptions, bus: BusConnection, subjects: 
         const record = entry.record;
         if (record.kind === 'tournament') {
           const desk = record.section !== undefined ? desks.get(record.section) : desks.values().next().value;
-          desk?.receive(record.action as TournamentRecord);
+          desk?.receive(record.action as TournamentRecord, record.at);
         }
       });
       outbox = publishJournal(bus, subjects.desk, journal);

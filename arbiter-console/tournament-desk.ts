@@ -33,7 +33,7 @@ import { MAIN, type Round } from './round.ts';
 import type { TournamentCommand } from './protocol.ts';
 import type { LivePairing } from './swiss-round.ts';
 import { resultsFromTrf } from './tournament-import.ts';
-import type { DraftView, PairedGame, PairedPlayer, RoundPairings, TournamentRecord, TournamentView, ViewParts } from './tournament-view.ts';
+import type { DraftView, PairedGame, PairedPlayer, ResultCorrection, RoundPairings, TournamentRecord, TournamentView, ViewParts } from './tournament-view.ts';
 import { assembleViews } from './tournament-view-build.ts';
 
 export interface TournamentContext {
@@ -60,6 +60,16 @@ interface Draft {
 }
 
 type EnteredResult = Extract<TournamentRecord, { type: 'result' }>;
+/** A tournament record with the console time it was journaled at. */
+interface Journaled {
+  readonly action: TournamentRecord;
+  readonly at: number;
+}
+
+/** The journal's tournament records (of one section, on an event console), in order. */
+function journaledActions(hall: PlayingHall, place: { section?: string }): Journaled[] {
+  return [...hall.journal.entries(0, 'tournament', place)].flatMap((e) => (e.record.kind === 'tournament' ? [{ action: e.record.action, at: e.record.at }] : []));
+}
 
 const key = (round: number, white: number, black: number): string => `${round}:${white}:${black}`;
 
@@ -82,6 +92,7 @@ export class TournamentDesk {
   #playoffHeld: string | undefined;
   #closed = new Set<number>();
   readonly #entered = new Map<string, EnteredResult>();
+  readonly #corrections: ResultCorrection[] = [];
   readonly #incidents: Extract<TournamentRecord, { type: 'incident' }>[] = [];
   readonly #byes: Extract<TournamentRecord, { type: 'bye' }>[] = [];
   readonly #withdrawals: Extract<TournamentRecord, { type: 'withdrawal' }>[] = [];
@@ -99,8 +110,8 @@ export class TournamentDesk {
 
   /** Opens the desk of a hall: from the journal's `open` record, else from `context` (journaled now). */
   static open(hall: PlayingHall, context?: TournamentContext): TournamentDesk | undefined {
-    const records = [...hall.journal.entries(0, 'tournament')].flatMap((e) => (e.record.kind === 'tournament' ? [e.record.action] : []));
-    const opened = records.find((r): r is Extract<TournamentRecord, { type: 'open' }> => r.type === 'open');
+    const records = journaledActions(hall, {});
+    const opened = records.map((r) => r.action).find((r): r is Extract<TournamentRecord, { type: 'open' }> => r.type === 'open');
     if (!opened && !context) return undefined;
     const open = opened ?? { type: 'open' as const, event: context!.event, section: context!.section ?? context!.event.sections[0]!.id };
     findSection(open.event, open.section); // throws with the section ids when it is wrong
@@ -114,8 +125,9 @@ export class TournamentDesk {
       fresh.push({ type: 'draft', round: live.round, games: live.games, bye: live.bye, by: live.source === 'engine' ? 'console start (Dutch engine)' : 'console start' });
       if (live.source === 'published') fresh.push({ type: 'publish', round: live.round, by: 'console start (published by the previous round\'s console)' });
     }
-    for (const action of fresh) hall.record({ kind: 'tournament', at: hall.source.now(), action });
-    return new TournamentDesk(hall, open.event, open.section, fresh, MAIN);
+    const at = hall.source.now();
+    for (const action of fresh) hall.record({ kind: 'tournament', at, action });
+    return new TournamentDesk(hall, open.event, open.section, fresh.map((action) => ({ action, at })), MAIN);
   }
 
   /**
@@ -123,15 +135,14 @@ export class TournamentDesk {
    * of that section, its rounds are seated on the hall's boards by `seat` when published.
    */
   static forSection(hall: PlayingHall, event: ZeitnotEvent, sectionId: string, seat: SeatRound, seatPlayoff?: SeatPlayoff): TournamentDesk {
-    const records = [...hall.journal.entries(0, 'tournament', { section: sectionId })].flatMap((e) => (e.record.kind === 'tournament' ? [e.record.action] : []));
-    return new TournamentDesk(hall, event, sectionId, records, sectionId, seat, seatPlayoff);
+    return new TournamentDesk(hall, event, sectionId, journaledActions(hall, { section: sectionId }), sectionId, seat, seatPlayoff);
   }
 
   private constructor(
     readonly hall: PlayingHall,
     event: ZeitnotEvent,
     sectionId: string,
-    records: readonly TournamentRecord[],
+    records: readonly Journaled[],
     hallSection: string,
     seat?: SeatRound,
     seatPlayoff?: SeatPlayoff,
@@ -142,7 +153,7 @@ export class TournamentDesk {
     this.#seat = seat;
     this.#seatPlayoff = seatPlayoff;
     this.#linkBoards();
-    for (const record of records) this.#apply(record);
+    for (const { action, at } of records) this.#apply(action, at);
     for (const id of this.hallPairs.keys()) this.#finished.set(id, this.#finishSignature(id));
     hall.subscribe((change) => this.#onHall(change));
     const held = hall.startHeld;
@@ -263,7 +274,7 @@ export class TournamentDesk {
       if (step.results.length > 0) {
         const at = this.hall.source.now();
         this.hall.recordBatch(step.results.map((action) => ({ kind: 'tournament' as const, section: this.section.id, at, action })));
-        for (const action of step.results) this.#apply(action);
+        for (const action of step.results) this.#apply(action, at);
         changed = true;
         continue;
       }
@@ -290,13 +301,20 @@ export class TournamentDesk {
     for (const listener of this.#listeners) listener();
   }
 
-  #apply(record: TournamentRecord): void {
+  #apply(record: TournamentRecord, at: number): void {
     switch (record.type) {
       case 'open':
         break;
-      case 'result':
-        this.#entered.set(key(record.round, record.white, record.black), record);
+      case 'result': {
+        const k = key(record.round, record.white, record.black);
+        // Journals before `replaces` was written: a different arbiter's result over an entered one is a correction too.
+        const replaces = record.replaces ?? (record.source === 'arbiter' ? this.#entered.get(k)?.result : undefined);
+        if (replaces !== undefined && replaces !== record.result) {
+          this.#corrections.push({ round: record.round, white: this.#player(record.white), black: this.#player(record.black), from: replaces, to: record.result, by: record.by, reason: record.reason ?? '', at });
+        }
+        this.#entered.set(k, record);
         break;
+      }
       case 'draft':
         this.#draft = { round: record.round, games: [...record.games], bye: record.bye, changes: [] };
         if (record.round === this.liveRound) this.#livePairing = { games: record.games, bye: record.bye };
@@ -452,8 +470,9 @@ export class TournamentDesk {
       const ended = this.#endOnClock(action);
       if (ended) return refuse(ended);
     }
-    const journalSeq = this.#journal(action);
-    this.#apply(action);
+    const at = this.hall.source.now();
+    const journalSeq = this.#journal(action, at);
+    this.#apply(action, at);
     let seq = journalSeq;
     if (action.type === 'draft') this.hall.lifecycle(this.hallSection, action.round, { type: 'draft' });
     if (action.type === 'discardDraft' && this.#discarded !== undefined) this.hall.lifecycle(this.hallSection, this.#discarded, { type: 'discard' });
@@ -474,8 +493,8 @@ export class TournamentDesk {
    * A record another console's desk journaled (read from the bus, already in this journal): applied as
    * that desk applied it. The seat of a published round comes on its own (the hall's `seat` record).
    */
-  receive(action: TournamentRecord): void {
-    this.#apply(action);
+  receive(action: TournamentRecord, at: number): void {
+    this.#apply(action, at);
     if (action.type === 'draft') this.hall.lifecycle(this.hallSection, action.round, { type: 'draft' });
     if (action.type === 'discardDraft' && this.#discarded !== undefined) this.hall.lifecycle(this.hallSection, this.#discarded, { type: 'discard' });
     this.#linkBoards();
@@ -519,14 +538,14 @@ export class TournamentDesk {
     if (actions.length === 0) return { ok: false, reason: round === 0 ? 'no round is on the boards' : `round ${round} has no clock result to confirm` };
     const at = this.hall.source.now();
     const journalSeq = this.hall.recordBatch(actions.map((action) => ({ kind: 'tournament' as const, ...(this.#seat ? { section: this.section.id } : {}), at, action })));
-    for (const action of actions) this.#apply(action);
+    for (const action of actions) this.#apply(action, at);
     this.#closeIfConfirmed();
     this.#changed();
     return { ok: true, journalSeq };
   }
 
-  #journal(action: TournamentRecord): number {
-    return this.hall.record({ kind: 'tournament', ...(this.#seat ? { section: this.section.id } : {}), at: this.hall.source.now(), action });
+  #journal(action: TournamentRecord, at: number): number {
+    return this.hall.record({ kind: 'tournament', ...(this.#seat ? { section: this.section.id } : {}), at, action });
   }
 
   /** A refusal (string) or the record to journal. Throws (refused with its message) on tournament-rule errors. */
@@ -549,7 +568,10 @@ export class TournamentDesk {
         }
         const existing = this.#entered.get(key(round, white, black));
         if (existing?.source === 'arbiter' && existing.result === command.result) return `round ${round}: ${name(white)} – ${name(black)} is already ${command.result}`;
-        const record: TournamentRecord = { type: 'result', round, white, black, result: command.result, source: 'arbiter', termination: 'arbiter', reason: command.reason, by };
+        const hallBoard = round === this.liveRound ? [...this.hallPairs].find(([, p]) => p.white === white && p.black === black)?.[0] : undefined;
+        const before = existing?.result ?? (hallBoard === undefined ? undefined : this.clockResult(hallBoard)?.result);
+        const replaces = before !== undefined && before !== command.result ? { replaces: before } : {};
+        const record: TournamentRecord = { type: 'result', round, white, black, result: command.result, source: 'arbiter', termination: 'arbiter', reason: command.reason, ...replaces, by };
         recordBoardResult(this.section, this.record(), round, { white, black, result: command.result }); // clashes throw
         return record;
       }
@@ -738,6 +760,7 @@ export class TournamentDesk {
       liveRound: this.liveRound,
       currentRound: this.currentRound,
       rounds,
+      corrections: [...this.#corrections],
       unlinkedBoards: [...this.hall.boards.values()].filter((b) => (b.round.section ?? MAIN) === this.hallSection && !this.hallPairs.has(b.id)).map((b) => ({ board: b.id, white: b.info.white, black: b.info.black })),
       nextRound: this.#nextRound(),
       playoffPossible: this.#playoffPossible(),

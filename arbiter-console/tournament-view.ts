@@ -21,6 +21,8 @@ export type TournamentRecord =
       readonly termination: string;
       readonly lessThanOneMove?: boolean;
       readonly reason?: string;
+      /** A correction: the result this one replaces (entered, confirmed, imported, or the clock's). */
+      readonly replaces?: GameResult;
       readonly by: string;
     }
   | { readonly type: 'draft'; readonly round: number; readonly games: readonly Pairing[]; readonly bye: number | null; readonly by: string }
@@ -71,6 +73,20 @@ export interface RoundPairings {
   readonly notPaired: readonly { readonly id: number; readonly name: string; readonly why: string }[];
 }
 
+/** A game's result corrected by an arbiter (with the reason): the crosstable's history of that game. */
+export interface ResultCorrection {
+  readonly round: number;
+  readonly white: PairedPlayer;
+  readonly black: PairedPlayer;
+  /** The result it replaced. */
+  readonly from: GameResult;
+  readonly to: GameResult;
+  readonly by: string;
+  readonly reason: string;
+  /** Console time (monotonic ms) of the journal record. */
+  readonly at: number;
+}
+
 export interface DraftView {
   readonly round: number;
   readonly games: readonly { readonly board: number; readonly white: PairedPlayer; readonly black: PairedPlayer }[];
@@ -92,6 +108,8 @@ export interface TournamentView {
   readonly rounds: readonly RoundPairings[];
   /** Boards on the clocks whose players are not both in the section: their results are not counted. */
   readonly unlinkedBoards: readonly { readonly board: string; readonly white: string; readonly black: string }[];
+  /** Every corrected result, oldest first (the crosstable marks their cells and shows this history). */
+  readonly corrections: readonly ResultCorrection[];
   /** Arbiters only; spectators never see an unpublished pairing. */
   readonly draft?: DraftView;
   readonly nextRound: { readonly round: number; readonly possible: boolean; readonly why?: string } | null;

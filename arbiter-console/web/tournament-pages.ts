@@ -3,7 +3,7 @@
 // its content from the whole TournamentView whenever the console sends one. Spectators get the same
 // tables without a single control.
 import type { ConsoleCommand } from '../protocol.ts';
-import type { DraftView, PairedGame, RoundPairings, TournamentView } from '../tournament-view.ts';
+import type { DraftView, PairedGame, ResultCorrection, RoundPairings, TournamentView } from '../tournament-view.ts';
 import type { Connection } from './connection.ts';
 import { escapeHtml } from './format.ts';
 
@@ -41,6 +41,8 @@ export function tournamentPages(root: HTMLElement, conn: Connection, arbiter: bo
   const sectionSelect = root.querySelector<HTMLSelectElement>('#t-section')!;
   const sectionsBar = root.querySelector<HTMLElement>('#t-sections')!;
   let selected: string | undefined;
+  /** The crosstable game whose correction history is open ("round:white:black"). */
+  let history: string | undefined;
   sectionSelect.addEventListener('change', () => {
     selected = sectionSelect.value;
     render();
@@ -58,6 +60,11 @@ export function tournamentPages(root: HTMLElement, conn: Connection, arbiter: bo
   content.addEventListener('input', (event) => ((event.target as HTMLElement).dataset.touched = ''));
   content.addEventListener('click', (event) => {
     const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button[data-t]');
+    if (button?.dataset.t === 'history') {
+      history = history === button.dataset.game ? undefined : button.dataset.game;
+      render();
+      return;
+    }
     if (button?.dataset.t === 'print' || button?.dataset.t === 'print-slips') {
       // The print view of this page: A4, no controls (style.css @media print); the slips alone on demand.
       document.body.classList.toggle('print-slips', button.dataset.t === 'print-slips');
@@ -242,11 +249,21 @@ export function tournamentPages(root: HTMLElement, conn: Connection, arbiter: bo
     const c = v.crosstable;
     const rounds = Math.max(0, ...c.rows.map((r) => r.rounds.length));
     const head = `<tr><th>Rk</th><th>No</th><th>Name</th><th>Fed</th><th>Rtg</th>${Array.from({ length: rounds }, (_, i) => `<th>${i + 1}</th>`).join('')}<th>Pts</th>${c.columns.map((col) => `<th>${e(col)}</th>`).join('')}</tr>`;
+    const corrected = correctionsByGame(v.corrections);
+    const cell = (player: number, x: (typeof c.rows)[number]['rounds'][number]): string => {
+      const text = `${x.opponent ?? ''}${x.colour ?? ''}${e(x.result === '=' ? '½' : x.result)}`;
+      const game = x.opponent === null ? undefined : x.colour === 'w' ? `${x.round}:${player}:${x.opponent}` : `${x.round}:${x.opponent}:${player}`;
+      const list = game === undefined ? undefined : corrected.get(game);
+      if (!list) return `<td class="cell">${text}</td>`;
+      const last = list.at(-1)!;
+      return `<td class="cell corrected"><button data-t="history" data-game="${game}" aria-expanded="${history === game}" title="corrected ${e(resultText(last.from))} → ${e(resultText(last.to))} by ${e(last.by)}: ${e(last.reason)}">${text}<sup>✎</sup></button></td>`;
+    };
+    const shown = history === undefined ? undefined : corrected.get(history);
     const body = c.rows
       .map(
         (r) => `<tr data-player="${r.id}">
           <td>${r.rank}</td><td>${r.id}</td><td class="name">${e(r.name)}</td><td>${e(r.federation)}</td><td>${r.rating ?? ''}</td>
-          ${r.rounds.map((x) => `<td class="cell">${x.opponent ?? ''}${x.colour ?? ''}${e(x.result === '=' ? '½' : x.result)}</td>`).join('')}
+          ${r.rounds.map((x) => cell(r.id, x)).join('')}
           <td class="points">${number(r.points)}</td>
           ${c.columns.map((col) => `<td>${number(r.tiebreaks[col])}</td>`).join('')}
         </tr>`,
@@ -257,7 +274,9 @@ export function tournamentPages(root: HTMLElement, conn: Connection, arbiter: bo
       <h2>${e(c.section)} · after ${c.roundsPlayed} round${c.roundsPlayed === 1 ? '' : 's'}</h2>
       <div class="scroll"><table class="t-table crosstable"><thead>${head}</thead><tbody>${body}</tbody></table></div>
       ${c.tiedForFirst.length > 1 ? `<p>Tied for first: ${c.tiedForFirst.map((id) => e(c.rows.find((r) => r.id === id)?.name ?? String(id))).join(', ')}</p>` : ''}
-    </section>`;
+      ${corrected.size > 0 ? '<p class="hint">✎ a corrected result: press the cell for its history.</p>' : ''}
+    </section>
+    ${shown ? correctionHistory(shown) : ''}`;
   };
 
   const playoffsPage = (v: TournamentView): string => {
@@ -362,6 +381,31 @@ export function tournamentPages(root: HTMLElement, conn: Connection, arbiter: bo
     },
     render,
   };
+}
+
+/** Corrections by game ("round:white:black"), oldest first. */
+function correctionsByGame(corrections: readonly ResultCorrection[]): Map<string, ResultCorrection[]> {
+  const out = new Map<string, ResultCorrection[]>();
+  for (const c of corrections) {
+    const game = `${c.round}:${c.white.id}:${c.black.id}`;
+    out.set(game, [...(out.get(game) ?? []), c]);
+  }
+  return out;
+}
+
+/** A corrected game's history under the crosstable: each result it had, who changed it, why, when. */
+function correctionHistory(list: readonly ResultCorrection[]): string {
+  const first = list[0]!;
+  const when = (at: number): string => {
+    const s = Math.floor(at / 1000);
+    return `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+  };
+  return `<section class="correction-history" aria-label="Correction history">
+    <h3>Round ${first.round}: ${e(first.white.name)} – ${e(first.black.name)}</h3>
+    <table class="t-table"><thead><tr><th>Console time</th><th>Result</th><th>By</th><th>Reason</th></tr></thead><tbody>
+      ${list.map((c) => `<tr><td>${when(c.at)}</td><td>${e(resultText(c.from))} → ${e(resultText(c.to))}</td><td>${e(c.by)}</td><td>${e(c.reason)}</td></tr>`).join('')}
+    </tbody></table>
+  </section>`;
 }
 
 /** One slip per game of the round, two to a row on A4, for the players to sign. */

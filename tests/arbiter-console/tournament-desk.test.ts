@@ -112,6 +112,12 @@ describe('tournament desk', () => {
     expect(desk.command({ type: 'enterResult', round: 1, white: 2, black: 3, result: '1/2-1/2', reason: 'Black was excused in advance; agreed draw' }, 'IA Smith')).toMatchObject({ ok: true });
     expect(points()).toEqual({ 1: 0, 2: 0.5, 3: 0.5, 4: 1 });
     expect(desk.view('spectator').rounds[0]!.games.map((g) => g.source)).toEqual(['confirmed', 'arbiter']);
+    // The crosstable's history of the game: what the clock had, the arbiter's result, who, why, when.
+    const end = 10_000 + 3 * 60 * MIN;
+    const p = (id: number) => ({ id, name: `Cairns player 0${id}` });
+    const clockCorrection = { round: 1, white: p(2), black: p(3), from: '+--', to: '1/2-1/2', by: 'IA Smith', reason: 'Black was excused in advance; agreed draw', at: end };
+    expect(desk.view('spectator').corrections).toEqual([clockCorrection]);
+    expect(tournamentRecords().at(-1)).toMatchObject({ type: 'result', source: 'arbiter', result: '1/2-1/2', replaces: '+--' });
 
     const before = t.journal.count();
     expect(desk.command({ type: 'enterResult', round: 1, white: 1, black: 2, result: '1-0', reason: 'r' }, 'IA')).toEqual({
@@ -123,9 +129,13 @@ describe('tournament desk', () => {
       reason: 'round 3 has no pairings yet (current round: 1)',
     });
     expect(t.journal.count()).toBe(before);
+    // A confirmed result corrected later: its history follows the first correction's.
+    t.source.set(end + 1_000);
+    expect(desk.command({ type: 'enterResult', round: 1, white: 1, black: 4, result: '1-0', reason: 'Black had resigned before the flag fell' }, 'IA Jones')).toMatchObject({ ok: true });
+    expect(desk.view('spectator').corrections).toEqual([clockCorrection, { round: 1, white: p(1), black: p(4), from: '0-1', to: '1-0', by: 'IA Jones', reason: 'Black had resigned before the flag fell', at: end + 1_000 }]);
 
     const view = desk.view('arbiter');
-    t.reopen(10_000 + 3 * 60 * MIN);
+    t.reopen(end + 1_000);
     const again = TournamentDesk.open(t.hall)!;
     expect(again.view('arbiter')).toEqual(view);
   });

@@ -96,6 +96,44 @@ describe('tournament pages', () => {
     await page.close();
   });
 
+  it("marks a corrected result in the crosstable and shows its history there (old result, new, by whom, why), to a spectator too", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${run.url}/#token=${run.newToken}`);
+    await page.waitForSelector('nav a[data-page="pairings"]');
+    await page.click('nav a[data-page="pairings"]');
+    const row = 'tr[data-round="1"][data-board="1"]';
+    await page.waitForSelector(`${row} select[name="result"]`);
+    await page.fill('#t-reason', 'both scoresheets say draw agreed');
+    await page.selectOption(`${row} select[name="result"]`, '1/2-1/2');
+    await page.click(`${row} button[data-t="enter"]`);
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent === '½-½', `${row} .result`, { timeout: 10_000 });
+    const journaled = [...run.journal.entries(0, 'tournament')].map((e) => e.record).at(-1)!;
+    expect(journaled).toMatchObject({ kind: 'tournament', action: { type: 'result', round: 1, white: 1, black: 4, result: '1/2-1/2', replaces: '1-0', reason: 'both scoresheets say draw agreed' } });
+    const by = journaled.kind === 'tournament' && journaled.action.type === 'result' ? journaled.action.by : '';
+
+    await page.click('nav a[data-page="crosstable"]');
+    // Both players' cells of the game are marked; the other games are not.
+    const marked = '.crosstable td.corrected button';
+    await page.waitForSelector(marked, { timeout: 10_000 });
+    expect(await page.$$eval(marked, (bs) => bs.map((b) => `${b.closest('tr')!.getAttribute('data-player')}:${b.textContent}`))).toEqual(
+      expect.arrayContaining(['1:4w½✎', '4:1b½✎']),
+    );
+    expect(await page.$$eval(marked, (bs) => bs.length)).toBe(2);
+    await page.click(`.crosstable tr[data-player="1"] ${marked.slice('.crosstable '.length)}`);
+    await page.waitForSelector('.correction-history', { timeout: 10_000 });
+    expect(await page.textContent('.correction-history h3')).toBe('Round 1: Cairns player 01 – Cairns player 04');
+    expect(await page.$$eval('.correction-history tbody td', (tds) => tds.slice(1).map((td) => td.textContent))).toEqual(['1-0 → ½-½', by, 'both scoresheets say draw agreed']);
+    await page.close();
+
+    const spectator = await browser.newPage();
+    await spectator.goto(`${run.url}/spectator#crosstable`);
+    await spectator.waitForSelector(marked, { timeout: 10_000 });
+    await spectator.click(`.crosstable tr[data-player="4"] ${marked.slice('.crosstable '.length)}`);
+    await spectator.waitForSelector('.correction-history', { timeout: 10_000 });
+    expect(await spectator.textContent('.correction-history tbody td:nth-child(2)')).toBe('1-0 → ½-½');
+    await spectator.close();
+  });
+
   it('pairs the next round as a draft on the page, swaps colours with a reason, publishes it; spectators never see the draft', async () => {
     const page = await browser.newPage();
     await page.goto(`${run.url}/#token=${run.newToken}`);
