@@ -2,7 +2,7 @@
 // the event from the stream into its journal, publishes its own records (seats, starts, the desk, the
 // team), hears every hall host's heartbeat, and carries an arbiter's board command to the host that
 // runs the board, acknowledging it once that host has journaled it.
-import { ask, connectBus, ensureEventStream, eventSubjects, PresenceWatch, type BusConnection, type BusOptions, type HostSeen, type Outbox } from '../bus/index.ts';
+import { ask, connectBus, ensureEventStream, eventSubjects, PresenceWatch, untilAnswered, type BusConnection, type BusOptions, type HostSeen, type Outbox } from '../bus/index.ts';
 import type { ZeitnotEvent } from '../tournament/index.ts';
 import { openEvent, publishJournal, readIntoJournal, sameEvent, type HallReader, type Opening } from './hall-bus.ts';
 import type { CommandOutcome, PlayingHall } from './hall.ts';
@@ -58,8 +58,8 @@ export async function joinAsConsole(options: ConsoleBusOptions, journal: Journal
     const event = meta?.event ?? given.event;
     if (!event) throw new Error('give the event (--event FILE|PRESET): the journal holds none yet');
     const subjects = eventSubjects(event.id);
-    await ensureEventStream(bus, subjects);
-    const opening = await openEvent(bus, subjects, { event, epochWallMs: meta?.epochWallMs ?? Date.now(), scale: meta?.scale ?? given.scale, console: options.consoleId });
+    await untilAnswered(`the stream ${subjects.stream}`, () => ensureEventStream(bus, subjects), warn);
+    const opening = await openEvent(bus, subjects, { event, epochWallMs: meta?.epochWallMs ?? Date.now(), scale: meta?.scale ?? given.scale, console: options.consoleId }, warn);
     if (!sameEvent(opening.event, event)) throw new Error(`the bus runs another version of event '${event.id}' (opened by console ${opening.console}): give the same event file`);
     if (meta && meta.epochWallMs !== opening.epochWallMs) throw new Error(`${journal.file} is of another run of event '${event.id}' on this bus (its time starts elsewhere): use a new data directory`);
     if (!meta) journal.setMeta({ event: opening.event, epochWallMs: opening.epochWallMs, scale: opening.scale } satisfies JournalMeta);

@@ -8,6 +8,7 @@ import {
   encodeEntry,
   Outbox,
   startReader,
+  untilAnswered,
   type BusConnection,
   type BusEntry,
   type BusRole,
@@ -41,14 +42,14 @@ const OPENING_SOURCE = 'event';
  * Publishes the opening unless the stream has one (the first console wins: JetStream refuses a second
  * message on the subject); returns the stream's.
  */
-export async function openEvent(bus: BusConnection, subjects: EventSubjects, opening: Opening): Promise<Opening> {
+export async function openEvent(bus: BusConnection, subjects: EventSubjects, opening: Opening, onRetry?: (message: string) => void): Promise<Opening> {
   const entry: BusEntry = { source: OPENING_SOURCE, sourceSeq: 1, wallMs: Date.now(), record: opening };
   try {
     await bus.js.publish(subjects.opening, encodeEntry(entry), { msgID: `${OPENING_SOURCE}:1`, expect: { lastSubjectSequence: 0 }, timeout: 5_000 });
   } catch {
     // Another console opened it first (wrong last sequence), or the bus is slow: read what is there.
   }
-  const found = await readOpening(bus, subjects);
+  const found = await readOpening(bus, subjects, onRetry);
   if (!found) throw new Error(`the stream ${subjects.stream} holds no opening of the event`);
   return found;
 }
@@ -59,8 +60,8 @@ export function sameEvent(a: ZeitnotEvent, b: ZeitnotEvent): boolean {
 }
 
 /** The stream's opening, or undefined before a console has opened the event. */
-export async function readOpening(bus: BusConnection, subjects: EventSubjects): Promise<Opening | undefined> {
-  const stored = await bus.jsm.streams.getMessage(subjects.stream, { last_by_subj: subjects.opening });
+export async function readOpening(bus: BusConnection, subjects: EventSubjects, onRetry?: (message: string) => void): Promise<Opening | undefined> {
+  const stored = await untilAnswered("the event's opening", () => bus.jsm.streams.getMessage(subjects.stream, { last_by_subj: subjects.opening }), onRetry);
   if (!stored) return undefined;
   const decoded = decodeEntry(stored.data, (record) => {
     const parsed = openingSchema.safeParse(record);
@@ -139,6 +140,7 @@ export async function readIntoJournal(bus: BusConnection, subjects: EventSubject
       journal.setNote('bus.resumeAfter', String(place.resumeAfter));
     },
     onBad: (streamSeq, reason) => warn(`stream message ${streamSeq} is not a journal entry (${reason}): skipped`),
+    onRetry: warn,
     onGap: (source, expected, got) => warn(`${source}'s entry ${got} came before ${expected}: held until ${expected} arrives`),
   });
   return {

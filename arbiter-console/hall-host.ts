@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { announce, answer, awaitEventStream, connectBus, decodeEntry, eventSubjects, type BusConnection, type BusOptions, type Outbox } from '../bus/index.ts';
+import { announce, answer, awaitEventStream, connectBus, decodeEntry, eventSubjects, untilAnswered, type BusConnection, type BusOptions, type Outbox } from '../bus/index.ts';
 import { hallBoardNumbers, type ZeitnotEvent } from '../tournament/index.ts';
 import type { DeviceSpec, OpenedDevice } from './devices.ts';
 import { simulateEvent } from './event-simulation.ts';
@@ -74,18 +74,19 @@ export async function startHallHost(options: HallHostOptions): Promise<RunningHa
     };
     if (!(await bus.jsm.streams.info(subjects.stream).catch(() => undefined))) tell(`the stream ${subjects.stream}`);
     await awaitEventStream(bus, subjects, never.signal);
-    let opening = await readOpening(bus, subjects);
+    let opening = await readOpening(bus, subjects, warn);
     while (!opening) {
       tell('a console to open the event');
       await sleep(500);
-      opening = await readOpening(bus, subjects);
+      opening = await readOpening(bus, subjects, warn);
     }
     if (!sameEvent(opening.event, event)) throw new Error(`the bus runs another version of event '${event.id}' (opened by console ${opening.console}): give the same event file`);
     const meta = journal.meta();
     if (meta && meta.epochWallMs !== opening.epochWallMs) throw new Error(`${journal.file} is of another run of event '${event.id}' (its time starts elsewhere): use a new data directory`);
     if (!meta) journal.setMeta({ event: opening.event, epochWallMs: opening.epochWallMs, scale: opening.scale });
     // A journal behind what the stream has of this host would number new entries the stream already has.
-    const lastOnBus = await bus.jsm.streams.getMessage(subjects.stream, { last_by_subj: subjects.host(hostId) });
+    const asking = bus;
+    const lastOnBus = await untilAnswered(`the last entry of ${hostId}`, () => asking.jsm.streams.getMessage(subjects.stream, { last_by_subj: subjects.host(hostId) }), warn);
     const onBus = lastOnBus ? decodeEntry(lastOnBus.data, (r) => ({ ok: true, record: r })) : undefined;
     if (onBus?.ok && onBus.entry.sourceSeq > journal.lastOwn()) {
       throw new Error(`the stream has ${onBus.entry.sourceSeq} entries of hall host ${hostId} and ${journal.file} only ${journal.lastOwn()}: start ${hostId} on its own data directory, or give this host a new --host-id`);

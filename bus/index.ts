@@ -9,3 +9,4 @@ export { startReader, SourceOrder, type ReaderOptions, type StreamReader, type P
 export { ask, answer, type Reply } from './requests.ts';
 export { announce, PresenceWatch, type HostPresence, type HostSeen } from './presence.ts';
 export { rolePermissions, authorizationBlock, consumerName, type BusRole, type BusUser, type Permissions } from './permissions.ts';
+export { untilAnswered, isUnanswered } from './retry.ts';

@@ -12,6 +12,7 @@
 import { AckPolicy, DeliverPolicy, JetStreamApiError, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import type { BusConnection } from './connect.ts';
 import { decodeEntry, type BusEntry } from './entry.ts';
+import { untilAnswered } from './retry.ts';
 import type { EventSubjects } from './subjects.ts';
 
 export type ParseRecord<R> = (record: unknown) => { ok: true; record: R } | { ok: false; reason: string };
@@ -40,6 +41,8 @@ export interface ReaderOptions<R> {
   readonly onBad?: (streamSeq: number, reason: string) => void;
   /** A source's entry came before the one it follows: it is held until `expected` arrives. */
   readonly onGap?: (source: string, expected: number, got: number) => void;
+  /** A question to the JetStream API went unanswered (a server away): it is asked again. */
+  readonly onRetry?: (message: string) => void;
 }
 
 export interface ReaderStats {
@@ -136,27 +139,39 @@ export async function startReader<R>(bus: BusConnection, subjects: EventSubjects
   const stream = subjects.stream;
   // The consumer starts where the owner's journal stands, whatever an earlier run left on the servers
   // (a console on a new machine has an empty journal; the old consumer would skip the whole event).
-  try {
-    await bus.jsm.consumers.delete(stream, options.name);
-  } catch (err) {
-    if (!(err instanceof JetStreamApiError) || err.code !== 10014) throw err;
-  }
-  const info = await bus.jsm.consumers.add(stream, {
-    durable_name: options.name,
-    filter_subject: options.filter ?? subjects.journal,
-    ack_policy: AckPolicy.All,
-    ...(options.after > 0 ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: options.after + 1 } : { deliver_policy: DeliverPolicy.All }),
-    max_ack_pending: 20_000,
-  });
+  const again = options.onRetry;
+  await untilAnswered(
+    `the removal of consumer ${options.name}`,
+    async () => {
+      try {
+        await bus.jsm.consumers.delete(stream, options.name);
+      } catch (err) {
+        if (!(err instanceof JetStreamApiError) || err.code !== 10014) throw err;
+      }
+    },
+    again,
+  );
+  const info = await untilAnswered(
+    `the making of consumer ${options.name}`,
+    () =>
+      bus.jsm.consumers.add(stream, {
+        durable_name: options.name,
+        filter_subject: options.filter ?? subjects.journal,
+        ack_policy: AckPolicy.All,
+        ...(options.after > 0 ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: options.after + 1 } : { deliver_policy: DeliverPolicy.All }),
+        max_ack_pending: 20_000,
+      }),
+    again,
+  );
   const order = new SourceOrder<R>(options.sources, options.onGap);
   let position = options.after;
   let signalCaughtUp: () => void = () => {};
   const caughtUp = new Promise<void>((resolve) => (signalCaughtUp = resolve));
   if (info.num_pending === 0) signalCaughtUp();
-  const consumer = await bus.js.consumers.get(stream, options.name);
+  const consumer = await untilAnswered(`consumer ${options.name}`, () => bus.js.consumers.get(stream, options.name), again);
   // Pulls that expire every 2 s (heartbeats every second): a pull lost with a dead server is noticed
   // and made again within seconds, not the default half minute.
-  const messages: ConsumerMessages = await consumer.consume({ max_messages: 1_000, expires: 2_000 });
+  const messages: ConsumerMessages = await untilAnswered(`the reading of consumer ${options.name}`, () => consumer.consume({ max_messages: 1_000, expires: 2_000 }), again);
   let unacked: JsMsg | undefined;
   let count = 0;
   const read = (m: JsMsg): void => {

@@ -8,123 +8,35 @@
 // - c1 SIGKILLed: the hosts keep timing, c2 goes on; c1 restarted on its journal catches up;
 // - h1 SIGKILLed and restarted on its journal: its boards resume;
 // and at the end every console has every host entry exactly once, in the host's order.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { arbiterCommand as command, HallProcesses, hostJournal, pressesOf, sourceSeqs } from '../support/hall-processes.ts';
 import { helloClient, type TestClient } from '../support/ws-client.ts';
 import { startLink, startNats, type Link, type NatsServer } from '../support/nats.ts';
 import { until } from '../support/wait.ts';
-
-interface Proc {
-  readonly child: ChildProcess;
-  out(): string;
-  kill9(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-function run(args: string[]): Proc {
-  const child = spawn(process.execPath, ['bin/zeitnot.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let text = '';
-  child.stdout!.on('data', (c: Buffer) => (text += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (text += c.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const gone = () => child.exitCode !== null || child.signalCode !== null;
-  return {
-    child,
-    out: () => text,
-    async kill9() {
-      if (!gone()) child.kill('SIGKILL');
-      await exited;
-    },
-    async stop() {
-      if (!gone()) child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-      if (!gone()) child.kill('SIGKILL');
-      await exited;
-    },
-  };
-}
-
-type BoardRow = { id: string; presses: { white: number; black: number }; status: string; host?: { id: string; reachable: boolean } };
-
-/** Each host source's sourceSeqs in a journal, in the journal's order. */
-function sourceSeqs(file: string): Map<string, number[]> {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    const rows = db.prepare("SELECT source, source_seq AS n FROM entries WHERE source LIKE 'h%' ORDER BY seq").all() as { source: string; n: number }[];
-    const out = new Map<string, number[]>();
-    for (const r of rows) out.set(r.source, [...(out.get(r.source) ?? []), r.n]);
-    return out;
-  } finally {
-    db.close();
-  }
-}
-
-/** A host journal's own entries (1..n) and its clock events' types of one board. */
-function hostJournal(file: string, source: string, board?: string): { last: number; events: string[] } {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    const last = (db.prepare('SELECT MAX(source_seq) AS n FROM entries WHERE source = ?').get(source) as { n: number | null }).n ?? 0;
-    const events = board === undefined ? [] : (db.prepare("SELECT body FROM entries WHERE source = ? AND board = ? AND kind = 'clock' ORDER BY seq").all(source, board) as { body: string }[]).map((r) => (JSON.parse(r.body) as { event: { type: string } }).event.type);
-    return { last, events };
-  } finally {
-    db.close();
-  }
-}
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
 
 describe('hall hosts and consoles on one nats-server -js', () => {
   const dir = mkdtempSync(join(tmpdir(), 'zeitnot-roles-'));
-  const procs: Proc[] = [];
+  const roles = new HallProcesses(dir);
   const clients: TestClient[] = [];
   let server: NatsServer | undefined;
   let link: Link | undefined;
   afterAll(async () => {
     for (const c of clients) c.ws.close();
-    await Promise.all(procs.map((p) => p.stop()));
+    await roles.stop();
     await link?.stop();
     await server?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const host = (id: string, boards: string, url: string): Proc => {
-    const p = run(['hall-host', '--bus', url, '--event', 'cairns-cup-2019', '--boards', boards, '--host-id', id, '--simulate', 'all', '--simulate-hardware', 'none', '--data', join(dir, id)]);
-    procs.push(p);
-    return p;
-  };
-  const consoleOf = async (id: string, extra: string[]): Promise<{ proc: Proc; url: string; token: string | undefined }> => {
-    const p = run(['serve', '--bus', server!.url, '--event', 'cairns-cup-2019', '--console-id', id, '--time-scale', '30', '--port', '0', '--data', join(dir, id), ...extra]);
-    procs.push(p);
-    await until(() => /arbiter page: (http:\/\/\S+?)\//.test(p.out()) || p.child.exitCode !== null, `console ${id}`, 60_000);
-    const url = /arbiter page: (http:\/\/\S+?)\//.exec(p.out())?.[1];
-    if (!url) throw new Error(`console ${id} did not start:\n${p.out()}`);
-    return { proc: p, url, token: /arbiter token \(shown once[^)]*\): (\S+)/.exec(p.out())?.[1] };
-  };
-  const boardsOf = async (url: string): Promise<BoardRow[]> => ((await (await fetch(`${url}/api/boards`)).json()) as { boards: BoardRow[] }).boards;
-  const waitBoards = async (url: string, what: string, check: (boards: BoardRow[]) => boolean, timeoutMs = 60_000): Promise<BoardRow[]> => {
-    let last: BoardRow[] = [];
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      try {
-        last = await boardsOf(url);
-        if (check(last)) return last;
-      } catch {
-        // restarting
-      }
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last.map((b) => [b.id, b.status, b.presses, b.host, (b as { paused?: unknown }).paused]))}\n${procs.map((p) => p.out().slice(-1500)).join('\n---\n')}`);
-  };
-  const pressesOf = (boards: BoardRow[], ids: string[]): number => boards.filter((b) => ids.includes(b.id)).reduce((n, b) => n + b.presses.white + b.presses.black, 0);
-  const command = async (client: TestClient, id: string, body: object): Promise<{ type: string; reason?: unknown }> => {
-    const before = client.messages.length;
-    client.send({ type: 'command', id, command: body });
-    return (await client.next((m) => (m.type === 'ack' || m.type === 'refused') && m.id === id, `the answer to ${id}`, before)) as { type: string; reason?: unknown };
-  };
+  const host = (id: string, boards: string, url: string) => roles.host(id, boards, url);
+  const consoleOf = (id: string, extra: string[]) => roles.console(id, server!.url, extra);
+  const boardsOf = (url: string) => roles.boards(url);
+  const waitBoards = roles.waitBoards.bind(roles);
 
   it('runs the event across two hosts and two consoles through every fault, every entry exactly once in host order', async () => {
     server = await startNats();

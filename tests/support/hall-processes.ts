@@ -1,0 +1,145 @@
+// The hall's roles as child processes, the way the README runs them: `zeitnot hall-host` and
+// `zeitnot serve --bus`, each on its own data directory under one temporary directory, and what the
+// bus tests read back from them (`/api/boards`, an arbiter's command, the journals' SQLite files).
+// `stop()` ends every process started (SIGTERM, then SIGKILL).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { TestClient } from './ws-client.ts';
+import { until } from './wait.ts';
+
+export interface RoleProcess {
+  readonly child: ChildProcess;
+  out(): string;
+  /** Resolves with the exit code (null after a signal) once the process has ended. */
+  readonly exited: Promise<number | null>;
+  kill9(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function runZeitnot(args: readonly string[]): RoleProcess {
+  const child = spawn(process.execPath, ['bin/zeitnot.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let text = '';
+  child.stdout!.on('data', (c: Buffer) => (text += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (text += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const gone = () => child.exitCode !== null || child.signalCode !== null;
+  return {
+    child,
+    out: () => text,
+    exited,
+    async kill9() {
+      if (!gone()) child.kill('SIGKILL');
+      await exited;
+    },
+    async stop() {
+      if (!gone()) child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      if (!gone()) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+export type BoardRow = { id: string; presses: { white: number; black: number }; status: string; host?: { id: string; reachable: boolean } };
+
+export interface RunningConsole {
+  readonly proc: RoleProcess;
+  readonly url: string;
+  /** The chief arbiter's token, printed on the first start only. */
+  readonly token: string | undefined;
+}
+
+export class HallProcesses {
+  readonly procs: RoleProcess[] = [];
+
+  constructor(
+    readonly dir: string,
+    readonly event = 'cairns-cup-2019',
+  ) {}
+
+  journalOf(id: string): string {
+    return join(this.dir, id, 'journal.sqlite');
+  }
+
+  /** A hall host whose boards are all simulated (virtual players journaling directly). */
+  host(id: string, boards: string, bus: string, extra: readonly string[] = [], dataDir = join(this.dir, id)): RoleProcess {
+    const p = runZeitnot(['hall-host', '--bus', bus, '--event', this.event, '--boards', boards, '--host-id', id, '--simulate', 'all', '--simulate-hardware', 'none', '--data', dataDir, ...extra]);
+    this.procs.push(p);
+    return p;
+  }
+
+  /** A console on the bus at time x30, ready once it prints its arbiter page. */
+  async console(id: string, bus: string, extra: readonly string[] = []): Promise<RunningConsole> {
+    const p = runZeitnot(['serve', '--bus', bus, '--event', this.event, '--console-id', id, '--time-scale', '30', '--port', '0', '--data', join(this.dir, id), ...extra]);
+    this.procs.push(p);
+    await until(() => /arbiter page: (http:\/\/\S+?)\//.test(p.out()) || p.child.exitCode !== null, `console ${id}`, 90_000);
+    const url = /arbiter page: (http:\/\/\S+?)\//.exec(p.out())?.[1];
+    if (!url) throw new Error(`console ${id} did not start:\n${p.out()}`);
+    return { proc: p, url, token: /arbiter token \(shown once[^)]*\): (\S+)/.exec(p.out())?.[1] };
+  }
+
+  async boards(url: string): Promise<BoardRow[]> {
+    return ((await (await fetch(`${url}/api/boards`)).json()) as { boards: BoardRow[] }).boards;
+  }
+
+  /** Polls `/api/boards` until `check` holds; a timeout shows the boards and every process's output. */
+  async waitBoards(url: string, what: string, check: (boards: BoardRow[]) => boolean, timeoutMs = 60_000): Promise<BoardRow[]> {
+    let last: BoardRow[] = [];
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      try {
+        last = await this.boards(url);
+        if (check(last)) return last;
+      } catch {
+        // restarting
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last.map((b) => [b.id, b.status, b.presses, b.host, (b as { paused?: unknown }).paused]))}\n${this.outputs()}`);
+  }
+
+  outputs(): string {
+    return this.procs.map((p) => p.out().slice(-1500)).join('\n---\n');
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.procs.map((p) => p.stop()));
+  }
+}
+
+export const pressesOf = (boards: readonly BoardRow[], ids: readonly string[]): number => boards.filter((b) => ids.includes(b.id)).reduce((n, b) => n + b.presses.white + b.presses.black, 0);
+
+/** Sends an arbiter command over the page's WebSocket and waits for its ack or refusal. */
+export async function arbiterCommand(client: TestClient, id: string, body: object, timeoutMs = 30_000): Promise<{ type: string; reason?: unknown }> {
+  const before = client.messages.length;
+  client.send({ type: 'command', id, command: body });
+  let answer: { type: string; reason?: unknown } | undefined;
+  await until(() => (answer = client.messages.slice(before).find((m) => (m.type === 'ack' || m.type === 'refused') && m.id === id)) !== undefined, `the answer to ${id}`, timeoutMs);
+  return answer!;
+}
+
+/** Each host source's sourceSeqs in a journal, in the journal's order. */
+export function sourceSeqs(file: string): Map<string, number[]> {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const rows = db.prepare("SELECT source, source_seq AS n FROM entries WHERE source LIKE 'h%' ORDER BY seq").all() as { source: string; n: number }[];
+    const out = new Map<string, number[]>();
+    for (const r of rows) out.set(r.source, [...(out.get(r.source) ?? []), r.n]);
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+/** A host journal's own entries (1..n) and its clock events' types of one board. */
+export function hostJournal(file: string, source: string, board?: string): { last: number; events: string[] } {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const last = (db.prepare('SELECT MAX(source_seq) AS n FROM entries WHERE source = ?').get(source) as { n: number | null }).n ?? 0;
+    const events = board === undefined ? [] : (db.prepare("SELECT body FROM entries WHERE source = ? AND board = ? AND kind = 'clock' ORDER BY seq").all(source, board) as { body: string }[]).map((r) => (JSON.parse(r.body) as { event: { type: string } }).event.type);
+    return { last, events };
+  } finally {
+    db.close();
+  }
+}
