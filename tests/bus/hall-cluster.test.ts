@@ -61,7 +61,7 @@ describe('hall hosts and consoles on a 3-node JetStream cluster', () => {
     cluster = await startNatsCluster();
     const bus = cluster.urls;
     expect(bus.split(',')).toHaveLength(3);
-    let h1 = roles.host('h1', '1-3', bus);
+    const h1 = roles.host('h1', '1-3', bus);
     let h2 = roles.host('h2', '4-5', bus);
     const c1 = await roles.console('c1', bus, ['--simulate-event']);
     await roles.waitBoards(c1.url, 'both hosts\' boards playing', (b) => b.length === 5 && b.every((x) => x.host?.reachable && x.status === 'running'), 90_000);
