@@ -111,26 +111,45 @@ function diffOrReplace(a: unknown, b: unknown, path: (string | number)[], out: P
   else out.push(...inner);
 }
 
-/** Applies `patch` to `view` in place and returns it (a patch of the empty path replaces the view). */
+/**
+ * Applies `patch` to `view` and returns the new view (a patch of the empty path replaces it). `view`
+ * is never changed: what the patch touches is copied on the way down, everything else is shared, so a
+ * page tells a changed crosstable row from an unchanged one by identity (its vnode thunks do).
+ */
 export function applyViewPatch<T>(view: T, patch: ViewPatch): T {
+  // Containers copied by this patch: changed in place from then on, never copied twice.
+  const fresh = new WeakSet<object>();
+  const own = <C extends object>(c: C): C => {
+    if (fresh.has(c)) return c;
+    const copied = (Array.isArray(c) ? c.slice() : { ...c }) as C;
+    fresh.add(copied);
+    return copied;
+  };
   let root: unknown = view;
   for (const op of patch) {
     if (op.p.length === 0) {
       if ('v' in op && !('col' in op)) root = copy(op.v);
       continue;
     }
+    root = own(root as object);
     let parent = root as Record<string | number, unknown>;
-    for (const key of op.p.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+    for (const key of op.p.slice(0, -1)) parent = parent[key] = own(parent[key] as object) as Record<string | number, unknown>;
     const last = op.p[op.p.length - 1]!;
-    if ('col' in op) (parent[last] as (Json | null)[]).forEach((row, i) => row && (row[op.col] = op.v[i]));
-    else if ('order' in op) {
+    if ('col' in op) {
+      const list = (parent[last] = own(parent[last] as (Json | null)[]));
+      list.forEach((row, i) => {
+        if (row && row[op.col] !== op.v[i]) (list[i] = own(row))[op.col] = op.v[i];
+      });
+    } else if ('order' in op) {
       const list = parent[last] as Json[];
       const keys = rowKeys(list) ?? [];
       const rows = new Map(list.map((row, i) => [keys[i], row]));
-      parent[last] = op.order.map((key) => rows.get(key) ?? null);
+      const ordered = op.order.map((key) => rows.get(key) ?? null);
+      fresh.add(ordered);
+      parent[last] = ordered;
     } else if ('v' in op) parent[last] = copy(op.v);
     else if ('d' in op) delete parent[last];
-    else (parent[last] as unknown[]).length = op.n;
+    else (parent[last] = own(parent[last] as unknown[])).length = op.n;
   }
   return root as T;
 }

@@ -9,6 +9,7 @@ export function clockText(ms: number): string {
   return `${h}:${mm}:${ss}`;
 }
 
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+/** Points and tie-breaks: whole numbers as they are, halves and fractions to two places at most ("–" for none). */
+export function pointsText(v: number | null | undefined): string {
+  return v === null || v === undefined ? '–' : Number.isInteger(v) ? String(v) : v.toFixed(2).replace(/0$/, '');
 }

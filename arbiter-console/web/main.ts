@@ -1,18 +1,20 @@
-// The console page: arbiter (with a token) or spectator (read-only, no command controls). The clocks
-// page and the team page are snabbdom views over ConsoleCtrl, patched at most once per animation
-// frame; clocks are painted every frame by ClockPainter; the tournament pages keep their own root.
+// The console page: arbiter (with a token) or spectator (read-only, no command controls). Every page
+// is a snabbdom view patched at most once per animation frame: the clocks page and the team page
+// over ConsoleCtrl, the tournament pages over TournamentCtrl; clocks are painted every frame by
+// ClockPainter.
 import { ClockPainter } from './clocks.ts';
 import { Connection, type Role } from './connection.ts';
 import { ConsoleCtrl } from './ctrl.ts';
 import { askConfirm, askText } from './dialogs.ts';
 import { pageFromHash, renderNav } from './pages.ts';
 import { hl, patch, type VNode } from './snabbdom.ts';
-import { tournamentPages, type TournamentPageId } from './tournament-pages.ts';
+import { TournamentCtrl, type TournamentPageId } from './tournament-ctrl.ts';
 import { cardsView } from './view/cards.ts';
 import { hallControls, hallView } from './view/hall.ts';
 import { panelView } from './view/panel.ts';
 import { queueView } from './view/queue.ts';
 import { teamView } from './view/team.ts';
+import { tournamentView } from './view/tournament.ts';
 
 const TOKEN_KEY = 'zeitnot-arbiter-token';
 
@@ -98,17 +100,21 @@ function start(): void {
   const teamHost = document.createElement('div');
   const teamMount = document.createElement('div');
   teamHost.append(teamMount);
-  const tournamentRoot = document.createElement('div');
-  main.append(clocksHost, teamHost, tournamentRoot);
+  const tournamentHost = document.createElement('div');
+  const tournamentMount = document.createElement('div');
+  tournamentHost.append(tournamentMount);
+  main.append(clocksHost, teamHost, tournamentHost);
   let current = 'clocks';
   let vnode: VNode | Element = clocksMount;
   let teamVnode: VNode | Element = teamMount;
+  let tournamentVnode: VNode | Element = tournamentMount;
   let scheduled = false;
 
   const render = (): void => {
     scheduled = false;
     if (current === 'clocks') vnode = patch(vnode, clocksView(ctrl, clocks));
     if (current === 'team') teamVnode = patch(teamVnode, hl('div#team-root', teamView(ctrl)));
+    if (!tournamentHost.hidden) tournamentVnode = patch(tournamentVnode, tournamentView(tournament));
   };
   const redraw = (): void => {
     if (scheduled) return;
@@ -126,9 +132,9 @@ function start(): void {
     renderNav(nav, current, hasTournament, toConfirm(), isChief());
     clocksHost.hidden = current !== 'clocks';
     teamHost.hidden = current !== 'team';
-    tournamentRoot.hidden = current === 'clocks' || current === 'team';
+    tournamentHost.hidden = current === 'clocks' || current === 'team';
     document.body.dataset.page = current;
-    if (tournamentRoot.hidden === false) tournament.show(current as TournamentPageId);
+    if (!tournamentHost.hidden) tournament.show(current as TournamentPageId);
     if (current === 'team' && ctrl.credentials === undefined) ctrl.sendTeam({ type: 'listCredentials' }, 'List tokens');
     redraw();
   };
@@ -161,7 +167,7 @@ function start(): void {
       if (nav.querySelector('[data-page="pairings"]') === null || current === 'clocks' || current === 'team') showPage();
       else {
         renderNav(nav, current, true, toConfirm(), isChief());
-        tournament.render();
+        redraw();
       }
     },
     onBadToken: (reason) => {
@@ -172,7 +178,7 @@ function start(): void {
   });
   const ctrl = new ConsoleCtrl(conn, role === 'arbiter', redraw);
   const clocks = new ClockPainter(ctrl);
-  const tournament = tournamentPages(tournamentRoot, conn, role === 'arbiter');
+  const tournament = new TournamentCtrl(conn, role === 'arbiter', redraw);
   showPage();
   const frame = (): void => {
     clocks.tick();

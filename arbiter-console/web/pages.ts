@@ -1,5 +1,5 @@
 // The console's pages. The clocks page is the arbiter's screen; the tournament pages (pairings,
-// crosstable, playoffs, fines and prizes: tournament-pages.ts) exist when the console runs an event.
+// crosstable, playoffs, fines and prizes: view/tournament.ts) exist when the console runs an event.
 export interface PageEntry {
   readonly id: string;
   readonly title: string;

@@ -106,6 +106,8 @@ describe('tournament pages', () => {
     await page.fill('#t-reason', 'both scoresheets say draw agreed');
     await page.selectOption(`${row} select[name="result"]`, '1/2-1/2');
     await page.click(`${row} button[data-t="enter"]`);
+    // A correction of the 1-0 entered before: asked first, in a dialog.
+    await page.click('dialog.ask[open] button.danger');
     await page.waitForFunction((sel) => document.querySelector(sel)?.textContent === '½-½', `${row} .result`, { timeout: 10_000 });
     const journaled = [...run.journal.entries(0, 'tournament')].map((e) => e.record).at(-1)!;
     expect(journaled).toMatchObject({ kind: 'tournament', action: { type: 'result', round: 1, white: 1, black: 4, result: '1/2-1/2', replaces: '1-0', reason: 'both scoresheets say draw agreed' } });

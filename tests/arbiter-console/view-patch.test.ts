@@ -20,6 +20,27 @@ describe('view patches', () => {
     );
   });
 
+  it('never change the view they patch, and share every part they do not touch (a page compares rows by identity)', () => {
+    fc.assert(
+      fc.property(json, json, (before, after) => {
+        const kept = structuredClone(before);
+        applyViewPatch(before, diffView(before, after));
+        expect(before).toEqual(kept);
+      }),
+      { numRuns: 300 },
+    );
+    const rows = Array.from({ length: 300 }, (_, i) => ({ id: i + 1, points: 2, rounds: [{ round: 1, result: '1' }] }));
+    const before = { crosstable: { rows, columns: ['BH'] }, fines: { entries: [] } };
+    const after = structuredClone(before);
+    after.crosstable.rows[41]!.points = 3;
+    const patched = applyViewPatch(before, diffView(before, after));
+    expect(patched).toEqual(after);
+    expect(patched.crosstable.rows[41]).not.toBe(rows[41]);
+    expect(patched.crosstable.rows.filter((r, i) => r === rows[i])).toHaveLength(299);
+    expect(patched.crosstable.columns).toBe(before.crosstable.columns);
+    expect(patched.fines).toBe(before.fines);
+  });
+
   it('match rows by id: reordered, added, removed and changed rows of a standings table', () => {
     const row = fc.record({ rank: fc.integer({ min: 1, max: 40 }), points: fc.integer({ min: 0, max: 9 }), name: fc.constantFrom('a', 'b'), rounds: fc.array(fc.integer(), { maxLength: 3 }) });
     const table = fc.uniqueArray(fc.integer({ min: 1, max: 60 }), { minLength: 0, maxLength: 40 }).chain((ids) => fc.tuple(...ids.map((id) => row.map((r) => ({ id, ...r })))));

@@ -1,0 +1,211 @@
+// The tournament pages' state and actions (as ConsoleCtrl is the clocks page's): the section shown,
+// the page, the arbiter's reason, and every value he picked and has not sent yet (a result in a
+// row, the board to exchange with, the fields of a form), kept here so that no delta ever puts a
+// control back under his finger. Views (view/tournament.ts and the pages it shows) only read it.
+import type { GameResult } from '../../clock-engine/index.ts';
+import type { Offence } from '../../tournament/index.ts';
+import type { ConsoleCommand } from '../protocol.ts';
+import type { TournamentView } from '../tournament-view.ts';
+import type { Connection } from './connection.ts';
+import { askConfirm } from './dialogs.ts';
+
+export type TournamentPageId = 'pairings' | 'crosstable' | 'playoffs' | 'fines';
+
+/** What an arbiter can enter for a game: the three results and the forfeits (+-- White wins by forfeit). */
+export const RESULTS = ['1-0', '0-1', '1/2-1/2', '+--', '--+', '---'] as const satisfies readonly GameResult[];
+export type EnteredResult = (typeof RESULTS)[number];
+export const PLAYOFF_RESULTS = ['1-0', '0-1', '1/2-1/2'] as const satisfies readonly EnteredResult[];
+
+export const OFFENCES = ['late-arrival', 'electronic-device', 'device-noise', 'device-noise-after-game'] as const satisfies readonly Offence[];
+
+export const resultText = (r: string | null): string => (r === null ? '' : r === '1/2-1/2' ? '½-½' : r);
+
+const DEFAULT_REASON = 'arbiter: checked with the scoresheets';
+
+export class TournamentCtrl {
+  page: TournamentPageId = 'pairings';
+  /** The section picked in the section selector ('' until then: the first). */
+  section = '';
+  /** The reason journaled with entries, corrections and draft changes. */
+  reason = DEFAULT_REASON;
+  /** The crosstable game whose correction history is open ("round:white:black"). */
+  history: string | undefined;
+  /** Values picked and not sent, by control: `result 1/4`, `exchange 2`, `absence player`, ... */
+  readonly #chosen = new Map<string, string>();
+
+  constructor(
+    readonly conn: Connection,
+    readonly arbiter: boolean,
+    readonly redraw: () => void,
+  ) {}
+
+  /** Every section this console runs (an event console: several; a round's console: one). */
+  sections(): readonly TournamentView[] {
+    const t = this.conn.state.tournament;
+    return t?.sections ?? (t ? [t] : []);
+  }
+
+  /** The section shown: the one picked, else the first. */
+  view(): TournamentView | undefined {
+    return this.sections().find((t) => t.section.id === this.section) ?? this.conn.state.tournament;
+  }
+
+  show(page: TournamentPageId): void {
+    this.page = page;
+    this.redraw();
+  }
+
+  pickSection(id: string): void {
+    this.section = id;
+    // A choice made in one section's rows means nothing in another's.
+    this.#chosen.clear();
+    this.history = undefined;
+    this.redraw();
+  }
+
+  toggleHistory(game: string): void {
+    this.history = this.history === game ? undefined : game;
+    this.redraw();
+  }
+
+  setReason(text: string): void {
+    this.reason = text;
+  }
+
+  /** The value of a control: what the arbiter picked, else what the console says. */
+  chosen(key: string, fallback: string): string {
+    return this.#chosen.get(key) ?? fallback;
+  }
+
+  choose(key: string, value: string): void {
+    this.#chosen.set(key, value);
+    this.redraw();
+  }
+
+  /** Clock results of the section's live round, waiting for the arbiter. */
+  toConfirm(v: TournamentView): number {
+    return v.rounds.filter((r) => r.round === v.liveRound).flatMap((r) => r.games).filter((g) => g.source === 'clock').length;
+  }
+
+  // Sent values are forgotten without a redraw: the console's answer (the delta) shows them next.
+  #sent(...keys: string[]): void {
+    for (const key of keys) this.#chosen.delete(key);
+  }
+
+  #why(): string {
+    return this.reason.trim() || 'arbiter decision';
+  }
+
+  /** Every tournament command names its section (an event console runs them all). */
+  send(command: ConsoleCommand, what: string): void {
+    const section = this.view()?.section.id;
+    this.conn.send(section !== undefined && 'type' in command ? ({ ...command, section } as ConsoleCommand) : command, what);
+  }
+
+  /**
+   * The result picked in a game's row: an entry, or a correction of a result it already has (asked
+   * first, in a dialog that never blocks the clocks).
+   */
+  async enterResult(round: number, game: { board: number; white: { id: number; name: string }; black: { id: number; name: string }; result: GameResult | null }): Promise<void> {
+    const key = resultKey(round, game.board);
+    const result = this.#chosen.get(key) ?? '';
+    if (!isEntered(result)) return;
+    if (game.result !== null && game.result !== result) {
+      const question = `Round ${round} board ${game.board}: change ${resultText(game.result)} to ${resultText(result)} (${game.white.name} – ${game.black.name})?`;
+      if (!(await askConfirm(question, 'Correct the result'))) return;
+    }
+    this.#sent(key);
+    this.send({ type: 'enterResult', round, white: game.white.id, black: game.black.id, result, reason: this.#why() }, `Round ${round} board ${game.board}: result`);
+  }
+
+  confirmResult(round: number, game: { board: number; white: { id: number }; black: { id: number } }): void {
+    this.send({ type: 'confirmResult', round, white: game.white.id, black: game.black.id }, `Round ${round} board ${game.board}: confirm`);
+  }
+
+  async confirmRound(round: number, count: number): Promise<void> {
+    if (!(await askConfirm(`Confirm the ${count} result${count === 1 ? '' : 's'} of round ${round} as the clocks recorded them?`, 'Confirm them all'))) return;
+    this.send({ type: 'confirmRound' }, 'Confirm every clock result');
+  }
+
+  pairNextRound(): void {
+    this.send({ type: 'pairNextRound' }, 'Pair next round');
+  }
+
+  swapColours(board: number): void {
+    this.send({ type: 'swapColours', board, reason: this.#why() }, `Draft board ${board}: swap colours`);
+  }
+
+  exchangeOpponents(board: number, firstOther: number): void {
+    const key = `exchange ${board}`;
+    const other = Number(this.chosen(key, String(firstOther)));
+    this.#sent(key);
+    this.send({ type: 'exchangeOpponents', board, otherBoard: other, reason: this.#why() }, `Draft boards ${board} and ${other}: exchange opponents`);
+  }
+
+  async discardDraft(round: number): Promise<void> {
+    if (!(await askConfirm(`Discard the draft of round ${round} and its changes?`, 'Discard'))) return;
+    this.send({ type: 'discardDraft', reason: this.#why() }, 'Discard draft');
+  }
+
+  publishRound(): void {
+    this.send({ type: 'publishRound' }, 'Publish round');
+  }
+
+  /** The byes-and-withdrawals form: `fields` are its defaults (the first player, the next round). */
+  requestBye(fields: { player: string; round: string; kind: string }): void {
+    const { player, round, kind } = this.#form('absence', fields);
+    this.send({ type: 'requestBye', round: Number(round), player: Number(player), kind: kind === 'zero' ? 'zero' : 'half', reason: this.#why() }, `Bye for ${player} in round ${round}`);
+  }
+
+  async withdrawPlayer(fields: { player: string; round: string; kind: string }): Promise<void> {
+    const { player, round } = this.#form('absence', fields, false);
+    const name = this.view()?.crosstable.rows.find((r) => r.id === Number(player))?.name ?? player;
+    if (!(await askConfirm(`Withdraw ${name} from round ${round} on? They are paired no more.`, 'Withdraw'))) return;
+    this.#form('absence', fields);
+    this.send({ type: 'withdrawPlayer', player: Number(player), fromRound: Number(round), reason: this.#why() }, `Withdraw ${player} from round ${round}`);
+  }
+
+  recordIncident(fields: { round: string; player: string; offence: string; note: string }): void {
+    const { round, player, offence, note } = this.#form('incident', fields);
+    const text = note.trim();
+    const known = OFFENCES.find((o) => o === offence);
+    if (!known) return;
+    this.send({ type: 'recordIncident', round: Number(round), player: Number(player), offence: known, ...(text ? { note: text } : {}) }, 'Record incident');
+  }
+
+  startPlayoff(): void {
+    this.send({ type: 'startPlayoff' }, 'Start playoff');
+  }
+
+  decidePlayoff(firstWinner: number): void {
+    const winner = Number(this.chosen('playoff winner', String(firstWinner)));
+    this.#sent('playoff winner');
+    this.send({ type: 'decidePlayoff', winner, reason: this.#why() }, "Playoff: the chief arbiter's ruling");
+  }
+
+  playoffResult(game: string, label: string): void {
+    const key = `playoff ${game}`;
+    const result = this.chosen(key, PLAYOFF_RESULTS[0]);
+    if (!isEntered(result)) return;
+    this.#sent(key);
+    this.send({ type: 'playoffResult', game, result }, `Playoff ${label}: result`);
+  }
+
+  /** The print view of this page: A4, no controls (style.css @media print); the result slips alone on demand. */
+  print(slips: boolean): void {
+    document.body.classList.toggle('print-slips', slips);
+    window.print();
+    document.body.classList.remove('print-slips');
+  }
+
+  /** A form's values (picked, else its defaults); `send` forgets the picked ones. */
+  #form<F extends Record<string, string>>(form: string, defaults: F, send = true): F {
+    const values = Object.fromEntries(Object.entries(defaults).map(([name, value]) => [name, this.chosen(`${form} ${name}`, value)])) as F;
+    if (send) this.#sent(...Object.keys(defaults).map((name) => `${form} ${name}`));
+    return values;
+  }
+}
+
+export const resultKey = (round: number, board: number): string => `result ${round}/${board}`;
+
+const isEntered = (r: string): r is EnteredResult => (RESULTS as readonly string[]).includes(r);
