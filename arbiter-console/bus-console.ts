@@ -30,19 +30,27 @@ export interface ConsoleOnBus {
   route(command: ArbiterCommand, arbiter: string): Promise<CommandOutcome> | undefined;
   /** Every host heard, with its boards and whether it is heard now. */
   hosts(): ReadonlyMap<string, HostSeen>;
-  /** For /health: each host heard, and how long its recent entries took from its journal to this one. */
-  health(): BusHealth;
+  /**
+   * For /health: each host heard, and how long its recent entries took from its journal to this one
+   * (those a host journaled in `window`, wall ms from inclusive to exclusive; default all).
+   */
+  health(window?: LagWindow): BusHealth;
   stop(): Promise<void>;
+}
+
+export interface LagWindow {
+  readonly from?: number;
+  readonly to?: number;
 }
 
 export interface BusHealth {
   readonly hosts: readonly { readonly id: string; readonly reachable: boolean; readonly boards: number; readonly journaled: number; readonly published: number }[];
-  /** Host journal to console journal, in wall ms, over the last entries read (up to 10,000). */
+  /** Host journal to console journal (the batch journaled and applied), in wall ms, over the last clock events read (up to 100,000). */
   readonly lagMs: { readonly count: number; readonly p50: number; readonly p99: number; readonly max: number };
 }
 
-/** How many recent host entries the lag is measured over. */
-const LAG_WINDOW = 10_000;
+/** How many recent host clock events the lag is measured over (a round of 1,000 boards has some 60,000). */
+const LAG_WINDOW = 100_000;
 
 type HostAnswer = { ok: true; sourceSeq: number } | { ok: false; reason: string };
 
@@ -80,7 +88,7 @@ function consoleOnBus(options: ConsoleBusOptions, bus: BusConnection, subjects: 
   /** Which host runs each board, from the heartbeats. */
   const owner = new Map<string, string>();
   const timeoutMs = options.commandTimeoutMs ?? 5_000;
-  const lags: number[] = [];
+  const lags: { readonly wallMs: number; readonly lag: number }[] = [];
   let lagNext = 0;
 
   const toHost = async (host: string, command: ArbiterCommand, arbiter: string): Promise<CommandOutcome> => {
@@ -105,18 +113,29 @@ function consoleOnBus(options: ConsoleBusOptions, bus: BusConnection, subjects: 
     opening,
     attach(hall, desks) {
       hallRef = hall;
-      reading.deliverTo((entry) => {
-        hall.receive(entry);
-        if (entry.source !== journal.source && entry.record.kind === 'clock') {
-          lags[lagNext] = Date.now() - entry.wallMs;
-          lagNext = (lagNext + 1) % LAG_WINDOW;
-        }
-        const record = entry.record;
-        if (record.kind === 'tournament') {
-          const desk = record.section !== undefined ? desks.get(record.section) : desks.values().next().value;
-          desk?.receive(record.action as TournamentRecord, record.at);
-        }
-      });
+      // A host's entry reached this console once its batch is journaled and applied (the hall's
+      // listeners told): the lag is taken then, for each clock event of the batch.
+      const batchWall: number[] = [];
+      reading.deliverTo(
+        (entry) => {
+          hall.receive(entry);
+          if (entry.source !== journal.source && entry.record.kind === 'clock') batchWall.push(entry.wallMs);
+          const record = entry.record;
+          if (record.kind === 'tournament') {
+            const desk = record.section !== undefined ? desks.get(record.section) : desks.values().next().value;
+            desk?.receive(record.action as TournamentRecord, record.at);
+          }
+        },
+        (work) => {
+          hall.batch(work);
+          const now = Date.now();
+          for (const wallMs of batchWall) {
+            lags[lagNext] = { wallMs, lag: now - wallMs };
+            lagNext = (lagNext + 1) % LAG_WINDOW;
+          }
+          batchWall.length = 0;
+        },
+      );
       outbox = publishJournal(bus, subjects.desk, journal);
       unsubscribe = hall.subscribe(() => outbox?.notify());
       hall.hostOf = (board) => {
@@ -151,8 +170,10 @@ function consoleOnBus(options: ConsoleBusOptions, bus: BusConnection, subjects: 
       return toHost(host, command, arbiter);
     },
     hosts: () => watch?.hosts() ?? new Map(),
-    health() {
-      const sorted = [...lags].sort((a, b) => a - b);
+    health(window = {}) {
+      const from = window.from ?? -Infinity;
+      const to = window.to ?? Infinity;
+      const sorted = lags.flatMap((l) => (l.wallMs >= from && l.wallMs < to ? [l.lag] : [])).sort((a, b) => a - b);
       const at = (p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
       const hosts = [...(watch?.hosts() ?? new Map<string, HostSeen>()).values()].map((h) => ({
         id: h.presence.host,

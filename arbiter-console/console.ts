@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { openCredentials, TOKEN_FILE, type Credentials } from './credentials.ts';
 import { timekeeperMismatches, withDeviceTimekeepers, type DeviceSpec, type OpenedDevice } from './devices.ts';
 import { startDevices } from './hall-devices.ts';
-import { joinAsConsole, type ConsoleBusOptions, type ConsoleOnBus } from './bus-console.ts';
+import { joinAsConsole, type ConsoleBusOptions, type ConsoleOnBus, type LagWindow } from './bus-console.ts';
 import type { ArbiterCommand } from './protocol.ts';
 import { PlayingHall } from './hall.ts';
 import { Journal, type Durability } from './journal.ts';
@@ -205,7 +205,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       ...(desk ? { desk } : {}),
       desks,
       ...(event ? { event: () => eventSummary(desks) } : {}),
-      ...(onBus ? { routeCommand: (command: ArbiterCommand, arbiter: string) => onBus!.route(command, arbiter), busHealth: () => onBus!.health() } : {}),
+      ...(onBus ? { routeCommand: (command: ArbiterCommand, arbiter: string) => onBus!.route(command, arbiter), busHealth: (window: LagWindow) => onBus!.health(window) } : {}),
       port: options.port ?? 8080,
       ...(options.host ? { host: options.host } : {}),
       ...(pageDir ? { pageDir } : {}),

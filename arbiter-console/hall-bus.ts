@@ -102,42 +102,59 @@ const parseRecord = (record: unknown): { ok: true; record: JournalRecord } | { o
 
 export interface HallReader {
   readonly reader: StreamReader;
-  /** From now on each entry goes to `deliver` (the hall's `receive`) instead of into the journal alone. */
-  deliverTo(deliver: (entry: Omit<JournalEntry, 'seq'>) => void): void;
+  /**
+   * From now on each entry goes to `deliver` (the hall's `receive`) instead of into the journal alone;
+   * `batch` runs around each batch read together (the hall's `batch`: its listeners told once, after
+   * the batch's transaction).
+   */
+  deliverTo(deliver: (entry: Omit<JournalEntry, 'seq'>) => void, batch?: (work: () => void) => void): void;
   /** Resolves once the journal has (source, sourceSeq) (or after `timeoutMs`: false). */
   whenHas(source: string, sourceSeq: number, timeoutMs: number): Promise<boolean>;
 }
 
 /**
  * Reads the other roles' entries into the journal, each once and in its source's order, resuming where
- * the journal says reading stood. The opening is skipped (every role has it in its meta); an entry that
- * is not a journal entry is reported and skipped.
+ * the journal says reading stood. The entries of a batch read together are journaled in one
+ * transaction, with where reading stands after them. The opening is skipped (every role has it in
+ * its meta); an entry that is not a journal entry is reported and skipped.
  */
 export async function readIntoJournal(bus: BusConnection, subjects: EventSubjects, journal: Journal, role: BusRole, filter: string, warn: (message: string) => void): Promise<HallReader> {
   let deliver = (entry: Omit<JournalEntry, 'seq'>): void => {
     if (entry.source === journal.source) journal.recover(entry);
     else journal.copy(entry);
   };
+  let around = (work: () => void): void => work();
   const had = journal.lastBySource();
   const waiters = new Set<{ source: string; sourceSeq: number; resolve: (ok: boolean) => void }>();
+  let resumeAfter: number | undefined;
   const reader = await startReader(bus, subjects, {
     name: consumerName(role),
     filter,
     after: Number(journal.note('bus.resumeAfter') ?? 0),
     sources: had,
     parse: (record) => (record !== null && typeof record === 'object' && 'event' in record && 'epochWallMs' in record ? { ok: true, record: record as unknown as JournalRecord } : parseRecord(record)),
+    onBatch: (apply) => {
+      // The transaction ends before `around` tells anyone: nothing is published or shown that the journal could still lose.
+      around(() =>
+        journal.transaction(() => {
+          resumeAfter = undefined;
+          apply();
+          if (resumeAfter !== undefined) journal.setNote('bus.resumeAfter', String(resumeAfter));
+        }),
+      );
+      for (const w of waiters) {
+        if ((had.get(w.source) ?? 0) >= w.sourceSeq) {
+          waiters.delete(w);
+          w.resolve(true);
+        }
+      }
+    },
     onEntry: (entry, place) => {
       if (entry.source !== OPENING_SOURCE) {
         deliver({ ...entry, record: entry.record });
         had.set(entry.source, Math.max(had.get(entry.source) ?? 0, entry.sourceSeq));
-        for (const w of waiters) {
-          if (w.source === entry.source && w.sourceSeq <= entry.sourceSeq) {
-            waiters.delete(w);
-            w.resolve(true);
-          }
-        }
       }
-      journal.setNote('bus.resumeAfter', String(place.resumeAfter));
+      resumeAfter = place.resumeAfter;
     },
     onBad: (streamSeq, reason) => warn(`stream message ${streamSeq} is not a journal entry (${reason}): skipped`),
     onRetry: warn,
@@ -145,8 +162,9 @@ export async function readIntoJournal(bus: BusConnection, subjects: EventSubject
   });
   return {
     reader,
-    deliverTo(next) {
+    deliverTo(next, batch) {
       deliver = next;
+      if (batch) around = batch;
     },
     whenHas(source, sourceSeq, timeoutMs) {
       if ((had.get(source) ?? 0) >= sourceSeq) return Promise.resolve(true);

@@ -121,7 +121,7 @@ export async function startHallHost(options: HallHostOptions): Promise<RunningHa
       const running = simulation;
       stops.push(() => running.stop());
     }
-    reading.deliverTo((entry) => built.receive(entry));
+    reading.deliverTo((entry) => built.receive(entry), (work) => built.batch(work));
     await simulation?.ready;
     const stopDevices = await startDevices(hall, options.devices ?? [], source, { warnings, opened });
     stops.push(async () => {

@@ -61,6 +61,8 @@ export class PlayingHall {
   readonly #actor: Actor<ReturnType<typeof eventLogic>>;
   readonly #owns: (board: string) => boolean;
   #live = false;
+  /** Within `batch`: what changed so far, told at its end. */
+  #pending: { boards: Set<string>; key: boolean; round: boolean; told: boolean } | undefined;
   /** A console on the bus: the hall host of each board (shown with the board). */
   hostOf: ((board: string) => BoardHost | undefined) | undefined;
 
@@ -292,6 +294,26 @@ export class PlayingHall {
     return seq;
   }
 
+  /**
+   * Runs `work` (entries read together from the bus, `receive` for each) and tells the listeners once
+   * at its end, of every board it changed: the views, the desk and the outbox act once per batch,
+   * not once per entry.
+   */
+  batch(work: () => void): void {
+    if (this.#pending) {
+      work();
+      return;
+    }
+    const pending = { boards: new Set<string>(), key: false, round: false, told: false };
+    this.#pending = pending;
+    try {
+      work();
+    } finally {
+      this.#pending = undefined;
+    }
+    if (pending.told) this.#afterChange([...pending.boards], pending.key, pending.round);
+  }
+
   /** Tells the listeners that these boards' views changed outside the journal (their host's reachability). */
   touch(boards: readonly string[]): void {
     this.#afterChange(boards, true, false);
@@ -384,6 +406,13 @@ export class PlayingHall {
   }
 
   #afterChange(boards: readonly string[], key: boolean, round: boolean): void {
+    if (this.#pending) {
+      for (const b of boards) this.#pending.boards.add(b);
+      this.#pending.key ||= key;
+      this.#pending.round ||= round;
+      this.#pending.told = true;
+      return;
+    }
     const now = this.source.now();
     let attention = false;
     for (const id of new Set(boards)) {

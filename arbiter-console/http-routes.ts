@@ -26,7 +26,8 @@ export interface RouteContext {
   readonly event?: () => unknown;
   /** The bundled page, read into memory once (no file read per request). */
   readonly page: PageFiles | undefined;
-  readonly health: () => Record<string, unknown>;
+  /** /health; on the bus `?lagFrom=&lagTo=` (wall ms) narrow the lag to the clock events hosts journaled then. */
+  readonly health: (params: URLSearchParams) => Record<string, unknown>;
   readonly reference: () => ClockReference;
 }
 
@@ -53,7 +54,7 @@ const pageFile =
     ctx.page ? { status: 200, type, body: ctx.page[file] } : text(404, 'the page is not bundled in this server');
 
 const routes: readonly Route[] = [
-  { path: '/health', answer: (ctx) => json(200, ctx.health()) },
+  { path: '/health', answer: (ctx, url) => json(200, ctx.health(url.searchParams)) },
   {
     path: '/api/boards',
     answer: ({ hall, reference }) => {

@@ -69,6 +69,9 @@ interface Row {
 export class Journal {
   readonly #db: Database.Database;
   readonly #insert: Database.Statement;
+  readonly #ownAfter: Database.Statement;
+  readonly #noteGet: Database.Statement;
+  readonly #noteSet: Database.Statement;
   /** This journal's name as a source (entries it writes itself). */
   readonly source: string;
   /** The sourceSeq of this journal's last own entry (copied entries of other sources are not counted). */
@@ -101,6 +104,10 @@ export class Journal {
     this.#db.exec('CREATE INDEX IF NOT EXISTS entries_place ON entries (section, round)');
     this.#db.exec('CREATE INDEX IF NOT EXISTS entries_source ON entries (source, source_seq)');
     this.#insert = this.#db.prepare('INSERT INTO entries (source, source_seq, wall_ms, section, round, board, kind, at, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    // Prepared once: the bus reads and publishes through these for every batch of entries.
+    this.#ownAfter = this.#db.prepare('SELECT seq, source, source_seq, wall_ms, section, round, body FROM entries WHERE (source = ? OR source IS NULL) AND COALESCE(source_seq, seq) > ? ORDER BY seq LIMIT ?');
+    this.#noteGet = this.#db.prepare('SELECT value FROM meta WHERE key = ?');
+    this.#noteSet = this.#db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
     this.#lastOwn = (this.#db.prepare('SELECT MAX(COALESCE(source_seq, seq)) AS n FROM entries WHERE source = ? OR source IS NULL').get(source) as { n: number | null }).n ?? 0;
   }
 
@@ -156,9 +163,7 @@ export class Journal {
 
   /** Own entries after `sourceSeq`, in order, at most `limit` (a hall's outbox on the bus). */
   ownAfter(sourceSeq: number, limit: number): JournalEntry[] {
-    const rows = this.#db
-      .prepare('SELECT seq, source, source_seq, wall_ms, section, round, body FROM entries WHERE (source = ? OR source IS NULL) AND COALESCE(source_seq, seq) > ? ORDER BY seq LIMIT ?')
-      .all(this.source, sourceSeq, limit) as Row[];
+    const rows = this.#ownAfter.all(this.source, sourceSeq, limit) as Row[];
     return rows.map((row) => this.#entry(row));
   }
 
@@ -170,22 +175,27 @@ export class Journal {
 
   /** A note kept beside the entries (where publishing to the bus stands, where reading resumes). */
   note(key: string): string | undefined {
-    return (this.#db.prepare('SELECT value FROM meta WHERE key = ?').get(`note:${key}`) as { value: string } | undefined)?.value;
+    return (this.#noteGet.get(`note:${key}`) as { value: string } | undefined)?.value;
   }
 
   setNote(key: string, value: string): void {
-    this.#db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(`note:${key}`, value);
+    this.#noteSet.run(`note:${key}`, value);
   }
 
-  /** Appends several records in one transaction (one sync): all or none. */
-  appendAll(records: readonly JournalRecord[], wallMs = Date.now(), place: (record: JournalRecord) => EntryPlace = () => ({})): number[] {
+  /** Runs `work` in one transaction (one sync for a batch of entries read from the bus): all or none. */
+  transaction<T>(work: () => T): T {
     const lastOwn = this.#lastOwn;
     try {
-      return this.#db.transaction(() => records.map((r) => this.append(r, wallMs, place(r))))();
+      return this.#db.transaction(work)();
     } catch (err) {
       this.#lastOwn = lastOwn;
       throw err;
     }
+  }
+
+  /** Appends several records in one transaction (one sync): all or none. */
+  appendAll(records: readonly JournalRecord[], wallMs = Date.now(), place: (record: JournalRecord) => EntryPlace = () => ({})): number[] {
+    return this.transaction(() => records.map((r) => this.append(r, wallMs, place(r))));
   }
 
   /** Entries after `afterSeq`, in order, each checked (a damaged entry throws JournalError). */

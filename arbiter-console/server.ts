@@ -32,8 +32,8 @@ export interface ConsoleServerOptions {
   readonly event?: () => unknown;
   /** Sectors and named credentials; without it only the chief's token is known. */
   readonly team?: Team;
-  /** On the bus: the hall hosts heard and the bus's lag, in /health. */
-  readonly busHealth?: () => unknown;
+  /** On the bus: the hall hosts heard and the bus's lag (of the clock events hosts journaled in `lag`, wall ms), in /health. */
+  readonly busHealth?: (lag: { from?: number; to?: number }) => unknown;
   /** On the bus: a board command carried to the hall host that runs the board (undefined: carried out here). */
   readonly routeCommand?: (command: ArbiterCommand, arbiter: string) => Promise<CommandOutcome> | undefined;
   readonly port: number;
@@ -286,7 +286,10 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       res.end(`internal error: ${String(err)}\n`);
     }
   };
-  const health = () => {
+  const health = (params: URLSearchParams) => {
+    const wall = (name: string): number | undefined => (params.has(name) && Number.isFinite(Number(params.get(name))) ? Number(params.get(name)) : undefined);
+    const lagFrom = wall('lagFrom');
+    const lagTo = wall('lagTo');
     let behind = 0;
     for (const s of sessions) if (s.backpressure.state === 'behind') behind += 1;
     return {
@@ -297,7 +300,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       version: hall.version,
       journal: hall.journal.file,
       logins: { running: gate.running, waiting: gate.waiting },
-      ...(options.busHealth ? { bus: options.busHealth() } : {}),
+      ...(options.busHealth ? { bus: options.busHealth({ ...(lagFrom !== undefined ? { from: lagFrom } : {}), ...(lagTo !== undefined ? { to: lagTo } : {}) }) } : {}),
     };
   };
   const http: Server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, onRequest) : createHttpServer(onRequest);

@@ -112,7 +112,9 @@ export class Outbox {
         await this.#sleep(2_000);
         continue;
       }
-      const batch = this.#source.after(this.#published, this.#window);
+      // Asked only when the journal has more than the stream: a console's hall tells the outbox of
+      // every batch it reads, most of them other roles' entries.
+      const batch = this.#source.last() > this.#published ? this.#source.after(this.#published, this.#window) : [];
       if (batch.length === 0) {
         if (this.#again) continue;
         // Decided in the same turn as the check: a notify() after this starts a new loop.

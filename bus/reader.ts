@@ -37,6 +37,11 @@ export interface ReaderOptions<R> {
   readonly parse: ParseRecord<R>;
   /** Each entry exactly once, in its source's order; journal it (with `place.resumeAfter`) before returning. */
   readonly onEntry: (entry: BusEntry<R>, place: StreamPlace) => void;
+  /**
+   * Runs `apply` (which calls `onEntry` for each entry of a batch of messages read together) in the
+   * owner's transaction, say; the batch is acknowledged after it returns.
+   */
+  readonly onBatch?: (apply: () => void) => void;
   /** A message that is not a journal entry (kept in the stream, skipped here). */
   readonly onBad?: (streamSeq: number, reason: string) => void;
   /** A source's entry came before the one it follows: it is held until `expected` arrives. */
@@ -65,8 +70,8 @@ export interface StreamReader {
   stop(): Promise<void>;
 }
 
-/** Acknowledge every this many entries (and whenever the reader is caught up): AckAll covers the ones before. */
-const ACK_EVERY = 100;
+/** The most messages read in one batch (a pull brings up to 1,000). */
+const BATCH_MAX = 500;
 
 interface Held<R> {
   readonly entry: BusEntry<R>;
@@ -172,8 +177,6 @@ export async function startReader<R>(bus: BusConnection, subjects: EventSubjects
   // Pulls that expire every 2 s (heartbeats every second): a pull lost with a dead server is noticed
   // and made again within seconds, not the default half minute.
   const messages: ConsumerMessages = await untilAnswered(`the reading of consumer ${options.name}`, () => consumer.consume({ max_messages: 1_000, expires: 2_000 }), again);
-  let unacked: JsMsg | undefined;
-  let count = 0;
   const read = (m: JsMsg): void => {
     const seq = m.seq;
     if (seq <= position) return;
@@ -187,17 +190,32 @@ export async function startReader<R>(bus: BusConnection, subjects: EventSubjects
     const resumeAfter = Math.min(seq, order.earliestHeld() - 1);
     for (const h of released) options.onEntry(h.entry, { streamSeq: h.streamSeq, subject: h.subject, resumeAfter });
   };
+  // The messages of a pull are taken together: every message the client has at hand is read in one
+  // batch (`onBatch` around it: one transaction at the owner, its listeners told once), then the last
+  // one is acknowledged (AckAll covers the ones before). A batch ends when the client has no more
+  // messages ready (the next macrotask) or at BATCH_MAX.
+  let batch: JsMsg[] = [];
+  let flushing: ReturnType<typeof setImmediate> | undefined;
+  const flush = (): void => {
+    if (flushing) clearImmediate(flushing);
+    flushing = undefined;
+    const taken = batch;
+    batch = [];
+    if (taken.length === 0) return;
+    const apply = (): void => {
+      for (const m of taken) read(m);
+    };
+    if (options.onBatch) options.onBatch(apply);
+    else apply();
+    const last = taken[taken.length - 1]!;
+    last.ack();
+    if (last.info.pending === 0) signalCaughtUp();
+  };
   const done = (async () => {
     for await (const m of messages) {
-      read(m);
-      unacked = m;
-      count += 1;
-      const pending = m.info.pending;
-      if (count % ACK_EVERY === 0 || pending === 0) {
-        m.ack();
-        unacked = undefined;
-      }
-      if (pending === 0) signalCaughtUp();
+      batch.push(m);
+      if (batch.length >= BATCH_MAX) flush();
+      else flushing ??= setImmediate(flush);
     }
   })();
   return {
@@ -206,7 +224,7 @@ export async function startReader<R>(bus: BusConnection, subjects: EventSubjects
     sources: () => order.last(),
     stats: () => order.stats(),
     async stop() {
-      unacked?.ack();
+      flush();
       await messages.close();
       await done.catch(() => {});
     },

@@ -242,4 +242,26 @@ describe('playing hall', () => {
     expect(shown).toContain('new');
     expect(shown).not.toContain('old');
   });
+
+  it("applies another journal's entries read together (a batch from the bus) in order, and tells the listeners once, of every board", () => {
+    t = testHall();
+    const changes: { boards: readonly string[]; key: boolean }[] = [];
+    t.hall.subscribe((c) => changes.push({ boards: c.boards, key: c.key }));
+    const ids = [...t.hall.boards.keys()];
+    const records = [
+      ...ids.flatMap((board) => (['white', 'black'] as const).map((side) => ({ kind: 'clock' as const, board, event: { type: 'arrive' as const, side, at: 0, by: { kind: 'player' as const, side } } }))),
+      ...ids.map((board) => ({ kind: 'clock' as const, board, event: { type: 'start' as const, at: 10_000, by: { kind: 'system' as const } } })),
+    ];
+    t.source.set(10_000);
+    t.hall.batch(() => records.forEach((record, i) => t.hall.receive({ source: 'h1', sourceSeq: i + 1, wallMs: 1_000 + i, record })));
+    expect(changes).toHaveLength(1);
+    expect([...changes[0]!.boards].sort()).toEqual([...ids].sort());
+    expect(ids.map((id) => t.hall.view(id)!.status)).toEqual(ids.map(() => 'running'));
+    const copied = [...t.journal.entries()].filter((e) => e.source === 'h1');
+    expect(copied.map((e) => e.sourceSeq)).toEqual(records.map((_, i) => i + 1));
+    // Outside a batch each entry is told on its own, as before.
+    t.hall.receive({ source: 'h1', sourceSeq: records.length + 1, wallMs: 9_000, record: { kind: 'clock', board: ids[0]!, event: { type: 'press', side: 'white', at: 12_000, by: { kind: 'device', deviceId: 'h1' } } } });
+    expect(changes).toHaveLength(2);
+    expect(changes[1]!.boards).toEqual([ids[0]]);
+  });
 });

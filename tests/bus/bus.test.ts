@@ -36,6 +36,53 @@ describe('bus on one nats-server -js', () => {
     await server?.close();
   });
 
+  it('reads the messages at hand as one batch (onBatch around them) and acknowledges it after: each entry once, in order', async () => {
+    const subjects = eventSubjects('batched');
+    await ensureEventStream(bus, subjects);
+    const journal = new MemoryJournal('h1');
+    for (let i = 1; i <= 1_200; i++) journal.append({ n: i });
+    const outbox = new Outbox(bus, subjects.host('h1'), journal);
+    outbox.notify();
+    await outbox.whenPublished(1_200);
+    const batches: number[] = [];
+    const seen: number[] = [];
+    let inBatch = false;
+    const outside: number[] = [];
+    const reader = await startReader(bus, subjects, {
+      name: 'console-b',
+      after: 0,
+      parse: anyRecord,
+      onBatch: (apply) => {
+        const before = seen.length;
+        inBatch = true;
+        apply();
+        inBatch = false;
+        batches.push(seen.length - before);
+      },
+      onEntry: (e) => {
+        if (!inBatch) outside.push(e.sourceSeq);
+        seen.push(e.sourceSeq);
+      },
+    });
+    await reader.caughtUp;
+    expect(seen).toEqual(Array.from({ length: 1_200 }, (_, i) => i + 1));
+    expect(outside).toEqual([]);
+    // A pull brings up to 1,000 messages; a batch takes at most 500 of them.
+    expect(batches.length).toBeLessThan(60);
+    expect(Math.max(...batches)).toBeLessThanOrEqual(500);
+    // Acknowledged: the consumer has nothing pending once the last batch is read.
+    for (let i = 0; (await bus.jsm.consumers.info(subjects.stream, 'console-b')).num_ack_pending > 0; i++) {
+      if (i > 200) throw new Error('the batches were not acknowledged');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    journal.append({ n: 1_201 });
+    outbox.notify();
+    await until(() => seen.length === 1_201, 'the live entry');
+    expect(outside).toEqual([]);
+    await reader.stop();
+    outbox.stop();
+  });
+
   it('stores every entry once, in order, however often it is published; a reader gets each once', async () => {
     const subjects = eventSubjects('once-only');
     const info = await ensureEventStream(bus, subjects);
