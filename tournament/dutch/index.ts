@@ -3,6 +3,8 @@
 export { pairRound, pairRoundBy, type PairingPath } from './pair.ts';
 export { Completion as PairingCompletion } from './completion.ts';
 export { WeightedGraph } from './matching.ts';
+// The matcher's fixed-width arithmetic, for the tests that hold it to BigInt.
+export * as pairingLimbs from './limbs.ts';
 export { pairingRequestFromTrf, pairingOfRound, pairedRounds, PairingInputError, type PairingOptions } from './from-trf.ts';
 export { formatPairing, pairTrf, checkTrf, type RoundCheck } from './engine-io.ts';
 export {

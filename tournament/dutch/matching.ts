@@ -12,10 +12,14 @@
 //   stays; the least-slack edges for dual changes are looked up lazily and checked before use;
 // - decided pairs leave the graph (freezePair).
 //
-// Weights are BigInt because the Dutch criteria are packed into one lexicographic number that
+// Weights come as BigInt because the Dutch criteria are packed into one lexicographic number that
 // outgrows 53 bits. A weight of 0 means "no edge". Internally weights are 4w * 2^scale so that
-// halving an S-S slack stays exact: slack(i, j) = dual[i] + dual[j] - w4(i, j).
+// halving an S-S slack stays exact: slack(i, j) = dual[i] + dual[j] - w4(i, j). Those internal
+// numbers, the duals and the slacks are fixed-width integers of a few Float64 limbs (limbs.ts),
+// computed in place into scratch arrays: no allocation per slack. The width follows the widest
+// weight set (the layout is redone, through BigInt, when a wider one comes).
 
+import * as limbs from './limbs.ts';
 import { NearestS } from './nearest-s.ts';
 
 const edgeIndex = (a: number, b: number): number => (a > b ? (a * (a - 1)) / 2 + b : (b * (b - 1)) / 2 + a);
@@ -29,16 +33,25 @@ export interface MatchPlan {
 }
 
 export class WeightedGraph {
-  /** Weight of edge k, and its internal value 4w * 2^scale (the scale the duals live in). */
+  /** Weight of edge k as given. */
   private readonly raw: bigint[];
   /** raw[k] !== 0n, kept apart: the scans test it for every edge, and a byte is read far faster. */
   private readonly present: Uint8Array;
-  private readonly w4: bigint[];
+  /** Limbs per number (limbs.ts); w4 (4w * 2^scale, the scale the duals live in) and the duals as such numbers. */
+  private width = 2;
+  private w4: Float64Array;
   private readonly edgeHigh: Int32Array;
   private readonly edgeLow: Int32Array;
   /** mate[v]: the remote endpoint (2k or 2k+1) of v's matched edge, or -1. */
   private readonly mate: Int32Array;
-  private readonly dual: bigint[];
+  private dual: Float64Array;
+  /** Scratch numbers (slacks and the like), four of them. */
+  private scratch: Float64Array;
+  /** Every |weight| set is below 2^weightBits. */
+  private weightBits = 0;
+  private weightLimit = 1n;
+  /** Limbs of w4 by weight, for the current width and scale (see writeW4). */
+  private readonly converted = new Map<bigint, Float64Array>();
   private readonly inblossom: Int32Array;
   private readonly blossomparent: Int32Array;
   private readonly blossombase: Int32Array;
@@ -49,7 +62,7 @@ export class WeightedGraph {
   private readonly changed = new Map<number, boolean>();
   private solved = false;
   /** Internal weights are 4w * 2^scale. */
-  private scale = 0n;
+  private scale = 0;
   /** Vertices still to be matched; a frozen pair leaves the graph for good. */
   private active: number[];
   private readonly frozen: Uint8Array;
@@ -65,7 +78,7 @@ export class WeightedGraph {
     const m = (n * (n - 1)) / 2;
     this.raw = new Array<bigint>(m).fill(0n);
     this.present = new Uint8Array(m);
-    this.w4 = new Array<bigint>(m).fill(0n);
+    this.w4 = new Float64Array(m * this.width);
     this.edgeHigh = new Int32Array(m);
     this.edgeLow = new Int32Array(m);
     for (let i = 1, k = 0; i < n; i += 1) {
@@ -75,7 +88,8 @@ export class WeightedGraph {
       }
     }
     this.mate = new Int32Array(n).fill(-1);
-    this.dual = new Array<bigint>(2 * n).fill(0n);
+    this.dual = new Float64Array(2 * n * this.width);
+    this.scratch = new Float64Array(4 * this.width);
     this.inblossom = Int32Array.from({ length: n }, (_, i) => i);
     this.blossomparent = new Int32Array(2 * n).fill(-1);
     this.blossombase = Int32Array.from({ length: 2 * n }, (_, i) => (i < n ? i : -1));
@@ -85,6 +99,44 @@ export class WeightedGraph {
     this.active = active ? [...active] : Array.from({ length: n }, (_, i) => i);
     this.frozen = new Uint8Array(n);
     this.allowedFlags = new Uint8Array(m);
+  }
+
+  /**
+   * Makes the limbs wide enough for the weights set and `extraScale` more doublings. Every value
+   * the search holds (w4, duals, the nearest-S keys) stays within a few times the largest w4, and a
+   * slack sums three of them: 8 bits over the largest w4 cover that. 16 more spare most re-layouts.
+   */
+  private ensureWidth(extraScale: number): void {
+    const needed = this.weightBits + 2 + this.scale + extraScale + 8;
+    if (needed <= limbs.capacityBits(this.width)) return;
+    const width = limbs.limbsFor(needed + 16);
+    const old = this.width;
+    const duals = Array.from({ length: this.dual.length / old }, (_, b) => limbs.read(this.dual, b * old, old));
+    this.width = width;
+    this.dual = new Float64Array(duals.length * width);
+    duals.forEach((d, b) => limbs.write(this.dual, b * width, width, d));
+    this.w4 = new Float64Array(this.raw.length * width);
+    const shift = BigInt(2 + this.scale);
+    for (let k = 0; k < this.raw.length; k += 1) if (this.present[k]) limbs.write(this.w4, k * width, width, this.raw[k]! << shift);
+    this.scratch = new Float64Array(4 * width);
+    this.converted.clear();
+  }
+
+  /**
+   * w4[k] from the weight. A stage's weights repeat (a few kinds of pair, a few adjustments of
+   * each), and converting a BigInt limb by limb costs more than the matcher's use of it, so the
+   * limbs of recent weights are kept (a bounded cache, emptied when the layout changes).
+   */
+  private writeW4(k: number, weight: bigint): void {
+    const { width } = this;
+    let cached = this.converted.get(weight);
+    if (cached === undefined) {
+      if (this.converted.size >= 4096) this.converted.clear();
+      cached = new Float64Array(width);
+      limbs.write(cached, 0, width, weight << BigInt(2 + this.scale));
+      this.converted.set(weight, cached);
+    }
+    this.w4.set(cached, k * width);
   }
 
   /**
@@ -99,10 +151,10 @@ export class WeightedGraph {
         const top = this.topBlossom(v);
         if (top >= this.size) {
           const members = this.leaves(top);
-          this.dissolve(top, 0n);
+          this.dissolve(top);
           for (const x of members) {
             const p = this.mate[x]!;
-            if (p >= 0 && x !== a && x !== b && this.slack(p >> 1) !== 0n) this.unmatch(x);
+            if (p >= 0 && x !== a && x !== b && this.slackSign(p >> 1) !== 0) this.unmatch(x);
           }
         }
       }
@@ -123,10 +175,16 @@ export class WeightedGraph {
     if (a === b) return;
     const k = edgeIndex(a, b);
     if (this.raw[k] === weight) return;
+    if (weight >= this.weightLimit || -weight >= this.weightLimit) {
+      this.weightBits = (weight < 0n ? -weight : weight).toString(16).length * 4;
+      this.weightLimit = 1n << BigInt(this.weightBits);
+      this.ensureWidth(0);
+    }
     this.raw[k] = weight;
     this.present[k] = weight === 0n ? 0 : 1;
-    this.w4[k] = weight << (2n + this.scale);
-    if (this.frozen[a] || this.frozen[b]) return;
+    this.writeW4(k, weight);
+    // Before the first solve nothing is kept to repair: the cold start reads every edge.
+    if (!this.solved || this.frozen[a] || this.frozen[b]) return;
     // Taking away an unmatched edge that no blossom holds keeps the matching and the duals
     // optimal: one dual constraint goes, and no matched or blossom edge depended on it.
     if (weight === 0n && this.solved && !this.changed.has(k) && !this.matchedEdge(k) && this.topBlossom(a) !== this.topBlossom(b)) return;
@@ -143,7 +201,7 @@ export class WeightedGraph {
     if (!this.solved || this.changed.size > 0 || a === b || this.frozen[a] || this.frozen[b]) return false;
     const k = edgeIndex(a, b);
     if (!this.present[k]) return true;
-    return this.topBlossom(a) !== this.topBlossom(b) && this.slack(k) > 0n;
+    return this.topBlossom(a) !== this.topBlossom(b) && this.slackSign(k) > 0;
   }
 
   private matchedEdge(k: number): boolean {
@@ -169,6 +227,11 @@ export class WeightedGraph {
     return result;
   }
 
+  /** The duals, vertices then blossoms (for the tests' optimality certificate). */
+  duals(): bigint[] {
+    return Array.from({ length: 2 * this.size }, (_, b) => limbs.read(this.dual, b * this.width, this.width));
+  }
+
   /**
    * How to put a-b into the current optimum without solving again: a and b leave their partners,
    * and each partner left without one is either left single (if its dual is 0) or given a new one
@@ -184,7 +247,7 @@ export class WeightedGraph {
     const free = (v: number): boolean => this.inblossom[v] === v && !this.frozen[v];
     const tight = (u: number, v: number): boolean => {
       const k = edgeIndex(u, v);
-      return this.present[k] === 1 && this.slack(k) === 0n;
+      return this.present[k] === 1 && this.slackSign(k) === 0;
     };
     if (!free(a) || !free(b) || !tight(a, b)) return null;
     const now = new Map<number, number>([
@@ -200,7 +263,7 @@ export class WeightedGraph {
     for (const start of left) {
       if (partnerNow(start) !== start) continue; // paired by the other one's path
       if (!free(start)) return null;
-      if (this.dual[start] === 0n) {
+      if (this.dualIsZero(start)) {
         singles.push(start);
         used.add(start);
         continue;
@@ -254,7 +317,7 @@ export class WeightedGraph {
         if (seen.has(wm) || used.has(wm) || !free(wm)) continue;
         seen.add(w);
         reachedFrom.set(w, u);
-        if (this.dual[wm] === 0n) return { pairs: flip(u, w), released: wm };
+        if (this.dualIsZero(wm)) return { pairs: flip(u, w), released: wm };
         seen.add(wm);
         outerVia.set(wm, w);
         queue.push(wm);
@@ -284,8 +347,19 @@ export class WeightedGraph {
     return p & 1 ? this.edgeLow[p >> 1]! : this.edgeHigh[p >> 1]!;
   }
 
-  private slack(k: number): bigint {
-    return this.dual[this.edgeHigh[k]!]! + this.dual[this.edgeLow[k]!]! - this.w4[k]!;
+  /** slack(k) into `to` at `at`. */
+  private slackInto(k: number, to: Float64Array, at: number): void {
+    const width = this.width;
+    limbs.sumMinus(to, at, this.dual, this.edgeHigh[k]! * width, this.dual, this.edgeLow[k]! * width, this.w4, k * width, width);
+  }
+
+  private slackSign(k: number): number {
+    this.slackInto(k, this.scratch, 0);
+    return limbs.sign(this.scratch, 0, this.width);
+  }
+
+  private dualIsZero(b: number): boolean {
+    return limbs.isZero(this.dual, b * this.width, this.width);
   }
 
   private leaves(b: number, out: number[] = []): number[] {
@@ -303,15 +377,17 @@ export class WeightedGraph {
   private coldStart(): void {
     // Half of each vertex's heaviest edge: feasible (y_u + y_v >= w(u, v)), all of one parity
     // (every w4 is a multiple of 4), and closer to the optimum than half the heaviest edge overall.
-    const { active } = this;
-    for (const v of active) this.dual[v] = 0n;
+    const { active, width, dual, w4, scratch } = this;
+    for (const v of active) limbs.clear(dual, v * width, width);
     for (let i = 1; i < active.length; i += 1) {
+      const vi = active[i]! * width;
       for (let j = 0; j < i; j += 1) {
         const k = edgeIndex(active[i]!, active[j]!);
         if (!this.present[k]) continue;
-        const half = this.w4[k]! / 2n;
-        if (half > this.dual[active[i]!]!) this.dual[active[i]!] = half;
-        if (half > this.dual[active[j]!]!) this.dual[active[j]!] = half;
+        limbs.halve(scratch, 0, w4, k * width, width);
+        const vj = active[j]! * width;
+        if (limbs.compare(scratch, 0, dual, vi, width) > 0) limbs.copy(dual, vi, scratch, 0, width);
+        if (limbs.compare(scratch, 0, dual, vj, width) > 0) limbs.copy(dual, vj, scratch, 0, width);
       }
     }
   }
@@ -324,54 +400,67 @@ export class WeightedGraph {
   }
 
   /** Removes blossom `b` and all blossoms inside it, moving their duals onto the vertices. */
-  private dissolve(b: number, extra: bigint): void {
-    const carried = extra + this.dual[b]!;
+  private dissolve(b: number, extra: Float64Array = new Float64Array(this.width)): void {
+    const { width, dual } = this;
+    const carried = extra.slice();
+    limbs.addTo(carried, 0, dual, b * width, width);
     for (const s of this.blossomchilds[b]!) {
       this.blossomparent[s] = -1;
       if (s < this.size) {
-        this.dual[s] = this.dual[s]! + carried;
+        limbs.addTo(dual, s * width, carried, 0, width);
         this.inblossom[s] = s;
       } else this.dissolve(s, carried);
     }
     this.blossomchilds[b] = this.blossomendps[b] = null;
     this.blossombase[b] = -1;
-    this.dual[b] = 0n;
+    limbs.clear(dual, b * width, width);
     this.unusedblossoms.push(b);
   }
 
-  /** Smallest slack over v's edges other than `except` (edges to v's own blossom excluded). */
-  private minSlack(v: number, except: number): bigint {
-    let min: bigint | null = null;
+  /** Smallest slack over v's edges other than `except` (edges to v's own blossom excluded) into `to`, or v's dual. */
+  private minSlack(v: number, except: number, to: Float64Array, at: number): void {
+    const { width, scratch } = this;
+    let found = false;
     for (const u of this.active) {
       if (u === v) continue;
       const k = edgeIndex(u, v);
       if (k === except || !this.present[k]) continue;
-      const s = this.slack(k);
-      if (min === null || s < min) min = s;
+      this.slackInto(k, scratch, 3 * width);
+      if (!found || limbs.compare(scratch, 3 * width, to, at, width) < 0) limbs.copy(to, at, scratch, 3 * width, width);
+      found = true;
     }
-    return min ?? this.dual[v]!;
+    if (!found) limbs.copy(to, at, this.dual, v * width, width);
   }
 
   private warmStart(): void {
     const n = this.size;
+    const { width, dual, w4, scratch } = this;
     const dirty = new Set<number>();
     const single = (v: number): boolean => this.inblossom[v] === v;
     const matchedEdge = (k: number): boolean => this.mate[this.edgeHigh[k]!]! >= 0 && this.mate[this.edgeHigh[k]!]! >> 1 === k;
+    // Scratch: the slack at 0, the least other slack at `width`, a candidate dual at 2 * width.
+    const slack = 0;
+    const least = width;
     // Matched edges first: the dual raised to keep one tight also covers the other changed edges
     // of that end. The end named first (the vertex whose weights the caller changed) takes it.
     for (const [k, highFirst] of this.changed) {
       const high = this.edgeHigh[k]!;
       const low = this.edgeLow[k]!;
       if (this.inblossom[high] === this.inblossom[low] || !matchedEdge(k)) continue;
-      const slack = this.slack(k);
-      if (slack === 0n && this.raw[k] !== 0n) continue;
+      this.slackInto(k, scratch, slack);
+      const slackSign = limbs.sign(scratch, slack, width);
+      if (slackSign === 0 && this.raw[k] !== 0n) continue;
       const [first, second] = highFirst ? [high, low] : [low, high];
       const end = single(first) ? first : single(second) ? second : -1;
+      const absorbs = (): boolean => {
+        if (limbs.compare(dual, end * width, scratch, slack, width) < 0) return false;
+        this.minSlack(end, k, scratch, least);
+        return limbs.compare(scratch, least, scratch, slack, width) >= 0;
+      };
       if (this.raw[k] === 0n) {
         dirty.add(high);
         dirty.add(low);
-      } else if (end >= 0 && slack < 0n) this.dual[end] = this.dual[end]! - slack;
-      else if (end >= 0 && this.dual[end]! >= slack && this.minSlack(end, k) >= slack) this.dual[end] = this.dual[end]! - slack;
+      } else if (end >= 0 && (slackSign < 0 || absorbs())) limbs.subtractFrom(dual, end * width, scratch, slack, width);
       else {
         dirty.add(high);
         dirty.add(low);
@@ -386,12 +475,12 @@ export class WeightedGraph {
         continue;
       }
       if (matchedEdge(k)) continue;
-      const slack = this.slack(k);
-      if (slack < 0n) {
+      this.slackInto(k, scratch, slack);
+      if (limbs.sign(scratch, slack, width) < 0) {
         // A vertex already re-examined will have its dual raised over all its edges anyway.
         if (dirty.has(high) || dirty.has(low)) continue;
         const end = highFirst ? high : low;
-        if (this.mate[end] === -1 && single(end)) this.dual[end] = this.dual[end]! - slack;
+        if (this.mate[end] === -1 && single(end)) limbs.subtractFrom(dual, end * width, scratch, slack, width);
         else dirty.add(end);
       }
     }
@@ -399,54 +488,63 @@ export class WeightedGraph {
       const top = this.topBlossom(v);
       if (top < n) continue;
       const members = this.leaves(top);
-      this.dissolve(top, 0n);
+      this.dissolve(top);
       // A matched edge that leaves a dissolved sub-blossom is no longer tight.
       for (const x of members) {
         const p = this.mate[x]!;
-        if (p >= 0 && this.slack(p >> 1) !== 0n) this.unmatch(x);
+        if (p >= 0 && this.slackSign(p >> 1) !== 0) this.unmatch(x);
       }
     }
     for (const v of dirty) this.unmatch(v);
+    const need = 2 * width;
     for (const v of dirty) {
-      let need = this.dual[v]! > 0n ? this.dual[v]! : 0n;
+      // need = max(dual[v], 0, max over edges of w4 - dual[u])
+      if (limbs.sign(dual, v * width, width) > 0) limbs.copy(scratch, need, dual, v * width, width);
+      else limbs.clear(scratch, need, width);
       for (const u of this.active) {
         if (u === v) continue;
         const k = edgeIndex(u, v);
         if (!this.present[k]) continue;
-        const w4 = this.w4[k]!;
-        const required = w4 - this.dual[u]!;
-        if (required > need) need = required;
+        limbs.difference(scratch, slack, w4, k * width, dual, u * width, width);
+        if (limbs.compare(scratch, slack, scratch, need, width) > 0) limbs.copy(scratch, need, scratch, slack, width);
       }
-      this.dual[v] = need;
+      limbs.copy(dual, v * width, scratch, need, width);
     }
     // The search keeps every S-S slack even (so halving it stays exact) only if all roots start
     // with duals of one parity. If not, double every weight and dual: nothing else changes.
-    if (this.active.some((v) => this.mate[v] === -1 && this.dual[v]! % 2n !== 0n)) this.rescale(1);
+    if (this.active.some((v) => this.mate[v] === -1 && !limbs.isEven(dual, v * width))) this.rescale(1);
   }
 
   /** Multiplies (direction 1) or divides (-1) every internal weight and dual by 2. */
   private rescale(direction: 1 | -1): void {
-    this.scale += direction === 1 ? 1n : -1n;
-    const shift = (x: bigint): bigint => (direction === 1 ? x << 1n : x >> 1n);
+    if (direction === 1) this.ensureWidth(1);
+    this.scale += direction;
+    this.converted.clear();
+    const { width, w4, dual } = this;
+    const shift = direction === 1 ? limbs.double : limbs.halve;
     // Only edges between vertices still in the graph are read again (a frozen pair's never are).
     const { active } = this;
     for (let i = 1; i < active.length; i += 1) {
       for (let j = 0; j < i; j += 1) {
         const k = edgeIndex(active[i]!, active[j]!);
-        if (this.present[k]) this.w4[k] = shift(this.w4[k]!);
+        if (this.present[k]) shift(w4, k * width, w4, k * width, width);
       }
     }
-    for (let b = 0; b < this.dual.length; b += 1) this.dual[b] = shift(this.dual[b]!);
+    for (let b = 0; b < 2 * this.size; b += 1) shift(dual, b * width, dual, b * width, width);
   }
 
   /** Undoes doublings that are no longer needed, keeping the numbers short. */
   private shrink(): void {
-    while (this.scale > 0n && this.dual.every((d) => d % 2n === 0n)) this.rescale(-1);
+    const allEven = (): boolean => {
+      for (let b = 0; b < 2 * this.size; b += 1) if (!limbs.isEven(this.dual, b * this.width)) return false;
+      return true;
+    };
+    while (this.scale > 0 && allEven()) this.rescale(-1);
   }
 
   private runStages(): void {
     const n = this.size;
-    const { mate, dual, inblossom, blossomparent, blossombase, blossomchilds, blossomendps } = this;
+    const { mate, dual, w4, width, inblossom, blossomparent, blossombase, blossomchilds, blossomendps } = this;
     const active = this.active;
     const label = new Int8Array(2 * n);
     const labelend = new Int32Array(2 * n);
@@ -457,35 +555,44 @@ export class WeightedGraph {
     const bestS = new Int32Array(n).fill(-1);
     /** Vertices whose best edge to the forest must be searched afresh (they left a tree). */
     const stale = new Uint8Array(n);
-    // Slacks only change when the duals do: cache the best edges' slacks per dual epoch.
+    // Slacks only change when the duals do: cache the best edges' slacks per dual epoch, as
+    // numbers of `width` limbs at v * width (a best edge's slack, read with ...SlackAt).
     let epoch = 0;
-    const bestedgeSlack = new Array<bigint>(2 * n).fill(0n);
+    const bestedgeSlack = new Float64Array(2 * n * width);
     const bestedgeEpoch = new Int32Array(2 * n).fill(-1);
-    const bestSSlack = new Array<bigint>(n).fill(0n);
+    const bestSSlack = new Float64Array(n * width);
     const bestSEpoch = new Int32Array(n).fill(-1);
-    const setBestedge = (v: number, k: number, sl: bigint): void => {
+    /** Scratch numbers: an edge's slack (kslack), the dual change (delta), a candidate for it. */
+    const kslack = new Float64Array(width);
+    const delta = new Float64Array(width);
+    const candidate = new Float64Array(width);
+    const slackInto = (k: number, to: Float64Array, at: number): void =>
+      limbs.sumMinus(to, at, dual, this.edgeHigh[k]! * width, dual, this.edgeLow[k]! * width, w4, k * width, width);
+    /** Records v's best edge k with the slack in kslack (k = -1: none). */
+    const setBestedge = (v: number, k: number): void => {
       bestedge[v] = k;
-      bestedgeSlack[v] = sl;
+      if (k !== -1) limbs.copy(bestedgeSlack, v * width, kslack, 0, width);
       bestedgeEpoch[v] = epoch;
     };
-    const bestedgeSlackOf = (v: number): bigint => {
+    /** Offset of v's best edge's slack in bestedgeSlack. */
+    const bestedgeSlackAt = (v: number): number => {
       if (bestedgeEpoch[v] !== epoch) {
-        bestedgeSlack[v] = slack(bestedge[v]!);
+        slackInto(bestedge[v]!, bestedgeSlack, v * width);
         bestedgeEpoch[v] = epoch;
       }
-      return bestedgeSlack[v]!;
+      return v * width;
     };
-    const setBestS = (v: number, k: number, sl: bigint): void => {
+    const setBestS = (v: number, k: number): void => {
       bestS[v] = k;
-      bestSSlack[v] = sl;
+      if (k !== -1) limbs.copy(bestSSlack, v * width, kslack, 0, width);
       bestSEpoch[v] = epoch;
     };
-    const bestSSlackOf = (v: number): bigint => {
+    const bestSSlackAt = (v: number): number => {
       if (bestSEpoch[v] !== epoch) {
-        bestSSlack[v] = slack(bestS[v]!);
+        slackInto(bestS[v]!, bestSSlack, v * width);
         bestSEpoch[v] = epoch;
       }
-      return bestSSlack[v]!;
+      return v * width;
     };
     const allowedFlags = this.allowedFlags;
     const allowedList: number[] = [];
@@ -506,15 +613,16 @@ export class WeightedGraph {
     const isS = (v: number): boolean => label[inblossom[v]!] === 1;
     const nearestS = new NearestS(
       n,
-      { isS, blossomOf: (u) => inblossom[u]!, w4: (u, v) => (this.present[edgeIndex(u, v)] ? this.w4[edgeIndex(u, v)]! : 0n) },
+      { isS, blossomOf: (u) => inblossom[u]!, edge: (u, v) => (this.present[edgeIndex(u, v)] ? edgeIndex(u, v) : -1) },
+      w4,
+      width,
       2 * active.length + 64,
     );
     const enterS = (vertices: readonly number[]): void => {
-      for (const v of vertices) nearestS.beginS(v, dual[v]!);
+      for (const v of vertices) nearestS.beginS(v, dual, v * width);
       queue.push(...vertices);
     };
     const endpoint = (p: number): number => this.endpoint(p);
-    const slack = (k: number): bigint => this.slack(k);
     const leaves = (b: number): number[] => this.leaves(b);
 
     const assignLabel = (w: number, t: number, p: number): void => {
@@ -590,7 +698,7 @@ export class WeightedGraph {
       label[b] = 1;
       labelend[b] = labelend[bb]!;
       root[b] = root[bb]!;
-      dual[b] = 0n;
+      limbs.clear(dual, b * width, width);
       for (const leaf of leaves(b)) {
         if (label[inblossom[leaf]!] === 2) enterS([leaf]);
         inblossom[leaf] = b;
@@ -604,7 +712,7 @@ export class WeightedGraph {
       for (const s of blossomchilds[b]!) {
         blossomparent[s] = -1;
         if (s < n) inblossom[s] = s;
-        else if (endstage && dual[s] === 0n) expandBlossom(s, endstage);
+        else if (endstage && limbs.isZero(dual, s * width, width)) expandBlossom(s, endstage);
         else for (const leaf of leaves(s)) inblossom[leaf] = s;
       }
       if (!endstage && label[b] === 2) {
@@ -766,7 +874,8 @@ export class WeightedGraph {
     const refreshBestS = (v: number): void => {
       const u = nearestS.nearest(v);
       const best = u === -1 ? -1 : edgeIndex(u, v);
-      setBestS(v, best, best === -1 ? 0n : slack(best));
+      if (best !== -1) slackInto(best, kslack, 0);
+      setBestS(v, best);
     };
     const validS = (v: number, k: number): boolean => {
       const other = this.edgeHigh[k] === v ? this.edgeLow[k]! : this.edgeHigh[k]!;
@@ -780,7 +889,8 @@ export class WeightedGraph {
       // v is not an S-vertex, so no S-vertex shares its blossom.
       const u = nearestS.nearest(v);
       const best = u === -1 ? -1 : edgeIndex(u, v);
-      setBestedge(v, best, best === -1 ? 0n : slack(best));
+      if (best !== -1) slackInto(best, kslack, 0);
+      setBestedge(v, best);
       stale[v] = 0;
     };
 
@@ -793,10 +903,9 @@ export class WeightedGraph {
         const k = edgeIndex(v, w);
         if (!this.present[k]) continue;
         const p = v > w ? 2 * k + 1 : 2 * k; // endpoint at w
-        let kslack = 0n;
         if (!allowed.has(k)) {
-          kslack = slack(k);
-          if (kslack <= 0n) allowed.add(k);
+          slackInto(k, kslack, 0);
+          if (limbs.sign(kslack, 0, width) <= 0) allowed.add(k);
         }
         if (allowed.has(k)) {
           if (label[bw] === 0) {
@@ -826,13 +935,13 @@ export class WeightedGraph {
             labelend[w] = p ^ 1;
           }
         } else if (label[bw] === 1) {
-          if (bestS[v] === -1 || kslack < bestSSlackOf(v)) setBestS(v, k, kslack);
-          if (bestS[w] === -1 || kslack < bestSSlackOf(w)) setBestS(w, k, kslack);
+          if (bestS[v] === -1 || limbs.compare(kslack, 0, bestSSlack, bestSSlackAt(v), width) < 0) setBestS(v, k);
+          if (bestS[w] === -1 || limbs.compare(kslack, 0, bestSSlack, bestSSlackAt(w), width) < 0) setBestS(w, k);
         } else if (label[w] === 0) {
           // A best edge whose far end left the forest may hide a better one: look again in full.
           if (stale[w]) continue;
           if (bestedge[w] !== -1 && !validBest(w, bestedge[w]!)) refreshBest(w);
-          else if (bestedge[w] === -1 || kslack < bestedgeSlackOf(w)) setBestedge(w, k, kslack);
+          else if (bestedge[w] === -1 || limbs.compare(kslack, 0, bestedgeSlack, bestedgeSlackAt(w), width) < 0) setBestedge(w, k);
         }
       }
     };
@@ -841,7 +950,7 @@ export class WeightedGraph {
     bestedge.fill(-1);
     queue = [];
     for (const v of active) {
-      if (mate[v] === -1 && dual[v]! > 0n && label[inblossom[v]!] === 0) {
+      if (mate[v] === -1 && limbs.sign(dual, v * width, width) > 0 && label[inblossom[v]!] === 0) {
         assignLabel(v, 1, -1);
         alive.add(v);
       }
@@ -854,14 +963,14 @@ export class WeightedGraph {
       if (alive.size === 0) break;
       // No augmenting path with the current duals: change them.
       let deltatype = -1;
-      let delta = 0n;
+      limbs.clear(delta, 0, width);
       let deltaedge = -1;
       let deltablossom = -1;
       let deltavertex = -1;
       const sVertices = active.filter(isS);
       for (const v of sVertices) {
-        if (deltatype === -1 || dual[v]! < delta) {
-          delta = dual[v]!;
+        if (deltatype === -1 || limbs.compare(dual, v * width, delta, 0, width) < 0) {
+          limbs.copy(delta, 0, dual, v * width, width);
           deltatype = 1;
           deltavertex = v;
         }
@@ -870,9 +979,9 @@ export class WeightedGraph {
         if (label[inblossom[v]!] !== 0) continue;
         if (stale[v] || (bestedge[v] !== -1 && !validBest(v, bestedge[v]!))) refreshBest(v);
         if (bestedge[v] === -1) continue;
-        const d = bestedgeSlackOf(v);
-        if (d < delta) {
-          delta = d;
+        const at = bestedgeSlackAt(v);
+        if (limbs.compare(bestedgeSlack, at, delta, 0, width) < 0) {
+          limbs.copy(delta, 0, bestedgeSlack, at, width);
           deltatype = 2;
           deltaedge = bestedge[v]!;
         }
@@ -880,33 +989,33 @@ export class WeightedGraph {
       for (const v of sVertices) {
         if (bestS[v] !== -1 && !validS(v, bestS[v]!)) refreshBestS(v);
         if (bestS[v] === -1) continue;
-        const d = bestSSlackOf(v) / 2n;
-        if (d < delta) {
-          delta = d;
+        limbs.halve(candidate, 0, bestSSlack, bestSSlackAt(v), width);
+        if (limbs.compare(candidate, 0, delta, 0, width) < 0) {
+          limbs.copy(delta, 0, candidate, 0, width);
           deltatype = 3;
           deltaedge = bestS[v]!;
         }
       }
       for (let b = n; b < 2 * n; b += 1) {
-        if (blossombase[b]! >= 0 && blossomparent[b] === -1 && label[b] === 2 && dual[b]! < delta) {
-          delta = dual[b]!;
+        if (blossombase[b]! >= 0 && blossomparent[b] === -1 && label[b] === 2 && limbs.compare(dual, b * width, delta, 0, width) < 0) {
+          limbs.copy(delta, 0, dual, b * width, width);
           deltatype = 4;
           deltablossom = b;
         }
       }
       for (const v of active) {
         const l = label[inblossom[v]!];
-        if (l === 1) dual[v] = dual[v]! - delta;
-        else if (l === 2) dual[v] = dual[v]! + delta;
+        if (l === 1) limbs.subtractFrom(dual, v * width, delta, 0, width);
+        else if (l === 2) limbs.addTo(dual, v * width, delta, 0, width);
       }
       for (let b = n; b < 2 * n; b += 1) {
         if (blossombase[b]! >= 0 && blossomparent[b] === -1) {
-          if (label[b] === 1) dual[b] = dual[b]! + delta;
-          else if (label[b] === 2) dual[b] = dual[b]! - delta;
+          if (label[b] === 1) limbs.addTo(dual, b * width, delta, 0, width);
+          else if (label[b] === 2) limbs.subtractFrom(dual, b * width, delta, 0, width);
         }
       }
       nearestS.lowered(delta);
-      if (delta !== 0n) epoch += 1;
+      if (!limbs.isZero(delta, 0, width)) epoch += 1;
       if (deltatype === 1) {
         // An S-vertex reached dual 0. A single one is done; a matched one becomes single
         // by shifting the matched edges along its tree path, so its root gets matched.
@@ -938,7 +1047,7 @@ export class WeightedGraph {
       } else if (deltatype === 4) expandBlossom(deltablossom, false);
     }
     for (let b = n; b < 2 * n; b += 1) {
-      if (blossomparent[b] === -1 && blossombase[b]! >= 0 && dual[b] === 0n) expandBlossom(b, true);
+      if (blossomparent[b] === -1 && blossombase[b]! >= 0 && limbs.isZero(dual, b * width, width)) expandBlossom(b, true);
     }
     allowed.clear();
   }

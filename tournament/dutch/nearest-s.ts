@@ -7,34 +7,47 @@
 // that fixed base - w4(u, v) + dual[v] - (all deltas so far): among the S-vertices the order of the
 // slacks to v never changes during their episodes. Each v keeps a min-heap of (base - w4, u) over
 // the episodes begun since; entries of ended episodes are dropped when they reach the top. Ties go
-// to the lower vertex number, as a scan over the vertices in order would choose.
+// to the lower vertex number, as a scan over the vertices in order would choose. Keys and duals
+// are numbers of a few Float64 limbs (limbs.ts), as in the matcher.
+
+import * as limbs from './limbs.ts';
 
 export interface SLabels {
   /** Vertex u is an S-vertex now. */
   isS(u: number): boolean;
   /** Top-level blossom holding u. */
   blossomOf(u: number): number;
-  /** Internal weight 4w * 2^scale of edge (u, v), 0n when there is no edge. */
-  w4(u: number, v: number): bigint;
+  /** Index of edge (u, v) in the internal weights, -1 when there is no edge. */
+  edge(u: number, v: number): number;
 }
 
+/** A min-heap of (key, vertex, stamp), keys of `width` limbs (limbs.ts), ties to the lower vertex. */
 class CandidateHeap {
-  readonly keys: bigint[] = [];
-  readonly vertices: number[] = [];
-  readonly stamps: number[] = [];
+  keys: Float64Array;
+  vertices: Int32Array;
+  stamps: Int32Array;
+  size = 0;
   /** How much of the episode log this heap has taken in. */
   read = 0;
 
+  constructor(private readonly width: number) {
+    this.keys = new Float64Array(8 * width);
+    this.vertices = new Int32Array(8);
+    this.stamps = new Int32Array(8);
+  }
+
   private less(i: number, j: number): boolean {
-    const a = this.keys[i]!;
-    const b = this.keys[j]!;
-    return a < b || (a === b && this.vertices[i]! < this.vertices[j]!);
+    const c = limbs.compare(this.keys, i * this.width, this.keys, j * this.width, this.width);
+    return c < 0 || (c === 0 && this.vertices[i]! < this.vertices[j]!);
   }
 
   private swap(i: number, j: number): void {
-    const k = this.keys[i]!;
-    this.keys[i] = this.keys[j]!;
-    this.keys[j] = k;
+    const { keys, width } = this;
+    for (let t = 0, a = i * width, b = j * width; t < width; t += 1, a += 1, b += 1) {
+      const k = keys[a]!;
+      keys[a] = keys[b]!;
+      keys[b] = k;
+    }
     const v = this.vertices[i]!;
     this.vertices[i] = this.vertices[j]!;
     this.vertices[j] = v;
@@ -43,11 +56,24 @@ class CandidateHeap {
     this.stamps[j] = s;
   }
 
-  push(key: bigint, vertex: number, stamp: number): void {
-    let i = this.keys.length;
-    this.keys.push(key);
-    this.vertices.push(vertex);
-    this.stamps.push(stamp);
+  /** Pushes base[baseAt] - w4[w4At] for the vertex. */
+  push(base: Float64Array, baseAt: number, w4: Float64Array, w4At: number, vertex: number, stamp: number): void {
+    if (this.size === this.vertices.length) {
+      const keys = new Float64Array(2 * this.keys.length);
+      keys.set(this.keys);
+      this.keys = keys;
+      const vertices = new Int32Array(2 * this.size);
+      vertices.set(this.vertices);
+      this.vertices = vertices;
+      const stamps = new Int32Array(2 * this.size);
+      stamps.set(this.stamps);
+      this.stamps = stamps;
+    }
+    let i = this.size;
+    this.size += 1;
+    limbs.difference(this.keys, i * this.width, base, baseAt, w4, w4At, this.width);
+    this.vertices[i] = vertex;
+    this.stamps[i] = stamp;
     while (i > 0) {
       const parent = (i - 1) >> 1;
       if (!this.less(i, parent)) break;
@@ -57,16 +83,13 @@ class CandidateHeap {
   }
 
   pop(): void {
-    const last = this.keys.length - 1;
-    this.swap(0, last);
-    this.keys.pop();
-    this.vertices.pop();
-    this.stamps.pop();
+    this.size -= 1;
+    this.swap(0, this.size);
     this.siftDown(0);
   }
 
   private siftDown(start: number): void {
-    const size = this.keys.length;
+    const { size } = this;
     let i = start;
     for (;;) {
       const left = 2 * i + 1;
@@ -81,15 +104,16 @@ class CandidateHeap {
 
   /** Keeps only the entries for which `keep` holds. */
   filter(keep: (vertex: number, stamp: number) => boolean): void {
+    const { width } = this;
     let to = 0;
-    for (let from = 0; from < this.keys.length; from += 1) {
+    for (let from = 0; from < this.size; from += 1) {
       if (!keep(this.vertices[from]!, this.stamps[from]!)) continue;
-      this.keys[to] = this.keys[from]!;
+      limbs.copy(this.keys, to * width, this.keys, from * width, width);
       this.vertices[to] = this.vertices[from]!;
       this.stamps[to] = this.stamps[from]!;
       to += 1;
     }
-    this.keys.length = this.vertices.length = this.stamps.length = to;
+    this.size = to;
     for (let i = (to >> 1) - 1; i >= 0; i -= 1) this.siftDown(i);
   }
 }
@@ -98,55 +122,61 @@ class CandidateHeap {
 export class NearestS {
   private readonly heaps: (CandidateHeap | null)[];
   private readonly stamp: Int32Array;
-  private readonly base: bigint[];
+  private readonly base: Float64Array;
   private readonly logVertex: number[] = [];
   private readonly logStamp: number[] = [];
   private episodes = 0;
-  private deltas = 0n;
+  private readonly deltas: Float64Array;
 
+  /** `w4`: the internal weights, numbers of `width` limbs by edge index. */
   constructor(
     size: number,
     private readonly labels: SLabels,
+    private readonly w4: Float64Array,
+    private readonly width: number,
     private readonly limit: number,
   ) {
     this.heaps = new Array<CandidateHeap | null>(size).fill(null);
     this.stamp = new Int32Array(size);
-    this.base = new Array<bigint>(size).fill(0n);
+    this.base = new Float64Array(size * width);
+    this.deltas = new Float64Array(width);
   }
 
-  /** u has just become an S-vertex with this dual. */
-  beginS(u: number, dual: bigint): void {
+  /** u has just become an S-vertex with the dual at dual[at]. */
+  beginS(u: number, dual: Float64Array, at: number): void {
     this.episodes += 1;
     this.stamp[u] = this.episodes;
-    this.base[u] = dual + this.deltas;
+    const { width } = this;
+    limbs.copy(this.base, u * width, dual, at, width);
+    limbs.addTo(this.base, u * width, this.deltas, 0, width);
     this.logVertex.push(u);
     this.logStamp.push(this.episodes);
   }
 
   /** The S-vertices' duals were all lowered by delta. */
-  lowered(delta: bigint): void {
-    this.deltas += delta;
+  lowered(delta: Float64Array): void {
+    limbs.addTo(this.deltas, 0, delta, 0, this.width);
   }
 
   /** The S-vertex u with the least slack to v (lowest number on a tie), outside v's blossom; -1 if none. */
   nearest(v: number): number {
-    const { labels } = this;
+    const { labels, width } = this;
     let heap = this.heaps[v];
-    if (!heap) heap = this.heaps[v] = new CandidateHeap();
+    if (!heap) heap = this.heaps[v] = new CandidateHeap(width);
     const live = (u: number, stamp: number): boolean =>
       this.stamp[u] === stamp && labels.isS(u) && labels.blossomOf(u) !== labels.blossomOf(v);
     for (let i = heap.read; i < this.logVertex.length; i += 1) {
       const u = this.logVertex[i]!;
       const stamp = this.logStamp[i]!;
       if (u === v || !live(u, stamp)) continue;
-      const w4 = labels.w4(u, v);
-      if (w4 !== 0n) heap.push(this.base[u]! - w4, u, stamp);
+      const k = labels.edge(u, v);
+      if (k !== -1) heap.push(this.base, u * width, this.w4, k * width, u, stamp);
     }
     heap.read = this.logVertex.length;
     // An entry that is not live never becomes live again: a new episode brings a new entry, and
     // two vertices in one S-blossom stay together until it is expanded, which starts new episodes.
-    if (heap.keys.length > this.limit) heap.filter(live);
-    while (heap.keys.length > 0) {
+    if (heap.size > this.limit) heap.filter(live);
+    while (heap.size > 0) {
       const u = heap.vertices[0]!;
       if (live(u, heap.stamps[0]!)) return u;
       heap.pop();
