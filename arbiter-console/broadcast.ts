@@ -86,9 +86,12 @@ export class Broadcast {
     const hall = this.#hall;
     const head = JSON.stringify({ version: hall.version, clock: this.reference(), round: hall.roundView(), attention: hall.attention(), sectors: this.#team?.sectors() ?? [] });
     const boards = [...hall.boards.keys()].map((id) => this.#board(id)).join(',');
-    if (!session.stream(`{"type":"snapshot","seq":${session.seq + 1},${head.slice(1, -1)},"boards":[${boards}]}`)) return;
+    // None yet: the first build is under way and goes to every session that has none.
+    const tournament = this.#sent[Broadcast.roleOf(session)];
+    const snapshot = `{"type":"snapshot","seq":${session.seq + 1},${head.slice(1, -1)},"boards":[${boards}]}`;
+    if (!session.streamSnapshot(tournament ? [snapshot, tournament.text] : [snapshot])) return;
     session.seq += 1;
-    this.#sendWholeTournament(session);
+    if (tournament) session.tournamentVersion = tournament.version;
   }
 
   /** The coalesced changes of one session. */
@@ -134,7 +137,6 @@ export class Broadcast {
 
   #sendWholeTournament(session: ClientSession): void {
     const current = this.#sent[Broadcast.roleOf(session)];
-    // None yet: the first build is under way and goes to every session that has none.
     if (current && session.stream(current.text)) session.tournamentVersion = current.version;
   }
 

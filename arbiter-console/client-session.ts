@@ -1,7 +1,10 @@
 // One WebSocket connection: who it speaks for, its place in the snapshot/delta stream, its rate limit,
-// and its backpressure. Every message to the client goes through `#write`, which obeys the send-buffer
-// limit: a client past it gets no stream messages (it is owed a snapshot once it drains) and a short,
-// bounded queue of answers; a client that stays behind, or overflows that queue, is cut off.
+// and its backpressure. Every message to the client obeys the send-buffer limit: a client past it gets
+// no stream messages (it is owed a snapshot once it drains) and a short, bounded queue of answers; a
+// client that stays behind, or overflows that queue, is cut off. The snapshot a client is owed goes
+// with its tournament view as one, and only what comes after it counts against the limit: at 1,000
+// boards the two are 405 + 626 KiB, more than the 1 MiB limit together, and a tablet that fell behind
+// at the end of a round would otherwise get snapshot after snapshot and never the view again.
 import type { RawData, WebSocket } from 'ws';
 import type { Arbiter } from './credentials.ts';
 import { Coalescer, type CoalescerTimers, type Pending } from './coalescer.ts';
@@ -18,7 +21,11 @@ export interface SessionLimits {
   readonly sendBufferBytes: number;
   /** Answers (acks, errors, pongs) kept for a client that is behind; more and it is cut off. */
   readonly queuedAnswers: number;
-  /** How long a client may stay behind before it is cut off (real ms). */
+  /**
+   * How long a client that is behind may read next to nothing (less than a sixteenth of its send
+   * buffer) before it is cut off (real ms). A slow tablet that keeps reading is never cut off: it
+   * gets a snapshot when it has caught up.
+   */
   readonly behindMs: number;
   readonly deltasPerSecond: number;
   readonly deltaWindowMs: number;
@@ -53,6 +60,11 @@ export class ClientSession {
   #refilledAt: number;
   #catchUp: NodeJS.Timeout | undefined;
   #helloTimer: NodeJS.Timeout | undefined;
+  /** Bytes handed to the socket so far, and where the last owed snapshot lies in that count. */
+  #written = 0;
+  #owed = { start: 0, end: 0 };
+  /** While behind: when it last read a sixteenth of its send buffer, and how much had left by then. */
+  #progress = { at: 0, drained: 0 };
 
   constructor(
     readonly ws: WebSocket,
@@ -134,6 +146,25 @@ export class ClientSession {
     return true;
   }
 
+  /**
+   * The snapshot a client is owed (after hello, on resync, on catching up) with its tournament view:
+   * sent together, whatever their size, once the client is at most half its limit behind; they never
+   * count against the limit (what follows them does), so the deltas follow them at once. At most one
+   * snapshot more than the limit is ever unsent. Returns whether it went out (else it is owed).
+   */
+  streamSnapshot(texts: readonly string[]): boolean {
+    if (this.#backpressure.state === 'behind') return false;
+    // One owed snapshot unsent at a time (a client asking for resyncs and reading none gets no pile).
+    if (this.#unsent() > this.limits.sendBufferBytes / 2 || this.#owedLeft() > 0) {
+      this.#fallBehind();
+      return false;
+    }
+    const start = this.#written;
+    for (const text of texts) this.#send(text);
+    this.#owed = { start, end: this.#written };
+    return true;
+  }
+
   /** Gives the client one heartbeat: a client that did not answer the previous one is cut off. */
   heartbeat(): void {
     if (!this.alive) {
@@ -151,19 +182,37 @@ export class ClientSession {
     setTimeout(() => this.ws.terminate(), 1000).unref();
   }
 
+  /** Bytes that left the socket: it sends in order, so they are the first `written - buffered`. */
+  #drained(): number {
+    return this.#written - this.ws.bufferedAmount;
+  }
+
+  /** What is still unsent of the last owed snapshot. */
+  #owedLeft(): number {
+    return Math.max(0, this.#owed.end - Math.max(this.#drained(), this.#owed.start));
+  }
+
+  /** Unsent bytes that count against the limit: all but what is left of the owed snapshot. */
+  #unsent(): number {
+    return this.ws.bufferedAmount - this.#owedLeft();
+  }
+
   #fits(text: string): boolean {
-    const buffered = this.ws.bufferedAmount;
-    return buffered === 0 || buffered + Buffer.byteLength(text) <= this.limits.sendBufferBytes;
+    const unsent = this.#unsent();
+    return unsent <= 0 || unsent + Buffer.byteLength(text) <= this.limits.sendBufferBytes;
   }
 
   #send(text: string): void {
-    if (this.open) this.ws.send(text);
+    if (!this.open) return;
+    this.ws.send(text);
+    this.#written += Buffer.byteLength(text);
   }
 
   // One timer per session, however many messages were held back (never one per flush).
   #fallBehind(): void {
     if (this.#backpressure.state === 'behind') return;
     this.#backpressure = { state: 'behind', since: this.timers.now(), queued: [], queuedBytes: 0 };
+    this.#progress = { at: this.timers.now(), drained: this.#drained() };
     this.coalescer.stop();
     this.#catchUp = setInterval(() => this.#tryCatchUp(), 100);
   }
@@ -171,8 +220,10 @@ export class ClientSession {
   #tryCatchUp(): void {
     const b = this.#backpressure;
     if (b.state !== 'behind' || !this.open) return this.#stopTimers();
-    if (this.ws.bufferedAmount > this.limits.sendBufferBytes / 2) {
-      if (this.timers.now() - b.since > this.limits.behindMs) this.close(1008, 'not reading its messages');
+    const drained = this.#drained();
+    if (drained - this.#progress.drained >= this.limits.sendBufferBytes / 16) this.#progress = { at: this.timers.now(), drained };
+    if (this.#unsent() > this.limits.sendBufferBytes / 2 || this.#owedLeft() > 0) {
+      if (this.timers.now() - this.#progress.at > this.limits.behindMs) this.close(1008, 'not reading its messages');
       return;
     }
     clearInterval(this.#catchUp);

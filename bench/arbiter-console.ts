@@ -1,9 +1,11 @@
 // Arbiter console at the scale of a real open: 1,000 boards (a 2,000-player Swiss with its tournament
 // pages) and 200 WebSocket clients, in normal play, in an end-of-round burst of results, and with 20
 // clients that never read. The server runs in a child process (this file with --serve-hall) and makes
-// the presses and results itself, as the boards would; the clients live in this process and measure
-// press-to-client latency against the server's own event timestamps (`asOf`, the event's `at`), both
-// processes reading the same wall clock (performance.timeOrigin + performance.now()).
+// the presses and results itself, as the boards would; the reading clients live in other child
+// processes (hall-readers.ts, 25 each by default) and measure press-to-client latency against the
+// server's own event timestamps (`asOf`, the event's `at`), every process reading the same wall clock
+// (performance.timeOrigin + performance.now()); the clients that never read stay in this one.
+// BENCH_BOARDS, BENCH_CLIENTS, BENCH_CLIENT_PROCESSES and BENCH_SECONDS make it smaller.
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -11,14 +13,17 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
+import { HallReaders, wallNow, type ReadersReport } from './hall-readers.ts';
 import { gameConfig } from '../clock-engine/index.ts';
-import { Journal, PlayingHall, ViewMaker, workerBuilder, manualSource, realClock, startConsole, type BuilderSetup, type TournamentBuilder, type BoardView, type JournalRecord, type Round, type RunningConsole } from '../arbiter-console/index.ts';
+import { Journal, PlayingHall, ViewMaker, workerBuilder, manualSource, realClock, startConsole, type BuilderSetup, type TournamentBuilder, type JournalRecord, type Round, type RunningConsole } from '../arbiter-console/index.ts';
 import { loadEvent, presetJson, type ZeitnotEvent } from '../tournament/index.ts';
 import { seededRandom } from '../simulators/index.ts';
 import type { BenchRow } from './table.ts';
 
-const BOARDS = 1000;
-const CLIENTS = 200;
+const BOARDS = Number(process.env.BENCH_BOARDS ?? 1000);
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 200);
+/** Processes the reading clients are spread over. */
+const CLIENT_PROCESSES = Number(process.env.BENCH_CLIENT_PROCESSES ?? Math.max(1, Math.ceil(CLIENTS / 25)));
 const ARBITERS = 10;
 const NON_READERS = 20;
 // 90 minutes for 40 moves is 135 s per move per player: a board presses every 67 s, 1,000 boards ~15 a second.
@@ -27,8 +32,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const BURST_RESULTS = 40;
 // BENCH_TOURNAMENT_VIEWS=inline builds the tournament view on the event loop (as before the view worker), for comparison.
 const INLINE_VIEWS = process.env.BENCH_TOURNAMENT_VIEWS === 'inline';
-
-const wallNow = (): number => performance.timeOrigin + performance.now();
 
 type Phase = 'normal' | 'burst' | 'non-readers';
 interface Usage {
@@ -49,11 +52,11 @@ interface Usage {
 type FromServer = { type: 'ready'; url: string; token: string; wallAtZero: number; setupMs: number; viewKb: number } | ({ type: 'usage' } & Usage);
 type ToServer = { type: 'phase'; phase: Phase; seconds: number } | { type: 'stop' };
 
-function hallEvent(): ZeitnotEvent {
+function hallEvent(boards = BOARDS): ZeitnotEvent {
   const json = JSON.parse(presetJson('cairns-cup-2019')) as { sections: Record<string, unknown>[] };
   const section = json.sections[0]!;
   section.format = { kind: 'swiss', system: 'dutch', rounds: 9 };
-  section.players = Array.from({ length: 2 * BOARDS }, (_, i) => ({ id: i + 1, name: `Player ${String(i + 1).padStart(4, '0')}`, federation: 'RSA', fideRating: 2700 - Math.floor(i / 2) }));
+  section.players = Array.from({ length: 2 * boards }, (_, i) => ({ id: i + 1, name: `Player ${String(i + 1).padStart(4, '0')}`, federation: 'RSA', fideRating: 2700 - Math.floor(i / 2) }));
   section.schedule = Array.from({ length: 9 }, (_, i) => `2026-07-${String(i + 1).padStart(2, '0')}T13:00:00+02:00`);
   section.playoff = { kind: 'none' };
   section.tiebreaks = ['BH-C1', 'BH', 'SB', 'PS'];
@@ -215,17 +218,9 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-interface Client {
-  readonly ws: WebSocket;
-  bytes: number;
-  readonly presses: Map<string, number>;
-  readonly results: Map<string, number>;
-}
-
 interface PhaseResult {
   readonly usage: Usage;
-  readonly latencies: number[];
-  readonly resultLatencies: number[];
+  readonly readers: ReadersReport;
   readonly bytesPerClientPerMinute: number;
 }
 
@@ -234,36 +229,11 @@ async function measure(): Promise<{ ready: Extract<FromServer, { type: 'ready' }
   const next = () => new Promise<FromServer>((resolve) => child.once('message', (m) => resolve(m as FromServer)));
   const ready = (await next()) as Extract<FromServer, { type: 'ready' }>;
   const wsUrl = `${ready.url.replace('http', 'ws')}/ws`;
-  let latencies: number[] = [];
-  let measuring = false;
-  const clients: Client[] = [];
-  for (let i = 0; i < CLIENTS; i++) {
-    const ws = new WebSocket(wsUrl);
-    const client: Client = { ws, bytes: 0, presses: new Map(), results: new Map() };
-    ws.on('message', (data: Buffer) => {
-      const now = wallNow();
-      client.bytes += data.length;
-      // Only the clock stream is read here (a page parses everything; this process holds 200 of them).
-      const head = data.subarray(0, 20).toString();
-      if (!head.startsWith('{"type":"delta"') && !head.startsWith('{"type":"snapshot"')) return;
-      const m = JSON.parse(String(data)) as { type: string; boards?: BoardView[] };
-      for (const b of m.boards ?? []) {
-        const presses = b.presses.white + b.presses.black;
-        if (measuring && m.type === 'delta' && presses > (client.presses.get(b.id) ?? 0)) latencies.push(now - (ready.wallAtZero + b.asOf));
-        client.presses.set(b.id, presses);
-        if (b.result && !client.results.has(b.id)) client.results.set(b.id, now);
-      }
-    });
-    await new Promise((r) => ws.once('open', r));
-    ws.send(JSON.stringify(i < ARBITERS ? { type: 'hello', role: 'arbiter', token: ready.token, name: `Arbiter ${i}` } : { type: 'hello', role: 'spectator' }));
-    clients.push(client);
-  }
+  const readers = await HallReaders.start({ wsUrl, token: ready.token, wallAtZero: ready.wallAtZero, clients: CLIENTS, arbiters: ARBITERS, processes: CLIENT_PROCESSES });
   await new Promise((r) => setTimeout(r, 3000)); // every snapshot and tournament view delivered
   const phases = {} as Record<Phase, PhaseResult>;
   let nonReaders: WebSocket[] = [];
   for (const phase of ['normal', 'burst', 'non-readers'] as const) {
-    latencies = [];
-    for (const c of clients) c.bytes = 0;
     if (phase === 'non-readers') {
       nonReaders = await Promise.all(
         Array.from({ length: NON_READERS }, async () => {
@@ -281,20 +251,17 @@ async function measure(): Promise<{ ready: Extract<FromServer, { type: 'ready' }
       for (const ws of nonReaders) if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'resync' }));
     }, 50);
     const start = performance.now();
-    measuring = true;
+    await readers.startPhase();
     const usagePromise = next();
     child.send({ type: 'phase', phase, seconds: SECONDS } satisfies ToServer);
     const usage = (await usagePromise) as Extract<FromServer, { type: 'usage' }>;
-    measuring = false;
+    const report = await readers.endPhase(usage.results);
     clearInterval(spam);
     const minutes = (performance.now() - start) / 60_000;
-    const resultLatencies = usage.results.flatMap((r) => clients.map((c) => c.results.get(r.board)).filter((t): t is number => t !== undefined).map((t) => t - (ready.wallAtZero + r.at)));
-    latencies.sort((a, b) => a - b);
-    resultLatencies.sort((a, b) => a - b);
-    phases[phase] = { usage, latencies, resultLatencies, bytesPerClientPerMinute: clients.reduce((s, c) => s + c.bytes, 0) / clients.length / minutes };
+    phases[phase] = { usage, readers: report, bytesPerClientPerMinute: report.bytes / report.clients / minutes };
   }
   child.send({ type: 'stop' } satisfies ToServer);
-  for (const c of clients) c.ws.terminate();
+  await readers.stop();
   for (const ws of nonReaders) ws.terminate();
   await new Promise((r) => child.once('exit', r));
   return { ready, phases };
@@ -308,7 +275,7 @@ function rebuildRow(): BenchRow {
   const dir = mkdtempSync(join(tmpdir(), 'zeitnot-rebuild-'));
   const file = join(dir, 'journal.sqlite');
   try {
-    const round = hallRound(hallEvent(), 0, boards);
+    const round = hallRound(hallEvent(boards), 0, boards);
     const journal = new Journal(file);
     journal.setMeta({ round, epochWallMs: 0, scale: 1 });
     const records: JournalRecord[] = [];
@@ -340,20 +307,20 @@ export async function run(): Promise<BenchRow[]> {
   const part = 'arbiter-console';
   const { ready, phases } = await measure();
   const rows: BenchRow[] = [
-    { part, measure: `hall: ${BOARDS} boards (a ${2 * BOARDS}-player Swiss), ${CLIENTS} ws clients in another process; server start-up`, value: `${(ready.setupMs / 1000).toFixed(1)} s, tournament view ${ready.viewKb.toFixed(0)} KiB` },
+    { part, measure: `hall: ${BOARDS} boards (a ${2 * BOARDS}-player Swiss), ${CLIENTS} ws clients in ${CLIENT_PROCESSES} other processes; server start-up`, value: `${(ready.setupMs / 1000).toFixed(1)} s, tournament view ${ready.viewKb.toFixed(0)} KiB` },
   ];
   const label = { normal: `normal play (${PRESSES_PER_SECOND} presses/s)`, burst: `end of round (${BURST_RESULTS} results in ${SECONDS} s + presses)`, 'non-readers': `${NON_READERS} more clients that never read and ask for resyncs` } as const;
   const views = INLINE_VIEWS ? ' (tournament views inline)' : ' (tournament views in the worker)';
   for (const phase of ['normal', 'burst', 'non-readers'] as const) {
     const r = phases[phase];
-    const p99 = percentile(r.latencies, 99);
+    const p99 = percentile(r.readers.latencies, 99);
     rows.push(
-      { part, measure: `press->client p50 / p99, ${label[phase]}`, value: `${percentile(r.latencies, 50).toFixed(1)} / ${p99.toFixed(1)} ms (${r.latencies.length} deliveries)`, target: 'p99 <= 100 ms', ok: p99 <= 100 },
+      { part, measure: `press->client p50 / p99, ${label[phase]}`, value: `${percentile(r.readers.latencies, 50).toFixed(1)} / ${p99.toFixed(1)} ms (${r.readers.latencies.length} deliveries)`, target: 'p99 <= 100 ms', ok: p99 <= 100 },
     );
     if (phase === 'burst') {
       rows.push({ part, measure: `event-loop CPU per tournament build p50 / max, ${label[phase]}${views}`, value: `${r.usage.buildCpuP50Ms.toFixed(1)} / ${r.usage.buildCpuMaxMs.toFixed(1)} ms (${r.usage.builds} builds)`, target: 'no press behind a rebuild' });
-      const rp99 = percentile(r.resultLatencies, 99);
-      rows.push({ part, measure: `result->client p50 / p99, ${label[phase]}`, value: `${percentile(r.resultLatencies, 50).toFixed(1)} / ${rp99.toFixed(1)} ms (${r.resultLatencies.length} deliveries)`, target: 'p99 <= 100 ms', ok: rp99 <= 100 });
+      const rp99 = percentile(r.readers.resultLatencies, 99);
+      rows.push({ part, measure: `result->client p50 / p99, ${label[phase]}`, value: `${percentile(r.readers.resultLatencies, 50).toFixed(1)} / ${rp99.toFixed(1)} ms (${r.readers.resultLatencies.length} deliveries)`, target: 'p99 <= 100 ms', ok: rp99 <= 100 });
     }
     rows.push(
       { part, measure: `server CPU, ${label[phase]}`, value: `${r.usage.cpuPct.toFixed(0)} % (${loadAverage()})`, target: '<= 25 %', ok: r.usage.cpuPct <= 25 },
@@ -361,6 +328,9 @@ export async function run(): Promise<BenchRow[]> {
       { part, measure: `server RSS at start / max, ${label[phase]}`, value: `${r.usage.rssStartMb.toFixed(0)} / ${r.usage.rssMaxMb.toFixed(0)} MB` },
       { part, measure: `bytes per client per minute, ${label[phase]}`, value: `${(r.bytesPerClientPerMinute / 1024).toFixed(0)} KiB` },
     );
+    if (phase !== 'normal') {
+      rows.push({ part, measure: `reading clients still connected after ${label[phase]} (as their ${CLIENT_PROCESSES} processes see them)`, value: `${r.readers.connected} of ${r.readers.clients}`, target: `${CLIENTS}`, ok: r.readers.connected === CLIENTS });
+    }
     if (phase === 'non-readers') {
       const growth = r.usage.rssMaxMb - r.usage.rssStartMb;
       rows.push(

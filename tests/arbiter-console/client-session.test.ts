@@ -79,6 +79,50 @@ describe('a client session over its send buffer', () => {
     expect(ws.closedWith).toBe(1008);
   });
 
+  // A 1,000-board hall: a 405 KiB snapshot and a 626 KiB tournament view, more than the 1 MiB limit together.
+  it('sends an owed snapshot with its tournament view past the limit, and the deltas right after them', () => {
+    expect(session.streamSnapshot(['s'.repeat(600), 't'.repeat(700)])).toBe(true);
+    expect(ws.sent.map((t) => t[0])).toEqual(['s', 't']);
+    ws.bufferedAmount = 1300; // nothing has left yet
+    expect(session.stream('d'.repeat(400))).toBe(true); // only what follows the snapshot counts
+    ws.bufferedAmount = 1700;
+    expect(session.stream('e'.repeat(700))).toBe(false); // 400 + 700 > 1000
+    expect(session.backpressure.state).toBe('behind');
+    // Owed again once it has read the snapshot and is at most half its limit behind.
+    ws.bufferedAmount = 450;
+    vi.advanceTimersByTime(100);
+    expect(snapshots).toBe(0); // 50 bytes of the snapshot still unsent
+    ws.bufferedAmount = 400;
+    vi.advanceTimersByTime(100);
+    expect(snapshots).toBe(1);
+    expect(session.backpressure.state).toBe('flowing');
+  });
+
+  it('leaves one owed snapshot unsent at a time: a resync before it has left is owed, not sent', () => {
+    expect(session.streamSnapshot(['s'.repeat(600)])).toBe(true);
+    ws.bufferedAmount = 600;
+    expect(session.streamSnapshot(['s'.repeat(600)])).toBe(false);
+    expect(ws.sent).toHaveLength(1);
+    expect(session.backpressure.state).toBe('behind');
+  });
+
+  it('is not cut off while it keeps reading, however long it is behind; cut off once it reads next to nothing for behindMs', () => {
+    expect(session.streamSnapshot(['s'.repeat(600), 't'.repeat(700)])).toBe(true);
+    ws.bufferedAmount = 1300;
+    session.stream('d'.repeat(400));
+    ws.bufferedAmount = 1700;
+    session.stream('e'.repeat(700));
+    expect(session.backpressure.state).toBe('behind');
+    // 100 bytes every 2 s (a sixteenth of its limit is 62.5): 20 s behind, never cut off.
+    for (let left = 1600; left > 500; left -= 100) {
+      ws.bufferedAmount = left;
+      vi.advanceTimersByTime(2_000);
+      expect(ws.closedWith).toBeUndefined();
+    }
+    vi.advanceTimersByTime(5_200); // then nothing for longer than behindMs
+    expect(ws.closedWith).toBe(1008);
+  });
+
   it('is cut off when it stays behind longer than behindMs', () => {
     ws.bufferedAmount = 2_000;
     session.stream('x');
