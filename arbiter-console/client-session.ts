@@ -1,7 +1,7 @@
 // One WebSocket connection: who it speaks for, its place in the snapshot/delta stream, its rate limit,
 // and its backpressure. Every message to the client obeys the send-buffer limit: a client past it gets
 // no stream messages (it is owed a snapshot once it drains) and a short, bounded queue of answers; a
-// client that stays behind, or overflows that queue, is cut off. The snapshot a client is owed goes
+// client behind that stops reading, or overflows that queue, is cut off. The snapshot a client is owed goes
 // with its tournament view as one, and only what comes after it counts against the limit: at 1,000
 // boards the two are 405 + 626 KiB, more than the 1 MiB limit together, and a tablet that fell behind
 // at the end of a round would otherwise get snapshot after snapshot and never the view again.
@@ -9,6 +9,12 @@ import type { RawData, WebSocket } from 'ws';
 import type { Arbiter } from './credentials.ts';
 import { Coalescer, type CoalescerTimers, type Pending } from './coalescer.ts';
 import { parseClientMessage, type ClientMessage, type ErrorCode, type ServerMessage } from './protocol.ts';
+
+/** Bytes of a server's text frame: ws sends each message as one unmasked frame, uncompressed. */
+const frameBytes = (text: string): number => {
+  const n = Buffer.byteLength(text);
+  return n + (n < 126 ? 2 : n < 65_536 ? 4 : 10);
+};
 
 export type SessionRole = { readonly kind: 'pending' } | { readonly kind: 'spectator' } | { readonly kind: 'arbiter'; readonly arbiter: Arbiter };
 
@@ -60,7 +66,7 @@ export class ClientSession {
   #refilledAt: number;
   #catchUp: NodeJS.Timeout | undefined;
   #helloTimer: NodeJS.Timeout | undefined;
-  /** Bytes handed to the socket so far, and where the last owed snapshot lies in that count. */
+  /** Bytes handed to the socket so far (frames, as `bufferedAmount` counts them), and where the last owed snapshot lies in that count. */
   #written = 0;
   #owed = { start: 0, end: 0 };
   /** While behind: when it last read a sixteenth of its send buffer, and how much had left by then. */
@@ -172,7 +178,9 @@ export class ClientSession {
       return;
     }
     this.alive = false;
-    if (this.open) this.ws.ping();
+    if (!this.open) return;
+    this.ws.ping();
+    this.#written += 2; // an empty ping frame
   }
 
   close(code: number, reason: string): void {
@@ -205,7 +213,7 @@ export class ClientSession {
   #send(text: string): void {
     if (!this.open) return;
     this.ws.send(text);
-    this.#written += Buffer.byteLength(text);
+    this.#written += frameBytes(text);
   }
 
   // One timer per session, however many messages were held back (never one per flush).
