@@ -17,7 +17,7 @@ export interface EventSummary {
 /** `GET /api/event`: each section's rounds played (closed: every result confirmed) and whether it is finished. */
 export function eventSummary(desks: ReadonlyMap<string, TournamentDesk>): EventSummary {
   const sections = [...desks.values()].map((desk) => {
-    const played = desk.liveRoundClosed ? desk.liveRound : desk.liveRound - 1;
+    const played = Math.max(desk.importedRounds, desk.liveRoundClosed ? desk.liveRound : desk.liveRound - 1);
     const playoff = desk.playoff;
     const playoffDone = !desk.view('spectator').playoffPossible.possible && (playoff === undefined || playoff.winner !== undefined);
     return {

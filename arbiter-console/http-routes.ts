@@ -1,6 +1,7 @@
 // The console's HTTP side: a table of read-only routes (page, boards, PGN, tournament, health), the
 // headers every answer carries, and the checks before any route: the Host header must name this
-// console (DNS rebinding), the URL must parse (a 400, never a 500), only GET and HEAD.
+// console (DNS rebinding), the URL must parse (a 400, never a 500), only GET and HEAD (the TRF
+// import's POST is import-http.ts's).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { boardHistory } from './board-history.ts';
 import type { PlayingHall } from './hall.ts';
@@ -117,7 +118,8 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 /** The answer to one request; never throws for anything the client sent. */
 export function answerRequest(ctx: RouteContext, req: IncomingMessage, hostAllowed: (host: string | undefined) => boolean): Answer {
   if (!hostAllowed(req.headers.host)) return text(421, `this console does not answer to the host '${req.headers.host ?? ''}'`);
-  if (req.method !== 'GET' && req.method !== 'HEAD') return { ...text(405, 'method not allowed'), headers: { allow: 'GET, HEAD' } };
+  // The one route that takes a POST (the arbiter's TRF import, import-http.ts) is answered before this.
+  if (req.method !== 'GET' && req.method !== 'HEAD') return { ...text(405, 'method not allowed'), headers: { allow: (req.url ?? '').split('?')[0] === '/api/import-trf' ? 'POST' : 'GET, HEAD' } };
   let url: URL;
   try {
     url = new URL(req.url ?? '/', 'http://console');

@@ -14,6 +14,7 @@ import { ClientSession, type SessionHost, type SessionLimits } from './client-se
 import type { Arbiter, Credentials } from './credentials.ts';
 import type { CommandOutcome, PlayingHall } from './hall.ts';
 import { answerRequest, writeAnswer, type PageFiles } from './http-routes.ts';
+import { answerImport, IMPORT_PATH } from './import-http.ts';
 import { LoginGate, type LoginGateOptions } from './login-gate.ts';
 import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION, isStaffCommand, isTournamentCommand, type ArbiterCommand, type ConsoleCommand } from './protocol.ts';
 import { refusalFor } from './staff.ts';
@@ -279,6 +280,16 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   }, limits.heartbeatMs);
 
   const onRequest = (req: IncomingMessage, res: import('node:http').ServerResponse): void => {
+    if (req.method === 'POST' && hostAllowed(req.headers.host) && (req.url ?? '').split('?')[0] === IMPORT_PATH) {
+      answerImport(req, { credentials, gate, deskFor, sections: () => [...desks.keys()] }).then(
+        (answer) => writeAnswer(res, answer, false),
+        (err: unknown) => {
+          if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+          res.end(`internal error: ${String(err)}\n`);
+        },
+      );
+      return;
+    }
     try {
       writeAnswer(res, answerRequest({ hall, desk, desks, ...(options.event ? { event: options.event } : {}), page, health, reference: () => broadcast.reference() }, req, hostAllowed), req.method === 'HEAD');
     } catch (err) {

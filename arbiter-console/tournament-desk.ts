@@ -3,7 +3,7 @@
 // and applied; a restart replays the journal's tournament records. Results of the boards on the
 // clocks are read from the hall (boardResultFromClock) and stay provisional until the arbiter
 // confirms or corrects them.
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import {
   boardResultFromClock,
   clockIncidents,
@@ -21,6 +21,7 @@ import {
   startPlayoff,
   tiedForFirst,
   type BoardResult,
+  type EventPlayer,
   type EventSection,
   type Pairing,
   type PlayoffState,
@@ -32,8 +33,8 @@ import { playoffBoardsStep, playoffHallSection, type SeatPlayoff } from './playo
 import { MAIN, type Round } from './round.ts';
 import type { TournamentCommand } from './protocol.ts';
 import type { LivePairing } from './swiss-round.ts';
-import { resultsFromTrf } from './tournament-import.ts';
-import type { DraftView, PairedGame, PairedPlayer, ResultCorrection, RoundPairings, TournamentRecord, TournamentView, ViewParts } from './tournament-view.ts';
+import { planTrfImport, resultsFromTrf, withRegistration } from './tournament-import.ts';
+import type { DraftView, PairedGame, PairedPlayer, RegistrationUpdate, ResultCorrection, RoundPairings, TournamentRecord, TournamentView, TrfImportPreview, ViewParts } from './tournament-view.ts';
 import { assembleViews } from './tournament-view-build.ts';
 
 export interface TournamentContext {
@@ -74,8 +75,11 @@ function journaledActions(hall: PlayingHall, place: { section?: string }): Journ
 const key = (round: number, white: number, black: number): string => `${round}:${white}:${black}`;
 
 export class TournamentDesk {
-  readonly event: ZeitnotEvent;
-  readonly section: EventSection;
+  /** The event as this desk knows it: the event file, with the section's imported registration list. */
+  #event: ZeitnotEvent;
+  #section: EventSection;
+  /** The section's players as an imported registration list set them (undefined: as the event file has them). */
+  #registered: EventPlayer[] | undefined;
   /** Hall board id -> the event players on it (matched by name), for the seated round. */
   hallPairs = new Map<string, Pairing>();
   #pairsOf: Round | undefined;
@@ -147,8 +151,8 @@ export class TournamentDesk {
     seat?: SeatRound,
     seatPlayoff?: SeatPlayoff,
   ) {
-    this.event = event;
-    this.section = findSection(event, sectionId);
+    this.#event = event;
+    this.#section = findSection(event, sectionId);
     this.hallSection = hallSection;
     this.#seat = seat;
     this.#seatPlayoff = seatPlayoff;
@@ -166,6 +170,14 @@ export class TournamentDesk {
     this.#closeIfConfirmed();
     // A console killed between a playoff game's end and its record, or before the next sitting: done now.
     this.#playoffOnBoards();
+  }
+
+  get event(): ZeitnotEvent {
+    return this.#event;
+  }
+
+  get section(): EventSection {
+    return this.#section;
   }
 
   /** The seated round's boards and the event players on them (matched by name). */
@@ -204,7 +216,12 @@ export class TournamentDesk {
   }
 
   get currentRound(): number {
-    return Math.max(this.liveRound, ...this.#published.keys());
+    return Math.max(this.liveRound, this.importedRounds, ...this.#published.keys());
+  }
+
+  /** Rounds 1..N played elsewhere and imported from a TRF (0: none). */
+  get importedRounds(): number {
+    return Math.max(0, ...this.#imported.map((i) => i.rounds ?? 0));
   }
 
   get totalRounds(): number {
@@ -360,6 +377,7 @@ export class TournamentDesk {
         break;
       case 'import':
         this.#imported.push(record);
+        if (record.players) this.#register(record.players);
         for (const g of record.games) {
           this.#entered.set(key(g.round, g.white, g.black), { type: 'result', ...g, source: 'arbiter', termination: 'imported', reason: `imported from ${record.from}`, by: record.by });
         }
@@ -368,6 +386,55 @@ export class TournamentDesk {
         this.#withdrawals.push(record);
         break;
     }
+  }
+
+  /** A registration list's updates applied to the section's players (the desk's event from now on). */
+  #register(updates: readonly RegistrationUpdate[]): void {
+    this.#registered = withRegistration(this.#section.players, updates);
+    const players = this.#registered;
+    this.#event = { ...this.#event, sections: this.#event.sections.map((s) => (s.id === this.#section.id ? { ...s, players } : s)) };
+    this.#section = findSection(this.#event, this.#section.id);
+    this.#names = undefined;
+  }
+
+  /**
+   * The arbiter's TRF import into the section (a registration list before round 1, and/or rounds played
+   * elsewhere: the console goes on with the next), checked against the section as it stands. With
+   * `preview` nothing is journaled: the answer says what would change. Refused, changing nothing, when
+   * the file is bad or does not fit (a player not in the section), or when this console has paired a
+   * round of the section already or imported rounds before.
+   */
+  importTrf(request: { readonly trf: string; readonly from: string; readonly preview: boolean }, by: string): { ok: false; reason: string } | { ok: true; preview: TrfImportPreview; journalSeq?: number } {
+    const where = `section '${this.section.id}'`;
+    if (this.#draft) return { ok: false, reason: `${where} has a draft of round ${this.#draft.round}: a TRF import comes before the first round is paired here (discard the draft first)` };
+    const paired = Math.max(this.liveRound, ...this.#published.keys());
+    if (paired > 0) return { ok: false, reason: `${where}: round ${paired} is paired in this console already: a TRF import comes before its first round here; correct results on the Pairings page` };
+    const earlier = this.#imported.find((i) => (i.rounds ?? 0) > 0);
+    if (earlier) return { ok: false, reason: `${where}: rounds 1–${earlier.rounds} were imported already (${earlier.from}, by ${earlier.by}): their results are corrected on the Pairings page, never by another import` };
+    const digest = createHash('sha256').update(request.trf).digest('hex');
+    const plan = planTrfImport(request.trf, this.section, { from: request.from, digest, by, totalRounds: this.totalRounds });
+    if (!plan.ok) return plan;
+    const record = plan.record;
+    const rounds = record.rounds ?? 0;
+    const byeAsked = this.#byes.find((b) => b.round <= rounds);
+    if (byeAsked) return { ok: false, reason: `${where}: a bye in round ${byeAsked.round} was asked for here, the file has that round played` };
+    if (this.section.format.kind === 'round-robin') {
+      for (let round = 1; round <= rounds; round += 1) {
+        const table = roundBoards(this.event, this.section.id, round).boards;
+        const games = record.games.filter((g) => g.round === round);
+        const off = table.find((b) => !games.some((g) => g.white === b.white.id && g.black === b.black.id));
+        if (off || games.length !== table.length) {
+          return { ok: false, reason: `${request.from}: round ${round} is not the Berger table's${off ? ` (it has ${off.white.name} – ${off.black.name}, White first)` : ''}: the console goes on with the table, so the rounds played must follow it` };
+        }
+      }
+    }
+    if (request.preview) return { ok: true, preview: plan.preview };
+    if (record.games.length === 0 && record.byes.length === 0 && !record.players) return { ok: false, reason: `${request.from}: nothing to import: every player of the file is registered as it says, and it has no results` };
+    const at = this.hall.source.now();
+    const journalSeq = this.#journal(record, at);
+    this.#apply(record, at);
+    this.#changed();
+    return { ok: true, preview: plan.preview, journalSeq };
   }
 
   /** The result the clock gave a hall board (null while it plays or when its players are unknown). */
@@ -767,6 +834,7 @@ export class TournamentDesk {
       record,
       ...(this.#playoff ? { playoff: this.#playoff, playoffBoards: this.#playoffBoards(), ...(this.#playoffHeld !== undefined ? { playoffHeld: this.#playoffHeld } : {}) } : {}),
       ...(draft ? { draft } : {}),
+      ...(this.#registered ? { players: this.#registered } : {}),
     };
   }
 

@@ -1,8 +1,9 @@
-// Results of earlier rounds carried into a new round's console: a TRF-16 file (the previous console's
-// /api/trf, or Swiss-Manager's export) read back into games and byes of the event's players.
+// A TRF-16 file (a console's /api/trf, or Swiss-Manager's export) read into a section: the arbiter's
+// import of a registration list or of rounds played elsewhere, and the results of earlier rounds
+// carried into a one-round console. Games and byes are read as the event's players.
 import type { GameResult } from '../clock-engine/index.ts';
-import { parseTrf, type EventSection, type TrfResultCode, type TrfTournament } from '../tournament/index.ts';
-import type { TournamentRecord } from './tournament-view.ts';
+import { parseTrf, type EventPlayer, type EventSection, type TrfResultCode, type TrfTournament } from '../tournament/index.ts';
+import type { RegistrationUpdate, TournamentRecord, TrfImportPreview } from './tournament-view.ts';
 
 type Imported = Extract<TournamentRecord, { type: 'import' }>;
 
@@ -69,4 +70,95 @@ export function resultsFromTrf(text: string, section: EventSection, beforeRound:
     });
   }
   return { type: 'import', from, games, byes, by };
+}
+
+const titles: Readonly<Record<string, EventPlayer['title']>> = { g: 'GM', m: 'IM', f: 'FM', c: 'CM', wg: 'WGM', wm: 'WIM', wf: 'WFM', wc: 'WCM' };
+const titleOf = (text: string): EventPlayer['title'] | undefined => {
+  const t = text.trim();
+  return (['GM', 'IM', 'WGM', 'FM', 'WIM', 'CM', 'WFM', 'WCM'] as const).find((k) => k === t.toUpperCase()) ?? titles[t.toLowerCase()];
+};
+
+/** A TRF import checked against the section alone: the record to journal and what it changes. */
+export type TrfImportPlan = { readonly ok: true; readonly record: Imported; readonly preview: TrfImportPreview } | { readonly ok: false; readonly reason: string };
+
+/**
+ * What a TRF-16 file from another program sets in a section: the registration data of its players
+ * (FIDE rating, federation, title, FIDE id; players matched by FIDE id or name, as sectionPlayersOf)
+ * and the games and byes of every round it has results for. A file that does not parse (line:column),
+ * a player the section does not have, a round with a game still unplayed, more rounds than the
+ * section has, or section players missing from a file with rounds is refused, naming why.
+ */
+export function planTrfImport(text: string, section: EventSection, options: { readonly from: string; readonly digest: string; readonly by: string; readonly totalRounds: number }): TrfImportPlan {
+  const { from, digest, by } = options;
+  let trf: TrfTournament;
+  try {
+    trf = parseTrf(text);
+    const eventId = sectionPlayersOf(trf, section, from);
+    const rounds = playedRounds(trf);
+    if (rounds > options.totalRounds) return { ok: false, reason: `${from}: results of ${rounds} rounds, section '${section.id}' has ${options.totalRounds}` };
+    const listed = new Set(eventId.values());
+    const notInFile = section.players.filter((p) => !listed.has(p.id)).map((p) => p.name);
+    if (rounds > 0 && notInFile.length > 0) return { ok: false, reason: `${from}: rounds 1–${rounds} are played there, but ${notInFile.join(', ')} of section '${section.id}' ${notInFile.length === 1 ? 'is' : 'are'} not in the file` };
+    const results = rounds > 0 ? resultsFromTrf(text, section, rounds + 1, from, by) : { games: [], byes: [] };
+    const players: RegistrationUpdate[] = [];
+    const changed: { id: number; name: string; changes: string[] }[] = [];
+    for (const line of trf.players) {
+      const player = section.players.find((p) => p.id === eventId.get(line.id))!;
+      const update: { -readonly [K in keyof RegistrationUpdate]: RegistrationUpdate[K] } = { id: player.id };
+      const changes: string[] = [];
+      if (line.rating !== null && line.rating !== player.fideRating) {
+        update.fideRating = line.rating;
+        changes.push(`rating ${player.fideRating ?? 'unrated'} → ${line.rating}`);
+      }
+      if (/^[A-Z]{3}$/.test(line.federation) && line.federation !== player.federation) {
+        update.federation = line.federation;
+        changes.push(`federation ${player.federation} → ${line.federation}`);
+      }
+      const title = titleOf(line.title);
+      if (title && title !== player.title) {
+        update.title = title;
+        changes.push(`title ${player.title ?? 'none'} → ${title}`);
+      }
+      if (/^\d{1,11}$/.test(line.fideId) && line.fideId !== player.fideId) {
+        update.fideId = line.fideId;
+        changes.push(`FIDE id ${player.fideId ?? 'none'} → ${line.fideId}`);
+      }
+      if (changes.length === 0) continue;
+      players.push(update);
+      changed.push({ id: player.id, name: player.name, changes });
+    }
+    const notImported = trf.players.flatMap((p) =>
+      p.rounds.slice(rounds).flatMap((entry, i) => (entry.opponent === null && entry.result !== 'Z' ? [`${p.name}: '${entry.result}' in round ${rounds + i + 1} (a bye asked for a round not played yet: enter it under Byes and withdrawals)`] : [])),
+    );
+    const record: Imported = { type: 'import', from, digest, rounds, ...(players.length > 0 ? { players } : {}), games: results.games, byes: results.byes, by };
+    const next = rounds + 1 > options.totalRounds ? 'every round is played' : `round ${rounds + 1}: ${section.format.kind === 'swiss' ? 'paired by the Dutch engine' : 'from the Berger table'}`;
+    return {
+      ok: true,
+      record,
+      preview: { section: section.id, from, digest, players: { inFile: trf.players.length, changed, notInFile }, rounds, games: results.games.length, byes: results.byes.length, next, notImported },
+    };
+  } catch (err) {
+    return { ok: false, reason: err instanceof Error ? (err.message.startsWith(from) ? err.message : `${from}: ${err.message}`) : String(err) };
+  }
+}
+
+/**
+ * The rounds a file has results for: up to the last one in which anybody was paired (a game or the
+ * pairing-allocated bye). TRF-16 has no code for a game not played yet: a paired game has its result.
+ */
+function playedRounds(trf: TrfTournament): number {
+  let rounds = 0;
+  for (const p of trf.players) p.rounds.forEach((e, i) => (e.opponent !== null || e.result === 'U' ? (rounds = Math.max(rounds, i + 1)) : undefined));
+  return rounds;
+}
+
+/** The section's players with a registration list's updates (the event file's entry list as imported). */
+export function withRegistration(players: readonly EventPlayer[], updates: readonly RegistrationUpdate[]): EventPlayer[] {
+  const byId = new Map(updates.map((u) => [u.id, u]));
+  return players.map((p) => {
+    const u = byId.get(p.id);
+    if (!u) return p;
+    const { id: _id, ...set } = u;
+    return { ...p, ...set };
+  });
 }

@@ -10,8 +10,10 @@ export interface RoleViews {
   readonly arbiter: TournamentView;
 }
 
-export function assembleViews(event: ZeitnotEvent, sectionId: string, parts: ViewParts): RoleViews {
-  const { record, playoff, playoffBoards, playoffHeld, draft, ...known } = parts;
+export function assembleViews(eventFile: ZeitnotEvent, sectionId: string, parts: ViewParts): RoleViews {
+  const { record, playoff, playoffBoards, playoffHeld, draft, players, ...known } = parts;
+  // An imported registration list: the section's players as the desk has them.
+  const event = players ? { ...eventFile, sections: eventFile.sections.map((s) => (s.id === sectionId ? { ...s, players: [...players] } : s)) } : eventFile;
   const spectator: TournamentView = {
     ...known,
     crosstable: withGamesInProgress(crosstableView(event, sectionId, record, playoff), parts.rounds),

@@ -1,7 +1,7 @@
 // What the tournament desk journals and what its pages receive. Types only: the page bundle imports
 // them too, so nothing here may pull in Node code.
 import type { GameResult } from '../clock-engine/index.ts';
-import type { CrosstableView, FinesView, Offence, Pairing, PlayoffState, PlayoffView, PrizesView, SectionRecord, ZeitnotEvent } from '../tournament/index.ts';
+import type { CrosstableView, EventPlayer, FinesView, Offence, Pairing, PlayoffState, PlayoffView, PrizesView, SectionRecord, ZeitnotEvent } from '../tournament/index.ts';
 
 /**
  * One journaled tournament action. Outcomes are journaled (the draft's pairings, the playoff's seed),
@@ -34,10 +34,17 @@ export type TournamentRecord =
   /** The chief arbiter's ruling on a playoff the regulations leave to him (tournament/playoff.ts decidePlayoff). */
   | { readonly type: 'playoffRuling'; readonly winner: number; readonly reason: string; readonly by: string }
   | { readonly type: 'playoffResult'; readonly game: string; readonly result: GameResult; readonly board?: string; readonly termination?: string; readonly by: string }
-  /** Results of earlier rounds read from a TRF when this round's console was started. */
+  /**
+   * A TRF-16 file read into the section: the arbiter's import (a registration list and/or rounds played
+   * elsewhere; `digest` the file's SHA-256, `rounds` how many, `players` what it set on the section's
+   * players), or the results of earlier rounds read when a one-round console was started.
+   */
   | {
       readonly type: 'import';
       readonly from: string;
+      readonly digest?: string;
+      readonly rounds?: number;
+      readonly players?: readonly RegistrationUpdate[];
       readonly games: readonly { readonly round: number; readonly white: number; readonly black: number; readonly result: GameResult; readonly lessThanOneMove?: boolean }[];
       readonly byes: readonly { readonly round: number; readonly player: number; readonly kind: 'pab' | 'full' | 'half' }[];
       readonly by: string;
@@ -45,6 +52,38 @@ export type TournamentRecord =
   | { readonly type: 'bye'; readonly round: number; readonly player: number; readonly kind: 'half' | 'zero'; readonly reason: string; readonly by: string }
   | { readonly type: 'withdrawal'; readonly player: number; readonly fromRound: number; readonly reason: string; readonly by: string }
   | { readonly type: 'incident'; readonly round: number; readonly player: number; readonly offence: Offence; readonly note?: string; readonly by: string };
+
+/** What a registration list set on one of the section's players (only what differed). */
+export interface RegistrationUpdate {
+  readonly id: number;
+  readonly fideRating?: number;
+  readonly federation?: string;
+  readonly title?: EventPlayer['title'];
+  readonly fideId?: string;
+}
+
+/** What a TRF import will change (the desk page shows it before the arbiter confirms). */
+export interface TrfImportPreview {
+  readonly section: string;
+  readonly from: string;
+  /** SHA-256 of the file's text. */
+  readonly digest: string;
+  readonly players: {
+    readonly inFile: number;
+    /** Players whose rating, federation, title or FIDE id the file changes, with what changes. */
+    readonly changed: readonly { readonly id: number; readonly name: string; readonly changes: readonly string[] }[];
+    /** Section players the file does not list (left as they are; refused when rounds are imported). */
+    readonly notInFile: readonly string[];
+  };
+  /** Rounds played elsewhere (0: a registration list only), their games and byes. */
+  readonly rounds: number;
+  readonly games: number;
+  readonly byes: number;
+  /** How the console goes on: "round 4: the Dutch engine pairs it". */
+  readonly next: string;
+  /** What the file holds that the import does not take, and why. */
+  readonly notImported: readonly string[];
+}
 
 export type ResultSource = 'clock' | 'confirmed' | 'arbiter';
 
@@ -131,4 +170,6 @@ export interface ViewParts extends Omit<TournamentView, 'sections' | 'crosstable
   readonly playoffBoards?: Readonly<Record<string, string>>;
   /** Why the next playoff sitting could not be seated. */
   readonly playoffHeld?: string;
+  /** The section's players after an imported registration list (the view worker's event file has the old ones). */
+  readonly players?: readonly EventPlayer[];
 }

@@ -5,7 +5,7 @@
 import type { GameResult } from '../../clock-engine/index.ts';
 import type { Offence } from '../../tournament/index.ts';
 import type { ConsoleCommand } from '../protocol.ts';
-import type { TournamentView } from '../tournament-view.ts';
+import type { TournamentView, TrfImportPreview } from '../tournament-view.ts';
 import type { Connection } from './connection.ts';
 import { askConfirm } from './dialogs.ts';
 
@@ -30,6 +30,8 @@ export class TournamentCtrl {
   reason = DEFAULT_REASON;
   /** The crosstable game whose correction history is open ("round:white:black"). */
   history: string | undefined;
+  /** The TRF import box: the file picked (as text), its preview, the console's last answer. */
+  trfImport: { file?: { from: string; trf: string }; preview?: TrfImportPreview; message?: { ok: boolean; text: string } } = {};
   /** Values picked and not sent, by control: `result 1/4`, `exchange 2`, `absence player`, ... */
   readonly #chosen = new Map<string, string>();
 
@@ -60,6 +62,7 @@ export class TournamentCtrl {
     // A choice made in one section's rows means nothing in another's.
     this.#chosen.clear();
     this.history = undefined;
+    this.trfImport = {};
     this.redraw();
   }
 
@@ -191,6 +194,60 @@ export class TournamentCtrl {
     this.send({ type: 'playoffResult', game, result }, `Playoff ${label}: result`);
   }
 
+  /** A TRF file picked for import: read as text (UTF-8, else Latin-1 as programs write TRF); a new file drops the old preview. */
+  async pickImportFile(file: File | undefined): Promise<void> {
+    this.#reading = (async () => {
+      this.trfImport = file ? { file: { from: file.name, trf: decodeText(await file.arrayBuffer()) } } : {};
+    })();
+    await this.#reading;
+    this.redraw();
+  }
+
+  /** The file being read (Preview waits for it). */
+  #reading: Promise<void> | undefined;
+
+  /** Asks the console what the import would change (nothing is journaled). */
+  async previewImport(): Promise<void> {
+    await this.#reading;
+    const file = this.trfImport.file;
+    if (!file) return this.#importAnswer({ message: { ok: false, text: 'Pick a TRF file first.' } });
+    const reply = await this.#postImport(file, true);
+    this.#importAnswer(reply.preview ? { file, preview: reply.preview } : { message: { ok: false, text: `Refused: ${reply.error ?? 'no reason given'}` } });
+  }
+
+  /** The previewed file imported (journaled by the console). */
+  async confirmImport(): Promise<void> {
+    const file = this.trfImport.file;
+    if (!file || !this.trfImport.preview) return;
+    const reply = await this.#postImport(file, false);
+    this.#importAnswer({
+      message: reply.preview ? { ok: true, text: `Imported ${reply.preview.from} by ${reply.by ?? ''} (journal entry ${reply.journalSeq ?? ''}).` } : { ok: false, text: `Refused: ${reply.error ?? 'no reason given'}` },
+    });
+  }
+
+  cancelImport(): void {
+    this.#importAnswer({});
+  }
+
+  #importAnswer(state: TournamentCtrl['trfImport']): void {
+    this.trfImport = state;
+    this.redraw();
+  }
+
+  async #postImport(file: { from: string; trf: string }, preview: boolean): Promise<{ error?: string; by?: string; journalSeq?: number; preview?: TrfImportPreview }> {
+    const section = this.view()?.section.id;
+    try {
+      const answer = await fetch('/api/import-trf', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${this.conn.token ?? ''}` },
+        body: JSON.stringify({ ...file, preview, ...(section !== undefined ? { section } : {}) }),
+      });
+      return (await answer.json()) as { error?: string; by?: string; journalSeq?: number; preview?: TrfImportPreview };
+    } catch (err) {
+      return { error: `the console did not answer: ${String(err)}` };
+    }
+  }
+
   /** The print view of this page: A4, no controls (style.css @media print); the result slips alone on demand. */
   print(slips: boolean): void {
     document.body.classList.toggle('print-slips', slips);
@@ -203,6 +260,14 @@ export class TournamentCtrl {
     const values = Object.fromEntries(Object.entries(defaults).map(([name, value]) => [name, this.chosen(`${form} ${name}`, value)])) as F;
     if (send) this.#sent(...Object.keys(defaults).map((name) => `${form} ${name}`));
     return values;
+  }
+}
+
+function decodeText(bytes: ArrayBuffer): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder('windows-1252').decode(bytes);
   }
 }
 

@@ -6,17 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventSummary, manualSource, startConsole, type EventSummary, type RunningConsole } from '../../arbiter-console/index.ts';
-import { loadEvent, presetJson, type ZeitnotEvent } from '../../tournament/index.ts';
-
-/** A 6-player Swiss of 3 rounds ('open') and a 4-player round robin ('rr') in one hall. */
-function twoSections(): ZeitnotEvent {
-  const json = JSON.parse(presetJson('cairns-cup-2019')) as { sections: Record<string, unknown>[] };
-  const base = json.sections[0]!;
-  const swiss = { ...base, id: 'open', name: 'Open', format: { kind: 'swiss', system: 'dutch', rounds: 3 }, players: (base.players as unknown[]).slice(0, 6), schedule: (base.schedule as unknown[]).slice(0, 3), playoff: { kind: 'none' }, tiebreaks: ['BH-C1', 'SB'] };
-  const rr = { ...base, id: 'rr', name: 'Round robin', players: (base.players as unknown[]).slice(6, 10).map((p, i) => ({ ...(p as object), id: i + 1 })), schedule: (base.schedule as unknown[]).slice(0, 3) };
-  json.sections = [swiss, rr];
-  return loadEvent(json);
-}
+import type { ZeitnotEvent } from '../../tournament/index.ts';
+import { twoSections } from './tournament-fixtures.ts';
 
 let run: RunningConsole | undefined;
 const dirs: string[] = [];

@@ -1,5 +1,6 @@
 // Small events for the tournament desk tests: a 4-player round robin (Cairns Cup rules: tie-breaks,
-// playoff ladder, fines) and a 6-player Dutch Swiss of 3 rounds, with their round 1 as a console round.
+// playoff ladder, fines), a 6-player Dutch Swiss of 3 rounds, with their round 1 as a console round,
+// and an event of both kinds of section in one hall.
 import { loadEvent, pairSwissRound, emptyRecord, presetJson, roundBoards, type Pairing, type ZeitnotEvent } from '../../tournament/index.ts';
 import type { Round } from '../../arbiter-console/index.ts';
 import { cairnsRound } from './fixtures.ts';
@@ -27,6 +28,16 @@ export function smallSwiss(players = 6): ZeitnotEvent {
     s.playoff = { kind: 'none' };
     s.tiebreaks = ['BH-C1', 'SB', 'PS'];
   });
+}
+
+/** A 6-player Swiss of 3 rounds ('open') and a 4-player round robin ('rr') in one hall. */
+export function twoSections(): ZeitnotEvent {
+  const json = JSON.parse(presetJson('cairns-cup-2019')) as { sections: Record<string, unknown>[] };
+  const base = json.sections[0]!;
+  const swiss = { ...base, id: 'open', name: 'Open', format: { kind: 'swiss', system: 'dutch', rounds: 3 }, players: (base.players as unknown[]).slice(0, 6), schedule: (base.schedule as unknown[]).slice(0, 3), playoff: { kind: 'none' }, tiebreaks: ['BH-C1', 'SB'] };
+  const rr = { ...base, id: 'rr', name: 'Round robin', players: (base.players as unknown[]).slice(6, 10).map((p, i) => ({ ...(p as object), id: i + 1 })), schedule: (base.schedule as unknown[]).slice(0, 3) };
+  json.sections = [swiss, rr];
+  return loadEvent(json);
 }
 
 /** The console round of a section's round: the clock settings of the test fixture, the event's players. */

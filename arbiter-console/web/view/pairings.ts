@@ -7,6 +7,7 @@ import type { DraftView, PairedGame, RoundPairings, TournamentView } from '../..
 import { hl, type VNode } from '../snabbdom.ts';
 import { RESULTS, resultKey, resultText, type TournamentCtrl } from '../tournament-ctrl.ts';
 import { choiceInput, choiceSelect, playerOptions } from './choice.ts';
+import { importAllowed, trfImportBox } from './trf-import.ts';
 
 const SOURCE_TEXT = { clock: 'from the clock, to confirm', confirmed: 'confirmed', arbiter: 'arbiter' } as const;
 const RESULT_OPTIONS: readonly (readonly [string, string])[] = [['', '–'], ...RESULTS.map((r) => [r, resultText(r)] as const)];
@@ -23,6 +24,7 @@ export function pairingsPage(ctrl: TournamentCtrl, v: TournamentView): VNode[] {
     ctrl.arbiter && v.draft !== undefined && draftSection(ctrl, v.draft, v.draft.round === v.liveRound),
     ...(rounds.length ? rounds.map((r) => roundTable(ctrl, r)) : [hl('p.placeholder', 'No pairings yet.')]),
     ctrl.arbiter && absences(ctrl, v),
+    ctrl.arbiter && importAllowed(v) && trfImportBox(ctrl),
     current !== undefined && thunk('div.slips-host', 'slips', resultSlips, [v.event, current]),
   ].filter((x): x is VNode => x !== false);
 }
