@@ -5,7 +5,7 @@ import { applyClockEvent, initialGameState, nextDeadline, remainingAt } from '..
 import type { ConsoleNote } from './journal.ts';
 import { boardGameConfig, type Round, type RoundBoard } from './round.ts';
 
-export type AttentionCode = ClockAlert['code'] | 'silent-board';
+export type AttentionCode = ClockAlert['code'] | 'silent-board' | 'result-contradicts';
 
 export interface Attention {
   /** Stable while the condition lasts; the arbiter dismisses by id. */
@@ -52,6 +52,8 @@ export class Board {
   connection: { state: string; at: number; detail?: string } | undefined;
   /** The arbiter's correction of the result the clock ended the game with (the PGN's result). */
   correctedResult: GameResult | undefined;
+  /** Contradictions between the clock's result and the desk's raised so far ("clock:entered"), settled or not. */
+  readonly resultConflicts = new Set<string>();
   readonly #notes = new Map<string, Attention>();
   readonly #dismissed = new Set<string>();
   /** A result or forfeit the arbiter (or the board) recorded settles every earlier alert of the game. */
@@ -190,7 +192,13 @@ export class Board {
       case 'downtime':
         this.#comment(`console down ${fmt(note.at - note.lastAt)}; the running clock kept running`);
         break;
+      case 'resultConflict':
+        this.resultConflicts.add(`${note.clock}:${note.entered}`);
+        this.#note({ code: 'result-contradicts', at: note.at, message: `the clock ended the game ${note.clock}, the desk has ${note.entered} (entered by ${note.by}): keep one of them` });
+        break;
       case 'correction':
+        // The PGN's result is the desk's now: a contradiction between the two is settled.
+        for (const [id, a] of this.#notes) if (a.code === 'result-contradicts') this.#notes.delete(id);
         this.correctedResult = note.result;
         this.#comment(`result corrected to ${note.result} by ${note.by}: ${note.reason} (the clock had ${this.state.result?.result ?? 'no result'})`);
         break;

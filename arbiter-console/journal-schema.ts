@@ -18,7 +18,12 @@ export type ConsoleNote =
   | { readonly type: 'dismiss'; readonly at: number; readonly alertId: string }
   | { readonly type: 'downtime'; readonly at: number; readonly lastAt: number }
   /** The arbiter corrected the result of a game the clock had ended (tournament desk): the PGN's result. */
-  | { readonly type: 'correction'; readonly at: number; readonly result: GameResult; readonly by: string; readonly reason: string };
+  | { readonly type: 'correction'; readonly at: number; readonly result: GameResult; readonly by: string; readonly reason: string }
+  /**
+   * The clock ended the game with a result that contradicts the one entered on the desk (`by` entered
+   * it): an alert until the arbiter keeps one of the two (a correction, or the clock's result entered).
+   */
+  | { readonly type: 'resultConflict'; readonly at: number; readonly clock: GameResult; readonly entered: GameResult; readonly by: string };
 
 export type JournalRecord =
   /** `origin`: the device's own number for the event (a line clock's boot and sequence number). */
@@ -36,7 +41,7 @@ export type JournalRecord =
 const ms = z.number().int();
 const by = z.looseObject({ kind: z.enum(['arbiter', 'player', 'device', 'system']) });
 const clockEvent = z.looseObject({ type: z.enum(clockEventTypes as unknown as [string, ...string[]]), at: ms, by });
-const note = z.looseObject({ type: z.enum(['arbiterCall', 'connection', 'inputError', 'disagreement', 'dismiss', 'downtime', 'correction']), at: ms });
+const note = z.looseObject({ type: z.enum(['arbiterCall', 'connection', 'inputError', 'disagreement', 'dismiss', 'downtime', 'correction', 'resultConflict']), at: ms });
 const boardId = z.string().min(1).max(32);
 const roundSchema = z.looseObject({
   event: z.string(),

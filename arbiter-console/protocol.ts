@@ -72,6 +72,11 @@ const tournamentCommandOptions = [
   z.strictObject({ type: z.literal('enterResult'), section, round: roundNumber, white: playerId, black: playerId, result: gameResult, reason }),
   /** Confirms the result the clock gave (flag fall, result on the board, default-time forfeit). */
   z.strictObject({ type: z.literal('confirmResult'), section, round: roundNumber, white: playerId, black: playerId }),
+  /**
+   * A clock result that contradicts the desk's (alert `result-contradicts`): keep the entered result
+   * (journaled as the board's correction) or take the clock's (a correction of the entered one).
+   */
+  z.strictObject({ type: z.literal('resolveResultConflict'), section, round: roundNumber, white: playerId, black: playerId, keep: z.enum(['entered', 'clock']), reason }),
   /** Confirms every result the clocks gave in the live round, in one journaled batch. */
   z.strictObject({ type: z.literal('confirmRound'), section }),
   z.strictObject({ type: z.literal('pairNextRound'), section }),

@@ -183,7 +183,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   const boardOf = (command: ConsoleCommand): string | undefined => {
     if (command.type === 'dismiss') return hall.attention().find((a) => a.id === command.alertId)?.board;
     const forDesk = isTournamentCommand(command) ? deskFor(command.section) : undefined;
-    if ((command.type === 'enterResult' || command.type === 'confirmResult') && forDesk && command.round === forDesk.liveRound) {
+    if ((command.type === 'enterResult' || command.type === 'confirmResult' || command.type === 'resolveResultConflict') && forDesk && command.round === forDesk.liveRound) {
       for (const [board, p] of forDesk.hallPairs) if (p.white === command.white && p.black === command.black) return board;
       return undefined;
     }

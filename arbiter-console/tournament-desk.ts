@@ -28,7 +28,10 @@ import {
   type SectionRecord,
   type ZeitnotEvent,
 } from '../tournament/index.ts';
+import type { GameResult } from '../clock-engine/index.ts';
+import type { Attention, Board } from './board.ts';
 import type { CommandOutcome, HallChange, PlayingHall } from './hall.ts';
+import type { JournalRecord } from './journal-schema.ts';
 import { playoffBoardsStep, playoffHallSection, type SeatPlayoff } from './playoff-boards.ts';
 import { MAIN, type Round } from './round.ts';
 import type { TournamentCommand } from './protocol.ts';
@@ -170,6 +173,8 @@ export class TournamentDesk {
     this.#closeIfConfirmed();
     // A console killed between a playoff game's end and its record, or before the next sitting: done now.
     this.#playoffOnBoards();
+    // A journal whose clock result came after a different entered one (a hall host's, a replay): alerted now.
+    this.#raiseConflicts();
   }
 
   get event(): ZeitnotEvent {
@@ -254,7 +259,86 @@ export class TournamentDesk {
         changed = true;
       }
     }
-    if (changed) this.#changed();
+    if (changed) {
+      this.#queueConflicts();
+      this.#changed();
+    }
+  }
+
+  #conflictsQueued = false;
+  /** Hall listeners run inside the hall's record: the alert is journaled a turn later. */
+  #queueConflicts(): void {
+    if (this.#conflictsQueued) return;
+    this.#conflictsQueued = true;
+    setImmediate(() => {
+      this.#conflictsQueued = false;
+      this.#raiseConflicts();
+    });
+  }
+
+  /**
+   * Desk and clock agree, or the arbiter hears of it: a live board whose clock ended the game with a
+   * result other than the one entered on the desk (a hall host's clock result arriving after this
+   * console's entry, a journal replayed) gets a `resultConflict` note, once per pair of results: an
+   * alert on the hall page until the arbiter keeps one of them (resolveResultConflict).
+   */
+  #raiseConflicts(): void {
+    const notes: JournalRecord[] = [];
+    const at = this.hall.source.now();
+    for (const [id, pair] of this.hallPairs) {
+      const board = this.#liveBoard(id);
+      const clock = board?.state.result?.result;
+      const entered = this.#entered.get(key(this.liveRound, pair.white, pair.black));
+      if (!board || clock === undefined || !entered) continue;
+      const shown = board.correctedResult ?? clock;
+      if (shown === entered.result || board.resultConflicts.has(`${shown}:${entered.result}`)) continue;
+      notes.push({ kind: 'note', board: id, note: { type: 'resultConflict', at, clock: shown, entered: entered.result, by: entered.by } });
+    }
+    if (notes.length === 0) return;
+    this.hall.recordBatch(notes);
+    this.#changed();
+  }
+
+  #contradiction(round: number, g: Pairing): { clockContradicts?: GameResult } {
+    const conflict = this.#conflictOf(round, g.white, g.black);
+    return conflict ? { clockContradicts: conflict.clock } : {};
+  }
+
+  /** The alert of a contradiction between a live game's clock and its entered result, if one is open. */
+  #conflictOf(round: number, white: number, black: number): { board: Board; alert: Attention; clock: GameResult; entered: EnteredResult } | undefined {
+    if (round !== this.liveRound) return undefined;
+    const id = [...this.hallPairs].find(([, p]) => p.white === white && p.black === black)?.[0];
+    const board = id === undefined ? undefined : this.#liveBoard(id);
+    const alert = board?.attention().find((a) => a.code === 'result-contradicts');
+    const entered = this.#entered.get(key(round, white, black));
+    const clock = board?.correctedResult ?? board?.state.result?.result;
+    return board && alert && entered && clock !== undefined ? { board, alert, clock, entered } : undefined;
+  }
+
+  /**
+   * The arbiter settles a contradiction: the entered result kept (a correction note on the board: the
+   * PGN's result is the desk's, with who and why), or the clock's taken (the desk's result corrected,
+   * with the reason, and the alert dismissed), in one journaled step.
+   */
+  #resolveConflict(command: Extract<TournamentCommand, { type: 'resolveResultConflict' }>, by: string): CommandOutcome {
+    const conflict = this.#conflictOf(command.round, command.white, command.black);
+    if (!conflict) return { ok: false, reason: `round ${command.round}: no contradiction between the clock and the desk for ${this.#player(command.white).name} – ${this.#player(command.black).name}` };
+    const { board, alert, clock, entered } = conflict;
+    const at = this.hall.source.now();
+    let journalSeq: number;
+    if (command.keep === 'entered') {
+      journalSeq = this.hall.record({ kind: 'note', board: board.id, note: { type: 'correction', at, result: entered.result, by, reason: `the desk's ${entered.result} kept over the clock's ${clock}: ${command.reason}` } });
+    } else {
+      const action: TournamentRecord = { type: 'result', round: command.round, white: command.white, black: command.black, result: clock, source: 'arbiter', termination: board.state.result?.termination ?? 'clock', replaces: entered.result, reason: command.reason, by };
+      journalSeq = this.hall.recordBatch([
+        { kind: 'tournament', ...(this.#seat ? { section: this.section.id } : {}), at, action },
+        { kind: 'note', board: board.id, note: { type: 'dismiss', at, alertId: alert.id } },
+      ]);
+      this.#apply(action, at);
+    }
+    this.#closeIfConfirmed();
+    this.#changed();
+    return { ok: true, journalSeq };
   }
 
   /** The hall section of this section's playoff games. */
@@ -525,6 +609,7 @@ export class TournamentDesk {
   command(command: TournamentCommand, arbiter: string): CommandOutcome {
     const refuse = (reason: string): CommandOutcome => ({ ok: false, reason });
     if (command.type === 'confirmRound') return this.#confirmRound(arbiter);
+    if (command.type === 'resolveResultConflict') return this.#resolveConflict(command, arbiter);
     let action: TournamentRecord;
     try {
       const checked = this.#check(command, arbiter);
@@ -566,6 +651,7 @@ export class TournamentDesk {
     if (action.type === 'discardDraft' && this.#discarded !== undefined) this.hall.lifecycle(this.hallSection, this.#discarded, { type: 'discard' });
     this.#linkBoards();
     this.#closeIfConfirmed();
+    this.#queueConflicts();
     this.#changed();
   }
 
@@ -579,8 +665,7 @@ export class TournamentDesk {
     if (result.round !== this.liveRound) return undefined;
     const hallBoard = [...this.hallPairs].find(([, p]) => p.white === result.white && p.black === result.black)?.[0];
     const board = hallBoard === undefined ? undefined : this.hall.boards.get(hallBoard);
-    // A console on the bus owns no board: the owning host's clock is not ended from here (yet).
-    if (!board || !this.hall.owns(board.id)) return undefined;
+    if (!board) return undefined;
     if (board.state.status === 'finished') {
       const clock = board.correctedResult ?? board.state.result?.result;
       if (clock !== result.result) {
@@ -588,6 +673,9 @@ export class TournamentDesk {
       }
       return undefined;
     }
+    // A console on the bus owns no board: the owning host's clock is not ended from here (yet); a
+    // different result its clock gives later is a contradiction the arbiter is alerted to (#raiseConflicts).
+    if (!this.hall.owns(board.id)) return undefined;
     const termination = `result entered by the arbiter: ${result.reason ?? ''}`.slice(0, 100);
     const ended = this.hall.command({ type: 'result', board: board.id, result: result.result, termination }, result.by);
     return ended.ok ? undefined : `board ${board.id}'s clock: ${ended.reason}`;
@@ -645,7 +733,8 @@ export class TournamentDesk {
       case 'pairNextRound':
         return this.#pairNext(by);
       case 'confirmRound':
-        return 'confirm the round through command()';
+      case 'resolveResultConflict':
+        return `${command.type} goes through command()`;
       case 'swapColours':
       case 'exchangeOpponents': {
         const draft = this.#draft;
@@ -813,6 +902,7 @@ export class TournamentDesk {
           result: found?.result.result ?? null,
           source: found?.source ?? null,
           ...(found?.result.termination ? { termination: found.result.termination } : {}),
+          ...(hallBoard !== undefined ? this.#contradiction(round, g) : {}),
         };
       });
       const requested = this.#byes

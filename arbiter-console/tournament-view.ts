@@ -101,6 +101,8 @@ export interface PairedGame {
   readonly result: GameResult | null;
   readonly source: ResultSource | null;
   readonly termination?: string;
+  /** The clock's result where it contradicts the entered one (an open alert: keep one of the two). */
+  readonly clockContradicts?: GameResult;
 }
 
 export interface RoundPairings {

@@ -16,7 +16,7 @@ export const QUEUE_GROUPS: readonly { readonly id: QueueGroup; readonly title: s
   { id: 'flags', title: 'Flags', codes: ['flag-fall'] },
   { id: 'late', title: 'Late players', codes: ['late-player', 'default-time-expired'] },
   { id: 'calls', title: 'Arbiter calls', codes: ['arbiter-call', 'quickplay-claim', 'draw-offer-refused'] },
-  { id: 'disagreements', title: 'Disagreements', codes: ['clock-disagrees', 'move-count-mismatch'] },
+  { id: 'disagreements', title: 'Disagreements', codes: ['clock-disagrees', 'move-count-mismatch', 'result-contradicts'] },
   { id: 'devices', title: 'Device problems', codes: ['silent-board'] },
   { id: 'other', title: 'Penalties and other', codes: [] },
 ];

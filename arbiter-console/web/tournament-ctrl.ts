@@ -125,6 +125,11 @@ export class TournamentCtrl {
     this.send({ type: 'confirmResult', round, white: game.white.id, black: game.black.id }, `Round ${round} board ${game.board}: confirm`);
   }
 
+  /** A contradiction between the clock and the desk settled: the entered result kept, or the clock's taken. */
+  resolveConflict(round: number, game: { board: number; white: { id: number }; black: { id: number } }, keep: 'entered' | 'clock'): void {
+    this.send({ type: 'resolveResultConflict', round, white: game.white.id, black: game.black.id, keep, reason: this.#why() }, `Round ${round} board ${game.board}: desk and clock`);
+  }
+
   async confirmRound(round: number, count: number): Promise<void> {
     if (!(await askConfirm(`Confirm the ${count} result${count === 1 ? '' : 's'} of round ${round} as the clocks recorded them?`, 'Confirm them all'))) return;
     this.send({ type: 'confirmRound' }, 'Confirm every clock result');

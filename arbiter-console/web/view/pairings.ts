@@ -140,6 +140,7 @@ function gameRow(ctrl: TournamentCtrl, round: number, g: PairedGame, picked: str
       hl('td.result-cell', [
         hl('span.result', resultText(g.result)),
         g.source !== null && [' ', hl(`span.source.${g.source}`, SOURCE_TEXT[g.source])],
+        ctrl.arbiter && g.clockContradicts !== undefined && contradiction(ctrl, round, g, g.clockContradicts),
         ctrl.arbiter &&
           hl('span.entry', [
             choiceSelect(ctrl, resultKey(round, g.board), RESULT_OPTIONS, picked || (g.result ?? ''), { name: 'result', 'aria-label': `Result, round ${round} board ${g.board}` }),
@@ -150,6 +151,16 @@ function gameRow(ctrl: TournamentCtrl, round: number, g: PairedGame, picked: str
       hl('td', [`${g.black.name} `, hl('small', `(${g.black.id})`)]),
     ],
   );
+}
+
+/** The clock ended the game otherwise than the desk has it: keep one of the two (with the reason). */
+function contradiction(ctrl: TournamentCtrl, round: number, g: PairedGame, clock: string): VNode {
+  return hl('span.warning.conflict', [
+    `the clock ended it ${resultText(clock)} `,
+    hl('button', { attrs: { 'data-t': 'keep-entered' }, on: { click: () => ctrl.resolveConflict(round, g, 'entered') } }, `Keep ${resultText(g.result)}`),
+    ' ',
+    hl('button', { attrs: { 'data-t': 'keep-clock' }, on: { click: () => ctrl.resolveConflict(round, g, 'clock') } }, `Take the clock's ${resultText(clock)}`),
+  ]);
 }
 
 /** Byes asked for in advance (Swiss) and withdrawals, from a round on. */
