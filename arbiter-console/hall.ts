@@ -50,6 +50,8 @@ export class PlayingHall {
   /** Why a section's round may not start yet (its desk: the pairing is still a draft); undefined when it may. */
   startHeld: ((section: string) => string | undefined) | undefined;
   readonly #seated = new Map<string, Round>();
+  /** Each section's boards on the tables (what `boards` holds, by section), so no change walks the whole hall. */
+  readonly #sectionBoards = new Map<string, Board[]>();
   readonly #startAt = new Map<string, number>();
   readonly #boardVersion = new Map<string, number>();
   /** A seated board's number in its section (the section's board 1 may sit on any hall board). */
@@ -151,8 +153,8 @@ export class PlayingHall {
     return this.boards.get(board)?.round;
   }
 
-  #boardsOf(section: string): Board[] {
-    return [...this.boards.values()].filter((b) => (b.round.section ?? MAIN) === section);
+  #boardsOf(section: string): readonly Board[] {
+    return this.#sectionBoards.get(section) ?? [];
   }
 
   #phaseNow(section: string): RoundPhase {
@@ -205,10 +207,16 @@ export class PlayingHall {
     if (previous && this.#live) this.lifecycle(section, previous.round, { type: 'close' });
     this.#seated.set(section, round);
     this.#startAt.delete(section);
-    round.boards.forEach((info, k) => {
-      this.boards.set(info.id, new Board(info, round.game, round));
+    const seated = round.boards.map((info, k) => {
+      const board = new Board(info, round.game, round);
+      const other = this.boards.get(info.id);
+      // A finished board of another section that this round takes over leaves that section's tables.
+      if (other) this.#sectionBoards.set(other.round.section ?? MAIN, this.#boardsOf(other.round.section ?? MAIN).filter((b) => b !== other));
+      this.boards.set(info.id, board);
       this.#sectionBoard.set(info.id, k + 1);
+      return board;
     });
+    this.#sectionBoards.set(section, seated);
     if (this.#live) {
       for (const id of round.boards.map((b) => b.id)) this.#attentionKeys.set(id, this.#attentionSignature(id));
       this.#openRound(round);

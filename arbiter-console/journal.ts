@@ -6,6 +6,7 @@
 // checked with zod when it is read back (journal-schema.ts): a damaged journal is refused, naming the entry.
 import Database from 'better-sqlite3';
 import type { ZeitnotEvent } from '../tournament/index.ts';
+import { checkpointOffLoop } from './journal-checkpoint.ts';
 import { parseJournalRecord, parseMeta, type JournalRecord } from './journal-schema.ts';
 import type { Round } from './round.ts';
 import { checkRound } from './round.ts';
@@ -76,6 +77,7 @@ export class Journal {
   readonly source: string;
   /** The sourceSeq of this journal's last own entry (copied entries of other sources are not counted). */
   #lastOwn: number;
+  readonly #stopCheckpoints: () => void;
 
   constructor(
     readonly file: string,
@@ -86,6 +88,11 @@ export class Journal {
     this.#db = new Database(file);
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma(`synchronous = ${durability === 'power' ? 'FULL' : 'NORMAL'}`);
+    // Checkpoints run on a thread of their own (journal-checkpoint.ts), never inside an append.
+    this.#db.pragma('wal_autocheckpoint = 0');
+    this.#stopCheckpoints = checkpointOffLoop(file, () => {
+      if (this.#db.open) this.#db.pragma('wal_autocheckpoint = 1000');
+    });
     this.#db.exec(`
       CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS entries (
@@ -244,6 +251,7 @@ export class Journal {
   }
 
   close(): void {
+    this.#stopCheckpoints();
     this.#db.close();
   }
 }

@@ -4,6 +4,11 @@
 // its owner journals first and then tells it what happened (`draft`, `publish`, `start`, ...). What the
 // actor finds by itself with its timers (the scheduled start, a game's deadline) it only reports, as an
 // emitted event, for the owner to journal and send back.
+//
+// The game clocks sit in table groups of at most 32 boards, each group an actor of its own: XState
+// copies a parent's children on every spawn and every stop, so a round that spawned 1,000 clocks itself
+// would spend seconds stopping them (quadratic; 7 s at 1,000 boards), with every clock of the hall
+// waiting. The owner reaches each clock by its systemId, whatever its parent.
 import { assign, emit, enqueueActions, setup, type ActorRefFrom } from 'xstate';
 import { gameClockLogic, type GameClockInput } from '../clock-engine/index.ts';
 
@@ -48,6 +53,31 @@ export type RoundActorEvent =
 
 export type RoundActorEmitted = { readonly type: 'startDue'; readonly at: number };
 
+/** Boards per table group: a parent's spawn and stop cost grows with its children squared. */
+const tableGroupSize = 32;
+
+/** A group of the round's game clocks: spawned with the group, stopped with it. */
+function tableGroupLogic(now: () => number) {
+  return setup({
+    types: { context: {} as { readonly boards: readonly RoundBoardInput[] }, input: {} as { readonly boards: readonly RoundBoardInput[] } },
+    actors: { gameClock: gameClockLogic(now) },
+  }).createMachine({
+    id: 'tableGroup',
+    context: ({ input }) => ({ boards: input.boards }),
+    entry: enqueueActions(({ context, enqueue }) => {
+      for (const b of context.boards) enqueue.spawnChild('gameClock', { id: b.systemId, systemId: b.systemId, input: b.game });
+    }),
+  });
+}
+
+const tableGroupId = (section: string, round: number, k: number): string => `tables:${section}:${round}:${k}`;
+
+function tableGroups(boards: readonly RoundBoardInput[]): RoundBoardInput[][] {
+  const groups: RoundBoardInput[][] = [];
+  for (let i = 0; i < boards.length; i += tableGroupSize) groups.push(boards.slice(i, i + tableGroupSize));
+  return groups;
+}
+
 /** The round machine with its timers measured from `now` (the system clock's). */
 export function roundLogic(now: () => number) {
   return setup({
@@ -57,7 +87,7 @@ export function roundLogic(now: () => number) {
       events: {} as RoundActorEvent,
       emitted: {} as RoundActorEmitted,
     },
-    actors: { gameClock: gameClockLogic(now) },
+    actors: { tableGroup: tableGroupLogic(now) },
     delays: {
       untilStart: ({ context }) => Math.max(0, (context.startAt ?? now()) - now()),
     },
@@ -67,10 +97,10 @@ export function roundLogic(now: () => number) {
     },
     actions: {
       spawnBoards: enqueueActions(({ context, enqueue }) => {
-        for (const b of context.boards) enqueue.spawnChild('gameClock', { id: b.systemId, systemId: b.systemId, input: b.game });
+        tableGroups(context.boards).forEach((boards, k) => enqueue.spawnChild('tableGroup', { id: tableGroupId(context.section, context.round, k), input: { boards } }));
       }),
       stopBoards: enqueueActions(({ context, enqueue }) => {
-        for (const b of context.boards) enqueue.stopChild(b.systemId);
+        tableGroups(context.boards).forEach((_, k) => enqueue.stopChild(tableGroupId(context.section, context.round, k)));
       }),
       phase: assign((_, phase: RoundPhase) => ({ phase })),
     },
