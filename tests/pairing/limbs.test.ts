@@ -28,7 +28,8 @@ const normalised = (a: Float64Array, at = 0): boolean => {
   return Number.isInteger(a[at + width - 1]);
 };
 
-describe('limbs: fixed-width integers in Float64 limbs', () => {
+// Thousands of random values each: a second on a free core, far more with the cores shared.
+describe('limbs: fixed-width integers in Float64 limbs', { timeout: 120_000 }, () => {
   it('writes and reads back any value, normalised', () => {
     fc.assert(
       fc.property(value, (x) => {

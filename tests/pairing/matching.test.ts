@@ -56,7 +56,8 @@ const scenario = fc.record({
 });
 
 describe('WeightedGraph.maximumWeightMatching', () => {
-  it('finds a maximum-weight matching after every change, re-solve and frozen pair', () => {
+  // Thousands of exhaustive searches: seconds on a free core, a minute with the cores shared.
+  it('finds a maximum-weight matching after every change, re-solve and frozen pair', { timeout: 180_000 }, () => {
     fc.assert(
       fc.property(scenario, ({ size, values, shift, initial, steps }) => {
         const value = (index: number): bigint => BigInt(values[index % values.length]!) << shift;
@@ -100,7 +101,8 @@ describe('WeightedGraph.maximumWeightMatching', () => {
     );
   });
 
-  it('planMatch only ever proposes another maximum-weight matching containing the pair', () => {
+  // Thousands of exhaustive searches: seconds on a free core, a minute with the cores shared.
+  it('planMatch only ever proposes another maximum-weight matching containing the pair', { timeout: 180_000 }, () => {
     let planned = 0;
     fc.assert(
       fc.property(scenario, fc.array(fc.tuple(fc.nat(9), fc.nat(9)), { minLength: 1, maxLength: 6 }), ({ size, values, shift, initial }, tries) => {
@@ -140,7 +142,8 @@ describe('WeightedGraph.maximumWeightMatching', () => {
     expect(planned).toBeGreaterThan(100);
   });
 
-  it('excludes a pair only when no maximum-weight matching contains it, also after edges are taken away without a solve', () => {
+  // Thousands of exhaustive searches: seconds on a free core, a minute with the cores shared.
+  it('excludes a pair only when no maximum-weight matching contains it, also after edges are taken away without a solve', { timeout: 180_000 }, () => {
     let excluded = 0;
     let kept = 0;
     fc.assert(

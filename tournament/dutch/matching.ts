@@ -22,6 +22,9 @@
 import * as limbs from './limbs.ts';
 import { NearestS } from './nearest-s.ts';
 
+/** Vertices from which a graph holds its weights as a square matrix (see WeightedGraph.w4). */
+const SQUARE_FROM = 512;
+
 const edgeIndex = (a: number, b: number): number => (a > b ? (a * (a - 1)) / 2 + b : (b * (b - 1)) / 2 + a);
 
 /** A change of the current optimum that keeps it optimal (see WeightedGraph.planMatch). */
@@ -37,9 +40,22 @@ export class WeightedGraph {
   private readonly raw: bigint[];
   /** raw[k] !== 0n, kept apart: the scans test it for every edge, and a byte is read far faster. */
   private readonly present: Uint8Array;
-  /** Limbs per number (limbs.ts); w4 (4w * 2^scale, the scale the duals live in) and the duals as such numbers. */
+  /**
+   * Limbs per number (limbs.ts); w4 (4w * 2^scale, the scale the duals live in) and the duals as
+   * such numbers. w4 is a square matrix, each edge held twice, at cell(a, b) and cell(b, a): the
+   * scans read one vertex's edges in a row, from consecutive memory (read down a column of a
+   * triangle, each edge's limbs fell in another cache line, and the scans were waiting on memory).
+   * Its rows and columns are the vertices in the graph at the start (`position`), not all `size`:
+   * the exact graph near the end of a round spans the whole field but holds only who is left.
+   * A graph of fewer than SQUARE_FROM vertices keeps the triangle (edge k at k * width): there
+   * the twice-held matrix measured no faster and its memory shows in the peak.
+   */
   private width = 2;
   private w4: Float64Array;
+  /** position[v]: v's row in w4, -1 for a vertex never in the graph; span: the rows. */
+  private readonly position: Int32Array;
+  private readonly span: number;
+  private readonly square: boolean;
   private readonly edgeHigh: Int32Array;
   private readonly edgeLow: Int32Array;
   /** mate[v]: the remote endpoint (2k or 2k+1) of v's matched edge, or -1. */
@@ -78,7 +94,12 @@ export class WeightedGraph {
     const m = (n * (n - 1)) / 2;
     this.raw = new Array<bigint>(m).fill(0n);
     this.present = new Uint8Array(m);
-    this.w4 = new Float64Array(m * this.width);
+    this.active = active ? [...active] : Array.from({ length: n }, (_, i) => i);
+    this.position = new Int32Array(n).fill(-1);
+    this.active.forEach((v, i) => (this.position[v] = i));
+    this.span = this.active.length;
+    this.square = this.span >= SQUARE_FROM;
+    this.w4 = new Float64Array(this.cells() * this.width);
     this.edgeHigh = new Int32Array(m);
     this.edgeLow = new Int32Array(m);
     for (let i = 1, k = 0; i < n; i += 1) {
@@ -96,7 +117,6 @@ export class WeightedGraph {
     this.blossomchilds = new Array<number[] | null>(2 * n).fill(null);
     this.blossomendps = new Array<number[] | null>(2 * n).fill(null);
     this.unusedblossoms = Array.from({ length: n }, (_, i) => 2 * n - 1 - i);
-    this.active = active ? [...active] : Array.from({ length: n }, (_, i) => i);
     this.frozen = new Uint8Array(n);
     this.allowedFlags = new Uint8Array(m);
   }
@@ -115,9 +135,13 @@ export class WeightedGraph {
     this.width = width;
     this.dual = new Float64Array(duals.length * width);
     duals.forEach((d, b) => limbs.write(this.dual, b * width, width, d));
-    this.w4 = new Float64Array(this.raw.length * width);
+    this.w4 = new Float64Array(this.cells() * width);
     const shift = BigInt(2 + this.scale);
-    for (let k = 0; k < this.raw.length; k += 1) if (this.present[k]) limbs.write(this.w4, k * width, width, this.raw[k]! << shift);
+    for (let k = 0; k < this.raw.length; k += 1) {
+      if (!this.present[k] || this.position[this.edgeHigh[k]!]! < 0 || this.position[this.edgeLow[k]!]! < 0) continue;
+      limbs.write(this.w4, this.cell(this.edgeHigh[k]!, this.edgeLow[k]!), width, this.raw[k]! << shift);
+      if (this.square) limbs.copy(this.w4, this.cell(this.edgeLow[k]!, this.edgeHigh[k]!), this.w4, this.cell(this.edgeHigh[k]!, this.edgeLow[k]!), width);
+    }
     this.scratch = new Float64Array(4 * width);
     this.converted.clear();
   }
@@ -136,7 +160,21 @@ export class WeightedGraph {
       limbs.write(cached, 0, width, weight << BigInt(2 + this.scale));
       this.converted.set(weight, cached);
     }
-    this.w4.set(cached, k * width);
+    const high = this.edgeHigh[k]!;
+    const low = this.edgeLow[k]!;
+    // An edge of a vertex never in the graph is never read.
+    if (this.position[high]! < 0 || this.position[low]! < 0) return;
+    this.w4.set(cached, this.cell(high, low));
+    if (this.square) this.w4.set(cached, this.cell(low, high));
+  }
+
+  private cells(): number {
+    return this.square ? this.span * this.span : this.raw.length;
+  }
+
+  /** Offset of w4(a, b) in w4. */
+  private cell(a: number, b: number): number {
+    return (this.square ? this.position[a]! * this.span + this.position[b]! : edgeIndex(a, b)) * this.width;
   }
 
   /**
@@ -350,7 +388,9 @@ export class WeightedGraph {
   /** slack(k) into `to` at `at`. */
   private slackInto(k: number, to: Float64Array, at: number): void {
     const width = this.width;
-    limbs.sumMinus(to, at, this.dual, this.edgeHigh[k]! * width, this.dual, this.edgeLow[k]! * width, this.w4, k * width, width);
+    const high = this.edgeHigh[k]!;
+    const low = this.edgeLow[k]!;
+    limbs.sumMinus(to, at, this.dual, high * width, this.dual, low * width, this.w4, this.cell(high, low), width);
   }
 
   private slackSign(k: number): number {
@@ -384,7 +424,7 @@ export class WeightedGraph {
       for (let j = 0; j < i; j += 1) {
         const k = edgeIndex(active[i]!, active[j]!);
         if (!this.present[k]) continue;
-        limbs.halve(scratch, 0, w4, k * width, width);
+        limbs.halve(scratch, 0, w4, this.cell(active[i]!, active[j]!), width);
         const vj = active[j]! * width;
         if (limbs.compare(scratch, 0, dual, vi, width) > 0) limbs.copy(dual, vi, scratch, 0, width);
         if (limbs.compare(scratch, 0, dual, vj, width) > 0) limbs.copy(dual, vj, scratch, 0, width);
@@ -505,7 +545,7 @@ export class WeightedGraph {
         if (u === v) continue;
         const k = edgeIndex(u, v);
         if (!this.present[k]) continue;
-        limbs.difference(scratch, slack, w4, k * width, dual, u * width, width);
+        limbs.difference(scratch, slack, w4, this.cell(v, u), dual, u * width, width);
         if (limbs.compare(scratch, slack, scratch, need, width) > 0) limbs.copy(scratch, need, scratch, slack, width);
       }
       limbs.copy(dual, v * width, scratch, need, width);
@@ -527,7 +567,9 @@ export class WeightedGraph {
     for (let i = 1; i < active.length; i += 1) {
       for (let j = 0; j < i; j += 1) {
         const k = edgeIndex(active[i]!, active[j]!);
-        if (this.present[k]) shift(w4, k * width, w4, k * width, width);
+        if (!this.present[k]) continue;
+        shift(w4, this.cell(active[i]!, active[j]!), w4, this.cell(active[i]!, active[j]!), width);
+        if (this.square) shift(w4, this.cell(active[j]!, active[i]!), w4, this.cell(active[j]!, active[i]!), width);
       }
     }
     for (let b = 0; b < 2 * this.size; b += 1) shift(dual, b * width, dual, b * width, width);
@@ -544,7 +586,7 @@ export class WeightedGraph {
 
   private runStages(): void {
     const n = this.size;
-    const { mate, dual, w4, width, inblossom, blossomparent, blossombase, blossomchilds, blossomendps } = this;
+    const { mate, dual, w4, width, inblossom, blossomparent, blossombase, blossomchilds, blossomendps, position, span, square } = this;
     const active = this.active;
     const label = new Int8Array(2 * n);
     const labelend = new Int32Array(2 * n);
@@ -567,7 +609,7 @@ export class WeightedGraph {
     const delta = new Float64Array(width);
     const candidate = new Float64Array(width);
     const slackInto = (k: number, to: Float64Array, at: number): void =>
-      limbs.sumMinus(to, at, dual, this.edgeHigh[k]! * width, dual, this.edgeLow[k]! * width, w4, k * width, width);
+      limbs.sumMinus(to, at, dual, this.edgeHigh[k]! * width, dual, this.edgeLow[k]! * width, w4, this.cell(this.edgeHigh[k]!, this.edgeLow[k]!), width);
     /** Records v's best edge k with the slack in kslack (k = -1: none). */
     const setBestedge = (v: number, k: number): void => {
       bestedge[v] = k;
@@ -613,7 +655,8 @@ export class WeightedGraph {
     const isS = (v: number): boolean => label[inblossom[v]!] === 1;
     const nearestS = new NearestS(
       n,
-      { isS, blossomOf: (u) => inblossom[u]!, edge: (u, v) => (this.present[edgeIndex(u, v)] ? edgeIndex(u, v) : -1) },
+      // v's row of w4: nearest(v) reads it for many u.
+      { isS, blossomOf: (u) => inblossom[u]!, edge: (u, v) => (!this.present[edgeIndex(u, v)] ? -1 : square ? position[v]! * span + position[u]! : edgeIndex(u, v)) },
       w4,
       width,
       2 * active.length + 64,
@@ -895,16 +938,20 @@ export class WeightedGraph {
     };
 
     const scan = (v: number): void => {
+      const rowV = position[v]! * span * width;
       for (let index = 0; index < active.length; index += 1) {
         const w = active[index]!;
         const bv = inblossom[v]!;
         const bw = inblossom[w]!;
         if (w === v || bv === bw) continue;
+        // An edge to a labelled T-vertex changes nothing (its tightness would only be cached):
+        // no slack to compute.
+        if (label[bw] === 2 && label[w] !== 0) continue;
         const k = edgeIndex(v, w);
         if (!this.present[k]) continue;
         const p = v > w ? 2 * k + 1 : 2 * k; // endpoint at w
         if (!allowed.has(k)) {
-          slackInto(k, kslack, 0);
+          limbs.sumMinus(kslack, 0, dual, v * width, dual, w * width, w4, square ? rowV + position[w]! * width : k * width, width);
           if (limbs.sign(kslack, 0, width) <= 0) allowed.add(k);
         }
         if (allowed.has(k)) {

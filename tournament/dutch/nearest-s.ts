@@ -17,63 +17,108 @@ export interface SLabels {
   isS(u: number): boolean;
   /** Top-level blossom holding u. */
   blossomOf(u: number): number;
-  /** Index of edge (u, v) in the internal weights, -1 when there is no edge. */
+  /** Where the internal weight of edge (u, v) is (its limbs from that index times the width), -1 when there is no edge. */
   edge(u: number, v: number): number;
 }
 
-/** A min-heap of (key, vertex, stamp), keys of `width` limbs (limbs.ts), ties to the lower vertex. */
+/**
+ * A min-heap of (key, vertex, stamp), keys of `width` limbs (limbs.ts), ties to the lower vertex.
+ * Entries sit in slots that never move; the heap orders slot numbers, so a sift moves one integer
+ * rather than a key's limbs. Slots of popped entries are reclaimed by compacting when they outnumber
+ * the live ones.
+ */
 class CandidateHeap {
-  keys: Float64Array;
-  vertices: Int32Array;
-  stamps: Int32Array;
+  /** By slot: key limbs, vertex, stamp. */
+  private keys: Float64Array;
+  private slotVertex: Int32Array;
+  private slotStamp: Int32Array;
+  private slotsUsed = 0;
+  /** heap[i]: the slot of the i-th entry in heap order. */
+  private heap: Int32Array;
   size = 0;
   /** How much of the episode log this heap has taken in. */
   read = 0;
 
   constructor(private readonly width: number) {
     this.keys = new Float64Array(8 * width);
-    this.vertices = new Int32Array(8);
-    this.stamps = new Int32Array(8);
+    this.slotVertex = new Int32Array(8);
+    this.slotStamp = new Int32Array(8);
+    this.heap = new Int32Array(8);
+  }
+
+  /** The vertex and stamp of the top entry. */
+  topVertex(): number {
+    return this.slotVertex[this.heap[0]!]!;
+  }
+
+  topStamp(): number {
+    return this.slotStamp[this.heap[0]!]!;
   }
 
   private less(i: number, j: number): boolean {
-    const c = limbs.compare(this.keys, i * this.width, this.keys, j * this.width, this.width);
-    return c < 0 || (c === 0 && this.vertices[i]! < this.vertices[j]!);
+    const a = this.heap[i]!;
+    const b = this.heap[j]!;
+    const c = limbs.compare(this.keys, a * this.width, this.keys, b * this.width, this.width);
+    return c < 0 || (c === 0 && this.slotVertex[a]! < this.slotVertex[b]!);
   }
 
   private swap(i: number, j: number): void {
-    const { keys, width } = this;
-    for (let t = 0, a = i * width, b = j * width; t < width; t += 1, a += 1, b += 1) {
-      const k = keys[a]!;
-      keys[a] = keys[b]!;
-      keys[b] = k;
+    const t = this.heap[i]!;
+    this.heap[i] = this.heap[j]!;
+    this.heap[j] = t;
+  }
+
+  /** Room for one more slot, compacting or growing the slot arrays. */
+  private freeSlot(): number {
+    if (this.slotsUsed === this.slotVertex.length) {
+      if (2 * this.size <= this.slotsUsed) this.compact();
+      else {
+        const keys = new Float64Array(2 * this.keys.length);
+        keys.set(this.keys);
+        this.keys = keys;
+        const vertices = new Int32Array(2 * this.slotsUsed);
+        vertices.set(this.slotVertex);
+        this.slotVertex = vertices;
+        const stamps = new Int32Array(2 * this.slotsUsed);
+        stamps.set(this.slotStamp);
+        this.slotStamp = stamps;
+        const heap = new Int32Array(2 * this.slotsUsed);
+        heap.set(this.heap);
+        this.heap = heap;
+      }
     }
-    const v = this.vertices[i]!;
-    this.vertices[i] = this.vertices[j]!;
-    this.vertices[j] = v;
-    const s = this.stamps[i]!;
-    this.stamps[i] = this.stamps[j]!;
-    this.stamps[j] = s;
+    this.slotsUsed += 1;
+    return this.slotsUsed - 1;
+  }
+
+  /** Moves the live entries to the first slots (the heap order stays). */
+  private compact(): void {
+    const { width } = this;
+    const keys = new Float64Array(this.keys.length);
+    const vertices = new Int32Array(this.slotVertex.length);
+    const stamps = new Int32Array(this.slotStamp.length);
+    for (let i = 0; i < this.size; i += 1) {
+      const from = this.heap[i]!;
+      limbs.copy(keys, i * width, this.keys, from * width, width);
+      vertices[i] = this.slotVertex[from]!;
+      stamps[i] = this.slotStamp[from]!;
+      this.heap[i] = i;
+    }
+    this.keys = keys;
+    this.slotVertex = vertices;
+    this.slotStamp = stamps;
+    this.slotsUsed = this.size;
   }
 
   /** Pushes base[baseAt] - w4[w4At] for the vertex. */
   push(base: Float64Array, baseAt: number, w4: Float64Array, w4At: number, vertex: number, stamp: number): void {
-    if (this.size === this.vertices.length) {
-      const keys = new Float64Array(2 * this.keys.length);
-      keys.set(this.keys);
-      this.keys = keys;
-      const vertices = new Int32Array(2 * this.size);
-      vertices.set(this.vertices);
-      this.vertices = vertices;
-      const stamps = new Int32Array(2 * this.size);
-      stamps.set(this.stamps);
-      this.stamps = stamps;
-    }
+    const slot = this.freeSlot();
+    limbs.difference(this.keys, slot * this.width, base, baseAt, w4, w4At, this.width);
+    this.slotVertex[slot] = vertex;
+    this.slotStamp[slot] = stamp;
     let i = this.size;
+    this.heap[i] = slot;
     this.size += 1;
-    limbs.difference(this.keys, i * this.width, base, baseAt, w4, w4At, this.width);
-    this.vertices[i] = vertex;
-    this.stamps[i] = stamp;
     while (i > 0) {
       const parent = (i - 1) >> 1;
       if (!this.less(i, parent)) break;
@@ -84,7 +129,7 @@ class CandidateHeap {
 
   pop(): void {
     this.size -= 1;
-    this.swap(0, this.size);
+    this.heap[0] = this.heap[this.size]!;
     this.siftDown(0);
   }
 
@@ -104,14 +149,10 @@ class CandidateHeap {
 
   /** Keeps only the entries for which `keep` holds. */
   filter(keep: (vertex: number, stamp: number) => boolean): void {
-    const { width } = this;
     let to = 0;
     for (let from = 0; from < this.size; from += 1) {
-      if (!keep(this.vertices[from]!, this.stamps[from]!)) continue;
-      limbs.copy(this.keys, to * width, this.keys, from * width, width);
-      this.vertices[to] = this.vertices[from]!;
-      this.stamps[to] = this.stamps[from]!;
-      to += 1;
+      const slot = this.heap[from]!;
+      if (keep(this.slotVertex[slot]!, this.slotStamp[slot]!)) this.heap[to++] = slot;
     }
     this.size = to;
     for (let i = (to >> 1) - 1; i >= 0; i -= 1) this.siftDown(i);
@@ -128,7 +169,7 @@ export class NearestS {
   private episodes = 0;
   private readonly deltas: Float64Array;
 
-  /** `w4`: the internal weights, numbers of `width` limbs by edge index. */
+  /** `w4`: the internal weights, numbers of `width` limbs, where SLabels.edge says. */
   constructor(
     size: number,
     private readonly labels: SLabels,
@@ -177,8 +218,8 @@ export class NearestS {
     // two vertices in one S-blossom stay together until it is expanded, which starts new episodes.
     if (heap.size > this.limit) heap.filter(live);
     while (heap.size > 0) {
-      const u = heap.vertices[0]!;
-      if (live(u, heap.stamps[0]!)) return u;
+      const u = heap.topVertex();
+      if (live(u, heap.topStamp())) return u;
       heap.pop();
     }
     return -1;
