@@ -42,13 +42,13 @@ export class WeightedGraph {
   private readonly present: Uint8Array;
   /**
    * Limbs per number (limbs.ts); w4 (4w * 2^scale, the scale the duals live in) and the duals as
-   * such numbers. w4 is a square matrix, each edge held twice, at cell(a, b) and cell(b, a): the
-   * scans read one vertex's edges in a row, from consecutive memory (read down a column of a
-   * triangle, each edge's limbs fell in another cache line, and the scans were waiting on memory).
-   * Its rows and columns are the vertices in the graph at the start (`position`), not all `size`:
-   * the exact graph near the end of a round spans the whole field but holds only who is left.
-   * A graph of fewer than SQUARE_FROM vertices keeps the triangle (edge k at k * width): there
-   * the twice-held matrix measured no faster and its memory shows in the peak.
+   * such numbers, at cell(a, b). From SQUARE_FROM vertices w4 is a square matrix, each edge held
+   * twice, at cell(a, b) and cell(b, a): the scans read one vertex's edges in a row, from
+   * consecutive memory (read down a column of a triangle, each edge's limbs fell in another cache
+   * line, and the scans were waiting on memory). Its rows and columns are the vertices in the graph
+   * at the start (`position`), not all `size`: the exact graph near the end of a round spans the
+   * whole field but holds only who is left. A smaller graph keeps the triangle (edge k at
+   * k * width): there the twice-held matrix measured no faster and its memory shows in the peak.
    */
   private width = 2;
   private w4: Float64Array;
