@@ -167,15 +167,40 @@ describe('remaining time never goes below zero except at a recorded flag', () =>
             expect(r.white).toBeGreaterThanOrEqual(0);
             expect(r.black).toBeGreaterThanOrEqual(0);
             if (state.status === 'running' && r[state.toMove] === 0 && state.flags[state.toMove] === undefined) {
-              // Zero on a running clock only from its flag deadline on, which the fold then records.
+              // Zero on a running clock only from its flag deadline on, which the fold then records, or
+              // while the move's delay still runs (the main time waits; e.g. an arbiter took it all away):
+              // then the flag falls exactly when the delay ends.
               const d = nextDeadline(config, state);
-              expect(d?.kind === 'flag' && d.at <= now).toBe(true);
+              expect(d?.kind).toBe('flag');
+              if (d!.at > now) {
+                const usedByNow = state.move.usedMs + (now - state.asOf);
+                expect(d!.at - now).toBe(state.move.startMs + state.move.delayMs - usedByNow);
+                continue;
+              }
               const after = applyClockEvent(config, state, ev.pause(now)).state;
               expect(after.flags[state.toMove] ?? after.firstFlag?.at).toBeDefined();
             }
           }
         }
       }),
+      {
+        // Found by this property (seed -544865404): the arbiter takes all of Black's time, then White
+        // presses: Black's clock shows zero during his 5 s delay and the flag falls when it ends.
+        examples: [
+          [
+            'G/5;d5',
+            [
+              [0, { kind: 'press', side: 'white' }],
+              [48151, { kind: 'press', side: 'white' }],
+              [118749, { kind: 'penalty', side: 'black' }],
+              [80825, { kind: 'press', side: 'black' }],
+              [0, { kind: 'addTime', side: 'black', ms: -57275 }],
+              [0, { kind: 'press', side: 'white' }],
+            ],
+            [0, 4_999, 5_000],
+          ],
+        ],
+      },
     );
   });
 });
