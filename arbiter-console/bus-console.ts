@@ -2,12 +2,13 @@
 // the event from the stream into its journal, publishes its own records (seats, starts, the desk, the
 // team), hears every hall host's heartbeat, and carries an arbiter's board command to the host that
 // runs the board, acknowledging it once that host has journaled it.
-import { ask, connectBus, ensureEventStream, eventSubjects, PresenceWatch, untilAnswered, type BusConnection, type BusOptions, type HostSeen, type Outbox } from '../bus/index.ts';
+import { ask, connectBus, ensureEventStream, eventSubjects, permissionHint, PresenceWatch, untilAnswered, type BusConnection, type BusOptions, type HostSeen, type Outbox } from '../bus/index.ts';
 import type { ZeitnotEvent } from '../tournament/index.ts';
+import { DeskGate, type DeskStats } from './bus-desk.ts';
 import { openEvent, publishJournal, readIntoJournal, sameEvent, type HallReader, type Opening } from './hall-bus.ts';
 import type { CommandOutcome, PlayingHall } from './hall.ts';
 import type { Journal, JournalMeta } from './journal.ts';
-import type { ArbiterCommand } from './protocol.ts';
+import type { ArbiterCommand, TournamentCommand } from './protocol.ts';
 import type { TournamentDesk } from './tournament-desk.ts';
 import type { TournamentRecord } from './tournament-view.ts';
 
@@ -26,6 +27,8 @@ export interface ConsoleOnBus {
   readonly opening: Opening;
   /** The hall is built: entries go to it from now on, own records are published, hosts are watched. */
   attach(hall: PlayingHall, desks: ReadonlyMap<string, TournamentDesk>): void;
+  /** Carries out a desk command through the stream, ordered with every other console's (bus-desk.ts). */
+  deskCommand(desk: TournamentDesk, command: TournamentCommand, arbiter: string): Promise<CommandOutcome>;
   /** Carries a board command (or one for every board) to the hosts; undefined: not theirs (startAll). */
   route(command: ArbiterCommand, arbiter: string): Promise<CommandOutcome> | undefined;
   /** Every host heard, with its boards and whether it is heard now. */
@@ -47,6 +50,8 @@ export interface BusHealth {
   readonly hosts: readonly { readonly id: string; readonly reachable: boolean; readonly boards: number; readonly journaled: number; readonly published: number }[];
   /** Host journal to console journal (the batch journaled and applied), in wall ms, over the last clock events read (up to 100,000). */
   readonly lagMs: { readonly count: number; readonly p50: number; readonly p99: number; readonly max: number };
+  /** The desk's commands through the stream (bus-desk.ts). */
+  readonly desk: DeskStats;
 }
 
 /** How many recent host clock events the lag is measured over (a round of 1,000 boards has some 60,000). */
@@ -76,7 +81,7 @@ export async function joinAsConsole(options: ConsoleBusOptions, journal: Journal
     return consoleOnBus(options, bus, subjects, journal, opening, reading);
   } catch (err) {
     await bus.close();
-    throw err;
+    throw permissionHint(err, `console ${options.consoleId}`);
   }
 }
 
@@ -85,6 +90,7 @@ function consoleOnBus(options: ConsoleBusOptions, bus: BusConnection, subjects: 
   let watch: PresenceWatch | undefined;
   let unsubscribe: (() => void) | undefined;
   let hallRef: PlayingHall | undefined;
+  let gate: DeskGate | undefined;
   /** Which host runs each board, from the heartbeats. */
   const owner = new Map<string, string>();
   const timeoutMs = options.commandTimeoutMs ?? 5_000;
@@ -116,8 +122,19 @@ function consoleOnBus(options: ConsoleBusOptions, bus: BusConnection, subjects: 
       // A host's entry reached this console once its batch is journaled and applied (the hall's
       // listeners told): the lag is taken then, for each clock event of the batch.
       const batchWall: number[] = [];
+      gate = new DeskGate({
+        bus,
+        subjects,
+        journal,
+        reading,
+        consoleId: options.consoleId,
+        outbox: () => outbox,
+        deskOf: (section) => (section !== undefined ? desks.get(section) : desks.values().next().value),
+      });
+      const heard = gate;
       reading.deliverTo(
         (entry) => {
+          heard.heard(entry);
           hall.receive(entry);
           if (entry.source !== journal.source && entry.record.kind === 'clock') batchWall.push(entry.wallMs);
           const record = entry.record;
@@ -149,6 +166,10 @@ function consoleOnBus(options: ConsoleBusOptions, bus: BusConnection, subjects: 
         for (const board of boards) owner.set(board, host);
         hall.touch([...boards].filter((b) => hall.boards.has(b)));
       });
+    },
+    deskCommand(desk, command, arbiter) {
+      if (!gate) return Promise.resolve({ ok: false, reason: 'the console is still reading the event from the bus' });
+      return gate.command(desk, command, arbiter);
     },
     route(command, arbiter) {
       if (command.type === 'startAll') return undefined;
@@ -182,7 +203,7 @@ function consoleOnBus(options: ConsoleBusOptions, bus: BusConnection, subjects: 
         journaled: h.presence.journaled,
         published: h.presence.published,
       }));
-      return { hosts, lagMs: { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? 0 } };
+      return { hosts, lagMs: { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? 0 }, desk: gate?.stats() ?? { inFlight: 0, carriedOut: 0, refused: 0, stale: 0 } };
     },
     async stop() {
       unsubscribe?.();

@@ -5,7 +5,7 @@ import { openCredentials, TOKEN_FILE, type Credentials } from './credentials.ts'
 import { timekeeperMismatches, withDeviceTimekeepers, type DeviceSpec, type OpenedDevice } from './devices.ts';
 import { startDevices } from './hall-devices.ts';
 import { joinAsConsole, type ConsoleBusOptions, type ConsoleOnBus, type LagWindow } from './bus-console.ts';
-import type { ArbiterCommand } from './protocol.ts';
+import type { ArbiterCommand, TournamentCommand } from './protocol.ts';
 import { PlayingHall } from './hall.ts';
 import { Journal, type Durability } from './journal.ts';
 import type { Round } from './round.ts';
@@ -191,6 +191,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
         playoff: options.autopilot?.playoff ?? false,
         start: options.autoStart ?? false,
         publish: options.autopilot !== undefined,
+        ...(onBus ? { deskCommand: (d: TournamentDesk, command: TournamentCommand, by: string) => onBus!.deskCommand(d, command, by) } : {}),
         warn: (message) => process.stderr.write(`zeitnot serve: simulated arbiter: ${message}\n`),
       });
     }
@@ -205,7 +206,13 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       ...(desk ? { desk } : {}),
       desks,
       ...(event ? { event: () => eventSummary(desks) } : {}),
-      ...(onBus ? { routeCommand: (command: ArbiterCommand, arbiter: string) => onBus!.route(command, arbiter), busHealth: (window: LagWindow) => onBus!.health(window) } : {}),
+      ...(onBus
+        ? {
+            routeCommand: (command: ArbiterCommand, arbiter: string) => onBus!.route(command, arbiter),
+            routeDeskCommand: (d: TournamentDesk, command: TournamentCommand, arbiter: string) => onBus!.deskCommand(d, command, arbiter),
+            busHealth: (window: LagWindow) => onBus!.health(window),
+          }
+        : {}),
       port: options.port ?? 8080,
       ...(options.host ? { host: options.host } : {}),
       ...(pageDir ? { pageDir } : {}),

@@ -108,6 +108,8 @@ export interface HallReader {
    * the batch's transaction).
    */
   deliverTo(deliver: (entry: Omit<JournalEntry, 'seq'>) => void, batch?: (work: () => void) => void): void;
+  /** An entry this role wrote to the stream itself (not through its journal's outbox): taken as if read. */
+  deliverOwn(entry: Omit<JournalEntry, 'seq'>): void;
   /** Resolves once the journal has (source, sourceSeq) (or after `timeoutMs`: false). */
   whenHas(source: string, sourceSeq: number, timeoutMs: number): Promise<boolean>;
 }
@@ -127,6 +129,12 @@ export async function readIntoJournal(bus: BusConnection, subjects: EventSubject
   const had = journal.lastBySource();
   const waiters = new Set<{ source: string; sourceSeq: number; resolve: (ok: boolean) => void }>();
   let resumeAfter: number | undefined;
+  // An entry this role has already (its desk's record, applied when the stream took it) is not taken twice.
+  const take = (entry: Omit<JournalEntry, 'seq'>): void => {
+    if ((had.get(entry.source) ?? 0) >= entry.sourceSeq) return;
+    deliver(entry);
+    had.set(entry.source, entry.sourceSeq);
+  };
   const reader = await startReader(bus, subjects, {
     name: consumerName(role),
     filter,
@@ -150,10 +158,7 @@ export async function readIntoJournal(bus: BusConnection, subjects: EventSubject
       }
     },
     onEntry: (entry, place) => {
-      if (entry.source !== OPENING_SOURCE) {
-        deliver({ ...entry, record: entry.record });
-        had.set(entry.source, Math.max(had.get(entry.source) ?? 0, entry.sourceSeq));
-      }
+      if (entry.source !== OPENING_SOURCE) take({ ...entry, record: entry.record });
       resumeAfter = place.resumeAfter;
     },
     onBad: (streamSeq, reason) => warn(`stream message ${streamSeq} is not a journal entry (${reason}): skipped`),
@@ -165,6 +170,9 @@ export async function readIntoJournal(bus: BusConnection, subjects: EventSubject
     deliverTo(next, batch) {
       deliver = next;
       if (batch) around = batch;
+    },
+    deliverOwn(entry) {
+      around(() => journal.transaction(() => take(entry)));
     },
     whenHas(source, sourceSeq, timeoutMs) {
       if ((had.get(source) ?? 0) >= sourceSeq) return Promise.resolve(true);

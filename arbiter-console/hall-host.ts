@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { announce, answer, awaitEventStream, connectBus, decodeEntry, eventSubjects, untilAnswered, type BusConnection, type BusOptions, type Outbox } from '../bus/index.ts';
+import { announce, answer, awaitEventStream, connectBus, decodeEntry, eventSubjects, permissionHint, untilAnswered, type BusConnection, type BusOptions, type Outbox } from '../bus/index.ts';
 import { hallBoardNumbers, type ZeitnotEvent } from '../tournament/index.ts';
 import type { DeviceSpec, OpenedDevice } from './devices.ts';
 import { simulateEvent } from './event-simulation.ts';
@@ -161,6 +161,6 @@ export async function startHallHost(options: HallHostOptions): Promise<RunningHa
     await reading?.reader.stop().catch(() => {});
     await bus?.close().catch(() => {});
     journal.close();
-    throw err;
+    throw permissionHint(err, `hall host ${hostId}`);
   }
 }

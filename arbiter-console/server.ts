@@ -16,7 +16,7 @@ import type { CommandOutcome, PlayingHall } from './hall.ts';
 import { answerRequest, writeAnswer, type PageFiles } from './http-routes.ts';
 import { answerImport, IMPORT_PATH } from './import-http.ts';
 import { LoginGate, type LoginGateOptions } from './login-gate.ts';
-import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION, isStaffCommand, isTournamentCommand, type ArbiterCommand, type ConsoleCommand } from './protocol.ts';
+import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION, isStaffCommand, isTournamentCommand, type ArbiterCommand, type ConsoleCommand, type TournamentCommand } from './protocol.ts';
 import { refusalFor } from './staff.ts';
 import type { Team } from './team.ts';
 import type { TournamentDesk } from './tournament-desk.ts';
@@ -37,6 +37,8 @@ export interface ConsoleServerOptions {
   readonly busHealth?: (lag: { from?: number; to?: number }) => unknown;
   /** On the bus: a board command carried to the hall host that runs the board (undefined: carried out here). */
   readonly routeCommand?: (command: ArbiterCommand, arbiter: string) => Promise<CommandOutcome> | undefined;
+  /** On the bus: a desk command carried out through the stream, ordered with the other consoles' (bus-desk.ts). */
+  readonly routeDeskCommand?: (desk: TournamentDesk, command: TournamentCommand, arbiter: string) => Promise<CommandOutcome>;
   readonly port: number;
   readonly host?: string;
   /** HTTPS and WSS with this certificate and key (PEM). */
@@ -247,7 +249,10 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
         );
         return;
       }
-      const routed = isTournamentCommand(command) ? undefined : options.routeCommand?.(command, arbiter.name);
+      const deskOfCommand = isTournamentCommand(command) ? deskFor(command.section) : undefined;
+      const routed = isTournamentCommand(command)
+        ? deskOfCommand && options.routeDeskCommand?.(deskOfCommand, command, arbiter.name)
+        : options.routeCommand?.(command, arbiter.name);
       if (routed) {
         void routed.then(
           (outcome) => session.answer(outcome.ok ? { type: 'ack', id: message.id, journalSeq: outcome.journalSeq } : { type: 'refused', id: message.id, reason: outcome.reason }),
@@ -256,7 +261,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
         return;
       }
       const outcome = isTournamentCommand(command)
-        ? (deskFor(command.section)?.command(command, arbiter.name) ??
+        ? (deskOfCommand?.command(command, arbiter.name) ??
           ({
             ok: false as const,
             reason: command.section !== undefined && desk ? `no section '${command.section}' (sections: ${[...desks.keys()].join(', ')})` : 'this console runs no tournament section (start it with --event)',

@@ -683,6 +683,18 @@ export class TournamentDesk {
 
   /** Every clock result of the live round not yet confirmed or entered, confirmed in one journaled batch. */
   #confirmRound(by: string): CommandOutcome {
+    const actions = this.#roundConfirmations(by);
+    if (actions.length === 0) return { ok: false, reason: this.#nothingToConfirm() };
+    const at = this.hall.source.now();
+    const journalSeq = this.hall.recordBatch(actions.map((action) => ({ kind: 'tournament' as const, ...(this.#seat ? { section: this.section.id } : {}), at, action })));
+    for (const action of actions) this.#apply(action, at);
+    this.#closeIfConfirmed();
+    this.#changed();
+    return { ok: true, journalSeq };
+  }
+
+  /** The confirmations of every clock result of the live round not yet confirmed or entered. */
+  #roundConfirmations(by: string): TournamentRecord[] {
     const round = this.liveRound;
     const actions: TournamentRecord[] = [];
     for (const id of this.hallPairs.keys()) {
@@ -690,13 +702,55 @@ export class TournamentDesk {
       if (!clock || this.#entered.has(key(round, clock.white, clock.black))) continue;
       actions.push({ type: 'result', round, white: clock.white, black: clock.black, result: clock.result, source: 'confirmed', termination: clock.termination ?? '', ...(clock.lessThanOneMove ? { lessThanOneMove: true } : {}), by });
     }
-    if (actions.length === 0) return { ok: false, reason: round === 0 ? 'no round is on the boards' : `round ${round} has no clock result to confirm` };
-    const at = this.hall.source.now();
-    const journalSeq = this.hall.recordBatch(actions.map((action) => ({ kind: 'tournament' as const, ...(this.#seat ? { section: this.section.id } : {}), at, action })));
-    for (const action of actions) this.#apply(action, at);
+    return actions;
+  }
+
+  #nothingToConfirm(): string {
+    return this.liveRound === 0 ? 'no round is on the boards' : `round ${this.liveRound} has no clock result to confirm`;
+  }
+
+  /**
+   * What a command would journal, checked against the section as it stands; nothing is journaled. A
+   * console on the bus writes the records to the stream first (bus-desk.ts), then applies them as read.
+   */
+  prepare(command: TournamentCommand, arbiter: string): { readonly ok: false; readonly reason: string } | { readonly ok: true; readonly actions: readonly TournamentRecord[] } {
+    if (command.type === 'confirmRound') {
+      const actions = this.#roundConfirmations(arbiter);
+      return actions.length > 0 ? { ok: true, actions } : { ok: false, reason: this.#nothingToConfirm() };
+    }
+    try {
+      const checked = this.#check(command, arbiter);
+      return typeof checked === 'string' ? { ok: false, reason: checked } : { ok: true, actions: [checked] };
+    } catch (err) {
+      return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  /** The journal record of one of this desk's records. */
+  journalRecord(action: TournamentRecord): JournalRecord {
+    return { kind: 'tournament', ...(this.#seat ? { section: this.section.id } : {}), at: this.hall.source.now(), action };
+  }
+
+  /**
+   * What the commanding desk does once its records are in (applied as read, like another console's:
+   * `receive`): it seats a round it published on the hall and takes the playoff's next step.
+   */
+  afterCarriedOut(actions: readonly TournamentRecord[]): CommandOutcome {
+    let seq = this.hall.version;
+    for (const action of actions) {
+      if (action.type === 'publish' && this.#seat && action.round > this.liveRound) {
+        const pairing = this.#published.get(action.round);
+        if (!pairing) continue;
+        const seated = this.hall.seat(this.#seat(action.round, pairing));
+        if (!seated.ok) return seated;
+        seq = seated.journalSeq;
+        this.#linkBoards();
+      }
+      if (action.type === 'playoffStart' || action.type === 'playoffResult' || action.type === 'playoffRuling') this.#playoffOnBoards();
+    }
     this.#closeIfConfirmed();
     this.#changed();
-    return { ok: true, journalSeq };
+    return { ok: true, journalSeq: Math.max(seq, this.hall.version) };
   }
 
   #journal(action: TournamentRecord, at: number): number {
@@ -719,6 +773,8 @@ export class TournamentDesk {
           const hallBoard = round === this.liveRound ? [...this.hallPairs].find(([, p]) => p.white === white && p.black === black)?.[0] : undefined;
           const clock = hallBoard === undefined ? null : this.clockResult(hallBoard);
           if (!clock) return `no result from the clock for ${name(white)} – ${name(black)} in round ${round}`;
+          const had = this.#entered.get(key(round, white, black));
+          if (had?.source === 'confirmed' && had.result === clock.result) return `round ${round}: the clock's ${clock.result} for ${name(white)} – ${name(black)} is confirmed already (by ${had.by})`;
           return { type: 'result', round, white, black, result: clock.result, source: 'confirmed', termination: clock.termination ?? '', ...(clock.lessThanOneMove ? { lessThanOneMove: true } : {}), by };
         }
         const existing = this.#entered.get(key(round, white, black));

@@ -1,7 +1,7 @@
 // Connecting to the bus: NATS servers (a cluster: several URLs), with a user and password or an nkey
 // seed, over TLS when asked. The connection never gives up: a hall host keeps timing while the bus is
 // away and catches up when it is back (docs/hall.md, "Faults").
-import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
+import { connect, errors, nkeyAuthenticator, nkeys, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 
 export interface BusTls {
@@ -70,20 +70,56 @@ export interface BusConnection {
   close(): Promise<void>;
 }
 
+export class BusRefusedError extends Error {
+  override readonly name = 'BusRefusedError';
+}
+
+/** A role's own subjects refused it: its credentials are another role's (docs/hall.md, "Credentials"). */
+export function permissionHint(error: unknown, role: string): unknown {
+  // The client hands it on as it is, or as the cause of a request's error.
+  const violation = error instanceof Error && (error.name === 'PermissionViolationError' || /^permissions violation/i.test(error.message));
+  if (!violation) return error;
+  return new BusRefusedError(`the bus refuses ${role} its own subjects (${error.message}): these credentials are another role's (zeitnot bus users makes one per role)`, { cause: error });
+}
+
+/**
+ * Connects to the first server that answers. Credentials the servers refuse end it at once (a wrong key
+ * does not become right by asking again): a `BusRefusedError` that says whose and where to look.
+ */
 export async function connectBus(options: BusOptions): Promise<BusConnection> {
-  const nc = await connect({
-    servers: [...options.servers],
-    name: options.name ?? 'zeitnot',
-    maxReconnectAttempts: -1,
-    reconnectTimeWait: 250,
-    reconnectJitter: 100,
-    pingInterval: options.pingIntervalMs ?? 2_000,
-    maxPingOut: 2,
-    timeout: 5_000,
-    ...(options.user !== undefined ? { user: options.user, pass: options.pass ?? '' } : {}),
-    ...(options.nkeySeed ? { authenticator: nkeyAuthenticator(new TextEncoder().encode(options.nkeySeed.trim())) } : {}),
-    ...(options.tls ? { tls: { ...(options.tls.ca ? { ca: options.tls.ca } : {}), ...(options.tls.cert ? { cert: options.tls.cert } : {}), ...(options.tls.key ? { key: options.tls.key } : {}) } } : {}),
-  });
+  const who = options.name ?? 'zeitnot';
+  const seed = options.nkeySeed === undefined ? undefined : new TextEncoder().encode(options.nkeySeed.trim());
+  if (seed) {
+    try {
+      nkeys.fromSeed(seed);
+    } catch {
+      throw new BusUsageError(`${who}: the nkey seed given is not one (expected a line starting SU..., as zeitnot bus users writes it)`);
+    }
+  }
+  let nc: NatsConnection;
+  try {
+    nc = await connect({
+      servers: [...options.servers],
+      name: who,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+      reconnectJitter: 100,
+      pingInterval: options.pingIntervalMs ?? 2_000,
+      maxPingOut: 2,
+      timeout: 5_000,
+      ...(options.user !== undefined ? { user: options.user, pass: options.pass ?? '' } : {}),
+      ...(seed ? { authenticator: nkeyAuthenticator(seed) } : {}),
+      ...(options.tls ? { tls: { ...(options.tls.ca ? { ca: options.tls.ca } : {}), ...(options.tls.cert ? { cert: options.tls.cert } : {}), ...(options.tls.key ? { key: options.tls.key } : {}) } } : {}),
+    });
+  } catch (err) {
+    if (err instanceof errors.AuthorizationError || (err instanceof Error && /authorization violation/i.test(err.message))) {
+      throw new BusRefusedError(`the NATS servers refused the credentials of ${who} (${err.message}): check the user and password in --bus, or --bus-nkey`, { cause: err });
+    }
+    if (err instanceof Error && /certificate|self.signed/i.test(err.message)) {
+      throw new BusRefusedError(`${who} does not trust the NATS servers' TLS certificate (${err.message}): give the CA that signed it with --bus-ca`, { cause: err });
+    }
+    throw err;
+  }
   const jsm = await jetstreamManager(nc, { checkAPI: false });
   const js = jetstream(nc);
   let up = true;

@@ -1,6 +1,6 @@
 // Public face of the bus: NATS JetStream between hall hosts and consoles (docs/hall.md). Nothing here
 // knows clocks or boards: journal entries go out in order and come back exactly once.
-export { connectBus, parseBusUrl, BusUsageError, type BusConnection, type BusOptions, type BusTls } from './connect.ts';
+export { connectBus, parseBusUrl, permissionHint, BusUsageError, BusRefusedError, type BusConnection, type BusOptions, type BusTls } from './connect.ts';
 export { eventSubjects, eventToken, checkToken, type EventSubjects } from './subjects.ts';
 export { encodeEntry, decodeEntry, messageId, type BusEntry, type Decoded } from './entry.ts';
 export { ensureEventStream, awaitEventStream, DUPLICATE_WINDOW_MS, type StreamPlan } from './stream.ts';
@@ -10,3 +10,4 @@ export { ask, answer, type Reply } from './requests.ts';
 export { announce, PresenceWatch, type HostPresence, type HostSeen } from './presence.ts';
 export { rolePermissions, authorizationBlock, consumerName, type BusRole, type BusUser, type Permissions } from './permissions.ts';
 export { untilAnswered, isUnanswered } from './retry.ts';
+export { publishIfLast, lastSeqOn, type Claim } from './claim.ts';

@@ -64,6 +64,8 @@ export interface StreamReader {
   readonly caughtUp: Promise<void>;
   /** The stream sequence of the last message read. */
   position(): number;
+  /** The stream sequence of the last message read on `subject` (0: none since the reader started). */
+  lastRead(subject: string): number;
   /** The last sourceSeq handed on (or had) per source. */
   sources(): ReadonlyMap<string, number>;
   stats(): ReaderStats;
@@ -177,10 +179,12 @@ export async function startReader<R>(bus: BusConnection, subjects: EventSubjects
   // Pulls that expire every 2 s (heartbeats every second): a pull lost with a dead server is noticed
   // and made again within seconds, not the default half minute.
   const messages: ConsumerMessages = await untilAnswered(`the reading of consumer ${options.name}`, () => consumer.consume({ max_messages: 1_000, expires: 2_000 }), again);
+  const lastBySubject = new Map<string, number>();
   const read = (m: JsMsg): void => {
     const seq = m.seq;
     if (seq <= position) return;
     position = seq;
+    lastBySubject.set(m.subject, seq);
     const decoded = decodeEntry(m.data, options.parse);
     if (!decoded.ok) {
       options.onBad?.(seq, decoded.reason);
@@ -221,6 +225,7 @@ export async function startReader<R>(bus: BusConnection, subjects: EventSubjects
   return {
     caughtUp,
     position: () => position,
+    lastRead: (subject) => lastBySubject.get(subject) ?? 0,
     sources: () => order.last(),
     stats: () => order.stats(),
     async stop() {
