@@ -65,7 +65,7 @@ type HostAnswer = { ok: true; sourceSeq: number } | { ok: false; reason: string 
  * Resolves when the journal has what the stream had.
  */
 export async function joinAsConsole(options: ConsoleBusOptions, journal: Journal, given: { event?: ZeitnotEvent; scale: number }, warn: (message: string) => void): Promise<ConsoleOnBus> {
-  const bus = await connectBus({ ...options.bus, name: `zeitnot console ${options.consoleId}` });
+  const bus = await connectBus({ ...options.bus, name: `zeitnot console ${options.consoleId}`, onRetry: warn });
   try {
     const meta = journal.meta();
     const event = meta?.event ?? given.event;

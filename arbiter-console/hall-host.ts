@@ -63,7 +63,7 @@ export async function startHallHost(options: HallHostOptions): Promise<RunningHa
   let hall: PlayingHall | undefined;
   const stops: (() => void | Promise<void>)[] = [];
   try {
-    bus = await connectBus({ ...options.bus, name: `zeitnot hall host ${hostId}` });
+    bus = await connectBus({ ...options.bus, name: `zeitnot hall host ${hostId}`, onRetry: warn });
     const subjects = eventSubjects(event.id);
     // The console makes the stream and opens the event: until then the host waits.
     const never = new AbortController();

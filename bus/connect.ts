@@ -3,6 +3,7 @@
 // away and catches up when it is back (docs/hall.md, "Faults").
 import { connect, errors, nkeyAuthenticator, nkeys, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { untilAnswered } from './retry.ts';
 
 export interface BusTls {
   /** The CA that signed the servers' certificates (PEM text). */
@@ -24,6 +25,8 @@ export interface BusOptions {
   readonly name?: string;
   /** How often the client pings the server; a connection that misses two is stale and is replaced. */
   readonly pingIntervalMs?: number;
+  /** Told when the first connection went unanswered (a loaded or starting server): it is tried again. */
+  readonly onRetry?: (message: string) => void;
 }
 
 export class BusUsageError extends Error {
@@ -98,7 +101,9 @@ export async function connectBus(options: BusOptions): Promise<BusConnection> {
   }
   let nc: NatsConnection;
   try {
-    nc = await connect({
+    // A first connection that times out (a TLS handshake on a loaded machine, a server still starting)
+    // is tried again; refused credentials or certificates are not.
+    nc = await untilAnswered('the first connection', () => connect({
       servers: [...options.servers],
       name: who,
       maxReconnectAttempts: -1,
@@ -110,7 +115,7 @@ export async function connectBus(options: BusOptions): Promise<BusConnection> {
       ...(options.user !== undefined ? { user: options.user, pass: options.pass ?? '' } : {}),
       ...(seed ? { authenticator: nkeyAuthenticator(seed) } : {}),
       ...(options.tls ? { tls: { ...(options.tls.ca ? { ca: options.tls.ca } : {}), ...(options.tls.cert ? { cert: options.tls.cert } : {}), ...(options.tls.key ? { key: options.tls.key } : {}) } } : {}),
-    });
+    }), options.onRetry);
   } catch (err) {
     if (err instanceof errors.AuthorizationError || (err instanceof Error && /authorization violation/i.test(err.message))) {
       throw new BusRefusedError(`the NATS servers refused the credentials of ${who} (${err.message}): check the user and password in --bus, or --bus-nkey`, { cause: err });
