@@ -50,6 +50,8 @@ export class DeskGate {
   /** Desk records of other consoles read while a command is being decided. */
   #heard: Heard[] | undefined;
   #stats = { inFlight: 0, carriedOut: 0, refused: 0, stale: 0 };
+  /** The last desk record this console is known to have read up to (the reader counts only since it started). */
+  #readTo = 0;
 
   constructor(options: DeskGateOptions) {
     this.#o = options;
@@ -94,7 +96,7 @@ export class DeskGate {
         if (!prepared.ok) return prepared;
         // This console's own records not yet in the stream would come between: they go first.
         if (!(await this.#ownPublished(left()))) return { ok: false, reason: 'the bus is away: not carried out (try again when the console hears the hall)' };
-        let expected = reading.reader.lastRead(subjects.desk);
+        let expected = Math.max(reading.reader.lastRead(subjects.desk), this.#readTo);
         const carried: TournamentRecord[] = [];
         let stale = false;
         for (const action of prepared.actions) {
@@ -103,6 +105,7 @@ export class DeskGate {
           if (claim.ok && !claim.duplicate) {
             reading.deliverOwn(entry);
             expected = claim.streamSeq;
+            this.#readTo = claim.streamSeq;
             carried.push(action);
             continue;
           }
@@ -151,10 +154,12 @@ export class DeskGate {
     const timer = setTimeout(() => controller.abort(), Math.max(1, deadline - Date.now()));
     try {
       const last = await untilAnswered('the last desk record', () => lastSeqOn(bus, subjects.stream, subjects.desk), undefined, 250, controller.signal);
-      while (reading.reader.lastRead(subjects.desk) < last) {
+      // The reader reads the whole journal in the stream's order: past `last`, it has every desk record up to it.
+      while (reading.reader.position() < last) {
         if (Date.now() >= deadline) return false;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
+      this.#readTo = Math.max(this.#readTo, last);
       return true;
     } catch {
       return false;

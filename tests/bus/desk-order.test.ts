@@ -163,5 +163,20 @@ describe('two consoles giving desk commands at once', () => {
     const [q1, q2] = await both(pairings);
     expect(q2.games).toEqual(q1.games);
     expect(q1.games.find((g) => g.white.id === g3.white.id)?.result).toBe('1/2-1/2');
+
+    // c2 restarted on its journal: its first desk command is decided on the desk as it stood.
+    await c2.proc.stop();
+    const c2again = await roles.console('c2', link.url);
+    const a2again = await helloClient(c2again.url, { role: 'arbiter', token: c2.token, name: 'A2' });
+    clients.push(a2again);
+    const g1 = game('1');
+    expect(await arbiterCommand(a2again, 'after-restart', enter(g1, '1-0', 'after the restart'))).toMatchObject({ type: 'ack' });
+    for (const u of [c1.url, c2again.url]) {
+      const deadline = Date.now() + 60_000;
+      while ((await pairings(u)).games.find((g) => g.white.id === g1.white.id)?.result !== '1-0') {
+        if (Date.now() > deadline) throw new Error(`the result after the restart is not on ${u}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
   }, 400_000);
 });
