@@ -14,7 +14,7 @@ import { connect } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { presetJson } from '../tournament/index.ts';
+import { hallEvent } from '../scripts/hall-event.ts';
 import { freePort } from '../tests/support/nats.ts';
 import type { BenchRow } from './table.ts';
 
@@ -69,19 +69,6 @@ function spawnProc(command: string, args: string[], options: { detached?: boolea
   };
 }
 
-/** sa-open-2009's open section with as many players as the boards need. */
-function benchEvent(boards: number): string {
-  const event = JSON.parse(presetJson('sa-open-2009')) as { id: string; sections: { id: string; players: unknown[]; teams?: unknown; prizes?: unknown }[]; prizes?: unknown };
-  const open = event.sections[0]!;
-  open.players = Array.from({ length: boards * 2 }, (_, i) => ({ id: i + 1, name: `Bench player ${String(i + 1).padStart(4, '0')}`, federation: 'RSA', registered: '2009-06-20', fideRating: 2500 - i, nationalRating: 2500 - i }));
-  delete open.teams;
-  delete open.prizes;
-  event.sections = [open];
-  event.id = 'bench-hall';
-  delete event.prizes;
-  return JSON.stringify(event);
-}
-
 function countOf(file: string, source: string): number {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
@@ -111,7 +98,7 @@ export async function run(): Promise<BenchRow[]> {
   const procs: Proc[] = [];
   try {
     const eventFile = join(dir, 'event.json');
-    writeFileSync(eventFile, benchEvent(HOSTS * BOARDS));
+    writeFileSync(eventFile, hallEvent(HOSTS * BOARDS, 'bench-hall'));
     const natsPort = await freePort();
     procs.push(spawnProc('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(natsPort), '-sd', join(dir, 'store')]));
     await listening(natsPort);
