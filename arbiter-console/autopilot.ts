@@ -107,7 +107,10 @@ export function startAutopilot(hall: PlayingHall, desks: ReadonlyMap<string, Tou
     queued = true;
     setImmediate(run);
   };
-  const unsubscribe = [hall.subscribe(schedule), ...[...desks.values()].map((d) => d.subscribe(schedule))];
+  // A step builds each section's arbiter view: it follows the hall only where a step can follow (a
+  // round seated, a game's end, an alert), not every press (a console on the bus of 1,000 boards
+  // hears hundreds a second); the desks tell it of everything else.
+  const unsubscribe = [hall.subscribe((change) => (change.round || change.key || change.attention) && schedule()), ...[...desks.values()].map((d) => d.subscribe(schedule))];
   schedule();
   return {
     stop() {

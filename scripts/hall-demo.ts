@@ -165,6 +165,7 @@ async function watch(urls: readonly string[]): Promise<void> {
   let roundFrom = 0;
   for (;;) {
     await sleep(10_000);
+    if (stopping) return;
     const seen = await Promise.all(urls.map(async (u) => ({ boards: await json<Boards>(`${u}/api/boards`), health: await json<Health>(`${u}/health${startedAt ? `?lagFrom=${startedAt}` : ''}`) })));
     const lines = seen.map(({ boards, health }, i) => {
       if (!boards) return `c${i + 1}: no answer`;
