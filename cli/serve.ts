@@ -17,7 +17,9 @@ usage: zeitnot serve --event FILE|PRESET [options]
 
 Every section and every round of the event run in this one process and one journal: the arbiter
 pairs each round on the Pairings page (Dutch engine or Berger table), publishes it (its boards go
-on the hall's tables), starts the clocks, confirms the results, and pairs the next.
+on the hall's tables), starts the clocks, confirms the results, and pairs the next. A section begun
+in another program comes in as a TRF before its first round here (Import a TRF on the Pairings page,
+or zeitnot import-trf --console URL FILE): its registration list and the rounds played there.
 
   --event FILE|PRESET    event file (docs/event-file.md) or a preset: ${presetNames.join(', ')}
   --start-in MINUTES     a round published after its scheduled start starts MINUTES (of round time)
