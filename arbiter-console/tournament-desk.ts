@@ -85,6 +85,8 @@ export class TournamentDesk {
   #registered: EventPlayer[] | undefined;
   /** Hall board id -> the event players on it (matched by name), for the seated round. */
   hallPairs = new Map<string, Pairing>();
+  /** The hall board of each pair of the seated round (White, Black): a view build asks it of every game. */
+  #hallBoardOfPair = new Map<string, string>();
   #pairsOf: Round | undefined;
   /** The hall's section this desk's rounds are seated in (the event section; a bare round's console: MAIN). */
   readonly hallSection: string;
@@ -197,6 +199,7 @@ export class TournamentDesk {
       const black = byName.get(info.black);
       if (white !== undefined && black !== undefined) this.hallPairs.set(info.id, { white, black });
     }
+    this.#hallBoardOfPair = new Map([...this.hallPairs].map(([id, p]) => [`${p.white}:${p.black}`, id]));
     this.#finished.clear();
     for (const id of this.hallPairs.keys()) this.#finished.set(id, this.#finishSignature(id));
   }
@@ -307,7 +310,7 @@ export class TournamentDesk {
   /** The alert of a contradiction between a live game's clock and its entered result, if one is open. */
   #conflictOf(round: number, white: number, black: number): { board: Board; alert: Attention; clock: GameResult; entered: EnteredResult } | undefined {
     if (round !== this.liveRound) return undefined;
-    const id = [...this.hallPairs].find(([, p]) => p.white === white && p.black === black)?.[0];
+    const id = this.#hallBoardOfPair.get(`${white}:${black}`);
     const board = id === undefined ? undefined : this.#liveBoard(id);
     const alert = board?.attention().find((a) => a.code === 'result-contradicts');
     const entered = this.#entered.get(key(round, white, black));
