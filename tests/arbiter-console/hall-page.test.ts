@@ -91,7 +91,8 @@ describe('the hall view', () => {
     await page.fill('#hall-search', '350');
     await page.press('#hall-search', 'Enter');
     await page.waitForSelector('.hall-row.jumped[data-board="350"]');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-board'))).toBe('350');
+    // The row takes the focus two animation frames after it is drawn (scrolled to first): wait for it.
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-board') === '350', undefined, { timeout: 10_000 });
     await page.context().close();
   }, 60_000);
 });
