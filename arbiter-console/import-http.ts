@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import type { Arbiter, Credentials } from './credentials.ts';
 import { json, type Answer } from './http-routes.ts';
-import type { LoginGate } from './login-gate.ts';
+import { arbiterOfToken, type LoginGate } from './login-gate.ts';
 import type { TournamentDesk } from './tournament-desk.ts';
 
 export const IMPORT_PATH = '/api/import-trf';
@@ -49,12 +49,9 @@ async function arbiterOf(req: IncomingMessage, ctx: ImportContext): Promise<Arbi
   const header = req.headers.authorization ?? '';
   const token = /^Bearer +(\S+)$/i.exec(header)?.[1];
   if (!token) return { ...json(401, { error: 'an arbiter token is needed: Authorization: Bearer TOKEN' }), headers: { 'www-authenticate': 'Bearer' } };
-  const known = ctx.credentials.known(token);
-  if (known) return known;
-  const address = req.socket.remoteAddress ?? '?';
-  const refusal = ctx.gate.refusal(address);
-  if (refusal) return json(429, { error: refusal.reason });
-  const arbiter = await ctx.gate.run(address, () => ctx.credentials.verify(token), (a) => a !== undefined);
+  const checked = arbiterOfToken(ctx.credentials, ctx.gate, req.socket.remoteAddress ?? '?', token);
+  if (!(checked instanceof Promise) && 'code' in checked) return json(429, { error: checked.reason });
+  const arbiter = await checked;
   return arbiter ?? json(403, { error: 'the arbiter token is not valid (or was revoked)' });
 }
 

@@ -6,7 +6,7 @@ export { startConsoleServer, lanAddresses, type ConsoleServer, type ConsoleServe
 export { PlayingHall, type HallChange, type CommandOutcome, type HallOptions, type BoardHost } from './hall.ts';
 export { TournamentDesk, type TournamentContext, type SeatRound } from './tournament-desk.ts';
 export { tournamentApi, type ApiAnswer } from './tournament-http.ts';
-export type { TournamentRecord, TournamentView, RoundPairings, PairedGame, PairedPlayer, DraftView, ResultSource } from './tournament-view.ts';
+export type { TournamentRecord, TournamentView, RoundPairings, PairedGame, PairedPlayer, DraftView, ResultSource, TrfImportPreview } from './tournament-view.ts';
 export { Board, type Attention, type AttentionCode, type BoardPly, type BoardLine } from './board.ts';
 export { Journal, JournalError, type Durability, type JournalRecord, type JournalEntry, type JournalMeta, type ConsoleNote, type EntryPlace } from './journal.ts';
 export { journalRecordSchema, parseJournalRecord } from './journal-schema.ts';

@@ -15,7 +15,22 @@ export interface LoginGateOptions {
   readonly now?: () => number;
 }
 
+import type { Arbiter, Credentials } from './credentials.ts';
+
 export type GateRefusal = { readonly code: 'busy' | 'locked-out'; readonly reason: string };
+
+/**
+ * The arbiter a token names, as a WebSocket hello and the import route both ask it: at once when the
+ * token was accepted before, the gate's refusal when it turns the address away, else the check through
+ * the gate (undefined: not a valid token).
+ */
+export function arbiterOfToken(credentials: Credentials, gate: LoginGate, address: string, token: string): Arbiter | GateRefusal | Promise<Arbiter | undefined> {
+  const known = credentials.known(token);
+  if (known) return known;
+  const refusal = gate.refusal(address);
+  if (refusal) return refusal;
+  return gate.run(address, () => credentials.verify(token), (a) => a !== undefined);
+}
 
 export class LoginGate {
   readonly concurrent: number;

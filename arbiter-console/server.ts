@@ -15,7 +15,7 @@ import type { Arbiter, Credentials } from './credentials.ts';
 import type { CommandOutcome, PlayingHall } from './hall.ts';
 import { answerRequest, writeAnswer, type PageFiles } from './http-routes.ts';
 import { answerImport, IMPORT_PATH } from './import-http.ts';
-import { LoginGate, type LoginGateOptions } from './login-gate.ts';
+import { LoginGate, arbiterOfToken, type LoginGateOptions } from './login-gate.ts';
 import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION, isStaffCommand, isTournamentCommand, type ArbiterCommand, type ConsoleCommand, type TournamentCommand } from './protocol.ts';
 import { refusalFor } from './staff.ts';
 import type { Team } from './team.ts';
@@ -186,8 +186,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     if (command.type === 'dismiss') return hall.attention().find((a) => a.id === command.alertId)?.board;
     const forDesk = isTournamentCommand(command) ? deskFor(command.section) : undefined;
     if ((command.type === 'enterResult' || command.type === 'confirmResult' || command.type === 'resolveResultConflict') && forDesk && command.round === forDesk.liveRound) {
-      for (const [board, p] of forDesk.hallPairs) if (p.white === command.white && p.black === command.black) return board;
-      return undefined;
+      return forDesk.hallBoardOf(command.round, command.white, command.black);
     }
     return 'board' in command && typeof command.board === 'string' ? command.board : undefined;
   };
@@ -207,13 +206,10 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
         session.answer({ type: 'welcome', protocol: PROTOCOL_VERSION, role: 'spectator', heartbeatMs: limits.heartbeatMs });
         return broadcast.snapshot(session);
       }
-      const token = message.token ?? '';
-      const known = credentials.known(token);
-      if (known) return admit(session, known, message.name);
-      const refusal = gate.refusal(session.address);
-      if (refusal) return session.error(refusal.code, refusal.reason);
+      const checked = arbiterOfToken(credentials, gate, session.address, message.token ?? '');
+      if (!(checked instanceof Promise)) return 'code' in checked ? session.error(checked.code, checked.reason) : admit(session, checked, message.name);
       session.verifying = true;
-      gate.run(session.address, () => credentials.verify(token), (a) => a !== undefined).then(
+      checked.then(
         (arbiter) => {
           session.verifying = false;
           if (!session.open) return;

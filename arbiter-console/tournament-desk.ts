@@ -77,6 +77,21 @@ function journaledActions(hall: PlayingHall, place: { section?: string }): Journ
 
 const key = (round: number, white: number, black: number): string => `${round}:${white}:${black}`;
 
+const isPlayoffStep = (action: TournamentRecord): boolean => action.type === 'playoffStart' || action.type === 'playoffResult' || action.type === 'playoffRuling';
+
+/** Runs `work` once, a turn later, however often it is asked for before then. */
+function nextTurn(work: () => void): () => void {
+  let queued = false;
+  return () => {
+    if (queued) return;
+    queued = true;
+    setImmediate(() => {
+      queued = false;
+      work();
+    });
+  };
+}
+
 export class TournamentDesk {
   /** The event as this desk knows it: the event file, with the section's imported registration list. */
   #event: ZeitnotEvent;
@@ -85,7 +100,7 @@ export class TournamentDesk {
   #registered: EventPlayer[] | undefined;
   /** Hall board id -> the event players on it (matched by name), for the seated round. */
   hallPairs = new Map<string, Pairing>();
-  /** The hall board of each pair of the seated round (White, Black): a view build asks it of every game. */
+  /** The hall board of each pair of the seated round (`white:black`): a view build asks it of every game. */
   #hallBoardOfPair = new Map<string, string>();
   #pairsOf: Round | undefined;
   /** The hall's section this desk's rounds are seated in (the event section; a bare round's console: MAIN). */
@@ -94,7 +109,10 @@ export class TournamentDesk {
   readonly #seat: SeatRound | undefined;
   /** Seats a sitting of playoff games on the section's hall boards (an event console). */
   readonly #seatPlayoff: SeatPlayoff | undefined;
-  #playoffQueued = false;
+  /** Hall listeners run inside the hall's record: the playoff's own records follow a turn later. */
+  readonly #queuePlayoff = nextTurn(() => this.#playoffOnBoards());
+  /** Hall listeners run inside the hall's record: a contradiction's alert is journaled a turn later. */
+  readonly #queueConflicts = nextTurn(() => this.#raiseConflicts());
   /** Playoff game id -> the hall board its clock gave the result on. */
   readonly #playoffBoardOf = new Map<string, string>();
   /** Why the next playoff sitting could not be seated (shown on the Playoffs page). */
@@ -223,6 +241,11 @@ export class TournamentDesk {
     return this.liveRound === 0 || this.#missingResults(this.liveRound).length === 0;
   }
 
+  /** The hall board a game of the live round is played on (undefined: another round, or not on the boards). */
+  hallBoardOf(round: number, white: number, black: number): string | undefined {
+    return round === this.liveRound ? this.#hallBoardOfPair.get(`${white}:${black}`) : undefined;
+  }
+
   get currentRound(): number {
     return Math.max(this.liveRound, this.importedRounds, ...this.#published.keys());
   }
@@ -268,17 +291,6 @@ export class TournamentDesk {
     }
   }
 
-  #conflictsQueued = false;
-  /** Hall listeners run inside the hall's record: the alert is journaled a turn later. */
-  #queueConflicts(): void {
-    if (this.#conflictsQueued) return;
-    this.#conflictsQueued = true;
-    setImmediate(() => {
-      this.#conflictsQueued = false;
-      this.#raiseConflicts();
-    });
-  }
-
   /**
    * Desk and clock agree, or the arbiter hears of it: a live board whose clock ended the game with a
    * result other than the one entered on the desk (a hall host's clock result arriving after this
@@ -309,8 +321,7 @@ export class TournamentDesk {
 
   /** The alert of a contradiction between a live game's clock and its entered result, if one is open. */
   #conflictOf(round: number, white: number, black: number): { board: Board; alert: Attention; clock: GameResult; entered: EnteredResult } | undefined {
-    if (round !== this.liveRound) return undefined;
-    const id = this.#hallBoardOfPair.get(`${white}:${black}`);
+    const id = this.hallBoardOf(round, white, black);
     const board = id === undefined ? undefined : this.#liveBoard(id);
     const alert = board?.attention().find((a) => a.code === 'result-contradicts');
     const entered = this.#entered.get(key(round, white, black));
@@ -334,7 +345,7 @@ export class TournamentDesk {
     } else {
       const action: TournamentRecord = { type: 'result', round: command.round, white: command.white, black: command.black, result: clock, source: 'arbiter', termination: board.state.result?.termination ?? 'clock', replaces: entered.result, reason: command.reason, by };
       journalSeq = this.hall.recordBatch([
-        { kind: 'tournament', ...(this.#seat ? { section: this.section.id } : {}), at, action },
+        this.#entry(action, at),
         { kind: 'note', board: board.id, note: { type: 'dismiss', at, alertId: alert.id } },
       ]);
       this.#apply(action, at);
@@ -355,16 +366,6 @@ export class TournamentDesk {
     return board && board.round === this.hall.seated.get(this.hallSection) ? board : undefined;
   }
 
-  /** Hall listeners run inside the hall's record: the playoff's own records follow a turn later. */
-  #queuePlayoff(): void {
-    if (this.#playoffQueued) return;
-    this.#playoffQueued = true;
-    setImmediate(() => {
-      this.#playoffQueued = false;
-      this.#playoffOnBoards();
-    });
-  }
-
   /**
    * The playoff on the hall's boards: every result a playoff board's clock gave is journaled as its
    * game's result (the playoff then opens its next stage by itself), and when every game on the boards
@@ -377,7 +378,7 @@ export class TournamentDesk {
       const step = playoffBoardsStep(this.hall, this.section.id, this.#playoff);
       if (step.results.length > 0) {
         const at = this.hall.source.now();
-        this.hall.recordBatch(step.results.map((action) => ({ kind: 'tournament' as const, section: this.section.id, at, action })));
+        this.hall.recordBatch(step.results.map((action) => this.#entry(action, at)));
         for (const action of step.results) this.#apply(action, at);
         changed = true;
         continue;
@@ -628,17 +629,11 @@ export class TournamentDesk {
     const at = this.hall.source.now();
     const journalSeq = this.#journal(action, at);
     this.#apply(action, at);
-    let seq = journalSeq;
-    if (action.type === 'draft') this.hall.lifecycle(this.hallSection, action.round, { type: 'draft' });
-    if (action.type === 'discardDraft' && this.#discarded !== undefined) this.hall.lifecycle(this.hallSection, this.#discarded, { type: 'discard' });
-    if (action.type === 'publish' && this.#seat && action.round > this.liveRound) {
-      const pairing = this.#published.get(action.round)!;
-      const seated = this.hall.seat(this.#seat(action.round, pairing));
-      if (!seated.ok) return seated;
-      seq = seated.journalSeq;
-      this.#linkBoards();
-    }
-    if (action.type === 'playoffStart' || action.type === 'playoffResult' || action.type === 'playoffRuling') this.#playoffOnBoards();
+    this.#followRounds(action);
+    const seated = this.#seatPublished(action);
+    if (seated && !seated.ok) return seated;
+    const seq = seated?.journalSeq ?? journalSeq;
+    if (isPlayoffStep(action)) this.#playoffOnBoards();
     this.#closeIfConfirmed();
     this.#changed();
     return { ok: true, journalSeq: Math.max(seq, journalSeq) };
@@ -650,8 +645,7 @@ export class TournamentDesk {
    */
   receive(action: TournamentRecord, at: number): void {
     this.#apply(action, at);
-    if (action.type === 'draft') this.hall.lifecycle(this.hallSection, action.round, { type: 'draft' });
-    if (action.type === 'discardDraft' && this.#discarded !== undefined) this.hall.lifecycle(this.hallSection, this.#discarded, { type: 'discard' });
+    this.#followRounds(action);
     this.#linkBoards();
     this.#closeIfConfirmed();
     this.#queueConflicts();
@@ -665,8 +659,7 @@ export class TournamentDesk {
    * is the arbiter's correction, journaled on the board too (its PGN's result, with the reason).
    */
   #endOnClock(result: EnteredResult): string | undefined {
-    if (result.round !== this.liveRound) return undefined;
-    const hallBoard = [...this.hallPairs].find(([, p]) => p.white === result.white && p.black === result.black)?.[0];
+    const hallBoard = this.hallBoardOf(result.round, result.white, result.black);
     const board = hallBoard === undefined ? undefined : this.hall.boards.get(hallBoard);
     if (!board) return undefined;
     if (board.state.status === 'finished') {
@@ -684,12 +677,28 @@ export class TournamentDesk {
     return ended.ok ? undefined : `board ${board.id}'s clock: ${ended.reason}`;
   }
 
+  /** The round actors follow a draft made or discarded. */
+  #followRounds(action: TournamentRecord): void {
+    if (action.type === 'draft') this.hall.lifecycle(this.hallSection, action.round, { type: 'draft' });
+    if (action.type === 'discardDraft' && this.#discarded !== undefined) this.hall.lifecycle(this.hallSection, this.#discarded, { type: 'discard' });
+  }
+
+  /** A round this desk published goes on the hall's boards (undefined: the action seats nothing). */
+  #seatPublished(action: TournamentRecord): CommandOutcome | undefined {
+    if (action.type !== 'publish' || !this.#seat || action.round <= this.liveRound) return undefined;
+    const pairing = this.#published.get(action.round);
+    if (!pairing) return undefined;
+    const seated = this.hall.seat(this.#seat(action.round, pairing));
+    if (seated.ok) this.#linkBoards();
+    return seated;
+  }
+
   /** Every clock result of the live round not yet confirmed or entered, confirmed in one journaled batch. */
   #confirmRound(by: string): CommandOutcome {
     const actions = this.#roundConfirmations(by);
     if (actions.length === 0) return { ok: false, reason: this.#nothingToConfirm() };
     const at = this.hall.source.now();
-    const journalSeq = this.hall.recordBatch(actions.map((action) => ({ kind: 'tournament' as const, ...(this.#seat ? { section: this.section.id } : {}), at, action })));
+    const journalSeq = this.hall.recordBatch(actions.map((action) => this.#entry(action, at)));
     for (const action of actions) this.#apply(action, at);
     this.#closeIfConfirmed();
     this.#changed();
@@ -731,7 +740,7 @@ export class TournamentDesk {
 
   /** The journal record of one of this desk's records. */
   journalRecord(action: TournamentRecord): JournalRecord {
-    return { kind: 'tournament', ...(this.#seat ? { section: this.section.id } : {}), at: this.hall.source.now(), action };
+    return this.#entry(action, this.hall.source.now());
   }
 
   /**
@@ -741,15 +750,10 @@ export class TournamentDesk {
   afterCarriedOut(actions: readonly TournamentRecord[]): CommandOutcome {
     let seq = this.hall.version;
     for (const action of actions) {
-      if (action.type === 'publish' && this.#seat && action.round > this.liveRound) {
-        const pairing = this.#published.get(action.round);
-        if (!pairing) continue;
-        const seated = this.hall.seat(this.#seat(action.round, pairing));
-        if (!seated.ok) return seated;
-        seq = seated.journalSeq;
-        this.#linkBoards();
-      }
-      if (action.type === 'playoffStart' || action.type === 'playoffResult' || action.type === 'playoffRuling') this.#playoffOnBoards();
+      const seated = this.#seatPublished(action);
+      if (seated && !seated.ok) return seated;
+      if (seated) seq = seated.journalSeq;
+      if (isPlayoffStep(action)) this.#playoffOnBoards();
     }
     this.#closeIfConfirmed();
     this.#changed();
@@ -757,7 +761,12 @@ export class TournamentDesk {
   }
 
   #journal(action: TournamentRecord, at: number): number {
-    return this.hall.record({ kind: 'tournament', ...(this.#seat ? { section: this.section.id } : {}), at, action });
+    return this.hall.record(this.#entry(action, at));
+  }
+
+  /** One of this desk's records as the journal keeps it (an event console's, with its section). */
+  #entry(action: TournamentRecord, at: number): JournalRecord {
+    return { kind: 'tournament', ...(this.#seat ? { section: this.section.id } : {}), at, action };
   }
 
   /** A refusal (string) or the record to journal. Throws (refused with its message) on tournament-rule errors. */
@@ -773,7 +782,7 @@ export class TournamentDesk {
           return `round ${round} has no game ${name(white)} (White) – ${name(black)} (Black)`;
         }
         if (command.type === 'confirmResult') {
-          const hallBoard = round === this.liveRound ? [...this.hallPairs].find(([, p]) => p.white === white && p.black === black)?.[0] : undefined;
+          const hallBoard = this.hallBoardOf(round, white, black);
           const clock = hallBoard === undefined ? null : this.clockResult(hallBoard);
           if (!clock) return `no result from the clock for ${name(white)} – ${name(black)} in round ${round}`;
           const had = this.#entered.get(key(round, white, black));
@@ -782,7 +791,7 @@ export class TournamentDesk {
         }
         const existing = this.#entered.get(key(round, white, black));
         if (existing?.source === 'arbiter' && existing.result === command.result) return `round ${round}: ${name(white)} – ${name(black)} is already ${command.result}`;
-        const hallBoard = round === this.liveRound ? [...this.hallPairs].find(([, p]) => p.white === white && p.black === black)?.[0] : undefined;
+        const hallBoard = this.hallBoardOf(round, white, black);
         const before = existing?.result ?? (hallBoard === undefined ? undefined : this.clockResult(hallBoard)?.result);
         const replaces = before !== undefined && before !== command.result ? { replaces: before } : {};
         const record: TournamentRecord = { type: 'result', round, white, black, result: command.result, source: 'arbiter', termination: 'arbiter', reason: command.reason, ...replaces, by };
@@ -944,7 +953,6 @@ export class TournamentDesk {
   viewParts(): ViewParts {
     const record = this.record();
     const results = new Map(this.#results().map((r) => [key(r.round, r.result.white, r.result.black), r]));
-    const hallBoards = new Map([...this.hallPairs].map(([board, p]) => [`${p.white}-${p.black}`, board]));
     const rounds: RoundPairings[] = [];
     for (let round = 1; round <= this.currentRound; round += 1) {
       const pairing = this.pairingOf(round);
@@ -952,7 +960,7 @@ export class TournamentDesk {
       const paired = pairingsView(this.event, this.section.id, record, round, pairing);
       const games: PairedGame[] = pairing.games.map((g, i) => {
         const found = results.get(key(round, g.white, g.black));
-        const hallBoard = pairing.status === 'live' ? hallBoards.get(`${g.white}-${g.black}`) : undefined;
+        const hallBoard = pairing.status === 'live' ? this.hallBoardOf(round, g.white, g.black) : undefined;
         return {
           board: i + 1,
           ...(hallBoard !== undefined ? { hallBoard } : {}),

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { TrfImportPreview } from '../arbiter-console/index.ts';
 import { decodeTrf, TrfError } from '../tournament/index.ts';
 import { UsageError, type Command } from './command.ts';
 
@@ -28,18 +29,7 @@ never from the command line (other users can read a process's arguments).
 
 Exit codes: 0 imported (or previewed), 2 bad arguments, 3 unreadable file or refused import.`;
 
-interface Preview {
-  readonly section: string;
-  readonly digest: string;
-  readonly players: { readonly inFile: number; readonly changed: readonly { readonly name: string; readonly changes: readonly string[] }[]; readonly notInFile: readonly string[] };
-  readonly rounds: number;
-  readonly games: number;
-  readonly byes: number;
-  readonly next: string;
-  readonly notImported: readonly string[];
-}
-
-function describe(p: Preview): string {
+function describe(p: TrfImportPreview): string {
   const lines = [
     `section ${p.section}: ${p.players.inFile} players in the file, ${p.players.changed.length} with new registration data`,
     ...p.players.changed.map((c) => `  ${c.name}: ${c.changes.join(', ')}`),
@@ -88,7 +78,7 @@ export const command: Command = {
       process.stderr.write(`zeitnot import-trf: cannot reach ${url.origin}: ${(error as Error).message}\n`);
       return 3;
     }
-    const reply = (await answer.json().catch(() => ({ error: `HTTP ${answer.status}` }))) as { error?: string; imported?: boolean; by?: string; journalSeq?: number; preview?: Preview };
+    const reply = (await answer.json().catch(() => ({ error: `HTTP ${answer.status}` }))) as { error?: string; imported?: boolean; by?: string; journalSeq?: number; preview?: TrfImportPreview };
     if (!answer.ok || !reply.preview) {
       process.stderr.write(`zeitnot import-trf: refused (HTTP ${answer.status}): ${reply.error ?? 'no reason given'}\n`);
       return 3;

@@ -7,20 +7,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Journal, type JournalRecord } from '../../arbiter-console/index.ts';
+import { until } from '../support/wait.ts';
 
 let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const note = (at: number): JournalRecord => ({ kind: 'note', board: '1', note: { type: 'arbiterCall', at, detail: 'x'.repeat(200) } });
 const size = (file: string): number => statSync(file, { throwIfNoEntry: false })?.size ?? 0;
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('journal checkpoints', () => {
   it('fill the database file by themselves while the journal only appends', async () => {
@@ -31,7 +24,7 @@ describe('journal checkpoints', () => {
     for (let burst = 1; burst <= 5; burst++) {
       for (let i = 0; i < 500; i++) journal.append(note(at++));
       // 500 entries of ~300 bytes each: the database file holds them once a checkpoint copied them.
-      await until(() => size(file) >= burst * 500 * 300, `checkpoint ${burst}`);
+      await until(() => size(file) >= burst * 500 * 300, `checkpoint ${burst}`, 60_000);
     }
     expect(journal.count()).toBe(2_500);
     journal.close();
