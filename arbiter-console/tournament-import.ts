@@ -44,7 +44,11 @@ export function sectionPlayersOf(trf: TrfTournament, section: EventSection, from
  */
 export function resultsFromTrf(text: string, section: EventSection, beforeRound: number, from: string, by: string): Imported {
   const trf = parseTrf(text);
-  const eventId = sectionPlayersOf(trf, section, from);
+  return resultsOf(trf, sectionPlayersOf(trf, section, from), beforeRound, from, by);
+}
+
+/** resultsFromTrf of a file read already, its lines' players known (`eventId`: TRF number to event id). */
+function resultsOf(trf: TrfTournament, eventId: ReadonlyMap<number, number>, beforeRound: number, from: string, by: string): Imported {
   const lines = new Map(trf.players.map((p) => [p.id, p]));
   const games: Imported['games'][number][] = [];
   const byes: Imported['byes'][number][] = [];
@@ -99,11 +103,12 @@ export function planTrfImport(text: string, section: EventSection, options: { re
     const listed = new Set(eventId.values());
     const notInFile = section.players.filter((p) => !listed.has(p.id)).map((p) => p.name);
     if (rounds > 0 && notInFile.length > 0) return { ok: false, reason: `${from}: rounds 1–${rounds} are played there, but ${notInFile.join(', ')} of section '${section.id}' ${notInFile.length === 1 ? 'is' : 'are'} not in the file` };
-    const results = rounds > 0 ? resultsFromTrf(text, section, rounds + 1, from, by) : { games: [], byes: [] };
+    const results = rounds > 0 ? resultsOf(trf, eventId, rounds + 1, from, by) : { games: [], byes: [] };
+    const byId = new Map(section.players.map((p) => [p.id, p]));
     const players: RegistrationUpdate[] = [];
     const changed: { id: number; name: string; changes: string[] }[] = [];
     for (const line of trf.players) {
-      const player = section.players.find((p) => p.id === eventId.get(line.id))!;
+      const player = byId.get(eventId.get(line.id)!)!;
       const update: { -readonly [K in keyof RegistrationUpdate]: RegistrationUpdate[K] } = { id: player.id };
       const changes: string[] = [];
       if (line.rating !== null && line.rating !== player.fideRating) {
