@@ -132,8 +132,9 @@ export class DeskGate {
     }
   }
 
+  /** The reader's count, not the journal's: asked for each record written, it must not scan the journal. */
   #lastOwn(): number {
-    return this.#o.journal.lastBySource().get(this.#source) ?? 0;
+    return this.#o.reading.lastOf(this.#source);
   }
 
   async #ownPublished(timeoutMs: number): Promise<boolean> {

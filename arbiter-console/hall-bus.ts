@@ -110,6 +110,8 @@ export interface HallReader {
   deliverTo(deliver: (entry: Omit<JournalEntry, 'seq'>) => void, batch?: (work: () => void) => void): void;
   /** An entry this role wrote to the stream itself (not through its journal's outbox): taken as if read. */
   deliverOwn(entry: Omit<JournalEntry, 'seq'>): void;
+  /** The last sourceSeq the journal has of `source` (0: none), read or written here: kept in memory. */
+  lastOf(source: string): number;
   /** Resolves once the journal has (source, sourceSeq) (or after `timeoutMs`: false). */
   whenHas(source: string, sourceSeq: number, timeoutMs: number): Promise<boolean>;
 }
@@ -174,6 +176,7 @@ export async function readIntoJournal(bus: BusConnection, subjects: EventSubject
     deliverOwn(entry) {
       around(() => journal.transaction(() => take(entry)));
     },
+    lastOf: (source) => had.get(source) ?? 0,
     whenHas(source, sourceSeq, timeoutMs) {
       if ((had.get(source) ?? 0) >= sourceSeq) return Promise.resolve(true);
       return new Promise((resolve) => {
