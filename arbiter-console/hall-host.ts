@@ -72,8 +72,11 @@ export async function startHallHost(options: HallHostOptions): Promise<RunningHa
       if (!told) options.waiting?.(what);
       told = true;
     };
-    if (!(await bus.jsm.streams.info(subjects.stream).catch(() => undefined))) tell(`the stream ${subjects.stream}`);
-    await awaitEventStream(bus, subjects, never.signal);
+    // Asked once: only a missing stream is waited for (and told).
+    if (!(await bus.jsm.streams.info(subjects.stream).catch(() => undefined))) {
+      tell(`the stream ${subjects.stream}`);
+      await awaitEventStream(bus, subjects, never.signal);
+    }
     let opening = await readOpening(bus, subjects, warn);
     while (!opening) {
       tell('a console to open the event');
