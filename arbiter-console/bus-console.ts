@@ -122,6 +122,8 @@ function consoleOnBus(options: ConsoleBusOptions, bus: BusConnection, subjects: 
       // A host's entry reached this console once its batch is journaled and applied (the hall's
       // listeners told): the lag is taken then, for each clock event of the batch.
       const batchWall: number[] = [];
+      // One lookup for the gate and the records read: a record without a section goes to the first desk.
+      const deskOf = (section: string | undefined): TournamentDesk | undefined => (section !== undefined ? desks.get(section) : desks.values().next().value);
       gate = new DeskGate({
         bus,
         subjects,
@@ -129,7 +131,7 @@ function consoleOnBus(options: ConsoleBusOptions, bus: BusConnection, subjects: 
         reading,
         consoleId: options.consoleId,
         outbox: () => outbox,
-        deskOf: (section) => (section !== undefined ? desks.get(section) : desks.values().next().value),
+        deskOf,
       });
       const heard = gate;
       reading.deliverTo(
@@ -138,10 +140,7 @@ function consoleOnBus(options: ConsoleBusOptions, bus: BusConnection, subjects: 
           hall.receive(entry);
           if (entry.source !== journal.source && entry.record.kind === 'clock') batchWall.push(entry.wallMs);
           const record = entry.record;
-          if (record.kind === 'tournament') {
-            const desk = record.section !== undefined ? desks.get(record.section) : desks.values().next().value;
-            desk?.receive(record.action as TournamentRecord, record.at);
-          }
+          if (record.kind === 'tournament') deskOf(record.section)?.receive(record.action as TournamentRecord, record.at);
         },
         (work) => {
           hall.batch(work);
