@@ -2,44 +2,11 @@
 // `zeitnot serve --bus`, each on its own data directory under one temporary directory, and what the
 // bus tests read back from them (`/api/boards`, an arbiter's command, the journals' SQLite files).
 // `stop()` ends every process started (SIGTERM, then SIGKILL).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { runZeitnot, type RoleProcess } from './console-process.ts';
 import type { TestClient } from './ws-client.ts';
 import { until } from './wait.ts';
-
-export interface RoleProcess {
-  readonly child: ChildProcess;
-  out(): string;
-  /** Resolves with the exit code (null after a signal) once the process has ended. */
-  readonly exited: Promise<number | null>;
-  kill9(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-export function runZeitnot(args: readonly string[]): RoleProcess {
-  const child = spawn(process.execPath, ['bin/zeitnot.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let text = '';
-  child.stdout!.on('data', (c: Buffer) => (text += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (text += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const gone = () => child.exitCode !== null || child.signalCode !== null;
-  return {
-    child,
-    out: () => text,
-    exited,
-    async kill9() {
-      if (!gone()) child.kill('SIGKILL');
-      await exited;
-    },
-    async stop() {
-      if (!gone()) child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-      if (!gone()) child.kill('SIGKILL');
-      await exited;
-    },
-  };
-}
 
 export type BoardRow = { id: string; presses: { white: number; black: number }; status: string; host?: { id: string; reachable: boolean } };
 
