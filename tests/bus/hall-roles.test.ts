@@ -44,8 +44,8 @@ describe('hall hosts and consoles on one nats-server -js', () => {
     const h1 = host('h1', '1-3', server.url);
     host('h2', '4-5', link.url);
     const c1 = await consoleOf('c1', ['--simulate-event']);
-    const h1Journal = join(dir, 'h1', 'journal.sqlite');
-    const h2Journal = join(dir, 'h2', 'journal.sqlite');
+    const h1Journal = roles.journalOf('h1');
+    const h2Journal = roles.journalOf('h2');
 
     // Every host's boards on the console, with their hosts, playing.
     const all = ['1', '2', '3', '4', '5'];
@@ -84,11 +84,11 @@ describe('hall hosts and consoles on one nats-server -js', () => {
     expect((await boardsOf(c1.url)).filter((x) => x.host?.id === 'h1').every((x) => x.host?.reachable)).toBe(true);
     expect(['refused']).toContain((await command(a1, 'p4', { type: 'pause', board: '4', reason: 'cut off' })).type);
     await until(() => hostJournal(h2Journal, 'h2').last >= h2Before + 10, 'h2 journaling while cut off', 60_000);
-    const seenDuring = (sourceSeqs(join(dir, 'c1', 'journal.sqlite')).get('h2') ?? []).length;
+    const seenDuring = (sourceSeqs(roles.journalOf('c1')).get('h2') ?? []).length;
     link.thaw();
     await waitBoards(c1.url, "h2's boards back", (b) => b.filter((x) => x.host?.id === 'h2').every((x) => x.host?.reachable), 30_000);
-    await until(() => (sourceSeqs(join(dir, 'c1', 'journal.sqlite')).get('h2') ?? []).length >= hostJournal(h2Journal, 'h2').last - 5, "h2's backlog on c1", 30_000);
-    expect((sourceSeqs(join(dir, 'c1', 'journal.sqlite')).get('h2') ?? []).length).toBeGreaterThan(seenDuring);
+    await until(() => (sourceSeqs(roles.journalOf('c1')).get('h2') ?? []).length >= hostJournal(h2Journal, 'h2').last - 5, "h2's backlog on c1", 30_000);
+    expect((sourceSeqs(roles.journalOf('c1')).get('h2') ?? []).length).toBeGreaterThan(seenDuring);
 
     // c1 dies: the hosts keep timing, c2 goes on; c1 restarted on its journal catches up.
     await c1.proc.kill9();
@@ -112,10 +112,10 @@ describe('hall hosts and consoles on one nats-server -js', () => {
         ['h1', h1Journal],
         ['h2', h2Journal],
       ] as const) {
-        await until(() => (sourceSeqs(join(dir, c, 'journal.sqlite')).get(h) ?? []).length >= hostJournal(file, h).last, `${c} has all of ${h}`, 30_000);
+        await until(() => (sourceSeqs(roles.journalOf(c)).get(h) ?? []).length >= hostJournal(file, h).last, `${c} has all of ${h}`, 30_000);
         const last = hostJournal(file, h).last;
-        expect((sourceSeqs(join(dir, c, 'journal.sqlite')).get(h) ?? []).slice(0, last)).toEqual(range(last));
-        const seqs = sourceSeqs(join(dir, c, 'journal.sqlite')).get(h) ?? [];
+        expect((sourceSeqs(roles.journalOf(c)).get(h) ?? []).slice(0, last)).toEqual(range(last));
+        const seqs = sourceSeqs(roles.journalOf(c)).get(h) ?? [];
         expect(new Set(seqs).size).toBe(seqs.length);
       }
     }
