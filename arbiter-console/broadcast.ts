@@ -1,7 +1,8 @@
 // What every session is sent: snapshots, coalesced deltas and the tournament view, built once and
 // shared. Board views are serialized once per board version; a delta's body once per change, for all
 // the sessions it goes to; the tournament view is built, diffed and serialized once per role in a
-// worker thread (tournament-builder.ts) and sent as a patch: the clocks never wait for it.
+// worker thread (tournament-builder.ts), encoded once per role here and sent as a patch: the clocks
+// never wait for it.
 import type { ClientSession } from './client-session.ts';
 import type { Pending } from './coalescer.ts';
 import type { HallChange, PlayingHall } from './hall.ts';
@@ -12,7 +13,8 @@ import { workerBuilder, type BuilderSetup, type BuiltViews, type TournamentBuild
 
 interface SentView {
   readonly version: number;
-  readonly text: string;
+  /** The `tournament` message, encoded once for every session. */
+  readonly text: Buffer;
 }
 
 export interface BroadcastOptions {
@@ -188,14 +190,22 @@ export class Broadcast {
 
   #deliverTournament(built: BuiltViews): void {
     if (this.#stopped) return;
-    for (const role of ['arbiter', 'spectator'] as const) this.#sent[role] = { version: built[role].version, text: built[role].text };
+    // Encoded once per role here, not by ws once per session (a 1,000-board view is 626 KiB).
+    const patches = {} as Record<ViewRole, Buffer | undefined>;
+    for (const role of ['arbiter', 'spectator'] as const) {
+      const b = built[role];
+      this.#sent[role] = { version: b.version, text: Buffer.from(b.text) };
+      patches[role] = b.patch === undefined ? undefined : Buffer.from(b.patch);
+    }
     for (const session of this.sessions) {
       if (session.role.kind === 'pending') continue;
-      const p = built[Broadcast.roleOf(session)];
+      const role = Broadcast.roleOf(session);
+      const p = built[role];
       if (session.tournamentVersion === p.version) continue;
       if (p.from !== undefined && session.tournamentVersion === p.from) {
-        if (p.patch === undefined) session.tournamentVersion = p.version;
-        else if (session.stream(p.patch)) session.tournamentVersion = p.version;
+        const patch = patches[role];
+        if (patch === undefined) session.tournamentVersion = p.version;
+        else if (session.stream(patch)) session.tournamentVersion = p.version;
       } else this.#sendWholeTournament(session);
     }
   }

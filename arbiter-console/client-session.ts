@@ -10,9 +10,15 @@ import type { Arbiter } from './credentials.ts';
 import { Coalescer, type CoalescerTimers, type Pending } from './coalescer.ts';
 import { parseClientMessage, type ClientMessage, type ErrorCode, type ServerMessage } from './protocol.ts';
 
+/**
+ * A message to the client: its text, or that text encoded once for every session it goes to (a
+ * tournament message of several hundred KiB is not encoded again per client). Always a text frame.
+ */
+export type Outgoing = string | Buffer;
+
 /** Bytes of a server's text frame: ws sends each message as one unmasked frame, uncompressed. */
-const frameBytes = (text: string): number => {
-  const n = Buffer.byteLength(text);
+const frameBytes = (message: Outgoing): number => {
+  const n = Buffer.byteLength(message);
   return n + (n < 126 ? 2 : n < 65_536 ? 4 : 10);
 };
 
@@ -142,13 +148,13 @@ export class ClientSession {
    * A snapshot, delta or tournament message. Dropped while the client is behind (it gets a fresh
    * snapshot when it catches up); returns whether it went out.
    */
-  stream(text: string): boolean {
+  stream(message: Outgoing): boolean {
     if (this.#backpressure.state === 'behind') return false;
-    if (!this.#fits(text)) {
+    if (!this.#fits(message)) {
       this.#fallBehind();
       return false;
     }
-    this.#send(text);
+    this.#send(message);
     return true;
   }
 
@@ -158,7 +164,7 @@ export class ClientSession {
    * count against the limit (what follows them does), so the deltas follow them at once. At most one
    * snapshot more than the limit is ever unsent. Returns whether it went out (else it is owed).
    */
-  streamSnapshot(texts: readonly string[]): boolean {
+  streamSnapshot(messages: readonly Outgoing[]): boolean {
     if (this.#backpressure.state === 'behind') return false;
     // One owed snapshot unsent at a time (a client asking for resyncs and reading none gets no pile).
     if (this.#unsent() > this.limits.sendBufferBytes / 2 || this.#owedLeft() > 0) {
@@ -166,7 +172,7 @@ export class ClientSession {
       return false;
     }
     const start = this.#written;
-    for (const text of texts) this.#send(text);
+    for (const message of messages) this.#send(message);
     this.#owed = { start, end: this.#written };
     return true;
   }
@@ -205,15 +211,15 @@ export class ClientSession {
     return this.ws.bufferedAmount - this.#owedLeft();
   }
 
-  #fits(text: string): boolean {
+  #fits(message: Outgoing): boolean {
     const unsent = this.#unsent();
-    return unsent <= 0 || unsent + Buffer.byteLength(text) <= this.limits.sendBufferBytes;
+    return unsent <= 0 || unsent + Buffer.byteLength(message) <= this.limits.sendBufferBytes;
   }
 
-  #send(text: string): void {
+  #send(message: Outgoing): void {
     if (!this.open) return;
-    this.ws.send(text);
-    this.#written += frameBytes(text);
+    this.ws.send(message, { binary: false });
+    this.#written += frameBytes(message);
   }
 
   // One timer per session, however many messages were held back (never one per flush).
