@@ -1,40 +1,21 @@
 // The page in a real Chromium against a real console (server, journal file, bundled page).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
-import { launchChromium } from './browser.ts';
+import { describe, expect, it } from 'vitest';
+import { consoleInChromium } from './browser.ts';
 import { cairnsRound } from './fixtures.ts';
 
-let browser: Browser;
-let run: RunningConsole;
-let dataDir: string;
-
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-page-'));
-  run = await startConsole({ dataDir, port: 0, round: () => cairnsRound(5, 0) });
-  const hall = run.hall;
+const rig = consoleInChromium('page', () => ({ round: () => cairnsRound(5, 0) }), ({ hall }) => {
   for (const id of hall.boards.keys()) {
     for (const side of ['white', 'black'] as const) hall.record({ kind: 'clock', board: id, event: { type: 'arrive', side, at: hall.source.now(), by: { kind: 'player', side } } });
   }
   expect(hall.command({ type: 'startAll' }, 'chief')).toMatchObject({ ok: true });
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await run?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 const clockOf = (board: string, side: 'white' | 'black') => `.board[data-board="${board}"] [data-clock="${side}"]`;
 
 describe('arbiter console page', () => {
   it('shows every board with a ticking clock', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${run.url}/#token=${run.newToken}`);
+    const page = await rig.browser.newPage();
+    await page.goto(`${rig.run.url}/#token=${rig.run.newToken}`);
     await page.waitForSelector('.board[data-board="5"]');
     const read = () => page.$$eval('.board', (cards) => cards.map((c) => c.querySelector('[data-side="white"] .clock')!.textContent));
     const first = await read();
@@ -49,11 +30,11 @@ describe('arbiter console page', () => {
   });
 
   it('shows a simulated press: the move number and the running side change', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${run.url}/#token=${run.newToken}`);
+    const page = await rig.browser.newPage();
+    await page.goto(`${rig.run.url}/#token=${rig.run.newToken}`);
     await page.waitForSelector('.board[data-board="2"] .side.white.running');
-    const at = run.hall.source.now();
-    run.hall.record({ kind: 'clock', board: '2', event: { type: 'press', side: 'white', at, by: { kind: 'device', deviceId: 'test-sim' } } });
+    const at = rig.run.hall.source.now();
+    rig.run.hall.record({ kind: 'clock', board: '2', event: { type: 'press', side: 'white', at, by: { kind: 'device', deviceId: 'test-sim' } } });
     await page.waitForSelector('.board[data-board="2"] .side.black.running', { timeout: 5_000 });
     expect(await page.textContent('.board[data-board="2"] [data-move]')).toBe('move 1');
     expect(await page.getAttribute('.board[data-board="2"] .side.white', 'class')).not.toContain('running');
@@ -61,8 +42,8 @@ describe('arbiter console page', () => {
   });
 
   it('lets the arbiter add time through the page; the journal holds it', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${run.url}/#token=${run.newToken}`);
+    const page = await rig.browser.newPage();
+    await page.goto(`${rig.run.url}/#token=${rig.run.newToken}`);
     await page.waitForSelector('.board[data-board="3"]');
     await page.focus('.board[data-board="3"]');
     await page.keyboard.press('Enter');
@@ -74,7 +55,7 @@ describe('arbiter console page', () => {
     await page.click(`${form} button[data-command="addTime"]`);
     // The answer shows in the panel, where the arbiter looks, and the panel stays open on the board.
     await page.waitForSelector('dialog[open] p.answer:has-text("done")', { timeout: 5_000 });
-    const entries = [...run.journal.entries()].map((e) => e.record);
+    const entries = [...rig.run.journal.entries()].map((e) => e.record);
     const added = entries.find((r) => r.kind === 'clock' && r.board === '3' && r.event.type === 'addTime');
     expect(added).toMatchObject({ event: { type: 'addTime', side: 'black', ms: 120_000, reason: 'Art. 12.5 noise from the next hall', by: { kind: 'arbiter' } } });
     // Black is not running: 1:30:30 + 2:00, exactly.
@@ -85,8 +66,8 @@ describe('arbiter console page', () => {
 
   it("lets the arbiter set the board's position (FEN) from the panel; the journal holds it and the history shows it", async () => {
     const fen = 'rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2';
-    const page = await browser.newPage();
-    await page.goto(`${run.url}/#token=${run.newToken}`);
+    const page = await rig.browser.newPage();
+    await page.goto(`${rig.run.url}/#token=${rig.run.newToken}`);
     await page.waitForSelector('.board[data-board="4"]');
     await page.focus('.board[data-board="4"]');
     await page.keyboard.press('Enter');
@@ -100,7 +81,7 @@ describe('arbiter console page', () => {
     await page.fill(`${form} input[name="reason"]`, 'pieces knocked over and set up again');
     await page.click(`${form} button[data-command="setPosition"]`);
     await page.waitForSelector('dialog[open] p.answer:not(.refused):has-text("done")', { timeout: 5_000 });
-    const set = [...run.journal.entries()].map((e) => e.record).filter((r) => r.kind === 'clock' && r.board === '4' && r.event.type === 'boardPosition');
+    const set = [...rig.run.journal.entries()].map((e) => e.record).filter((r) => r.kind === 'clock' && r.board === '4' && r.event.type === 'boardPosition');
     expect(set).toHaveLength(1);
     expect(set[0]).toMatchObject({ event: { fen, plies: 0, by: { kind: 'arbiter' }, detail: 'set by the arbiter: pieces knocked over and set up again' } });
     await page.waitForSelector(`dialog[open] section.history li:has-text("position ${fen}")`, { timeout: 5_000 });
@@ -109,8 +90,8 @@ describe('arbiter console page', () => {
   });
 
   it('gives spectators no command controls, and the server refuses their commands', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${run.url}/spectator`);
+    const page = await rig.browser.newPage();
+    await page.goto(`${rig.run.url}/spectator`);
     await page.waitForSelector('.board[data-board="1"]');
     expect(await page.textContent('#role')).toBe('spectator');
     expect(await page.$$('[data-command]')).toHaveLength(0);
@@ -132,7 +113,7 @@ describe('arbiter console page', () => {
         }),
     );
     expect(JSON.parse(answer)).toEqual({ type: 'refused', id: 'x1', reason: 'spectators cannot give commands' });
-    expect(run.hall.view('1')!.status).toBe('running');
+    expect(rig.run.hall.view('1')!.status).toBe('running');
     await page.close();
   });
 });

@@ -1,47 +1,28 @@
 // A Swiss round paired at start, in a real Chromium: the page shows the draft on the clocks with
 // Publish only, "start all" is refused until it is published, then the clocks start.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { roundFromEvent, startConsole, swissRoundPairing, type RunningConsole } from '../../arbiter-console/index.ts';
-import { launchChromium } from './browser.ts';
+import { describe, expect, it } from 'vitest';
+import { roundFromEvent, swissRoundPairing } from '../../arbiter-console/index.ts';
+import { consoleInChromium } from './browser.ts';
 import { smallSwiss } from './tournament-fixtures.ts';
 
-let browser: Browser;
-let run: RunningConsole;
-let dataDir: string;
 const event = smallSwiss(5);
 const live = swissRoundPairing(event, 'main', 1);
 
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-swiss-page-'));
-  run = await startConsole({
-    dataDir,
-    port: 0,
-    round: (toMonotonic) => roundFromEvent(event, { round: 1, pairings: live, startWallMs: Date.now() + 60_000 }, toMonotonic),
-    tournament: { event, livePairing: () => live },
-  });
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await run?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const rig = consoleInChromium('swiss-page', () => ({
+  round: (toMonotonic) => roundFromEvent(event, { round: 1, pairings: live, startWallMs: Date.now() + 60_000 }, toMonotonic),
+  tournament: { event, livePairing: () => live },
+}));
 
 describe('a Swiss round paired at start, on the page', () => {
   it('shows the draft with Publish only, refuses to start the clocks until it is published, then starts them', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${run.url}/#token=${run.newToken}`);
+    const page = await rig.browser.newPage();
+    await page.goto(`${rig.run.url}/#token=${rig.run.newToken}`);
     // The boards appear only after the snapshot, i.e. once the socket is connected as arbiter: a click
     // before that would send nothing.
     await page.waitForSelector('.board[data-board]');
     await page.click('[data-command="startAll"]');
     await page.waitForSelector('#toasts div:has-text("publish it on the Pairings page")', { timeout: 10_000 });
-    expect(run.hall.startAt).toBeUndefined();
+    expect(rig.run.hall.startAt).toBeUndefined();
 
     await page.click('nav a[data-page="pairings"]');
     await page.waitForSelector(`.t-draft tr[data-draft-board="${live.games.length}"]`, { timeout: 10_000 });
@@ -53,7 +34,7 @@ describe('a Swiss round paired at start, on the page', () => {
     await page.click('button[data-t="publish"]');
     await page.waitForFunction(() => document.querySelector('.t-draft') === null, undefined, { timeout: 10_000 });
     expect(await page.textContent('tr[data-round="1"][data-board="1"]')).toContain(`Cairns player 0${live.games[0]!.white}`);
-    expect(run.hall.command({ type: 'startAll' }, 'IA')).toMatchObject({ ok: true });
+    expect(rig.run.hall.command({ type: 'startAll' }, 'IA')).toMatchObject({ ok: true });
     await page.close();
   });
 });

@@ -1,37 +1,20 @@
 // The tournament pages in a real Chromium against a real console: a result entered on the pairings
 // page reaches the journal and the crosstable; a spectator sees the crosstable and no controls.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
-import { launchChromium } from './browser.ts';
+import { describe, expect, it } from 'vitest';
+import { consoleInChromium } from './browser.ts';
 import { consoleRound, smallRoundRobin } from './tournament-fixtures.ts';
 
-let browser: Browser;
-let run: RunningConsole;
-let dataDir: string;
-
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-tournament-page-'));
+const rig = consoleInChromium('tournament-page', () => {
   const event = smallRoundRobin();
-  run = await startConsole({ dataDir, port: 0, round: () => consoleRound(event, 1), tournament: { event } });
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await run?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  return { round: () => consoleRound(event, 1), tournament: { event } };
 });
 
 const pointsOf = (player: number) => `.crosstable tr[data-player="${player}"] td.points`;
 
 describe('tournament pages', () => {
   it('lets the arbiter enter a result on the pairings page (keyboard) and shows it in the crosstable', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${run.url}/#token=${run.newToken}`);
+    const page = await rig.browser.newPage();
+    await page.goto(`${rig.run.url}/#token=${rig.run.newToken}`);
     await page.waitForSelector('nav a[data-page="crosstable"]');
     await page.click('nav a[data-page="crosstable"]');
     await page.waitForSelector(pointsOf(1));
@@ -50,7 +33,7 @@ describe('tournament pages', () => {
     await page.waitForSelector('#toasts div:has-text("done")', { timeout: 10_000 });
     await page.waitForSelector(`${row} .source.arbiter`, { timeout: 10_000 });
     expect(await page.textContent(`${row} .result`)).toBe('1-0');
-    const journaled = [...run.journal.entries(0, 'tournament')].map((e) => e.record).at(-1);
+    const journaled = [...rig.run.journal.entries(0, 'tournament')].map((e) => e.record).at(-1);
     expect(journaled).toMatchObject({ kind: 'tournament', action: { type: 'result', round: 1, white: 1, black: 4, result: '1-0', source: 'arbiter', reason: 'scoresheets signed by both players' } });
 
     await page.click('nav a[data-page="crosstable"]');
@@ -61,15 +44,15 @@ describe('tournament pages', () => {
   });
 
   it('fills in a result from the clock by itself and lets the arbiter confirm it', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${run.url}/#token=${run.newToken}`);
+    const page = await rig.browser.newPage();
+    await page.goto(`${rig.run.url}/#token=${rig.run.newToken}`);
     await page.waitForSelector('nav a[data-page="pairings"]');
     await page.click('nav a[data-page="pairings"]');
     const row = 'tr[data-round="1"][data-board="2"]';
     await page.waitForSelector(row);
     expect(await page.$(`${row} .source`)).toBeNull();
     // White resigns on board 2: the result is signalled on the board (the clock engine ends the game).
-    expect(run.hall.command({ type: 'result', board: '2', result: '0-1', termination: 'White resigned' }, 'board')).toMatchObject({ ok: true });
+    expect(rig.run.hall.command({ type: 'result', board: '2', result: '0-1', termination: 'White resigned' }, 'board')).toMatchObject({ ok: true });
     await page.waitForSelector(`${row} .source.clock`, { timeout: 10_000 });
     expect(await page.textContent(`${row} .result`)).toBe('0-1');
     expect(await page.textContent('nav a[data-page="pairings"] .badge.confirm')).toBe('1');
@@ -80,13 +63,13 @@ describe('tournament pages', () => {
   });
 
   it('shows a spectator the live crosstable without any result-entry control', async () => {
-    const page = await browser.newPage({ viewport: { width: 820, height: 1180 } });
-    await page.goto(`${run.url}/spectator#crosstable`);
+    const page = await rig.browser.newPage({ viewport: { width: 820, height: 1180 } });
+    await page.goto(`${rig.run.url}/spectator#crosstable`);
     await page.waitForSelector(pointsOf(1));
     expect(await page.textContent('#role')).toBe('spectator');
     expect(await page.textContent(pointsOf(1))).toBe('1');
     // A result entered now appears on the spectator's crosstable without a reload.
-    expect(run.desk!.command({ type: 'enterResult', round: 1, white: 2, black: 3, result: '0-1', reason: 'scoresheets' }, 'IA')).toMatchObject({ ok: true });
+    expect(rig.run.desk!.command({ type: 'enterResult', round: 1, white: 2, black: 3, result: '0-1', reason: 'scoresheets' }, 'IA')).toMatchObject({ ok: true });
     await page.waitForFunction((sel) => document.querySelector(sel)?.textContent === '1', pointsOf(3), { timeout: 10_000 });
     await page.click('nav a[data-page="pairings"]');
     await page.waitForSelector('tr[data-round="1"][data-board="2"] .result');
@@ -97,8 +80,8 @@ describe('tournament pages', () => {
   });
 
   it("marks a corrected result in the crosstable and shows its history there (old result, new, by whom, why), to a spectator too", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${run.url}/#token=${run.newToken}`);
+    const page = await rig.browser.newPage();
+    await page.goto(`${rig.run.url}/#token=${rig.run.newToken}`);
     await page.waitForSelector('nav a[data-page="pairings"]');
     await page.click('nav a[data-page="pairings"]');
     const row = 'tr[data-round="1"][data-board="1"]';
@@ -109,7 +92,7 @@ describe('tournament pages', () => {
     // A correction of the 1-0 entered before: asked first, in a dialog.
     await page.click('dialog.ask[open] button.danger');
     await page.waitForFunction((sel) => document.querySelector(sel)?.textContent === '½-½', `${row} .result`, { timeout: 10_000 });
-    const journaled = [...run.journal.entries(0, 'tournament')].map((e) => e.record).at(-1)!;
+    const journaled = [...rig.run.journal.entries(0, 'tournament')].map((e) => e.record).at(-1)!;
     expect(journaled).toMatchObject({ kind: 'tournament', action: { type: 'result', round: 1, white: 1, black: 4, result: '1/2-1/2', replaces: '1-0', reason: 'both scoresheets say draw agreed' } });
     const by = journaled.kind === 'tournament' && journaled.action.type === 'result' ? journaled.action.by : '';
 
@@ -127,8 +110,8 @@ describe('tournament pages', () => {
     expect(await page.$$eval('.correction-history tbody td', (tds) => tds.slice(1).map((td) => td.textContent))).toEqual(['1-0 → ½-½', by, 'both scoresheets say draw agreed']);
     await page.close();
 
-    const spectator = await browser.newPage();
-    await spectator.goto(`${run.url}/spectator#crosstable`);
+    const spectator = await rig.browser.newPage();
+    await spectator.goto(`${rig.run.url}/spectator#crosstable`);
     await spectator.waitForSelector(marked, { timeout: 10_000 });
     await spectator.click(`.crosstable tr[data-player="4"] ${marked.slice('.crosstable '.length)}`);
     await spectator.waitForSelector('.correction-history', { timeout: 10_000 });
@@ -137,12 +120,12 @@ describe('tournament pages', () => {
   });
 
   it('pairs the next round as a draft on the page, swaps colours with a reason, publishes it; spectators never see the draft', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${run.url}/#token=${run.newToken}`);
+    const page = await rig.browser.newPage();
+    await page.goto(`${rig.run.url}/#token=${rig.run.newToken}`);
     await page.waitForSelector('nav a[data-page="pairings"]');
     await page.click('nav a[data-page="pairings"]');
-    const spectator = await browser.newPage();
-    await spectator.goto(`${run.url}/spectator#pairings`);
+    const spectator = await rig.browser.newPage();
+    await spectator.goto(`${rig.run.url}/spectator#pairings`);
     await spectator.waitForSelector('tr[data-round="1"]');
 
     await page.click('button[data-t="pair"]');
@@ -160,7 +143,7 @@ describe('tournament pages', () => {
     expect(await page.$('.t-draft')).toBeNull();
     await spectator.waitForSelector('tr[data-round="2"][data-board="1"]', { timeout: 10_000 });
     expect(await spectator.$$eval('tr[data-round="2"] td:nth-child(2)', (tds) => tds.map((td) => td.textContent!.replace(/ \(\d+\)$/, '')))).toEqual([drafted[0]![1], drafted[1]![0]]);
-    const actions = [...run.journal.entries(0, 'tournament')].flatMap((e) => (e.record.kind === 'tournament' ? [e.record.action] : []));
+    const actions = [...rig.run.journal.entries(0, 'tournament')].flatMap((e) => (e.record.kind === 'tournament' ? [e.record.action] : []));
     expect(actions.slice(-3)).toMatchObject([
       { type: 'draft', round: 2 },
       { type: 'draftChange', change: 'swapColours', board: 1, reason: 'colours corrected by the chief arbiter' },

@@ -3,39 +3,22 @@
 // asks first (in a dialog, the clocks never stop), a value picked and not sent survives a delta, and
 // a result patches the crosstable in place: the same table and row elements, and no row touched
 // whose text did not change.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startConsole, type RunningConsole, type TournamentDesk } from '../../arbiter-console/index.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { TournamentDesk } from '../../arbiter-console/index.ts';
 import { presetEvent } from '../../tournament/index.ts';
-import { launchChromium } from './browser.ts';
+import { consoleInChromium } from './browser.ts';
 
-let browser: Browser;
-let run: RunningConsole;
-let dataDir: string;
+// Both sections' round 1 paired and published at start, on the hall's boards.
+const rig = consoleInChromium('tournament-sections', () => ({ event: presetEvent('sa-open-2009'), firstRound: true }));
 
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-tournament-sections-'));
-  // Both sections' round 1 paired and published at start, on the hall's boards.
-  run = await startConsole({ dataDir, port: 0, event: presetEvent('sa-open-2009'), firstRound: true });
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await run?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-const desk = (section: string): TournamentDesk => run.desks.get(section)!;
+const desk = (section: string): TournamentDesk => rig.run.desks.get(section)!;
 const roundOne = (section: string) => desk(section).view('arbiter').rounds.find((r) => r.round === 1)!.games;
-const lastAction = () => [...run.journal.entries(0, 'tournament')].at(-1)?.record;
+const lastAction = () => [...rig.run.journal.entries(0, 'tournament')].at(-1)?.record;
 
 async function arbiterOn(hash: string): Promise<Page> {
-  const page = await (await browser.newContext({ viewport: { width: 1366, height: 768 } })).newPage();
-  await page.goto(`${run.url}/#token=${run.newToken}`);
+  const page = await (await rig.browser.newContext({ viewport: { width: 1366, height: 768 } })).newPage();
+  await page.goto(`${rig.run.url}/#token=${rig.run.newToken}`);
   await page.waitForSelector(`nav a[data-page="${hash}"]`);
   await page.click(`nav a[data-page="${hash}"]`);
   return page;
@@ -63,14 +46,14 @@ describe('the tournament pages of an event console', () => {
     expect(lastAction()).toMatchObject({ kind: 'tournament', section: 'b', action: { type: 'result', round: 1, white: b1!.white.id, black: b1!.black.id, result: '1-0', reason: 'scoresheets of section B' } });
 
     // A different result for that game is a correction: asked first; Cancel sends nothing.
-    const before = run.journal.count();
+    const before = rig.run.journal.count();
     await page.selectOption(`${row(1)} select[name="result"]`, '0-1');
     await page.click(`${row(1)} button[data-t="enter"]`);
     await page.waitForSelector('dialog.ask[open]');
     expect(await page.textContent('dialog.ask[open] p')).toContain('change 1-0 to 0-1');
     await page.click('dialog.ask[open] button:has-text("Cancel")');
     expect(await page.$('dialog.ask[open]')).toBeNull();
-    expect(run.journal.count()).toBe(before);
+    expect(rig.run.journal.count()).toBe(before);
     await page.click(`${row(1)} button[data-t="enter"]`);
     await page.click('dialog.ask[open] button.danger');
     await page.waitForFunction((sel) => document.querySelector(sel)?.textContent === '0-1', `${row(1)} .result`, { timeout: 10_000 });
