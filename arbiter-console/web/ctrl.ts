@@ -6,6 +6,7 @@ import type { HistoryItem } from '../board-history.ts';
 import type { CredentialInfo } from '../credentials.ts';
 import type { BoardView, ConsoleCommand } from '../protocol.ts';
 import type { Connection } from './connection.ts';
+import { sectionsOf } from './tournament-ctrl.ts';
 
 export type Layout = 'hall' | 'cards';
 export type SortKey = 'board' | 'time' | 'status';
@@ -110,8 +111,7 @@ export class ConsoleCtrl {
    * other a board names. Empty for a console without an event's sections on its boards.
    */
   sections(): { readonly id: string; readonly name: string }[] {
-    const t = this.conn.state.tournament;
-    const known = (t?.sections ?? (t ? [t] : [])).map((v) => ({ id: v.section.id, name: v.section.name }));
+    const known = sectionsOf(this.conn.state.tournament).map((v) => ({ id: v.section.id, name: v.section.name }));
     const onBoards = new Set<string>();
     for (const b of this.conn.state.boards.values()) if (b.section !== undefined) onBoards.add(b.section);
     if (onBoards.size === 0 && known.length < 2) return [];

@@ -123,7 +123,7 @@ function start(): void {
   };
 
   const isChief = (): boolean => conn.state.arbiter?.role === 'chief';
-  const toConfirm = (): number => (role === 'arbiter' ? (conn.state.tournament?.rounds.flatMap((r) => r.games).filter((g) => g.source === 'clock').length ?? 0) : 0);
+  const toConfirm = (): number => (role === 'arbiter' && conn.state.tournament ? tournament.toConfirm(conn.state.tournament) : 0);
   const showPage = (): void => {
     current = pageFromHash(location.hash);
     const hasTournament = conn.state.tournament !== undefined;

@@ -20,6 +20,9 @@ export const OFFENCES = ['late-arrival', 'electronic-device', 'device-noise', 'd
 
 export const resultText = (r: string | null): string => (r === null ? '' : r === '1/2-1/2' ? '½-½' : r);
 
+/** The sections of a console's tournament view: its own, or an event console's every section. */
+export const sectionsOf = (t: TournamentView | undefined): readonly TournamentView[] => t?.sections ?? (t ? [t] : []);
+
 const DEFAULT_REASON = 'arbiter: checked with the scoresheets';
 
 export class TournamentCtrl {
@@ -43,8 +46,7 @@ export class TournamentCtrl {
 
   /** Every section this console runs (an event console: several; a round's console: one). */
   sections(): readonly TournamentView[] {
-    const t = this.conn.state.tournament;
-    return t?.sections ?? (t ? [t] : []);
+    return sectionsOf(this.conn.state.tournament);
   }
 
   /** The section shown: the one picked, else the first. */
@@ -85,7 +87,7 @@ export class TournamentCtrl {
     this.redraw();
   }
 
-  /** Clock results of the section's live round, waiting for the arbiter. */
+  /** Clock results of the section's live round, waiting for the arbiter (the desk has clock results in its live round only). */
   toConfirm(v: TournamentView): number {
     return v.rounds.filter((r) => r.round === v.liveRound).flatMap((r) => r.games).filter((g) => g.source === 'clock').length;
   }
