@@ -46,6 +46,9 @@ interface Route {
 const JSON_TYPE = 'application/json; charset=utf-8';
 const PGN_TYPE = 'application/x-chess-pgn; charset=utf-8';
 
+/** The one route that takes a POST: the arbiter's TRF import, answered by import-http.ts before the table. */
+export const IMPORT_PATH = '/api/import-trf';
+
 export const json = (status: number, body: unknown): Answer => ({ status, type: JSON_TYPE, body: JSON.stringify(body) });
 const text = (status: number, body: string): Answer => ({ status, type: 'text/plain; charset=utf-8', body: `${body}\n` });
 
@@ -118,8 +121,7 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 /** The answer to one request; never throws for anything the client sent. */
 export function answerRequest(ctx: RouteContext, req: IncomingMessage, hostAllowed: (host: string | undefined) => boolean): Answer {
   if (!hostAllowed(req.headers.host)) return text(421, `this console does not answer to the host '${req.headers.host ?? ''}'`);
-  // The one route that takes a POST (the arbiter's TRF import, import-http.ts) is answered before this.
-  if (req.method !== 'GET' && req.method !== 'HEAD') return { ...text(405, 'method not allowed'), headers: { allow: (req.url ?? '').split('?')[0] === '/api/import-trf' ? 'POST' : 'GET, HEAD' } };
+  if (req.method !== 'GET' && req.method !== 'HEAD') return { ...text(405, 'method not allowed'), headers: { allow: (req.url ?? '').split('?')[0] === IMPORT_PATH ? 'POST' : 'GET, HEAD' } };
   let url: URL;
   try {
     url = new URL(req.url ?? '/', 'http://console');

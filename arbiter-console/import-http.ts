@@ -9,7 +9,6 @@ import { json, type Answer } from './http-routes.ts';
 import { arbiterOfToken, type LoginGate } from './login-gate.ts';
 import type { TournamentDesk } from './tournament-desk.ts';
 
-export const IMPORT_PATH = '/api/import-trf';
 /** A TRF of a 2,000-player Swiss over 13 rounds is about 500 kB. */
 export const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
 
