@@ -192,10 +192,12 @@ export class Broadcast {
     if (this.#stopped) return;
     // Encoded once per role here, not by ws once per session (a 1,000-board view is 626 KiB).
     const patches = {} as Record<ViewRole, Buffer | undefined>;
-    for (const role of ['arbiter', 'spectator'] as const) {
+    for (const role of ['spectator', 'arbiter'] as const) {
       const b = built[role];
-      this.#sent[role] = { version: b.version, text: Buffer.from(b.text) };
-      patches[role] = b.patch === undefined ? undefined : Buffer.from(b.patch);
+      // Without a draft both roles have the same messages (tournament-builder.ts): one encoding.
+      const same = role === 'arbiter' && b.text === built.spectator.text && b.patch === built.spectator.patch;
+      this.#sent[role] = { version: b.version, text: same ? this.#sent.spectator!.text : Buffer.from(b.text) };
+      patches[role] = same ? patches.spectator : b.patch === undefined ? undefined : Buffer.from(b.patch);
     }
     for (const session of this.sessions) {
       if (session.role.kind === 'pending') continue;

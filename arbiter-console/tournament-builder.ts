@@ -53,8 +53,13 @@ export class ViewMaker {
     const views = eventViews(request.sections.map((parts, i) => assembleViews(this.setup.event, this.setup.sections[i]!, parts)));
     const before = this.#last;
     const out = {} as Record<ViewRole, RoleMessages>;
-    for (const role of ['arbiter', 'spectator'] as const) {
+    for (const role of ['spectator', 'arbiter'] as const) {
       const view: TournamentView = views[role];
+      // Without a draft, now and before, the arbiters see the spectators' view: diffed and serialized once.
+      if (role === 'arbiter' && view === views.spectator && (!before || before.views.arbiter === before.views.spectator)) {
+        out.arbiter = out.spectator;
+        continue;
+      }
       const text = JSON.stringify({ type: 'tournament', version: request.version, view } satisfies ServerMessage);
       const patch = before ? diffView(before.views[role], view) : undefined;
       out[role] = {

@@ -38,7 +38,9 @@ function withHallBoards(view: PlayoffView, boards: Readonly<Record<string, strin
 export function eventViews(sections: readonly RoleViews[]): RoleViews {
   if (sections.length === 1) return sections[0]!;
   const of = (role: keyof RoleViews): TournamentView => ({ ...sections[0]![role], sections: sections.map((s) => s[role]) });
-  return { spectator: of('spectator'), arbiter: of('arbiter') };
+  const spectator = of('spectator');
+  // No section has a draft: the arbiters' view is the spectators' (one object, as in one section).
+  return { spectator, arbiter: sections.every((s) => s.arbiter === s.spectator) ? spectator : of('arbiter') };
 }
 
 /**
