@@ -1,6 +1,6 @@
 // The compact hall view: one row per board, 100+ on a 1080p screen, keyed so that sorting and
 // filtering move rows instead of rebuilding them. Clocks are painted by ClockPainter, not by the view.
-import { thunk } from 'snabbdom';
+import { thunk, type Attrs } from 'snabbdom';
 import type { BoardView } from '../../protocol.ts';
 import type { ClockPainter } from '../clocks.ts';
 import type { ConsoleCtrl, Show, SortKey } from '../ctrl.ts';
@@ -20,8 +20,17 @@ const SORT: readonly [SortKey, string][] = [
 ];
 
 /** A sector as the chief defined it: "A: North (1-50)", "B1: Juniors (section b: 1-10)". */
-export const sectorLabel = (s: { id: string; name: string; boards: string; section?: string }): string =>
+const sectorLabel = (s: { id: string; name: string; boards: string; section?: string }): string =>
   `${s.id}: ${s.name} (${s.section !== undefined ? `section ${s.section}: ` : ''}${s.boards})`;
+
+/** A filter of the hall or the queue: "every …" (the value '') or one of `options`, kept in ConsoleCtrl. */
+export function filterSelect(ctrl: ConsoleCtrl, key: 'section' | 'sector' | 'queueSector', sel: string, every: string, options: readonly (readonly [value: string, text: string])[], attrs: Attrs = {}): VNode {
+  const current = ctrl[key];
+  return hl(sel, { attrs, on: { change: (e: Event) => ctrl.set(key, (e.target as HTMLSelectElement).value) } }, [
+    hl('option', { attrs: { value: '' }, props: { selected: current === '' } }, every),
+    ...options.map(([value, text]) => hl('option', { attrs: { value }, props: { selected: current === value } }, text)),
+  ]);
+}
 
 export function hallControls(ctrl: ConsoleCtrl, shown: number): VNode {
   const sectors = ctrl.conn.state.sectors;
@@ -47,18 +56,12 @@ export function hallControls(ctrl: ConsoleCtrl, shown: number): VNode {
     sections.length > 1 &&
       hl('label', [
         'Section ',
-        hl('select#hall-section', { on: { change: (e: Event) => ctrl.set('section', (e.target as HTMLSelectElement).value) } }, [
-          hl('option', { attrs: { value: '' }, props: { selected: ctrl.section === '' } }, 'every section'),
-          ...sections.map((s) => hl('option', { attrs: { value: s.id }, props: { selected: ctrl.section === s.id } }, s.name)),
-        ]),
+        filterSelect(ctrl, 'section', 'select#hall-section', 'every section', sections.map((s) => [s.id, s.name] as const)),
       ]),
     sectors.length > 0 &&
       hl('label', [
         'Sector ',
-        hl('select#hall-sector', { on: { change: (e: Event) => ctrl.set('sector', (e.target as HTMLSelectElement).value) } }, [
-          hl('option', { attrs: { value: '' }, props: { selected: ctrl.sector === '' } }, 'every sector'),
-          ...sectors.map((s) => hl('option', { attrs: { value: s.id }, props: { selected: ctrl.sector === s.id } }, sectorLabel(s))),
-        ]),
+        filterSelect(ctrl, 'sector', 'select#hall-sector', 'every sector', sectors.map((s) => [s.id, sectorLabel(s)] as const)),
       ]),
     hl('input#hall-search', {
       attrs: { type: 'search', placeholder: 'player or board, Enter to jump', 'aria-label': 'Search by player or board number' },

@@ -3,6 +3,7 @@
 import type { ConsoleCtrl } from '../ctrl.ts';
 import { QUEUE_GROUPS } from '../ctrl.ts';
 import { hl, type VNode } from '../snabbdom.ts';
+import { filterSelect } from './hall.ts';
 
 export function queueView(ctrl: ConsoleCtrl): VNode {
   const groups = ctrl.queue();
@@ -12,10 +13,7 @@ export function queueView(ctrl: ConsoleCtrl): VNode {
     hl('h2', ['Attention ', hl('span#queue-count.badge', String(total))]),
     hl('div.queue-filters', [
       sectors.length > 0 &&
-        hl('select#queue-sector', { attrs: { 'aria-label': 'Queue sector' }, on: { change: (e: Event) => ctrl.set('queueSector', (e.target as HTMLSelectElement).value) } }, [
-          hl('option', { attrs: { value: '' }, props: { selected: ctrl.queueSector === '' } }, 'every sector'),
-          ...sectors.map((s) => hl('option', { attrs: { value: s.id }, props: { selected: ctrl.queueSector === s.id } }, `sector ${s.id}`)),
-        ]),
+        filterSelect(ctrl, 'queueSector', 'select#queue-sector', 'every sector', sectors.map((s) => [s.id, `sector ${s.id}`] as const), { 'aria-label': 'Queue sector' }),
       hl(
         'div.chips',
         { attrs: { role: 'group', 'aria-label': 'Kinds' } },
