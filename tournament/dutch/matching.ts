@@ -225,7 +225,7 @@ export class WeightedGraph {
     if (!this.solved || this.frozen[a] || this.frozen[b]) return;
     // Taking away an unmatched edge that no blossom holds keeps the matching and the duals
     // optimal: one dual constraint goes, and no matched or blossom edge depended on it.
-    if (weight === 0n && this.solved && !this.changed.has(k) && !this.matchedEdge(k) && this.topBlossom(a) !== this.topBlossom(b)) return;
+    if (weight === 0n && !this.changed.has(k) && !this.matchedEdge(k) && this.topBlossom(a) !== this.topBlossom(b)) return;
     if (!this.changed.has(k)) this.changed.set(k, a > b);
   }
 
@@ -477,7 +477,6 @@ export class WeightedGraph {
     const { width, dual, w4, scratch } = this;
     const dirty = new Set<number>();
     const single = (v: number): boolean => this.inblossom[v] === v;
-    const matchedEdge = (k: number): boolean => this.mate[this.edgeHigh[k]!]! >= 0 && this.mate[this.edgeHigh[k]!]! >> 1 === k;
     // Scratch: the slack at 0, the least other slack at `width`, a candidate dual at 2 * width.
     const slack = 0;
     const least = width;
@@ -486,7 +485,7 @@ export class WeightedGraph {
     for (const [k, highFirst] of this.changed) {
       const high = this.edgeHigh[k]!;
       const low = this.edgeLow[k]!;
-      if (this.inblossom[high] === this.inblossom[low] || !matchedEdge(k)) continue;
+      if (this.inblossom[high] === this.inblossom[low] || !this.matchedEdge(k)) continue;
       this.slackInto(k, scratch, slack);
       const slackSign = limbs.sign(scratch, slack, width);
       if (slackSign === 0 && this.raw[k] !== 0n) continue;
@@ -514,7 +513,7 @@ export class WeightedGraph {
         dirty.add(low);
         continue;
       }
-      if (matchedEdge(k)) continue;
+      if (this.matchedEdge(k)) continue;
       this.slackInto(k, scratch, slack);
       if (limbs.sign(scratch, slack, width) < 0) {
         // A vertex already re-examined will have its dual raised over all its edges anyway.
@@ -608,8 +607,6 @@ export class WeightedGraph {
     const kslack = new Float64Array(width);
     const delta = new Float64Array(width);
     const candidate = new Float64Array(width);
-    const slackInto = (k: number, to: Float64Array, at: number): void =>
-      limbs.sumMinus(to, at, dual, this.edgeHigh[k]! * width, dual, this.edgeLow[k]! * width, w4, this.cell(this.edgeHigh[k]!, this.edgeLow[k]!), width);
     /** Records v's best edge k with the slack in kslack (k = -1: none). */
     const setBestedge = (v: number, k: number): void => {
       bestedge[v] = k;
@@ -619,7 +616,7 @@ export class WeightedGraph {
     /** Offset of v's best edge's slack in bestedgeSlack. */
     const bestedgeSlackAt = (v: number): number => {
       if (bestedgeEpoch[v] !== epoch) {
-        slackInto(bestedge[v]!, bestedgeSlack, v * width);
+        this.slackInto(bestedge[v]!, bestedgeSlack, v * width);
         bestedgeEpoch[v] = epoch;
       }
       return v * width;
@@ -631,7 +628,7 @@ export class WeightedGraph {
     };
     const bestSSlackAt = (v: number): number => {
       if (bestSEpoch[v] !== epoch) {
-        slackInto(bestS[v]!, bestSSlack, v * width);
+        this.slackInto(bestS[v]!, bestSSlack, v * width);
         bestSEpoch[v] = epoch;
       }
       return v * width;
@@ -656,7 +653,7 @@ export class WeightedGraph {
     const nearestS = new NearestS(
       n,
       // v's row of w4: nearest(v) reads it for many u.
-      { isS, blossomOf: (u) => inblossom[u]!, edge: (u, v) => (!this.present[edgeIndex(u, v)] ? -1 : square ? position[v]! * span + position[u]! : edgeIndex(u, v)) },
+      { isS, blossomOf: (u) => inblossom[u]!, edge: (u, v) => (this.present[edgeIndex(u, v)] ? this.cell(v, u) : -1) },
       w4,
       width,
       2 * active.length + 64,
@@ -917,7 +914,7 @@ export class WeightedGraph {
     const refreshBestS = (v: number): void => {
       const u = nearestS.nearest(v);
       const best = u === -1 ? -1 : edgeIndex(u, v);
-      if (best !== -1) slackInto(best, kslack, 0);
+      if (best !== -1) this.slackInto(best, kslack, 0);
       setBestS(v, best);
     };
     const validS = (v: number, k: number): boolean => {
@@ -932,7 +929,7 @@ export class WeightedGraph {
       // v is not an S-vertex, so no S-vertex shares its blossom.
       const u = nearestS.nearest(v);
       const best = u === -1 ? -1 : edgeIndex(u, v);
-      if (best !== -1) slackInto(best, kslack, 0);
+      if (best !== -1) this.slackInto(best, kslack, 0);
       setBestedge(v, best);
       stale[v] = 0;
     };

@@ -17,7 +17,7 @@ export interface SLabels {
   isS(u: number): boolean;
   /** Top-level blossom holding u. */
   blossomOf(u: number): number;
-  /** Where the internal weight of edge (u, v) is (its limbs from that index times the width), -1 when there is no edge. */
+  /** Where the limbs of edge (u, v)'s internal weight start in w4, -1 when there is no edge. */
   edge(u: number, v: number): number;
 }
 
@@ -210,8 +210,8 @@ export class NearestS {
       const u = this.logVertex[i]!;
       const stamp = this.logStamp[i]!;
       if (u === v || !live(u, stamp)) continue;
-      const k = labels.edge(u, v);
-      if (k !== -1) heap.push(this.base, u * width, this.w4, k * width, u, stamp);
+      const at = labels.edge(u, v);
+      if (at !== -1) heap.push(this.base, u * width, this.w4, at, u, stamp);
     }
     heap.read = this.logVertex.length;
     // An entry that is not live never becomes live again: a new episode brings a new entry, and
