@@ -152,6 +152,10 @@ export class WeightedGraph {
    * limbs of recent weights are kept (a bounded cache, emptied when the layout changes).
    */
   private writeW4(k: number, weight: bigint): void {
+    const high = this.edgeHigh[k]!;
+    const low = this.edgeLow[k]!;
+    // An edge of a vertex never in the graph is never read: nothing to convert.
+    if (this.position[high]! < 0 || this.position[low]! < 0) return;
     const { width } = this;
     let cached = this.converted.get(weight);
     if (cached === undefined) {
@@ -160,10 +164,6 @@ export class WeightedGraph {
       limbs.write(cached, 0, width, weight << BigInt(2 + this.scale));
       this.converted.set(weight, cached);
     }
-    const high = this.edgeHigh[k]!;
-    const low = this.edgeLow[k]!;
-    // An edge of a vertex never in the graph is never read.
-    if (this.position[high]! < 0 || this.position[low]! < 0) return;
     this.w4.set(cached, this.cell(high, low));
     if (this.square) this.w4.set(cached, this.cell(low, high));
   }
