@@ -45,7 +45,7 @@ export class SparseMatcher implements BracketMatcher {
   private quality: bigint[] = [];
   private isSet = new Uint8Array(0);
   /** The completion field of a pair with 0, 1 or 2 players who may not take the bye. */
-  private completionFields: bigint[] = [];
+  private readonly completionFields: readonly bigint[];
   private readonly mayNotTakeBye: Uint8Array;
   private readonly inStage: Uint8Array;
   private readonly frozen: Uint8Array;
@@ -69,13 +69,18 @@ export class SparseMatcher implements BracketMatcher {
     this.mate = Array.from({ length: n }, (_, v) => v);
     this.mayNotTakeBye = new Uint8Array(n);
     this.bye = initialBye;
+    this.completionFields = [0n, 1n, 2n].map((c) => (1n + c) << completionShift(layout));
     // The rest is paired among itself and with the stage's single players, never two of those
     // together. With an odd field, one more vertex (n) stands for the bye: it pairs with whoever
     // may take the bye, so the question is always whether everyone can be paired.
-    const mayTakeBye = (v: number): boolean => sorted[v]!.byeEligible && sorted[v]!.score <= this.bye.byeScore;
     this.completion = new Completion(n + 1, (u, v) =>
-      u === n ? mayTakeBye(v) : v === n ? mayTakeBye(u) : compatible(u, v) && !(this.inStage[u] && this.inStage[v]),
+      u === n ? this.mayTakeBye(v) : v === n ? this.mayTakeBye(u) : compatible(u, v) && !(this.inStage[u] && this.inStage[v]),
     );
+  }
+
+  /** Whether v may take the bye as the stage's bye context stands. */
+  private mayTakeBye(v: number): boolean {
+    return this.sorted[v]!.byeEligible && this.sorted[v]!.score <= this.bye.byeScore;
   }
 
   beginStage(bracket: readonly number[], next: number, bye: ByeContext): void {
@@ -107,9 +112,7 @@ export class SparseMatcher implements BracketMatcher {
     this.quality = new Array<bigint>(m).fill(0n);
     this.isSet = new Uint8Array(m);
     this.shortened = StageWeights.for(this.layout, new Set(bracket.map((v) => this.sorted[v]!.score)));
-    const candidate = (p: PlayerState): boolean => p.byeEligible && p.score <= bye.byeScore;
-    for (const v of bracket) this.mayNotTakeBye[v] = candidate(this.sorted[v]!) ? 0 : 1;
-    this.completionFields = [0n, 1n, 2n].map((c) => (1n + c) << completionShift(this.layout));
+    for (const v of bracket) this.mayNotTakeBye[v] = this.mayTakeBye(v) ? 0 : 1;
     for (const [a, b, quality] of carriedPairs) this.record(a, b, quality);
   }
 
