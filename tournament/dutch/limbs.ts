@@ -8,7 +8,7 @@
 // representation, so comparing limbs from the top down compares the numbers.
 // The caller keeps |values| < 2^capacityBits(L) (see WeightedGraph's layout).
 
-export const LIMB_BITS = 48;
+const LIMB_BITS = 48;
 const LIMB = 2 ** LIMB_BITS;
 const HALF_LIMB = 2 ** (LIMB_BITS - 1);
 const MASK = (1n << BigInt(LIMB_BITS)) - 1n;
@@ -20,7 +20,7 @@ export const capacityBits = (limbs: number): number => (limbs - 1) * LIMB_BITS +
 export const limbsFor = (bits: number): number => Math.max(2, Math.ceil((bits - 48) / LIMB_BITS) + 1);
 
 /** Carries limb overflows (and borrows) upwards: limbs below the top end in [0, 2^48). */
-export function normalise(a: Float64Array, at: number, limbs: number): void {
+function normalise(a: Float64Array, at: number, limbs: number): void {
   const top = at + limbs - 1;
   for (let i = at; i < top; i += 1) {
     const x = a[i]!;
