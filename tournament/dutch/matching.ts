@@ -265,11 +265,6 @@ export class WeightedGraph {
     return result;
   }
 
-  /** The duals, vertices then blossoms (for the tests' optimality certificate). */
-  duals(): bigint[] {
-    return Array.from({ length: 2 * this.size }, (_, b) => limbs.read(this.dual, b * this.width, this.width));
-  }
-
   /**
    * How to put a-b into the current optimum without solving again: a and b leave their partners,
    * and each partner left without one is either left single (if its dual is 0) or given a new one
