@@ -587,46 +587,93 @@ export class WeightedGraph {
     const bestedge = new Int32Array(2 * n);
     /** Root (a single vertex) of the alternating tree holding each labelled blossom. */
     const root = new Int32Array(2 * n).fill(-1);
-    /** For an S-vertex: its least-slack edge to another S-blossom (checked again before use). */
+    /** For an S-vertex: its least-slack edge to another S-blossom. */
     const bestS = new Int32Array(n).fill(-1);
     /** Vertices whose best edge to the forest must be searched afresh (they left a tree). */
     const stale = new Uint8Array(n);
-    // Slacks only change when the duals do: cache the best edges' slacks per dual epoch, as
-    // numbers of `width` limbs at v * width (a best edge's slack, read with ...SlackAt).
+    // A best edge (u, v) is kept as its key, base(u) - w4(u, v), where base(u) = dual[u] + the
+    // deltas so far is fixed while u stays an S-vertex (nearest-s.ts): slack = key + dual[v] -
+    // lowered, for bestedge and bestS alike. The key of an edge never changes, so a best edge whose
+    // far end has left the forest (another episode now) still bounds v's least key from below:
+    // every S-vertex then was at least as far, every S-vertex since was compared when scanned.
+    // Only a bound below the delta found without it needs the full search.
+    const lowered = new Float64Array(width);
+    /** Counts the S-episodes; episode[u]: u's current one; bestedge's and bestS's far end's at the time. */
+    let episodes = 0;
+    const episode = new Int32Array(n);
+    const bestedgeKey = new Float64Array(n * width);
+    const bestedgeEpisode = new Int32Array(n);
+    const bestSKey = new Float64Array(n * width);
+    const bestSEpisode = new Int32Array(n);
+    // The scans compare slacks, so the slack a best key stands for is kept per dual change
+    // (epoch): one sum per vertex and change, not one per edge scanned.
     let epoch = 0;
-    const bestedgeSlack = new Float64Array(2 * n * width);
-    const bestedgeEpoch = new Int32Array(2 * n).fill(-1);
+    const bestedgeSlack = new Float64Array(n * width);
+    const bestedgeEpoch = new Int32Array(n).fill(-1);
     const bestSSlack = new Float64Array(n * width);
     const bestSEpoch = new Int32Array(n).fill(-1);
-    /** Scratch numbers: an edge's slack (kslack), the dual change (delta), a candidate for it. */
+    /** Scratch numbers: an edge's slack (kslack) and key (kkey), the dual change (delta), a candidate for it. */
     const kslack = new Float64Array(width);
+    const kkey = new Float64Array(width);
     const delta = new Float64Array(width);
     const candidate = new Float64Array(width);
-    /** Records v's best edge k with the slack in kslack (k = -1: none). */
+    const far = (v: number, k: number): number => (this.edgeHigh[k] === v ? this.edgeLow[k]! : this.edgeHigh[k]!);
+    /** Records v's best edge k with the key in kkey (k = -1: none). */
     const setBestedge = (v: number, k: number): void => {
       bestedge[v] = k;
-      if (k !== -1) limbs.copy(bestedgeSlack, v * width, kslack, 0, width);
-      bestedgeEpoch[v] = epoch;
+      if (k === -1) return;
+      limbs.copy(bestedgeKey, v * width, kkey, 0, width);
+      bestedgeEpisode[v] = episode[far(v, k)]!;
+      bestedgeEpoch[v] = -1;
     };
-    /** Offset of v's best edge's slack in bestedgeSlack. */
+    const setBestS = (v: number, k: number): void => {
+      bestS[v] = k;
+      if (k === -1) return;
+      limbs.copy(bestSKey, v * width, kkey, 0, width);
+      bestSEpisode[v] = episode[far(v, k)]!;
+      bestSEpoch[v] = -1;
+    };
+    /** Offset of the slack v's best key stands for (or bounds) in bestedgeSlack. */
     const bestedgeSlackAt = (v: number): number => {
       if (bestedgeEpoch[v] !== epoch) {
-        this.slackInto(bestedge[v]!, bestedgeSlack, v * width);
+        limbs.sumMinus(bestedgeSlack, v * width, bestedgeKey, v * width, dual, v * width, lowered, 0, width);
         bestedgeEpoch[v] = epoch;
       }
       return v * width;
     };
-    const setBestS = (v: number, k: number): void => {
-      bestS[v] = k;
-      if (k !== -1) limbs.copy(bestSSlack, v * width, kslack, 0, width);
-      bestSEpoch[v] = epoch;
-    };
     const bestSSlackAt = (v: number): number => {
       if (bestSEpoch[v] !== epoch) {
-        this.slackInto(bestS[v]!, bestSSlack, v * width);
+        limbs.sumMinus(bestSSlack, v * width, bestSKey, v * width, dual, v * width, lowered, 0, width);
         bestSEpoch[v] = epoch;
       }
       return v * width;
+    };
+    /** Whether v's best edge still reaches the S-vertex it was found for (then it is v's least key). */
+    const bestedgeHolds = (v: number): boolean => {
+      const u = far(v, bestedge[v]!);
+      return isS(u) && episode[u] === bestedgeEpisode[v];
+    };
+    const bestSHolds = (v: number): boolean => {
+      const u = far(v, bestS[v]!);
+      return isS(u) && episode[u] === bestSEpisode[v] && inblossom[u] !== inblossom[v];
+    };
+    // A scan found edge k from the S-vertex u the best of v, with its slack in kslack (kept as
+    // the slack of this epoch: the scans compare slacks). Out of the scan's loop: it is rare.
+    const foundBestedge = (v: number, u: number, k: number): void => {
+      keyInto(u, k);
+      setBestedge(v, k);
+      limbs.copy(bestedgeSlack, v * width, kslack, 0, width);
+      bestedgeEpoch[v] = epoch;
+    };
+    const foundBestS = (v: number, u: number, k: number): void => {
+      keyInto(u, k);
+      setBestS(v, k);
+      limbs.copy(bestSSlack, v * width, kslack, 0, width);
+      bestSEpoch[v] = epoch;
+    };
+    /** kkey = the key of edge k from the S-vertex u (base(u) - w4). */
+    const keyInto = (u: number, k: number): void => {
+      limbs.sumMinus(kkey, 0, dual, u * width, lowered, 0, w4, this.cell(this.edgeHigh[k]!, this.edgeLow[k]!), width);
     };
     const allowedFlags = this.allowedFlags;
     const allowedList: number[] = [];
@@ -654,7 +701,13 @@ export class WeightedGraph {
       2 * active.length + 64,
     );
     const enterS = (vertices: readonly number[]): void => {
-      for (const v of vertices) nearestS.beginS(v, dual, v * width);
+      for (const v of vertices) {
+        nearestS.beginS(v, dual, v * width);
+        episodes += 1;
+        episode[v] = episodes;
+        // Its scan, before the next dual change, compares every S-vertex.
+        bestS[v] = -1;
+      }
       queue.push(...vertices);
     };
     const endpoint = (p: number): number => this.endpoint(p);
@@ -882,6 +935,7 @@ export class WeightedGraph {
         root[b] = -1;
         bestedge[b] = -1;
         if (b < n) {
+          nearestS.endS(b);
           freed.push(b);
           freedFlag[b] = 1;
           bestS[b] = -1;
@@ -909,22 +963,14 @@ export class WeightedGraph {
     const refreshBestS = (v: number): void => {
       const u = nearestS.nearest(v);
       const best = u === -1 ? -1 : edgeIndex(u, v);
-      if (best !== -1) this.slackInto(best, kslack, 0);
+      if (best !== -1) keyInto(u, best);
       setBestS(v, best);
-    };
-    const validS = (v: number, k: number): boolean => {
-      const other = this.edgeHigh[k] === v ? this.edgeLow[k]! : this.edgeHigh[k]!;
-      return isS(other) && inblossom[other] !== inblossom[v];
-    };
-    const validBest = (v: number, k: number): boolean => {
-      const other = this.edgeHigh[k] === v ? this.edgeLow[k]! : this.edgeHigh[k]!;
-      return isS(other);
     };
     const refreshBest = (v: number): void => {
       // v is not an S-vertex, so no S-vertex shares its blossom.
       const u = nearestS.nearest(v);
       const best = u === -1 ? -1 : edgeIndex(u, v);
-      if (best !== -1) this.slackInto(best, kslack, 0);
+      if (best !== -1) keyInto(u, best);
       setBestedge(v, best);
       stale[v] = 0;
     };
@@ -974,13 +1020,13 @@ export class WeightedGraph {
             labelend[w] = p ^ 1;
           }
         } else if (label[bw] === 1) {
-          if (bestS[v] === -1 || limbs.compare(kslack, 0, bestSSlack, bestSSlackAt(v), width) < 0) setBestS(v, k);
-          if (bestS[w] === -1 || limbs.compare(kslack, 0, bestSSlack, bestSSlackAt(w), width) < 0) setBestS(w, k);
+          if (bestS[v] === -1 || limbs.compare(kslack, 0, bestSSlack, bestSSlackAt(v), width) < 0) foundBestS(v, w, k);
+          if (bestS[w] === -1 || limbs.compare(kslack, 0, bestSSlack, bestSSlackAt(w), width) < 0) foundBestS(w, v, k);
         } else if (label[w] === 0) {
-          // A best edge whose far end left the forest may hide a better one: look again in full.
           if (stale[w]) continue;
-          if (bestedge[w] !== -1 && !validBest(w, bestedge[w]!)) refreshBest(w);
-          else if (bestedge[w] === -1 || limbs.compare(kslack, 0, bestedgeSlack, bestedgeSlackAt(w), width) < 0) setBestedge(w, k);
+          // Below a bound that stands for every S-vertex: the least now, whether or not the best
+          // edge's far end is still in the forest.
+          if (bestedge[w] === -1 || limbs.compare(kslack, 0, bestedgeSlack, bestedgeSlackAt(w), width) < 0) foundBestedge(w, v, k);
         }
       }
     };
@@ -1014,9 +1060,41 @@ export class WeightedGraph {
           deltavertex = v;
         }
       }
+      // Best edges that still hold first; those that only bound their vertex's least slack are
+      // searched in full afterwards, and only where the bound is below the delta found.
+      const boundedFree: number[] = [];
       for (const v of active) {
         if (label[inblossom[v]!] !== 0) continue;
-        if (stale[v] || (bestedge[v] !== -1 && !validBest(v, bestedge[v]!))) refreshBest(v);
+        if (stale[v]) refreshBest(v);
+        if (bestedge[v] === -1) continue;
+        if (!bestedgeHolds(v)) {
+          boundedFree.push(v);
+          continue;
+        }
+        const at = bestedgeSlackAt(v);
+        if (limbs.compare(bestedgeSlack, at, delta, 0, width) < 0) {
+          limbs.copy(delta, 0, bestedgeSlack, at, width);
+          deltatype = 2;
+          deltaedge = bestedge[v]!;
+        }
+      }
+      const boundedS: number[] = [];
+      for (const v of sVertices) {
+        if (bestS[v] === -1) continue;
+        if (!bestSHolds(v)) {
+          boundedS.push(v);
+          continue;
+        }
+        limbs.halve(candidate, 0, bestSSlack, bestSSlackAt(v), width);
+        if (limbs.compare(candidate, 0, delta, 0, width) < 0) {
+          limbs.copy(delta, 0, candidate, 0, width);
+          deltatype = 3;
+          deltaedge = bestS[v]!;
+        }
+      }
+      for (const v of boundedFree) {
+        if (limbs.compare(bestedgeSlack, bestedgeSlackAt(v), delta, 0, width) >= 0) continue;
+        refreshBest(v);
         if (bestedge[v] === -1) continue;
         const at = bestedgeSlackAt(v);
         if (limbs.compare(bestedgeSlack, at, delta, 0, width) < 0) {
@@ -1025,8 +1103,10 @@ export class WeightedGraph {
           deltaedge = bestedge[v]!;
         }
       }
-      for (const v of sVertices) {
-        if (bestS[v] !== -1 && !validS(v, bestS[v]!)) refreshBestS(v);
+      for (const v of boundedS) {
+        limbs.halve(candidate, 0, bestSSlack, bestSSlackAt(v), width);
+        if (limbs.compare(candidate, 0, delta, 0, width) >= 0) continue;
+        refreshBestS(v);
         if (bestS[v] === -1) continue;
         limbs.halve(candidate, 0, bestSSlack, bestSSlackAt(v), width);
         if (limbs.compare(candidate, 0, delta, 0, width) < 0) {
@@ -1054,6 +1134,7 @@ export class WeightedGraph {
         }
       }
       nearestS.lowered(delta);
+      limbs.addTo(lowered, 0, delta, 0, width);
       if (!limbs.isZero(delta, 0, width)) epoch += 1;
       if (deltatype === 1) {
         // An S-vertex reached dual 0. A single one is done; a matched one becomes single

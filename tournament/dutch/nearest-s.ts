@@ -164,8 +164,18 @@ export class NearestS {
   private readonly heaps: (CandidateHeap | null)[];
   private readonly stamp: Int32Array;
   private readonly base: Float64Array;
-  private readonly logVertex: number[] = [];
-  private readonly logStamp: number[] = [];
+  private logVertex: Int32Array = new Int32Array(64);
+  private logStamp: Int32Array = new Int32Array(64);
+  private logLength = 0;
+  /**
+   * A walk of the log passes over ended episodes without reading them: onward[i] leads (through
+   * path halving) to the first entry from i on that was live when last looked at, or to the log's
+   * end. Most of the log is ended episodes (every augmentation ends the episodes of two trees),
+   * and each vertex's walk used to visit them all.
+   */
+  private onward: Int32Array = new Int32Array(65);
+  /** logAt[u]: the log entry of u's current episode. */
+  private readonly logAt: Int32Array;
   private episodes = 0;
   private readonly deltas: Float64Array;
 
@@ -181,6 +191,7 @@ export class NearestS {
     this.stamp = new Int32Array(size);
     this.base = new Float64Array(size * width);
     this.deltas = new Float64Array(width);
+    this.logAt = new Int32Array(size);
   }
 
   /** u has just become an S-vertex with the dual at dual[at]. */
@@ -190,8 +201,41 @@ export class NearestS {
     const { width } = this;
     limbs.copy(this.base, u * width, dual, at, width);
     limbs.addTo(this.base, u * width, this.deltas, 0, width);
-    this.logVertex.push(u);
-    this.logStamp.push(this.episodes);
+    const i = this.logLength;
+    if (i + 1 >= this.logVertex.length) {
+      const grow = (a: Int32Array, length: number): Int32Array => {
+        const b = new Int32Array(length);
+        b.set(a);
+        return b;
+      };
+      this.logVertex = grow(this.logVertex, 2 * this.logVertex.length);
+      this.logStamp = grow(this.logStamp, 2 * this.logStamp.length);
+      this.onward = grow(this.onward, 2 * this.logVertex.length + 1);
+    }
+    this.logVertex[i] = u;
+    this.logStamp[i] = this.episodes;
+    this.onward[i] = i;
+    this.onward[i + 1] = i + 1;
+    this.logAt[u] = i;
+    this.logLength = i + 1;
+  }
+
+  /** u is no longer an S-vertex (its tree was taken apart): no walk reads its episode again. */
+  endS(u: number): void {
+    const i = this.logAt[u]!;
+    if (this.logStamp[i] === this.stamp[u] && this.onward[i] === i) this.onward[i] = i + 1;
+  }
+
+  /** The first entry from i on not known to be ended (the log's length if none). */
+  private next(from: number): number {
+    const { onward } = this;
+    let i = from;
+    while (onward[i] !== i) {
+      const j = onward[i]!;
+      onward[i] = onward[j]!;
+      i = j;
+    }
+    return i;
   }
 
   /** The S-vertices' duals were all lowered by delta. */
@@ -206,14 +250,15 @@ export class NearestS {
     if (!heap) heap = this.heaps[v] = new CandidateHeap(width);
     const live = (u: number, stamp: number): boolean =>
       this.stamp[u] === stamp && labels.isS(u) && labels.blossomOf(u) !== labels.blossomOf(v);
-    for (let i = heap.read; i < this.logVertex.length; i += 1) {
+    const end = this.logLength;
+    for (let i = this.next(heap.read); i < end; i = this.next(i + 1)) {
       const u = this.logVertex[i]!;
       const stamp = this.logStamp[i]!;
       if (u === v || !live(u, stamp)) continue;
       const at = labels.edge(u, v);
       if (at !== -1) heap.push(this.base, u * width, this.w4, at, u, stamp);
     }
-    heap.read = this.logVertex.length;
+    heap.read = end;
     // An entry that is not live never becomes live again: a new episode brings a new entry, and
     // two vertices in one S-blossom stay together until it is expanded, which starts new episodes.
     if (heap.size > this.limit) heap.filter(live);
