@@ -99,7 +99,9 @@ export class WeightedGraph {
     this.active.forEach((v, i) => (this.position[v] = i));
     this.span = this.active.length;
     this.square = this.span >= SQUARE_FROM;
-    this.w4 = new Float64Array(this.cells() * this.width);
+    // Laid out at the first weight (ensureWidth): a stage's weights are wider than the first
+    // width, and a matrix at that width would be garbage at once (10 MB at 2,000 players).
+    this.w4 = new Float64Array(0);
     this.edgeHigh = new Int32Array(m);
     this.edgeLow = new Int32Array(m);
     for (let i = 1, k = 0; i < n; i += 1) {
@@ -128,7 +130,10 @@ export class WeightedGraph {
    */
   private ensureWidth(extraScale: number): void {
     const needed = this.weightBits + 2 + this.scale + extraScale + 8;
-    if (needed <= limbs.capacityBits(this.width)) return;
+    if (needed <= limbs.capacityBits(this.width)) {
+      if (this.w4.length === 0) this.w4 = new Float64Array(this.cells() * this.width);
+      return;
+    }
     const width = limbs.limbsFor(needed + 16);
     const old = this.width;
     const duals = Array.from({ length: this.dual.length / old }, (_, b) => limbs.read(this.dual, b * old, old));
@@ -154,8 +159,9 @@ export class WeightedGraph {
   private writeW4(k: number, weight: bigint): void {
     const high = this.edgeHigh[k]!;
     const low = this.edgeLow[k]!;
-    // An edge of a vertex never in the graph is never read: nothing to convert.
-    if (this.position[high]! < 0 || this.position[low]! < 0) return;
+    // An edge of a vertex never in the graph is never read: nothing to convert. Nor is a weight 0
+    // before the layout (it will read 0).
+    if (this.position[high]! < 0 || this.position[low]! < 0 || this.w4.length === 0) return;
     const { width } = this;
     let cached = this.converted.get(weight);
     if (cached === undefined) {

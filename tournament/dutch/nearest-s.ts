@@ -21,6 +21,13 @@ export interface SLabels {
   edge(u: number, v: number): number;
 }
 
+/** Scratch integer arrays for CandidateHeap.compact (two of them, grown as needed). */
+const scratch: Int32Array[] = [new Int32Array(64), new Int32Array(64)];
+function scratchInts(which: number, length: number): Int32Array {
+  if (scratch[which]!.length < length) scratch[which] = new Int32Array(2 * length);
+  return scratch[which]!.subarray(0, length);
+}
+
 /**
  * A min-heap of (key, vertex, stamp), keys of `width` limbs (limbs.ts), ties to the lower vertex.
  * Entries sit in slots that never move; the heap orders slot numbers, so a sift moves one integer
@@ -91,23 +98,27 @@ class CandidateHeap {
     return this.slotsUsed - 1;
   }
 
-  /** Moves the live entries to the first slots (the heap order stays). */
+  /**
+   * Moves the live entries to the first slots (the heap order stays), in place (new arrays for
+   * each compaction came to 120 MB at 2,000 players round 5): taken in the order of their slots,
+   * each moves down to its rank, never onto a live slot not yet moved.
+   */
   private compact(): void {
-    const { width } = this;
-    const keys = new Float64Array(this.keys.length);
-    const vertices = new Int32Array(this.slotVertex.length);
-    const stamps = new Int32Array(this.slotStamp.length);
-    for (let i = 0; i < this.size; i += 1) {
-      const from = this.heap[i]!;
-      limbs.copy(keys, i * width, this.keys, from * width, width);
-      vertices[i] = this.slotVertex[from]!;
-      stamps[i] = this.slotStamp[from]!;
-      this.heap[i] = i;
+    const { width, size } = this;
+    const live = scratchInts(0, size);
+    live.set(this.heap.subarray(0, size));
+    live.sort();
+    const rank = scratchInts(1, this.slotsUsed);
+    for (let j = 0; j < size; j += 1) {
+      const from = live[j]!;
+      rank[from] = j;
+      if (from === j) continue;
+      limbs.copy(this.keys, j * width, this.keys, from * width, width);
+      this.slotVertex[j] = this.slotVertex[from]!;
+      this.slotStamp[j] = this.slotStamp[from]!;
     }
-    this.keys = keys;
-    this.slotVertex = vertices;
-    this.slotStamp = stamps;
-    this.slotsUsed = this.size;
+    for (let i = 0; i < size; i += 1) this.heap[i] = rank[this.heap[i]!]!;
+    this.slotsUsed = size;
   }
 
   /** Pushes base[baseAt] - w4[w4At] for the vertex. */
