@@ -597,6 +597,8 @@ export class WeightedGraph {
     const bestS = new Int32Array(n).fill(-1);
     /** Vertices whose best edge to the forest must be searched afresh (they left a tree). */
     const stale = new Uint8Array(n);
+    /** S-vertices whose scan ran to the end in their current episode. */
+    const scannedFull = new Uint8Array(n);
     // A best edge (u, v) is kept as its key, base(u) - w4(u, v), where base(u) = dual[u] + the
     // deltas so far is fixed while u stays an S-vertex (nearest-s.ts): slack = key + dual[v] -
     // lowered, for bestedge and bestS alike. The key of an edge never changes, so a best edge whose
@@ -713,6 +715,7 @@ export class WeightedGraph {
         episode[v] = episodes;
         // Its scan, before the next dual change, compares every S-vertex.
         bestS[v] = -1;
+        scannedFull[v] = 0;
       }
       queue.push(...vertices);
     };
@@ -935,7 +938,7 @@ export class WeightedGraph {
       allowed.clear();
       const killed = new Set(dead);
       const freed: number[] = [];
-      const clear = (b: number): void => {
+      const clear = (b: number, wasS: boolean): void => {
         label[b] = 0;
         labelend[b] = -1;
         root[b] = -1;
@@ -944,25 +947,33 @@ export class WeightedGraph {
           nearestS.endS(b);
           freed.push(b);
           freedFlag[b] = 1;
+          // A fully scanned S-vertex's best edge to the other S-blossoms bounds its least slack
+          // to the forest left (no S-vertex remains in its blossom; those scanned since compared
+          // with it, those still to scan will): it needs no full search. Others were labelled,
+          // and scans skip a labelled T-vertex: they must search.
+          if (wasS && scannedFull[b]) {
+            bestedge[b] = bestS[b]!;
+            limbs.copy(bestedgeKey, b * width, bestSKey, b * width, width);
+            bestedgeEpisode[b] = bestSEpisode[b]!;
+            bestedgeEpoch[b] = -1;
+          } else stale[b] = 1;
           bestS[b] = -1;
-        } else for (const c of blossomchilds[b]!) clear(c);
+        } else for (const c of blossomchilds[b]!) clear(c, wasS);
       };
       for (const v of active) {
         const b = inblossom[v]!;
-        if (label[b] !== 0 && killed.has(root[b]!)) clear(b);
+        if (label[b] !== 0 && killed.has(root[b]!)) clear(b, label[b] === 1);
       }
       for (const v of active) {
-        // Sub-vertices of surviving T-blossoms reached from a freed vertex forget it.
+        // Sub-vertices of surviving T-blossoms reached from a freed vertex forget it. Scans
+        // skipped them while labelled: their best edge is searched in full if they need one.
         if (inblossom[v] !== v && label[v] === 2 && labelend[v]! >= 0 && freedFlag[endpoint(labelend[v]!)]) {
           label[v] = 0;
           labelend[v] = -1;
+          stale[v] = 1;
         }
       }
-      // Freed vertices look for their least-slack edge to the forest only when duals next change.
-      for (const f of freed) {
-        freedFlag[f] = 0;
-        stale[f] = 1;
-      }
+      for (const f of freed) freedFlag[f] = 0;
     };
 
     /** Recomputes v's least-slack edge to another S-blossom. */
@@ -1035,6 +1046,7 @@ export class WeightedGraph {
           if (bestedge[w] === -1 || limbs.compare(kslack, 0, bestedgeSlack, bestedgeSlackAt(w), width) < 0) foundBestedge(w, v, k);
         }
       }
+      scannedFull[v] = 1;
     };
 
     labelend.fill(-1);
