@@ -15,7 +15,7 @@ import {
 } from '../../tournament/index.ts';
 import { seededRandom } from '../../simulators/index.ts';
 
-type Outcome = { pairing: RoundPairing; path: PairingPath } | 'no valid pairing';
+type Outcome = ReturnType<typeof pairRoundBy> | 'no valid pairing';
 
 function attempt(request: PairingRequest, wholeField: boolean): Outcome {
   try {
@@ -38,7 +38,7 @@ interface Shape {
 }
 
 /** Plays a random tournament with the fast engine, comparing every round with the whole-field matching. */
-function compareRounds(shape: Shape, paths: Map<PairingPath, number>): void {
+function compareRounds(shape: Shape, paths: Map<PairingPath, number>, stages: { bracketOnly: number; widened: number }): void {
   const rand = seededRandom(shape.seed).next;
   const ids = Array.from({ length: shape.size }, (_, i) => i + 1);
   const history = new Map<number, PairingRoundRecord[]>(ids.map((id) => [id, []]));
@@ -61,6 +61,8 @@ function compareRounds(shape: Shape, paths: Map<PairingPath, number>): void {
     expect(pairingOf(fast), `round ${round + 1}`).toEqual(pairingOf(full));
     if (typeof fast === 'string') return;
     paths.set(fast.path, (paths.get(fast.path) ?? 0) + 1);
+    stages.bracketOnly += fast.stages?.bracketOnly ?? 0;
+    stages.widened += fast.stages?.widened ?? 0;
     const { boards, bye } = fast.pairing;
     for (const { white, black } of boards) {
       const forfeit = rand() < 0.03;
@@ -78,6 +80,7 @@ function compareRounds(shape: Shape, paths: Map<PairingPath, number>): void {
 describe('bracket-sized matchings give the whole-field pairing', () => {
   it('on random tournaments, round after round', () => {
     const paths = new Map<PairingPath, number>();
+    const stages = { bracketOnly: 0, widened: 0 };
     fc.assert(
       fc.property(
         fc.record({
@@ -88,7 +91,7 @@ describe('bracket-sized matchings give the whole-field pairing', () => {
           absentRate: fc.constantFrom(0, 0.03, 0.1),
           forbidden: fc.boolean(),
         }),
-        (shape) => compareRounds(shape, paths),
+        (shape) => compareRounds(shape, paths, stages),
       ),
       { numRuns: 30, seed: 14 },
     );
@@ -96,6 +99,9 @@ describe('bracket-sized matchings give the whole-field pairing', () => {
     const total = [...paths.values()].reduce((a, b) => a + b, 0);
     expect(paths.get('bracket-graphs') ?? 0).toBeGreaterThan(total / 2);
     expect(paths.get('round-one') ?? 0).toBeGreaterThan(10);
+    // ...and the bracket alone was solved in most stages, widened to the whole stage in some.
+    expect(stages.bracketOnly).toBeGreaterThan(300);
+    expect(stages.widened).toBeGreaterThan(10);
     // Two engines on 30 tournaments: minutes when the shared cores are busy.
   }, 600_000);
 });

@@ -12,8 +12,11 @@ import { edgeWeight, edgeWeights, type ByeContext, type EdgeContext, type Weight
 
 /** A maximum-weight matching over the players not yet paired, as the bracket procedure drives it. */
 export interface BracketMatcher {
-  /** A stage begins: `bracket` (MDPs, residents, next score group, by vertex) is paired; players from `next` on are below it. */
-  beginStage(bracket: readonly number[], next: number, bye: ByeContext): void;
+  /**
+   * A stage begins: `bracket` (by vertex: its first `mdps` the moved-down players, up to
+   * `bracketSize` the residents, then the next score group) is paired; players from `next` on are below it.
+   */
+  beginStage(bracket: readonly number[], next: number, bye: ByeContext, mdps: number, bracketSize: number): void;
   /** Weight of the pair a-b (0n: they may not meet); both are in the current bracket. */
   setWeight(a: number, b: number, weight: bigint): void;
   /** mate[v]: v's partner in a maximum-weight matching (v itself when single). */
@@ -75,7 +78,7 @@ export function pairBrackets(
     } else if (mdps === bracketSize) {
       throw new NoValidPairingError('the last bracket cannot be completed');
     }
-    matcher.beginStage(bracket, next, bye);
+    matcher.beginStage(bracket, next, bye, mdps, bracketSize);
     const at = (position: number): PlayerState => sorted[bracket[position]!]!;
     const inGroup = (vertex: number): boolean => vertex >= groupStart && vertex < groupEnd;
     const pairedInBracket = (vertex: number): boolean => mate[vertex]! > vertex && mate[vertex]! < groupEnd;

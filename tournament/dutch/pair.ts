@@ -28,7 +28,10 @@ export function pairRound(request: PairingRequest): RoundPairing {
  * pairRound, also telling which computation gave the pairing. `wholeField` skips the shortcuts
  * (the reference computation the tests compare them with).
  */
-export function pairRoundBy(request: PairingRequest, options: { wholeField?: boolean } = {}): { pairing: RoundPairing; path: PairingPath } {
+export function pairRoundBy(
+  request: PairingRequest,
+  options: { wholeField?: boolean } = {},
+): { pairing: RoundPairing; path: PairingPath; stages?: SparseMatcher['stageCounts'] } {
   const { ranked, toPair: sorted } = rankPlayers(request);
   if (sorted.length === 0) return { pairing: { boards: [], bye: null }, path: 'whole-field' };
   const compatible = compatibility(request, sorted);
@@ -41,7 +44,7 @@ export function pairRoundBy(request: PairingRequest, options: { wholeField?: boo
     if (bye) {
       try {
         const matcher = new SparseMatcher(sorted, layout, compatible.at, bye);
-        return result(pairBrackets(sorted, layout, compatible.players, bye, matcher), 'bracket-graphs');
+        return { ...result(pairBrackets(sorted, layout, compatible.players, bye, matcher), 'bracket-graphs'), stages: matcher.stageCounts };
       } catch (error) {
         // The whole-field matching decides: a failed completion check, or no valid pairing.
         if (!(error instanceof NeedsFullGraph || error instanceof NoValidPairingError)) throw error;

@@ -11,6 +11,8 @@
 // checks that its rest completes (completion.ts) after every solve, and throws NeedsFullGraph when
 // it does not; pair.ts then runs the whole-field matching. Each stage has its own graph, over its
 // own players only, with weights shortened to the score fields its players have (stage-weights.ts).
+// Its graph first holds the bracket alone: the next score group enters only through a check that
+// the floaters leave it the best C8 value any choice of floaters could (c8Holds), else the stage widens.
 // Where C9 (the bye assignee's unplayed games) can enter the weights, near the bottom of an odd
 // field, it switches to the exact weights over everyone left, which by then is few. See
 // docs/dutch-pairing.md for the argument in full.
@@ -51,7 +53,30 @@ export class SparseMatcher implements BracketMatcher {
   private readonly frozen: Uint8Array;
   private readonly mate: number[];
   private stage: readonly number[] = [];
+  /** Stage positions below this are the bracket (moved-down players and residents), the rest its next score group. */
+  private bracketSize = 0;
+  /**
+   * The graph holds the bracket alone: the next score group enters through the C8 check
+   * (c8Holds) instead of the matching, until a solve fails it and the stage widens to all its players.
+   */
+  private bracketOnly = false;
   private next = 0;
+  /** For the C8 check: the bracket's single players (floaters) of the solve being checked. */
+  private readonly floater: Uint8Array;
+  /** Floaters and next score group, paired along the stage's pairs (never two floaters together). */
+  private readonly nextGroup: Completion;
+  /**
+   * Everyone below the stage, the bye vertex (n) and a stand-in (n + 1) for the one player of the
+   * next score group left over (adjacent to whom any of the candidates for that may meet).
+   */
+  private readonly below: Completion;
+  private readonly standIn: Uint8Array;
+  private standInMayTakeBye = false;
+  private standInFor = '';
+  /** Whether everyone below can be paired among themselves (and the bye): fixed for a stage. */
+  private belowAlone: boolean | null = null;
+  /** Stages begun on the bracket alone, and of those the ones that had to widen. */
+  readonly stageCounts = { bracketOnly: 0, widened: 0 };
   private bye: ByeContext;
   private readonly completion: Completion;
 
@@ -76,6 +101,17 @@ export class SparseMatcher implements BracketMatcher {
     this.completion = new Completion(n + 1, (u, v) =>
       u === n ? this.mayTakeBye(v) : v === n ? this.mayTakeBye(u) : compatible(u, v) && !(this.inStage[u] && this.inStage[v]),
     );
+    this.floater = new Uint8Array(n);
+    this.nextGroup = new Completion(n, (u, v) => !(this.floater[u] && this.floater[v]) && this.quality[edgeIndex(this.local[u]!, this.local[v]!)] !== 0n);
+    this.standIn = new Uint8Array(n);
+    const standIn = n + 1;
+    this.below = new Completion(n + 2, (u, v) => {
+      if (u === standIn || v === standIn) {
+        const other = u === standIn ? v : u;
+        return other === n ? this.standInMayTakeBye : this.standIn[other] === 1;
+      }
+      return u === n ? this.mayTakeBye(v) : v === n ? this.mayTakeBye(u) : compatible(u, v);
+    });
   }
 
   /** Whether v may take the bye as the stage's bye context stands. */
@@ -83,12 +119,15 @@ export class SparseMatcher implements BracketMatcher {
     return this.sorted[v]!.byeEligible && this.sorted[v]!.score <= this.bye.byeScore;
   }
 
-  beginStage(bracket: readonly number[], next: number, bye: ByeContext): void {
+  beginStage(bracket: readonly number[], next: number, bye: ByeContext, mdps: number, bracketSize: number): void {
     for (const v of this.stage) this.inStage[v] = 0;
     for (const v of bracket) this.inStage[v] = 1;
     this.stage = bracket;
     this.next = next;
     this.bye = bye;
+    this.bracketSize = bracketSize;
+    this.belowAlone = null;
+    this.standInFor = '';
     if (this.exact) return;
     const odd = this.sorted.length % 2 === 1;
     if (bye.singleDownfloaterIsBye || (odd && bracket.some((v) => this.sorted[v]!.score <= bye.byeScore))) {
@@ -108,7 +147,11 @@ export class SparseMatcher implements BracketMatcher {
     for (const v of this.sorted.keys()) this.local[v] = -1;
     bracket.forEach((v, i) => (this.local[v] = i));
     const m = (bracket.length * (bracket.length - 1)) / 2;
-    this.graph = new WeightedGraph(bracket.length);
+    // The C8 check rests on a pair of moved-down players never being an edge (docs/dutch-pairing.md).
+    const mdpPair = carriedPairs.some(([a, b, quality]) => quality !== 0n && this.local[a]! < mdps && this.local[b]! < mdps);
+    this.bracketOnly = bracketSize < bracket.length && !mdpPair;
+    if (this.bracketOnly) this.stageCounts.bracketOnly += 1;
+    this.graph = new WeightedGraph(this.bracketOnly ? bracketSize : bracket.length);
     this.quality = new Array<bigint>(m).fill(0n);
     this.isSet = new Uint8Array(m);
     this.shortened = StageWeights.for(this.layout, new Set(bracket.map((v) => this.sorted[v]!.score)));
@@ -121,6 +164,7 @@ export class SparseMatcher implements BracketMatcher {
     const k = edgeIndex(this.local[a]!, this.local[b]!);
     this.quality[k] = quality;
     this.isSet[k] = 1;
+    if (this.bracketOnly && (this.local[a]! >= this.bracketSize || this.local[b]! >= this.bracketSize)) return;
     this.graph.setWeight(this.local[a]!, this.local[b]!, quality === 0n ? 0n : this.short(quality));
   }
 
@@ -135,15 +179,41 @@ export class SparseMatcher implements BracketMatcher {
   }
 
   solve(): readonly number[] {
-    const found = this.graph.maximumWeightMatching();
+    let found = this.graph.maximumWeightMatching();
     if (this.exact) return found;
+    if (this.bracketOnly) {
+      if (this.c8Holds(found)) return this.take(found);
+      this.widen();
+      found = this.graph.maximumWeightMatching();
+    }
     if (!this.completes(found)) throw new NeedsFullGraph('the rest of the field cannot be completed');
     return this.take(found);
   }
 
+  /**
+   * From the bracket alone to the whole stage (the bracket and its next score group) over the
+   * players not yet paired, from the pairs as the bracket procedure last set them.
+   */
+  private widen(): void {
+    const active = this.stage.flatMap((v, i) => (this.frozen[v] ? [] : [i]));
+    const graph = new WeightedGraph(this.stage.length, active);
+    for (let i = 1; i < active.length; i += 1) {
+      for (let j = 0; j < i; j += 1) {
+        const k = edgeIndex(active[i]!, active[j]!);
+        if (this.isSet[k] && this.quality[k] !== 0n) graph.setWeight(active[i]!, active[j]!, this.short(this.quality[k]!));
+      }
+    }
+    this.graph = graph;
+    this.bracketOnly = false;
+    this.stageCounts.widened += 1;
+  }
+
   excludes(a: number, b: number): boolean {
-    // Every whole-field optimum is a stage optimum here (the stage's optimum leaves a completable rest).
-    return this.exact ? this.graph.excludes(a, b) : this.graph.excludes(this.local[a]!, this.local[b]!);
+    // Every whole-field optimum is a stage optimum here (the stage's optimum leaves a completable
+    // rest); on the bracket alone, its part in the bracket is a bracket optimum (the C8 check).
+    if (this.exact) return this.graph.excludes(a, b);
+    if (this.bracketOnly && (this.local[a]! >= this.bracketSize || this.local[b]! >= this.bracketSize)) return false;
+    return this.graph.excludes(this.local[a]!, this.local[b]!);
   }
 
   tryPair(a: number, b: number): readonly number[] | null {
@@ -161,7 +231,7 @@ export class SparseMatcher implements BracketMatcher {
       found[u] = v;
       found[v] = u;
     }
-    if (!this.completes(found)) return null;
+    if (this.bracketOnly ? !this.c8Holds(found) : !this.completes(found)) return null;
     this.graph.applyMatch(plan);
     return this.take(found);
   }
@@ -178,9 +248,48 @@ export class SparseMatcher implements BracketMatcher {
     return this.completion.completes(rest);
   }
 
+  /**
+   * On the bracket alone: whether the solve's bracket matching, with its single players (the
+   * floaters F) moving down, lets the next score group G reach the best C8 value any choice of
+   * floaters could: every floater paired into G, the rest of G paired among itself but for one
+   * player when |F| + |G| is odd, and that one and everyone below completable.
+   */
+  private c8Holds(found: readonly number[]): boolean {
+    const { stage, floater } = this;
+    const floaters: number[] = [];
+    for (let i = 0; i < found.length; i += 1) if (!this.frozen[stage[i]!] && found[i] === i) floaters.push(stage[i]!);
+    const group = stage.slice(this.bracketSize);
+    if (floaters.length > group.length) return false;
+    floater.fill(0);
+    for (const v of floaters) floater[v] = 1;
+    const n = this.sorted.length;
+    const below: number[] = [];
+    for (let v = this.next; v < n; v += 1) below.push(v);
+    if (n % 2 === 1) below.push(n);
+    const players = [...floaters, ...group];
+    if (players.length % 2 === 0) {
+      if (!this.nextGroup.completes(players)) return false;
+      this.belowAlone ??= this.below.completes(below);
+      return this.belowAlone;
+    }
+    const out = this.nextGroup.leftOut(players);
+    const spare = out === null ? [] : out.filter((v) => !floater[v]);
+    if (spare.length === 0) return false;
+    const key = spare.join(' ');
+    if (key !== this.standInFor) {
+      this.standInFor = key;
+      for (let b = this.next; b < n; b += 1) this.standIn[b] = spare.some((g) => this.compatible(g, b)) ? 1 : 0;
+      this.standInMayTakeBye = spare.some((g) => this.mayTakeBye(g));
+    }
+    return this.below.completes([...below, n + 1]);
+  }
+
   private take(found: readonly number[]): readonly number[] {
     const { mate, stage } = this;
-    stage.forEach((v, i) => (mate[v] = stage[found[i]!]!));
+    // A widened graph leaves out the pairs frozen before: they keep their partners.
+    stage.forEach((v, i) => {
+      if (!this.frozen[v]) mate[v] = i < found.length ? stage[found[i]!]! : v;
+    });
     return mate;
   }
 
