@@ -1,7 +1,9 @@
 // `zeitnot pair --dutch FILE.trf -p [OUT]` / `-c`: the FIDE pairing engines' command line
 // (JaVaFo, bbpPairings), so zeitnot can stand in where they are called.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { checkTrf, decodeTrf, formatPairing, pairTrf, parseTrf, type RoundCheck } from '../tournament/index.ts';
+// The engine's own index, not tournament/'s: the rest of tournament/ (zod, the clock engine) would
+// add ~20 MB to the process at start.
+import { checkTrf, decodeTrf, formatPairing, pairTrf, parseTrf, type RoundCheck } from '../tournament/dutch/index.ts';
 import type { Command } from './command.ts';
 
 const help = `zeitnot pair --dutch FILE.trf -p [OUT]   pair the next round; write it to OUT (default: standard output)

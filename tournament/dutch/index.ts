@@ -7,6 +7,8 @@ export { WeightedGraph } from './matching.ts';
 export * as pairingLimbs from './limbs.ts';
 export { pairingRequestFromTrf, pairingOfRound, pairedRounds, PairingInputError, type PairingOptions } from './from-trf.ts';
 export { formatPairing, pairTrf, checkTrf, type RoundCheck } from './engine-io.ts';
+// The file format the engine reads, so the pair command needs nothing else of tournament/.
+export { decodeTrf, parseTrf } from '../trf.ts';
 export {
   NoValidPairingError,
   standardPoints as standardPairingPoints,
