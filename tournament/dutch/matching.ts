@@ -20,7 +20,7 @@
 // weight set (the layout is redone, through BigInt, when a wider one comes).
 
 import * as limbs from './limbs.ts';
-import { NearestS } from './nearest-s.ts';
+import { BestKeys, NearestS } from './nearest-s.ts';
 
 /** Vertices from which a graph holds its weights as a square matrix (see WeightedGraph.w4). */
 const SQUARE_FROM = 512;
@@ -590,99 +590,20 @@ export class WeightedGraph {
     const active = this.active;
     const label = new Int8Array(2 * n);
     const labelend = new Int32Array(2 * n);
-    const bestedge = new Int32Array(2 * n);
     /** Root (a single vertex) of the alternating tree holding each labelled blossom. */
     const root = new Int32Array(2 * n).fill(-1);
-    /** For an S-vertex: its least-slack edge to another S-blossom. */
-    const bestS = new Int32Array(n).fill(-1);
     /** Vertices whose best edge to the forest must be searched afresh (they left a tree). */
     const stale = new Uint8Array(n);
     /** S-vertices whose scan ran to the end in their current episode. */
     const scannedFull = new Uint8Array(n);
-    // A best edge (u, v) is kept as its key, base(u) - w4(u, v), where base(u) = dual[u] + the
-    // deltas so far is fixed while u stays an S-vertex (nearest-s.ts): slack = key + dual[v] -
-    // lowered, for bestedge and bestS alike. The key of an edge never changes, so a best edge whose
-    // far end has left the forest (another episode now) still bounds v's least key from below:
-    // every S-vertex then was at least as far, every S-vertex since was compared when scanned.
-    // Only a bound below the delta found without it needs the full search.
-    const lowered = new Float64Array(width);
-    /** Counts the S-episodes; episode[u]: u's current one; bestedge's and bestS's far end's at the time. */
-    let episodes = 0;
-    const episode = new Int32Array(n);
-    const bestedgeKey = new Float64Array(n * width);
-    const bestedgeEpisode = new Int32Array(n);
-    const bestSKey = new Float64Array(n * width);
-    const bestSEpisode = new Int32Array(n);
-    // The scans compare slacks, so the slack a best key stands for is kept per dual change
-    // (epoch): one sum per vertex and change, not one per edge scanned.
+    // Slacks only change when the duals do: each dual change is an epoch (BestKeys' cache).
     let epoch = 0;
-    const bestedgeSlack = new Float64Array(n * width);
-    const bestedgeEpoch = new Int32Array(n).fill(-1);
-    const bestSSlack = new Float64Array(n * width);
-    const bestSEpoch = new Int32Array(n).fill(-1);
     /** Scratch numbers: an edge's slack (kslack) and key (kkey), the dual change (delta), a candidate for it. */
     const kslack = new Float64Array(width);
     const kkey = new Float64Array(width);
     const delta = new Float64Array(width);
     const candidate = new Float64Array(width);
     const far = (v: number, k: number): number => (this.edgeHigh[k] === v ? this.edgeLow[k]! : this.edgeHigh[k]!);
-    /** Records v's best edge k with the key in kkey (k = -1: none). */
-    const setBestedge = (v: number, k: number): void => {
-      bestedge[v] = k;
-      if (k === -1) return;
-      limbs.copy(bestedgeKey, v * width, kkey, 0, width);
-      bestedgeEpisode[v] = episode[far(v, k)]!;
-      bestedgeEpoch[v] = -1;
-    };
-    const setBestS = (v: number, k: number): void => {
-      bestS[v] = k;
-      if (k === -1) return;
-      limbs.copy(bestSKey, v * width, kkey, 0, width);
-      bestSEpisode[v] = episode[far(v, k)]!;
-      bestSEpoch[v] = -1;
-    };
-    /** Offset of the slack v's best key stands for (or bounds) in bestedgeSlack. */
-    const bestedgeSlackAt = (v: number): number => {
-      if (bestedgeEpoch[v] !== epoch) {
-        limbs.sumMinus(bestedgeSlack, v * width, bestedgeKey, v * width, dual, v * width, lowered, 0, width);
-        bestedgeEpoch[v] = epoch;
-      }
-      return v * width;
-    };
-    const bestSSlackAt = (v: number): number => {
-      if (bestSEpoch[v] !== epoch) {
-        limbs.sumMinus(bestSSlack, v * width, bestSKey, v * width, dual, v * width, lowered, 0, width);
-        bestSEpoch[v] = epoch;
-      }
-      return v * width;
-    };
-    /** Whether v's best edge still reaches the S-vertex it was found for (then it is v's least key). */
-    const bestedgeHolds = (v: number): boolean => {
-      const u = far(v, bestedge[v]!);
-      return isS(u) && episode[u] === bestedgeEpisode[v];
-    };
-    const bestSHolds = (v: number): boolean => {
-      const u = far(v, bestS[v]!);
-      return isS(u) && episode[u] === bestSEpisode[v] && inblossom[u] !== inblossom[v];
-    };
-    // A scan found edge k from the S-vertex u the best of v, with its slack in kslack (kept as
-    // the slack of this epoch: the scans compare slacks). Out of the scan's loop: it is rare.
-    const foundBestedge = (v: number, u: number, k: number): void => {
-      keyInto(u, k);
-      setBestedge(v, k);
-      limbs.copy(bestedgeSlack, v * width, kslack, 0, width);
-      bestedgeEpoch[v] = epoch;
-    };
-    const foundBestS = (v: number, u: number, k: number): void => {
-      keyInto(u, k);
-      setBestS(v, k);
-      limbs.copy(bestSSlack, v * width, kslack, 0, width);
-      bestSEpoch[v] = epoch;
-    };
-    /** kkey = the key of edge k from the S-vertex u (base(u) - w4). */
-    const keyInto = (u: number, k: number): void => {
-      limbs.sumMinus(kkey, 0, dual, u * width, lowered, 0, w4, this.cell(this.edgeHigh[k]!, this.edgeLow[k]!), width);
-    };
     const allowedFlags = this.allowedFlags;
     const allowedList: number[] = [];
     const allowed = {
@@ -708,11 +629,37 @@ export class WeightedGraph {
       width,
       2 * active.length + 64,
     );
+    // A best edge (u, v) is kept as its key, base(u) - w4(u, v), where base(u) = dual[u] + the
+    // deltas so far is fixed while u stays an S-vertex (nearest-s.ts): slack = key + dual[v] -
+    // lowered, for a vertex's best edge to the forest and an S-vertex's to the other S-blossoms
+    // alike. The key of an edge never changes, so a best edge whose far end has left the forest
+    // (another episode now) still bounds v's least key from below: every S-vertex then was at
+    // least as far, every S-vertex since was compared when scanned. Only a bound below the delta
+    // found without it needs the full search.
+    /** Every vertex's (and, marked -1, blossom's) least-slack edge to an S-vertex. */
+    const toForest = new BestKeys(2 * n, n, width, dual, nearestS.lowered);
+    /** For an S-vertex: its least-slack edge to another S-blossom. */
+    const toOtherS = new BestKeys(n, n, width, dual, nearestS.lowered);
+    const bestedge = toForest.edge;
+    const bestS = toOtherS.edge;
+    /** kkey = the key of edge k from the S-vertex u. */
+    const keyInto = (u: number, k: number): void => nearestS.keyInto(kkey, 0, u, this.cell(this.edgeHigh[k]!, this.edgeLow[k]!));
+    /** Records v's best edge k (-1: none) in `best`, the key in kkey. */
+    const setBest = (best: BestKeys, v: number, k: number): void =>
+      best.set(v, k, kkey, 0, k === -1 ? 0 : nearestS.episodeOf(far(v, k)));
+    // A scan found edge k from the S-vertex u the best of v, with its slack in kslack.
+    const foundBest = (best: BestKeys, v: number, u: number, k: number): void => {
+      keyInto(u, k);
+      best.found(v, k, kkey, 0, nearestS.episodeOf(u), kslack, 0, epoch);
+    };
+    /** Whether v's best edge in `best` still reaches the S-vertex it was found for (then it is v's least key). */
+    const holds = (best: BestKeys, v: number): boolean => {
+      const u = far(v, best.edge[v]!);
+      return isS(u) && nearestS.episodeOf(u) === best.episodeOf(v);
+    };
     const enterS = (vertices: readonly number[]): void => {
       for (const v of vertices) {
         nearestS.beginS(v, dual, v * width);
-        episodes += 1;
-        episode[v] = episodes;
         // Its scan, before the next dual change, compares every S-vertex.
         bestS[v] = -1;
         scannedFull[v] = 0;
@@ -951,12 +898,8 @@ export class WeightedGraph {
           // to the forest left (no S-vertex remains in its blossom; those scanned since compared
           // with it, those still to scan will): it needs no full search. Others were labelled,
           // and scans skip a labelled T-vertex: they must search.
-          if (wasS && scannedFull[b]) {
-            bestedge[b] = bestS[b]!;
-            limbs.copy(bestedgeKey, b * width, bestSKey, b * width, width);
-            bestedgeEpisode[b] = bestSEpisode[b]!;
-            bestedgeEpoch[b] = -1;
-          } else stale[b] = 1;
+          if (wasS && scannedFull[b]) toForest.takeFrom(toOtherS, b);
+          else stale[b] = 1;
           bestS[b] = -1;
         } else for (const c of blossomchilds[b]!) clear(c, wasS);
       };
@@ -981,14 +924,14 @@ export class WeightedGraph {
       const u = nearestS.nearest(v);
       const best = u === -1 ? -1 : edgeIndex(u, v);
       if (best !== -1) keyInto(u, best);
-      setBestS(v, best);
+      setBest(toOtherS, v, best);
     };
     const refreshBest = (v: number): void => {
       // v is not an S-vertex, so no S-vertex shares its blossom.
       const u = nearestS.nearest(v);
       const best = u === -1 ? -1 : edgeIndex(u, v);
       if (best !== -1) keyInto(u, best);
-      setBestedge(v, best);
+      setBest(toForest, v, best);
       stale[v] = 0;
     };
 
@@ -1037,13 +980,13 @@ export class WeightedGraph {
             labelend[w] = p ^ 1;
           }
         } else if (label[bw] === 1) {
-          if (bestS[v] === -1 || limbs.compare(kslack, 0, bestSSlack, bestSSlackAt(v), width) < 0) foundBestS(v, w, k);
-          if (bestS[w] === -1 || limbs.compare(kslack, 0, bestSSlack, bestSSlackAt(w), width) < 0) foundBestS(w, v, k);
+          if (toOtherS.improves(v, kslack, 0, epoch)) foundBest(toOtherS, v, w, k);
+          if (toOtherS.improves(w, kslack, 0, epoch)) foundBest(toOtherS, w, v, k);
         } else if (label[w] === 0) {
           if (stale[w]) continue;
           // Below a bound that stands for every S-vertex: the least now, whether or not the best
           // edge's far end is still in the forest.
-          if (bestedge[w] === -1 || limbs.compare(kslack, 0, bestedgeSlack, bestedgeSlackAt(w), width) < 0) foundBestedge(w, v, k);
+          if (toForest.improves(w, kslack, 0, epoch)) foundBest(toForest, w, v, k);
         }
       }
       scannedFull[v] = 1;
@@ -1078,6 +1021,19 @@ export class WeightedGraph {
           deltavertex = v;
         }
       }
+      /** A candidate for the dual change: the least so far becomes delta, of its type, through edge k. */
+      const offer = (value: Float64Array, at: number, type: number, k: number): void => {
+        if (limbs.compare(value, at, delta, 0, width) >= 0) return;
+        limbs.copy(delta, 0, value, at, width);
+        deltatype = type;
+        deltaedge = k;
+      };
+      const slackToForestAt = (v: number): number => toForest.slackAt(v, epoch);
+      /** candidate = half the slack of the S-vertex v's best edge to another S-blossom. */
+      const halfSlackToS = (v: number): Float64Array => {
+        limbs.halve(candidate, 0, toOtherS.slacks, toOtherS.slackAt(v, epoch), width);
+        return candidate;
+      };
       // Best edges that still hold first; those that only bound their vertex's least slack are
       // searched in full afterwards, and only where the bound is below the delta found.
       const boundedFree: number[] = [];
@@ -1085,53 +1041,24 @@ export class WeightedGraph {
         if (label[inblossom[v]!] !== 0) continue;
         if (stale[v]) refreshBest(v);
         if (bestedge[v] === -1) continue;
-        if (!bestedgeHolds(v)) {
-          boundedFree.push(v);
-          continue;
-        }
-        const at = bestedgeSlackAt(v);
-        if (limbs.compare(bestedgeSlack, at, delta, 0, width) < 0) {
-          limbs.copy(delta, 0, bestedgeSlack, at, width);
-          deltatype = 2;
-          deltaedge = bestedge[v]!;
-        }
+        if (holds(toForest, v)) offer(toForest.slacks, slackToForestAt(v), 2, bestedge[v]!);
+        else boundedFree.push(v);
       }
       const boundedS: number[] = [];
       for (const v of sVertices) {
         if (bestS[v] === -1) continue;
-        if (!bestSHolds(v)) {
-          boundedS.push(v);
-          continue;
-        }
-        limbs.halve(candidate, 0, bestSSlack, bestSSlackAt(v), width);
-        if (limbs.compare(candidate, 0, delta, 0, width) < 0) {
-          limbs.copy(delta, 0, candidate, 0, width);
-          deltatype = 3;
-          deltaedge = bestS[v]!;
-        }
+        if (holds(toOtherS, v) && inblossom[far(v, bestS[v]!)] !== inblossom[v]) offer(halfSlackToS(v), 0, 3, bestS[v]!);
+        else boundedS.push(v);
       }
       for (const v of boundedFree) {
-        if (limbs.compare(bestedgeSlack, bestedgeSlackAt(v), delta, 0, width) >= 0) continue;
+        if (limbs.compare(toForest.slacks, slackToForestAt(v), delta, 0, width) >= 0) continue;
         refreshBest(v);
-        if (bestedge[v] === -1) continue;
-        const at = bestedgeSlackAt(v);
-        if (limbs.compare(bestedgeSlack, at, delta, 0, width) < 0) {
-          limbs.copy(delta, 0, bestedgeSlack, at, width);
-          deltatype = 2;
-          deltaedge = bestedge[v]!;
-        }
+        if (bestedge[v] !== -1) offer(toForest.slacks, slackToForestAt(v), 2, bestedge[v]!);
       }
       for (const v of boundedS) {
-        limbs.halve(candidate, 0, bestSSlack, bestSSlackAt(v), width);
-        if (limbs.compare(candidate, 0, delta, 0, width) >= 0) continue;
+        if (limbs.compare(halfSlackToS(v), 0, delta, 0, width) >= 0) continue;
         refreshBestS(v);
-        if (bestS[v] === -1) continue;
-        limbs.halve(candidate, 0, bestSSlack, bestSSlackAt(v), width);
-        if (limbs.compare(candidate, 0, delta, 0, width) < 0) {
-          limbs.copy(delta, 0, candidate, 0, width);
-          deltatype = 3;
-          deltaedge = bestS[v]!;
-        }
+        if (bestS[v] !== -1) offer(halfSlackToS(v), 0, 3, bestS[v]!);
       }
       for (let b = n; b < 2 * n; b += 1) {
         if (blossombase[b]! >= 0 && blossomparent[b] === -1 && label[b] === 2 && limbs.compare(dual, b * width, delta, 0, width) < 0) {
@@ -1151,8 +1078,7 @@ export class WeightedGraph {
           else if (label[b] === 2) limbs.subtractFrom(dual, b * width, delta, 0, width);
         }
       }
-      nearestS.lowered(delta);
-      limbs.addTo(lowered, 0, delta, 0, width);
+      nearestS.lower(delta);
       if (!limbs.isZero(delta, 0, width)) epoch += 1;
       if (deltatype === 1) {
         // An S-vertex reached dual 0. A single one is done; a matched one becomes single

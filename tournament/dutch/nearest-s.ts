@@ -205,6 +205,21 @@ export class NearestS {
     this.logAt = new Int32Array(size);
   }
 
+  /** u's current (or last) S-episode: a number no other episode has. */
+  episodeOf(u: number): number {
+    return this.stamp[u]!;
+  }
+
+  /** The sum of the dual changes so far (read only): an S-vertex's dual + it is its base. */
+  get lowered(): Float64Array {
+    return this.deltas;
+  }
+
+  /** out[at] = the key of edge (u, v) from the S-vertex u: base(u) - the weight at w4[w4At]. */
+  keyInto(out: Float64Array, at: number, u: number, w4At: number): void {
+    limbs.difference(out, at, this.base, u * this.width, this.w4, w4At, this.width);
+  }
+
   /** u has just become an S-vertex with the dual at dual[at]. */
   beginS(u: number, dual: Float64Array, at: number): void {
     this.episodes += 1;
@@ -250,7 +265,7 @@ export class NearestS {
   }
 
   /** The S-vertices' duals were all lowered by delta. */
-  lowered(delta: Float64Array): void {
+  lower(delta: Float64Array): void {
     limbs.addTo(this.deltas, 0, delta, 0, this.width);
   }
 
@@ -279,5 +294,75 @@ export class NearestS {
       heap.pop();
     }
     return -1;
+  }
+}
+
+/**
+ * Each vertex's best edge to an S-vertex u, kept as its key (base(u) - w4, fixed during u's
+ * episode) with u's episode: while that episode lasts, slack = key + dual[v] - lowered. Once it
+ * ends the key still bounds v's least key from below (see matching.ts). The slack a key stands
+ * for is cached per dual change (epoch): the scans compare slacks edge by edge.
+ */
+export class BestKeys {
+  /** edge[v]: v's best edge (-1: none); sized for blossoms too where the caller marks them. */
+  readonly edge: Int32Array;
+  readonly slacks: Float64Array;
+  private readonly keys: Float64Array;
+  private readonly episodes: Int32Array;
+  private readonly epochs: Int32Array;
+
+  constructor(
+    size: number,
+    vertices: number,
+    private readonly width: number,
+    private readonly dual: Float64Array,
+    private readonly lowered: Float64Array,
+  ) {
+    this.edge = new Int32Array(size).fill(-1);
+    this.slacks = new Float64Array(vertices * width);
+    this.keys = new Float64Array(vertices * width);
+    this.episodes = new Int32Array(vertices);
+    this.epochs = new Int32Array(vertices).fill(-1);
+  }
+
+  /** v's best edge is k (-1: none), of key key[keyAt], to an S-vertex in its episode `episode`. */
+  set(v: number, k: number, key: Float64Array, keyAt: number, episode: number): void {
+    this.edge[v] = k;
+    if (k === -1) return;
+    limbs.copy(this.keys, v * this.width, key, keyAt, this.width);
+    this.episodes[v] = episode;
+    this.epochs[v] = -1;
+  }
+
+  /** The same, with its slack in dual epoch `epoch` known (slack[slackAt]). */
+  found(v: number, k: number, key: Float64Array, keyAt: number, episode: number, slack: Float64Array, slackAt: number, epoch: number): void {
+    this.set(v, k, key, keyAt, episode);
+    limbs.copy(this.slacks, v * this.width, slack, slackAt, this.width);
+    this.epochs[v] = epoch;
+  }
+
+  /** v takes `other`'s best edge for its own. */
+  takeFrom(other: BestKeys, v: number): void {
+    this.set(v, other.edge[v]!, other.keys, v * this.width, other.episodes[v]!);
+  }
+
+  /** The episode of the S-vertex v's best edge was found for. */
+  episodeOf(v: number): number {
+    return this.episodes[v]!;
+  }
+
+  /** Offset in `slacks` of the slack v's key stands for (or bounds) in dual epoch `epoch`. */
+  slackAt(v: number, epoch: number): number {
+    const { width } = this;
+    if (this.epochs[v] !== epoch) {
+      limbs.sumMinus(this.slacks, v * width, this.keys, v * width, this.dual, v * width, this.lowered, 0, width);
+      this.epochs[v] = epoch;
+    }
+    return v * width;
+  }
+
+  /** Whether an edge of slack slack[at] would be v's best: v has none, or it is less. */
+  improves(v: number, slack: Float64Array, at: number, epoch: number): boolean {
+    return this.edge[v] === -1 || limbs.compare(slack, at, this.slacks, this.slackAt(v, epoch), this.width) < 0;
   }
 }

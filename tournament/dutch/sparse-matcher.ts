@@ -73,6 +73,8 @@ export class SparseMatcher implements BracketMatcher {
   private readonly standIn: Uint8Array;
   private standInMayTakeBye = false;
   private standInFor = '';
+  /** Everyone below the stage, and the bye vertex in an odd field: fixed for a stage. */
+  private belowPlayers: number[] | null = null;
   /** Whether everyone below can be paired among themselves (and the bye): fixed for a stage. */
   private belowAlone: boolean | null = null;
   /** Stages begun on the bracket alone, and of those the ones that had to widen. */
@@ -126,6 +128,7 @@ export class SparseMatcher implements BracketMatcher {
     this.next = next;
     this.bye = bye;
     this.bracketSize = bracketSize;
+    this.belowPlayers = null;
     this.belowAlone = null;
     this.standInFor = '';
     if (this.exact) return;
@@ -263,9 +266,7 @@ export class SparseMatcher implements BracketMatcher {
     floater.fill(0);
     for (const v of floaters) floater[v] = 1;
     const n = this.sorted.length;
-    const below: number[] = [];
-    for (let v = this.next; v < n; v += 1) below.push(v);
-    if (n % 2 === 1) below.push(n);
+    const below = (this.belowPlayers ??= this.playersBelow());
     const players = [...floaters, ...group];
     if (players.length % 2 === 0) {
       if (!this.nextGroup.completes(players)) return false;
@@ -282,6 +283,14 @@ export class SparseMatcher implements BracketMatcher {
       this.standInMayTakeBye = spare.some((g) => this.mayTakeBye(g));
     }
     return this.below.completes([...below, n + 1]);
+  }
+
+  private playersBelow(): number[] {
+    const n = this.sorted.length;
+    const below: number[] = [];
+    for (let v = this.next; v < n; v += 1) below.push(v);
+    if (n % 2 === 1) below.push(n);
+    return below;
   }
 
   private take(found: readonly number[]): readonly number[] {
