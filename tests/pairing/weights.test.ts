@@ -1,8 +1,18 @@
 // The edge weight computed once per kind of pair (edgeWeights) against edgeWeight itself, for
-// every pair of random players, inside and outside the bracket, with and without C9 in play.
+// every pair of random players, inside and outside the bracket, with and without C9 in play; and
+// a stage's numbered, shortened weights (StagePairWeights) against the exact quality weights.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { edgeWeight, edgeWeights, weightLayout, type PairingByeContext as ByeContext, type PairingPlayerState as PlayerState } from '../../tournament/index.ts';
+import {
+  completionPart,
+  edgeWeight,
+  edgeWeights,
+  StagePairWeights,
+  StageWeights,
+  weightLayout,
+  type PairingByeContext as ByeContext,
+  type PairingPlayerState as PlayerState,
+} from '../../tournament/index.ts';
 
 const colour = fc.constantFrom('white' as const, 'black' as const, null);
 const float = fc.constantFrom('down' as const, 'up' as const, 'none' as const);
@@ -58,7 +68,7 @@ describe('edgeWeights', () => {
                 for (const [inBracket, inNext] of [[true, false], [false, true], [false, false]] as const) {
                   const h = players[higher]!;
                   const l = players[lower]!;
-                  expect(memoised(h, l, inBracket, inNext)).toBe(edgeWeight(h, l, inBracket, inNext, ctx));
+                  expect(memoised.weights[memoised.weigh(h, l, inBracket, inNext)]).toBe(edgeWeight(h, l, inBracket, inNext, ctx));
                 }
               }
             }
@@ -67,5 +77,142 @@ describe('edgeWeights', () => {
       ),
       { seed: 20260201, numRuns: 400 },
     );
+  });
+});
+
+describe('StagePairWeights', () => {
+  // A stage of a larger field: the layout counts every player (8 of each generated one, so that
+  // score groups are wide enough to be shortened), the stage holds the generated players only.
+  it('numbers each weight by its exact quality, and shortening keeps the order of every two matchings', () => {
+    let shortenedStages = 0;
+    fc.assert(
+      fc.property(
+        field,
+        fc.constantFrom(0, 5, 10),
+        fc.nat(3),
+        fc.array(fc.boolean(), { minLength: 200, maxLength: 200 }),
+        fc.array(fc.nat(), { minLength: 64, maxLength: 64 }),
+        (fields, byeScore, playedRounds, meets, choices) => {
+          const copies = 8;
+          const everyone: PlayerState[] = fields
+            .flatMap((f, i) => Array.from({ length: copies }, (_, c) => ({ ...f, id: i * copies + c + 1, rank: i * copies + c, unacceleratedScore: f.score, colours: [] })))
+            .sort((a, b) => b.score - a.score || a.rank - b.rank);
+          // The stage: one of each generated player, of some of the field's scores (the others' bits go).
+          const scores = [...new Set(everyone.map((p) => p.score))];
+          const kept = scores.filter((_, i) => (choices[63]! >> i) % 2 === 1 || scores.length === 1);
+          const stage = everyone.filter((p) => p.rank % copies === 0 && kept.includes(p.score));
+          if (stage.length < 2) return;
+          const layout = weightLayout(everyone, playedRounds);
+          const bye: ByeContext = { byeScore, singleDownfloaterIsBye: false, unplayedRank: new Map() };
+          const compatible = (a: PlayerState, b: PlayerState): boolean => meets[(a.rank * 14 + b.rank) % 200]!;
+          const ctx = { layout, bye, compatible };
+          const weighed = edgeWeights(ctx);
+          const fields3 = [0, 1, 2].map((c) => completionPart({ ...stage[0]!, byeEligible: c < 1, score: -1 }, { ...stage[0]!, byeEligible: c < 2, score: -1 }, layout, bye));
+          const shortening = StageWeights.for(layout, new Set(stage.map((p) => p.score)));
+          const table = new StagePairWeights(weighed.weights, fields3, shortening);
+          let shortened = false;
+          const g = layout.groupBits;
+          let choice = 0;
+          const pick = (n: number): number => choices[choice++ % choices.length]! % n;
+          // Every pair of the stage, as the procedure sets it: base weight, ordering fields, a bump.
+          const number: number[][] = [];
+          const quality: bigint[][] = [];
+          const seen = new Map<number, bigint>();
+          for (let lower = 1; lower < stage.length; lower += 1) {
+            number.push([]);
+            quality.push([]);
+            for (let higher = 0; higher < lower; higher += 1) {
+              const h = stage[higher]!;
+              const l = stage[lower]!;
+              const inBracket = pick(3) > 0;
+              const id = weighed.weigh(h, l, inBracket, !inBracket);
+              const s1 = pick(stage.length);
+              const adjustment = ((higher < s1 ? 2 ** (2 * g) : 0) - higher) * 2 + [0, 1, -1, stage.length][pick(4)]!;
+              const c = (h.byeEligible && h.score <= byeScore ? 0 : 1) + (l.byeEligible && l.score <= byeScore ? 0 : 1);
+              const k = table.numberOf(id, c, adjustment);
+              const exact = id === 0 ? 0n : edgeWeight(h, l, inBracket, !inBracket, ctx) - completionPart(h, l, layout, bye) + BigInt(adjustment);
+              expect(k).toBeGreaterThanOrEqual(0);
+              expect(table.quality(k)).toBe(exact);
+              // The same weight is the same number; a number is one weight.
+              expect(table.numberOf(id, c, adjustment)).toBe(k);
+              // Another count of players not allowed the bye: another quality.
+              const other = (c + 1 + pick(2)) % 3;
+              const elsewhere = table.numberOf(id, other, adjustment);
+              if (id !== 0 && elsewhere >= 0) expect(table.quality(elsewhere)).toBe(exact + fields3[c]! - fields3[other]!);
+              if (seen.has(k)) expect(seen.get(k)).toBe(exact);
+              seen.set(k, exact);
+              if (!shortening) expect(table.short[k]).toBe(exact);
+              if (table.short[k]! < exact) shortened = true;
+              number[lower - 1]!.push(k);
+              quality[lower - 1]!.push(exact);
+            }
+          }
+          // Every two pairs (each a matching of one pair), and random matchings of the stage, compared
+          // two by two: exact and shortened totals agree in order.
+          const pairs = number.flatMap((row, i) => row.map((k, j) => [k, quality[i]![j]!] as const));
+          for (const [k, exact] of pairs) {
+            for (const [k2, exact2] of pairs) expect(Math.sign(Number(table.short[k]! - table.short[k2]!))).toBe(Math.sign(Number(exact - exact2)));
+          }
+          const matching = (): [bigint, bigint] => {
+            const order = stage.map((_, v) => v).sort((a, b) => ((a * 7919 + pick(1000)) % 997) - ((b * 7919 + pick(1000)) % 997));
+            let exact = 0n;
+            let short = 0n;
+            for (let i = 0; i + 1 < order.length; i += 2) {
+              if (pick(4) === 0) continue;
+              const [a, b] = [order[i]!, order[i + 1]!];
+              const [lower, higher] = a > b ? [a, b] : [b, a];
+              exact += quality[lower - 1]![higher]!;
+              short += table.short[number[lower - 1]![higher]!]!;
+            }
+            return [exact, short];
+          };
+          for (let trial = 0; trial < 6; trial += 1) {
+            const [a, b] = [matching(), matching()];
+            expect(Math.sign(Number(a[1] - b[1]))).toBe(Math.sign(Number(a[0] - b[0])));
+          }
+          if (shortened) shortenedStages += 1;
+        },
+      ),
+      { seed: 20261202, numRuns: 300 },
+    );
+    expect(shortenedStages).toBeGreaterThan(50);
+  });
+
+  it('carries a pair over to the next stage with its exact quality', () => {
+    const players: PlayerState[] = [10, 10, 5, 5, 5, 0, 0, 0].flatMap((score, i) =>
+      Array.from({ length: 8 }, (_, c) => ({
+        id: i * 8 + c + 1,
+        rank: i * 8 + c,
+        score,
+        unacceleratedScore: score,
+        colourImbalance: c % 3,
+        preference: c % 2 === 0 ? ('white' as const) : ('black' as const),
+        repeatedColour: null,
+        strong: c % 4 === 0,
+        absolute: false,
+        absoluteImbalance: false,
+        byeEligible: true,
+        playedGames: 3,
+        floats: [c % 3 === 0 ? ('down' as const) : ('none' as const), 'none' as const] as const,
+        colours: [],
+      })),
+    );
+    const layout = weightLayout(players, 3);
+    const bye: ByeContext = { byeScore: 0, singleDownfloaterIsBye: false, unplayedRank: new Map() };
+    const ctx = { layout, bye, compatible: () => true };
+    const fields3 = [0, 1, 2].map((c) => completionPart({ ...players[0]!, byeEligible: c < 1, score: -1 }, { ...players[0]!, byeEligible: c < 2, score: -1 }, layout, bye));
+    const weighed = edgeWeights(ctx);
+    const stageOne = new StagePairWeights(weighed.weights, fields3, StageWeights.for(layout, new Set([10, 5])));
+    const stageTwo = new StagePairWeights(edgeWeights(ctx).weights, fields3, StageWeights.for(layout, new Set([5, 0])));
+    const [h, l] = [players[20]!, players[30]!];
+    const k = stageOne.numberOf(weighed.weigh(h, l, true, false), 2, -37);
+    const exact = edgeWeight(h, l, true, false, ctx) - completionPart(h, l, layout, bye) - 37n;
+    expect(stageOne.quality(k)).toBe(exact);
+    const carried = stageTwo.carried(stageOne, k);
+    expect(stageTwo.quality(carried)).toBe(exact);
+    expect(stageTwo.carried(stageOne, k)).toBe(carried);
+    // Shortened for its own stage: the score sub-fields of 10 go, those of 0 stay.
+    expect(stageTwo.short[carried]).not.toBe(stageOne.short[k]);
+    expect(stageTwo.quality(0)).toBe(0n);
   });
 });

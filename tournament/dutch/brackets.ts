@@ -8,17 +8,22 @@
 // pairing: the whole-field graph (pair.ts) or the bracket-sized one (sparse-matcher.ts).
 import type { PlayerState } from './players.ts';
 import { NoValidPairingError } from './model.ts';
-import { edgeWeight, edgeWeights, type ByeContext, type EdgeContext, type WeightLayout } from './weights.ts';
+import { edgeWeights, type ByeContext, type EdgeContext, type WeightLayout } from './weights.ts';
 
 /** A maximum-weight matching over the players not yet paired, as the bracket procedure drives it. */
 export interface BracketMatcher {
   /**
    * A stage begins: `bracket` (by vertex: its first `mdps` the moved-down players, up to
-   * `bracketSize` the residents, then the next score group) is paired; players from `next` on are below it.
+   * `bracketSize` the residents, then the next score group) is paired; players from `next` on are
+   * below it. `weights`: the stage's weights by number (edgeWeights), growing as pairs are weighed.
    */
-  beginStage(bracket: readonly number[], next: number, bye: ByeContext, mdps: number, bracketSize: number): void;
-  /** Weight of the pair a-b (0n: they may not meet); both are in the current bracket. */
-  setWeight(a: number, b: number, weight: bigint): void;
+  beginStage(bracket: readonly number[], next: number, bye: ByeContext, mdps: number, bracketSize: number, weights: readonly bigint[]): void;
+  /**
+   * The pair a-b (both in the current bracket) weighs weights[id] + adjustment; id 0: they may
+   * not meet (weight 0, the adjustment ignored). The adjustment is the procedure's own: ordering
+   * fields and bumps, below the base weights' lowest unit.
+   */
+  setWeight(a: number, b: number, id: number, adjustment: number): void;
   /** mate[v]: v's partner in a maximum-weight matching (v itself when single). */
   solve(): readonly number[];
   /** a-b, matched now, is decided: every later optimum keeps it. */
@@ -38,7 +43,9 @@ export interface BracketMatcher {
 /**
  * Pairs every bracket of `sorted` (ranking order: score, then pairing number). Returns each
  * vertex's partner, -1 for the player left without one. `memoise`: compute each kind of pair's
- * weight once (edgeWeights); the reference computation weighs every pair by itself.
+ * weight once (edgeWeights); the reference computation weighs every pair by itself. A pair's
+ * weight goes to the matcher as its base weight's number and the procedure's adjustment (a
+ * machine integer), so no BigInt is computed per pair.
  */
 export function pairBrackets(
   sorted: readonly PlayerState[],
@@ -78,35 +85,27 @@ export function pairBrackets(
     } else if (mdps === bracketSize) {
       throw new NoValidPairingError('the last bracket cannot be completed');
     }
-    matcher.beginStage(bracket, next, bye, mdps, bracketSize);
+    const weighed = edgeWeights(ctx(), memoise);
+    matcher.beginStage(bracket, next, bye, mdps, bracketSize, weighed.weights);
     const at = (position: number): PlayerState => sorted[bracket[position]!]!;
     const inGroup = (vertex: number): boolean => vertex >= groupStart && vertex < groupEnd;
     const pairedInBracket = (vertex: number): boolean => mate[vertex]! > vertex && mate[vertex]! < groupEnd;
 
-    const g = BigInt(layout.groupBits);
-    /** Base weight plus the ordering fields: fewest exchanges, smallest BSN differences (D.2). */
-    const withOrder = (w: bigint, higherIndex: number, s1Size: number): bigint => {
-      if (w === 0n) return 0n;
-      const addend = (((higherIndex < s1Size ? 1n : 0n) << (2n * g)) - BigInt(higherIndex)) << 1n;
-      return w + addend;
-    };
-    const ordered = (higher: number, lower: number, higherIndex: number, s1Size: number): bigint => withOrder(base[lower]![higher]!, higherIndex, s1Size);
+    const s1Flag = 2 ** (2 * layout.groupBits);
+    /** The ordering fields added to a base weight: fewest exchanges, smallest BSN differences (D.2). */
+    const order = (higherIndex: number, s1Size: number): number => ((higherIndex < s1Size ? s1Flag : 0) - higherIndex) * 2;
     // Without moved-down players the remainder is every resident, and S1 is, but for the few a
     // bracket of that size floats down, its first half: the first solve already carries the
     // ordering fields for that S1 (they cannot change which pairings are optimal, only choose
     // among them), so the ordered solve below has nothing left to do when the guess is right.
     const s1Guess = mdps === 0 ? Math.floor(bracketSize / 2) : -1;
-    const weigh = memoise ? edgeWeights(ctx()) : (h: PlayerState, l: PlayerState, inBracket: boolean, inNext: boolean) => edgeWeight(h, l, inBracket, inNext, ctx());
-    // base[lower][higher], positions in the bracket.
-    const base: bigint[][] = [];
+    // base[lower][higher], positions in the bracket: the number of the pair's base weight (0: no edge).
+    const base: Int32Array[] = [];
     for (let lower = 0; lower < bracket.length; lower += 1) {
-      const row: bigint[] = [];
-      if (lower >= mdps) {
-        for (let higher = 0; higher < lower; higher += 1) {
-          const w = weigh(at(higher), at(lower), lower < bracketSize, lower >= bracketSize);
-          row.push(w);
-          matcher.setWeight(bracket[higher]!, bracket[lower]!, s1Guess >= 0 && lower < bracketSize ? withOrder(w, higher, s1Guess) : w);
-        }
+      const row = new Int32Array(lower >= mdps ? lower : 0);
+      for (let higher = 0; higher < row.length; higher += 1) {
+        const id = (row[higher] = weighed.weigh(at(higher), at(lower), lower < bracketSize, lower >= bracketSize));
+        matcher.setWeight(bracket[higher]!, bracket[lower]!, id, s1Guess >= 0 && lower < bracketSize ? order(higher, s1Guess) : 0);
       }
       base.push(row);
     }
@@ -136,8 +135,8 @@ export function pairBrackets(
       remaining -= 1;
       if (!inGroup(mate[v]!)) {
         for (let opp = mdps; opp < bracketSize; opp += 1) {
-          const w = base[opp]![position]!;
-          if (w !== 0n) matcher.setWeight(v, bracket[opp]!, w | 1n);
+          const id = base[opp]![position]!;
+          if (id !== 0) matcher.setWeight(v, bracket[opp]!, id, 1);
         }
         rematch();
       }
@@ -145,8 +144,8 @@ export function pairBrackets(
         matched[v] = true;
         remainingPaired -= 1;
         for (let opp = mdps; opp < bracketSize; opp += 1) {
-          const w = base[opp]![position]!;
-          if (w !== 0n) matcher.setWeight(v, bracket[opp]!, (w | BigInt(residents)) + 1n);
+          const id = base[opp]![position]!;
+          if (id !== 0) matcher.setWeight(v, bracket[opp]!, id, residents + 1);
         }
       }
     }
@@ -155,14 +154,14 @@ export function pairBrackets(
     for (let position = 0; position < mdps; position += 1) {
       const v = bracket[position]!;
       if (!matched[v]) continue;
-      let addend = BigInt(bracket.length);
+      let addend = bracket.length;
       for (let opp = bracketSize - 1; opp >= mdps; opp -= 1) {
         const ov = bracket[opp]!;
         if (matched[ov]) continue;
-        const w = base[opp]![position]!;
-        if (w !== 0n) {
-          matcher.setWeight(v, ov, w + addend);
-          addend += 1n;
+        const id = base[opp]![position]!;
+        if (id !== 0) {
+          matcher.setWeight(v, ov, id, addend);
+          addend += 1;
         }
       }
       rematch();
@@ -181,8 +180,11 @@ export function pairBrackets(
       if (mate[v]! < v) s1Size += 1;
     }
     const vx = (index: number): number => bracket[remainder[index]!]!;
+    /** The number of the base weight of remainder players a and b (a before b). */
+    const baseOf = (a: number, b: number): number => base[remainder[b]!]![remainder[a]!]!;
+    const setOrdered = (a: number, b: number, extra = 0): void => matcher.setWeight(vx(a), vx(b), baseOf(a, b), order(a, s1Size) + extra);
     for (let b = 0; b < remainder.length; b += 1) {
-      for (let a = 0; a < b; a += 1) matcher.setWeight(vx(a), vx(b), ordered(remainder[a]!, remainder[b]!, a, s1Size));
+      for (let a = 0; a < b; a += 1) setOrdered(a, b);
     }
     rematch();
     let exchanges = 0;
@@ -193,17 +195,14 @@ export function pairBrackets(
     for (let a = s1Size - 1; a >= 0 && left > 0; a -= 1) {
       const v = vx(a);
       if (pairedInBracket(v)) {
-        for (let b = a + 1; b < remainder.length; b += 1) {
-          const w = ordered(remainder[a]!, remainder[b]!, a, s1Size);
-          if (w !== 0n) matcher.setWeight(v, vx(b), w - 1n);
-        }
+        for (let b = a + 1; b < remainder.length; b += 1) if (baseOf(a, b) !== 0) setOrdered(a, b, -1);
         rematch();
       }
       const exchange = !pairedInBracket(v);
       if (exchange) left -= 1;
       for (let b = a + 1; b < remainder.length; b += 1) {
-        if (exchange) base[remainder[b]!]![remainder[a]!] = 0n;
-        matcher.setWeight(v, vx(b), ordered(remainder[a]!, remainder[b]!, a, s1Size));
+        if (exchange) base[remainder[b]!]![remainder[a]!] = 0;
+        setOrdered(a, b);
       }
     }
     // ...and the highest possible S2 players to S1.
@@ -212,25 +211,22 @@ export function pairBrackets(
       const v = vx(a);
       const already = pairedInBracket(v);
       if (!already) {
-        for (let b = a + 1; b < remainder.length; b += 1) {
-          const w = ordered(remainder[a]!, remainder[b]!, a, s1Size);
-          if (w !== 0n) matcher.setWeight(v, vx(b), w + 1n);
-        }
+        for (let b = a + 1; b < remainder.length; b += 1) if (baseOf(a, b) !== 0) setOrdered(a, b, 1);
         rematch();
       }
       if (pairedInBracket(v)) {
         left -= 1;
         for (let b = 0; b < a; b += 1) {
-          base[remainder[a]!]![remainder[b]!] = 0n;
-          matcher.setWeight(v, vx(b), 0n);
+          base[remainder[a]!]![remainder[b]!] = 0;
+          matcher.setWeight(v, vx(b), 0, 0);
         }
         for (let opp = bracketSize; opp < bracket.length; opp += 1) {
-          base[opp]![remainder[a]!] = 0n;
-          matcher.setWeight(v, bracket[opp]!, 0n);
+          base[opp]![remainder[a]!] = 0;
+          matcher.setWeight(v, bracket[opp]!, 0, 0);
         }
       }
       if (!already) {
-        for (let b = a + 1; b < remainder.length; b += 1) matcher.setWeight(v, vx(b), ordered(remainder[a]!, remainder[b]!, a, s1Size));
+        for (let b = a + 1; b < remainder.length; b += 1) setOrdered(a, b);
       }
     }
     // Only S1 -> S2 edges remain. They keep their ordering fields: every optimum now pairs each S1
@@ -239,8 +235,8 @@ export function pairBrackets(
     // start without a solve.
     for (let a = 0; a < remainder.length; a += 1) {
       for (let b = a + 1; b < remainder.length; b += 1) {
-        if (!pairedInBracket(vx(a)) || pairedInBracket(vx(b))) base[remainder[b]!]![remainder[a]!] = 0n;
-        matcher.setWeight(vx(a), vx(b), ordered(remainder[a]!, remainder[b]!, a, s1Size));
+        if (!pairedInBracket(vx(a)) || pairedInBracket(vx(b))) base[remainder[b]!]![remainder[a]!] = 0;
+        setOrdered(a, b);
       }
     }
     // D.1: each S1 player, in order, gets the first S2 player that keeps the bracket optimal.
@@ -250,18 +246,18 @@ export function pairBrackets(
       if (!pairedInBracket(v)) continue;
       // The first candidate some optimum accepts is the answer. Candidates the current duals
       // exclude from every optimum are passed over; the next one is tried without solving.
-      const first = remainder.find((opp) => opp > position && !matched[bracket[opp]!] && base[opp]![position]! !== 0n && !matcher.excludes(v, bracket[opp]!));
+      const first = remainder.find((opp) => opp > position && !matched[bracket[opp]!] && base[opp]![position]! !== 0 && !matcher.excludes(v, bracket[opp]!));
       const shortcut = first === undefined ? null : matcher.tryPair(v, bracket[first]!);
       if (shortcut) mate = shortcut;
       else {
-        let addend = 0n;
+        let addend = 0;
         for (let b = remainder.length - 1; b >= 0; b -= 1) {
           const opp = remainder[b]!;
           const ov = bracket[opp]!;
           if (opp <= position || matched[ov]) continue;
-          const w = ordered(position, opp, a, s1Size);
-          if (w !== 0n) matcher.setWeight(v, ov, w + addend);
-          addend += 1n;
+          const id = base[opp]![position]!;
+          if (id !== 0) matcher.setWeight(v, ov, id, order(a, s1Size) + addend);
+          addend += 1;
         }
         rematch();
       }

@@ -20,6 +20,8 @@ export {
   type RoundPairing,
   type RoundRecord as PairingRoundRecord,
 } from './model.ts';
-// The weights and the players' state, for the tests that hold the memoised weights to edgeWeight.
-export { edgeWeight, edgeWeights, weightLayout, type ByeContext as PairingByeContext } from './weights.ts';
+// The weights and the players' state, for the tests that hold the memoised and the shortened
+// weights to edgeWeight.
+export { completionPart, edgeWeight, edgeWeights, weightLayout, type ByeContext as PairingByeContext } from './weights.ts';
+export { StagePairWeights, StageWeights } from './stage-weights.ts';
 export type { PlayerState as PairingPlayerState } from './players.ts';

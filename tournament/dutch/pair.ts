@@ -130,9 +130,12 @@ function wholeField(sorted: readonly PlayerState[], layout: WeightLayout, compat
     bye = byeContext(sorted, byeScore, singleDownfloaterIsBye);
     allEdges((h, l) => edgeWeight(h, l, false, false, { ...ctx, bye }));
   }
+  let weights: readonly bigint[] = [];
   const matcher: BracketMatcher = {
-    beginStage: () => undefined,
-    setWeight: (a, b, weight) => graph.setWeight(a, b, weight),
+    beginStage: (_bracket, _next, _bye, _mdps, _bracketSize, stageWeights) => {
+      weights = stageWeights;
+    },
+    setWeight: (a, b, id, adjustment) => graph.setWeight(a, b, id === 0 ? 0n : weights[id]! + BigInt(adjustment)),
     solve: () => graph.maximumWeightMatching(),
     freeze: (a, b) => graph.freezePair(a, b),
     excludes: (a, b) => graph.excludes(a, b),

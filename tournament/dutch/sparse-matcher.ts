@@ -20,7 +20,7 @@ import { Completion } from './completion.ts';
 import { WeightedGraph } from './matching.ts';
 import type { BracketMatcher } from './brackets.ts';
 import type { PlayerState } from './players.ts';
-import { StageWeights } from './stage-weights.ts';
+import { StagePairWeights, StageWeights } from './stage-weights.ts';
 import { completionPart, completionShift, type ByeContext, type WeightLayout } from './weights.ts';
 
 /** The bracket-sized matching cannot vouch for its optimum: use the whole-field matching. */
@@ -39,13 +39,16 @@ export class SparseMatcher implements BracketMatcher {
   private exact = false;
   /** local[v]: v's vertex in the stage graph (-1 outside the stage); the identity once exact. */
   private readonly local: Int32Array;
-  private shortened: StageWeights | null = null;
+  /** The stage's weights by number (the procedure's, as edgeWeights numbers them). */
+  private weights: readonly bigint[] = [];
+  /** The weights the stage's pairs are set to, by number: quality and shortened weight. */
+  private pairWeights: StagePairWeights | null = null;
   /**
-   * The stage's pairs as the bracket procedure last set them, the completion field taken off (0n:
-   * no edge), by local edge index; isSet marks those set in this stage or carried over from the last.
+   * The stage's pairs as the bracket procedure last set them, by local edge index: the number of
+   * the weight in pairWeights (0: no edge), -1 for a pair neither set in this stage nor carried
+   * over from the last.
    */
-  private quality: bigint[] = [];
-  private isSet = new Uint8Array(0);
+  private pairNumber = new Int32Array(0);
   /** The completion field of a pair with 0, 1 or 2 players who may not take the bye. */
   private readonly completionFields: readonly bigint[];
   private readonly mayNotTakeBye: Uint8Array;
@@ -104,7 +107,7 @@ export class SparseMatcher implements BracketMatcher {
       u === n ? this.mayTakeBye(v) : v === n ? this.mayTakeBye(u) : compatible(u, v) && !(this.inStage[u] && this.inStage[v]),
     );
     this.floater = new Uint8Array(n);
-    this.nextGroup = new Completion(n, (u, v) => !(this.floater[u] && this.floater[v]) && this.quality[edgeIndex(this.local[u]!, this.local[v]!)] !== 0n);
+    this.nextGroup = new Completion(n, (u, v) => !(this.floater[u] && this.floater[v]) && this.pairNumber[edgeIndex(this.local[u]!, this.local[v]!)]! > 0);
     this.standIn = new Uint8Array(n);
     const standIn = n + 1;
     this.below = new Completion(n + 2, (u, v) => {
@@ -121,7 +124,7 @@ export class SparseMatcher implements BracketMatcher {
     return this.sorted[v]!.byeEligible && this.sorted[v]!.score <= this.bye.byeScore;
   }
 
-  beginStage(bracket: readonly number[], next: number, bye: ByeContext, mdps: number, bracketSize: number): void {
+  beginStage(bracket: readonly number[], next: number, bye: ByeContext, mdps: number, bracketSize: number, weights: readonly bigint[]): void {
     for (const v of this.stage) this.inStage[v] = 0;
     for (const v of bracket) this.inStage[v] = 1;
     this.stage = bracket;
@@ -131,6 +134,7 @@ export class SparseMatcher implements BracketMatcher {
     this.belowPlayers = null;
     this.belowAlone = null;
     this.standInFor = '';
+    this.weights = weights;
     if (this.exact) return;
     const odd = this.sorted.length % 2 === 1;
     if (bye.singleDownfloaterIsBye || (odd && bracket.some((v) => this.sorted[v]!.score <= bye.byeScore))) {
@@ -140,45 +144,46 @@ export class SparseMatcher implements BracketMatcher {
     // A new graph over the stage's players; of the pairs set before, only those between two
     // players moved down from the last bracket stay as they were (the procedure sets all others).
     const carried = bracket.filter((v) => this.local[v]! >= 0);
-    const carriedPairs: [number, number, bigint][] = [];
+    const carriedPairs: [number, number, number][] = [];
     for (let i = 1; i < carried.length; i += 1) {
       for (let j = 0; j < i; j += 1) {
-        const k = edgeIndex(this.local[carried[i]!]!, this.local[carried[j]!]!);
-        if (this.isSet[k]) carriedPairs.push([carried[i]!, carried[j]!, this.quality[k]!]);
+        const number = this.pairNumber[edgeIndex(this.local[carried[i]!]!, this.local[carried[j]!]!)]!;
+        if (number >= 0) carriedPairs.push([carried[i]!, carried[j]!, number]);
       }
     }
     for (const v of this.sorted.keys()) this.local[v] = -1;
     bracket.forEach((v, i) => (this.local[v] = i));
     const m = (bracket.length * (bracket.length - 1)) / 2;
     // The C8 check rests on a pair of moved-down players never being an edge (docs/dutch-pairing.md).
-    const mdpPair = carriedPairs.some(([a, b, quality]) => quality !== 0n && this.local[a]! < mdps && this.local[b]! < mdps);
+    const mdpPair = carriedPairs.some(([a, b, number]) => number !== 0 && this.local[a]! < mdps && this.local[b]! < mdps);
     this.bracketOnly = bracketSize < bracket.length && !mdpPair;
     if (this.bracketOnly) this.stageCounts.bracketOnly += 1;
     this.graph = new WeightedGraph(this.bracketOnly ? bracketSize : bracket.length);
-    this.quality = new Array<bigint>(m).fill(0n);
-    this.isSet = new Uint8Array(m);
-    this.shortened = StageWeights.for(this.layout, new Set(bracket.map((v) => this.sorted[v]!.score)));
+    this.pairNumber = new Int32Array(m).fill(-1);
+    const before = this.pairWeights;
+    const pairWeights = new StagePairWeights(weights, this.completionFields, StageWeights.for(this.layout, new Set(bracket.map((v) => this.sorted[v]!.score))));
+    this.pairWeights = pairWeights;
     for (const v of bracket) this.mayNotTakeBye[v] = this.mayTakeBye(v) ? 0 : 1;
-    for (const [a, b, quality] of carriedPairs) this.record(a, b, quality);
+    for (const [a, b, number] of carriedPairs) this.record(a, b, pairWeights.carried(before!, number));
   }
 
-  /** Sets a pair of the stage graph from its quality weight. */
-  private record(a: number, b: number, quality: bigint): void {
+  /** Sets a pair of the stage graph to a weight by its number in pairWeights (-1: it has none). */
+  private record(a: number, b: number, number: number): void {
+    if (number < 0) throw new NeedsFullGraph(`the pair ${a}-${b} has no quality weight inside its stage`);
     const k = edgeIndex(this.local[a]!, this.local[b]!);
-    this.quality[k] = quality;
-    this.isSet[k] = 1;
+    // Unchanged: the graph holds it already (or, on the bracket alone, leaves it out).
+    if (this.pairNumber[k] === number) return;
+    this.pairNumber[k] = number;
     if (this.bracketOnly && (this.local[a]! >= this.bracketSize || this.local[b]! >= this.bracketSize)) return;
-    this.graph.setWeight(this.local[a]!, this.local[b]!, quality === 0n ? 0n : this.short(quality));
+    this.graph.setWeight(this.local[a]!, this.local[b]!, this.pairWeights!.short[number]!);
   }
 
-  setWeight(a: number, b: number, weight: bigint): void {
+  setWeight(a: number, b: number, id: number, adjustment: number): void {
     if (this.exact) {
-      this.graph.setWeight(a, b, weight);
+      this.graph.setWeight(a, b, id === 0 ? 0n : this.weights[id]! + BigInt(adjustment));
       return;
     }
-    const quality = weight === 0n ? 0n : weight - this.completionFields[this.mayNotTakeBye[a]! + this.mayNotTakeBye[b]!]!;
-    if (weight !== 0n && quality <= 0n) throw new NeedsFullGraph(`the pair ${a}-${b} has no quality weight`);
-    this.record(a, b, quality);
+    this.record(a, b, this.pairWeights!.numberOf(id, this.mayNotTakeBye[a]! + this.mayNotTakeBye[b]!, adjustment));
   }
 
   solve(): readonly number[] {
@@ -202,8 +207,8 @@ export class SparseMatcher implements BracketMatcher {
     const graph = new WeightedGraph(this.stage.length, active);
     for (let i = 1; i < active.length; i += 1) {
       for (let j = 0; j < i; j += 1) {
-        const k = edgeIndex(active[i]!, active[j]!);
-        if (this.isSet[k] && this.quality[k] !== 0n) graph.setWeight(active[i]!, active[j]!, this.short(this.quality[k]!));
+        const number = this.pairNumber[edgeIndex(active[i]!, active[j]!)]!;
+        if (number > 0) graph.setWeight(active[i]!, active[j]!, this.pairWeights!.short[number]!);
       }
     }
     this.graph = graph;
@@ -308,13 +313,6 @@ export class SparseMatcher implements BracketMatcher {
     else this.graph.freezePair(this.local[a]!, this.local[b]!);
   }
 
-  private short(quality: bigint): bigint {
-    if (!this.shortened) return quality;
-    const short = this.shortened.shorten(quality);
-    if (short === null) throw new NeedsFullGraph('a weight has bits outside its stage');
-    return short;
-  }
-
   private completionWeight(a: number, b: number): bigint {
     const [higher, lower] = a < b ? [a, b] : [b, a];
     return completionPart(this.sorted[higher]!, this.sorted[lower]!, this.layout, this.bye);
@@ -330,14 +328,14 @@ export class SparseMatcher implements BracketMatcher {
         const v = left[i]!;
         const k = this.local[u]! >= 0 && this.local[v]! >= 0 ? edgeIndex(this.local[u]!, this.local[v]!) : -1;
         let weight: bigint;
-        if (k >= 0 && this.isSet[k]) weight = this.quality[k] === 0n ? 0n : this.quality[k]! + this.completionWeight(u, v);
+        if (k >= 0 && this.pairNumber[k]! >= 0) weight = this.pairNumber[k] === 0 ? 0n : this.pairWeights!.quality(this.pairNumber[k]!) + this.completionWeight(u, v);
         else weight = this.compatible(u, v) ? completionPart(this.sorted[u]!, this.sorted[v]!, this.layout, this.initialBye) : 0n;
         if (weight !== 0n) exact.setWeight(v, u, weight);
       }
     }
     this.graph = exact;
     this.exact = true;
-    this.quality = [];
-    this.isSet = new Uint8Array(0);
+    this.pairWeights = null;
+    this.pairNumber = new Int32Array(0);
   }
 }

@@ -6,17 +6,23 @@
 // the order of all matchings' totals, hence every optimum, is unchanged. The generation order's
 // low bits (and the zero bits just above them, which a large sum of negative ordering terms may
 // borrow from) are kept as they are. The bracket procedure's small adjustments (a few units in
-// the low bits, added to or subtracted from a base weight) pass through unchanged.
+// the low bits, added to or subtracted from a base weight) are added after shortening, unchanged.
+//
+// A stage's pairs share a few base weights (one per kind of pair) and a few thousand adjustments,
+// so StagePairWeights numbers each distinct weight a pair is set to and computes its quality and
+// shortened weight once; a pair keeps only that number.
 import { completionShift, scoreFieldOffsets, type WeightLayout } from './weights.ts';
 
 export class StageWeights {
   /** Kept bit runs [from, length], lowest first. */
   private readonly runs: [number, number][] = [];
   private readonly droppedMask: bigint;
-  private readonly orderBits: bigint;
-  private readonly cache = new Map<bigint, bigint>();
 
-  /** Null when the layout leaves too little room to tell a base weight from its adjustments. */
+  /**
+   * Null for a layout of small score groups (groupBits < 4, at most 7 players): there the sums of
+   * the procedure's adjustments may reach past the ordering room, which the kept bits were not
+   * argued for, and the stage's graphs are small; they keep their quality weights whole.
+   */
   static for(layout: WeightLayout, stageScores: ReadonlySet<number>): StageWeights | null {
     return layout.groupBits < 4 ? null : new StageWeights(layout, stageScores);
   }
@@ -43,28 +49,103 @@ export class StageWeights {
       bit = end;
     }
     this.droppedMask = dropped;
-    this.orderBits = BigInt(3 * layout.groupBits + 1);
   }
 
   /**
-   * The shortened weight of a quality weight (the completion field already taken off), or null if
-   * it has bits in a removed sub-field (not expected: the caller then uses the exact weights).
+   * The shortened weight of a quality weight's base (the completion field taken off, no
+   * adjustment: a positive multiple of the generation order's unit), or null if it has bits in a
+   * removed sub-field (not expected: the caller then uses the exact weights).
    */
-  shorten(weight: bigint): bigint | null {
-    // weight = base + adjustment, the base a multiple of 2^orderBits, |adjustment| < 2^(orderBits - 1).
-    const base = ((weight + (1n << (this.orderBits - 1n))) >> this.orderBits) << this.orderBits;
-    const adjustment = weight - base;
-    let short = this.cache.get(base);
-    if (short === undefined) {
-      if ((base & this.droppedMask) !== 0n) return null;
-      short = 0n;
-      let at = 0n;
-      for (const [from, length] of this.runs) {
-        short |= ((base >> BigInt(from)) & ((1n << BigInt(length)) - 1n)) << at;
-        at += BigInt(length);
-      }
-      this.cache.set(base, short);
+  shorten(base: bigint): bigint | null {
+    if ((base & this.droppedMask) !== 0n) return null;
+    let short = 0n;
+    let at = 0n;
+    for (const [from, length] of this.runs) {
+      short |= ((base >> BigInt(from)) & ((1n << BigInt(length)) - 1n)) << at;
+      at += BigInt(length);
     }
-    return short + adjustment;
+    return short;
+  }
+}
+
+/**
+ * The weights a stage's pairs are set to, by number. A pair set to the procedure's weight number
+ * `id` (edgeWeights) plus an adjustment, with c of its two players not allowed the bye, weighs
+ * weights[id] - completionFields[c] + adjustment in quality: each distinct (id, c) is one quality
+ * base, taken off and shortened once, and each distinct (base, adjustment) one number, its
+ * shortened weight computed once (number 0: no edge).
+ */
+export class StagePairWeights {
+  /** By number: the shortened weight (a BigInt shared by every pair of that number). */
+  readonly short: bigint[] = [0n];
+  /** By number: its quality base (an index into baseQuality) and its adjustment. */
+  private readonly baseOf: number[] = [0];
+  private readonly adjustmentOf: number[] = [0];
+  /** By quality base: the quality weight, its shortened weight, and its numbers by adjustment. */
+  private readonly baseQuality: bigint[] = [0n];
+  private readonly baseShort: bigint[] = [0n];
+  private readonly byAdjustment: Map<number, number>[] = [new Map()];
+  /** The quality base of weight number id with c players not allowed the bye, at 3 id + c. */
+  private readonly baseById: number[] = [];
+  /** The quality bases of the table pairs were carried over from, by their number there. */
+  private readonly baseByCarried = new Map<number, number>();
+
+  constructor(
+    private readonly weights: readonly bigint[],
+    private readonly completionFields: readonly bigint[],
+    private readonly shortened: StageWeights | null,
+  ) {}
+
+  /**
+   * The number of weights[id] + adjustment, less completion field c; -1 when it cannot be set
+   * on the stage's graph (no quality weight left, or bits outside the stage: not expected).
+   */
+  numberOf(id: number, c: number, adjustment: number): number {
+    if (id === 0) return 0;
+    let base = this.baseById[3 * id + c];
+    if (base === undefined) {
+      base = this.addBase(this.weights[id]! - this.completionFields[c]!);
+      if (base < 0) return -1;
+      this.baseById[3 * id + c] = base;
+    }
+    return this.numberAt(base, adjustment);
+  }
+
+  /** The number, in this stage, of a pair's number in the stage before (`from`). */
+  carried(from: StagePairWeights, number: number): number {
+    if (number === 0) return 0;
+    let base = this.baseByCarried.get(from.baseOf[number]!);
+    if (base === undefined) {
+      base = this.addBase(from.baseQuality[from.baseOf[number]!]!);
+      if (base < 0) return -1;
+      this.baseByCarried.set(from.baseOf[number]!, base);
+    }
+    return this.numberAt(base, from.adjustmentOf[number]!);
+  }
+
+  /** The quality weight (completion field taken off, adjustment added) of a number. */
+  quality(number: number): bigint {
+    return number === 0 ? 0n : this.baseQuality[this.baseOf[number]!]! + BigInt(this.adjustmentOf[number]!);
+  }
+
+  private addBase(quality: bigint): number {
+    if (quality <= 0n) return -1;
+    const short = this.shortened ? this.shortened.shorten(quality) : quality;
+    if (short === null) return -1;
+    this.baseQuality.push(quality);
+    this.baseShort.push(short);
+    return this.byAdjustment.push(new Map()) - 1;
+  }
+
+  private numberAt(base: number, adjustment: number): number {
+    const numbers = this.byAdjustment[base]!;
+    let number = numbers.get(adjustment);
+    if (number === undefined) {
+      number = this.short.push(this.baseShort[base]! + BigInt(adjustment)) - 1;
+      this.baseOf.push(base);
+      this.adjustmentOf.push(adjustment);
+      numbers.set(adjustment, number);
+    }
+    return number;
   }
 }

@@ -126,14 +126,28 @@ export function edgeWeight(higher: PlayerState, lower: PlayerState, lowerInBrack
 }
 
 /**
- * edgeWeight, computed once per kind of pair. Besides whether the two may meet, a weight reads
- * only each player's score, bye eligibility, colour state and floats (and games played, where
- * C9 is in play), and a bracket holds few kinds of player, so most of its pairs share a weight.
+ * A stage's weights by number, for the bracket procedure and its matcher: weigh() gives the
+ * number of a pair's weight in `weights`, 0 for a pair that may not meet (weights[0] is 0n). A
+ * matcher can then do its work on a weight once per number rather than once per pair.
  */
-export function edgeWeights(ctx: EdgeContext): (higher: PlayerState, lower: PlayerState, lowerInBracket: boolean, lowerInNext: boolean) => bigint {
+export interface PairWeights {
+  readonly weights: readonly bigint[];
+  weigh(higher: PlayerState, lower: PlayerState, lowerInBracket: boolean, lowerInNext: boolean): number;
+}
+
+/**
+ * edgeWeight by number, computed once per kind of pair. Besides whether the two may meet, a
+ * weight reads only each player's score, bye eligibility, colour state and floats (and games
+ * played, where C9 is in play), and a bracket holds few kinds of player, so most of its pairs
+ * share a number. `memoise` false: the reference, every pair weighed by itself under its own number.
+ */
+export function edgeWeights(ctx: EdgeContext, memoise = true): PairWeights {
+  const weights: bigint[] = [0n];
+  const numbered = (w: bigint): number => (w === 0n ? 0 : weights.push(w) - 1);
+  if (!memoise) return { weights, weigh: (higher, lower, inBracket, inNext) => numbered(edgeWeight(higher, lower, inBracket, inNext, ctx)) };
   const kinds = new Map<string, number>();
   const kindOf = new Map<PlayerState, number>();
-  const memo = new Map<number, bigint>();
+  const memo = new Map<number, number>();
   const kind = (p: PlayerState): number => {
     let k = kindOf.get(p);
     if (k === undefined) {
@@ -145,13 +159,14 @@ export function edgeWeights(ctx: EdgeContext): (higher: PlayerState, lower: Play
     }
     return k;
   };
-  return (higher, lower, lowerInBracket, lowerInNext) => {
-    if (!ctx.compatible(higher, lower)) return 0n;
+  const weigh = (higher: PlayerState, lower: PlayerState, lowerInBracket: boolean, lowerInNext: boolean): number => {
+    if (!ctx.compatible(higher, lower)) return 0;
     const key = (kind(higher) * 2 ** 24 + kind(lower)) * 4 + (lowerInBracket ? 2 : 0) + (lowerInNext ? 1 : 0);
-    let w = memo.get(key);
-    if (w === undefined) memo.set(key, (w = edgeWeight(higher, lower, lowerInBracket, lowerInNext, ctx)));
-    return w;
+    let id = memo.get(key);
+    if (id === undefined) memo.set(key, (id = numbered(edgeWeight(higher, lower, lowerInBracket, lowerInNext, ctx))));
+    return id;
   };
+  return { weights, weigh };
 }
 
 /** Bits below the completion field (C2, C4, C5) of an edge weight. */
