@@ -212,6 +212,73 @@ describe('WeightedGraph.maximumWeightMatching', () => {
     );
   });
 
+  // Thousands of exhaustive searches: seconds on a free core, a minute with the cores shared.
+  it('stays exact with any shares, at the cold start and rising between solves', { timeout: 180_000 }, () => {
+    // The bracket procedure's case: the generation order's addend of the higher player on every
+    // edge, its S1 players sharing it; and arbitrary shares, too small, too large, at S2 players.
+    const sharesOf = fc.oneof(
+      fc.constant('order' as const),
+      fc.array(fc.bigInt({ min: 0n, max: 8n }), { minLength: 10, maxLength: 10 }),
+    );
+    fc.assert(
+      fc.property(scenario, sharesOf, fc.integer({ min: 0, max: 10 }), sharesOf, ({ size, values, shift, initial, steps }, first, s1, later) => {
+        // The order's addend below the base weights' unit: 2 * (16 [higher < s1] - higher) on top of 2^6 * base.
+        const orderAddend = (higher: number, s1Size: number): bigint => BigInt(2 * ((higher < s1Size ? 16 : 0) - higher));
+        const value = (index: number): bigint => BigInt(values[index % values.length]!) << shift;
+        const weightOf = (a: number, b: number, base: bigint, s1Size: number): bigint =>
+          base === 0n ? 0n : (base << 6n) + (first === 'order' ? orderAddend(Math.min(a, b), s1Size) : 0n);
+        const shareOf = (shares: typeof first, v: number, s1Size: number): bigint =>
+          shares === 'order' ? (v < s1Size ? orderAddend(v, s1Size) : 0n) : shares[v]! << 4n;
+        const graph = new WeightedGraph(size);
+        const base: bigint[][] = Array.from({ length: size }, () => new Array<bigint>(size).fill(0n));
+        let e = 0;
+        for (let a = 1; a < size; a += 1) {
+          for (let b = 0; b < a; b += 1) {
+            base[a]![b] = base[b]![a] = value(initial[e++ % initial.length]!);
+            graph.setWeight(a, b, weightOf(a, b, base[a]![b]!, s1));
+          }
+        }
+        for (let v = 0; v < size; v += 1) graph.setShare(v, shareOf(first, v, s1));
+        const frozen = new Set<number>();
+        const check = (): number[] => {
+          const mate = graph.maximumWeightMatching();
+          const active = [...Array(size).keys()].filter((v) => !frozen.has(v));
+          let total = 0n;
+          for (const v of active) {
+            expect(mate[mate[v]!]).toBe(v);
+            if (mate[v]! > v) total += graph.weight(v, mate[v]!);
+          }
+          expect(total).toBe(bestTotal(active, (a, b) => graph.weight(a, b)));
+          return mate;
+        };
+        let mate = check();
+        // Another S1 (the ordered re-solve) and other shares, then the procedure's changes.
+        const s1Later = Math.max(0, s1 - 1);
+        for (let a = 1; a < size; a += 1) for (let b = 0; b < a; b += 1) graph.setWeight(a, b, weightOf(a, b, base[a]![b]!, s1Later));
+        for (let v = 0; v < size; v += 1) graph.setShare(v, shareOf(later, v, s1Later));
+        mate = check();
+        for (const step of steps as Step[]) {
+          const active = [...Array(size).keys()].filter((v) => !frozen.has(v));
+          if (active.length === 0) break;
+          if (step.kind === 'change') {
+            const v = active[step.vertex % active.length]!;
+            step.others.forEach((o, i) => graph.setWeight(v, active[o % active.length]!, value(step.weights[i]!) << 6n));
+            graph.setShare(v, BigInt(step.weights[0]!) << 5n);
+          } else {
+            const paired = active.filter((v) => mate[v] !== v);
+            if (paired.length > 0) {
+              const v = paired[step.pick % paired.length]!;
+              graph.freezePair(v, mate[v]!);
+              frozen.add(v).add(mate[v]!);
+            }
+          }
+          mate = check();
+        }
+      }),
+      { seed: 20261203, numRuns: 1500 },
+    );
+  });
+
   it('refuses to freeze two players who are not paired together', () => {
     const graph = new WeightedGraph(3);
     graph.setWeight(0, 1, 5n);

@@ -24,6 +24,11 @@ export interface BracketMatcher {
    * fields and bumps, below the base weights' lowest unit.
    */
   setWeight(a: number, b: number, id: number, adjustment: number): void;
+  /**
+   * A hint for the matcher's start, never for the optimum: v is expected to carry `share` of its
+   * pair's weight (the generation order's S1 addend of a player expected in S1).
+   */
+  setShare(v: number, share: bigint): void;
   /** mate[v]: v's partner in a maximum-weight matching (v itself when single). */
   solve(): readonly number[];
   /** a-b, matched now, is decided: every later optimum keeps it. */
@@ -94,6 +99,12 @@ export function pairBrackets(
     const s1Flag = 2 ** (2 * layout.groupBits);
     /** The ordering fields added to a base weight: fewest exchanges, smallest BSN differences (D.2). */
     const order = (higherIndex: number, s1Size: number): number => ((higherIndex < s1Size ? s1Flag : 0) - higherIndex) * 2;
+    // An S1 player paired downwards carries its addend alone: each of its edges as the higher
+    // player has it. Given to its dual at the start (setShare), the S1 -> S2 pairs start tight where
+    // halving every edge would put half of each S1 addend on the S2 side, far from the optimum's duals.
+    const shareOrder = (vertex: number, index: number, s1Size: number): void => {
+      if (index < s1Size) matcher.setShare(vertex, BigInt(order(index, s1Size)));
+    };
     // Without moved-down players the remainder is every resident, and S1 is, but for the few a
     // bracket of that size floats down, its first half: the first solve already carries the
     // ordering fields for that S1 (they cannot change which pairings are optimal, only choose
@@ -109,6 +120,7 @@ export function pairBrackets(
       }
       base.push(row);
     }
+    for (let position = 0; position < s1Guess; position += 1) shareOrder(bracket[position]!, position, s1Guess);
     rematch();
 
     // Which moved-down players are paired here (C6, C7): highest scores first, then ranking order.
@@ -186,6 +198,7 @@ export function pairBrackets(
     for (let b = 0; b < remainder.length; b += 1) {
       for (let a = 0; a < b; a += 1) setOrdered(a, b);
     }
+    for (let a = 0; a < s1Size; a += 1) shareOrder(vx(a), a, s1Size);
     rematch();
     let exchanges = 0;
     for (let a = 0; a < s1Size; a += 1) if (!pairedInBracket(vx(a))) exchanges += 1;

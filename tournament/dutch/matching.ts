@@ -82,6 +82,9 @@ export class WeightedGraph {
   /** Vertices still to be matched; a frozen pair leaves the graph for good. */
   private active: number[];
   private readonly frozen: Uint8Array;
+  /** share[v]: the part of its pair's weight v is expected to carry (setShare); raise[v]: its rise not yet given to v's dual. */
+  private readonly share: bigint[];
+  private readonly raise = new Map<number, bigint>();
   /** Tight edges of the current search (all zero between solves). */
   private readonly allowedFlags: Uint8Array;
 
@@ -120,6 +123,7 @@ export class WeightedGraph {
     this.blossomendps = new Array<number[] | null>(2 * n).fill(null);
     this.unusedblossoms = Array.from({ length: n }, (_, i) => 2 * n - 1 - i);
     this.frozen = new Uint8Array(n);
+    this.share = new Array<bigint>(n).fill(0n);
     this.allowedFlags = new Uint8Array(m);
   }
 
@@ -208,6 +212,19 @@ export class WeightedGraph {
     for (const k of [...this.changed.keys()]) {
       if (this.frozen[this.edgeHigh[k]!] || this.frozen[this.edgeLow[k]!]) this.changed.delete(k);
     }
+  }
+
+  /**
+   * A hint, never needed for the optimum: v is expected to carry `share` of its pair's weight,
+   * as when every edge of v as the higher player carries an addend and the optimum pairs v
+   * downwards. The cold start gives v's dual this share before splitting the rest of each edge;
+   * once solved, a larger share raises v's dual by the increase at the next solve. Any such start is
+   * feasible (duals only rise from a feasible start; see coldStart), so a wrong hint costs work only.
+   */
+  setShare(v: number, share: bigint): void {
+    if (this.frozen[v] || share < 0n || share >= this.weightLimit) return;
+    if (this.solved && share > this.share[v]!) this.raise.set(v, (this.raise.get(v) ?? 0n) + share - this.share[v]!);
+    this.share[v] = share;
   }
 
   weight(a: number, b: number): bigint {
@@ -416,20 +433,36 @@ export class WeightedGraph {
   }
 
   private coldStart(): void {
-    // Half of each vertex's heaviest edge: feasible (y_u + y_v >= w(u, v)), all of one parity
-    // (every w4 is a multiple of 4), and closer to the optimum than half the heaviest edge overall.
+    // With shares p (setShare; 0 without a hint): y(v) = p(v) + half the largest reduced weight
+    // w(u, v) - p(u) - p(v) over v's edges (at least 0), then at least 0. Feasible: y(u) + y(v) >=
+    // p(u) + p(v) + (w(u, v) - p(u) - p(v)). All of one parity (every w4 and every share in w4 units
+    // is a multiple of 4). Without shares this is half of each vertex's heaviest edge; with them an
+    // edge weight that is mostly one end's addend (the generation order's S1 field) is given to that
+    // end, where the optimum's duals hold it, rather than halved between both ends.
     const { active, width, dual, w4, scratch } = this;
+    const shared = active.some((v) => this.share[v] !== 0n);
+    const potential = new Float64Array(shared ? this.size * width : 0);
+    if (shared) for (const v of active) limbs.write(potential, v * width, width, this.share[v]! << BigInt(2 + this.scale));
     for (const v of active) limbs.clear(dual, v * width, width);
     for (let i = 1; i < active.length; i += 1) {
       const vi = active[i]! * width;
       for (let j = 0; j < i; j += 1) {
         const k = edgeIndex(active[i]!, active[j]!);
         if (!this.present[k]) continue;
-        limbs.halve(scratch, 0, w4, this.cell(active[i]!, active[j]!), width);
         const vj = active[j]! * width;
+        if (shared) {
+          limbs.difference(scratch, 0, w4, this.cell(active[i]!, active[j]!), potential, vi, width);
+          limbs.subtractFrom(scratch, 0, potential, vj, width);
+          limbs.halve(scratch, 0, scratch, 0, width);
+        } else limbs.halve(scratch, 0, w4, this.cell(active[i]!, active[j]!), width);
         if (limbs.compare(scratch, 0, dual, vi, width) > 0) limbs.copy(dual, vi, scratch, 0, width);
         if (limbs.compare(scratch, 0, dual, vj, width) > 0) limbs.copy(dual, vj, scratch, 0, width);
       }
+    }
+    if (!shared) return;
+    for (const v of active) {
+      limbs.addTo(dual, v * width, potential, v * width, width);
+      if (limbs.sign(dual, v * width, width) < 0) limbs.clear(dual, v * width, width);
     }
   }
 
@@ -481,6 +514,16 @@ export class WeightedGraph {
     // Scratch: the slack at 0, the least other slack at `width`, a candidate dual at 2 * width.
     const slack = 0;
     const least = width;
+    // Shares grown since the last solve (setShare): raising a dual keeps every edge feasible; a
+    // matched edge it leaves loose is undone below, a blossom holding the vertex dissolved.
+    const raised: number[] = [];
+    for (const [v, rise] of this.raise) {
+      if (this.frozen[v] || this.position[v]! < 0) continue;
+      limbs.write(scratch, slack, width, rise << BigInt(2 + this.scale));
+      limbs.addTo(dual, v * width, scratch, slack, width);
+      raised.push(v);
+    }
+    this.raise.clear();
     // Matched edges first: the dual raised to keep one tight also covers the other changed edges
     // of that end. The end named first (the vertex whose weights the caller changed) takes it.
     for (const [k, highFirst] of this.changed) {
@@ -523,6 +566,10 @@ export class WeightedGraph {
         if (this.mate[end] === -1 && single(end)) limbs.subtractFrom(dual, end * width, scratch, slack, width);
         else dirty.add(end);
       }
+    }
+    for (const v of raised) {
+      if (!single(v)) dirty.add(v);
+      else if (this.mate[v]! >= 0 && this.slackSign(this.mate[v]! >> 1) !== 0) this.unmatch(v);
     }
     for (const v of dirty) {
       const top = this.topBlossom(v);

@@ -136,6 +136,7 @@ function wholeField(sorted: readonly PlayerState[], layout: WeightLayout, compat
       weights = stageWeights;
     },
     setWeight: (a, b, id, adjustment) => graph.setWeight(a, b, id === 0 ? 0n : weights[id]! + BigInt(adjustment)),
+    setShare: (v, share) => graph.setShare(v, share),
     solve: () => graph.maximumWeightMatching(),
     freeze: (a, b) => graph.freezePair(a, b),
     excludes: (a, b) => graph.excludes(a, b),

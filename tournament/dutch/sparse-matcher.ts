@@ -84,6 +84,8 @@ export class SparseMatcher implements BracketMatcher {
   readonly stageCounts = { bracketOnly: 0, widened: 0 };
   private bye: ByeContext;
   private readonly completion: Completion;
+  /** The stage's shares (setShare), for a widened graph's cold start. */
+  private readonly shares = new Map<number, bigint>();
 
   constructor(
     private readonly sorted: readonly PlayerState[],
@@ -163,6 +165,7 @@ export class SparseMatcher implements BracketMatcher {
     const before = this.pairWeights;
     const pairWeights = new StagePairWeights(weights, this.completionFields, StageWeights.for(this.layout, new Set(bracket.map((v) => this.sorted[v]!.score))));
     this.pairWeights = pairWeights;
+    this.shares.clear();
     for (const v of bracket) this.mayNotTakeBye[v] = this.mayTakeBye(v) ? 0 : 1;
     for (const [a, b, number] of carriedPairs) this.record(a, b, pairWeights.carried(before!, number));
   }
@@ -184,6 +187,12 @@ export class SparseMatcher implements BracketMatcher {
       return;
     }
     this.record(a, b, this.pairWeights!.numberOf(id, this.mayNotTakeBye[a]! + this.mayNotTakeBye[b]!, adjustment));
+  }
+
+  setShare(v: number, share: bigint): void {
+    if (this.exact) this.graph.setShare(v, share);
+    else if (!this.bracketOnly || this.local[v]! < this.bracketSize) this.graph.setShare(this.local[v]!, share);
+    if (!this.exact) this.shares.set(v, share);
   }
 
   solve(): readonly number[] {
@@ -211,6 +220,7 @@ export class SparseMatcher implements BracketMatcher {
         if (number > 0) graph.setWeight(active[i]!, active[j]!, this.pairWeights!.short[number]!);
       }
     }
+    for (const [v, share] of this.shares) graph.setShare(this.local[v]!, share);
     this.graph = graph;
     this.bracketOnly = false;
     this.stageCounts.widened += 1;
