@@ -68,6 +68,8 @@ export class WeightedGraph {
   private weightLimit = 1n;
   /** Limbs of w4 by weight, for the current width and scale (see writeW4). */
   private readonly converted = new Map<bigint, Float64Array>();
+  /** The same by the caller's number of the weight, where it numbers them (setWeight). */
+  private readonly convertedByNumber: (Float64Array | undefined)[] = [];
   private readonly inblossom: Int32Array;
   private readonly blossomparent: Int32Array;
   private readonly blossombase: Int32Array;
@@ -153,26 +155,32 @@ export class WeightedGraph {
     }
     this.scratch = new Float64Array(4 * width);
     this.converted.clear();
+    this.convertedByNumber.length = 0;
   }
 
   /**
    * w4[k] from the weight. A stage's weights repeat (a few kinds of pair, a few adjustments of
    * each), and converting a BigInt limb by limb costs more than the matcher's use of it, so the
-   * limbs of recent weights are kept (a bounded cache, emptied when the layout changes).
+   * limbs of recent weights are kept (a bounded cache, emptied when the layout changes); a
+   * numbered weight's by its number, without hashing the BigInt (whose hash reads only its lowest
+   * 64 bits, which many of a stage's weights share).
    */
-  private writeW4(k: number, weight: bigint): void {
+  private writeW4(k: number, weight: bigint, number: number): void {
     const high = this.edgeHigh[k]!;
     const low = this.edgeLow[k]!;
     // An edge of a vertex never in the graph is never read: nothing to convert. Nor is a weight 0
     // before the layout (it will read 0).
     if (this.position[high]! < 0 || this.position[low]! < 0 || this.w4.length === 0) return;
     const { width } = this;
-    let cached = this.converted.get(weight);
+    let cached = number >= 0 ? this.convertedByNumber[number] : this.converted.get(weight);
     if (cached === undefined) {
-      if (this.converted.size >= 4096) this.converted.clear();
       cached = new Float64Array(width);
       limbs.write(cached, 0, width, weight << BigInt(2 + this.scale));
-      this.converted.set(weight, cached);
+      if (number >= 0) this.convertedByNumber[number] = cached;
+      else {
+        if (this.converted.size >= 4096) this.converted.clear();
+        this.converted.set(weight, cached);
+      }
     }
     this.w4.set(cached, this.cell(high, low));
     if (this.square) this.w4.set(cached, this.cell(low, high));
@@ -231,19 +239,23 @@ export class WeightedGraph {
     return a === b ? 0n : this.raw[edgeIndex(a, b)]!;
   }
 
-  /** Changes one weight. Of the two ends, `a` is the one re-examined if the change needs it. */
-  setWeight(a: number, b: number, weight: bigint): void {
+  /**
+   * Changes one weight. Of the two ends, `a` is the one re-examined if the change needs it.
+   * `number`: the caller's number for this weight, if it numbers its weights (one number, one
+   * weight, for the graph's life); its limbs are then converted once per number.
+   */
+  setWeight(a: number, b: number, weight: bigint, number = -1): void {
     if (a === b) return;
     const k = edgeIndex(a, b);
     if (this.raw[k] === weight) return;
-    if (weight >= this.weightLimit || -weight >= this.weightLimit) {
+    if (weight >= this.weightLimit || (weight < 0n && -weight >= this.weightLimit)) {
       this.weightBits = (weight < 0n ? -weight : weight).toString(16).length * 4;
       this.weightLimit = 1n << BigInt(this.weightBits);
       this.ensureWidth(0);
     }
     this.raw[k] = weight;
     this.present[k] = weight === 0n ? 0 : 1;
-    this.writeW4(k, weight);
+    this.writeW4(k, weight, number);
     // Before the first solve nothing is kept to repair: the cold start reads every edge.
     if (!this.solved || this.frozen[a] || this.frozen[b]) return;
     // Taking away an unmatched edge that no blossom holds keeps the matching and the duals
@@ -607,6 +619,7 @@ export class WeightedGraph {
     if (direction === 1) this.ensureWidth(1);
     this.scale += direction;
     this.converted.clear();
+    this.convertedByNumber.length = 0;
     const { width, w4, dual } = this;
     const shift = direction === 1 ? limbs.double : limbs.halve;
     // Only edges between vertices still in the graph are read again (a frozen pair's never are).

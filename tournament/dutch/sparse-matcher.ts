@@ -144,8 +144,9 @@ export class SparseMatcher implements BracketMatcher {
       return;
     }
     // A new graph over the stage's players; of the pairs set before, only those between two
-    // players moved down from the last bracket stay as they were (the procedure sets all others).
-    const carried = bracket.filter((v) => this.local[v]! >= 0);
+    // players moved down from the last bracket (the first `mdps`) stay as they were: the procedure
+    // sets all others (the last stage's next score group, now residents, among them).
+    const carried = bracket.slice(0, mdps).filter((v) => this.local[v]! >= 0);
     const carriedPairs: [number, number, number][] = [];
     for (let i = 1; i < carried.length; i += 1) {
       for (let j = 0; j < i; j += 1) {
@@ -178,7 +179,7 @@ export class SparseMatcher implements BracketMatcher {
     if (this.pairNumber[k] === number) return;
     this.pairNumber[k] = number;
     if (this.bracketOnly && (this.local[a]! >= this.bracketSize || this.local[b]! >= this.bracketSize)) return;
-    this.graph.setWeight(this.local[a]!, this.local[b]!, this.pairWeights!.short[number]!);
+    this.graph.setWeight(this.local[a]!, this.local[b]!, this.pairWeights!.short[number]!, number);
   }
 
   setWeight(a: number, b: number, id: number, adjustment: number): void {
@@ -217,7 +218,7 @@ export class SparseMatcher implements BracketMatcher {
     for (let i = 1; i < active.length; i += 1) {
       for (let j = 0; j < i; j += 1) {
         const number = this.pairNumber[edgeIndex(active[i]!, active[j]!)]!;
-        if (number > 0) graph.setWeight(active[i]!, active[j]!, this.pairWeights!.short[number]!);
+        if (number > 0) graph.setWeight(active[i]!, active[j]!, this.pairWeights!.short[number]!, number);
       }
     }
     for (const [v, share] of this.shares) graph.setShare(this.local[v]!, share);
