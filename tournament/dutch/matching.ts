@@ -471,10 +471,35 @@ export class WeightedGraph {
         if (limbs.compare(scratch, 0, dual, vj, width) > 0) limbs.copy(dual, vj, scratch, 0, width);
       }
     }
-    if (!shared) return;
+    if (shared) {
+      for (const v of active) {
+        limbs.addTo(dual, v * width, potential, v * width, width);
+        if (limbs.sign(dual, v * width, width) < 0) limbs.clear(dual, v * width, width);
+      }
+    }
+    this.lowerDuals();
+  }
+
+  /**
+   * Each vertex in turn lowers its dual as far as its edges allow: to the largest w4(u, v) - y(u),
+   * at least 0. Every edge stays feasible, and a lowered vertex gets a tight edge (or dual 0). Half the
+   * heaviest edge splits a part of the weight that belongs to one end (a flag of that player on
+   * all its pairs, such as a float in the round before) between both, so only pairs of two
+   * flagged players started tight; lowered, the unflagged ones come down to it and most pairs of
+   * the stage start tight, which the first scans match without a dual change.
+   */
+  private lowerDuals(): void {
+    const { active, width, dual, w4, scratch } = this;
     for (const v of active) {
-      limbs.addTo(dual, v * width, potential, v * width, width);
-      if (limbs.sign(dual, v * width, width) < 0) limbs.clear(dual, v * width, width);
+      limbs.clear(scratch, 0, width);
+      for (const u of active) {
+        if (u === v) continue;
+        const k = edgeIndex(u, v);
+        if (!this.present[k]) continue;
+        limbs.difference(scratch, width, w4, this.cell(v, u), dual, u * width, width);
+        if (limbs.compare(scratch, width, scratch, 0, width) > 0) limbs.copy(scratch, 0, scratch, width, width);
+      }
+      if (limbs.compare(scratch, 0, dual, v * width, width) < 0) limbs.copy(dual, v * width, scratch, 0, width);
     }
   }
 
