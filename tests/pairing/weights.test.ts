@@ -118,6 +118,7 @@ describe('StagePairWeights', () => {
           const number: number[][] = [];
           const quality: bigint[][] = [];
           const seen = new Map<number, bigint>();
+          const numberOfExact = new Map<bigint, number>();
           for (let lower = 1; lower < stage.length; lower += 1) {
             number.push([]);
             quality.push([]);
@@ -133,14 +134,16 @@ describe('StagePairWeights', () => {
               const exact = id === 0 ? 0n : edgeWeight(h, l, inBracket, !inBracket, ctx) - completionPart(h, l, layout, bye) + BigInt(adjustment);
               expect(k).toBeGreaterThanOrEqual(0);
               expect(table.quality(k)).toBe(exact);
-              // The same weight is the same number; a number is one weight.
               expect(table.numberOf(id, c, adjustment)).toBe(k);
               // Another count of players not allowed the bye: another quality.
               const other = (c + 1 + pick(2)) % 3;
               const elsewhere = table.numberOf(id, other, adjustment);
               if (id !== 0 && elsewhere >= 0) expect(table.quality(elsewhere)).toBe(exact + fields3[c]! - fields3[other]!);
+              // One number, one weight; one weight, one number.
               if (seen.has(k)) expect(seen.get(k)).toBe(exact);
               seen.set(k, exact);
+              if (numberOfExact.has(exact)) expect(numberOfExact.get(exact)).toBe(k);
+              numberOfExact.set(exact, k);
               if (!shortening) expect(table.short[k]).toBe(exact);
               if (table.short[k]! < exact) shortened = true;
               number[lower - 1]!.push(k);

@@ -71,9 +71,10 @@ export class StageWeights {
 /**
  * The weights a stage's pairs are set to, by number. A pair set to the procedure's weight number
  * `id` (edgeWeights) plus an adjustment, with c of its two players not allowed the bye, weighs
- * weights[id] - completionFields[c] + adjustment in quality: each distinct (id, c) is one quality
- * base, taken off and shortened once, and each distinct (base, adjustment) one number, its
- * shortened weight computed once (number 0: no edge).
+ * weights[id] - completionFields[c] + adjustment in quality: each distinct (id, c) has its
+ * completion field taken off once, each distinct result (a quality base) is shortened once, and
+ * each distinct (base, adjustment) is one number, its shortened weight computed once (number 0:
+ * no edge). So one number is one weight, and one weight one number.
  */
 export class StagePairWeights {
   /** By number: the shortened weight (a BigInt shared by every pair of that number). */
@@ -89,6 +90,11 @@ export class StagePairWeights {
   private readonly baseById: number[] = [];
   /** The quality bases of the table pairs were carried over from, by their number there. */
   private readonly baseByCarried = new Map<number, number>();
+  /**
+   * The quality bases by value: kinds of pair that differ in a field the stage's weights do not
+   * read weigh the same, and one base (so one number per adjustment) serves them all.
+   */
+  private readonly baseByQuality = new Map<bigint, number>();
 
   constructor(
     private readonly weights: readonly bigint[],
@@ -129,12 +135,16 @@ export class StagePairWeights {
   }
 
   private addBase(quality: bigint): number {
+    const known = this.baseByQuality.get(quality);
+    if (known !== undefined) return known;
     if (quality <= 0n) return -1;
     const short = this.shortened ? this.shortened.shorten(quality) : quality;
     if (short === null) return -1;
     this.baseQuality.push(quality);
     this.baseShort.push(short);
-    return this.byAdjustment.push(new Map()) - 1;
+    const base = this.byAdjustment.push(new Map()) - 1;
+    this.baseByQuality.set(quality, base);
+    return base;
   }
 
   private numberAt(base: number, adjustment: number): number {
