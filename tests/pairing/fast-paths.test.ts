@@ -168,4 +168,62 @@ describe('completion check', () => {
       { numRuns: 300, seed: 14 },
     );
   });
+
+  it('agrees with exhaustive search on dense sets and on pairs that stop or start meeting between calls', () => {
+    const key = (u: number, v: number): number => (u < v ? (v * (v - 1)) / 2 + u : (u * (u - 1)) / 2 + v);
+    const size = 16;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 9 }),
+        fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 120, maxLength: 120 }),
+        fc.array(fc.boolean(), { minLength: size, maxLength: size }),
+        fc.array(fc.boolean(), { minLength: size, maxLength: size }),
+        fc.array(
+          fc.record({
+            toggle: fc.array(fc.integer({ min: 0, max: size - 1 }), { maxLength: 3 }),
+            flip: fc.array(fc.integer({ min: 0, max: 119 }), { maxLength: 4 }),
+          }),
+          { minLength: 1, maxLength: 8 },
+        ),
+        (density, draws, initial, byeOk, steps) => {
+          // Dense graphs make blossoms within blossoms, the case the union-find has to get right.
+          const edges = draws.map((d) => d < density);
+          const adjacent = (u: number, v: number): boolean => u !== v && edges[key(u, v)]!;
+          const mayStayOut = (v: number): boolean => byeOk[v]!;
+          const inSet = [...initial];
+          const completion = new PairingCompletion(size, adjacent);
+          for (const { toggle, flip } of steps) {
+            for (const v of toggle) inSet[v] = !inSet[v];
+            // The kept matching may hold a pair that may no longer meet, or miss one that now may.
+            for (const k of flip) edges[k] = !edges[k];
+            const vertices = inSet.flatMap((member, v) => (member ? [v] : []));
+            const perfect = perfectMatchings(adjacent);
+            const all = vertices.reduce((mask, v) => mask | (1 << v), 0);
+            // Those some maximum matching leaves out: with an odd set, those without whom the rest pairs.
+            const out = vertices.length % 2 === 0 ? (perfect(all) ? [] : null) : vertices.filter((v) => perfect(all & ~(1 << v)));
+            const expected = out?.length === 0 && vertices.length % 2 === 1 ? null : out;
+            expect(completion.completes(vertices, mayStayOut)).toBe(completesExhaustively(vertices, adjacent, mayStayOut));
+            expect(completion.leftOut(vertices)?.sort((a, b) => a - b) ?? null).toEqual(expected);
+          }
+        },
+      ),
+      { numRuns: 400, seed: 14 },
+    );
+  });
 });
+
+/** Whether the vertices of a bit mask can all be paired, by exhaustive search (memoised per mask). */
+function perfectMatchings(adjacent: (u: number, v: number) => boolean): (mask: number) => boolean {
+  const known = new Map<number, boolean>();
+  const perfect = (mask: number): boolean => {
+    if (mask === 0) return true;
+    const cached = known.get(mask);
+    if (cached !== undefined) return cached;
+    const v = 31 - Math.clz32(mask & -mask);
+    let found = false;
+    for (let u = v + 1; u < 32 && !found; u += 1) if (mask & (1 << u) && adjacent(v, u)) found = perfect(mask & ~(1 << v) & ~(1 << u));
+    known.set(mask, found);
+    return found;
+  };
+  return perfect;
+}
