@@ -46,8 +46,8 @@ export class WeightedGraph {
    * twice, at cell(a, b) and cell(b, a): the scans read one vertex's edges in a row, from
    * consecutive memory (read down a column of a triangle, each edge's limbs fell in another cache
    * line, and the scans were waiting on memory). Its rows and columns are the vertices in the graph
-   * at the start (`position`), not all `size`: the exact graph near the end of a round spans the
-   * whole field but holds only who is left. A smaller graph keeps the triangle (edge k at
+   * at the start (`position`), not all `size`: a widened stage graph spans the whole stage but
+   * holds only the players not yet paired. A smaller graph keeps the triangle (edge k at
    * k * width): there the twice-held matrix measured no faster and its memory shows in the peak.
    */
   private width = 2;

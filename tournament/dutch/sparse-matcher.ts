@@ -37,7 +37,9 @@ export class SparseMatcher implements BracketMatcher {
   /** The stage's graph (local vertex numbers), or once exact the graph over everyone left. */
   private graph: WeightedGraph = new WeightedGraph(0);
   private exact = false;
-  /** local[v]: v's vertex in the stage graph (-1 outside the stage); the identity once exact. */
+  /** Once exact: the players left when it became so, by their vertex in the exact graph. */
+  private left: number[] = [];
+  /** local[v]: v's vertex in the stage graph (-1 outside the stage), or once exact in the exact graph. */
   private readonly local: Int32Array;
   /** The stage's weights by number (the procedure's, as edgeWeights numbers them). */
   private weights: readonly bigint[] = [];
@@ -184,21 +186,21 @@ export class SparseMatcher implements BracketMatcher {
 
   setWeight(a: number, b: number, id: number, adjustment: number): void {
     if (this.exact) {
-      this.graph.setWeight(a, b, id === 0 ? 0n : this.weights[id]! + BigInt(adjustment));
+      this.graph.setWeight(this.local[a]!, this.local[b]!, id === 0 ? 0n : this.weights[id]! + BigInt(adjustment));
       return;
     }
     this.record(a, b, this.pairWeights!.numberOf(id, this.mayNotTakeBye[a]! + this.mayNotTakeBye[b]!, adjustment));
   }
 
   setShare(v: number, share: bigint): void {
-    if (this.exact) this.graph.setShare(v, share);
+    if (this.exact) this.graph.setShare(this.local[v]!, share);
     else if (!this.bracketOnly || this.local[v]! < this.bracketSize) this.graph.setShare(this.local[v]!, share);
     if (!this.exact) this.shares.set(v, share);
   }
 
   solve(): readonly number[] {
     let found = this.graph.maximumWeightMatching();
-    if (this.exact) return found;
+    if (this.exact) return this.take(found, this.left);
     if (this.bracketOnly) {
       if (this.c8Holds(found)) return this.take(found);
       this.widen();
@@ -230,18 +232,17 @@ export class SparseMatcher implements BracketMatcher {
   excludes(a: number, b: number): boolean {
     // Every whole-field optimum is a stage optimum here (the stage's optimum leaves a completable
     // rest); on the bracket alone, its part in the bracket is a bracket optimum (the C8 check).
-    if (this.exact) return this.graph.excludes(a, b);
+    if (this.exact) return this.graph.excludes(this.local[a]!, this.local[b]!);
     if (this.bracketOnly && (this.local[a]! >= this.bracketSize || this.local[b]! >= this.bracketSize)) return false;
     return this.graph.excludes(this.local[a]!, this.local[b]!);
   }
 
   tryPair(a: number, b: number): readonly number[] | null {
-    const at = (v: number): number => (this.exact ? v : this.local[v]!);
-    const plan = this.graph.planMatch(at(a), at(b));
+    const plan = this.graph.planMatch(this.local[a]!, this.local[b]!);
     if (!plan) return null;
     if (this.exact) {
       this.graph.applyMatch(plan);
-      return this.graph.matching();
+      return this.take(this.graph.matching(), this.left);
     }
     // The changed optimum must leave a completable rest too.
     const found = this.graph.matching();
@@ -309,19 +310,19 @@ export class SparseMatcher implements BracketMatcher {
     return below;
   }
 
-  private take(found: readonly number[]): readonly number[] {
-    const { mate, stage } = this;
-    // A widened graph leaves out the pairs frozen before: they keep their partners.
-    stage.forEach((v, i) => {
-      if (!this.frozen[v]) mate[v] = i < found.length ? stage[found[i]!]! : v;
+  /** mate from a matching of a graph over `players` (by local vertex). */
+  private take(found: readonly number[], players: readonly number[] = this.stage): readonly number[] {
+    const { mate } = this;
+    // A widened or exact graph leaves out the pairs frozen before: they keep their partners.
+    players.forEach((v, i) => {
+      if (!this.frozen[v]) mate[v] = i < found.length ? players[found[i]!]! : v;
     });
     return mate;
   }
 
   freeze(a: number, b: number): void {
     this.frozen[a] = this.frozen[b] = 1;
-    if (this.exact) this.graph.freezePair(a, b);
-    else this.graph.freezePair(this.local[a]!, this.local[b]!);
+    this.graph.freezePair(this.local[a]!, this.local[b]!);
   }
 
   private completionWeight(a: number, b: number): bigint {
@@ -329,10 +330,14 @@ export class SparseMatcher implements BracketMatcher {
     return completionPart(this.sorted[higher]!, this.sorted[lower]!, this.layout, this.bye);
   }
 
-  /** From now on: one graph over everyone not yet paired, with the whole-field weights. */
+  /**
+   * From now on: one graph over everyone not yet paired, with the whole-field weights. Its
+   * vertices are those players alone, in ranking order (a graph over the whole field would hold
+   * edge arrays for every pair of it: ~9 MB at 999 players, for the few dozen left).
+   */
   private becomeExact(): void {
     const left = this.sorted.flatMap((_, v) => (this.frozen[v] ? [] : [v]));
-    const exact = new WeightedGraph(this.sorted.length, left);
+    const exact = new WeightedGraph(left.length);
     for (let i = 1; i < left.length; i += 1) {
       for (let j = 0; j < i; j += 1) {
         const u = left[j]!;
@@ -341,9 +346,12 @@ export class SparseMatcher implements BracketMatcher {
         let weight: bigint;
         if (k >= 0 && this.pairNumber[k]! >= 0) weight = this.pairNumber[k] === 0 ? 0n : this.pairWeights!.quality(this.pairNumber[k]!) + this.completionWeight(u, v);
         else weight = this.compatible(u, v) ? completionPart(this.sorted[u]!, this.sorted[v]!, this.layout, this.initialBye) : 0n;
-        if (weight !== 0n) exact.setWeight(v, u, weight);
+        if (weight !== 0n) exact.setWeight(i, j, weight);
       }
     }
+    for (const v of this.sorted.keys()) this.local[v] = -1;
+    left.forEach((v, i) => (this.local[v] = i));
+    this.left = left;
     this.graph = exact;
     this.exact = true;
     this.pairWeights = null;
