@@ -60,7 +60,8 @@ describe('edgeWeights', () => {
           const bye: ByeContext = { byeScore, singleDownfloaterIsBye, unplayedRank };
           const compatible = (a: PlayerState, b: PlayerState): boolean => meets[(a.rank * 14 + b.rank) % 200]!;
           const ctx = { layout, bye, compatible };
-          const memoised = edgeWeights(ctx);
+          const memoised = edgeWeights(ctx, players);
+          const reference = edgeWeights(ctx, players, false);
           // Twice over, so that the second pass reads the memo.
           for (let pass = 0; pass < 2; pass += 1) {
             for (let lower = 1; lower < players.length; lower += 1) {
@@ -68,7 +69,9 @@ describe('edgeWeights', () => {
                 for (const [inBracket, inNext] of [[true, false], [false, true], [false, false]] as const) {
                   const h = players[higher]!;
                   const l = players[lower]!;
-                  expect(memoised.weights[memoised.weigh(h, l, inBracket, inNext)]).toBe(edgeWeight(h, l, inBracket, inNext, ctx));
+                  const exact = edgeWeight(h, l, inBracket, inNext, ctx);
+                  expect(memoised.weights[memoised.weigh(higher, lower, inBracket, inNext)]).toBe(exact);
+                  expect(reference.weights[reference.weigh(higher, lower, inBracket, inNext)]).toBe(exact);
                 }
               }
             }
@@ -106,7 +109,7 @@ describe('StagePairWeights', () => {
           const bye: ByeContext = { byeScore, singleDownfloaterIsBye: false, unplayedRank: new Map() };
           const compatible = (a: PlayerState, b: PlayerState): boolean => meets[(a.rank * 14 + b.rank) % 200]!;
           const ctx = { layout, bye, compatible };
-          const weighed = edgeWeights(ctx);
+          const weighed = edgeWeights(ctx, stage);
           const fields3 = [0, 1, 2].map((c) => completionPart({ ...stage[0]!, byeEligible: c < 1, score: -1 }, { ...stage[0]!, byeEligible: c < 2, score: -1 }, layout, bye));
           const shortening = StageWeights.for(layout, new Set(stage.map((p) => p.score)));
           const table = new StagePairWeights(weighed.weights, fields3, shortening);
@@ -126,7 +129,7 @@ describe('StagePairWeights', () => {
               const h = stage[higher]!;
               const l = stage[lower]!;
               const inBracket = pick(3) > 0;
-              const id = weighed.weigh(h, l, inBracket, !inBracket);
+              const id = weighed.weigh(higher, lower, inBracket, !inBracket);
               const s1 = pick(stage.length);
               const adjustment = ((higher < s1 ? 2 ** (2 * g) : 0) - higher) * 2 + [0, 1, -1, stage.length][pick(4)]!;
               const c = (h.byeEligible && h.score <= byeScore ? 0 : 1) + (l.byeEligible && l.score <= byeScore ? 0 : 1);
@@ -209,11 +212,11 @@ describe('StagePairWeights', () => {
     const bye: ByeContext = { byeScore: 0, singleDownfloaterIsBye: false, unplayedRank: new Map() };
     const ctx = { layout, bye, compatible: () => true };
     const fields3 = [0, 1, 2].map((c) => completionPart({ ...players[0]!, byeEligible: c < 1, score: -1 }, { ...players[0]!, byeEligible: c < 2, score: -1 }, layout, bye));
-    const weighed = edgeWeights(ctx);
+    const weighed = edgeWeights(ctx, players);
     const stageOne = new StagePairWeights(weighed.weights, fields3, StageWeights.for(layout, new Set([10, 5])));
-    const stageTwo = new StagePairWeights(edgeWeights(ctx).weights, fields3, StageWeights.for(layout, new Set([5, 0])));
+    const stageTwo = new StagePairWeights(edgeWeights(ctx, players).weights, fields3, StageWeights.for(layout, new Set([5, 0])));
     const [h, l] = [players[20]!, players[30]!];
-    const k = stageOne.numberOf(weighed.weigh(h, l, true, false), 2, -37);
+    const k = stageOne.numberOf(weighed.weigh(20, 30, true, false), 2, -37);
     const exact = edgeWeight(h, l, true, false, ctx) - completionPart(h, l, layout, bye) - 37n;
     expect(stageOne.quality(k)).toBe(exact);
     const carried = stageTwo.carried(stageOne, k);

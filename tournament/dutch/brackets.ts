@@ -90,9 +90,10 @@ export function pairBrackets(
     } else if (mdps === bracketSize) {
       throw new NoValidPairingError('the last bracket cannot be completed');
     }
-    const weighed = edgeWeights(ctx(), memoise);
+    const players = bracket.map((v) => sorted[v]!);
+    const weighed = edgeWeights(ctx(), players, memoise);
     matcher.beginStage(bracket, next, bye, mdps, bracketSize, weighed.weights);
-    const at = (position: number): PlayerState => sorted[bracket[position]!]!;
+    const at = (position: number): PlayerState => players[position]!;
     const inGroup = (vertex: number): boolean => vertex >= groupStart && vertex < groupEnd;
     const pairedInBracket = (vertex: number): boolean => mate[vertex]! > vertex && mate[vertex]! < groupEnd;
 
@@ -115,7 +116,7 @@ export function pairBrackets(
     for (let lower = 0; lower < bracket.length; lower += 1) {
       const row = new Int32Array(lower >= mdps ? lower : 0);
       for (let higher = 0; higher < row.length; higher += 1) {
-        const id = (row[higher] = weighed.weigh(at(higher), at(lower), lower < bracketSize, lower >= bracketSize));
+        const id = (row[higher] = weighed.weigh(higher, lower, lower < bracketSize, lower >= bracketSize));
         matcher.setWeight(bracket[higher]!, bracket[lower]!, id, s1Guess >= 0 && lower < bracketSize ? order(higher, s1Guess) : 0);
       }
       base.push(row);

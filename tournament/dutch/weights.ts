@@ -127,43 +127,47 @@ export function edgeWeight(higher: PlayerState, lower: PlayerState, lowerInBrack
 
 /**
  * A stage's weights by number, for the bracket procedure and its matcher: weigh() gives the
- * number of a pair's weight in `weights`, 0 for a pair that may not meet (weights[0] is 0n). A
- * matcher can then do its work on a weight once per number rather than once per pair.
+ * number of the weight of a pair of the stage's players (by position) in `weights`, 0 for a pair
+ * that may not meet (weights[0] is 0n). A matcher can then do its work on a weight once per
+ * number rather than once per pair.
  */
 export interface PairWeights {
   readonly weights: readonly bigint[];
-  weigh(higher: PlayerState, lower: PlayerState, lowerInBracket: boolean, lowerInNext: boolean): number;
+  weigh(higher: number, lower: number, lowerInBracket: boolean, lowerInNext: boolean): number;
 }
 
 /**
- * edgeWeight by number, computed once per kind of pair. Besides whether the two may meet, a
- * weight reads only each player's score, bye eligibility, colour state and floats (and games
- * played, where C9 is in play), and a bracket holds few kinds of player, so most of its pairs
- * share a number. `memoise` false: the reference, every pair weighed by itself under its own number.
+ * edgeWeight by number over `players` (a stage's, in ranking order), computed once per kind of
+ * pair. Besides whether the two may meet, a weight reads only each player's score, bye
+ * eligibility, colour state and floats (and games played, where C9 is in play), and a stage holds
+ * few kinds of player (at most ~50 at 2,000 players), so most of its pairs share a number, found
+ * in a table by the two kinds. `memoise` false: the reference, every pair weighed by itself under
+ * its own number.
  */
-export function edgeWeights(ctx: EdgeContext, memoise = true): PairWeights {
+export function edgeWeights(ctx: EdgeContext, players: readonly PlayerState[], memoise = true): PairWeights {
   const weights: bigint[] = [0n];
   const numbered = (w: bigint): number => (w === 0n ? 0 : weights.push(w) - 1);
-  if (!memoise) return { weights, weigh: (higher, lower, inBracket, inNext) => numbered(edgeWeight(higher, lower, inBracket, inNext, ctx)) };
+  if (!memoise) {
+    return { weights, weigh: (higher, lower, inBracket, inNext) => numbered(edgeWeight(players[higher]!, players[lower]!, inBracket, inNext, ctx)) };
+  }
   const kinds = new Map<string, number>();
-  const kindOf = new Map<PlayerState, number>();
-  const memo = new Map<number, number>();
-  const kind = (p: PlayerState): number => {
-    let k = kindOf.get(p);
-    if (k === undefined) {
-      const games = ctx.bye.singleDownfloaterIsBye ? p.playedGames : -1;
-      const key = `${p.score} ${p.byeEligible} ${p.preference} ${p.strong} ${p.absolute} ${p.absoluteImbalance} ${p.colourImbalance} ${p.repeatedColour} ${p.floats[0]} ${p.floats[1]} ${games}`;
-      k = kinds.get(key);
-      if (k === undefined) kinds.set(key, (k = kinds.size));
-      kindOf.set(p, k);
-    }
+  const kindOf = Int32Array.from(players, (p) => {
+    const games = ctx.bye.singleDownfloaterIsBye ? p.playedGames : -1;
+    const key = `${p.score} ${p.byeEligible} ${p.preference} ${p.strong} ${p.absolute} ${p.absoluteImbalance} ${p.colourImbalance} ${p.repeatedColour} ${p.floats[0]} ${p.floats[1]} ${games}`;
+    let k = kinds.get(key);
+    if (k === undefined) kinds.set(key, (k = kinds.size));
     return k;
-  };
-  const weigh = (higher: PlayerState, lower: PlayerState, lowerInBracket: boolean, lowerInNext: boolean): number => {
-    if (!ctx.compatible(higher, lower)) return 0;
-    const key = (kind(higher) * 2 ** 24 + kind(lower)) * 4 + (lowerInBracket ? 2 : 0) + (lowerInNext ? 1 : 0);
-    let id = memo.get(key);
-    if (id === undefined) memo.set(key, (id = numbered(edgeWeight(higher, lower, lowerInBracket, lowerInNext, ctx))));
+  });
+  const count = kinds.size;
+  // memo[4 (count * kind(higher) + kind(lower)) + flags]: the number, -1 before it is weighed.
+  const memo = new Int32Array(4 * count * count).fill(-1);
+  const weigh = (higher: number, lower: number, lowerInBracket: boolean, lowerInNext: boolean): number => {
+    const h = players[higher]!;
+    const l = players[lower]!;
+    if (!ctx.compatible(h, l)) return 0;
+    const key = 4 * (count * kindOf[higher]! + kindOf[lower]!) + (lowerInBracket ? 2 : 0) + (lowerInNext ? 1 : 0);
+    let id = memo[key]!;
+    if (id < 0) memo[key] = id = numbered(edgeWeight(h, l, lowerInBracket, lowerInNext, ctx));
     return id;
   };
   return { weights, weigh };
