@@ -33,6 +33,50 @@ function bestTotal(vertices: readonly number[], weight: (a: number, b: number) =
 
 type Step = { kind: 'change'; vertex: number; others: number[]; weights: number[] } | { kind: 'freeze'; pick: number };
 
+/** The matcher's matching of the vertices not frozen, checked against exhaustive search. */
+function checkedSolve(graph: WeightedGraph, size: number, frozen: ReadonlySet<number>): number[] {
+  const mate = graph.maximumWeightMatching();
+  const active = [...Array(size).keys()].filter((v) => !frozen.has(v));
+  let total = 0n;
+  for (const v of active) {
+    expect(mate[mate[v]!]).toBe(v);
+    if (mate[v]! > v) {
+      expect(graph.weight(v, mate[v]!)).toBeGreaterThan(0n);
+      total += graph.weight(v, mate[v]!);
+    }
+  }
+  expect(total).toBe(bestTotal(active, (a, b) => graph.weight(a, b)));
+  return mate;
+}
+
+/**
+ * The procedure's sequence: a vertex's weights changed (by `change`) or a matched pair frozen,
+ * each followed by a checked solve.
+ */
+function replay(
+  graph: WeightedGraph,
+  size: number,
+  steps: readonly Step[],
+  mate: number[],
+  change: (v: number, active: readonly number[], step: Extract<Step, { kind: 'change' }>) => void,
+): void {
+  const frozen = new Set<number>();
+  for (const step of steps) {
+    const active = [...Array(size).keys()].filter((v) => !frozen.has(v));
+    if (active.length === 0) break;
+    if (step.kind === 'change') change(active[step.vertex % active.length]!, active, step);
+    else {
+      const paired = active.filter((v) => mate[v] !== v);
+      if (paired.length > 0) {
+        const v = paired[step.pick % paired.length]!;
+        graph.freezePair(v, mate[v]!);
+        frozen.add(v).add(mate[v]!);
+      }
+    }
+    mate = checkedSolve(graph, size, frozen);
+  }
+}
+
 const scenario = fc.record({
   size: fc.integer({ min: 1, max: 10 }),
   // Few distinct values: the Dutch weights are full of ties, the hard case for blossoms.
@@ -64,38 +108,9 @@ describe('WeightedGraph.maximumWeightMatching', () => {
         const graph = new WeightedGraph(size);
         let e = 0;
         for (let a = 1; a < size; a += 1) for (let b = 0; b < a; b += 1) graph.setWeight(a, b, value(initial[e++ % initial.length]!));
-        const frozen = new Set<number>();
-        const check = (): number[] => {
-          const mate = graph.maximumWeightMatching();
-          const active = [...Array(size).keys()].filter((v) => !frozen.has(v));
-          let total = 0n;
-          for (const v of active) {
-            expect(mate[mate[v]!]).toBe(v);
-            if (mate[v]! > v) {
-              expect(graph.weight(v, mate[v]!)).toBeGreaterThan(0n);
-              total += graph.weight(v, mate[v]!);
-            }
-          }
-          expect(total).toBe(bestTotal(active, (a, b) => graph.weight(a, b)));
-          return mate;
-        };
-        let mate = check();
-        for (const step of steps as Step[]) {
-          const active = [...Array(size).keys()].filter((v) => !frozen.has(v));
-          if (active.length === 0) break;
-          if (step.kind === 'change') {
-            const v = active[step.vertex % active.length]!;
-            step.others.forEach((o, i) => graph.setWeight(v, active[o % active.length]!, value(step.weights[i]!)));
-          } else {
-            const paired = active.filter((v) => mate[v] !== v);
-            if (paired.length > 0) {
-              const v = paired[step.pick % paired.length]!;
-              graph.freezePair(v, mate[v]!);
-              frozen.add(v).add(mate[v]!);
-            }
-          }
-          mate = check();
-        }
+        replay(graph, size, steps as Step[], checkedSolve(graph, size, new Set()), (v, active, step) =>
+          step.others.forEach((o, i) => graph.setWeight(v, active[o % active.length]!, value(step.weights[i]!))),
+        );
       }),
       { seed: 20260201, numRuns: 1500 },
     );
@@ -239,41 +254,15 @@ describe('WeightedGraph.maximumWeightMatching', () => {
           }
         }
         for (let v = 0; v < size; v += 1) graph.setShare(v, shareOf(first, v, s1));
-        const frozen = new Set<number>();
-        const check = (): number[] => {
-          const mate = graph.maximumWeightMatching();
-          const active = [...Array(size).keys()].filter((v) => !frozen.has(v));
-          let total = 0n;
-          for (const v of active) {
-            expect(mate[mate[v]!]).toBe(v);
-            if (mate[v]! > v) total += graph.weight(v, mate[v]!);
-          }
-          expect(total).toBe(bestTotal(active, (a, b) => graph.weight(a, b)));
-          return mate;
-        };
-        let mate = check();
+        checkedSolve(graph, size, new Set());
         // Another S1 (the ordered re-solve) and other shares, then the procedure's changes.
         const s1Later = Math.max(0, s1 - 1);
         for (let a = 1; a < size; a += 1) for (let b = 0; b < a; b += 1) graph.setWeight(a, b, weightOf(a, b, base[a]![b]!, s1Later));
         for (let v = 0; v < size; v += 1) graph.setShare(v, shareOf(later, v, s1Later));
-        mate = check();
-        for (const step of steps as Step[]) {
-          const active = [...Array(size).keys()].filter((v) => !frozen.has(v));
-          if (active.length === 0) break;
-          if (step.kind === 'change') {
-            const v = active[step.vertex % active.length]!;
-            step.others.forEach((o, i) => graph.setWeight(v, active[o % active.length]!, value(step.weights[i]!) << 6n));
-            graph.setShare(v, BigInt(step.weights[0]!) << 5n);
-          } else {
-            const paired = active.filter((v) => mate[v] !== v);
-            if (paired.length > 0) {
-              const v = paired[step.pick % paired.length]!;
-              graph.freezePair(v, mate[v]!);
-              frozen.add(v).add(mate[v]!);
-            }
-          }
-          mate = check();
-        }
+        replay(graph, size, steps as Step[], checkedSolve(graph, size, new Set()), (v, active, step) => {
+          step.others.forEach((o, i) => graph.setWeight(v, active[o % active.length]!, value(step.weights[i]!) << 6n));
+          graph.setShare(v, BigInt(step.weights[0]!) << 5n);
+        });
       }),
       { seed: 20261203, numRuns: 1500 },
     );
