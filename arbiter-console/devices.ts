@@ -125,6 +125,9 @@ export interface OpenedDevice {
   close(): Promise<void>;
 }
 
+/** A resumed board's presses whose board moves the journal does not have (a DGT board's `unreadPresses`). */
+export const unreadPresses = (state: GameState): number => Math.max(0, state.presses.white + state.presses.black - state.moves.white - state.moves.black);
+
 /**
  * A resumed game whose last press has no board move in the journal (the console stopped between a
  * press and the board's reading of its move): the side that pressed. Its DGT board reads that move at
@@ -167,7 +170,8 @@ export async function openDevice(spec: DeviceSpec, scheduler: Scheduler, resumed
       const fen = resumed?.fen;
       const pressed = resumed ? pressWithoutMove(resumed) : undefined;
       const where = spec.serial ? { serial: spec.serial } : { path: spec.path };
-      const device = createDgtDevice({ boardId: spec.board, role: deviceRole(spec.kind), ...where, scheduler, ...(fen ? { fen } : {}), ...(pressed ? { pressed } : {}) });
+      const unread = resumed ? unreadPresses(resumed) : 0;
+      const device = createDgtDevice({ boardId: spec.board, role: deviceRole(spec.kind), ...where, scheduler, ...(fen ? { fen } : {}), ...(pressed ? { pressed } : {}), ...(unread ? { unreadPresses: unread } : {}) });
       return {
         device,
         // A reading between presses is a whole-second display up to a second old: 2 s, not the press's 1 s.

@@ -7,7 +7,7 @@ import type { Side } from '../clock-engine/index.ts';
 import { createDgtDevice, type DgtDevice } from '../device-bridge/index.ts';
 import { mockBoardLink, startSeededGame, VirtualDgtBoard, type ThinkTime, type VirtualGame } from '../simulators/index.ts';
 import type { Board } from './board.ts';
-import { pressWithoutMove } from './devices.ts';
+import { pressWithoutMove, unreadPresses } from './devices.ts';
 import type { PlayingHall } from './hall.ts';
 import { schedulerOf } from './time.ts';
 
@@ -94,6 +94,7 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
       const standing = played > read ? scripts.get(id)!.move(played - 1)?.fenAfter : undefined;
       if (standing ?? board.state.fen) vboard.setPosition((standing ?? board.state.fen)!);
       const pressed = pressWithoutMove(board.state);
+      const unread = unreadPresses(board.state);
       const device = createDgtDevice({
         boardId: id,
         role: 'host',
@@ -103,6 +104,7 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
         // (a tracker at the start position would read the whole game again).
         ...(board.state.fen ? { fen: board.state.fen } : {}),
         ...(pressed ? { pressed } : {}),
+        ...(unread ? { unreadPresses: unread } : {}),
         path: link.path,
         binding: link.binding,
         scheduler,

@@ -18,6 +18,8 @@ export interface DgtDeviceOptions extends DgtSessionOptions {
   readonly fen?: string;
   /** A resumed game: the side whose press the journal has without its move (PositionTracker's `pressed`). */
   readonly pressed?: Side;
+  /** A resumed game: the presses the journal has without their board moves (PositionTracker's `unreadPresses`). */
+  readonly unreadPresses?: number;
   /** Board stability window before a position is read (ms). */
   readonly stableMs?: number;
   /** How long a stable move waits for its clock press (ms). */
@@ -104,6 +106,7 @@ export function createDgtDevice(options: DgtDeviceOptions): DgtDevice {
     ...(options.orientation ? { orientation: options.orientation } : {}),
     ...(options.fen ? { fen: options.fen } : {}),
     ...(options.pressed ? { pressed: options.pressed } : {}),
+    ...(options.unreadPresses ? { unreadPresses: options.unreadPresses } : {}),
   });
   const pressed = (side: Side) => tracker.clockPressed(side);
   const mirror = options.role === 'mirror' ? new MirrorClock(sides, actor, out, pressed) : undefined;

@@ -32,6 +32,11 @@ export interface PositionTrackerOptions {
    * still instead of waiting `confirmMs` for a press that will not come again.
    */
   readonly pressed?: Side;
+  /**
+   * A resumed game: the presses the journal has without their board moves (at least 1 with `pressed`).
+   * They count the plies a re-seed skipped when no move sequence explains it (see `unreadPresses`).
+   */
+  readonly unreadPresses?: number;
   /** How long the board must be still before its position is read (the board scans in ~200-250 ms). */
   readonly stableMs?: number;
   /** A stable legal move waits this long for its clock press before it is taken anyway. */
@@ -61,6 +66,11 @@ export class PositionTracker {
   /** A clock press not yet matched with a move (the player pressed before the board was still). */
   private pressedBy: Side | undefined;
   private lastReported = '';
+  /**
+   * Presses not matched by a move read (the engine's presses minus moves, as this board has seen them):
+   * a re-seed no move sequence explains has that many plies unseen, less the moves read after it.
+   */
+  private unreadPresses: number;
   /** Half-moves since the start position or the resumed position (for `ply`). */
   private plies = 0;
   private readonly stableMs: number;
@@ -72,6 +82,7 @@ export class PositionTracker {
     this.reader = this.newReader(options.fen);
     if (options.fen) this.plies = plyOf(options.fen);
     this.pressedBy = options.pressed;
+    this.unreadPresses = Math.max(options.unreadPresses ?? 0, options.pressed ? 1 : 0);
   }
 
   get boardOrientation(): Orientation | undefined {
@@ -116,6 +127,7 @@ export class PositionTracker {
    * A press before the board is still is remembered for the next stable position.
    */
   clockPressed(side: Side): void {
+    this.unreadPresses++;
     if (this.candidate && this.moverOf(this.candidate) === side) this.confirm();
     else this.pressedBy = side;
   }
@@ -186,6 +198,7 @@ export class PositionTracker {
         this.plies = 0;
         this.lastReported = '';
         this.pressedBy = undefined;
+        this.unreadPresses = 0;
         this.fromDump = false;
         this.options.onEvent({ type: 'newGame', at });
         return;
@@ -249,16 +262,37 @@ export class PositionTracker {
     const done = this.reader.commit(reading);
     if (back !== undefined) {
       this.plies -= done.takenBack;
+      this.unreadPresses += done.takenBack;
       this.options.onEvent({ type: 'takeback', plies: done.takenBack, fen: back, at });
     }
     if (done.reseed) {
-      this.plies = plyOf(done.reseed.fen);
-      this.options.onEvent({ type: 'reseed', reseed: done.reseed, at });
+      const reseed = done.reseed.plies === undefined ? this.countedByPresses(done.reseed, done.played.length) : done.reseed;
+      this.unreadPresses -= reseed.plies ?? 0;
+      this.plies = plyOf(reseed.fen);
+      this.options.onEvent({ type: 'reseed', reseed, at });
     }
     for (const move of done.played) this.emitMove(move, at);
   }
 
+  /**
+   * The plies a re-seed no move sequence explains skipped, from the clock: the presses not matched by a
+   * move, less the `after` moves read from the re-seeded position. Of those, each but the last was
+   * pressed before the next was made; the last one's press may not have come yet, and the count's
+   * parity (the side to move before and after) tells which. Without the count a board that lost
+   * several plies (killed again before it read the moves made while the console was down) would stay
+   * that many presses behind its clock for the rest of the game.
+   */
+  private countedByPresses(reseed: Reseed, after: number): Reseed {
+    const turn = (fen: string) => fen.split(' ')[1];
+    const odd = turn(reseed.fromFen) !== turn(reseed.fen) ? 1 : 0;
+    let plies = this.unreadPresses - after;
+    if ((((plies % 2) + 2) % 2) !== odd) plies++;
+    return plies > 0 ? { ...reseed, plies } : reseed;
+  }
+
   private emitMove(move: PlayedMove, at: number): void {
+    // Below zero while a move read before its press waits for that press.
+    this.unreadPresses--;
     this.plies++;
     this.options.onEvent({ type: 'move', side: move.side, san: move.san, uci: move.uci, fen: move.fen, ply: this.plies, at });
   }

@@ -209,6 +209,54 @@ describe('a resumed game', () => {
     expect(waiting.moves()).toEqual(['black e5 @2900']);
   });
 
+  it('counts the plies a re-seed skipped from the presses without moves, so the board is not left behind its clock', () => {
+    // Killed again before the board read the moves made while it was down: the journal has 4 presses
+    // after e4 without their moves, and the board shows 4 plies on, which no search explains.
+    const read = (events: PositionEvent[]) =>
+      events.flatMap((e) => (e.type === 'move' ? [`${e.side} ${e.san}`] : e.type === 'reseed' ? [`reseed ${e.reseed.reason} ${e.reseed.plies ?? 'unknown'}`] : []));
+    // The game goes on from there: Black's Nf6, pressed before (or after) the board was still.
+    const goOn = (pressFirst: boolean) => {
+      const scheduler = createManualScheduler();
+      const events: PositionEvent[] = [];
+      const fork = new PositionTracker({ scheduler, stableMs: 400, confirmMs: 2_500, onEvent: (e) => events.push(e), fen: after('e4'), pressed: 'white', unreadPresses: 4 });
+      fork.boardDump(squaresOf(after('e4', 'e5', 'Nf3', 'Nc6', 'Bc4')));
+      scheduler.advanceBy(400);
+      expect(events.filter((e) => e.type === 'move' || e.type === 'reseed')).toEqual([]);
+      events.length = 0;
+      if (pressFirst) fork.clockPressed('black');
+      fork.fieldUpdate(squareIndex('g8'), '.');
+      fork.fieldUpdate(squareIndex('f6'), 'n');
+      scheduler.advanceBy(400);
+      if (!pressFirst) {
+        scheduler.advanceBy(2_500);
+        fork.clockPressed('black');
+      }
+      return read(events);
+    };
+    expect(goOn(true)).toEqual(['reseed no-legal-path 4', 'black Nf6']);
+    expect(goOn(false)).toEqual(['reseed no-legal-path 4', 'black Nf6']);
+    // A move read before its press (Black's e5, taken after the confirm wait) leaves the count right for
+    // the next re-seed: 4 plies unseen, then White castles.
+    const scheduler = createManualScheduler();
+    const events: PositionEvent[] = [];
+    const later = new PositionTracker({ scheduler, stableMs: 400, confirmMs: 2_500, onEvent: (e) => events.push(e), fen: after('e4') });
+    later.boardDump(squaresOf(after('e4')));
+    later.fieldUpdate(squareIndex('e7'), '.');
+    later.fieldUpdate(squareIndex('e5'), 'p');
+    scheduler.advanceBy(400 + 2_500);
+    later.clockPressed('black');
+    for (let i = 0; i < 4; i++) later.clockPressed(i % 2 === 0 ? 'white' : 'black');
+    later.boardDump(squaresOf(after('e4', 'e5', 'Nf3', 'Nc6', 'Bc4', 'Nf6')));
+    scheduler.advanceBy(400);
+    later.fieldUpdate(squareIndex('e1'), '.');
+    later.fieldUpdate(squareIndex('h1'), '.');
+    later.fieldUpdate(squareIndex('g1'), 'K');
+    later.fieldUpdate(squareIndex('f1'), 'R');
+    later.clockPressed('white');
+    scheduler.advanceBy(400);
+    expect(read(events)).toEqual(['black e5', 'reseed no-legal-path 4', 'white O-O']);
+  });
+
   it('reads the dump three plies deep even when a player moves before the board was still', () => {
     const { scheduler, tracker, moves, put } = resumed(new Chess().fen(), 'black');
     tracker.boardDump(squaresOf(after('e4', 'e5')));
