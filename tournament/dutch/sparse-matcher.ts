@@ -13,9 +13,11 @@
 // own players only, with weights shortened to the score fields its players have (stage-weights.ts).
 // Its graph first holds the bracket alone: the next score group enters only through a check that
 // the floaters leave it the best C8 value any choice of floaters could (c8Holds), else the stage widens.
-// Where C9 (the bye assignee's unplayed games) can enter the weights, near the bottom of an odd
-// field, it switches to the exact weights over everyone left, which by then is few. See
-// docs/dutch-pairing.md for the argument in full.
+// Where a stage of an odd field reaches the bye's score (C9, the bye assignee's unplayed games,
+// can enter the weights) with players still below it, it switches to the exact weights over
+// everyone left, which by then is few. A last stage, holding everyone left, has no pair outside
+// it: it keeps its own graph, and only if its optimum leaves no complete pairing is it solved on
+// the exact graph, no larger. See docs/dutch-pairing.md for the argument in full.
 import { Completion } from './completion.ts';
 import { WeightedGraph } from './matching.ts';
 import type { BracketMatcher } from './brackets.ts';
@@ -82,8 +84,11 @@ export class SparseMatcher implements BracketMatcher {
   private belowPlayers: number[] | null = null;
   /** Whether everyone below can be paired among themselves (and the bye): fixed for a stage. */
   private belowAlone: boolean | null = null;
-  /** Stages begun on the bracket alone, and of those the ones that had to widen. */
-  readonly stageCounts = { bracketOnly: 0, widened: 0 };
+  /**
+   * Stages begun on the bracket alone, and of those the ones that had to widen; last stages (everyone
+   * left, the bye's score among them) kept stage-sized, and of those the ones solved exact.
+   */
+  readonly stageCounts = { bracketOnly: 0, widened: 0, lastStage: 0, lastStageExact: 0 };
   private bye: ByeContext;
   private readonly completion: Completion;
   /** The stage's shares (setShare), for a widened graph's cold start. */
@@ -141,10 +146,14 @@ export class SparseMatcher implements BracketMatcher {
     this.weights = weights;
     if (this.exact) return;
     const odd = this.sorted.length % 2 === 1;
-    if (bye.singleDownfloaterIsBye || (odd && bracket.some((v) => this.sorted[v]!.score <= bye.byeScore))) {
+    // A stage that holds everyone left has no pair outside it: its own weights are exact (the
+    // argument in docs/dutch-pairing.md), whatever C9 adds to them.
+    const mayReachBye = bye.singleDownfloaterIsBye || (odd && bracket.some((v) => this.sorted[v]!.score <= bye.byeScore));
+    if (mayReachBye && next < this.sorted.length) {
       this.becomeExact();
       return;
     }
+    if (mayReachBye) this.stageCounts.lastStage += 1;
     // A new graph over the stage's players; of the pairs set before, only those between two
     // players moved down from the last bracket (the first `mdps`) stay as they were: the procedure
     // sets all others (the last stage's next score group, now residents, among them).
@@ -161,7 +170,9 @@ export class SparseMatcher implements BracketMatcher {
     const m = (bracket.length * (bracket.length - 1)) / 2;
     // The C8 check rests on a pair of moved-down players never being an edge (docs/dutch-pairing.md).
     const mdpPair = carriedPairs.some(([a, b, number]) => number !== 0 && this.local[a]! < mdps && this.local[b]! < mdps);
-    this.bracketOnly = bracketSize < bracket.length && !mdpPair;
+    // C9's terms (bye.singleDownfloaterIsBye) fall on the next score group's pairs too, which the
+    // C8 check does not weigh: such a stage is solved whole.
+    this.bracketOnly = bracketSize < bracket.length && !mdpPair && !bye.singleDownfloaterIsBye;
     if (this.bracketOnly) this.stageCounts.bracketOnly += 1;
     this.graph = new WeightedGraph(this.bracketOnly ? bracketSize : bracket.length);
     this.pairNumber = new Int32Array(m).fill(-1);
@@ -206,8 +217,12 @@ export class SparseMatcher implements BracketMatcher {
       this.widen();
       found = this.graph.maximumWeightMatching();
     }
-    if (!this.completes(found)) throw new NeedsFullGraph('the rest of the field cannot be completed');
-    return this.take(found);
+    if (this.completes(found)) return this.take(found);
+    if (this.next < this.sorted.length) throw new NeedsFullGraph('the rest of the field cannot be completed');
+    // The stage is everyone left, so its exact graph is no larger than the stage graph.
+    this.becomeExact();
+    this.stageCounts.lastStageExact += 1;
+    return this.take(this.graph.maximumWeightMatching(), this.left);
   }
 
   /**
