@@ -158,6 +158,13 @@ class CandidateHeap {
     }
   }
 
+  /** Empty again, its arrays kept for the next run. */
+  clear(): void {
+    this.size = 0;
+    this.slotsUsed = 0;
+    this.read = 0;
+  }
+
   /** Keeps only the entries for which `keep` holds. */
   filter(keep: (vertex: number, stamp: number) => boolean): void {
     let to = 0;
@@ -170,7 +177,12 @@ class CandidateHeap {
   }
 }
 
-/** Lives for one run of the search (the duals of S-vertices only move by the common delta). */
+/**
+ * Serves the runs of the search over one graph at one limb width, each begun by restart() (within
+ * a run the duals of S-vertices only move by the common delta). The heaps' arrays are kept from
+ * run to run: made anew for each, they were most of the matcher's typed-array garbage, which
+ * waits for a full collection and showed in the peak memory.
+ */
 export class NearestS {
   private readonly heaps: (CandidateHeap | null)[];
   private readonly stamp: Int32Array;
@@ -187,22 +199,34 @@ export class NearestS {
   private onward: Int32Array = new Int32Array(65);
   /** logAt[u]: the log entry of u's current episode. */
   private readonly logAt: Int32Array;
+  /** Episodes are numbered on across runs, so a stamp of an earlier run matches none of this one. */
   private episodes = 0;
   private readonly deltas: Float64Array;
+  private labels: SLabels = { isS: () => false, blossomOf: (u) => u, edge: () => -1 };
+  /** A heap holding more entries than this drops those of ended episodes. */
+  private limit = 0;
 
   /** `w4`: the internal weights, numbers of `width` limbs, where SLabels.edge says. */
   constructor(
     size: number,
-    private readonly labels: SLabels,
-    private readonly w4: Float64Array,
-    private readonly width: number,
-    private readonly limit: number,
+    readonly w4: Float64Array,
+    readonly width: number,
   ) {
     this.heaps = new Array<CandidateHeap | null>(size).fill(null);
     this.stamp = new Int32Array(size);
     this.base = new Float64Array(size * width);
     this.deltas = new Float64Array(width);
     this.logAt = new Int32Array(size);
+  }
+
+  /** A new run of the search: no S-vertex, no candidate, no dual change yet. */
+  restart(labels: SLabels, limit: number): void {
+    this.labels = labels;
+    this.limit = limit;
+    for (const heap of this.heaps) heap?.clear();
+    this.logLength = 0;
+    this.onward[0] = 0;
+    limbs.clear(this.deltas, 0, this.width);
   }
 
   /** u's current (or last) S-episode: a number no other episode has. */
