@@ -189,6 +189,84 @@ describe('StagePairWeights', () => {
     expect(shortenedStages).toBeGreaterThan(50);
   });
 
+  it('on the bracket alone drops C8, C9 and the next score group and keeps the order of every two matchings', () => {
+    let shorterStages = 0;
+    fc.assert(
+      fc.property(field, fc.nat(3), fc.array(fc.boolean(), { minLength: 200, maxLength: 200 }), fc.array(fc.nat(), { minLength: 64, maxLength: 64 }), (fields, playedRounds, meets, choices) => {
+        const copies = 8;
+        const everyone: PlayerState[] = fields
+          .flatMap((f, i) => Array.from({ length: copies }, (_, c) => ({ ...f, id: i * copies + c + 1, rank: i * copies + c, unacceleratedScore: f.score, colours: [] })))
+          .sort((a, b) => b.score - a.score || a.rank - b.rank);
+        // The stage: one of each generated player; its bracket all but the lowest score (if two or more).
+        const stage = everyone.filter((p) => p.rank % copies === 0);
+        const lowest = stage[stage.length - 1]!.score;
+        const inBracket = (p: PlayerState): boolean => p.score > lowest || stage[0]!.score === lowest;
+        const bracketSize = stage.filter(inBracket).length;
+        if (bracketSize < 2) return;
+        const layout = weightLayout(everyone, playedRounds);
+        const bye: ByeContext = { byeScore: lowest, singleDownfloaterIsBye: false, unplayedRank: new Map() };
+        const compatible = (a: PlayerState, b: PlayerState): boolean => meets[(a.rank * 14 + b.rank) % 200]!;
+        const ctx = { layout, bye, compatible };
+        const weighed = edgeWeights(ctx, stage);
+        const fields3 = [0, 1, 2].map((c) => completionPart({ ...stage[0]!, byeEligible: c < 1, score: -1 }, { ...stage[0]!, byeEligible: c < 2, score: -1 }, layout, bye));
+        const scoresOf = (players: readonly PlayerState[]): Set<number> => new Set(players.map((p) => p.score));
+        const bracketShortening = StageWeights.forBracket(layout, scoresOf(stage.slice(0, bracketSize)));
+        const table = new StagePairWeights(weighed.weights, fields3, StageWeights.for(layout, scoresOf(stage)), bracketShortening);
+        let choice = 0;
+        const pick = (n: number): number => choices[choice++ % choices.length]! % n;
+        const g = layout.groupBits;
+        const pairs: { exact: bigint; short: bigint; higher: number; lower: number }[] = [];
+        let shorter = false;
+        for (let lower = 1; lower < stage.length; lower += 1) {
+          for (let higher = 0; higher < lower; higher += 1) {
+            const h = stage[higher]!;
+            const l = stage[lower]!;
+            const c = (h.byeEligible && h.score <= lowest ? 0 : 1) + (l.byeEligible && l.score <= lowest ? 0 : 1);
+            const adjustment = ((higher < bracketSize / 2 ? 2 ** (2 * g) : 0) - higher) * 2 + [0, 1, -1, stage.length][pick(4)]!;
+            if (lower >= bracketSize) {
+              // A pair into the next score group sets C8: it has no weight on the bracket alone.
+              const id = weighed.weigh(higher, lower, false, true);
+              if (id !== 0 && higher < bracketSize && bracketShortening) expect(table.bracketShort(table.numberOf(id, c, adjustment))).toBeNull();
+              continue;
+            }
+            const id = weighed.weigh(higher, lower, true, false);
+            if (id === 0) continue;
+            const k = table.numberOf(id, c, adjustment);
+            const short = table.bracketShort(k);
+            expect(short).not.toBeNull();
+            expect(table.bracketShort(k)).toBe(short);
+            if (short! < table.short[k]!) shorter = true;
+            pairs.push({ exact: edgeWeight(h, l, true, false, ctx) - completionPart(h, l, layout, bye) + BigInt(adjustment), short: short!, higher, lower });
+          }
+        }
+        if (!bracketShortening) expect(shorter).toBe(false);
+        // Every two pairs, and random matchings of the bracket, in the same order exact and shortened.
+        for (const a of pairs) {
+          for (const b of pairs) expect([Math.sign(Number(a.short - b.short)), a.short === b.short]).toEqual([Math.sign(Number(a.exact - b.exact)), a.exact === b.exact]);
+        }
+        const matching = (): [bigint, bigint] => {
+          const used = new Set<number>();
+          let exact = 0n;
+          let short = 0n;
+          for (const pair of pairs) {
+            if (used.has(pair.higher) || used.has(pair.lower) || pick(3) === 0) continue;
+            used.add(pair.higher).add(pair.lower);
+            exact += pair.exact;
+            short += pair.short;
+          }
+          return [exact, short];
+        };
+        for (let trial = 0; trial < 6; trial += 1) {
+          const [a, b] = [matching(), matching()];
+          expect(Math.sign(Number(a[1] - b[1]))).toBe(Math.sign(Number(a[0] - b[0])));
+        }
+        if (shorter) shorterStages += 1;
+      }),
+      { seed: 20261203, numRuns: 300 },
+    );
+    expect(shorterStages).toBeGreaterThan(50);
+  });
+
   it('carries a pair over to the next stage with its exact quality', () => {
     const players: PlayerState[] = [10, 10, 5, 5, 5, 0, 0, 0].flatMap((score, i) =>
       Array.from({ length: 8 }, (_, c) => ({

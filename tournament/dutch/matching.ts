@@ -436,7 +436,8 @@ export class WeightedGraph {
     };
     for (let steps = 0; steps < 48 && steps < queue.length; steps += 1) {
       const u = queue[steps]!;
-      for (const w of this.active) {
+      for (let iw = 0; iw < this.active.length; iw += 1) {
+        const w = this.active[iw]!;
         if (w === u || seen.has(w) || used.has(w) || !free(w) || !tight(u, w)) continue;
         const wm = partnerNow(w);
         if (wm === w) return { pairs: flip(u, w), released: -1 };
@@ -550,7 +551,8 @@ export class WeightedGraph {
     const { active, width, dual, w4, scratch } = this;
     for (const v of active) {
       limbs.clear(scratch, 0, width);
-      for (const u of active) {
+      for (let iu = 0; iu < active.length; iu += 1) {
+        const u = active[iu]!;
         if (u === v) continue;
         const k = edgeIndex(u, v);
         if (!this.present[k]) continue;
@@ -590,7 +592,8 @@ export class WeightedGraph {
   private minSlack(v: number, except: number, to: Float64Array, at: number): void {
     const { width, scratch } = this;
     let found = false;
-    for (const u of this.active) {
+    for (let iu = 0; iu < this.active.length; iu += 1) {
+      const u = this.active[iu]!;
       if (u === v) continue;
       const k = edgeIndex(u, v);
       if (k === except || !this.present[k]) continue;
@@ -703,7 +706,8 @@ export class WeightedGraph {
       // need = max(dual[v], 0, max over edges of w4 - dual[u])
       if (limbs.sign(dual, v * width, width) > 0) limbs.copy(scratch, need, dual, v * width, width);
       else limbs.clear(scratch, need, width);
-      for (const u of this.active) {
+      for (let iu = 0; iu < this.active.length; iu += 1) {
+        const u = this.active[iu]!;
         if (u === v) continue;
         const k = edgeIndex(u, v);
         if (!this.present[k]) continue;
@@ -1065,11 +1069,13 @@ export class WeightedGraph {
           bestS[b] = -1;
         } else for (const c of blossomchilds[b]!) clear(c, wasS);
       };
-      for (const v of active) {
+      for (let iv = 0; iv < active.length; iv += 1) {
+        const v = active[iv]!;
         const b = inblossom[v]!;
         if (label[b] !== 0 && killed.has(root[b]!)) clear(b, label[b] === 1);
       }
-      for (const v of active) {
+      for (let iv = 0; iv < active.length; iv += 1) {
+        const v = active[iv]!;
         // Sub-vertices of surviving T-blossoms reached from a freed vertex forget it. Scans
         // skipped them while labelled: their best edge is searched in full if they need one.
         if (inblossom[v] !== v && label[v] === 2 && labelend[v]! >= 0 && freedFlag[endpoint(labelend[v]!)]) {
@@ -1157,7 +1163,8 @@ export class WeightedGraph {
     labelend.fill(-1);
     bestedge.fill(-1);
     queue = [];
-    for (const v of active) {
+    for (let iv = 0; iv < active.length; iv += 1) {
+      const v = active[iv]!;
       if (mate[v] === -1 && limbs.sign(dual, v * width, width) > 0 && label[inblossom[v]!] === 0) {
         assignLabel(v, 1, -1);
         alive.add(v);
@@ -1199,7 +1206,8 @@ export class WeightedGraph {
       // Best edges that still hold first; those that only bound their vertex's least slack are
       // searched in full afterwards, and only where the bound is below the delta found.
       const boundedFree: number[] = [];
-      for (const v of active) {
+      for (let iv = 0; iv < active.length; iv += 1) {
+        const v = active[iv]!;
         if (label[inblossom[v]!] !== 0) continue;
         if (stale[v]) refreshBest(v);
         if (bestedge[v] === -1) continue;
@@ -1229,7 +1237,8 @@ export class WeightedGraph {
           deltablossom = b;
         }
       }
-      for (const v of active) {
+      for (let iv = 0; iv < active.length; iv += 1) {
+        const v = active[iv]!;
         const l = label[inblossom[v]!];
         if (l === 1) limbs.subtractFrom(dual, v * width, delta, 0, width);
         else if (l === 2) limbs.addTo(dual, v * width, delta, 0, width);

@@ -177,7 +177,13 @@ export class SparseMatcher implements BracketMatcher {
     this.graph = new WeightedGraph(this.bracketOnly ? bracketSize : bracket.length);
     this.pairNumber = new Int32Array(m).fill(-1);
     const before = this.pairWeights;
-    const pairWeights = new StagePairWeights(weights, this.completionFields, StageWeights.for(this.layout, new Set(bracket.map((v) => this.sorted[v]!.score))));
+    const scores = (players: readonly number[]): Set<number> => new Set(players.map((v) => this.sorted[v]!.score));
+    const pairWeights = new StagePairWeights(
+      weights,
+      this.completionFields,
+      StageWeights.for(this.layout, scores(bracket)),
+      this.bracketOnly ? StageWeights.forBracket(this.layout, scores(bracket.slice(0, bracketSize))) : null,
+    );
     this.pairWeights = pairWeights;
     this.shares.clear();
     for (const v of bracket) this.mayNotTakeBye[v] = this.mayTakeBye(v) ? 0 : 1;
@@ -191,8 +197,14 @@ export class SparseMatcher implements BracketMatcher {
     // Unchanged: the graph holds it already (or, on the bracket alone, leaves it out).
     if (this.pairNumber[k] === number) return;
     this.pairNumber[k] = number;
-    if (this.bracketOnly && (this.local[a]! >= this.bracketSize || this.local[b]! >= this.bracketSize)) return;
-    this.graph.setWeight(this.local[a]!, this.local[b]!, this.pairWeights!.short[number]!, number);
+    if (!this.bracketOnly) {
+      this.graph.setWeight(this.local[a]!, this.local[b]!, this.pairWeights!.short[number]!, number);
+      return;
+    }
+    if (this.local[a]! >= this.bracketSize || this.local[b]! >= this.bracketSize) return;
+    const short = this.pairWeights!.bracketShort(number);
+    if (short === null) throw new NeedsFullGraph(`the pair ${a}-${b} sets bits outside its bracket`);
+    this.graph.setWeight(this.local[a]!, this.local[b]!, short, number);
   }
 
   setWeight(a: number, b: number, id: number, adjustment: number): void {

@@ -8,6 +8,13 @@
 // borrow from) are kept as they are. The bracket procedure's small adjustments (a few units in
 // the low bits, added to or subtracted from a base weight) are added after shortening, unchanged.
 //
+// A stage's graph on the bracket alone (sparse-matcher.ts) holds only pairs of two bracket
+// players, which set no bit of C8 (the next bracket's pairs and scores), nor of C9's room (C9 is
+// not in play on such a graph), nor any sub-field of the next score group's score: those go too,
+// by the same argument (each is zero in every edge of that graph), and the graph's numbers get a
+// second, shorter weight (bracketShort). At 2,000 players round 3 that takes the largest
+// bracket's weights from 264 to ~170 bits, 7 limbs to 5 in the matcher's arithmetic.
+//
 // A stage's pairs share a few base weights (one per kind of pair) and a few thousand adjustments,
 // so StagePairWeights numbers each distinct weight a pair is set to and computes its quality and
 // shortened weight once; a pair keeps only that number.
@@ -24,10 +31,15 @@ export class StageWeights {
    * argued for, and the stage's graphs are small; they keep their quality weights whole.
    */
   static for(layout: WeightLayout, stageScores: ReadonlySet<number>): StageWeights | null {
-    return layout.groupBits < 4 ? null : new StageWeights(layout, stageScores);
+    return layout.groupBits < 4 ? null : new StageWeights(layout, stageScores, true);
   }
 
-  private constructor(layout: WeightLayout, stageScores: ReadonlySet<number>) {
+  /** The same for the pairs of a bracket alone (`bracketScores`: its players'), without C8 and C9. */
+  static forBracket(layout: WeightLayout, bracketScores: ReadonlySet<number>): StageWeights | null {
+    return layout.groupBits < 4 ? null : new StageWeights(layout, bracketScores, false);
+  }
+
+  private constructor(layout: WeightLayout, stageScores: ReadonlySet<number>, nextBracket: boolean) {
     const total = Number(completionShift(layout));
     const keep = new Uint8Array(total).fill(1);
     const shifts = [...layout.scoreShift].sort((a, b) => a[1] - b[1]);
@@ -40,6 +52,12 @@ export class StageWeights {
         for (let bit = offset + shift; bit < offset + end; bit += 1) keep[bit] = 0;
       });
     });
+    if (!nextBracket) {
+      // C9's room (2 groupBits), then C8's scores and its pair count, just above the colours.
+      const offsets = scoreFieldOffsets(layout);
+      const c8 = offsets[offsets.length - 2]!;
+      for (let bit = c8 - 2 * layout.groupBits; bit < c8 + layout.scoreBits + layout.groupBits; bit += 1) keep[bit] = 0;
+    }
     let dropped = 0n;
     for (let bit = 0; bit < total; ) {
       let end = bit;
@@ -79,12 +97,16 @@ export class StageWeights {
 export class StagePairWeights {
   /** By number: the shortened weight (a BigInt shared by every pair of that number). */
   readonly short: bigint[] = [0n];
+  /** By number: the weight on the bracket alone, computed when first asked for (bracketShort). */
+  private readonly bracket: (bigint | null | undefined)[] = [0n];
   /** By number: its quality base (an index into baseQuality) and its adjustment. */
   private readonly baseOf: number[] = [0];
   private readonly adjustmentOf: number[] = [0];
   /** By quality base: the quality weight, its shortened weight, and its numbers by adjustment. */
   private readonly baseQuality: bigint[] = [0n];
   private readonly baseShort: bigint[] = [0n];
+  /** By quality base: its weight on the bracket alone, null if it sets a bit that graph drops. */
+  private readonly baseBracketShort: (bigint | null | undefined)[] = [0n];
   private readonly byAdjustment: Map<number, number>[] = [new Map()];
   /** The quality base of weight number id with c players not allowed the bye, at 3 id + c. */
   private readonly baseById: number[] = [];
@@ -100,7 +122,26 @@ export class StagePairWeights {
     private readonly weights: readonly bigint[],
     private readonly completionFields: readonly bigint[],
     private readonly shortened: StageWeights | null,
+    private readonly bracketShortened: StageWeights | null = shortened,
   ) {}
+
+  /**
+   * The weight of a number on a graph of the bracket alone (StageWeights.forBracket), or null
+   * for a pair that sets a bit that graph drops (one with an end outside the bracket).
+   */
+  bracketShort(number: number): bigint | null {
+    let short = this.bracket[number];
+    if (short === undefined) {
+      const base = this.baseOf[number]!;
+      let baseShort = this.baseBracketShort[base];
+      if (baseShort === undefined) {
+        const quality = this.baseQuality[base]!;
+        baseShort = this.baseBracketShort[base] = this.bracketShortened ? this.bracketShortened.shorten(quality) : quality;
+      }
+      short = this.bracket[number] = baseShort === null ? null : baseShort + BigInt(this.adjustmentOf[number]!);
+    }
+    return short;
+  }
 
   /**
    * The number of weights[id] + adjustment, less completion field c; -1 when it cannot be set
