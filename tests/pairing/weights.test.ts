@@ -189,8 +189,9 @@ describe('StagePairWeights', () => {
     expect(shortenedStages).toBeGreaterThan(50);
   });
 
-  it('on the bracket alone drops C8, C9 and the next score group and keeps the order of every two matchings', () => {
+  it("on the bracket alone drops C8, C9, the next score group and a single score's copies, and keeps the order of every two matchings", () => {
     let shorterStages = 0;
+    let singleScoreStages = 0;
     fc.assert(
       fc.property(field, fc.nat(3), fc.array(fc.boolean(), { minLength: 200, maxLength: 200 }), fc.array(fc.nat(), { minLength: 64, maxLength: 64 }), (fields, playedRounds, meets, choices) => {
         const copies = 8;
@@ -261,10 +262,13 @@ describe('StagePairWeights', () => {
           expect(Math.sign(Number(a[1] - b[1]))).toBe(Math.sign(Number(a[0] - b[0])));
         }
         if (shorter) shorterStages += 1;
+        if (shorter && scoresOf(stage.slice(0, bracketSize)).size === 1) singleScoreStages += 1;
       }),
       { seed: 20261203, numRuns: 300 },
     );
     expect(shorterStages).toBeGreaterThan(50);
+    // Brackets of one score, where C7 and C18-C21 go as copies of C6 and C14-C17.
+    expect(singleScoreStages).toBeGreaterThan(20);
   });
 
   it('carries a pair over to the next stage with its exact quality', () => {

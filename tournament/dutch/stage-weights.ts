@@ -12,13 +12,20 @@
 // players, which set no bit of C8 (the next bracket's pairs and scores), nor of C9's room (C9 is
 // not in play on such a graph), nor any sub-field of the next score group's score: those go too,
 // by the same argument (each is zero in every edge of that graph), and the graph's numbers get a
-// second, shorter weight (bracketShort). At 2,000 players round 3 that takes the largest
-// bracket's weights from 264 to ~170 bits, 7 limbs to 5 in the matcher's arithmetic.
+// second, shorter weight (bracketShort). A bracket of one score (no moved-down players) loses its
+// score fields too: with both players on that score, C7 copies C6 (the pair count) and C18-C21
+// copy C14-C17 (the floats) in every edge, hence in every matching's total, so two matchings
+// never first differ in a copy and the order of all totals stands without them. At 2,000
+// players round 3 that takes the largest bracket's weights from 264 to 130 bits, 7 limbs to 4
+// in the matcher's arithmetic.
 //
 // A stage's pairs share a few base weights (one per kind of pair) and a few thousand adjustments,
 // so StagePairWeights numbers each distinct weight a pair is set to and computes its quality and
 // shortened weight once; a pair keeps only that number.
 import { completionShift, scoreFieldOffsets, type WeightLayout } from './weights.ts';
+
+/** A bit left out because its field copies another (not checked to be zero, as a dropped one is). */
+const COPY = 2;
 
 export class StageWeights {
   /** Kept bit runs [from, length], lowest first. */
@@ -57,13 +64,23 @@ export class StageWeights {
       const offsets = scoreFieldOffsets(layout);
       const c8 = offsets[offsets.length - 2]!;
       for (let bit = c8 - 2 * layout.groupBits; bit < c8 + layout.scoreBits + layout.groupBits; bit += 1) keep[bit] = 0;
+      if (stageScores.size === 1) {
+        // The one score's sub-field of C18-C21 and C7: copies of C14-C17 and C6.
+        const [score] = stageScores;
+        const i = shifts.findIndex(([s]) => s === score);
+        const end = i + 1 < shifts.length ? shifts[i + 1]![1] : layout.scoreBits;
+        offsets.forEach((offset, field) => {
+          if (field === offsets.length - 2) return;
+          for (let bit = offset + shifts[i]![1]; bit < offset + end; bit += 1) keep[bit] = COPY;
+        });
+      }
     }
     let dropped = 0n;
     for (let bit = 0; bit < total; ) {
       let end = bit;
       while (end < total && keep[end] === keep[bit]) end += 1;
-      if (keep[bit]) this.runs.push([bit, end - bit]);
-      else dropped |= ((1n << BigInt(end - bit)) - 1n) << BigInt(bit);
+      if (keep[bit] === 1) this.runs.push([bit, end - bit]);
+      else if (keep[bit] === 0) dropped |= ((1n << BigInt(end - bit)) - 1n) << BigInt(bit);
       bit = end;
     }
     this.droppedMask = dropped;
