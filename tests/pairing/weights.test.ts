@@ -95,7 +95,8 @@ describe('StagePairWeights', () => {
         fc.nat(3),
         fc.array(fc.boolean(), { minLength: 200, maxLength: 200 }),
         fc.array(fc.nat(), { minLength: 64, maxLength: 64 }),
-        (fields, byeScore, playedRounds, meets, choices) => {
+        fc.boolean(),
+        (fields, byeScore, playedRounds, meets, choices, singleDownfloaterIsBye) => {
           const copies = 8;
           const everyone: PlayerState[] = fields
             .flatMap((f, i) => Array.from({ length: copies }, (_, c) => ({ ...f, id: i * copies + c + 1, rank: i * copies + c, unacceleratedScore: f.score, colours: [] })))
@@ -106,12 +107,14 @@ describe('StagePairWeights', () => {
           const stage = everyone.filter((p) => p.rank % copies === 0 && kept.includes(p.score));
           if (stage.length < 2) return;
           const layout = weightLayout(everyone, playedRounds);
-          const bye: ByeContext = { byeScore, singleDownfloaterIsBye: false, unplayedRank: new Map() };
+          // With C9 in play its room is kept (its terms are set), without it it goes.
+          const unplayedRank = new Map([0, 1, 2, 3, 4].map((games) => [games, 4 - games]));
+          const bye: ByeContext = { byeScore, singleDownfloaterIsBye, unplayedRank };
           const compatible = (a: PlayerState, b: PlayerState): boolean => meets[(a.rank * 14 + b.rank) % 200]!;
           const ctx = { layout, bye, compatible };
           const weighed = edgeWeights(ctx, stage);
           const fields3 = [0, 1, 2].map((c) => completionPart({ ...stage[0]!, byeEligible: c < 1, score: -1 }, { ...stage[0]!, byeEligible: c < 2, score: -1 }, layout, bye));
-          const shortening = StageWeights.for(layout, new Set(stage.map((p) => p.score)));
+          const shortening = StageWeights.for(layout, new Set(stage.map((p) => p.score)), singleDownfloaterIsBye);
           const table = new StagePairWeights(weighed.weights, fields3, shortening);
           let shortened = false;
           const g = layout.groupBits;

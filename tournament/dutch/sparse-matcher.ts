@@ -181,7 +181,7 @@ export class SparseMatcher implements BracketMatcher {
     const pairWeights = new StagePairWeights(
       weights,
       this.completionFields,
-      StageWeights.for(this.layout, scores(bracket)),
+      StageWeights.for(this.layout, scores(bracket), bye.singleDownfloaterIsBye),
       this.bracketOnly ? StageWeights.forBracket(this.layout, scores(bracket.slice(0, bracketSize))) : null,
     );
     this.pairWeights = pairWeights;

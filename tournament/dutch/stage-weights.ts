@@ -8,6 +8,9 @@
 // borrow from) are kept as they are. The bracket procedure's small adjustments (a few units in
 // the low bits, added to or subtracted from a base weight) are added after shortening, unchanged.
 //
+// C9's room (the bye assignee's unplayed games) is zero in every edge where C9 is not in play
+// (ByeContext.singleDownfloaterIsBye false): it goes then, by the same argument.
+//
 // A stage's graph on the bracket alone (sparse-matcher.ts) holds only pairs of two bracket
 // players, which set no bit of C8 (the next bracket's pairs and scores), nor of C9's room (C9 is
 // not in play on such a graph), nor any sub-field of the next score group's score: those go too,
@@ -37,16 +40,16 @@ export class StageWeights {
    * the procedure's adjustments may reach past the ordering room, which the kept bits were not
    * argued for, and the stage's graphs are small; they keep their quality weights whole.
    */
-  static for(layout: WeightLayout, stageScores: ReadonlySet<number>): StageWeights | null {
-    return layout.groupBits < 4 ? null : new StageWeights(layout, stageScores, true);
+  static for(layout: WeightLayout, stageScores: ReadonlySet<number>, c9InPlay = true): StageWeights | null {
+    return layout.groupBits < 4 ? null : new StageWeights(layout, stageScores, true, c9InPlay);
   }
 
   /** The same for the pairs of a bracket alone (`bracketScores`: its players'), without C8 and C9. */
   static forBracket(layout: WeightLayout, bracketScores: ReadonlySet<number>): StageWeights | null {
-    return layout.groupBits < 4 ? null : new StageWeights(layout, bracketScores, false);
+    return layout.groupBits < 4 ? null : new StageWeights(layout, bracketScores, false, false);
   }
 
-  private constructor(layout: WeightLayout, stageScores: ReadonlySet<number>, nextBracket: boolean) {
+  private constructor(layout: WeightLayout, stageScores: ReadonlySet<number>, nextBracket: boolean, c9InPlay: boolean) {
     const total = Number(completionShift(layout));
     const keep = new Uint8Array(total).fill(1);
     const shifts = [...layout.scoreShift].sort((a, b) => a[1] - b[1]);
@@ -59,11 +62,13 @@ export class StageWeights {
         for (let bit = offset + shift; bit < offset + end; bit += 1) keep[bit] = 0;
       });
     });
+    const offsets = scoreFieldOffsets(layout);
+    const c8 = offsets[offsets.length - 2]!;
+    // C9's room (2 groupBits, just above the colours) is zero in every edge unless C9 is in play.
+    if (!c9InPlay) for (let bit = c8 - 2 * layout.groupBits; bit < c8; bit += 1) keep[bit] = 0;
     if (!nextBracket) {
-      // C9's room (2 groupBits), then C8's scores and its pair count, just above the colours.
-      const offsets = scoreFieldOffsets(layout);
-      const c8 = offsets[offsets.length - 2]!;
-      for (let bit = c8 - 2 * layout.groupBits; bit < c8 + layout.scoreBits + layout.groupBits; bit += 1) keep[bit] = 0;
+      // C8's scores and its pair count.
+      for (let bit = c8; bit < c8 + layout.scoreBits + layout.groupBits; bit += 1) keep[bit] = 0;
       if (stageScores.size === 1) {
         // The one score's sub-field of C18-C21 and C7: copies of C14-C17 and C6.
         const [score] = stageScores;
