@@ -134,9 +134,7 @@ export const unreadPresses = (state: GameState): number => Math.max(0, state.pre
  * once when it is still, not after the confirm wait for a press that already came.
  */
 export function pressWithoutMove(state: GameState): Side | undefined {
-  const presses = state.presses.white + state.presses.black;
-  const moves = state.moves.white + state.moves.black;
-  if (presses <= moves) return undefined;
+  if (unreadPresses(state) === 0) return undefined;
   return state.toMove === 'white' ? 'black' : 'white';
 }
 

@@ -283,8 +283,8 @@ export class PositionTracker {
    * that many presses behind its clock for the rest of the game.
    */
   private countedByPresses(reseed: Reseed, after: number): Reseed {
-    const turn = (fen: string) => fen.split(' ')[1];
-    const odd = turn(reseed.fromFen) !== turn(reseed.fen) ? 1 : 0;
+    // 1 when the side to move differs.
+    const odd = (plyOf(reseed.fromFen) + plyOf(reseed.fen)) % 2;
     let plies = this.unreadPresses - after;
     if ((((plies % 2) + 2) % 2) !== odd) plies++;
     return plies > 0 ? { ...reseed, plies } : reseed;

@@ -265,14 +265,7 @@ export class WeightedGraph {
       // Not expected (a frozen pair is never inside a blossom) but keep the structure valid.
       for (const v of [a, b]) {
         const top = this.topBlossom(v);
-        if (top >= this.size) {
-          const members = this.leaves(top);
-          this.dissolve(top);
-          for (const x of members) {
-            const p = this.mate[x]!;
-            if (p >= 0 && x !== a && x !== b && this.slackSign(p >> 1) !== 0) this.unmatch(x);
-          }
-        }
+        if (top >= this.size) this.dissolveTop(top, [a, b]);
       }
     }
     this.frozen[a] = this.frozen[b] = 1;
@@ -570,6 +563,19 @@ export class WeightedGraph {
     this.mate[v] = -1;
   }
 
+  /**
+   * Dissolves the top-level blossom `top` and unmatches each of its vertices (but those in `keep`)
+   * whose matched edge is no longer tight: one that left a dissolved sub-blossom.
+   */
+  private dissolveTop(top: number, keep: readonly number[] = []): void {
+    const members = this.leaves(top);
+    this.dissolve(top);
+    for (const x of members) {
+      const p = this.mate[x]!;
+      if (p >= 0 && !keep.includes(x) && this.slackSign(p >> 1) !== 0) this.unmatch(x);
+    }
+  }
+
   /** Removes blossom `b` and all blossoms inside it, moving their duals onto the vertices. */
   private dissolve(b: number, extra: Float64Array = new Float64Array(this.width)): void {
     const { width, dual } = this;
@@ -631,22 +637,16 @@ export class WeightedGraph {
     for (let i = 0; i < changed.size; i += 1) {
       const k = changed.edge(i);
       const high = this.edgeHigh[k]!;
-      if (this.inblossom[high] !== this.inblossom[this.edgeLow[k]!] || single(high)) continue;
-      const top = this.topBlossom(high);
-      const members = this.leaves(top);
-      this.dissolve(top);
-      for (const x of members) {
-        const p = this.mate[x]!;
-        if (p >= 0 && this.slackSign(p >> 1) !== 0) this.unmatch(x);
-      }
+      if (this.inblossom[high] === this.inblossom[this.edgeLow[k]!]) this.dissolveTop(this.topBlossom(high));
     }
-    // Matched edges first: the dual raised to keep one tight also covers the other changed edges
-    // of that end. The end named first (the vertex whose weights the caller changed) takes it.
+    // From here no changed edge lies inside a blossom. Matched edges first: the dual raised to
+    // keep one tight also covers the other changed edges of that end. The end named first (the
+    // vertex whose weights the caller changed) takes it.
     for (let i = 0; i < changed.size; i += 1) {
       const k = changed.edge(i);
       const high = this.edgeHigh[k]!;
       const low = this.edgeLow[k]!;
-      if (this.inblossom[high] === this.inblossom[low] || !this.matchedEdge(k)) continue;
+      if (!this.matchedEdge(k)) continue;
       this.slackInto(k, scratch, slack);
       const slackSign = limbs.sign(scratch, slack, width);
       if (slackSign === 0 && this.raw[k] !== 0n) continue;
@@ -670,11 +670,6 @@ export class WeightedGraph {
       const k = changed.edge(i);
       const high = this.edgeHigh[k]!;
       const low = this.edgeLow[k]!;
-      if (this.inblossom[high] === this.inblossom[low]) {
-        dirty.add(high);
-        dirty.add(low);
-        continue;
-      }
       if (this.matchedEdge(k)) continue;
       this.slackInto(k, scratch, slack);
       if (limbs.sign(scratch, slack, width) < 0) {
@@ -691,14 +686,7 @@ export class WeightedGraph {
     }
     for (const v of dirty) {
       const top = this.topBlossom(v);
-      if (top < n) continue;
-      const members = this.leaves(top);
-      this.dissolve(top);
-      // A matched edge that leaves a dissolved sub-blossom is no longer tight.
-      for (const x of members) {
-        const p = this.mate[x]!;
-        if (p >= 0 && this.slackSign(p >> 1) !== 0) this.unmatch(x);
-      }
+      if (top >= n) this.dissolveTop(top);
     }
     for (const v of dirty) this.unmatch(v);
     const need = 2 * width;

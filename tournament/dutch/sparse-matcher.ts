@@ -216,14 +216,13 @@ export class SparseMatcher implements BracketMatcher {
   }
 
   setShare(v: number, share: bigint): void {
-    if (this.exact) this.graph.setShare(this.local[v]!, share);
-    else if (!this.bracketOnly || this.local[v]! < this.bracketSize) this.graph.setShare(this.local[v]!, share);
+    if (!this.bracketOnly || this.local[v]! < this.bracketSize) this.graph.setShare(this.local[v]!, share);
     if (!this.exact) this.shares.set(v, share);
   }
 
   solve(): readonly number[] {
     let found = this.graph.maximumWeightMatching();
-    if (this.exact) return this.take(found, this.left);
+    if (this.exact) return this.take(found);
     if (this.bracketOnly) {
       if (this.c8Holds(found)) return this.take(found);
       this.widen();
@@ -234,7 +233,7 @@ export class SparseMatcher implements BracketMatcher {
     // The stage is everyone left, so its exact graph is no larger than the stage graph.
     this.becomeExact();
     this.stageCounts.lastStageExact += 1;
-    return this.take(this.graph.maximumWeightMatching(), this.left);
+    return this.take(this.graph.maximumWeightMatching());
   }
 
   /**
@@ -259,7 +258,6 @@ export class SparseMatcher implements BracketMatcher {
   excludes(a: number, b: number): boolean {
     // Every whole-field optimum is a stage optimum here (the stage's optimum leaves a completable
     // rest); on the bracket alone, its part in the bracket is a bracket optimum (the C8 check).
-    if (this.exact) return this.graph.excludes(this.local[a]!, this.local[b]!);
     if (this.bracketOnly && (this.local[a]! >= this.bracketSize || this.local[b]! >= this.bracketSize)) return false;
     return this.graph.excludes(this.local[a]!, this.local[b]!);
   }
@@ -269,7 +267,7 @@ export class SparseMatcher implements BracketMatcher {
     if (!plan) return null;
     if (this.exact) {
       this.graph.applyMatch(plan);
-      return this.take(this.graph.matching(), this.left);
+      return this.take(this.graph.matching());
     }
     // The changed optimum must leave a completable rest too.
     const found = this.graph.matching();
@@ -337,9 +335,10 @@ export class SparseMatcher implements BracketMatcher {
     return below;
   }
 
-  /** mate from a matching of a graph over `players` (by local vertex). */
-  private take(found: readonly number[], players: readonly number[] = this.stage): readonly number[] {
+  /** mate from a matching of the graph (by local vertex: over the stage, or once exact everyone left). */
+  private take(found: readonly number[]): readonly number[] {
     const { mate } = this;
+    const players = this.exact ? this.left : this.stage;
     // A widened or exact graph leaves out the pairs frozen before: they keep their partners.
     players.forEach((v, i) => {
       if (!this.frozen[v]) mate[v] = i < found.length ? players[found[i]!]! : v;
@@ -381,6 +380,7 @@ export class SparseMatcher implements BracketMatcher {
     this.left = left;
     this.graph = exact;
     this.exact = true;
+    this.bracketOnly = false;
     this.pairWeights = null;
     this.pairNumber = new Int32Array(0);
   }

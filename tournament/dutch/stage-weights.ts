@@ -132,8 +132,6 @@ export class StagePairWeights {
   private readonly byAdjustment: Map<number, number>[] = [new Map()];
   /** The quality base of weight number id with c players not allowed the bye, at 3 id + c. */
   private readonly baseById: number[] = [];
-  /** The quality bases of the table pairs were carried over from, by their number there. */
-  private readonly baseByCarried = new Map<number, number>();
   /**
    * The quality bases by value: kinds of pair that differ in a field the stage's weights do not
    * read weigh the same, and one base (so one number per adjustment) serves them all.
@@ -183,13 +181,8 @@ export class StagePairWeights {
   /** The number, in this stage, of a pair's number in the stage before (`from`). */
   carried(from: StagePairWeights, number: number): number {
     if (number === 0) return 0;
-    let base = this.baseByCarried.get(from.baseOf[number]!);
-    if (base === undefined) {
-      base = this.addBase(from.baseQuality[from.baseOf[number]!]!);
-      if (base < 0) return -1;
-      this.baseByCarried.set(from.baseOf[number]!, base);
-    }
-    return this.numberAt(base, from.adjustmentOf[number]!);
+    const base = this.addBase(from.baseQuality[from.baseOf[number]!]!);
+    return base < 0 ? -1 : this.numberAt(base, from.adjustmentOf[number]!);
   }
 
   /** The quality weight (completion field taken off, adjustment added) of a number. */
