@@ -196,7 +196,7 @@ describe('StagePairWeights', () => {
     let shorterStages = 0;
     let singleScoreStages = 0;
     fc.assert(
-      fc.property(field, fc.nat(3), fc.array(fc.boolean(), { minLength: 200, maxLength: 200 }), fc.array(fc.nat(), { minLength: 64, maxLength: 64 }), (fields, playedRounds, meets, choices) => {
+      fc.property(field, fc.nat(3), fc.array(fc.boolean(), { minLength: 200, maxLength: 200 }), fc.array(fc.nat(), { minLength: 64, maxLength: 64 }), fc.boolean(), (fields, playedRounds, meets, choices, singleDownfloaterIsBye) => {
         const copies = 8;
         const everyone: PlayerState[] = fields
           .flatMap((f, i) => Array.from({ length: copies }, (_, c) => ({ ...f, id: i * copies + c + 1, rank: i * copies + c, unacceleratedScore: f.score, colours: [] })))
@@ -208,13 +208,15 @@ describe('StagePairWeights', () => {
         const bracketSize = stage.filter(inBracket).length;
         if (bracketSize < 2) return;
         const layout = weightLayout(everyone, playedRounds);
-        const bye: ByeContext = { byeScore: lowest, singleDownfloaterIsBye: false, unplayedRank: new Map() };
+        // With C9 in play (a stage with no next score group may have it) its room stays.
+        const unplayedRank = new Map([0, 1, 2, 3, 4].map((games) => [games, 4 - games]));
+        const bye: ByeContext = { byeScore: lowest, singleDownfloaterIsBye, unplayedRank };
         const compatible = (a: PlayerState, b: PlayerState): boolean => meets[(a.rank * 14 + b.rank) % 200]!;
         const ctx = { layout, bye, compatible };
         const weighed = edgeWeights(ctx, stage);
         const fields3 = [0, 1, 2].map((c) => completionPart({ ...stage[0]!, byeEligible: c < 1, score: -1 }, { ...stage[0]!, byeEligible: c < 2, score: -1 }, layout, bye));
         const scoresOf = (players: readonly PlayerState[]): Set<number> => new Set(players.map((p) => p.score));
-        const bracketShortening = StageWeights.forBracket(layout, scoresOf(stage.slice(0, bracketSize)));
+        const bracketShortening = StageWeights.forBracket(layout, scoresOf(stage.slice(0, bracketSize)), singleDownfloaterIsBye);
         const table = new StagePairWeights(weighed.weights, fields3, StageWeights.for(layout, scoresOf(stage)), bracketShortening);
         let choice = 0;
         const pick = (n: number): number => choices[choice++ % choices.length]! % n;

@@ -67,6 +67,11 @@ export class SparseMatcher implements BracketMatcher {
    * (c8Holds) instead of the matching, until a solve fails it and the stage widens to all its players.
    */
   private bracketOnly = false;
+  /**
+   * The graph holds pairs of bracket players only (on the bracket alone, or a stage without a next
+   * score group): it takes their weights on the bracket alone (StagePairWeights.bracketShort).
+   */
+  private bracketPairs = false;
   private next = 0;
   /** For the C8 check: the bracket's single players (floaters) of the solve being checked. */
   private readonly floater: Uint8Array;
@@ -182,8 +187,9 @@ export class SparseMatcher implements BracketMatcher {
       weights,
       this.completionFields,
       StageWeights.for(this.layout, scores(bracket), bye.singleDownfloaterIsBye),
-      this.bracketOnly ? StageWeights.forBracket(this.layout, scores(bracket.slice(0, bracketSize))) : null,
+      StageWeights.forBracket(this.layout, scores(bracket.slice(0, bracketSize)), bye.singleDownfloaterIsBye),
     );
+    this.bracketPairs = this.bracketOnly || bracketSize === bracket.length;
     this.pairWeights = pairWeights;
     this.shares.clear();
     for (const v of bracket) this.mayNotTakeBye[v] = this.mayTakeBye(v) ? 0 : 1;
@@ -197,7 +203,7 @@ export class SparseMatcher implements BracketMatcher {
     // Unchanged: the graph holds it already (or, on the bracket alone, leaves it out).
     if (this.pairNumber[k] === number) return;
     this.pairNumber[k] = number;
-    if (!this.bracketOnly) {
+    if (!this.bracketPairs) {
       this.graph.setWeight(this.local[a]!, this.local[b]!, this.pairWeights!.short[number]!, number);
       return;
     }
@@ -252,6 +258,7 @@ export class SparseMatcher implements BracketMatcher {
     for (const [v, share] of this.shares) graph.setShare(this.local[v]!, share);
     this.graph = graph;
     this.bracketOnly = false;
+    this.bracketPairs = false;
     this.stageCounts.widened += 1;
   }
 

@@ -11,9 +11,9 @@
 // C9's room (the bye assignee's unplayed games) is zero in every edge where C9 is not in play
 // (ByeContext.singleDownfloaterIsBye false): it goes then, by the same argument.
 //
-// A stage's graph on the bracket alone (sparse-matcher.ts) holds only pairs of two bracket
-// players, which set no bit of C8 (the next bracket's pairs and scores), nor of C9's room (C9 is
-// not in play on such a graph), nor any sub-field of the next score group's score: those go too,
+// A stage's graph on the bracket alone (sparse-matcher.ts), like that of a stage with no next
+// score group, holds only pairs of two bracket players, which set no bit of C8 (the next
+// bracket's pairs and scores), nor any sub-field of the next score group's score: those go too,
 // by the same argument (each is zero in every edge of that graph), and the graph's numbers get a
 // second, shorter weight (bracketShort). A bracket of one score (no moved-down players) loses its
 // score fields too: with both players on that score, C7 copies C6 (the pair count) and C18-C21
@@ -44,9 +44,9 @@ export class StageWeights {
     return layout.groupBits < 4 ? null : new StageWeights(layout, stageScores, true, c9InPlay);
   }
 
-  /** The same for the pairs of a bracket alone (`bracketScores`: its players'), without C8 and C9. */
-  static forBracket(layout: WeightLayout, bracketScores: ReadonlySet<number>): StageWeights | null {
-    return layout.groupBits < 4 ? null : new StageWeights(layout, bracketScores, false, false);
+  /** The same for the pairs of a bracket alone (`bracketScores`: its players'), without C8 (and C9 unless in play). */
+  static forBracket(layout: WeightLayout, bracketScores: ReadonlySet<number>, c9InPlay: boolean): StageWeights | null {
+    return layout.groupBits < 4 ? null : new StageWeights(layout, bracketScores, false, c9InPlay);
   }
 
   private constructor(layout: WeightLayout, stageScores: ReadonlySet<number>, nextBracket: boolean, c9InPlay: boolean) {
