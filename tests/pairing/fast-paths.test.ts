@@ -77,22 +77,28 @@ function compareRounds(shape: Shape, paths: Map<PairingPath, number>, stages: St
   }
 }
 
+/** Random tournaments of `shape`, every round compared: the paths and stages the fast engine took. */
+function compareTournaments(shape: fc.Arbitrary<Shape>, runs: { numRuns: number; seed: number }): { paths: Map<PairingPath, number>; stages: StageCounts } {
+  const paths = new Map<PairingPath, number>();
+  const stages: StageCounts = { bracketOnly: 0, widened: 0, lastStage: 0, lastStageExact: 0 };
+  fc.assert(
+    fc.property(shape, (s) => compareRounds(s, paths, stages)),
+    runs,
+  );
+  return { paths, stages };
+}
+
 describe('bracket-sized matchings give the whole-field pairing', () => {
   it('on random tournaments, round after round', () => {
-    const paths = new Map<PairingPath, number>();
-    const stages: StageCounts = { bracketOnly: 0, widened: 0, lastStage: 0, lastStageExact: 0 };
-    fc.assert(
-      fc.property(
-        fc.record({
-          seed: fc.integer({ min: 1, max: 1_000_000 }),
-          size: fc.integer({ min: 9, max: 70 }),
-          rounds: fc.integer({ min: 3, max: 9 }),
-          drawRate: fc.constantFrom(0.1, 0.3, 0.6),
-          absentRate: fc.constantFrom(0, 0.03, 0.1),
-          forbidden: fc.boolean(),
-        }),
-        (shape) => compareRounds(shape, paths, stages),
-      ),
+    const { paths, stages } = compareTournaments(
+      fc.record({
+        seed: fc.integer({ min: 1, max: 1_000_000 }),
+        size: fc.integer({ min: 9, max: 70 }),
+        rounds: fc.integer({ min: 3, max: 9 }),
+        drawRate: fc.constantFrom(0.1, 0.3, 0.6),
+        absentRate: fc.constantFrom(0, 0.03, 0.1),
+        forbidden: fc.boolean(),
+      }),
       { numRuns: 30, seed: 14 },
     );
     // The comparison means something only if the shortcuts were taken, not fallen back from.
@@ -106,21 +112,16 @@ describe('bracket-sized matchings give the whole-field pairing', () => {
   }, 600_000);
 
   it("on odd fields paired down to their last stage (the bye's score and everyone below it)", () => {
-    const paths = new Map<PairingPath, number>();
-    const stages: StageCounts = { bracketOnly: 0, widened: 0, lastStage: 0, lastStageExact: 0 };
-    fc.assert(
-      fc.property(
-        fc.record({
-          seed: fc.integer({ min: 1, max: 1_000_000 }),
-          size: fc.integer({ min: 4, max: 30 }).map((k) => 2 * k + 1),
-          rounds: fc.integer({ min: 4, max: 11 }),
-          drawRate: fc.constantFrom(0.05, 0.2),
-          // Absences make the bye candidates' unplayed games (C9) differ.
-          absentRate: fc.constantFrom(0.1, 0.2, 0.3),
-          forbidden: fc.boolean(),
-        }),
-        (shape) => compareRounds(shape, paths, stages),
-      ),
+    const { stages } = compareTournaments(
+      fc.record({
+        seed: fc.integer({ min: 1, max: 1_000_000 }),
+        size: fc.integer({ min: 4, max: 30 }).map((k) => 2 * k + 1),
+        rounds: fc.integer({ min: 4, max: 11 }),
+        drawRate: fc.constantFrom(0.05, 0.2),
+        // Absences make the bye candidates' unplayed games (C9) differ.
+        absentRate: fc.constantFrom(0.1, 0.2, 0.3),
+        forbidden: fc.boolean(),
+      }),
       { numRuns: 100, seed: 15 },
     );
     // The last stages kept their own graphs (sparse-matcher.ts beginStage), and some of them had
