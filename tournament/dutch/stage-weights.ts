@@ -19,7 +19,7 @@
 // score fields too: with both players on that score, C7 copies C6 (the pair count) and C18-C21
 // copy C14-C17 (the floats) in every edge, hence in every matching's total, so two matchings
 // never first differ in a copy and the order of all totals stands without them. At 2,000
-// players round 3 that takes the largest bracket's weights from 264 to 130 bits, 7 limbs to 4
+// players round 3 that takes the largest bracket's weights from 264 to 132 bits, 7 limbs to 4
 // in the matcher's arithmetic.
 //
 // A stage's pairs share a few base weights (one per kind of pair) and a few thousand adjustments,
