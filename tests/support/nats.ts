@@ -261,6 +261,18 @@ export async function startNatsCluster(options: NatsOptions = {}, size = 3): Pro
   };
   try {
     await cluster.waitForLeader();
+    // A meta leader needs no full mesh (two servers may agree through the third), but a client
+    // learns the cluster's servers (connect_urls, which ensureEventStream counts for its replicas)
+    // from the routes of the server it connects to: every server routed to every other first.
+    await waitFor(
+      'every server routed to every other',
+      async () => {
+        const routes = await Promise.all(nodes.map(async (n) => (await n.monitor('/routez')) as { routes?: { remote_id?: string }[] }));
+        return routes.every((r) => new Set((r.routes ?? []).map((route) => route.remote_id)).size >= size - 1);
+      },
+      30_000,
+      log,
+    );
   } catch (err) {
     await cluster.stop();
     throw err;
