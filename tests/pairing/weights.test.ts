@@ -42,6 +42,27 @@ const field = fc
     }),
   );
 
+/** Rank of each played-games count among the bye candidates, for C9 (fewer games, higher rank). */
+const unplayedRank = new Map([0, 1, 2, 3, 4].map((games) => [games, 4 - games]));
+/** Who may meet whom: a fixed pattern over the two ranks. */
+const meetsBy =
+  (meets: readonly boolean[]) =>
+  (a: PlayerState, b: PlayerState): boolean =>
+    meets[(a.rank * 14 + b.rank) % 200]!;
+/** The completion field of a pair with 0, 1 or 2 players not allowed the bye. */
+const completionFieldsOf = (player: PlayerState, layout: ReturnType<typeof weightLayout>, bye: ByeContext): bigint[] =>
+  [0, 1, 2].map((c) => completionPart({ ...player, byeEligible: c < 1, score: -1 }, { ...player, byeEligible: c < 2, score: -1 }, layout, bye));
+/** A larger field: `copies` of each generated player, in ranking order. */
+const copiesOf = (fields: readonly Fields[], copies: number): PlayerState[] =>
+  fields
+    .flatMap((f, i) => Array.from({ length: copies }, (_, c) => ({ ...f, id: i * copies + c + 1, rank: i * copies + c, unacceleratedScore: f.score, colours: [] })))
+    .sort((a, b) => b.score - a.score || a.rank - b.rank);
+/** The next of `choices` below n, round and round. */
+const picker = (choices: readonly number[]): ((n: number) => number) => {
+  let choice = 0;
+  return (n) => choices[choice++ % choices.length]! % n;
+};
+
 describe('edgeWeights', () => {
   it('gives edgeWeight for every pair, whatever fields the players share', () => {
     fc.assert(
@@ -56,10 +77,8 @@ describe('edgeWeights', () => {
             .map((f, i) => ({ ...f, id: i + 1, rank: i, unacceleratedScore: f.score, colours: [] }))
             .sort((a, b) => b.score - a.score || a.rank - b.rank);
           const layout = weightLayout(players, playedRounds);
-          const unplayedRank = new Map([0, 1, 2, 3, 4].map((games) => [games, 4 - games]));
           const bye: ByeContext = { byeScore, singleDownfloaterIsBye, unplayedRank };
-          const compatible = (a: PlayerState, b: PlayerState): boolean => meets[(a.rank * 14 + b.rank) % 200]!;
-          const ctx = { layout, bye, compatible };
+          const ctx = { layout, bye, compatible: meetsBy(meets) };
           const memoised = edgeWeights(ctx, players);
           const reference = edgeWeights(ctx, players, false);
           // Twice over, so that the second pass reads the memo.
@@ -98,9 +117,7 @@ describe('StagePairWeights', () => {
         fc.boolean(),
         (fields, byeScore, playedRounds, meets, choices, singleDownfloaterIsBye) => {
           const copies = 8;
-          const everyone: PlayerState[] = fields
-            .flatMap((f, i) => Array.from({ length: copies }, (_, c) => ({ ...f, id: i * copies + c + 1, rank: i * copies + c, unacceleratedScore: f.score, colours: [] })))
-            .sort((a, b) => b.score - a.score || a.rank - b.rank);
+          const everyone = copiesOf(fields, copies);
           // The stage: one of each generated player, of some of the field's scores (the others' bits go).
           const scores = [...new Set(everyone.map((p) => p.score))];
           const kept = scores.filter((_, i) => (choices[63]! >> i) % 2 === 1 || scores.length === 1);
@@ -108,18 +125,15 @@ describe('StagePairWeights', () => {
           if (stage.length < 2) return;
           const layout = weightLayout(everyone, playedRounds);
           // With C9 in play its room is kept (its terms are set), without it it goes.
-          const unplayedRank = new Map([0, 1, 2, 3, 4].map((games) => [games, 4 - games]));
           const bye: ByeContext = { byeScore, singleDownfloaterIsBye, unplayedRank };
-          const compatible = (a: PlayerState, b: PlayerState): boolean => meets[(a.rank * 14 + b.rank) % 200]!;
-          const ctx = { layout, bye, compatible };
+          const ctx = { layout, bye, compatible: meetsBy(meets) };
           const weighed = edgeWeights(ctx, stage);
-          const fields3 = [0, 1, 2].map((c) => completionPart({ ...stage[0]!, byeEligible: c < 1, score: -1 }, { ...stage[0]!, byeEligible: c < 2, score: -1 }, layout, bye));
+          const fields3 = completionFieldsOf(stage[0]!, layout, bye);
           const shortening = StageWeights.for(layout, new Set(stage.map((p) => p.score)), singleDownfloaterIsBye);
           const table = new StagePairWeights(weighed.weights, fields3, shortening);
           let shortened = false;
           const g = layout.groupBits;
-          let choice = 0;
-          const pick = (n: number): number => choices[choice++ % choices.length]! % n;
+          const pick = picker(choices);
           // Every pair of the stage, as the procedure sets it: base weight, ordering fields, a bump.
           const number: number[][] = [];
           const quality: bigint[][] = [];
@@ -198,9 +212,7 @@ describe('StagePairWeights', () => {
     fc.assert(
       fc.property(field, fc.nat(3), fc.array(fc.boolean(), { minLength: 200, maxLength: 200 }), fc.array(fc.nat(), { minLength: 64, maxLength: 64 }), fc.boolean(), (fields, playedRounds, meets, choices, singleDownfloaterIsBye) => {
         const copies = 8;
-        const everyone: PlayerState[] = fields
-          .flatMap((f, i) => Array.from({ length: copies }, (_, c) => ({ ...f, id: i * copies + c + 1, rank: i * copies + c, unacceleratedScore: f.score, colours: [] })))
-          .sort((a, b) => b.score - a.score || a.rank - b.rank);
+        const everyone = copiesOf(fields, copies);
         // The stage: one of each generated player; its bracket all but the lowest score (if two or more).
         const stage = everyone.filter((p) => p.rank % copies === 0);
         const lowest = stage[stage.length - 1]!.score;
@@ -209,17 +221,14 @@ describe('StagePairWeights', () => {
         if (bracketSize < 2) return;
         const layout = weightLayout(everyone, playedRounds);
         // With C9 in play (a stage with no next score group may have it) its room stays.
-        const unplayedRank = new Map([0, 1, 2, 3, 4].map((games) => [games, 4 - games]));
         const bye: ByeContext = { byeScore: lowest, singleDownfloaterIsBye, unplayedRank };
-        const compatible = (a: PlayerState, b: PlayerState): boolean => meets[(a.rank * 14 + b.rank) % 200]!;
-        const ctx = { layout, bye, compatible };
+        const ctx = { layout, bye, compatible: meetsBy(meets) };
         const weighed = edgeWeights(ctx, stage);
-        const fields3 = [0, 1, 2].map((c) => completionPart({ ...stage[0]!, byeEligible: c < 1, score: -1 }, { ...stage[0]!, byeEligible: c < 2, score: -1 }, layout, bye));
+        const fields3 = completionFieldsOf(stage[0]!, layout, bye);
         const scoresOf = (players: readonly PlayerState[]): Set<number> => new Set(players.map((p) => p.score));
         const bracketShortening = StageWeights.forBracket(layout, scoresOf(stage.slice(0, bracketSize)), singleDownfloaterIsBye);
         const table = new StagePairWeights(weighed.weights, fields3, StageWeights.for(layout, scoresOf(stage)), bracketShortening);
-        let choice = 0;
-        const pick = (n: number): number => choices[choice++ % choices.length]! % n;
+        const pick = picker(choices);
         const g = layout.groupBits;
         const pairs: { exact: bigint; short: bigint; higher: number; lower: number }[] = [];
         let shorter = false;
@@ -298,7 +307,7 @@ describe('StagePairWeights', () => {
     const layout = weightLayout(players, 3);
     const bye: ByeContext = { byeScore: 0, singleDownfloaterIsBye: false, unplayedRank: new Map() };
     const ctx = { layout, bye, compatible: () => true };
-    const fields3 = [0, 1, 2].map((c) => completionPart({ ...players[0]!, byeEligible: c < 1, score: -1 }, { ...players[0]!, byeEligible: c < 2, score: -1 }, layout, bye));
+    const fields3 = completionFieldsOf(players[0]!, layout, bye);
     const weighed = edgeWeights(ctx, players);
     const stageOne = new StagePairWeights(weighed.weights, fields3, StageWeights.for(layout, new Set([10, 5])));
     const stageTwo = new StagePairWeights(edgeWeights(ctx, players).weights, fields3, StageWeights.for(layout, new Set([5, 0])));

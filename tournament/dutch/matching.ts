@@ -429,8 +429,7 @@ export class WeightedGraph {
     };
     for (let steps = 0; steps < 48 && steps < queue.length; steps += 1) {
       const u = queue[steps]!;
-      for (let iw = 0; iw < this.active.length; iw += 1) {
-        const w = this.active[iw]!;
+      for (const w of this.active) {
         if (w === u || seen.has(w) || used.has(w) || !free(w) || !tight(u, w)) continue;
         const wm = partnerNow(w);
         if (wm === w) return { pairs: flip(u, w), released: -1 };
@@ -544,8 +543,7 @@ export class WeightedGraph {
     const { active, width, dual, w4, scratch } = this;
     for (const v of active) {
       limbs.clear(scratch, 0, width);
-      for (let iu = 0; iu < active.length; iu += 1) {
-        const u = active[iu]!;
+      for (const u of active) {
         if (u === v) continue;
         const k = edgeIndex(u, v);
         if (!this.present[k]) continue;
@@ -598,8 +596,7 @@ export class WeightedGraph {
   private minSlack(v: number, except: number, to: Float64Array, at: number): void {
     const { width, scratch } = this;
     let found = false;
-    for (let iu = 0; iu < this.active.length; iu += 1) {
-      const u = this.active[iu]!;
+    for (const u of this.active) {
       if (u === v) continue;
       const k = edgeIndex(u, v);
       if (k === except || !this.present[k]) continue;
@@ -694,8 +691,7 @@ export class WeightedGraph {
       // need = max(dual[v], 0, max over edges of w4 - dual[u])
       if (limbs.sign(dual, v * width, width) > 0) limbs.copy(scratch, need, dual, v * width, width);
       else limbs.clear(scratch, need, width);
-      for (let iu = 0; iu < this.active.length; iu += 1) {
-        const u = this.active[iu]!;
+      for (const u of this.active) {
         if (u === v) continue;
         const k = edgeIndex(u, v);
         if (!this.present[k]) continue;
@@ -776,7 +772,8 @@ export class WeightedGraph {
     };
     let queue: number[] = [];
     const isS = (v: number): boolean => label[inblossom[v]!] === 1;
-    if (this.nearestS?.w4 !== w4 || this.nearestS.width !== width) this.nearestS = new NearestS(n, w4, width);
+    // A new width or layout comes with a new w4 (ensureWidth).
+    if (this.nearestS?.w4 !== w4) this.nearestS = new NearestS(n, w4, width);
     const { nearestS } = this;
     nearestS.restart(
       // v's row of w4: nearest(v) reads it for many u.
@@ -1057,13 +1054,11 @@ export class WeightedGraph {
           bestS[b] = -1;
         } else for (const c of blossomchilds[b]!) clear(c, wasS);
       };
-      for (let iv = 0; iv < active.length; iv += 1) {
-        const v = active[iv]!;
+      for (const v of active) {
         const b = inblossom[v]!;
         if (label[b] !== 0 && killed.has(root[b]!)) clear(b, label[b] === 1);
       }
-      for (let iv = 0; iv < active.length; iv += 1) {
-        const v = active[iv]!;
+      for (const v of active) {
         // Sub-vertices of surviving T-blossoms reached from a freed vertex forget it. Scans
         // skipped them while labelled: their best edge is searched in full if they need one.
         if (inblossom[v] !== v && label[v] === 2 && labelend[v]! >= 0 && freedFlag[endpoint(labelend[v]!)]) {
@@ -1151,8 +1146,7 @@ export class WeightedGraph {
     labelend.fill(-1);
     bestedge.fill(-1);
     queue = [];
-    for (let iv = 0; iv < active.length; iv += 1) {
-      const v = active[iv]!;
+    for (const v of active) {
       if (mate[v] === -1 && limbs.sign(dual, v * width, width) > 0 && label[inblossom[v]!] === 0) {
         assignLabel(v, 1, -1);
         alive.add(v);
@@ -1194,8 +1188,7 @@ export class WeightedGraph {
       // Best edges that still hold first; those that only bound their vertex's least slack are
       // searched in full afterwards, and only where the bound is below the delta found.
       const boundedFree: number[] = [];
-      for (let iv = 0; iv < active.length; iv += 1) {
-        const v = active[iv]!;
+      for (const v of active) {
         if (label[inblossom[v]!] !== 0) continue;
         if (stale[v]) refreshBest(v);
         if (bestedge[v] === -1) continue;
@@ -1225,8 +1218,7 @@ export class WeightedGraph {
           deltablossom = b;
         }
       }
-      for (let iv = 0; iv < active.length; iv += 1) {
-        const v = active[iv]!;
+      for (const v of active) {
         const l = label[inblossom[v]!];
         if (l === 1) limbs.subtractFrom(dual, v * width, delta, 0, width);
         else if (l === 2) limbs.addTo(dual, v * width, delta, 0, width);

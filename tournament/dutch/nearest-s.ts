@@ -210,7 +210,7 @@ export class NearestS {
   constructor(
     size: number,
     readonly w4: Float64Array,
-    readonly width: number,
+    private readonly width: number,
   ) {
     this.heaps = new Array<CandidateHeap | null>(size).fill(null);
     this.stamp = new Int32Array(size);

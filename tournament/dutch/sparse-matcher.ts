@@ -67,11 +67,6 @@ export class SparseMatcher implements BracketMatcher {
    * (c8Holds) instead of the matching, until a solve fails it and the stage widens to all its players.
    */
   private bracketOnly = false;
-  /**
-   * The graph holds pairs of bracket players only (on the bracket alone, or a stage without a next
-   * score group): it takes their weights on the bracket alone (StagePairWeights.bracketShort).
-   */
-  private bracketPairs = false;
   private next = 0;
   /** For the C8 check: the bracket's single players (floaters) of the solve being checked. */
   private readonly floater: Uint8Array;
@@ -182,14 +177,16 @@ export class SparseMatcher implements BracketMatcher {
     this.graph = new WeightedGraph(this.bracketOnly ? bracketSize : bracket.length);
     this.pairNumber = new Int32Array(m).fill(-1);
     const before = this.pairWeights;
+    // A stage without a next score group holds bracket pairs only: it takes the bracket's weights
+    // as its own. On the bracket alone they are a second table, for a graph that may widen.
     const scores = (players: readonly number[]): Set<number> => new Set(players.map((v) => this.sorted[v]!.score));
+    const c9 = bye.singleDownfloaterIsBye;
     const pairWeights = new StagePairWeights(
       weights,
       this.completionFields,
-      StageWeights.for(this.layout, scores(bracket), bye.singleDownfloaterIsBye),
-      StageWeights.forBracket(this.layout, scores(bracket.slice(0, bracketSize)), bye.singleDownfloaterIsBye),
+      bracketSize === bracket.length ? StageWeights.forBracket(this.layout, scores(bracket), c9) : StageWeights.for(this.layout, scores(bracket), c9),
+      this.bracketOnly ? StageWeights.forBracket(this.layout, scores(bracket.slice(0, bracketSize)), c9) : null,
     );
-    this.bracketPairs = this.bracketOnly || bracketSize === bracket.length;
     this.pairWeights = pairWeights;
     this.shares.clear();
     for (const v of bracket) this.mayNotTakeBye[v] = this.mayTakeBye(v) ? 0 : 1;
@@ -203,7 +200,7 @@ export class SparseMatcher implements BracketMatcher {
     // Unchanged: the graph holds it already (or, on the bracket alone, leaves it out).
     if (this.pairNumber[k] === number) return;
     this.pairNumber[k] = number;
-    if (!this.bracketPairs) {
+    if (!this.bracketOnly) {
       this.graph.setWeight(this.local[a]!, this.local[b]!, this.pairWeights!.short[number]!, number);
       return;
     }
@@ -258,7 +255,6 @@ export class SparseMatcher implements BracketMatcher {
     for (const [v, share] of this.shares) graph.setShare(this.local[v]!, share);
     this.graph = graph;
     this.bracketOnly = false;
-    this.bracketPairs = false;
     this.stageCounts.widened += 1;
   }
 
