@@ -49,7 +49,7 @@ async function buildCommandLine() {
   const result = await build({
     absWorkingDir: root,
     // The tournament view worker is a file of its own (tournament-builder.ts starts it by path).
-    entryPoints: ['cli/main.ts', 'arbiter-console/tournament-worker.ts'],
+    entryPoints: ['cli/main.ts', 'arbiter-console/server/tournament-worker.ts'],
     outdir,
     entryNames: '[name]',
     chunkNames: 'chunks/[name]-[hash]',

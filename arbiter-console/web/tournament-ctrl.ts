@@ -4,8 +4,8 @@
 // control back under his finger. Views (view/tournament.ts and the pages it shows) only read it.
 import type { GameResult } from '../../clock-engine/index.ts';
 import type { Offence } from '../../tournament/index.ts';
-import type { ConsoleCommand } from '../protocol.ts';
-import type { TournamentView, TrfImportPreview } from '../tournament-view.ts';
+import type { ConsoleCommand } from '../contract/protocol.ts';
+import type { TournamentView, TrfImportPreview } from '../contract/tournament-view.ts';
 import type { Connection } from './connection.ts';
 import { askConfirm } from './dialogs.ts';
 

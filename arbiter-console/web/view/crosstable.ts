@@ -3,7 +3,7 @@
 // corrected result's cells are marked and open the game's correction history under the table.
 import { thunk } from 'snabbdom';
 import type { CrosstableRow, CrosstableView } from '../../../tournament/index.ts';
-import type { ResultCorrection, TournamentView } from '../../tournament-view.ts';
+import type { ResultCorrection, TournamentView } from '../../contract/tournament-view.ts';
 import { pointsText } from '../format.ts';
 import { hl, type VNode } from '../snabbdom.ts';
 import { resultText, type TournamentCtrl } from '../tournament-ctrl.ts';

@@ -1,0 +1,273 @@
+// The WebSocket protocol between the console server and its pages (docs/protocol.md).
+// Everything a client sends is validated here; the server trusts nothing else.
+import { z } from 'zod';
+import type { GameResult, GameStatus, Side } from '../../clock-engine/index.ts';
+import type { Attention } from '../hall/board.ts';
+import type { TournamentView } from './tournament-view.ts';
+import type { CredentialInfo } from '../team/credentials.ts';
+import type { SectorView, StaffRole } from './staff.ts';
+import type { ViewPatch } from './view-patch.ts';
+
+export const PROTOCOL_VERSION = 1;
+/** Larger client messages are refused unread (an arbiter command is ~200 bytes). */
+export const MAX_MESSAGE_BYTES = 4096;
+
+const side = z.enum(['white', 'black']);
+/** A FEN's six fields (the console checks the position itself with chess.js). */
+const FEN_SHAPE = /^[pnbrqkPNBRQK1-8]+(\/[pnbrqkPNBRQK1-8]+){7} [wb] (-|[KQkq]{1,4}) (-|[a-h][36]) \d{1,3} \d{1,4}$/;
+const boardId = z.string().min(1).max(32);
+const reason = z.string().trim().min(1, 'a reason is required (it goes into the journal and the PGN)').max(200);
+const HOUR = 3_600_000;
+
+export const arbiterCommandSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('pause'), board: boardId, reason }),
+  z.strictObject({ type: z.literal('resume'), board: boardId }),
+  z.strictObject({
+    type: z.literal('addTime'),
+    board: boardId,
+    side,
+    ms: z.number().int().min(-10 * HOUR).max(10 * HOUR).refine((ms) => ms !== 0, 'ms must not be 0'),
+    reason,
+  }),
+  z.strictObject({ type: z.literal('setTime'), board: boardId, side, ms: z.number().int().min(0).max(10 * HOUR), reason }),
+  z.strictObject({
+    type: z.literal('setMoveCounter'),
+    board: boardId,
+    side,
+    counter: z.enum(['presses', 'moves']),
+    moves: z.number().int().min(0).max(999),
+    reason,
+  }),
+  z.strictObject({ type: z.literal('penalty'), board: boardId, offender: side, offence: z.enum(['illegal-move', 'false-claim']), reason }),
+  z.strictObject({ type: z.literal('forfeit'), board: boardId, side, reason }),
+  z.strictObject({
+    type: z.literal('result'),
+    board: boardId,
+    result: z.enum(['1-0', '0-1', '1/2-1/2', '+--', '--+', '---']),
+    termination: z.string().trim().min(1).max(100),
+  }),
+  z.strictObject({ type: z.literal('arrive'), board: boardId, side }),
+  /** Where the pieces stand (FEN), for what the board's reading cannot explain: the game goes on from there. */
+  z.strictObject({ type: z.literal('setPosition'), board: boardId, fen: z.string().trim().max(100).regex(FEN_SHAPE, 'a FEN: placement, side to move, castling, en passant, halfmove and move number'), reason }),
+  z.strictObject({ type: z.literal('dismiss'), alertId: z.string().min(1).max(120) }),
+  /** Every seated round's clocks (or one section's) at their scheduled start, or now if that has passed. */
+  z.strictObject({ type: z.literal('startAll'), section: z.string().min(1).max(40).optional() }),
+  /** Every player not yet marked present is at the board (the arbiter's check before the start). */
+  z.strictObject({ type: z.literal('arriveAll') }),
+  z.strictObject({ type: z.literal('pauseAll'), reason }),
+  z.strictObject({ type: z.literal('resumeAll') }),
+]);
+export type ArbiterCommand = z.infer<typeof arbiterCommandSchema>;
+
+// Tournament desk commands (arbiter-console/tournament-desk.ts): results, next-round pairing drafts,
+// playoffs, incidents. Players are event pairing numbers, boards the draft's board numbers.
+const playerId = z.number().int().min(1).max(9999);
+const roundNumber = z.number().int().min(1).max(99);
+const draftBoard = z.number().int().min(1).max(999);
+const gameResult = z.enum(['1-0', '0-1', '1/2-1/2', '+--', '--+', '---']);
+/** Which section of the event a tournament command is for (default: the first). */
+const section = z.string().min(1).max(40).optional();
+const tournamentCommandOptions = [
+  /** Enters or corrects a game's result (any round up to the current one). */
+  z.strictObject({ type: z.literal('enterResult'), section, round: roundNumber, white: playerId, black: playerId, result: gameResult, reason }),
+  /** Confirms the result the clock gave (flag fall, result on the board, default-time forfeit). */
+  z.strictObject({ type: z.literal('confirmResult'), section, round: roundNumber, white: playerId, black: playerId }),
+  /**
+   * A clock result that contradicts the desk's (alert `result-contradicts`): keep the entered result
+   * (journaled as the board's correction) or take the clock's (a correction of the entered one).
+   */
+  z.strictObject({ type: z.literal('resolveResultConflict'), section, round: roundNumber, white: playerId, black: playerId, keep: z.enum(['entered', 'clock']), reason }),
+  /** Confirms every result the clocks gave in the live round, in one journaled batch. */
+  z.strictObject({ type: z.literal('confirmRound'), section }),
+  z.strictObject({ type: z.literal('pairNextRound'), section }),
+  z.strictObject({ type: z.literal('swapColours'), section, board: draftBoard, reason }),
+  z
+    .strictObject({ type: z.literal('exchangeOpponents'), section, board: draftBoard, otherBoard: draftBoard, reason })
+    .refine((c) => c.board !== c.otherBoard, { message: 'two different boards are needed', path: ['otherBoard'] }),
+  z.strictObject({ type: z.literal('discardDraft'), section, reason }),
+  z.strictObject({ type: z.literal('publishRound'), section }),
+  z.strictObject({ type: z.literal('startPlayoff'), section }),
+  z.strictObject({ type: z.literal('playoffResult'), section, game: z.string().min(1).max(40), result: gameResult }),
+  /** The chief arbiter's ruling where the regulations leave the playoff to him (more tied than the ladder covers, its stages run out). */
+  z.strictObject({ type: z.literal('decidePlayoff'), section, winner: playerId, reason }),
+  /** A bye the player asked for in advance (Swiss): half a point or none; the engine leaves him out. */
+  z.strictObject({ type: z.literal('requestBye'), section, round: roundNumber, player: playerId, kind: z.enum(['half', 'zero']), reason }),
+  /** The player is not paired from `fromRound` on (and gets no prize where the rules say so). */
+  z.strictObject({ type: z.literal('withdrawPlayer'), section, player: playerId, fromRound: roundNumber, reason }),
+  z.strictObject({
+    type: z.literal('recordIncident'),
+    section,
+    round: roundNumber,
+    player: playerId,
+    offence: z.enum(['late-arrival', 'electronic-device', 'device-noise', 'device-noise-after-game']),
+    note: z.string().trim().max(200).optional(),
+  }),
+] as const;
+export const tournamentCommandSchema = z.discriminatedUnion('type', [...tournamentCommandOptions]);
+export type TournamentCommand = z.infer<typeof tournamentCommandSchema>;
+const tournamentCommandTypes: ReadonlySet<string> = new Set(tournamentCommandOptions.map((o) => o.shape.type.value));
+export const isTournamentCommand = (command: ConsoleCommand): command is TournamentCommand => tournamentCommandTypes.has(command.type);
+
+// The chief arbiter's commands for his team (staff.ts): sectors of the hall and named credentials.
+const sectorId = z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9 _-]{0,31}$/, 'a sector id is 1-32 letters, digits, spaces, _ or -');
+const staffCommandOptions = [
+  z.strictObject({
+    type: z.literal('defineSector'),
+    sector: sectorId,
+    name: z.string().trim().min(1).max(60),
+    boards: z.string().trim().min(1).max(200),
+    section: z.string().min(1).max(32).optional(),
+  }),
+  z.strictObject({ type: z.literal('removeSector'), sector: sectorId }),
+  z
+    .strictObject({ type: z.literal('issueCredential'), name: z.string().trim().min(1).max(40), role: z.enum(['deputy', 'sector']), sector: sectorId.optional() })
+    .refine((c) => (c.role === 'sector') === (c.sector !== undefined), { message: 'a sector arbiter needs a sector, a deputy none', path: ['sector'] }),
+  z.strictObject({ type: z.literal('revokeCredential'), credential: z.string().min(1).max(16) }),
+  z.strictObject({ type: z.literal('listCredentials') }),
+] as const;
+export const staffCommandSchema = z.discriminatedUnion('type', [...staffCommandOptions]);
+export type StaffCommand = z.infer<typeof staffCommandSchema>;
+const staffCommandTypes: ReadonlySet<string> = new Set(staffCommandOptions.map((o) => o.shape.type.value));
+export const isStaffCommand = (command: ConsoleCommand): command is StaffCommand => staffCommandTypes.has(command.type);
+
+/** Everything an arbiter can send in a `command` message: clock, tournament and staff commands. */
+export const consoleCommandSchema = z.discriminatedUnion('type', [...arbiterCommandSchema.options, ...tournamentCommandOptions, ...staffCommandOptions]);
+export type ConsoleCommand = z.infer<typeof consoleCommandSchema>;
+
+export const clientMessageSchema = z.discriminatedUnion('type', [
+  z
+    .strictObject({
+      type: z.literal('hello'),
+      role: z.enum(['arbiter', 'spectator']),
+      /** Required for the arbiter role. */
+      token: z.string().min(1).max(200).optional(),
+      name: z.string().trim().min(1).max(40).optional(),
+      /** The last state version the client applied (sent after a reconnect). */
+      since: z.number().int().nonnegative().optional(),
+    })
+    .refine((m) => m.role === 'spectator' || m.token !== undefined, { message: 'the arbiter role needs the token', path: ['token'] }),
+  z.strictObject({ type: z.literal('command'), id: z.string().min(1).max(64), command: consoleCommandSchema }),
+  z.strictObject({ type: z.literal('resync') }),
+  z.strictObject({ type: z.literal('ping'), id: z.string().max(64).optional() }),
+]);
+export type ClientMessage = z.infer<typeof clientMessageSchema>;
+
+/** A board as the page draws it. Remaining times refer to `asOf`; the running side keeps falling. */
+export interface BoardView {
+  /** The hall board number. */
+  readonly id: string;
+  /** An event console: the section of the game on this board and its board number there. */
+  readonly section?: string;
+  readonly sectionBoard?: number;
+  readonly white: string;
+  readonly black: string;
+  readonly status: GameStatus;
+  readonly toMove: Side;
+  readonly remainingMs: { readonly white: number; readonly black: number };
+  readonly asOf: number;
+  readonly moveNumber: number;
+  readonly presses: { readonly white: number; readonly black: number };
+  readonly moves: { readonly white: number; readonly black: number };
+  /** 1-based period per side. */
+  readonly period: { readonly white: number; readonly black: number };
+  readonly arrived: { readonly white: boolean; readonly black: boolean };
+  readonly penalties: {
+    readonly white: { readonly illegalMoves: number; readonly falseClaims: number };
+    readonly black: { readonly illegalMoves: number; readonly falseClaims: number };
+  };
+  readonly paused?: { readonly reason: string; readonly at: number };
+  readonly result?: { readonly result: GameResult; readonly termination: string };
+  readonly flag?: { readonly side: Side; readonly at: number };
+  readonly device?: { readonly kind: string; readonly connection: string };
+  /** The last completed move as the board reported it ("23... Nf6"), when the board reports moves. */
+  readonly lastMove?: string;
+  /** On the bus: the hall host that runs the board, and whether the console hears it (docs/hall.md). */
+  readonly host?: { readonly id: string; readonly reachable: boolean };
+  /** Version of this board's state (the journal sequence number of its last entry). */
+  readonly version: number;
+}
+
+export interface RoundView {
+  readonly event: string;
+  readonly site: string;
+  readonly round: number;
+  readonly date: string;
+  readonly timeControl: string;
+  /** Moves of each period of the time control (null for the last, rest-of-game one). */
+  readonly periodMoves?: readonly (number | null)[];
+  readonly defaultTimeMs: number;
+  readonly scheduledStart: string;
+  readonly startAt?: number;
+}
+
+/** The monotonic time `at` was read when the message was built; the page extrapolates with `scale`. */
+export interface ClockReference {
+  readonly at: number;
+  readonly scale: number;
+}
+
+/** The arbiter a connection speaks for (absent for a spectator). */
+export interface ArbiterView {
+  readonly id: string;
+  readonly name: string;
+  readonly role: StaffRole;
+  readonly sector?: string;
+}
+
+export type ServerMessage =
+  | { readonly type: 'welcome'; readonly protocol: number; readonly role: 'arbiter' | 'spectator'; readonly arbiter?: ArbiterView; readonly heartbeatMs: number }
+  | {
+      readonly type: 'snapshot';
+      readonly seq: number;
+      readonly version: number;
+      readonly clock: ClockReference;
+      readonly round: RoundView;
+      readonly boards: readonly BoardView[];
+      readonly attention: readonly Attention[];
+      readonly sectors: readonly SectorView[];
+    }
+  | {
+      readonly type: 'delta';
+      readonly seq: number;
+      readonly version: number;
+      readonly clock: ClockReference;
+      readonly boards: readonly BoardView[];
+      readonly round?: RoundView;
+      /** The whole attention queue, present when it changed. */
+      readonly attention?: readonly Attention[];
+      /** Every sector, present when the chief changed them. */
+      readonly sectors?: readonly SectorView[];
+    }
+  /** `token`: the secret of a credential just issued, shown to the chief once. */
+  | { readonly type: 'ack'; readonly id: string; readonly journalSeq: number; readonly token?: string }
+  | { readonly type: 'credentials'; readonly id: string; readonly credentials: readonly CredentialInfo[] }
+  | { readonly type: 'refused'; readonly id: string; readonly reason: string }
+  | { readonly type: 'error'; readonly code: ErrorCode; readonly reason: string }
+  | { readonly type: 'pong'; readonly id?: string; readonly clock: ClockReference }
+  /** The tournament pages' state, whole, after hello and whenever it changes (drafts only to arbiters). */
+  | { readonly type: 'tournament'; readonly version: number; readonly view: TournamentView }
+  /** What changed in the tournament view since `from` (view-patch.ts); a page at another version resyncs. */
+  | { readonly type: 'tournamentDelta'; readonly from: number; readonly version: number; readonly patch: ViewPatch };
+
+export type ErrorCode = 'malformed' | 'too-large' | 'rate-limited' | 'unauthenticated' | 'forbidden' | 'bad-token' | 'busy' | 'locked-out';
+
+export type Parsed = { readonly ok: true; readonly message: ClientMessage } | { readonly ok: false; readonly code: ErrorCode; readonly reason: string };
+
+/** Parses one raw WebSocket frame; never throws. */
+export function parseClientMessage(raw: string | Buffer, maxBytes = MAX_MESSAGE_BYTES): Parsed {
+  const size = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.length;
+  if (size > maxBytes) return { ok: false, code: 'too-large', reason: `message of ${size} bytes exceeds ${maxBytes}` };
+  let json: unknown;
+  try {
+    json = JSON.parse(typeof raw === 'string' ? raw : raw.toString('utf8'));
+  } catch {
+    return { ok: false, code: 'malformed', reason: 'not JSON' };
+  }
+  const result = clientMessageSchema.safeParse(json);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+    return { ok: false, code: 'malformed', reason: `${where}${issue?.message ?? 'invalid message'}` };
+  }
+  return { ok: true, message: result.data };
+}

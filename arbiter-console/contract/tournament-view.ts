@@ -1,0 +1,177 @@
+// What the tournament desk journals and what its pages receive. Types only: the page bundle imports
+// them too, so nothing here may pull in Node code.
+import type { GameResult } from '../../clock-engine/index.ts';
+import type { CrosstableView, EventPlayer, FinesView, Offence, Pairing, PlayoffState, PlayoffView, PrizesView, SectionRecord, ZeitnotEvent } from '../../tournament/index.ts';
+
+/**
+ * One journaled tournament action. Outcomes are journaled (the draft's pairings, the playoff's seed),
+ * not only requests, so a replay never depends on a later version of the pairing engine.
+ */
+export type TournamentRecord =
+  /** The event and section this journal's desk runs (the first tournament record). */
+  | { readonly type: 'open'; readonly event: ZeitnotEvent; readonly section: string }
+  | {
+      readonly type: 'result';
+      readonly round: number;
+      readonly white: number;
+      readonly black: number;
+      readonly result: GameResult;
+      /** 'confirmed': the clock's result accepted as it was; 'arbiter': entered or corrected. */
+      readonly source: 'confirmed' | 'arbiter';
+      readonly termination: string;
+      readonly lessThanOneMove?: boolean;
+      readonly reason?: string;
+      /** A correction: the result this one replaces (entered, confirmed, imported, or the clock's). */
+      readonly replaces?: GameResult;
+      readonly by: string;
+    }
+  | { readonly type: 'draft'; readonly round: number; readonly games: readonly Pairing[]; readonly bye: number | null; readonly by: string }
+  | { readonly type: 'draftChange'; readonly change: 'swapColours' | 'exchangeOpponents'; readonly board: number; readonly otherBoard?: number; readonly reason: string; readonly by: string }
+  | { readonly type: 'discardDraft'; readonly reason: string; readonly by: string }
+  | { readonly type: 'publish'; readonly round: number; readonly by: string }
+  | { readonly type: 'playoffStart'; readonly tied: readonly number[]; readonly seed: number; readonly by: string }
+  /** A playoff game's result: entered by an arbiter, or (`board`) the clock's on the hall board it was played on. */
+  /** The chief arbiter's ruling on a playoff the regulations leave to him (tournament/playoff.ts decidePlayoff). */
+  | { readonly type: 'playoffRuling'; readonly winner: number; readonly reason: string; readonly by: string }
+  | { readonly type: 'playoffResult'; readonly game: string; readonly result: GameResult; readonly board?: string; readonly termination?: string; readonly by: string }
+  /**
+   * A TRF-16 file read into the section: the arbiter's import (a registration list and/or rounds played
+   * elsewhere; `digest` the file's SHA-256, `rounds` how many, `players` what it set on the section's
+   * players), or the results of earlier rounds read when a one-round console was started.
+   */
+  | {
+      readonly type: 'import';
+      readonly from: string;
+      readonly digest?: string;
+      readonly rounds?: number;
+      readonly players?: readonly RegistrationUpdate[];
+      readonly games: readonly { readonly round: number; readonly white: number; readonly black: number; readonly result: GameResult; readonly lessThanOneMove?: boolean }[];
+      readonly byes: readonly { readonly round: number; readonly player: number; readonly kind: 'pab' | 'full' | 'half' }[];
+      readonly by: string;
+    }
+  | { readonly type: 'bye'; readonly round: number; readonly player: number; readonly kind: 'half' | 'zero'; readonly reason: string; readonly by: string }
+  | { readonly type: 'withdrawal'; readonly player: number; readonly fromRound: number; readonly reason: string; readonly by: string }
+  | { readonly type: 'incident'; readonly round: number; readonly player: number; readonly offence: Offence; readonly note?: string; readonly by: string };
+
+/** What a registration list set on one of the section's players (only what differed). */
+export interface RegistrationUpdate {
+  readonly id: number;
+  readonly fideRating?: number;
+  readonly federation?: string;
+  readonly title?: EventPlayer['title'];
+  readonly fideId?: string;
+}
+
+/** What a TRF import will change (the desk page shows it before the arbiter confirms). */
+export interface TrfImportPreview {
+  readonly section: string;
+  readonly from: string;
+  /** SHA-256 of the file's text. */
+  readonly digest: string;
+  readonly players: {
+    readonly inFile: number;
+    /** Players whose rating, federation, title or FIDE id the file changes, with what changes. */
+    readonly changed: readonly { readonly id: number; readonly name: string; readonly changes: readonly string[] }[];
+    /** Section players the file does not list (left as they are; refused when rounds are imported). */
+    readonly notInFile: readonly string[];
+  };
+  /** Rounds played elsewhere (0: a registration list only), their games and byes. */
+  readonly rounds: number;
+  readonly games: number;
+  readonly byes: number;
+  /** How the console goes on: "round 4: the Dutch engine pairs it". */
+  readonly next: string;
+  /** What the file holds that the import does not take, and why. */
+  readonly notImported: readonly string[];
+}
+
+export type ResultSource = 'clock' | 'confirmed' | 'arbiter';
+
+export interface PairedPlayer {
+  readonly id: number;
+  readonly name: string;
+}
+
+export interface PairedGame {
+  readonly board: number;
+  /** The hall's board id while the round is on the clocks here. */
+  readonly hallBoard?: string;
+  readonly white: PairedPlayer;
+  readonly black: PairedPlayer;
+  readonly result: GameResult | null;
+  readonly source: ResultSource | null;
+  readonly termination?: string;
+  /** The clock's result where it contradicts the entered one (an open alert: keep one of the two). */
+  readonly clockContradicts?: GameResult;
+}
+
+export interface RoundPairings {
+  readonly round: number;
+  /** live: on this console's clocks; published: made official with "publish"; table: Berger table; imported: from a TRF. */
+  readonly status: 'live' | 'published' | 'table' | 'imported';
+  readonly games: readonly PairedGame[];
+  readonly bye: PairedPlayer | null;
+  readonly notPaired: readonly { readonly id: number; readonly name: string; readonly why: string }[];
+}
+
+/** A game's result corrected by an arbiter (with the reason): the crosstable's history of that game. */
+export interface ResultCorrection {
+  readonly round: number;
+  readonly white: PairedPlayer;
+  readonly black: PairedPlayer;
+  /** The result it replaced. */
+  readonly from: GameResult;
+  readonly to: GameResult;
+  readonly by: string;
+  readonly reason: string;
+  /** Console time (monotonic ms) of the journal record. */
+  readonly at: number;
+}
+
+export interface DraftView {
+  readonly round: number;
+  readonly games: readonly { readonly board: number; readonly white: PairedPlayer; readonly black: PairedPlayer }[];
+  readonly bye: PairedPlayer | null;
+  readonly changes: readonly { readonly change: string; readonly reason: string; readonly by: string }[];
+  /** Pairs in the draft who have met before (after manual changes): the arbiter should see them. */
+  readonly rematches: readonly string[];
+}
+
+export interface TournamentView {
+  readonly event: string;
+  /** An event console with several sections: every section's view, in the event's order (this one is the first's). */
+  readonly sections?: readonly TournamentView[];
+  readonly section: { readonly id: string; readonly name: string; readonly format: 'round-robin' | 'swiss'; readonly rounds: number };
+  /** The round on this console's clocks. */
+  readonly liveRound: number;
+  /** The latest round with pairings (live or published). */
+  readonly currentRound: number;
+  readonly rounds: readonly RoundPairings[];
+  /** Boards on the clocks whose players are not both in the section: their results are not counted. */
+  readonly unlinkedBoards: readonly { readonly board: string; readonly white: string; readonly black: string }[];
+  /** Every corrected result, oldest first (the crosstable marks their cells and shows this history). */
+  readonly corrections: readonly ResultCorrection[];
+  /** Arbiters only; spectators never see an unpublished pairing. */
+  readonly draft?: DraftView;
+  readonly nextRound: { readonly round: number; readonly possible: boolean; readonly why?: string } | null;
+  readonly crosstable: CrosstableView;
+  readonly playoff: PlayoffView | null;
+  readonly playoffPossible: { readonly possible: boolean; readonly why?: string };
+  readonly fines: FinesView;
+  readonly prizes: PrizesView;
+}
+
+/**
+ * A section's view before its derived parts (crosstable, playoff, fines, prizes): what the desk
+ * knows at once, and the section record they are derived from. Plain data (it crosses to the view worker).
+ */
+export interface ViewParts extends Omit<TournamentView, 'sections' | 'crosstable' | 'playoff' | 'fines' | 'prizes'> {
+  readonly record: SectionRecord;
+  readonly playoff?: PlayoffState;
+  /** Playoff game id -> the hall board it is (or was) played on (an event console plays the playoff on its boards). */
+  readonly playoffBoards?: Readonly<Record<string, string>>;
+  /** Why the next playoff sitting could not be seated. */
+  readonly playoffHeld?: string;
+  /** The section's players after an imported registration list (the view worker's event file has the old ones). */
+  readonly players?: readonly EventPlayer[];
+}

@@ -1,0 +1,73 @@
+// The event console's read-only HTTP routes (docs/protocol.md): the event's summary and the PGN of
+// any round of any section, rebuilt from the journal. The tournament endpoints take ?section=ID
+// (tournament-http.ts); the server routes here before them.
+import type { ApiAnswer } from './tournament-http.ts';
+import type { PlayingHall } from '../hall/hall.ts';
+import { Board } from '../hall/board.ts';
+import type { Journal } from '../journal/journal.ts';
+import { boardPgn } from '../hall/pgn.ts';
+import type { Round } from '../contract/round.ts';
+import type { TournamentDesk } from './tournament-desk.ts';
+
+export interface EventSummary {
+  readonly finished: boolean;
+  readonly sections: readonly { readonly id: string; readonly format: string; readonly rounds: number; readonly roundsPlayed: number; readonly finished: boolean }[];
+}
+
+/** `GET /api/event`: each section's rounds played (closed: every result confirmed) and whether it is finished. */
+export function eventSummary(desks: ReadonlyMap<string, TournamentDesk>): EventSummary {
+  const sections = [...desks.values()].map((desk) => {
+    const played = Math.max(desk.importedRounds, desk.liveRoundClosed ? desk.liveRound : desk.liveRound - 1);
+    const playoff = desk.playoff;
+    const playoffDone = !desk.view('spectator').playoffPossible.possible && (playoff === undefined || playoff.winner !== undefined);
+    return {
+      id: desk.section.id,
+      format: desk.section.format.kind,
+      rounds: desk.totalRounds,
+      roundsPlayed: Math.max(0, played),
+      finished: played >= desk.totalRounds && playoffDone,
+    };
+  });
+  return { finished: sections.every((s) => s.finished), sections };
+}
+
+/** `GET /api/pgn?section=ID&round=N`: every game of that round as the journal has it (a live round included). */
+export function roundPgn(journal: Journal, section: string, round: number, now: number): ApiAnswer {
+  let seated: Round | undefined;
+  for (const entry of journal.entries(0, 'seat', { section, round })) if (entry.record.kind === 'seat') seated = entry.record.round;
+  if (!seated) return { status: 404, body: { error: `section '${section}' has no round ${round} on the boards yet` } };
+  const boards = new Map(seated.boards.map((info) => [info.id, new Board(info, seated!.game, seated!)]));
+  for (const entry of journal.entries(0, undefined, { section, round })) {
+    const r = entry.record;
+    if (r.kind === 'clock') boards.get(r.board)?.applyClock(r.event);
+    else if (r.kind === 'note') boards.get(r.board)?.applyNote(r.note);
+  }
+  const text = [...boards.values()].map((b) => boardPgn(seated!, b, now)).join('\n');
+  return { status: 200, body: text, type: 'application/x-chess-pgn; charset=utf-8' };
+}
+
+/**
+ * The event console's routes: `/api/event`, `/api/pgn?section=ID&round=N`, and which section's desk a
+ * tournament endpoint is asked about (`?section=ID`, default the first; an unknown one is a 404).
+ */
+export function eventApi(
+  ctx: { readonly hall: PlayingHall; readonly desk: TournamentDesk | undefined; readonly desks?: ReadonlyMap<string, TournamentDesk>; readonly event?: () => unknown },
+  path: string,
+  query: URLSearchParams,
+): { readonly answer?: ApiAnswer; readonly desk: TournamentDesk | undefined } {
+  const desks = ctx.desks ?? new Map(ctx.desk ? [[ctx.desk.section.id, ctx.desk]] : []);
+  if (path === '/api/event') {
+    return { desk: ctx.desk, answer: ctx.event ? { status: 200, body: ctx.event() } : { status: 404, body: { error: 'this console runs no event (start it with --event)' } } };
+  }
+  const asked = query.get('section');
+  if (path === '/api/pgn' && query.has('round')) {
+    const round = Number(query.get('round'));
+    if (!Number.isInteger(round) || round < 1) return { desk: ctx.desk, answer: { status: 400, body: { error: `round '${query.get('round')}' is not a round number` } } };
+    const section = asked ?? ctx.desk?.hallSection ?? ctx.hall.seated.keys().next().value ?? '';
+    return { desk: ctx.desk, answer: roundPgn(ctx.hall.journal, section, round, ctx.hall.source.now()) };
+  }
+  if (asked === null) return { desk: ctx.desk };
+  const desk = desks.get(asked);
+  if (!desk && path.startsWith('/api/')) return { desk: undefined, answer: { status: 404, body: { error: `no section '${asked}'`, sections: [...desks.keys()] } } };
+  return { desk };
+}

@@ -1,0 +1,82 @@
+// Read-only HTTP endpoints of the tournament desk (docs/protocol.md). What a spectator may see:
+// no unpublished draft is served here.
+import { exportTrf, sectionStandings, sectionTrf } from '../../tournament/index.ts';
+import type { TournamentDesk } from './tournament-desk.ts';
+
+export type ApiAnswer = { readonly status: number; readonly body: unknown; readonly type?: string };
+
+const CSV = 'text/csv; charset=utf-8';
+
+/** One CSV line (RFC 4180: fields with a comma, quote or line break are quoted). */
+function csvLine(fields: readonly (string | number | null | undefined)[]): string {
+  return fields.map((f) => (f === null || f === undefined ? '' : /[",\r\n]/.test(String(f)) ? `"${String(f).replace(/"/g, '""')}"` : String(f))).join(',');
+}
+
+/** Answers /api/standings, /api/pairings, /api/playoffs, /api/fines, /api/prizes, /api/tournament, /api/trf and the CSV exports; else undefined. */
+export function tournamentApi(desk: TournamentDesk | undefined, path: string, query: URLSearchParams): ApiAnswer | undefined {
+  const known = ['/api/standings', '/api/pairings', '/api/playoffs', '/api/fines', '/api/prizes', '/api/tournament', '/api/trf', '/api/standings.csv', '/api/pairings.csv'];
+  if (!known.includes(path)) return undefined;
+  if (!desk) return { status: 404, body: { error: 'this console runs no tournament section (start it with --event)' } };
+  const view = desk.view('spectator');
+  switch (path) {
+    case '/api/standings': {
+      const tiebreaks = query.get('tiebreaks');
+      const record = desk.record();
+      let rows: ReturnType<typeof sectionStandings> | undefined;
+      try {
+        rows = tiebreaks ? sectionStandings(desk.event, desk.section.id, record, tiebreaks.split(',')) : undefined;
+      } catch (err) {
+        return { status: 400, body: { error: `tiebreaks '${tiebreaks}': ${err instanceof Error ? err.message : String(err)}` } };
+      }
+      const crosstable = view.crosstable;
+      return {
+        status: 200,
+        body: {
+          event: view.event,
+          section: view.section,
+          roundsPlayed: crosstable.roundsPlayed,
+          columns: rows ? tiebreaks!.split(',') : crosstable.columns,
+          standings: rows
+            ? rows.map((r) => ({ rank: r.rank, id: r.id, name: crosstable.rows.find((c) => c.id === r.id)?.name ?? '', points: r.points, tiebreaks: r.tiebreaks }))
+            : crosstable.rows.map((r) => ({ rank: r.rank, id: r.id, name: r.name, points: r.points, tiebreaks: r.tiebreaks })),
+          crosstable,
+        },
+      };
+    }
+    case '/api/pairings': {
+      const asked = query.get('round');
+      const round = asked === null ? view.currentRound : Number(asked);
+      const pairings = view.rounds.find((r) => r.round === round);
+      if (!pairings) return { status: 404, body: { error: `no pairings for round ${asked ?? round}`, rounds: view.rounds.map((r) => r.round) } };
+      return { status: 200, body: { event: view.event, section: view.section, liveRound: view.liveRound, ...pairings } };
+    }
+    case '/api/pairings.csv': {
+      const asked = query.get('round');
+      const round = asked === null ? view.currentRound : Number(asked);
+      const pairings = view.rounds.find((r) => r.round === round);
+      if (!pairings) return { status: 404, body: { error: `no pairings for round ${asked ?? round}`, rounds: view.rounds.map((r) => r.round) } };
+      const lines = [csvLine(['round', 'board', 'hall board', 'white no', 'white', 'result', 'black no', 'black'])];
+      for (const g of pairings.games) lines.push(csvLine([round, g.board, g.hallBoard, g.white.id, g.white.name, g.result, g.black.id, g.black.name]));
+      if (pairings.bye) lines.push(csvLine([round, '', '', pairings.bye.id, pairings.bye.name, 'bye', '', '']));
+      return { status: 200, body: lines.join('\r\n') + '\r\n', type: CSV };
+    }
+    case '/api/standings.csv': {
+      const c = view.crosstable;
+      const lines = [csvLine(['rank', 'no', 'name', 'federation', 'rating', 'points', ...c.columns])];
+      for (const r of c.rows) lines.push(csvLine([r.rank, r.id, r.name, r.federation, r.rating, r.points, ...c.columns.map((col) => r.tiebreaks[col])]));
+      return { status: 200, body: lines.join('\r\n') + '\r\n', type: CSV };
+    }
+    case '/api/playoffs':
+      return { status: 200, body: { playoff: view.playoff, possible: view.playoffPossible } };
+    case '/api/fines':
+      return { status: 200, body: view.fines };
+    case '/api/prizes':
+      return { status: 200, body: view.prizes };
+    case '/api/tournament':
+      return { status: 200, body: view };
+    case '/api/trf':
+      return { status: 200, body: exportTrf(sectionTrf(desk.event, desk.section.id, desk.record())), type: 'text/plain; charset=utf-8' };
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,653 @@
+// The playing hall: every board of every section's round on the tables, kept only through the journal. Each device event and
+// arbiter command is journaled first, then applied; listeners hear which boards changed. Time acts
+// through the event's actor system (event-actor.ts) on the hall's one injected clock: each board's
+// game-clock actor aims its timer at the board's next deadline and reports it; the hall journals the
+// deadline events (flag, default time, start) at their exact instant and only then applies them.
+import { validateFen } from 'chess.js';
+import { createActor, type Actor } from 'xstate';
+import type { ClockEvent, EventActor, GameState } from '../../clock-engine/index.ts';
+import { advanceTo, applyClockEvent, moveInProgress, noDeadlineBy } from '../../clock-engine/index.ts';
+import type { ClockDevice, DeviceMessage, DeviceOrigin } from '../../device-bridge/index.ts';
+import type { Attention } from './board.ts';
+import { Board } from './board.ts';
+import { eventLogic, gameSystemId, roundPhase, roundSystemId, sectionSystemId } from './event-actor.ts';
+import type { EntryPlace, Journal, JournalEntry, JournalRecord } from '../journal/journal.ts';
+import type { ArbiterCommand, BoardView, RoundView } from '../contract/protocol.ts';
+import { MAIN, checkRound, pgnTimeControl, type Round } from '../contract/round.ts';
+import type { RoundActorEvent, RoundPhase } from './round-actor.ts';
+import type { HallClock } from './time.ts';
+
+export interface HallChange {
+  readonly boards: readonly string[];
+  /** Flag, result or a new alert: clients get it at once instead of at the next coalesced delta. */
+  readonly key: boolean;
+  readonly attention: boolean;
+  readonly round: boolean;
+}
+
+export type CommandOutcome = { readonly ok: true; readonly journalSeq: number } | { readonly ok: false; readonly reason: string };
+
+export interface HallOptions {
+  /**
+   * The boards this hall keeps time for (default every one). On the bus (docs/hall.md) a hall host
+   * owns its boards and a console owns none: the others' clock events come from their owners' journals
+   * (`receive`), never from this hall's deadlines or scheduled starts.
+   */
+  readonly owns?: (board: string) => boolean;
+}
+
+/** Which hall host runs a board, and whether it is heard (a console on the bus). */
+export interface BoardHost {
+  readonly id: string;
+  readonly reachable: boolean;
+}
+
+export class PlayingHall {
+  /** The boards on the hall's tables now, by hall board number: each section's seated round. */
+  readonly boards = new Map<string, Board>();
+  /** The journal sequence number of the last applied entry. */
+  version = 0;
+  /** Why a section's round may not start yet (its desk: the pairing is still a draft); undefined when it may. */
+  startHeld: ((section: string) => string | undefined) | undefined;
+  readonly #seated = new Map<string, Round>();
+  /** Each section's boards on the tables (what `boards` holds, by section), so no change walks the whole hall. */
+  readonly #sectionBoards = new Map<string, Board[]>();
+  readonly #startAt = new Map<string, number>();
+  readonly #boardVersion = new Map<string, number>();
+  /** A seated board's number in its section (the section's board 1 may sit on any hall board). */
+  readonly #sectionBoard = new Map<string, number>();
+  readonly #listeners = new Set<(change: HallChange) => void>();
+  readonly #devices = new Map<string, ClockDevice>();
+  /** Each board's open alerts (their ids), so a change looks at the boards it touched only. */
+  readonly #attentionKeys = new Map<string, string>();
+  readonly #actor: Actor<ReturnType<typeof eventLogic>>;
+  readonly #owns: (board: string) => boolean;
+  #live = false;
+  /** Within `batch`: what changed so far, told at its end. */
+  #pending: { boards: Set<string>; key: boolean; round: boolean; told: boolean } | undefined;
+  /** A console on the bus: the hall host of each board (shown with the board). */
+  hostOf: ((board: string) => BoardHost | undefined) | undefined;
+
+  /**
+   * `round`: a bare round seated from the start (a console without an event); `sections`: the event's
+   * sections, whose rounds the journal's `seat` records put on the boards.
+   */
+  constructor(
+    round: Round | undefined,
+    readonly journal: Journal,
+    readonly source: HallClock,
+    sections: readonly string[] = [],
+    options: HallOptions = {},
+  ) {
+    this.#owns = options.owns ?? (() => true);
+    if (round) this.#seatApply(round);
+    for (const entry of journal.entries()) this.#apply(entry.record, entry.seq);
+    // Host-driven clocks: the running clock kept running while the console was down (docs/console.md).
+    const lastAt = journal.lastAt();
+    const now = source.now();
+    if (now > lastAt) {
+      for (const board of this.boards.values()) {
+        if (board.state.status === 'running' && this.#owns(board.id)) this.record({ kind: 'note', board: board.id, note: { type: 'downtime', at: now, lastAt } });
+      }
+    }
+    for (const id of this.boards.keys()) this.#attentionKeys.set(id, this.#attentionSignature(id));
+    // The journal is replayed: restore each board's actor from its fold state (XState does not restore
+    // delayed events from a snapshot, statelyai/xstate#5331), all on the hall's one clock.
+    const all = [...new Set([...sections, ...this.#seated.keys()])];
+    this.#actor = createActor(eventLogic(() => source.now()), { clock: source, systemId: 'event', input: { sections: all } });
+    this.#actor.start();
+    this.#live = true;
+    for (const seated of this.#seated.values()) this.#openRound(seated);
+    for (const [section, startAt] of this.#startAt) if (startAt <= source.now()) this.#startDue(section, startAt);
+  }
+
+  /** The hall as a journal left it: its bare round or its event's sections, every seated round replayed. */
+  static fromJournal(journal: Journal, source: HallClock, options: HallOptions = {}): PlayingHall {
+    const meta = journal.meta();
+    if (!meta) throw new Error(`${journal.file} holds no round and no event`);
+    return new PlayingHall(meta.round, journal, source, meta.event?.sections.map((s) => s.id) ?? [], options);
+  }
+
+  /** Whether this hall keeps time for `board` (on the bus: its hall host does). */
+  owns(board: string): boolean {
+    return this.#owns(board);
+  }
+
+  /** The round of the first section on the boards (a bare round's console has only that one). */
+  get round(): Round {
+    const first = this.#seated.values().next().value;
+    if (!first) throw new Error('no round is on the boards yet');
+    return first;
+  }
+
+  /** Each section's round on the boards. */
+  get seated(): ReadonlyMap<string, Round> {
+    return this.#seated;
+  }
+
+  /** The first seated section's start (a bare round's). */
+  get startAt(): number | undefined {
+    return this.#startAt.get(this.#seated.keys().next().value ?? '');
+  }
+
+  startOf(section: string): number | undefined {
+    return this.#startAt.get(section);
+  }
+
+  /** The actor system's root (inspection, tests). */
+  get system(): Actor<ReturnType<typeof eventLogic>>['system'] {
+    return this.#actor.system;
+  }
+
+  /** The round's state: published (clocks waiting), playing, or results to confirm (every game over). */
+  get phase(): RoundPhase {
+    return this.phaseOf(this.round.section ?? MAIN, this.round.round) ?? 'published';
+  }
+
+  phaseOf(section: string, round: number): RoundPhase | undefined {
+    return roundPhase(this.#actor.system, section, round);
+  }
+
+  /** Which section and round a hall board's game belongs to. */
+  roundOf(board: string): Round | undefined {
+    return this.boards.get(board)?.round;
+  }
+
+  #boardsOf(section: string): readonly Board[] {
+    return this.#sectionBoards.get(section) ?? [];
+  }
+
+  #phaseNow(section: string): RoundPhase {
+    const boards = this.#boardsOf(section);
+    if (this.#startAt.get(section) === undefined || boards.some((b) => b.state.status === 'waiting')) return 'published';
+    return boards.every((b) => b.state.status === 'finished') ? 'confirming' : 'playing';
+  }
+
+  /** Stops every timer of the hall (the console's stop). */
+  stop(): void {
+    this.#actor.stop();
+  }
+
+  /**
+   * Tells a section's actor about one of its rounds (the journal has the fact already): `draft`,
+   * `discard`, `close` come from the tournament desk. A drafted round's actor is made here.
+   */
+  lifecycle(section: string, round: number, event: RoundActorEvent): void {
+    const sectionActor = this.#actor.system.get(sectionSystemId(section));
+    if (!sectionActor) return;
+    if (this.phaseOf(section, round) === undefined) {
+      if (event.type !== 'draft') return;
+      sectionActor.send({ type: 'open', input: { section, round, phase: 'drafted' } });
+      return;
+    }
+    sectionActor.send({ type: 'toRound', round, event });
+  }
+
+  /** Puts a section's round on its hall boards (journal first), replacing the section's previous round. */
+  seat(round: Round): CommandOutcome {
+    const section = round.section ?? MAIN;
+    for (const b of round.boards) {
+      const other = this.boards.get(b.id);
+      if (other && (other.round.section ?? MAIN) !== section && other.state.status !== 'finished') {
+        return { ok: false, reason: `hall board ${b.id} is in use by section '${other.round.section ?? MAIN}' (round ${other.round.round})` };
+      }
+    }
+    return { ok: true, journalSeq: this.record({ kind: 'seat', at: this.source.now(), round: checkRound(round) }) };
+  }
+
+  #seatApply(round: Round): void {
+    const section = round.section ?? MAIN;
+    const previous = this.#seated.get(section);
+    for (const board of this.#boardsOf(section)) {
+      this.boards.delete(board.id);
+      this.#boardVersion.delete(board.id);
+      this.#attentionKeys.delete(board.id);
+      this.#sectionBoard.delete(board.id);
+    }
+    if (previous && this.#live) this.lifecycle(section, previous.round, { type: 'close' });
+    this.#seated.set(section, round);
+    this.#startAt.delete(section);
+    const seated = round.boards.map((info, k) => {
+      const board = new Board(info, round.game, round);
+      const other = this.boards.get(info.id);
+      // A finished board of another section that this round takes over leaves that section's tables.
+      if (other) this.#sectionBoards.set(other.round.section ?? MAIN, this.#boardsOf(other.round.section ?? MAIN).filter((b) => b !== other));
+      this.boards.set(info.id, board);
+      this.#sectionBoard.set(info.id, k + 1);
+      return board;
+    });
+    this.#sectionBoards.set(section, seated);
+    if (this.#live) {
+      for (const id of round.boards.map((b) => b.id)) this.#attentionKeys.set(id, this.#attentionSignature(id));
+      this.#openRound(round);
+    }
+  }
+
+  /** Makes (or moves on) the seated round's actor and wires its game-clock actors to the hall. */
+  #openRound(round: Round): void {
+    const section = round.section ?? MAIN;
+    const boards = this.#boardsOf(section).map((b) => ({
+      systemId: gameSystemId(section, round.round, b.id),
+      board: b.id,
+      game: { config: b.config, state: b.state, deadlines: 'report' as const },
+    }));
+    const startAt = this.#startAt.get(section);
+    this.#actor.send({ type: 'addSection', section });
+    if (this.phaseOf(section, round.round) === undefined) {
+      this.#actor.system.get(sectionSystemId(section))?.send({
+        type: 'open',
+        input: { section, round: round.round, phase: this.#phaseNow(section), boards, ...(startAt !== undefined ? { startAt } : {}) },
+      });
+    } else {
+      this.lifecycle(section, round.round, { type: 'publish', boards });
+    }
+    const roundActor = this.#actor.system.get(roundSystemId(section, round.round)) as { on(type: 'startDue', h: (e: { at: number }) => void): unknown } | undefined;
+    roundActor?.on('startDue', ({ at }) => this.#startDue(section, at));
+    for (const board of this.#boardsOf(section)) {
+      const ref = this.#actor.system.get(gameSystemId(section, round.round, board.id)) as (Parameters<Board['attach']>[0] & { on(type: 'deadline', h: (e: { at: number }) => void): unknown }) | undefined;
+      if (!ref) continue;
+      board.attach(ref);
+      ref.on('deadline', ({ at }) => this.#deadline(board, at));
+    }
+  }
+
+  /** A board's actor reached a deadline: journal what falls due there, stamped with its instant, then apply. */
+  #deadline(board: Board, at: number): void {
+    if (this.boards.get(board.id) !== board || !this.#owns(board.id) || noDeadlineBy(board.config, board.state, at)) return;
+    const emitted = advanceTo(board.config, board.state, at).emitted;
+    if (emitted.length > 0) this.#recordAll(emitted.map((e) => clock(board.id, e)));
+  }
+
+  /** A section's scheduled start has come: every waiting clock of it starts at that instant. */
+  #startDue(section: string, at: number): void {
+    const waiting = this.#boardsOf(section).filter((b) => b.state.status === 'waiting' && this.#owns(b.id));
+    if (waiting.length > 0) this.#recordAll(waiting.map((b) => clock(b.id, { type: 'start', at, by: { kind: 'system' } })));
+    else this.#followPhase(section);
+  }
+
+  /** Tells the section's round actor what its boards now say (the journal has it already). */
+  #followPhase(section: string): void {
+    const round = this.#seated.get(section);
+    if (!round) return;
+    const now = this.#phaseNow(section);
+    const was = this.phaseOf(section, round.round);
+    if (was === undefined || now === was || was === 'closed') return;
+    if (was === 'published' && now !== 'published') this.lifecycle(section, round.round, { type: 'started' });
+    if (now === 'confirming') this.lifecycle(section, round.round, { type: 'finished' });
+    if (now === 'playing' && this.phaseOf(section, round.round) === 'confirming') this.lifecycle(section, round.round, { type: 'reopened' });
+  }
+
+  /**
+   * An entry of another journal (read from the bus: a hall host's clock events, a console's seats and
+   * starts): copied into this journal as it is, then applied. A scheduled start it brings is acted on
+   * here for the boards this hall owns.
+   */
+  receive(entry: Omit<JournalEntry, 'seq'>): number {
+    const record = entry.record;
+    const seq = entry.source === this.journal.source ? this.journal.recover(entry) : this.journal.copy(entry);
+    if (seq === undefined) return this.version;
+    const board = record.kind === 'clock' ? this.boards.get(record.board) : undefined;
+    const before = board?.state.status;
+    this.#apply(record, seq);
+    if (this.#live && board && board.state.status !== before) this.#followPhase(board.round.section ?? MAIN);
+    if (this.#live && record.kind === 'scheduleStart') {
+      const section = record.section ?? this.#seated.keys().next().value;
+      const seated = section === undefined ? undefined : this.#seated.get(section);
+      if (section !== undefined && seated) {
+        if (record.startAt <= this.source.now()) this.#startDue(section, record.startAt);
+        else this.lifecycle(section, seated.round, { type: 'scheduleStart', startAt: record.startAt });
+      }
+    }
+    this.#afterChange(record.kind === 'clock' || record.kind === 'note' ? [record.board] : [], isKey(record), record.kind === 'scheduleStart' || record.kind === 'seat');
+    return seq;
+  }
+
+  /**
+   * Runs `work` (entries read together from the bus, `receive` for each) and tells the listeners once
+   * at its end, of every board it changed: the views, the desk and the outbox act once per batch,
+   * not once per entry.
+   */
+  batch(work: () => void): void {
+    if (this.#pending) {
+      work();
+      return;
+    }
+    const pending = { boards: new Set<string>(), key: false, round: false, told: false };
+    this.#pending = pending;
+    try {
+      work();
+    } finally {
+      this.#pending = undefined;
+    }
+    if (pending.told) this.#afterChange([...pending.boards], pending.key, pending.round);
+  }
+
+  /** Tells the listeners that these boards' views changed outside the journal (their host's reachability). */
+  touch(boards: readonly string[]): void {
+    this.#afterChange(boards, true, false);
+  }
+
+  subscribe(listener: (change: HallChange) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Journals (durably), then applies. Returns the journal sequence number. Deadlines the engine acts on
+   * by itself (flag fall, default time) that passed before a clock event are journaled first, in order.
+   */
+  record(record: JournalRecord): number {
+    return this.#recordAll([record]);
+  }
+
+  /** Journals several records in one transaction (one sync), then applies them in order. */
+  recordBatch(records: readonly JournalRecord[]): number {
+    return this.#recordAll(records);
+  }
+
+  /**
+   * Journals a batch in one transaction, each clock event preceded by the deadlines the engine passed
+   * before it (`applyClockEvent(...).emitted`, which replay would otherwise recompute unjournaled), then
+   * applies them in that order.
+   */
+  #recordAll(batch: readonly JournalRecord[]): number {
+    const records: JournalRecord[] = [];
+    const ahead = new Map<string, GameState>();
+    for (const record of batch) {
+      const board = record.kind === 'clock' ? this.boards.get(record.board) : undefined;
+      if (board && record.kind === 'clock') {
+        const step = applyClockEvent(board.config, ahead.get(board.id) ?? board.state, record.event);
+        for (const event of step.emitted) records.push(clock(board.id, event));
+        ahead.set(board.id, step.state);
+      }
+      records.push(record);
+    }
+    const seqs = this.journal.appendAll(records, Date.now(), (r) => this.#placeOf(r));
+    const moved = new Set<string>();
+    records.forEach((r, i) => {
+      const board = r.kind === 'clock' ? this.boards.get(r.board) : undefined;
+      const before = board?.state.status;
+      this.#apply(r, seqs[i]!);
+      if (board && board.state.status !== before) moved.add(board.round.section ?? MAIN);
+    });
+    // A round's phase follows its boards' statuses: only a status change can move it.
+    if (this.#live) for (const section of moved) this.#followPhase(section);
+    this.#afterChange(
+      records.flatMap((r) => (r.kind === 'clock' || r.kind === 'note' ? [r.board] : [])),
+      records.some(isKey),
+      records.some((r) => r.kind === 'scheduleStart' || r.kind === 'seat'),
+    );
+    return seqs[seqs.length - 1] ?? this.version;
+  }
+
+  /** Where a record belongs in the event: the section and round of its board. */
+  #placeOf(record: JournalRecord): EntryPlace {
+    if (record.kind === 'clock' || record.kind === 'note') {
+      const round = this.boards.get(record.board)?.round;
+      return round ? { section: round.section ?? MAIN, round: round.round } : {};
+    }
+    if (record.kind === 'scheduleStart') {
+      const section = record.section ?? this.#seated.keys().next().value;
+      const round = section === undefined ? undefined : this.#seated.get(section);
+      return round ? { section: section!, round: round.round } : {};
+    }
+    return {};
+  }
+
+  #apply(record: JournalRecord, seq: number): void {
+    this.version = seq;
+    if (record.kind === 'scheduleStart') {
+      const section = record.section ?? this.#seated.keys().next().value;
+      if (section !== undefined) this.#startAt.set(section, record.startAt);
+      return;
+    }
+    if (record.kind === 'seat') {
+      this.#seatApply(record.round);
+      return;
+    }
+    if (record.kind === 'tournament' || record.kind === 'staff') return; // the desk and the team apply their own records
+    const board = this.boards.get(record.board);
+    if (!board) return; // a journal from another round's board list: kept, not applied
+    if (record.kind === 'clock') board.applyClock(record.event);
+    else board.applyNote(record.note);
+    this.#boardVersion.set(board.id, seq);
+  }
+
+  #afterChange(boards: readonly string[], key: boolean, round: boolean): void {
+    if (this.#pending) {
+      for (const b of boards) this.#pending.boards.add(b);
+      this.#pending.key ||= key;
+      this.#pending.round ||= round;
+      this.#pending.told = true;
+      return;
+    }
+    const now = this.source.now();
+    let attention = false;
+    for (const id of new Set(boards)) {
+      const signature = this.#attentionSignature(id);
+      if (signature !== this.#attentionKeys.get(id)) attention = true;
+      this.#attentionKeys.set(id, signature);
+    }
+    for (const id of boards) {
+      const device = this.#devices.get(id);
+      const board = this.boards.get(id);
+      if (device && board) device.show(board.state, now);
+    }
+    const change: HallChange = { boards: [...new Set(boards)], key: key || attention, attention, round };
+    for (const listener of this.#listeners) listener(change);
+  }
+
+  #attentionSignature(board: string): string {
+    return (
+      this.boards
+        .get(board)
+        ?.attention()
+        .map((a) => a.id)
+        .join('|') ?? ''
+    );
+  }
+
+  /** An event's hall boards (every section's), known before any round is seated on them: a device may wait there. */
+  layout: ReadonlySet<string> | undefined;
+
+  attachDevice(device: ClockDevice): () => void {
+    if (!this.boards.has(device.boardId) && !this.layout?.has(device.boardId)) throw new Error(`unknown board '${device.boardId}' for a ${device.kind} device`);
+    this.#devices.set(device.boardId, device);
+    // A device attached later to the same hall board (the next round's, a playoff game's) supersedes this
+    // one: from then on this one is not heard, and detaching it leaves the new one in place.
+    const current = (): boolean => this.#devices.get(device.boardId) === device;
+    const unsubscribe = device.subscribe((message) => {
+      if (current()) this.#fromDevice(device.boardId, message);
+    });
+    return () => {
+      unsubscribe();
+      if (current()) this.#devices.delete(device.boardId);
+    };
+  }
+
+  #fromDevice(board: string, message: DeviceMessage): void {
+    const now = this.source.now();
+    switch (message.type) {
+      case 'clockEvent':
+        this.record(clock(board, message.event, message.origin));
+        break;
+      case 'connection':
+        this.record({ kind: 'note', board, note: { type: 'connection', at: now, state: message.state, detail: message.detail } });
+        break;
+      case 'arbiterCall':
+        this.record({ kind: 'note', board, note: { type: 'arbiterCall', at: message.at, detail: message.detail } });
+        break;
+      case 'inputError':
+        this.record({ kind: 'note', board, note: { type: 'inputError', at: message.at, detail: message.detail, count: message.count } });
+        break;
+    }
+  }
+
+  /** Checks an arbiter command, journals it, applies it. Refusals journal nothing. */
+  command(command: ArbiterCommand, arbiter: string): CommandOutcome {
+    const at = this.source.now();
+    const by: EventActor = { kind: 'arbiter', name: arbiter };
+    const refuse = (reason: string): CommandOutcome => ({ ok: false, reason });
+    switch (command.type) {
+      case 'startAll': {
+        const sections = command.section !== undefined ? [command.section] : [...this.#seated.keys()];
+        if (command.section !== undefined && !this.#seated.has(command.section)) return refuse(`section '${command.section}' has no round on the boards`);
+        const open = sections.filter((section) => this.#startAt.get(section) === undefined);
+        if (sections.length === 0) return refuse('no round is on the boards');
+        if (open.length === 0) return refuse('the round start is already set');
+        for (const section of open) {
+          const held = this.startHeld?.(section);
+          if (held !== undefined) return refuse(held);
+        }
+        let seq = this.version;
+        for (const section of open) {
+          // Each section at its own scheduled start (Donostia: two groups at 16:30, two at 17:00).
+          const startAt = Math.max(at, this.#seated.get(section)!.game.scheduledStart);
+          seq = this.record({ kind: 'scheduleStart', section, startAt, at });
+          if (startAt <= this.source.now()) this.#startDue(section, startAt);
+          else this.lifecycle(section, this.#seated.get(section)!.round, { type: 'scheduleStart', startAt });
+        }
+        return { ok: true, journalSeq: Math.max(seq, this.version) };
+      }
+      case 'arriveAll': {
+        const absent = [...this.boards.values()].flatMap((b) =>
+          b.state.status === 'finished' || !this.#owns(b.id) ? [] : (['white', 'black'] as const).filter((side) => !b.state.arrived[side]).map((side) => clock(b.id, { type: 'arrive', side, at, by })),
+        );
+        if (absent.length === 0) return refuse('every player is already marked present');
+        return { ok: true, journalSeq: this.#recordAll(absent) };
+      }
+      case 'pauseAll': {
+        const running = [...this.boards.values()].filter((b) => b.state.status === 'running' && this.#owns(b.id));
+        if (running.length === 0) return refuse('no clock is running');
+        return { ok: true, journalSeq: this.#recordAll(running.map((b) => clock(b.id, { type: 'pause', at, by, reason: command.reason }))) };
+      }
+      case 'resumeAll': {
+        const paused = [...this.boards.values()].filter((b) => b.state.status === 'paused' && this.#owns(b.id));
+        if (paused.length === 0) return refuse('no clock is paused');
+        return { ok: true, journalSeq: this.#recordAll(paused.map((b) => clock(b.id, { type: 'resume', at, by }))) };
+      }
+      case 'dismiss': {
+        const alert = this.attention().find((a) => a.id === command.alertId);
+        if (!alert) return refuse(`no open alert '${command.alertId}'`);
+        return { ok: true, journalSeq: this.record({ kind: 'note', board: alert.board, note: { type: 'dismiss', at, alertId: alert.id } }) };
+      }
+      default:
+        break;
+    }
+    const board = this.boards.get(command.board);
+    if (!board) return refuse(`unknown board '${command.board}' (boards: ${[...this.boards.keys()].join(', ')})`);
+    const s = board.state;
+    if (s.status === 'finished') return refuse(`the game on board ${board.id} is finished (${s.result?.result ?? ''})`);
+    let event: ClockEvent;
+    switch (command.type) {
+      case 'pause':
+        if (s.status === 'paused') return refuse(`board ${board.id} is already paused`);
+        event = { type: 'pause', at, by, reason: command.reason };
+        break;
+      case 'resume':
+        if (s.status !== 'paused') return refuse(`board ${board.id} is not paused`);
+        event = { type: 'resume', at, by };
+        break;
+      case 'addTime':
+        if (s.remainingMs[command.side] + command.ms < 0) return refuse(`${command.side} has only ${s.remainingMs[command.side]} ms`);
+        event = { type: 'addTime', at, by, side: command.side, ms: command.ms, reason: command.reason };
+        break;
+      case 'setTime':
+        event = { type: 'setTime', at, by, side: command.side, ms: command.ms, reason: command.reason };
+        break;
+      case 'setMoveCounter':
+        event = { type: 'setMoveCounter', at, by, side: command.side, counter: command.counter, moves: command.moves, reason: command.reason };
+        break;
+      case 'penalty':
+        event = { type: 'penalty', at, by, offender: command.offender, offence: command.offence, reason: command.reason };
+        break;
+      case 'forfeit':
+        event = { type: 'forfeit', at, by, side: command.side, reason: command.reason };
+        break;
+      case 'result':
+        event = { type: 'result', at, by, result: command.result, termination: command.termination };
+        break;
+      case 'arrive':
+        if (s.arrived[command.side]) return refuse(`${command.side} on board ${board.id} has already arrived`);
+        event = { type: 'arrive', at, by, side: command.side };
+        break;
+      case 'setPosition': {
+        const checked = validateFen(command.fen);
+        if (!checked.ok) return refuse(`not a legal position: ${checked.error ?? command.fen}`);
+        // A new start of the board's game (the live PGN starts a new line at this FEN); the move counts stand.
+        event = { type: 'boardPosition', at, by, fen: command.fen, plies: 0, detail: `set by the arbiter: ${command.reason}` };
+        const seq = this.record(clock(board.id, event));
+        this.#devices.get(board.id)?.setBoardPosition?.(command.fen);
+        return { ok: true, journalSeq: seq };
+      }
+    }
+    return { ok: true, journalSeq: this.record(clock(board.id, event)) };
+  }
+
+  attention(): Attention[] {
+    return [...this.boards.values()].flatMap((b) => b.attention()).sort((a, b) => a.at - b.at);
+  }
+
+  view(id: string): BoardView | undefined {
+    const board = this.boards.get(id);
+    if (!board) return undefined;
+    const s = board.state;
+    const device = this.#devices.get(id);
+    const lastMove = board.lastMove();
+    const host = this.hostOf?.(id);
+    const section = board.round.section;
+    return {
+      id,
+      ...(section !== undefined ? { section, sectionBoard: this.#sectionBoard.get(id)! } : {}),
+      white: board.info.white,
+      black: board.info.black,
+      status: s.status,
+      toMove: s.toMove,
+      remainingMs: s.remainingMs,
+      asOf: s.asOf,
+      moveNumber: moveInProgress(s),
+      presses: s.presses,
+      moves: s.moves,
+      period: { white: s.period.white + 1, black: s.period.black + 1 },
+      arrived: s.arrived,
+      penalties: s.penalties,
+      ...(s.paused ? { paused: { reason: s.paused.reason, at: s.paused.at } } : {}),
+      ...(s.result ? { result: s.result } : {}),
+      ...(s.firstFlag ? { flag: s.firstFlag } : {}),
+      ...(device ? { device: { kind: device.kind, connection: board.connection?.state ?? 'connecting' } } : {}),
+      ...(lastMove ? { lastMove } : {}),
+      ...(host ? { host } : {}),
+      version: this.#boardVersion.get(id) ?? 0,
+    };
+  }
+
+  views(): BoardView[] {
+    return [...this.boards.keys()].map((id) => this.view(id)!);
+  }
+
+  roundView(): RoundView {
+    const r = this.#seated.values().next().value;
+    // An event console before its first round is published: nothing on the boards yet.
+    if (!r) return { event: '', site: '', round: 0, date: '', timeControl: '', defaultTimeMs: 0, scheduledStart: '' };
+    return {
+      event: r.event,
+      site: r.site,
+      round: r.round,
+      date: r.date,
+      timeControl: pgnTimeControl(r.game.timeControl),
+      periodMoves: r.game.timeControl.periods.map((p) => p.moves ?? null),
+      defaultTimeMs: r.game.defaultTimeMs,
+      scheduledStart: r.scheduledStart,
+      ...(this.startAt !== undefined ? { startAt: this.startAt } : {}),
+    };
+  }
+}
+
+function clock(board: string, event: ClockEvent, origin?: DeviceOrigin): JournalRecord {
+  return origin ? { kind: 'clock', board, event, origin } : { kind: 'clock', board, event };
+}
+
+function isKey(record: JournalRecord): boolean {
+  if (record.kind !== 'clock') return record.kind === 'note' && record.note.type !== 'inputError';
+  return record.event.type === 'flag' || record.event.type === 'result' || record.event.type === 'forfeit';
+}

@@ -1,0 +1,92 @@
+// Live PGN, valid at every instant (chess.js and pgn-extract read every fetch): the moves the board
+// has read, each with one comment holding [%clk] (the display after its press, increment included),
+// [%emt] (time used on the move) and then the arbiter's notes; a press whose move the board has not
+// read yet is no ply: its time shows in WhiteClock/BlackClock as of now, with ReferenceTime (the
+// running side and the wall time those clocks refer to), which broadcasts read between moves.
+// A position the board had to re-read starts the game again from it (SetUp/FEN), the moves before it
+// kept in the opening comment.
+import type { GameResult } from '../../clock-engine/index.ts';
+import type { Board, BoardLine } from './board.ts';
+import type { Round } from '../contract/round.ts';
+import { pgnTimeControl } from '../contract/round.ts';
+
+export function clockText(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+}
+
+const pgnResult = (r: GameResult | undefined): string =>
+  r === '+--' ? '1-0' : r === '--+' ? '0-1' : r === '1-0' || r === '0-1' || r === '1/2-1/2' ? r : '*';
+
+const escapeTag = (s: string): string => s.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+const escapeComment = (s: string): string => s.replace(/[{}]/g, '');
+
+export function boardPgn(round: Round, board: Board, now: number, wallMs?: number): string {
+  const remaining = board.remainingAt(now);
+  const result = pgnResult(board.correctedResult ?? board.state.result?.result);
+  const s = board.state;
+  const lines = board.lines;
+  const line = lines[lines.length - 1]!;
+  const tags: [string, string][] = [
+    ['Event', round.event],
+    ['Site', round.site],
+    ['Date', round.date],
+    ['Round', `${round.round}.${board.id}`],
+    ['White', board.info.white],
+    ['Black', board.info.black],
+    ['Result', result],
+    ['Board', board.id],
+    ['TimeControl', pgnTimeControl(round.game.timeControl)],
+    ['WhiteClock', clockText(remaining.white)],
+    ['BlackClock', clockText(remaining.black)],
+  ];
+  if (wallMs !== undefined) {
+    const running = s.status === 'running' ? (s.toMove === 'white' ? 'W' : 'B') : 'N';
+    tags.push(['ReferenceTime', `${running}/${new Date(wallMs).toISOString()}`]);
+  }
+  if (s.result) tags.push(['Termination', s.result.termination]);
+  if (line.fen) tags.push(['SetUp', '1'], ['FEN', line.fen]);
+  const opening = [...lines.slice(0, -1).map(earlierText), ...line.notes];
+  const tokens: string[] = [];
+  if (opening.length > 0) tokens.push(comment(opening));
+  const [, turn = 'w', , , , full = '1'] = (line.fen ?? 'x w - - 0 1').split(' ');
+  let number = Number(full);
+  let side = turn === 'b' ? 'black' : 'white';
+  let first = true;
+  for (const ply of line.plies) {
+    if (side === 'white') tokens.push(`${number}.`);
+    else if (first) tokens.push(`${number}...`);
+    tokens.push(ply.san);
+    const clock = ply.clock ? [`[%clk ${clockText(ply.clock.clockMs)}] [%emt ${clockText(ply.clock.elapsedMs)}]`] : [];
+    if (clock.length + ply.notes.length > 0) tokens.push(comment([...clock, ...ply.notes]));
+    if (side === 'black') number++;
+    side = side === 'white' ? 'black' : 'white';
+    first = false;
+  }
+  if (s.result?.result === '---') tokens.push('{double forfeit}');
+  tokens.push(result);
+  const header = tags.map(([k, v]) => `[${k} "${escapeTag(v)}"]`).join('\n');
+  return `${header}\n\n${wrap(tokens)}\n`;
+}
+
+/** One comment, its parts separated by "; " (PGN has no nested braces). */
+const comment = (parts: readonly string[]): string => `{${parts.map(escapeComment).join('; ')}}`;
+
+/** A line the board read before it had to re-read the position, for the opening comment. */
+function earlierText(line: BoardLine): string {
+  const sans = line.plies.map((p) => p.san).join(' ');
+  return [line.fen ? `from ${line.fen}` : '', sans ? `moves read before: ${sans}` : 'no moves read before', ...line.notes].filter(Boolean).join(', ');
+}
+
+function wrap(tokens: readonly string[]): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const t of tokens) {
+    if (line && line.length + 1 + t.length > 79) {
+      lines.push(line);
+      line = t;
+    } else line = line ? `${line} ${t}` : t;
+  }
+  if (line) lines.push(line);
+  return lines.join('\n');
+}

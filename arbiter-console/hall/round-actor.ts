@@ -1,0 +1,179 @@
+// One round of one section as an XState actor: its life (scheduled → drafted → published → playing →
+// results to confirm → closed) as states, and one game-clock actor per board, spawned when the pairing
+// is published and stopped when the round is closed. The actor decides nothing that needs the journal:
+// its owner journals first and then tells it what happened (`draft`, `publish`, `start`, ...). What the
+// actor finds by itself with its timers (the scheduled start, a game's deadline) it only reports, as an
+// emitted event, for the owner to journal and send back.
+//
+// The game clocks sit in table groups of at most 32 boards, each group an actor of its own: XState
+// copies a parent's children on every spawn and every stop, so a round that spawned 1,000 clocks itself
+// would spend seconds stopping them (quadratic; 7 s at 1,000 boards), with every clock of the hall
+// waiting. The owner reaches each clock by its systemId, whatever its parent.
+import { assign, emit, enqueueActions, setup, type ActorRefFrom } from 'xstate';
+import { gameClockLogic, type GameClockInput } from '../../clock-engine/index.ts';
+
+/** The round's state names, as the journal and the pages say them. */
+export type RoundPhase = 'scheduled' | 'drafted' | 'published' | 'playing' | 'confirming' | 'closed';
+
+export interface RoundBoardInput {
+  /** The game-clock actor's systemId: `game:<section>:<round>:<hall board>`. */
+  readonly systemId: string;
+  readonly board: string;
+  readonly game: GameClockInput;
+}
+
+export interface RoundActorInput {
+  readonly section: string;
+  readonly round: number;
+  /** Where a restored round resumes (from the journal's fold); default 'scheduled'. */
+  readonly phase?: RoundPhase;
+  /** The boards, once the pairing is published (restored rounds from 'published' on). */
+  readonly boards?: readonly RoundBoardInput[];
+  /** The clocks start at this instant (monotonic ms), once set. */
+  readonly startAt?: number;
+}
+
+interface RoundContext {
+  readonly section: string;
+  readonly round: number;
+  readonly phase: RoundPhase;
+  readonly boards: readonly RoundBoardInput[];
+  readonly startAt: number | undefined;
+}
+
+export type RoundActorEvent =
+  | { readonly type: 'draft' }
+  | { readonly type: 'discard' }
+  | { readonly type: 'publish'; readonly boards: readonly RoundBoardInput[] }
+  | { readonly type: 'scheduleStart'; readonly startAt: number }
+  | { readonly type: 'started' }
+  | { readonly type: 'finished' }
+  | { readonly type: 'reopened' }
+  | { readonly type: 'close' };
+
+export type RoundActorEmitted = { readonly type: 'startDue'; readonly at: number };
+
+/** Boards per table group: a parent's spawn and stop cost grows with its children squared. */
+const tableGroupSize = 32;
+
+/** A group of the round's game clocks: spawned with the group, stopped with it. */
+function tableGroupLogic(now: () => number) {
+  return setup({
+    types: { context: {} as { readonly boards: readonly RoundBoardInput[] }, input: {} as { readonly boards: readonly RoundBoardInput[] } },
+    actors: { gameClock: gameClockLogic(now) },
+  }).createMachine({
+    id: 'tableGroup',
+    context: ({ input }) => ({ boards: input.boards }),
+    entry: enqueueActions(({ context, enqueue }) => {
+      for (const b of context.boards) enqueue.spawnChild('gameClock', { id: b.systemId, systemId: b.systemId, input: b.game });
+    }),
+  });
+}
+
+const tableGroupId = (section: string, round: number, k: number): string => `tables:${section}:${round}:${k}`;
+
+function tableGroups(boards: readonly RoundBoardInput[]): RoundBoardInput[][] {
+  const groups: RoundBoardInput[][] = [];
+  for (let i = 0; i < boards.length; i += tableGroupSize) groups.push(boards.slice(i, i + tableGroupSize));
+  return groups;
+}
+
+/** The round machine with its timers measured from `now` (the system clock's). */
+export function roundLogic(now: () => number) {
+  return setup({
+    types: {
+      context: {} as RoundContext,
+      input: {} as RoundActorInput,
+      events: {} as RoundActorEvent,
+      emitted: {} as RoundActorEmitted,
+    },
+    actors: { tableGroup: tableGroupLogic(now) },
+    delays: {
+      untilStart: ({ context }) => Math.max(0, (context.startAt ?? now()) - now()),
+    },
+    guards: {
+      resumesAt: ({ context }, phase: RoundPhase) => context.phase === phase,
+      startIsSet: ({ context }) => context.startAt !== undefined,
+    },
+    actions: {
+      spawnBoards: enqueueActions(({ context, enqueue }) => {
+        tableGroups(context.boards).forEach((boards, k) => enqueue.spawnChild('tableGroup', { id: tableGroupId(context.section, context.round, k), input: { boards } }));
+      }),
+      stopBoards: enqueueActions(({ context, enqueue }) => {
+        tableGroups(context.boards).forEach((_, k) => enqueue.stopChild(tableGroupId(context.section, context.round, k)));
+      }),
+      phase: assign((_, phase: RoundPhase) => ({ phase })),
+    },
+  }).createMachine({
+    id: 'round',
+    context: ({ input }) => ({
+      section: input.section,
+      round: input.round,
+      phase: input.phase ?? 'scheduled',
+      boards: input.boards ?? [],
+      startAt: input.startAt,
+    }),
+    initial: 'restoring',
+    states: {
+      restoring: {
+        always: [
+          { guard: { type: 'resumesAt', params: 'drafted' }, target: 'drafted' },
+          { guard: { type: 'resumesAt', params: 'published' }, target: 'seated.published' },
+          { guard: { type: 'resumesAt', params: 'playing' }, target: 'seated.playing' },
+          { guard: { type: 'resumesAt', params: 'confirming' }, target: 'seated.confirming' },
+          { guard: { type: 'resumesAt', params: 'closed' }, target: 'closed' },
+          { target: 'scheduled' },
+        ],
+      },
+      scheduled: {
+        entry: { type: 'phase', params: 'scheduled' },
+        on: {
+          draft: 'drafted',
+          publish: { target: 'seated', actions: assign({ boards: ({ event }) => event.boards }) },
+        },
+      },
+      drafted: {
+        entry: { type: 'phase', params: 'drafted' },
+        on: {
+          discard: 'scheduled',
+          draft: 'drafted',
+          publish: { target: 'seated', actions: assign({ boards: ({ event }) => event.boards }) },
+        },
+      },
+      seated: {
+        entry: 'spawnBoards',
+        initial: 'published',
+        states: {
+          published: {
+            entry: { type: 'phase', params: 'published' },
+            initial: 'choosing',
+            states: {
+              choosing: { always: [{ guard: 'startIsSet', target: 'startScheduled' }, { target: 'waitingForStart' }] },
+              waitingForStart: {},
+              startScheduled: {
+                after: { untilStart: { actions: emit(({ context }) => ({ type: 'startDue' as const, at: context.startAt ?? now() })) } },
+              },
+            },
+            on: {
+              scheduleStart: { target: '.startScheduled', actions: assign({ startAt: ({ event }) => event.startAt }) },
+              started: 'playing',
+            },
+          },
+          playing: {
+            entry: { type: 'phase', params: 'playing' },
+            on: { finished: 'confirming' },
+          },
+          confirming: {
+            entry: { type: 'phase', params: 'confirming' },
+            on: { reopened: 'playing', close: '#round.closed' },
+          },
+        },
+      },
+      closed: {
+        entry: ['stopBoards', { type: 'phase', params: 'closed' }],
+      },
+    },
+  });
+}
+
+export type RoundActor = ActorRefFrom<ReturnType<typeof roundLogic>>;

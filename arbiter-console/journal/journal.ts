@@ -1,0 +1,257 @@
+// The event journal: every device event, arbiter command and tournament action of the whole event, in
+// one SQLite file, appended (and synced) before it is applied or acknowledged. A console that starts on
+// an existing journal rebuilds the event from it. Each entry is self-describing: which journal wrote it
+// (`source`) and its place there (`sourceSeq`), and which section, round and hall board it belongs to,
+// so it can be copied elsewhere (a stream, another console) and still be read alone. Every entry is
+// checked with zod when it is read back (journal-schema.ts): a damaged journal is refused, naming the entry.
+import Database from 'better-sqlite3';
+import type { ZeitnotEvent } from '../../tournament/index.ts';
+import { checkpointOffLoop } from './journal-checkpoint.ts';
+import { parseJournalRecord, parseMeta, type JournalRecord } from './journal-schema.ts';
+import type { Round } from '../contract/round.ts';
+import { checkRound } from '../contract/round.ts';
+
+export type { ConsoleNote, JournalRecord } from './journal-schema.ts';
+
+/** Where an entry belongs: the section and round of the board (or the tournament action). */
+export interface EntryPlace {
+  readonly section?: string;
+  readonly round?: number;
+}
+
+export interface JournalEntry extends EntryPlace {
+  readonly seq: number;
+  /** The journal that wrote the entry first ('console' for this one unless told otherwise). */
+  readonly source: string;
+  /** Its sequence number in that journal: stable, gap-free per source. */
+  readonly sourceSeq: number;
+  readonly wallMs: number;
+  readonly record: JournalRecord;
+}
+
+export interface JournalMeta {
+  /** A bare round (no event): the boards of its single section, seated from the start. */
+  readonly round?: Round;
+  /** The event this journal runs: its sections' rounds are seated by `seat` records. */
+  readonly event?: ZeitnotEvent;
+  /** Wall time at monotonic 0. */
+  readonly epochWallMs: number;
+  readonly scale: number;
+}
+
+/**
+ * - 'process' (SQLite WAL, synchronous=NORMAL): an appended entry is in the WAL file before it is
+ *   applied, so it survives the console being killed or crashing; a power cut may lose the last ones.
+ * - 'power' (synchronous=FULL): every append is fsynced as well, surviving power loss, at the cost of
+ *   one fsync per event (milliseconds; far more when the disk is busy) on the event loop.
+ */
+export type Durability = 'process' | 'power';
+
+export class JournalError extends Error {
+  constructor(
+    readonly seq: number,
+    message: string,
+  ) {
+    super(`journal entry ${seq}: ${message}`);
+    this.name = 'JournalError';
+  }
+}
+
+interface Row {
+  seq: number;
+  source: string | null;
+  source_seq: number | null;
+  wall_ms: number;
+  section: string | null;
+  round: number | null;
+  body: string;
+}
+
+export class Journal {
+  readonly #db: Database.Database;
+  readonly #insert: Database.Statement;
+  readonly #ownAfter: Database.Statement;
+  readonly #noteGet: Database.Statement;
+  readonly #noteSet: Database.Statement;
+  /** This journal's name as a source (entries it writes itself). */
+  readonly source: string;
+  /** The sourceSeq of this journal's last own entry (copied entries of other sources are not counted). */
+  #lastOwn: number;
+  readonly #stopCheckpoints: () => void;
+
+  constructor(
+    readonly file: string,
+    durability: Durability = 'process',
+    source = 'console',
+  ) {
+    this.source = source;
+    this.#db = new Database(file);
+    this.#db.pragma('journal_mode = WAL');
+    this.#db.pragma(`synchronous = ${durability === 'power' ? 'FULL' : 'NORMAL'}`);
+    // Checkpoints run on a thread of their own (journal-checkpoint.ts), never inside an append.
+    this.#db.pragma('wal_autocheckpoint = 0');
+    this.#stopCheckpoints = checkpointOffLoop(file, () => {
+      if (this.#db.open) this.#db.pragma('wal_autocheckpoint = 1000');
+    });
+    this.#db.exec(`
+      CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS entries (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        wall_ms INTEGER NOT NULL,
+        board TEXT,
+        kind TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        body TEXT NOT NULL
+      );`);
+    // Journals of one round only (before the event journal) lack these columns: add them, empty.
+    const columns = new Set((this.#db.prepare('PRAGMA table_info(entries)').all() as { name: string }[]).map((c) => c.name));
+    for (const [name, type] of [['source', 'TEXT'], ['source_seq', 'INTEGER'], ['section', 'TEXT'], ['round', 'INTEGER']] as const) {
+      if (!columns.has(name)) this.#db.exec(`ALTER TABLE entries ADD COLUMN ${name} ${type}`);
+    }
+    this.#db.exec('CREATE INDEX IF NOT EXISTS entries_place ON entries (section, round)');
+    this.#db.exec('CREATE INDEX IF NOT EXISTS entries_source ON entries (source, source_seq)');
+    this.#insert = this.#db.prepare('INSERT INTO entries (source, source_seq, wall_ms, section, round, board, kind, at, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    // Prepared once: the bus reads and publishes through these for every batch of entries.
+    this.#ownAfter = this.#db.prepare('SELECT seq, source, source_seq, wall_ms, section, round, body FROM entries WHERE (source = ? OR source IS NULL) AND COALESCE(source_seq, seq) > ? ORDER BY seq LIMIT ?');
+    this.#noteGet = this.#db.prepare('SELECT value FROM meta WHERE key = ?');
+    this.#noteSet = this.#db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
+    this.#lastOwn = (this.#db.prepare('SELECT MAX(COALESCE(source_seq, seq)) AS n FROM entries WHERE source = ? OR source IS NULL').get(source) as { n: number | null }).n ?? 0;
+  }
+
+  meta(): JournalMeta | undefined {
+    const row = this.#db.prepare("SELECT value FROM meta WHERE key = 'console'").get() as { value: string } | undefined;
+    if (!row) return undefined;
+    const meta = parseMeta(row.value);
+    return meta.round ? { ...meta, round: checkRound(meta.round) } : meta;
+  }
+
+  setMeta(meta: JournalMeta): void {
+    this.#db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('console', ?)").run(JSON.stringify(meta));
+  }
+
+  /** Appends durably; returns the entry's sequence number. */
+  append(record: JournalRecord, wallMs = Date.now(), place: EntryPlace = {}): number {
+    const section = place.section ?? (record.kind === 'tournament' || record.kind === 'seat' ? (record.kind === 'seat' ? record.round.section : record.section) : undefined);
+    const round = place.round ?? (record.kind === 'seat' ? record.round.round : undefined);
+    // Own entries are numbered on their own (1, 2, 3, ...), whatever other sources' entries a hall on
+    // the bus copies in between (docs/hall.md): that number is their message id on the bus.
+    const seq = this.#insertRow(this.source, this.#lastOwn + 1, wallMs, section, round, record);
+    this.#lastOwn += 1;
+    return seq;
+  }
+
+  /** Copies another journal's entry (a hall host's or another console's, read from the bus); returns its sequence number here. */
+  copy(entry: Omit<JournalEntry, 'seq'>): number {
+    if (entry.source === this.source) throw new Error(`journal ${this.file}: an entry of its own source '${this.source}' cannot be copied in`);
+    return this.#insertRow(entry.source, entry.sourceSeq, entry.wallMs, entry.section, entry.round, entry.record);
+  }
+
+  /**
+   * Copies this journal's own entries back (read from the bus: a console's journal lost with its
+   * machine); numbering goes on after them. Only the entries right after the last own one are taken.
+   */
+  recover(entry: Omit<JournalEntry, 'seq'>): number | undefined {
+    if (entry.source !== this.source || entry.sourceSeq !== this.#lastOwn + 1) return undefined;
+    const seq = this.#insertRow(entry.source, entry.sourceSeq, entry.wallMs, entry.section, entry.round, entry.record);
+    this.#lastOwn = entry.sourceSeq;
+    return seq;
+  }
+
+  #insertRow(source: string, sourceSeq: number, wallMs: number, section: string | undefined, round: number | undefined, record: JournalRecord): number {
+    const board = record.kind === 'clock' || record.kind === 'note' ? record.board : null;
+    const at = record.kind === 'clock' ? record.event.at : record.kind === 'note' ? record.note.at : record.at;
+    return Number(this.#insert.run(source, sourceSeq, wallMs, section ?? null, round ?? null, board, record.kind, at, JSON.stringify(record)).lastInsertRowid);
+  }
+
+  /** The sourceSeq of the last own entry (0: none). */
+  lastOwn(): number {
+    return this.#lastOwn;
+  }
+
+  /** Own entries after `sourceSeq`, in order, at most `limit` (a hall's outbox on the bus). */
+  ownAfter(sourceSeq: number, limit: number): JournalEntry[] {
+    const rows = this.#ownAfter.all(this.source, sourceSeq, limit) as Row[];
+    return rows.map((row) => this.#entry(row));
+  }
+
+  /** The last sourceSeq this journal has of each source, its own included. */
+  lastBySource(): Map<string, number> {
+    const rows = this.#db.prepare('SELECT COALESCE(source, ?) AS source, MAX(COALESCE(source_seq, seq)) AS n FROM entries GROUP BY COALESCE(source, ?)').all(this.source, this.source) as { source: string; n: number }[];
+    return new Map(rows.map((r) => [r.source, r.n]));
+  }
+
+  /** A note kept beside the entries (where publishing to the bus stands, where reading resumes). */
+  note(key: string): string | undefined {
+    return (this.#noteGet.get(`note:${key}`) as { value: string } | undefined)?.value;
+  }
+
+  setNote(key: string, value: string): void {
+    this.#noteSet.run(`note:${key}`, value);
+  }
+
+  /** Runs `work` in one transaction (one sync for a batch of entries read from the bus): all or none. */
+  transaction<T>(work: () => T): T {
+    const lastOwn = this.#lastOwn;
+    try {
+      return this.#db.transaction(work)();
+    } catch (err) {
+      this.#lastOwn = lastOwn;
+      throw err;
+    }
+  }
+
+  /** Appends several records in one transaction (one sync): all or none. */
+  appendAll(records: readonly JournalRecord[], wallMs = Date.now(), place: (record: JournalRecord) => EntryPlace = () => ({})): number[] {
+    return this.transaction(() => records.map((r) => this.append(r, wallMs, place(r))));
+  }
+
+  /** Entries after `afterSeq`, in order, each checked (a damaged entry throws JournalError). */
+  *entries(afterSeq = 0, kind?: JournalRecord['kind'], place: EntryPlace = {}): Generator<JournalEntry> {
+    const where = ['seq > ?'];
+    const args: (string | number)[] = [afterSeq];
+    const filter = (column: string, value: string | number | undefined): void => {
+      if (value === undefined) return;
+      where.push(`${column} = ?`);
+      args.push(value);
+    };
+    filter('kind', kind);
+    filter('section', place.section);
+    filter('round', place.round);
+    const rows = this.#db.prepare(`SELECT seq, source, source_seq, wall_ms, section, round, body FROM entries WHERE ${where.join(' AND ')} ORDER BY seq`).iterate(...args) as IterableIterator<Row>;
+    for (const row of rows) yield this.#entry(row);
+  }
+
+  /** One board's entries, in order (its history), each checked as entries() checks them. */
+  *entriesOf(board: string): Generator<JournalEntry> {
+    const rows = this.#db.prepare('SELECT seq, source, source_seq, wall_ms, section, round, body FROM entries WHERE board = ? ORDER BY seq').iterate(board) as IterableIterator<Row>;
+    for (const row of rows) yield this.#entry(row);
+  }
+
+  #entry(row: Row): JournalEntry {
+    const parsed = parseJournalRecord(row.body);
+    if (!parsed.ok) throw new JournalError(row.seq, parsed.reason);
+    return {
+      seq: row.seq,
+      source: row.source ?? this.source,
+      sourceSeq: row.source_seq ?? row.seq,
+      wallMs: row.wall_ms,
+      ...(row.section !== null ? { section: row.section } : {}),
+      ...(row.round !== null ? { round: row.round } : {}),
+      record: parsed.record,
+    };
+  }
+
+  lastAt(): number {
+    const row = this.#db.prepare('SELECT MAX(at) AS at FROM entries').get() as { at: number | null };
+    return row.at ?? 0;
+  }
+
+  count(): number {
+    return (this.#db.prepare('SELECT COUNT(*) AS n FROM entries').get() as { n: number }).n;
+  }
+
+  close(): void {
+    this.#stopCheckpoints();
+    this.#db.close();
+  }
+}

@@ -1,0 +1,215 @@
+// A console on the bus (docs/hall.md): it opens the event on the stream (or finds it opened), rebuilds
+// the event from the stream into its journal, publishes its own records (seats, starts, the desk, the
+// team), hears every hall host's heartbeat, and carries an arbiter's board command to the host that
+// runs the board, acknowledging it once that host has journaled it.
+import { ask, connectBus, ensureEventStream, eventSubjects, permissionHint, PresenceWatch, untilAnswered, type BusConnection, type BusOptions, type HostSeen, type Outbox } from '../../bus/index.ts';
+import type { ZeitnotEvent } from '../../tournament/index.ts';
+import { DeskGate, type DeskStats } from './bus-desk.ts';
+import { openEvent, publishJournal, readIntoJournal, sameEvent, type HallReader, type Opening } from './hall-bus.ts';
+import type { CommandOutcome, PlayingHall } from '../hall/hall.ts';
+import type { Journal, JournalMeta } from '../journal/journal.ts';
+import type { ArbiterCommand, TournamentCommand } from '../contract/protocol.ts';
+import type { TournamentDesk } from '../desk/tournament-desk.ts';
+import type { TournamentRecord } from '../contract/tournament-view.ts';
+
+export interface ConsoleBusOptions {
+  readonly bus: BusOptions;
+  /** This console's id on the bus (its journal's source, its consumer): `c1` unless told. */
+  readonly consoleId: string;
+  /** A host not heard for this long is "unreachable" (default 3 s; heartbeats come every second). */
+  readonly unreachableAfterMs?: number;
+  /** How long a command waits for its host's answer (default 5 s). */
+  readonly commandTimeoutMs?: number;
+}
+
+export interface ConsoleOnBus {
+  readonly bus: BusConnection;
+  readonly opening: Opening;
+  /** The hall is built: entries go to it from now on, own records are published, hosts are watched. */
+  attach(hall: PlayingHall, desks: ReadonlyMap<string, TournamentDesk>): void;
+  /** Carries out a desk command through the stream, ordered with every other console's (bus-desk.ts). */
+  deskCommand(desk: TournamentDesk, command: TournamentCommand, arbiter: string): Promise<CommandOutcome>;
+  /** Carries a board command (or one for every board) to the hosts; undefined: not theirs (startAll). */
+  route(command: ArbiterCommand, arbiter: string): Promise<CommandOutcome> | undefined;
+  /** Every host heard, with its boards and whether it is heard now. */
+  hosts(): ReadonlyMap<string, HostSeen>;
+  /**
+   * For /health: each host heard, and how long its recent entries took from its journal to this one
+   * (those a host journaled in `window`, wall ms from inclusive to exclusive; default all).
+   */
+  health(window?: LagWindow): BusHealth;
+  stop(): Promise<void>;
+}
+
+export interface LagWindow {
+  readonly from?: number;
+  readonly to?: number;
+}
+
+export interface BusHealth {
+  readonly hosts: readonly { readonly id: string; readonly reachable: boolean; readonly boards: number; readonly journaled: number; readonly published: number }[];
+  /** Host journal to console journal (the batch journaled and applied), in wall ms, over the last clock events read (up to 100,000). */
+  readonly lagMs: { readonly count: number; readonly p50: number; readonly p99: number; readonly max: number };
+  /** The desk's commands through the stream (bus-desk.ts). */
+  readonly desk: DeskStats;
+}
+
+/** How many recent host clock events the lag is measured over (a round of 1,000 boards has some 60,000). */
+const LAG_WINDOW = 100_000;
+
+type HostAnswer = { ok: true; sourceSeq: number } | { ok: false; reason: string };
+
+/**
+ * Joins the bus: the stream is made if missing, the opening published (first console wins) or read,
+ * the journal given its meta from the opening, and every entry of the stream read into the journal.
+ * Resolves when the journal has what the stream had.
+ */
+export async function joinAsConsole(options: ConsoleBusOptions, journal: Journal, given: { event?: ZeitnotEvent; scale: number }, warn: (message: string) => void): Promise<ConsoleOnBus> {
+  const bus = await connectBus({ ...options.bus, name: `zeitnot console ${options.consoleId}`, onRetry: warn });
+  try {
+    const meta = journal.meta();
+    const event = meta?.event ?? given.event;
+    if (!event) throw new Error('give the event (--event FILE|PRESET): the journal holds none yet');
+    const subjects = eventSubjects(event.id);
+    await untilAnswered(`the stream ${subjects.stream}`, () => ensureEventStream(bus, subjects), warn);
+    const opening = await openEvent(bus, subjects, { event, epochWallMs: meta?.epochWallMs ?? Date.now(), scale: meta?.scale ?? given.scale, console: options.consoleId }, warn);
+    if (!sameEvent(opening.event, event)) throw new Error(`the bus runs another version of event '${event.id}' (opened by console ${opening.console}): give the same event file`);
+    if (meta && meta.epochWallMs !== opening.epochWallMs) throw new Error(`${journal.file} is of another run of event '${event.id}' on this bus (its time starts elsewhere): use a new data directory`);
+    if (!meta) journal.setMeta({ event: opening.event, epochWallMs: opening.epochWallMs, scale: opening.scale } satisfies JournalMeta);
+    const reading = await readIntoJournal(bus, subjects, journal, { kind: 'console', id: options.consoleId }, subjects.journal, warn);
+    await reading.reader.caughtUp;
+    return consoleOnBus(options, bus, subjects, journal, opening, reading);
+  } catch (err) {
+    await bus.close();
+    throw permissionHint(err, `console ${options.consoleId}`);
+  }
+}
+
+function consoleOnBus(options: ConsoleBusOptions, bus: BusConnection, subjects: ReturnType<typeof eventSubjects>, journal: Journal, opening: Opening, reading: HallReader): ConsoleOnBus {
+  let outbox: Outbox | undefined;
+  let watch: PresenceWatch | undefined;
+  let unsubscribe: (() => void) | undefined;
+  let hallRef: PlayingHall | undefined;
+  let gate: DeskGate | undefined;
+  /** Which host runs each board, from the heartbeats. */
+  const owner = new Map<string, string>();
+  const timeoutMs = options.commandTimeoutMs ?? 5_000;
+  const lags: { readonly wallMs: number; readonly lag: number }[] = [];
+  let lagNext = 0;
+
+  const toHost = async (host: string, command: ArbiterCommand, arbiter: string): Promise<CommandOutcome> => {
+    const reply = await ask<HostAnswer & { error?: string }>(bus.nc, subjects.command(host), { command, arbiter }, timeoutMs);
+    if (!reply.ok) return { ok: false, reason: `hall host ${host} is unreachable (${reply.reason}): not carried out` };
+    const a = reply.value;
+    if (a.error !== undefined) return { ok: false, reason: `hall host ${host}: ${a.error}` };
+    if (!a.ok) return { ok: false, reason: a.reason };
+    // The host has journaled it: acknowledged. Waiting for it here too lets the arbiter see it at once.
+    await reading.whenHas(host, a.sourceSeq, timeoutMs);
+    return { ok: true, journalSeq: hallRef?.version ?? 0 };
+  };
+
+  const boardOf = (command: ArbiterCommand): string | undefined => {
+    if ('board' in command) return command.board;
+    if (command.type === 'dismiss') return hallRef?.attention().find((a) => a.id === command.alertId)?.board;
+    return undefined;
+  };
+
+  return {
+    bus,
+    opening,
+    attach(hall, desks) {
+      hallRef = hall;
+      // A host's entry reached this console once its batch is journaled and applied (the hall's
+      // listeners told): the lag is taken then, for each clock event of the batch.
+      const batchWall: number[] = [];
+      // One lookup for the gate and the records read: a record without a section goes to the first desk.
+      const deskOf = (section: string | undefined): TournamentDesk | undefined => (section !== undefined ? desks.get(section) : desks.values().next().value);
+      gate = new DeskGate({
+        bus,
+        subjects,
+        journal,
+        reading,
+        consoleId: options.consoleId,
+        outbox: () => outbox,
+        deskOf,
+      });
+      const heard = gate;
+      reading.deliverTo(
+        (entry) => {
+          heard.heard(entry);
+          hall.receive(entry);
+          if (entry.source !== journal.source && entry.record.kind === 'clock') batchWall.push(entry.wallMs);
+          const record = entry.record;
+          if (record.kind === 'tournament') deskOf(record.section)?.receive(record.action as TournamentRecord, record.at);
+        },
+        (work) => {
+          hall.batch(work);
+          const now = Date.now();
+          for (const wallMs of batchWall) {
+            lags[lagNext] = { wallMs, lag: now - wallMs };
+            lagNext = (lagNext + 1) % LAG_WINDOW;
+          }
+          batchWall.length = 0;
+        },
+      );
+      outbox = publishJournal(bus, subjects.desk, journal);
+      unsubscribe = hall.subscribe(() => outbox?.notify());
+      hall.hostOf = (board) => {
+        const host = owner.get(board);
+        const seen = host === undefined ? undefined : watch?.hosts().get(host);
+        return host === undefined ? undefined : { id: host, reachable: seen?.reachable ?? false };
+      };
+      watch = new PresenceWatch(bus.nc, subjects.anyPresence, options.unreachableAfterMs ?? 3_000, (host, seen) => {
+        const boards = new Set(seen.presence.boards);
+        for (const [board, h] of owner) if (h === host && !boards.has(board)) owner.delete(board);
+        for (const board of boards) owner.set(board, host);
+        hall.touch([...boards].filter((b) => hall.boards.has(b)));
+      });
+    },
+    deskCommand(desk, command, arbiter) {
+      if (!gate) return Promise.resolve({ ok: false, reason: 'the console is still reading the event from the bus' });
+      return gate.command(desk, command, arbiter);
+    },
+    route(command, arbiter) {
+      if (command.type === 'startAll') return undefined;
+      if (command.type === 'pauseAll' || command.type === 'resumeAll' || command.type === 'arriveAll') {
+        const hosts = [...new Set([...(hallRef?.boards.keys() ?? [])].flatMap((b) => owner.get(b) ?? []))];
+        if (hosts.length === 0) return Promise.resolve({ ok: false, reason: 'no hall host runs a board of the round' });
+        return Promise.all(hosts.map(async (h) => ({ host: h, outcome: await toHost(h, command, arbiter) }))).then((all) => {
+          const failed = all.filter((a) => !a.outcome.ok);
+          if (failed.length === 0) return { ok: true, journalSeq: hallRef?.version ?? 0 };
+          // "no clock is running" on one host is not a failure when another carried it out.
+          if (failed.length < all.length && failed.every((f) => !f.outcome.ok && !f.outcome.reason.includes('unreachable'))) return { ok: true, journalSeq: hallRef?.version ?? 0 };
+          return { ok: false, reason: failed.map((f) => (f.outcome.ok ? '' : f.outcome.reason)).join('; ') };
+        });
+      }
+      const board = boardOf(command);
+      if (board === undefined) return Promise.resolve({ ok: false, reason: command.type === 'dismiss' ? `no open alert '${command.alertId}'` : 'the command names no board' });
+      const host = owner.get(board);
+      if (host === undefined) return Promise.resolve({ ok: false, reason: `no hall host has announced board ${board}: not carried out` });
+      return toHost(host, command, arbiter);
+    },
+    hosts: () => watch?.hosts() ?? new Map(),
+    health(window = {}) {
+      const from = window.from ?? -Infinity;
+      const to = window.to ?? Infinity;
+      const sorted = lags.flatMap((l) => (l.wallMs >= from && l.wallMs < to ? [l.lag] : [])).sort((a, b) => a - b);
+      const at = (p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+      const hosts = [...(watch?.hosts() ?? new Map<string, HostSeen>()).values()].map((h) => ({
+        id: h.presence.host,
+        reachable: h.reachable,
+        boards: h.presence.boards.length,
+        journaled: h.presence.journaled,
+        published: h.presence.published,
+      }));
+      return { hosts, lagMs: { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? 0 }, desk: gate?.stats() ?? { inFlight: 0, carriedOut: 0, refused: 0, stale: 0 } };
+    },
+    async stop() {
+      unsubscribe?.();
+      watch?.stop();
+      outbox?.stop();
+      await reading.reader.stop();
+      await bus.close();
+    },
+  };
+}

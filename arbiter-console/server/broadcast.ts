@@ -1,0 +1,215 @@
+// What every session is sent: snapshots, coalesced deltas and the tournament view, built once and
+// shared. Board views are serialized once per board version; a delta's body once per change, for all
+// the sessions it goes to; the tournament view is built, diffed and serialized once per role in a
+// worker thread (tournament-builder.ts), encoded once per role here and sent as a patch: the clocks
+// never wait for it.
+import type { ClientSession } from './client-session.ts';
+import type { Pending } from './coalescer.ts';
+import type { HallChange, PlayingHall } from '../hall/hall.ts';
+import type { ClockReference } from '../contract/protocol.ts';
+import type { Team } from '../team/team.ts';
+import type { TournamentDesk } from '../desk/tournament-desk.ts';
+import { workerBuilder, type BuilderSetup, type BuiltViews, type TournamentBuilder, type ViewRequest, type ViewRole } from './tournament-builder.ts';
+
+interface SentView {
+  readonly version: number;
+  /** The `tournament` message, encoded once for every session. */
+  readonly text: Buffer;
+}
+
+export interface BroadcastOptions {
+  readonly hall: PlayingHall;
+  readonly desk: TournamentDesk | undefined;
+  /** An event console's every section (the view then carries them all in `sections`). */
+  readonly desks?: ReadonlyMap<string, TournamentDesk>;
+  readonly team: Team | undefined;
+  /** A burst of results becomes one tournament message per this many ms (default 500). */
+  readonly tournamentIntervalMs?: number;
+  /** Who builds the tournament messages (default a worker thread: tournament-builder.ts). */
+  readonly tournamentBuilder?: (setup: BuilderSetup) => TournamentBuilder;
+}
+
+export class Broadcast {
+  readonly sessions = new Set<ClientSession>();
+  readonly #hall: PlayingHall;
+  readonly #desk: TournamentDesk | undefined;
+  readonly #desks: ReadonlyMap<string, TournamentDesk> | undefined;
+  readonly #team: Team | undefined;
+  readonly #boardText = new Map<string, { version: number; text: string }>();
+  /** Delta bodies of this turn of the event loop, by content (every session flushing now shares them). */
+  #deltaBodies = new Map<string, string>();
+  #deltaBodiesClear: NodeJS.Immediate | undefined;
+  readonly #sent: Partial<Record<ViewRole, SentView>> = {};
+  readonly #intervalMs: number;
+  #tournamentSentAt = -Infinity;
+  #tournamentTimer: NodeJS.Timeout | undefined;
+  /** The desks whose views the pages get, the view's own first. */
+  readonly #viewDesks: readonly TournamentDesk[];
+  readonly #builder: TournamentBuilder | undefined;
+  #building = false;
+  #changedWhileBuilding = false;
+  #stopped = false;
+  readonly #unsubscribe: (() => void)[] = [];
+
+  constructor(options: BroadcastOptions) {
+    this.#hall = options.hall;
+    this.#desk = options.desk;
+    this.#desks = options.desks && options.desks.size > 1 ? options.desks : undefined;
+    this.#team = options.team;
+    this.#intervalMs = options.tournamentIntervalMs ?? 500;
+    this.#viewDesks = this.#desks ? [...this.#desks.values()] : this.#desk ? [this.#desk] : [];
+    const first = this.#viewDesks[0];
+    const make = options.tournamentBuilder ?? ((setup: BuilderSetup) => workerBuilder(setup, (reason) => process.stderr.write(`zeitnot: ${reason}\n`)));
+    this.#builder = first ? make({ event: first.event, sections: this.#viewDesks.map((d) => d.section.id) }) : undefined;
+    this.#unsubscribe.push(this.#hall.subscribe((change) => this.#onHall(change)));
+    for (const d of this.#viewDesks) this.#unsubscribe.push(d.subscribe(() => this.#tournamentChanged()));
+    if (this.#team) this.#unsubscribe.push(this.#team.subscribe((change) => change.type !== 'revokeCredential' && this.#onHall({ boards: [], key: true, attention: false, round: true })));
+  }
+
+  reference(): ClockReference {
+    return { at: this.#hall.source.now(), scale: this.#hall.source.scale };
+  }
+
+  /** The first tournament messages are built at once: the first page to say hello gets them. */
+  start(): void {
+    this.#buildTournament();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    for (const u of this.#unsubscribe) u();
+    clearTimeout(this.#tournamentTimer);
+    if (this.#deltaBodiesClear) clearImmediate(this.#deltaBodiesClear);
+    await this.#builder?.stop();
+  }
+
+  /** The whole state, then the tournament view: after hello, on resync, after catching up. */
+  snapshot(session: ClientSession): void {
+    const hall = this.#hall;
+    const head = JSON.stringify({ version: hall.version, clock: this.reference(), round: hall.roundView(), attention: hall.attention(), sectors: this.#team?.sectors() ?? [] });
+    const boards = [...hall.boards.keys()].map((id) => this.#board(id)).join(',');
+    // None yet: the first build is under way and goes to every session that has none.
+    const tournament = this.#sent[Broadcast.roleOf(session)];
+    const snapshot = `{"type":"snapshot","seq":${session.seq + 1},${head.slice(1, -1)},"boards":[${boards}]}`;
+    if (!session.streamSnapshot(tournament ? [snapshot, tournament.text] : [snapshot])) return;
+    session.seq += 1;
+    if (tournament) session.tournamentVersion = tournament.version;
+  }
+
+  /** The coalesced changes of one session. */
+  delta(session: ClientSession, pending: Pending): void {
+    const key = `${this.#hall.version}|${pending.attention ? 'a' : ''}${pending.round ? 'r' : ''}|${[...pending.boards].join(',')}`;
+    let body = this.#deltaBodies.get(key);
+    if (body === undefined) {
+      const hall = this.#hall;
+      const head: Record<string, unknown> = { version: hall.version, clock: this.reference() };
+      if (pending.attention) head.attention = hall.attention();
+      if (pending.round) {
+        head.round = hall.roundView();
+        head.sectors = this.#team?.sectors() ?? [];
+      }
+      const boards = [...pending.boards].filter((id) => hall.boards.has(id)).map((id) => this.#board(id)).join(',');
+      body = `${JSON.stringify(head).slice(1, -1)},"boards":[${boards}]}`;
+      this.#deltaBodies.set(key, body);
+      this.#deltaBodiesClear ??= setImmediate(() => {
+        this.#deltaBodies = new Map();
+        this.#deltaBodiesClear = undefined;
+      });
+    }
+    // A dropped delta is no gap: a session that is behind gets a snapshot when it catches up.
+    if (session.stream(`{"type":"delta","seq":${session.seq + 1},${body}`)) session.seq += 1;
+  }
+
+  #board(id: string): string {
+    const view = this.#hall.view(id)!;
+    const cached = this.#boardText.get(id);
+    if (cached && cached.version === view.version) return cached.text;
+    const text = JSON.stringify(view);
+    this.#boardText.set(id, { version: view.version, text });
+    return text;
+  }
+
+  #onHall(change: HallChange): void {
+    for (const session of this.sessions) if (session.role.kind !== 'pending') session.coalescer.mark(change.boards, change);
+  }
+
+  static roleOf(session: ClientSession): ViewRole {
+    return session.role.kind === 'arbiter' ? 'arbiter' : 'spectator';
+  }
+
+  #sendWholeTournament(session: ClientSession): void {
+    const current = this.#sent[Broadcast.roleOf(session)];
+    if (current && session.stream(current.text)) session.tournamentVersion = current.version;
+  }
+
+  // A burst of results goes out as one message, at most one every interval, always ending with the latest.
+  #tournamentChanged(): void {
+    if (this.#tournamentTimer) return;
+    const wait = this.#tournamentSentAt + this.#intervalMs - performance.now();
+    if (wait <= 0) this.#buildTournament();
+    else this.#tournamentTimer = setTimeout(() => this.#buildTournament(), wait);
+  }
+
+  /**
+   * Hands the desks' parts to the builder and goes back to the clocks; the messages are sent when
+   * they come. Changes during a build are built after it (one build in flight, the latest state).
+   */
+  #buildTournament(): void {
+    this.#tournamentTimer = undefined;
+    if (!this.#builder || this.#stopped) return;
+    if (this.#building) {
+      this.#changedWhileBuilding = true;
+      return;
+    }
+    this.#tournamentSentAt = performance.now();
+    let request: ViewRequest;
+    try {
+      request = { version: this.#hall.version, sections: this.#viewDesks.map((d) => d.viewParts()) };
+    } catch (err) {
+      this.#tournamentFailed(err);
+      return;
+    }
+    this.#building = true;
+    this.#builder.build(request).then(
+      (built) => this.#deliverTournament(built),
+      (err: unknown) => this.#tournamentFailed(err),
+    ).finally(() => {
+      this.#building = false;
+      if (this.#changedWhileBuilding && !this.#stopped) {
+        this.#changedWhileBuilding = false;
+        this.#tournamentChanged();
+      }
+    });
+  }
+
+  #tournamentFailed(err: unknown): void {
+    // The clocks go on whatever the tournament side thinks; the arbiters see why its pages stopped.
+    if (this.#stopped) return;
+    for (const s of this.sessions) if (s.role.kind !== 'pending') s.error('malformed', `the tournament pages could not be computed: ${String(err instanceof Error ? err.message : err)}`);
+  }
+
+  #deliverTournament(built: BuiltViews): void {
+    if (this.#stopped) return;
+    // Encoded once per role here, not by ws once per session (a 1,000-board view is 626 KiB).
+    const patches = {} as Record<ViewRole, Buffer | undefined>;
+    for (const role of ['spectator', 'arbiter'] as const) {
+      const b = built[role];
+      // Without a draft both roles have the same messages (tournament-builder.ts): one encoding.
+      const same = role === 'arbiter' && b.text === built.spectator.text && b.patch === built.spectator.patch;
+      this.#sent[role] = { version: b.version, text: same ? this.#sent.spectator!.text : Buffer.from(b.text) };
+      patches[role] = same ? patches.spectator : b.patch === undefined ? undefined : Buffer.from(b.patch);
+    }
+    for (const session of this.sessions) {
+      if (session.role.kind === 'pending') continue;
+      const role = Broadcast.roleOf(session);
+      const p = built[role];
+      if (session.tournamentVersion === p.version) continue;
+      if (p.from !== undefined && session.tournamentVersion === p.from) {
+        const patch = patches[role];
+        if (patch === undefined) session.tournamentVersion = p.version;
+        else if (session.stream(patch)) session.tournamentVersion = p.version;
+      } else this.#sendWholeTournament(session);
+    }
+  }
+}
+

@@ -1,0 +1,152 @@
+// The console's HTTP side: a table of read-only routes (page, boards, PGN, tournament, health), the
+// headers every answer carries, and the checks before any route: the Host header must name this
+// console (DNS rebinding), the URL must parse (a 400, never a 500), only GET and HEAD (the TRF
+// import's POST is import-http.ts's).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { boardHistory } from '../hall/board-history.ts';
+import type { PlayingHall } from '../hall/hall.ts';
+import { boardPgn } from '../hall/pgn.ts';
+import type { ClockReference } from '../contract/protocol.ts';
+import type { TournamentDesk } from '../desk/tournament-desk.ts';
+import { tournamentApi } from '../desk/tournament-http.ts';
+import { eventApi } from '../desk/event-http.ts';
+
+export interface Answer {
+  readonly status: number;
+  readonly type: string;
+  readonly body: string | Buffer;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface RouteContext {
+  readonly hall: PlayingHall;
+  readonly desk: TournamentDesk | undefined;
+  /** Every section's desk (an event console), by section id; `desk` is the first. */
+  readonly desks?: ReadonlyMap<string, TournamentDesk>;
+  /** The event's summary (`/api/event`), on an event console. */
+  readonly event?: () => unknown;
+  /** The bundled page, read into memory once (no file read per request). */
+  readonly page: PageFiles | undefined;
+  /** /health; on the bus `?lagFrom=&lagTo=` (wall ms) narrow the lag to the clock events hosts journaled then. */
+  readonly health: (params: URLSearchParams) => Record<string, unknown>;
+  readonly reference: () => ClockReference;
+}
+
+export interface PageFiles {
+  readonly 'index.html': Buffer;
+  readonly 'app.js': Buffer;
+  readonly 'style.css': Buffer;
+}
+
+interface Route {
+  readonly path: string | RegExp;
+  answer(ctx: RouteContext, url: URL, match: RegExpExecArray | null): Answer;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const PGN_TYPE = 'application/x-chess-pgn; charset=utf-8';
+
+/** The one route that takes a POST: the arbiter's TRF import, answered by import-http.ts before the table. */
+export const IMPORT_PATH = '/api/import-trf';
+
+export const json = (status: number, body: unknown): Answer => ({ status, type: JSON_TYPE, body: JSON.stringify(body) });
+const text = (status: number, body: string): Answer => ({ status, type: 'text/plain; charset=utf-8', body: `${body}\n` });
+
+const pageFile =
+  (file: keyof PageFiles, type: string) =>
+  (ctx: RouteContext): Answer =>
+    ctx.page ? { status: 200, type, body: ctx.page[file] } : text(404, 'the page is not bundled in this server');
+
+const routes: readonly Route[] = [
+  { path: '/health', answer: (ctx, url) => json(200, ctx.health(url.searchParams)) },
+  {
+    path: '/api/boards',
+    answer: ({ hall, reference }) => {
+      const clock = reference();
+      const round = hall.roundView();
+      const attention = hall.attention();
+      const boards = hall.views().map((v) => ({
+        ...v,
+        timeControl: round.timeControl,
+        remainingNowMs: hall.boards.get(v.id)!.remainingAt(clock.at),
+        alerts: attention.filter((a) => a.board === v.id),
+      }));
+      return json(200, { clock, version: hall.version, round, boards, attention });
+    },
+  },
+  {
+    path: '/api/pgn',
+    answer: ({ hall }) => {
+      const now = hall.source.now();
+      return { status: 200, type: PGN_TYPE, body: [...hall.boards.values()].map((b) => boardPgn(b.round, b, now, Date.now())).join('\n') };
+    },
+  },
+  {
+    path: /^\/api\/pgn\/([^/]+)$/,
+    answer: ({ hall }, _url, match) => {
+      const id = decodeURIComponent(match![1]!);
+      const board = hall.boards.get(id);
+      if (!board) return json(404, { error: `unknown board '${id}'`, boards: [...hall.boards.keys()] });
+      return { status: 200, type: PGN_TYPE, body: boardPgn(board.round, board, hall.source.now(), Date.now()) };
+    },
+  },
+  {
+    path: /^\/api\/history\/([^/]+)$/,
+    answer: ({ hall }, _url, match) => {
+      const id = decodeURIComponent(match![1]!);
+      const board = hall.boards.get(id);
+      if (!board) return json(404, { error: `unknown board '${id}'`, boards: [...hall.boards.keys()] });
+      return json(200, { board: id, items: boardHistory(hall.journal, id, board.round) });
+    },
+  },
+  { path: '/', answer: pageFile('index.html', 'text/html; charset=utf-8') },
+  { path: '/spectator', answer: pageFile('index.html', 'text/html; charset=utf-8') },
+  { path: '/index.html', answer: pageFile('index.html', 'text/html; charset=utf-8') },
+  { path: '/app.js', answer: pageFile('app.js', 'text/javascript; charset=utf-8') },
+  { path: '/style.css', answer: pageFile('style.css', 'text/css; charset=utf-8') },
+];
+
+/**
+ * The page runs only its own script and style, talks only to its own origin, and is never framed.
+ * (Styles set from script through the CSSOM are allowed by style-src 'self'; style attributes are not.)
+ */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-cache',
+};
+
+/** The answer to one request; never throws for anything the client sent. */
+export function answerRequest(ctx: RouteContext, req: IncomingMessage, hostAllowed: (host: string | undefined) => boolean): Answer {
+  if (!hostAllowed(req.headers.host)) return text(421, `this console does not answer to the host '${req.headers.host ?? ''}'`);
+  if (req.method !== 'GET' && req.method !== 'HEAD') return { ...text(405, 'method not allowed'), headers: { allow: (req.url ?? '').split('?')[0] === IMPORT_PATH ? 'POST' : 'GET, HEAD' } };
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '/', 'http://console');
+    decodeURIComponent(url.pathname);
+  } catch {
+    return text(400, 'malformed URL');
+  }
+  const path = url.pathname;
+  const event = eventApi(ctx, path, url.searchParams);
+  if (event.answer) return event.answer.type ? { status: event.answer.status, type: event.answer.type, body: String(event.answer.body) } : json(event.answer.status, event.answer.body);
+  const tournament = tournamentApi(event.desk, path, url.searchParams);
+  if (tournament) return tournament.type ? { status: tournament.status, type: tournament.type, body: String(tournament.body) } : json(tournament.status, tournament.body);
+  for (const route of routes) {
+    if (typeof route.path === 'string') {
+      if (route.path === path) return route.answer(ctx, url, null);
+      continue;
+    }
+    const match = route.path.exec(path);
+    if (match) return route.answer(ctx, url, match);
+  }
+  if (path.startsWith('/api/')) return json(404, { error: `no such API: ${path}` });
+  return text(404, `no page ${path}`);
+}
+
+export function writeAnswer(res: ServerResponse, answer: Answer, head: boolean): void {
+  res.writeHead(answer.status, { ...SECURITY_HEADERS, 'content-type': answer.type, ...answer.headers });
+  res.end(head ? undefined : answer.body);
+}

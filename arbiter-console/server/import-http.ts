@@ -1,0 +1,93 @@
+// `POST /api/import-trf`: the arbiter's TRF import (a registration list, rounds played elsewhere)
+// over HTTP, for the desk page and `zeitnot import-trf`. The one route that changes anything: the
+// credential is checked (Authorization: Bearer TOKEN, through the login gate like a WebSocket hello),
+// the body is validated with zod, and the desk journals the import before the answer.
+import type { IncomingMessage } from 'node:http';
+import { z } from 'zod';
+import type { Arbiter, Credentials } from '../team/credentials.ts';
+import { json, type Answer } from './http-routes.ts';
+import { arbiterOfToken, type LoginGate } from './login-gate.ts';
+import type { TournamentDesk } from '../desk/tournament-desk.ts';
+
+/** A TRF of a 2,000-player Swiss over 13 rounds is about 500 kB. */
+export const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
+
+export const trfImportRequestSchema = z.strictObject({
+  /** The section to import into (default: the event's first). */
+  section: z.string().min(1).max(40).optional(),
+  /** The file's name, as the journal and the answers name it. */
+  from: z.string().trim().min(1).max(200),
+  trf: z.string().min(1).max(MAX_IMPORT_BYTES),
+  /** Only say what would change; nothing is journaled. */
+  preview: z.boolean().default(false),
+  /** The chief's name (his printed token has none), as in a WebSocket hello. */
+  name: z.string().trim().min(1).max(40).optional(),
+});
+export type TrfImportRequest = z.infer<typeof trfImportRequestSchema>;
+
+export interface ImportContext {
+  readonly credentials: Credentials;
+  readonly gate: LoginGate;
+  readonly deskFor: (section: string | undefined) => TournamentDesk | undefined;
+  readonly sections: () => readonly string[];
+}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Who the bearer token names, or the refusal to answer with. */
+async function arbiterOf(req: IncomingMessage, ctx: ImportContext): Promise<Arbiter | Answer> {
+  const header = req.headers.authorization ?? '';
+  const token = /^Bearer +(\S+)$/i.exec(header)?.[1];
+  if (!token) return { ...json(401, { error: 'an arbiter token is needed: Authorization: Bearer TOKEN' }), headers: { 'www-authenticate': 'Bearer' } };
+  const checked = arbiterOfToken(ctx.credentials, ctx.gate, req.socket.remoteAddress ?? '?', token);
+  if (!(checked instanceof Promise) && 'code' in checked) return json(429, { error: checked.reason });
+  const arbiter = await checked;
+  return arbiter ?? json(403, { error: 'the arbiter token is not valid (or was revoked)' });
+}
+
+/** The answer to a POST of the import route. Never throws for anything the client sent. */
+export async function answerImport(req: IncomingMessage, ctx: ImportContext): Promise<Answer> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') {
+    req.resume();
+    return json(415, { error: 'send the import as application/json: {"section", "from", "trf", "preview"}' });
+  }
+  const who = await arbiterOf(req, ctx);
+  if ('status' in who) {
+    req.resume();
+    return who;
+  }
+  if (who.role === 'sector') {
+    req.resume();
+    return json(403, { error: `${who.name} is a sector arbiter: a TRF import is the chief arbiter's or a deputy's` });
+  }
+  const body = await readBody(req, MAX_IMPORT_BYTES + 4096);
+  if (body === undefined) return json(413, { error: `the import is larger than ${MAX_IMPORT_BYTES} bytes` });
+  let raw: unknown;
+  try {
+    raw = JSON.parse(body);
+  } catch {
+    return json(400, { error: 'the body is not JSON' });
+  }
+  const parsed = trfImportRequestSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return json(400, { error: `${issue.path.join('.') || '(body)'}: ${issue.message}` });
+  }
+  const request = parsed.data;
+  const desk = ctx.deskFor(request.section);
+  if (!desk) return json(404, { error: request.section === undefined ? 'this console runs no tournament section (start it with --event)' : `no section '${request.section}'`, sections: ctx.sections() });
+  const by = who.role === 'chief' && request.name ? request.name : who.name;
+  const outcome = desk.importTrf({ trf: request.trf, from: request.from, preview: request.preview }, by);
+  if (!outcome.ok) return json(422, { error: outcome.reason });
+  return json(200, { imported: !request.preview, by, ...(outcome.journalSeq !== undefined ? { journalSeq: outcome.journalSeq } : {}), preview: outcome.preview });
+}

@@ -1,0 +1,395 @@
+// The console's one server: HTTP(S) routes (http-routes.ts) and the WebSocket (one ClientSession per
+// connection, fed by Broadcast) over one PlayingHall. Here: listening, the upgrade checks (path, Host,
+// Origin, connection caps), logins through the LoginGate, who may give which command, heartbeats.
+import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { readFileSync } from 'node:fs';
+import { hostname, networkInterfaces } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { Broadcast } from './broadcast.ts';
+import { ClientSession, type SessionHost, type SessionLimits } from './client-session.ts';
+import type { Arbiter, Credentials } from '../team/credentials.ts';
+import type { CommandOutcome, PlayingHall } from '../hall/hall.ts';
+import { answerRequest, IMPORT_PATH, writeAnswer, type PageFiles } from './http-routes.ts';
+import { answerImport } from './import-http.ts';
+import { LoginGate, arbiterOfToken, type LoginGateOptions } from './login-gate.ts';
+import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION, isStaffCommand, isTournamentCommand, type ArbiterCommand, type ConsoleCommand, type TournamentCommand } from '../contract/protocol.ts';
+import { refusalFor } from '../contract/staff.ts';
+import type { Team } from '../team/team.ts';
+import type { TournamentDesk } from '../desk/tournament-desk.ts';
+import type { BuilderSetup, TournamentBuilder } from './tournament-builder.ts';
+
+export interface ConsoleServerOptions {
+  readonly hall: PlayingHall;
+  readonly credentials: Credentials;
+  /** The section's results, pairings, playoffs (tournament pages); absent for a bare round. */
+  readonly desk?: TournamentDesk;
+  /** Every section's desk (an event console), by section id, in the event's order; `desk` is then the first. */
+  readonly desks?: ReadonlyMap<string, TournamentDesk>;
+  /** The event's summary for /api/event (an event console). */
+  readonly event?: () => unknown;
+  /** Sectors and named credentials; without it only the chief's token is known. */
+  readonly team?: Team;
+  /** On the bus: the hall hosts heard and the bus's lag (of the clock events hosts journaled in `lag`, wall ms), in /health. */
+  readonly busHealth?: (lag: { from?: number; to?: number }) => unknown;
+  /** On the bus: a board command carried to the hall host that runs the board (undefined: carried out here). */
+  readonly routeCommand?: (command: ArbiterCommand, arbiter: string) => Promise<CommandOutcome> | undefined;
+  /** On the bus: a desk command carried out through the stream, ordered with the other consoles' (bus-desk.ts). */
+  readonly routeDeskCommand?: (desk: TournamentDesk, command: TournamentCommand, arbiter: string) => Promise<CommandOutcome>;
+  readonly port: number;
+  readonly host?: string;
+  /** HTTPS and WSS with this certificate and key (PEM). */
+  readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer };
+  /** Directory holding the bundled page (index.html, app.js, style.css), read once at start. */
+  readonly pageDir?: string;
+  /** Origins allowed besides the server's own (http://host:port). */
+  readonly allowedOrigins?: readonly string[];
+  /** Host names the console answers to besides localhost, its own name and addresses, and `host`. */
+  readonly allowedHosts?: readonly string[];
+  /**
+   * Ordinary deltas per client in any `deltaWindowMs` (key events are not counted): default 2 in any
+   * 100 ms, so a change waits at most 100 ms for its delta and a client gets at most 20 a second.
+   */
+  readonly deltasPerSecond?: number;
+  /** Default 100. */
+  readonly deltaWindowMs?: number;
+  readonly maxMessageBytes?: number;
+  /** Token bucket per connection. */
+  readonly rateLimit?: { readonly perSecond: number; readonly burst: number };
+  readonly limits?: Partial<ServerLimits>;
+  readonly login?: LoginGateOptions;
+  readonly tournamentIntervalMs?: number;
+  /** Who builds the tournament messages (default a worker thread; tests inject one to hold a build). */
+  readonly tournamentBuilder?: (setup: BuilderSetup) => TournamentBuilder;
+}
+
+export interface ServerLimits {
+  /** Unsent bytes per client past which it is behind (default 1 MiB). */
+  readonly sendBufferBytes: number;
+  /** Answers kept for a client that is behind (default 64). */
+  readonly queuedAnswers: number;
+  /** How long a client may stay behind before it is cut off (default 20 s). */
+  readonly behindMs: number;
+  /** A connection that has not said hello by then is closed (default 10 s). */
+  readonly helloWithinMs: number;
+  /** A WebSocket ping this often; no pong by the next one and the connection is cut (default 15 s). */
+  readonly heartbeatMs: number;
+  readonly maxConnections: number;
+  readonly maxConnectionsPerAddress: number;
+}
+
+const DEFAULT_LIMITS: ServerLimits = {
+  sendBufferBytes: 1 << 20,
+  queuedAnswers: 64,
+  behindMs: 20_000,
+  helloWithinMs: 10_000,
+  heartbeatMs: 15_000,
+  maxConnections: 1000,
+  maxConnectionsPerAddress: 300,
+};
+
+export interface ConsoleServer {
+  readonly port: number;
+  readonly url: string;
+  /** Where tablets on the hall's network reach the console (listening on every interface). */
+  readonly lanUrls: readonly string[];
+  readonly gate: LoginGate;
+  clientCount(): number;
+  /** Every connection now: who, and how far behind (tests, and what /health counts). */
+  sessions(): SessionInfo[];
+  close(): Promise<void>;
+}
+
+export interface SessionInfo {
+  readonly address: string;
+  readonly role: 'pending' | 'spectator' | 'arbiter';
+  readonly arbiter?: string;
+  readonly behind: boolean;
+  readonly bufferedBytes: number;
+}
+
+const MAX_BAD_TOKENS = 3;
+
+const realTimers = {
+  now: () => performance.now(),
+  schedule: (fn: () => void, ms: number) => {
+    const t = setTimeout(fn, ms);
+    return () => clearTimeout(t);
+  },
+};
+
+/** The IPv4 addresses of this machine's network interfaces (not loopback). */
+export function lanAddresses(): string[] {
+  return Object.values(networkInterfaces())
+    .flatMap((list) => list ?? [])
+    .filter((i) => i.family === 'IPv4' && !i.internal)
+    .map((i) => i.address);
+}
+
+const everyInterface = (host: string | undefined): boolean => host === '0.0.0.0' || host === '::';
+
+function readPage(dir: string | undefined): PageFiles | undefined {
+  if (!dir) return undefined;
+  try {
+    return { 'index.html': readFileSync(join(dir, 'index.html')), 'app.js': readFileSync(join(dir, 'app.js')), 'style.css': readFileSync(join(dir, 'style.css')) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** "host:port", "[::1]:port", "host" -> the name alone, lower case. */
+function hostName(header: string): string {
+  const h = header.trim().toLowerCase();
+  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1);
+  const colon = h.lastIndexOf(':');
+  return colon < 0 ? h : h.slice(0, colon);
+}
+
+export async function startConsoleServer(options: ConsoleServerOptions): Promise<ConsoleServer> {
+  const { hall, credentials, team } = options;
+  const desks: ReadonlyMap<string, TournamentDesk> = options.desks ?? (options.desk ? new Map([[options.desk.section.id, options.desk]]) : new Map());
+  const desk = options.desk ?? desks.values().next().value;
+  /** The desk a tournament command is for: its section's (default the first). */
+  const deskFor = (section: string | undefined): TournamentDesk | undefined => (section === undefined ? desk : desks.get(section));
+  const limits: ServerLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const sessionLimits: SessionLimits = {
+    maxMessageBytes: options.maxMessageBytes ?? MAX_MESSAGE_BYTES,
+    rate: options.rateLimit ?? { perSecond: 20, burst: 40 },
+    sendBufferBytes: limits.sendBufferBytes,
+    queuedAnswers: limits.queuedAnswers,
+    behindMs: limits.behindMs,
+    deltasPerSecond: options.deltasPerSecond ?? 2,
+    deltaWindowMs: options.deltaWindowMs ?? 100,
+  };
+  const gate = new LoginGate(options.login);
+  const broadcast = new Broadcast({
+    hall,
+    desk,
+    desks,
+    team,
+    ...(options.tournamentIntervalMs !== undefined ? { tournamentIntervalMs: options.tournamentIntervalMs } : {}),
+    ...(options.tournamentBuilder ? { tournamentBuilder: options.tournamentBuilder } : {}),
+  });
+  broadcast.start();
+  const sessions = broadcast.sessions;
+  const page = readPage(options.pageDir);
+
+  const names = new Set(['localhost', '127.0.0.1', '[::1]', hostname().toLowerCase(), ...(options.allowedHosts ?? []).map((h) => h.toLowerCase())]);
+  if (options.host && !everyInterface(options.host)) names.add(options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host.toLowerCase());
+  if (everyInterface(options.host)) for (const a of lanAddresses()) names.add(a);
+  const hostAllowed = (header: string | undefined): boolean => header !== undefined && names.has(hostName(header));
+
+  const boardOf = (command: ConsoleCommand): string | undefined => {
+    if (command.type === 'dismiss') return hall.attention().find((a) => a.id === command.alertId)?.board;
+    const forDesk = isTournamentCommand(command) ? deskFor(command.section) : undefined;
+    if ((command.type === 'enterResult' || command.type === 'confirmResult' || command.type === 'resolveResultConflict') && forDesk && command.round === forDesk.liveRound) {
+      return forDesk.hallBoardOf(command.round, command.white, command.black);
+    }
+    return 'board' in command && typeof command.board === 'string' ? command.board : undefined;
+  };
+
+  const admit = (session: ClientSession, arbiter: Arbiter, helloName: string | undefined): void => {
+    // The printed token has no name of its own: the chief says who he is in hello.
+    const who: Arbiter = arbiter.role === 'chief' && helloName ? { ...arbiter, name: helloName } : arbiter;
+    session.welcome({ kind: 'arbiter', arbiter: who });
+    session.answer({ type: 'welcome', protocol: PROTOCOL_VERSION, role: 'arbiter', arbiter: who, heartbeatMs: limits.heartbeatMs });
+    broadcast.snapshot(session);
+  };
+
+  const host: SessionHost = {
+    hello(session, message) {
+      if (message.role === 'spectator') {
+        session.welcome({ kind: 'spectator' });
+        session.answer({ type: 'welcome', protocol: PROTOCOL_VERSION, role: 'spectator', heartbeatMs: limits.heartbeatMs });
+        return broadcast.snapshot(session);
+      }
+      const checked = arbiterOfToken(credentials, gate, session.address, message.token ?? '');
+      if (!(checked instanceof Promise)) return 'code' in checked ? session.error(checked.code, checked.reason) : admit(session, checked, message.name);
+      session.verifying = true;
+      checked.then(
+        (arbiter) => {
+          session.verifying = false;
+          if (!session.open) return;
+          if (arbiter) return admit(session, arbiter, message.name);
+          session.badTokens += 1;
+          session.error('bad-token', 'the arbiter token is not valid (or was revoked); connect as a spectator or ask the chief arbiter for a token');
+          // Guessing costs a new connection (and a wait for the gate) every few tries.
+          if (session.badTokens >= MAX_BAD_TOKENS) session.close(1008, 'too many bad tokens');
+        },
+        () => {
+          session.verifying = false;
+          session.error('bad-token', 'the token could not be checked');
+        },
+      );
+    },
+    command(session, message) {
+      const refuse = (reason: string) => session.answer({ type: 'refused', id: message.id, reason });
+      if (session.role.kind === 'pending') return refuse('send hello with the arbiter token first');
+      const arbiter = session.arbiter;
+      if (!arbiter) return refuse('spectators cannot give commands');
+      const command = message.command;
+      const refusal = refusalFor(arbiter, command, { boardOf, members: (s) => team?.members(s) });
+      if (refusal) return refuse(refusal);
+      if (isStaffCommand(command)) {
+        if (!team) return refuse('this console keeps no team (named credentials and sectors)');
+        void team.command(command, arbiter).then(
+          (outcome) => {
+            if (!outcome.ok) return refuse(outcome.reason);
+            if (outcome.credentials) return session.answer({ type: 'credentials', id: message.id, credentials: outcome.credentials });
+            session.answer({ type: 'ack', id: message.id, journalSeq: outcome.journalSeq, ...(outcome.token ? { token: outcome.token } : {}) });
+          },
+          (err: unknown) => refuse(`could not be carried out: ${String(err)}`),
+        );
+        return;
+      }
+      const deskOfCommand = isTournamentCommand(command) ? deskFor(command.section) : undefined;
+      const routed = isTournamentCommand(command)
+        ? deskOfCommand && options.routeDeskCommand?.(deskOfCommand, command, arbiter.name)
+        : options.routeCommand?.(command, arbiter.name);
+      if (routed) {
+        void routed.then(
+          (outcome) => session.answer(outcome.ok ? { type: 'ack', id: message.id, journalSeq: outcome.journalSeq } : { type: 'refused', id: message.id, reason: outcome.reason }),
+          (err: unknown) => refuse(`could not be carried out: ${String(err)}`),
+        );
+        return;
+      }
+      const outcome = isTournamentCommand(command)
+        ? (deskOfCommand?.command(command, arbiter.name) ??
+          ({
+            ok: false as const,
+            reason: command.section !== undefined && desk ? `no section '${command.section}' (sections: ${[...desks.keys()].join(', ')})` : 'this console runs no tournament section (start it with --event)',
+          } as const))
+        : hall.command(command, arbiter.name);
+      session.answer(outcome.ok ? { type: 'ack', id: message.id, journalSeq: outcome.journalSeq } : { type: 'refused', id: message.id, reason: outcome.reason });
+    },
+    snapshot: (session) => broadcast.snapshot(session),
+    delta: (session, pending) => broadcast.delta(session, pending),
+    pong: (session, id) => session.answer({ type: 'pong', ...(id !== undefined ? { id } : {}), clock: broadcast.reference() }),
+    closed: (session) => sessions.delete(session),
+  };
+
+  const unsubscribeTeam = team?.subscribe((change) => {
+    if (change.type !== 'revokeCredential') return;
+    for (const s of sessions) if (s.arbiter?.id === change.credential) s.close(4003, 'credential revoked');
+  });
+
+  const heartbeat = setInterval(() => {
+    for (const s of sessions) s.heartbeat();
+  }, limits.heartbeatMs);
+
+  const onRequest = (req: IncomingMessage, res: import('node:http').ServerResponse): void => {
+    if (req.method === 'POST' && hostAllowed(req.headers.host) && (req.url ?? '').split('?')[0] === IMPORT_PATH) {
+      answerImport(req, { credentials, gate, deskFor, sections: () => [...desks.keys()] }).then(
+        (answer) => writeAnswer(res, answer, false),
+        (err: unknown) => {
+          if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+          res.end(`internal error: ${String(err)}\n`);
+        },
+      );
+      return;
+    }
+    try {
+      writeAnswer(res, answerRequest({ hall, desk, desks, ...(options.event ? { event: options.event } : {}), page, health, reference: () => broadcast.reference() }, req, hostAllowed), req.method === 'HEAD');
+    } catch (err) {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(`internal error: ${String(err)}\n`);
+    }
+  };
+  const health = (params: URLSearchParams) => {
+    const wall = (name: string): number | undefined => (params.has(name) && Number.isFinite(Number(params.get(name))) ? Number(params.get(name)) : undefined);
+    const lagFrom = wall('lagFrom');
+    const lagTo = wall('lagTo');
+    let behind = 0;
+    for (const s of sessions) if (s.backpressure.state === 'behind') behind += 1;
+    return {
+      ok: true,
+      boards: hall.boards.size,
+      clients: sessions.size,
+      behind,
+      version: hall.version,
+      journal: hall.journal.file,
+      logins: { running: gate.running, waiting: gate.waiting },
+      ...(options.busHealth ? { bus: options.busHealth({ ...(lagFrom !== undefined ? { from: lagFrom } : {}), ...(lagTo !== undefined ? { to: lagTo } : {}) }) } : {}),
+    };
+  };
+  const http: Server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, onRequest) : createHttpServer(onRequest);
+
+  const originAllowed = (req: IncomingMessage): boolean => {
+    const origin = req.headers.origin;
+    // Browsers always send Origin on a WebSocket handshake; tools without one cannot be cross-site.
+    if (origin === undefined) return true;
+    const h = req.headers.host;
+    return (h !== undefined && (origin === `http://${h}` || origin === `https://${h}`)) || (options.allowedOrigins ?? []).includes(origin);
+  };
+
+  const wss = new WebSocketServer({
+    noServer: true,
+    // Frames this large are cut off by ws itself (close 1009) before they are buffered.
+    maxPayload: 64 * 1024,
+  });
+  let upgrading = 0;
+  const refuseUpgrade = (socket: Duplex, status: string, why: string): void => {
+    socket.end(`HTTP/1.1 ${status}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${why}\n`);
+  };
+  http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    let path: string;
+    try {
+      path = new URL(req.url ?? '/', 'http://console').pathname;
+    } catch {
+      return refuseUpgrade(socket, '400 Bad Request', 'malformed URL');
+    }
+    if (path !== '/ws') return refuseUpgrade(socket, '404 Not Found', 'the WebSocket is at /ws');
+    if (!hostAllowed(req.headers.host)) return refuseUpgrade(socket, '421 Misdirected Request', 'this console does not answer to that host');
+    if (!originAllowed(req)) return refuseUpgrade(socket, '403 Forbidden', 'origin not allowed');
+    const address = req.socket.remoteAddress ?? '?';
+    if (sessions.size + upgrading >= limits.maxConnections) return refuseUpgrade(socket, '503 Service Unavailable', `the console has ${limits.maxConnections} connections already`);
+    let fromAddress = 0;
+    for (const s of sessions) if (s.address === address) fromAddress += 1;
+    if (fromAddress >= limits.maxConnectionsPerAddress) return refuseUpgrade(socket, '503 Service Unavailable', `${limits.maxConnectionsPerAddress} connections from ${address} already`);
+    upgrading += 1;
+    wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+      upgrading -= 1;
+      sessions.add(new ClientSession(ws, address, sessionLimits, host, realTimers, limits.helloWithinMs));
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = http.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const scheme = options.tls ? 'https' : 'http';
+  const shownHost = options.host && !everyInterface(options.host) ? (options.host.includes(':') ? `[${options.host}]` : options.host) : 'localhost';
+  return {
+    port,
+    url: `${scheme}://${shownHost}:${port}`,
+    lanUrls: everyInterface(options.host) ? lanAddresses().map((a) => `${scheme}://${a}:${port}`) : [],
+    gate,
+    clientCount: () => sessions.size,
+    sessions: () =>
+      [...sessions].map((s) => ({
+        address: s.address,
+        role: s.role.kind,
+        ...(s.arbiter ? { arbiter: s.arbiter.name } : {}),
+        behind: s.backpressure.state === 'behind',
+        bufferedBytes: s.ws.bufferedAmount,
+      })),
+    async close() {
+      clearInterval(heartbeat);
+      unsubscribeTeam?.();
+      await broadcast.stop();
+      for (const s of sessions) {
+        s.coalescer.stop();
+        s.ws.terminate();
+      }
+      wss.close();
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+      http.closeAllConnections();
+      await closed;
+    },
+  };
+}

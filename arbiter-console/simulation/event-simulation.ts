@@ -1,0 +1,54 @@
+// Virtual players for an event console: each time a section's round is seated on the hall's boards,
+// the previous round's players leave and a new simulation (simulation.ts) plays the new round's boards.
+import type { PlayingHall } from '../hall/hall.ts';
+import type { Round } from '../contract/round.ts';
+import { simulateRound, type LateArrival, type Simulation } from './simulation.ts';
+
+export interface EventSimulationOptions {
+  readonly seed: string;
+  /** How many boards to simulate (the first ones of the hall without a device), or every one. */
+  readonly boards: number | 'all';
+  readonly hardware: 'dgt' | 'none';
+  /** Boards with a real device: never simulated. */
+  readonly withDevice: ReadonlySet<string>;
+  /** Late arrivals of the first round seated (the demo's). */
+  readonly late?: readonly LateArrival[];
+}
+
+export function simulateEvent(hall: PlayingHall, options: EventSimulationOptions): { readonly ready: Promise<void>; stop(): Promise<void> } {
+  const running = new Map<string, { round: Round; simulation: Promise<Simulation> }>();
+  let first = true;
+  let stopped = false;
+  let budget = options.boards === 'all' ? Infinity : options.boards;
+  const follow = (): void => {
+    if (stopped) return;
+    for (const [section, round] of hall.seated) {
+      const current = running.get(section);
+      if (current?.round === round) continue;
+      void current?.simulation.then((s) => s.stop());
+      if (current) budget += current.round.boards.filter((b) => !options.withDevice.has(b.id)).length;
+      // A round's boards that now hold another game (its section's playoff) are not played again.
+      const boards = round.boards.map((b) => b.id).filter((id) => !options.withDevice.has(id) && hall.boards.get(id)?.round === round).slice(0, Math.max(0, Math.min(budget, round.boards.length)));
+      budget -= boards.length;
+      const late = first ? options.late : undefined;
+      first = false;
+      running.set(section, {
+        round,
+        simulation: simulateRound(hall, { seed: `${options.seed}/${section}/${round.round}`, boards, hardware: options.hardware, ...(late ? { late } : {}) }),
+      });
+    }
+  };
+  const unsubscribe = hall.subscribe((change) => {
+    if (change.round) follow();
+  });
+  follow();
+  return {
+    /** The simulations of the rounds seated at start are up (a restarted console: their games go on). */
+    ready: Promise.all([...running.values()].map((r) => r.simulation)).then(() => undefined),
+    async stop() {
+      stopped = true;
+      unsubscribe();
+      await Promise.all([...running.values()].map(async (r) => (await r.simulation).stop()));
+    },
+  };
+}

@@ -1,0 +1,152 @@
+// The arbiters' credentials. The chief arbiter's token is generated on the first start and shown once;
+// with it the chief issues, lists and revokes named tokens for deputies and sector arbiters. Every
+// token is stored only as an scrypt hash: the chief's in DIR/arbiter-token.scrypt (as before), the
+// named ones in DIR/arbiters.json. A named token is `<id>.<secret>`, so checking it costs one scrypt.
+import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { StaffRole } from '../contract/staff.ts';
+
+export const TOKEN_FILE = 'arbiter-token.scrypt';
+export const CREDENTIALS_FILE = 'arbiters.json';
+const KEY_LENGTH = 32;
+
+/** Who is at the keyboard: what the journal, the PGN and the sector checks use. */
+export interface Arbiter {
+  /** 'chief' for the printed token; the credential's id otherwise. */
+  readonly id: string;
+  readonly name: string;
+  readonly role: StaffRole;
+  /** A sector arbiter's sector (staff.ts). */
+  readonly sector?: string;
+}
+
+/** A named credential as the chief lists it (never the secret or its hash). */
+export interface CredentialInfo extends Arbiter {
+  readonly issuedAt: string;
+  readonly issuedBy: string;
+  readonly revokedAt?: string;
+}
+
+const hashSchema = z.strictObject({ algorithm: z.literal('scrypt'), salt: z.string().min(1), hash: z.string().min(1) });
+const storedSchema = z.strictObject({
+  id: z.string().regex(/^[a-z0-9]{4,16}$/),
+  name: z.string().min(1).max(40),
+  role: z.enum(['deputy', 'sector']),
+  sector: z.string().min(1).max(32).optional(),
+  issuedAt: z.string(),
+  issuedBy: z.string(),
+  revokedAt: z.string().optional(),
+  salt: z.string().min(1),
+  hash: z.string().min(1),
+});
+const fileSchema = z.strictObject({ credentials: z.array(storedSchema) });
+type Stored = z.infer<typeof storedSchema>;
+
+export interface Credentials {
+  /** Present only on the start that created the chief's token: print it once. */
+  readonly newToken?: string;
+  /** A token seen and accepted before (no scrypt): the arbiter, or undefined when it needs `verify`. */
+  known(token: string): Arbiter | undefined;
+  /** Checks a token (one scrypt, off the event loop); undefined when it is not valid or revoked. */
+  verify(token: string): Promise<Arbiter | undefined>;
+  /** A new named token; the secret is returned once and only its hash is kept. */
+  issue(request: { readonly name: string; readonly role: 'deputy' | 'sector'; readonly sector?: string }, by: string): Promise<{ token: string; credential: CredentialInfo }>;
+  /** Revokes a named credential; the chief's token cannot be revoked (delete its file and restart). */
+  revoke(id: string, at?: Date): CredentialInfo | undefined;
+  list(): CredentialInfo[];
+}
+
+function scryptAsync(secret: string, salt: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) => scrypt(secret, salt, KEY_LENGTH, (err, key) => (err ? reject(err) : resolve(key))));
+}
+
+async function hashOf(secret: string): Promise<{ salt: string; hash: string }> {
+  const salt = randomBytes(16);
+  return { salt: salt.toString('base64'), hash: (await scryptAsync(secret, salt)).toString('base64') };
+}
+
+async function matches(secret: string, stored: { salt: string; hash: string }): Promise<boolean> {
+  const expected = Buffer.from(stored.hash, 'base64');
+  const key = await scryptAsync(secret, Buffer.from(stored.salt, 'base64'));
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+const digestOf = (token: string): string => createHash('sha256').update(token).digest('base64');
+const info = ({ salt: _salt, hash: _hash, ...rest }: Stored): CredentialInfo => rest;
+
+/** Reads the stored hashes from `dataDir`, creating the chief's token (and hash) if there is none. */
+export async function openCredentials(dataDir: string, chiefName = 'Chief Arbiter'): Promise<Credentials> {
+  const chiefFile = join(dataDir, TOKEN_FILE);
+  const namedFile = join(dataDir, CREDENTIALS_FILE);
+  let newToken: string | undefined;
+  if (!existsSync(chiefFile)) {
+    newToken = randomBytes(18).toString('base64url');
+    writeFileSync(chiefFile, JSON.stringify({ algorithm: 'scrypt', ...(await hashOf(newToken)) }) + '\n', { mode: 0o600, flag: 'wx' });
+  }
+  const chiefHash = hashSchema.parse(JSON.parse(readFileSync(chiefFile, 'utf8')));
+  const named: Stored[] = existsSync(namedFile) ? fileSchema.parse(JSON.parse(readFileSync(namedFile, 'utf8'))).credentials : [];
+  const chief: Arbiter = { id: 'chief', name: chiefName, role: 'chief' };
+  // Accepted tokens are remembered by digest, so a reconnecting tablet does not pay for scrypt again.
+  const accepted = new Map<string, string>();
+
+  const save = (): void => {
+    const temporary = `${namedFile}.${process.pid}.tmp`;
+    writeFileSync(temporary, JSON.stringify({ credentials: named }, null, 1) + '\n', { mode: 0o600 });
+    renameSync(temporary, namedFile);
+  };
+  const arbiterOf = (id: string): Arbiter | undefined => {
+    if (id === 'chief') return chief;
+    const c = named.find((n) => n.id === id && n.revokedAt === undefined);
+    return c && { id: c.id, name: c.name, role: c.role, ...(c.sector ? { sector: c.sector } : {}) };
+  };
+
+  return {
+    ...(newToken ? { newToken } : {}),
+    known(token) {
+      const id = accepted.get(digestOf(token));
+      return id === undefined ? undefined : arbiterOf(id);
+    },
+    async verify(token) {
+      const digest = digestOf(token);
+      const seen = accepted.get(digest);
+      if (seen !== undefined) return arbiterOf(seen);
+      const dot = token.indexOf('.');
+      const id = dot < 0 ? 'chief' : token.slice(0, dot);
+      const stored = id === 'chief' ? chiefHash : named.find((n) => n.id === id && n.revokedAt === undefined);
+      if (!stored || !(await matches(dot < 0 ? token : token.slice(dot + 1), stored))) return undefined;
+      const arbiter = arbiterOf(id); // revoked while scrypt ran?
+      if (arbiter) accepted.set(digest, id);
+      return arbiter;
+    },
+    async issue(request, by) {
+      if (request.role === 'sector' && !request.sector) throw new RangeError('a sector arbiter needs a sector');
+      let id: string;
+      do id = randomBytes(5).toString('hex');
+      while (named.some((n) => n.id === id));
+      const secret = randomBytes(18).toString('base64url');
+      const stored: Stored = {
+        id,
+        name: request.name,
+        role: request.role,
+        ...(request.role === 'sector' ? { sector: request.sector! } : {}),
+        issuedAt: new Date().toISOString(),
+        issuedBy: by,
+        ...(await hashOf(secret)),
+      };
+      named.push(stored);
+      save();
+      return { token: `${id}.${secret}`, credential: info(stored) };
+    },
+    revoke(id, at = new Date()) {
+      const i = named.findIndex((n) => n.id === id && n.revokedAt === undefined);
+      if (i < 0) return undefined;
+      named[i] = { ...named[i]!, revokedAt: at.toISOString() };
+      for (const [digest, who] of accepted) if (who === id) accepted.delete(digest);
+      save();
+      return info(named[i]!);
+    },
+    list: () => named.map(info),
+  };
+}

@@ -1,0 +1,121 @@
+// The chief arbiter's team in the console: sectors of the hall (journaled, rebuilt on restart) and
+// named credentials (their hashes in credentials.ts; who issued or revoked which, in the journal).
+import type { Arbiter, CredentialInfo, Credentials } from './credentials.ts';
+import type { PlayingHall } from '../hall/hall.ts';
+import type { StaffCommand } from '../contract/protocol.ts';
+import { parseBoardRanges, sectorMembers, type HallLayout, type Sector, type SectorView, type StaffChange } from '../contract/staff.ts';
+
+export type TeamOutcome =
+  | { readonly ok: true; readonly journalSeq: number; readonly token?: string; readonly credentials?: readonly CredentialInfo[] }
+  | { readonly ok: false; readonly reason: string };
+
+export interface TeamOptions {
+  /** The sections a sector may name (the event's); empty when the console runs no event. */
+  readonly sections?: () => readonly string[];
+  /**
+   * The event's hall: every hall board, each section's boards on it (fixed by the event file, so a
+   * sector covers the same boards round after round). Default: the boards seated now, no sections.
+   */
+  readonly layout?: () => HallLayout;
+}
+
+export class Team {
+  readonly #sectors = new Map<string, Sector>();
+  readonly #members = new Map<string, ReadonlySet<string>>();
+  readonly #listeners = new Set<(change: StaffChange) => void>();
+
+  constructor(
+    readonly hall: PlayingHall,
+    readonly credentials: Credentials,
+    readonly options: TeamOptions = {},
+  ) {
+    for (const entry of hall.journal.entries(0, 'staff')) if (entry.record.kind === 'staff') this.#apply(entry.record.change);
+  }
+
+  subscribe(listener: (change: StaffChange) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  sectors(): SectorView[] {
+    return [...this.#sectors.values()].map((s) => ({ ...s, members: [...(this.#members.get(s.id) ?? [])] }));
+  }
+
+  /** The hall boards of a sector, or undefined when there is no such sector. */
+  members(sector: string): ReadonlySet<string> | undefined {
+    return this.#members.get(sector);
+  }
+
+  /** Carries out a chief arbiter's command (the caller checked the role), journaled before it applies. */
+  async command(command: StaffCommand, by: Arbiter): Promise<TeamOutcome> {
+    const refuse = (reason: string): TeamOutcome => ({ ok: false, reason });
+    switch (command.type) {
+      case 'defineSector': {
+        const parsed = parseBoardRanges(command.boards);
+        if (!parsed.ok) return refuse(`boards: ${parsed.reason}`);
+        const sections = this.options.sections?.() ?? [];
+        if (command.section !== undefined && !sections.includes(command.section)) {
+          return refuse(`no section '${command.section}' in this console${sections.length ? ` (sections: ${sections.join(', ')})` : ''}`);
+        }
+        const sector: Sector = { id: command.sector, name: command.name, boards: command.boards, ...(command.section !== undefined ? { section: command.section } : {}) };
+        if (sectorMembers(sector, this.#layout()).length === 0) {
+          return refuse(`boards ${command.boards} cover no board of ${command.section ? `section ${command.section} (its own board numbers)` : 'the hall'}`);
+        }
+        return { ok: true, journalSeq: this.#record({ type: 'defineSector', sector }, by) };
+      }
+      case 'removeSector': {
+        if (!this.#sectors.has(command.sector)) return refuse(`no sector '${command.sector}'`);
+        const holders = this.credentials.list().filter((c) => c.sector === command.sector && c.revokedAt === undefined);
+        if (holders.length > 0) return refuse(`sector ${command.sector} still has arbiters (${holders.map((h) => h.name).join(', ')}): revoke their credentials first`);
+        return { ok: true, journalSeq: this.#record({ type: 'removeSector', sector: command.sector }, by) };
+      }
+      case 'issueCredential': {
+        if (command.sector !== undefined && !this.#sectors.has(command.sector)) {
+          return refuse(`no sector '${command.sector}' (define it first${this.#sectors.size ? `; sectors: ${[...this.#sectors.keys()].join(', ')}` : ''})`);
+        }
+        const { token, credential } = await this.credentials.issue({ name: command.name, role: command.role, ...(command.sector ? { sector: command.sector } : {}) }, by.name);
+        const journalSeq = this.#record(
+          { type: 'issueCredential', credential: credential.id, name: credential.name, role: credential.role, ...(credential.sector ? { sector: credential.sector } : {}) },
+          by,
+        );
+        return { ok: true, journalSeq, token };
+      }
+      case 'revokeCredential': {
+        const known = this.credentials.list().find((c) => c.id === command.credential);
+        if (!known) return refuse(`no credential '${command.credential}'${command.credential === 'chief' ? ' (the chief token is replaced by deleting its file and restarting)' : ''}`);
+        if (known.revokedAt) return refuse(`${known.name}'s credential was revoked at ${known.revokedAt}`);
+        const journalSeq = this.#record({ type: 'revokeCredential', credential: known.id, name: known.name }, by);
+        this.credentials.revoke(known.id);
+        this.#emit({ type: 'revokeCredential', credential: known.id, name: known.name });
+        return { ok: true, journalSeq };
+      }
+      case 'listCredentials':
+        return { ok: true, journalSeq: this.hall.version, credentials: this.credentials.list() };
+    }
+  }
+
+  #record(change: StaffChange, by: Arbiter): number {
+    const seq = this.hall.record({ kind: 'staff', at: this.hall.source.now(), by: by.name, change });
+    this.#apply(change);
+    if (change.type !== 'revokeCredential') this.#emit(change);
+    return seq;
+  }
+
+  #apply(change: StaffChange): void {
+    if (change.type === 'defineSector') {
+      this.#sectors.set(change.sector.id, change.sector);
+      this.#members.set(change.sector.id, new Set(sectorMembers(change.sector, this.#layout())));
+    } else if (change.type === 'removeSector') {
+      this.#sectors.delete(change.sector);
+      this.#members.delete(change.sector);
+    }
+  }
+
+  #layout(): HallLayout {
+    return this.options.layout?.() ?? { hallBoards: this.hall.boards.keys(), sectionBoards: () => undefined };
+  }
+
+  #emit(change: StaffChange): void {
+    for (const listener of this.#listeners) listener(change);
+  }
+}
