@@ -8,6 +8,23 @@ const throughIndex = {
   regex: `^\\.\\./(\\.\\./)*(?!tournament/dutch/index\\.ts$)(${PARTS})/(?!index\\.ts$).+`,
   message: 'Import a part through its index.ts, never its internals.',
 };
+// Tests may also reach a part's internal.ts (what tests drive beyond the public face).
+const testsThroughIndex = {
+  regex: `^\\.\\./(\\.\\./)*(?!tournament/dutch/index\\.ts$)(${PARTS})/(?!(index|internal)\\.ts$).+`,
+  message: 'Import a part through its index.ts (tests: or its internal.ts), never its internals.',
+};
+
+// arbiter-console/ in folders by concern (docs/architecture.md): a folder imports another only through
+// that folder's index.ts, and never the console's composition root or public face.
+const FOLDERS = 'contract|hall|journal|desk|server|team|devices|on-bus|simulation';
+const folderThroughIndex = {
+  regex: `^\\.\\./(${FOLDERS})/(?!index\\.ts$).+`,
+  message: "Import another arbiter-console folder through its index.ts.",
+};
+const noRoot = { regex: '^\\.\\./(console|index|internal)\\.ts$', message: 'A folder never imports the composition root or the public face.' };
+const never = (folders, why) => ({ regex: `^\\.\\./(${folders})/`, message: why });
+const noNode = { regex: '^node:', message: 'contract/ and the page are pure: no Node.' };
+const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns: [throughIndex, ...patterns] }] });
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'bin/'] },
@@ -23,6 +40,44 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: ['tests/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [testsThroughIndex] }] },
+  },
+  {
+    files: ['arbiter-console/console.ts', 'arbiter-console/index.ts'],
+    rules: restrict({ regex: `^\\./(${FOLDERS})/(?!index\\.ts$).+`, message: 'Import a folder through its index.ts.' }),
+  },
+  {
+    files: ['arbiter-console/internal.ts'],
+    rules: restrict({ regex: `^\\./(${FOLDERS})/(?!(index|internal)\\.ts$).+`, message: "Import a folder through its index.ts or internal.ts." }),
+  },
+  {
+    files: ['arbiter-console/*/**/*.ts'],
+    rules: restrict(folderThroughIndex, noRoot),
+  },
+  {
+    // The contract is what the page loads: pure, and no other folder of the console.
+    files: ['arbiter-console/contract/**/*.ts'],
+    rules: restrict(noNode, { regex: '^\\.\\./(?!\\.\\./)', message: 'contract/ imports no other arbiter-console folder.' }),
+  },
+  {
+    files: ['arbiter-console/hall/**/*.ts'],
+    rules: restrict(folderThroughIndex, noRoot, never('desk|server', 'The hall never imports the desk or the server.')),
+  },
+  {
+    files: ['arbiter-console/desk/**/*.ts'],
+    rules: restrict(folderThroughIndex, noRoot, never('server', 'The desk never imports the server.')),
+  },
+  {
+    // The page (bundled for the browser) imports only the contract.
+    files: ['arbiter-console/web/*.ts'],
+    rules: restrict(noNode, { regex: '^\\.\\./(?!contract/page\\.ts$)', message: 'The page imports only contract/page.ts.' }),
+  },
+  {
+    files: ['arbiter-console/web/*/**/*.ts'],
+    rules: restrict(noNode, { regex: '^\\.\\./\\.\\./(?!contract/page\\.ts$)', message: 'The page imports only contract/page.ts.' }),
   },
   {
     // The bus carries journal entries and knows nothing of clocks, boards or tournaments.

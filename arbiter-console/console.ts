@@ -1,26 +1,26 @@
 // The whole console in one process: journal, playing hall, devices, simulated players, server.
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { openCredentials, TOKEN_FILE, type Credentials } from './team/credentials.ts';
-import { timekeeperMismatches, withDeviceTimekeepers, type DeviceSpec, type OpenedDevice } from './devices/devices.ts';
-import { startDevices } from './devices/hall-devices.ts';
-import { joinAsConsole, type ConsoleBusOptions, type ConsoleOnBus, type LagWindow } from './on-bus/bus-console.ts';
-import type { ArbiterCommand, TournamentCommand } from './contract/protocol.ts';
-import { PlayingHall } from './hall/hall.ts';
-import { Journal, type Durability } from './journal/journal.ts';
-import type { Round } from './contract/round.ts';
-import { simulateRound, type LateArrival, type Simulation } from './simulation/simulation.ts';
-import { startConsoleServer, type ConsoleServer, type ConsoleServerOptions } from './server/server.ts';
-import { Team } from './team/team.ts';
-import { TournamentDesk, type TournamentContext } from './desk/tournament-desk.ts';
-import { eventSummary } from './desk/event-http.ts';
-import { seatFor } from './desk/event-round.ts';
-import { playoffSeatFor } from './desk/playoff-boards.ts';
+import { openCredentials, TOKEN_FILE, type Credentials } from './team/index.ts';
+import { timekeeperMismatches, withDeviceTimekeepers, type DeviceSpec, type OpenedDevice } from './devices/index.ts';
+import { startDevices } from './devices/index.ts';
+import { joinAsConsole, type ConsoleBusOptions, type ConsoleOnBus, type LagWindow } from './on-bus/index.ts';
+import type { ArbiterCommand, TournamentCommand } from './contract/index.ts';
+import { PlayingHall } from './hall/index.ts';
+import { Journal, type Durability } from './journal/index.ts';
+import type { Round } from './contract/index.ts';
+import { simulateRound, type LateArrival, type Simulation } from './simulation/index.ts';
+import { startConsoleServer, type ConsoleServer, type ConsoleServerOptions } from './server/index.ts';
+import { Team } from './team/index.ts';
+import { TournamentDesk, type TournamentContext } from './desk/index.ts';
+import { eventSummary } from './desk/index.ts';
+import { seatFor } from './desk/index.ts';
+import { playoffSeatFor } from './desk/index.ts';
 import { hallBoardNumbers, type ZeitnotEvent } from '../tournament/index.ts';
-import { startAutopilot } from './simulation/autopilot.ts';
-import { simulateEvent } from './simulation/event-simulation.ts';
-import { realClock, resumeAt, type HallClock } from './hall/time.ts';
-import { builtPage } from './server/built-page.ts';
+import { startAutopilot } from './simulation/index.ts';
+import { simulateEvent } from './simulation/index.ts';
+import { realClock, resumeAt, type HallClock } from './hall/index.ts';
+import { builtPage } from './server/index.ts';
 
 export interface ConsoleOptions {
   readonly dataDir: string;

@@ -2,9 +2,9 @@
 // Everything a client sends is validated here; the server trusts nothing else.
 import { z } from 'zod';
 import type { GameResult, GameStatus, Side } from '../../clock-engine/index.ts';
-import type { Attention } from '../hall/board.ts';
+import type { Attention } from './attention.ts';
 import type { TournamentView } from './tournament-view.ts';
-import type { CredentialInfo } from '../team/credentials.ts';
+import type { CredentialInfo } from './arbiter.ts';
 import type { SectorView, StaffRole } from './staff.ts';
 import type { ViewPatch } from './view-patch.ts';
 

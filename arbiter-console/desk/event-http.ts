@@ -2,11 +2,11 @@
 // any round of any section, rebuilt from the journal. The tournament endpoints take ?section=ID
 // (tournament-http.ts); the server routes here before them.
 import type { ApiAnswer } from './tournament-http.ts';
-import type { PlayingHall } from '../hall/hall.ts';
-import { Board } from '../hall/board.ts';
-import type { Journal } from '../journal/journal.ts';
-import { boardPgn } from '../hall/pgn.ts';
-import type { Round } from '../contract/round.ts';
+import type { PlayingHall } from '../hall/index.ts';
+import { Board } from '../hall/index.ts';
+import type { Journal } from '../journal/index.ts';
+import { boardPgn } from '../hall/index.ts';
+import type { Round } from '../contract/index.ts';
 import type { TournamentDesk } from './tournament-desk.ts';
 
 export interface EventSummary {

@@ -1,8 +1,8 @@
 // From an event file (tournament part) to the console's round: boards, players, one game config.
 import { gameConfig } from '../../clock-engine/index.ts';
 import { findSection, hallBoardNumbers, quickplayFinishOf, roundBoards, type Pairing, type ZeitnotEvent } from '../../tournament/index.ts';
-import { withDeviceTimekeepers, type DeviceSpec } from '../devices/devices.ts';
-import { checkRound, type Round } from '../contract/round.ts';
+import { withDeviceTimekeepers, type DeviceSpec } from '../devices/index.ts';
+import { checkRound, type Round } from '../contract/index.ts';
 import type { SeatRound } from './tournament-desk.ts';
 
 export interface RoundChoice {

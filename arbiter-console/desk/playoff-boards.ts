@@ -5,10 +5,10 @@
 // When a board's game ends on the clock its result is the playoff game's; when every game of the
 // sitting has one, the playoff decides the next stage by itself and the next sitting is seated.
 import { findSection, hallBoardNumbers, playoffGameConfig, playoffSitting, type PlayoffGame, type PlayoffState, type ZeitnotEvent } from '../../tournament/index.ts';
-import { withDeviceTimekeepers, type DeviceSpec } from '../devices/devices.ts';
-import type { PlayingHall } from '../hall/hall.ts';
-import { checkRound, type Round } from '../contract/round.ts';
-import type { TournamentRecord } from '../contract/tournament-view.ts';
+import { withDeviceTimekeepers, type DeviceSpec } from '../devices/index.ts';
+import type { PlayingHall } from '../hall/index.ts';
+import { checkRound, type Round } from '../contract/index.ts';
+import type { TournamentRecord } from '../contract/index.ts';
 
 /** The hall section a section's playoff games are seated in ('/' is never in a section id). */
 export const playoffHallSection = (section: string): string => `${section}/playoff`;

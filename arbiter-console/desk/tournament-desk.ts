@@ -29,15 +29,16 @@ import {
   type ZeitnotEvent,
 } from '../../tournament/index.ts';
 import type { GameResult } from '../../clock-engine/index.ts';
-import type { Attention, Board } from '../hall/board.ts';
-import type { CommandOutcome, HallChange, PlayingHall } from '../hall/hall.ts';
-import type { JournalRecord } from '../journal/journal-schema.ts';
+import type { Attention } from '../contract/index.ts';
+import type { Board } from '../hall/index.ts';
+import type { CommandOutcome, HallChange, PlayingHall } from '../hall/index.ts';
+import type { JournalRecord } from '../journal/index.ts';
 import { playoffBoardsStep, playoffHallSection, type SeatPlayoff } from './playoff-boards.ts';
-import { MAIN, type Round } from '../contract/round.ts';
-import type { TournamentCommand } from '../contract/protocol.ts';
+import { MAIN, type Round } from '../contract/index.ts';
+import type { TournamentCommand } from '../contract/index.ts';
 import type { LivePairing } from './swiss-round.ts';
 import { planTrfImport, resultsFromTrf, withRegistration } from './tournament-import.ts';
-import type { DraftView, PairedGame, PairedPlayer, RegistrationUpdate, ResultCorrection, RoundPairings, TournamentRecord, TournamentView, TrfImportPreview, ViewParts } from '../contract/tournament-view.ts';
+import type { DraftView, PairedGame, PairedPlayer, RegistrationUpdate, ResultCorrection, RoundPairings, TournamentRecord, TournamentView, TrfImportPreview, ViewParts } from '../contract/index.ts';
 import { assembleViews } from './tournament-view-build.ts';
 
 export interface TournamentContext {

@@ -3,7 +3,7 @@
 // carried into a one-round console. Games and byes are read as the event's players.
 import type { GameResult } from '../../clock-engine/index.ts';
 import { parseTrf, type EventPlayer, type EventSection, type TrfResultCode, type TrfTournament } from '../../tournament/index.ts';
-import type { RegistrationUpdate, TournamentRecord, TrfImportPreview } from '../contract/tournament-view.ts';
+import type { RegistrationUpdate, TournamentRecord, TrfImportPreview } from '../contract/index.ts';
 
 type Imported = Extract<TournamentRecord, { type: 'import' }>;
 

@@ -2,7 +2,7 @@
 // fines and prizes, from the desk's ViewParts. Pure and plain data in, plain data out, so the view
 // worker (tournament-worker.ts) runs it off the event loop that carries the clocks.
 import { crosstableView, finesView, playoffView, prizesView, type CrosstableView, type PlayoffView, type ZeitnotEvent } from '../../tournament/index.ts';
-import type { RoundPairings, TournamentView, ViewParts } from '../contract/tournament-view.ts';
+import type { RoundPairings, TournamentView, ViewParts } from '../contract/index.ts';
 
 export interface RoleViews {
   readonly spectator: TournamentView;

@@ -4,8 +4,8 @@ import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import type { ClockDevice, ClockRole, LineClockOptions, Scheduler } from '../../device-bridge/index.ts';
 import { createDgtDevice, createFirmataClock, createLineClock } from '../../device-bridge/index.ts';
 import { deviceFlagGraceMs, type ClockAlert, type GameState, type Side } from '../../clock-engine/index.ts';
-import type { JournalRecord } from '../journal/journal.ts';
-import type { Round } from '../contract/round.ts';
+import type { JournalRecord } from '../journal/index.ts';
+import type { Round } from '../contract/index.ts';
 
 export type DeviceKindName = 'dgt' | 'line' | 'firmata';
 

@@ -1,9 +1,9 @@
 // A hall's devices (a console's or a hall host's): each opened on its board, its trouble that board's
 // trouble (a port that fails to open leaves its board disconnected, journaled with the cause and the
 // fix, and is tried again; the others come up), and mirrored clocks compared with the engine.
-import type { PlayingHall } from '../hall/hall.ts';
+import type { PlayingHall } from '../hall/index.ts';
 import { actedOn, explainPortError, openDevice, type DeviceSpec, type OpenedDevice } from './devices.ts';
-import { schedulerOf, type HallClock } from '../hall/time.ts';
+import { schedulerOf, type HallClock } from '../hall/index.ts';
 
 export interface DeviceStart {
   /** Where a first failure is told ("tries again every few seconds"). */

@@ -1,16 +1,8 @@
 // A board's history as the arbiter reads it in its panel: every journaled event and correction of
 // that board, by whom and why (GET /api/history/BOARD).
 import type { ClockEvent, EventActor } from '../../clock-engine/index.ts';
-import type { Journal, JournalRecord } from '../journal/journal.ts';
-
-export interface HistoryItem {
-  readonly seq: number;
-  readonly wallMs: number;
-  readonly at: number;
-  readonly what: string;
-  readonly by: string;
-  readonly why?: string;
-}
+import type { Journal, JournalRecord } from '../journal/index.ts';
+import type { HistoryItem } from '../contract/index.ts';
 
 const actor = (by: EventActor): string =>
   by.kind === 'arbiter' ? `Arbiter ${by.name}` : by.kind === 'player' ? `${by.side} player` : by.kind === 'device' ? `device ${by.deviceId}` : 'console';

@@ -1,21 +1,10 @@
 // One board as the console sees it: the players, the game clock rebuilt from journaled events, the
 // device's health, and what needs the arbiter's eyes.
-import type { ClockAlert, ClockEvent, Deadline, GameClock, GameConfig, GameResult, GameState, Side } from '../../clock-engine/index.ts';
+import type { ClockEvent, Deadline, GameClock, GameConfig, GameResult, GameState, Side } from '../../clock-engine/index.ts';
 import { applyClockEvent, initialGameState, nextDeadline, remainingAt } from '../../clock-engine/index.ts';
-import type { ConsoleNote } from '../journal/journal.ts';
-import { boardGameConfig, type Round, type RoundBoard } from '../contract/round.ts';
-
-export type AttentionCode = ClockAlert['code'] | 'silent-board' | 'result-contradicts';
-
-export interface Attention {
-  /** Stable while the condition lasts; the arbiter dismisses by id. */
-  readonly id: string;
-  readonly board: string;
-  readonly code: AttentionCode;
-  readonly side?: Side;
-  readonly at: number;
-  readonly message: string;
-}
+import type { ConsoleNote } from '../journal/index.ts';
+import { boardGameConfig, type Round, type RoundBoard } from '../contract/index.ts';
+import type { Attention } from '../contract/index.ts';
 
 /** A ply of the board's game (the live PGN), with its press's clock once the press is known. */
 export interface BoardPly {

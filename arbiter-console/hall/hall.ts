@@ -8,12 +8,12 @@ import { createActor, type Actor } from 'xstate';
 import type { ClockEvent, EventActor, GameState } from '../../clock-engine/index.ts';
 import { advanceTo, applyClockEvent, moveInProgress, noDeadlineBy } from '../../clock-engine/index.ts';
 import type { ClockDevice, DeviceMessage, DeviceOrigin } from '../../device-bridge/index.ts';
-import type { Attention } from './board.ts';
+import type { Attention } from '../contract/index.ts';
 import { Board } from './board.ts';
 import { eventLogic, gameSystemId, roundPhase, roundSystemId, sectionSystemId } from './event-actor.ts';
-import type { EntryPlace, Journal, JournalEntry, JournalRecord } from '../journal/journal.ts';
-import type { ArbiterCommand, BoardView, RoundView } from '../contract/protocol.ts';
-import { MAIN, checkRound, pgnTimeControl, type Round } from '../contract/round.ts';
+import type { EntryPlace, Journal, JournalEntry, JournalRecord } from '../journal/index.ts';
+import type { ArbiterCommand, BoardView, RoundView } from '../contract/index.ts';
+import { MAIN, checkRound, pgnTimeControl, type Round } from '../contract/index.ts';
 import type { RoundActorEvent, RoundPhase } from './round-actor.ts';
 import type { HallClock } from './time.ts';
 

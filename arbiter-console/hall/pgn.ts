@@ -7,8 +7,8 @@
 // kept in the opening comment.
 import type { GameResult } from '../../clock-engine/index.ts';
 import type { Board, BoardLine } from './board.ts';
-import type { Round } from '../contract/round.ts';
-import { pgnTimeControl } from '../contract/round.ts';
+import type { Round } from '../contract/index.ts';
+import { pgnTimeControl } from '../contract/index.ts';
 
 export function clockText(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));

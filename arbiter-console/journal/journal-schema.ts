@@ -5,9 +5,9 @@ import { z } from 'zod';
 import { clockEventTypes, type ClockEvent, type GameResult } from '../../clock-engine/index.ts';
 import type { DeviceOrigin } from '../../device-bridge/index.ts';
 import type { ZeitnotEvent } from '../../tournament/index.ts';
-import type { Round } from '../contract/round.ts';
-import type { StaffChange } from '../contract/staff.ts';
-import type { TournamentRecord } from '../contract/tournament-view.ts';
+import type { Round } from '../contract/index.ts';
+import type { StaffChange } from '../contract/index.ts';
+import type { TournamentRecord } from '../contract/index.ts';
 
 /** What the console journals besides clock events: device notices and round-level decisions. */
 export type ConsoleNote =

@@ -8,8 +8,8 @@ import Database from 'better-sqlite3';
 import type { ZeitnotEvent } from '../../tournament/index.ts';
 import { checkpointOffLoop } from './journal-checkpoint.ts';
 import { parseJournalRecord, parseMeta, type JournalRecord } from './journal-schema.ts';
-import type { Round } from '../contract/round.ts';
-import { checkRound } from '../contract/round.ts';
+import type { Round } from '../contract/index.ts';
+import { checkRound } from '../contract/index.ts';
 
 export type { ConsoleNote, JournalRecord } from './journal-schema.ts';
 

@@ -6,11 +6,11 @@ import { ask, connectBus, ensureEventStream, eventSubjects, permissionHint, Pres
 import type { ZeitnotEvent } from '../../tournament/index.ts';
 import { DeskGate, type DeskStats } from './bus-desk.ts';
 import { openEvent, publishJournal, readIntoJournal, sameEvent, type HallReader, type Opening } from './hall-bus.ts';
-import type { CommandOutcome, PlayingHall } from '../hall/hall.ts';
-import type { Journal, JournalMeta } from '../journal/journal.ts';
-import type { ArbiterCommand, TournamentCommand } from '../contract/protocol.ts';
-import type { TournamentDesk } from '../desk/tournament-desk.ts';
-import type { TournamentRecord } from '../contract/tournament-view.ts';
+import type { CommandOutcome, PlayingHall } from '../hall/index.ts';
+import type { Journal, JournalMeta } from '../journal/index.ts';
+import type { ArbiterCommand, TournamentCommand } from '../contract/index.ts';
+import type { TournamentDesk } from '../desk/index.ts';
+import type { TournamentRecord } from '../contract/index.ts';
 
 export interface ConsoleBusOptions {
   readonly bus: BusOptions;

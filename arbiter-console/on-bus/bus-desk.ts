@@ -10,11 +10,11 @@
 // stands and written again. Every console then applies the desk's records in the stream's order.
 import { lastSeqOn, publishIfLast, untilAnswered, type BusConnection, type BusEntry, type EventSubjects, type Outbox } from '../../bus/index.ts';
 import type { HallReader } from './hall-bus.ts';
-import type { CommandOutcome } from '../hall/hall.ts';
-import type { Journal, JournalEntry } from '../journal/journal.ts';
-import type { TournamentCommand } from '../contract/protocol.ts';
-import type { TournamentDesk } from '../desk/tournament-desk.ts';
-import type { TournamentRecord } from '../contract/tournament-view.ts';
+import type { CommandOutcome } from '../hall/index.ts';
+import type { Journal, JournalEntry } from '../journal/index.ts';
+import type { TournamentCommand } from '../contract/index.ts';
+import type { TournamentDesk } from '../desk/index.ts';
+import type { TournamentRecord } from '../contract/index.ts';
 
 export interface DeskGateOptions {
   readonly bus: BusConnection;

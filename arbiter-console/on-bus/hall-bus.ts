@@ -17,8 +17,8 @@ import {
   type StreamReader,
 } from '../../bus/index.ts';
 import type { ZeitnotEvent } from '../../tournament/index.ts';
-import { journalRecordSchema } from '../journal/journal-schema.ts';
-import type { Journal, JournalEntry, JournalRecord } from '../journal/journal.ts';
+import { journalRecordSchema } from '../journal/index.ts';
+import type { Journal, JournalEntry, JournalRecord } from '../journal/index.ts';
 
 /** What every role's journal starts from: the event, its epoch (wall ms at monotonic 0) and time scale. */
 export interface Opening {

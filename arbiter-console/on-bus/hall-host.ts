@@ -8,14 +8,14 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { announce, answer, awaitEventStream, connectBus, decodeEntry, eventSubjects, permissionHint, untilAnswered, type BusConnection, type BusOptions, type Outbox } from '../../bus/index.ts';
 import { hallBoardNumbers, type ZeitnotEvent } from '../../tournament/index.ts';
-import type { DeviceSpec, OpenedDevice } from '../devices/devices.ts';
-import { simulateEvent } from '../simulation/event-simulation.ts';
+import type { DeviceSpec, OpenedDevice } from '../devices/index.ts';
+import { simulateEvent } from '../simulation/index.ts';
 import { publishJournal, readIntoJournal, readOpening, sameEvent, type HallReader } from './hall-bus.ts';
-import { startDevices } from '../devices/hall-devices.ts';
-import { PlayingHall } from '../hall/hall.ts';
-import { Journal, type Durability } from '../journal/journal.ts';
-import { arbiterCommandSchema } from '../contract/protocol.ts';
-import { realClock, resumeAt } from '../hall/time.ts';
+import { startDevices } from '../devices/index.ts';
+import { PlayingHall } from '../hall/index.ts';
+import { Journal, type Durability } from '../journal/index.ts';
+import { arbiterCommandSchema } from '../contract/index.ts';
+import { realClock, resumeAt } from '../hall/index.ts';
 
 export interface HallHostOptions {
   readonly bus: BusOptions;

@@ -5,10 +5,10 @@
 // never wait for it.
 import type { ClientSession } from './client-session.ts';
 import type { Pending } from './coalescer.ts';
-import type { HallChange, PlayingHall } from '../hall/hall.ts';
-import type { ClockReference } from '../contract/protocol.ts';
-import type { Team } from '../team/team.ts';
-import type { TournamentDesk } from '../desk/tournament-desk.ts';
+import type { HallChange, PlayingHall } from '../hall/index.ts';
+import type { ClockReference } from '../contract/index.ts';
+import type { Team } from '../team/index.ts';
+import type { TournamentDesk } from '../desk/index.ts';
 import { workerBuilder, type BuilderSetup, type BuiltViews, type TournamentBuilder, type ViewRequest, type ViewRole } from './tournament-builder.ts';
 
 interface SentView {

@@ -6,9 +6,9 @@
 // boards the two are 405 + 626 KiB, more than the 1 MiB limit together, and a tablet that fell behind
 // at the end of a round would otherwise get snapshot after snapshot and never the view again.
 import type { RawData, WebSocket } from 'ws';
-import type { Arbiter } from '../team/credentials.ts';
+import type { Arbiter } from '../contract/index.ts';
 import { Coalescer, type CoalescerTimers, type Pending } from './coalescer.ts';
-import { parseClientMessage, type ClientMessage, type ErrorCode, type ServerMessage } from '../contract/protocol.ts';
+import { parseClientMessage, type ClientMessage, type ErrorCode, type ServerMessage } from '../contract/index.ts';
 
 /**
  * A message to the client: its text, or that text encoded once for every session it goes to (a

@@ -3,13 +3,13 @@
 // console (DNS rebinding), the URL must parse (a 400, never a 500), only GET and HEAD (the TRF
 // import's POST is import-http.ts's).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { boardHistory } from '../hall/board-history.ts';
-import type { PlayingHall } from '../hall/hall.ts';
-import { boardPgn } from '../hall/pgn.ts';
-import type { ClockReference } from '../contract/protocol.ts';
-import type { TournamentDesk } from '../desk/tournament-desk.ts';
-import { tournamentApi } from '../desk/tournament-http.ts';
-import { eventApi } from '../desk/event-http.ts';
+import { boardHistory } from '../hall/index.ts';
+import type { PlayingHall } from '../hall/index.ts';
+import { boardPgn } from '../hall/index.ts';
+import type { ClockReference } from '../contract/index.ts';
+import type { TournamentDesk } from '../desk/index.ts';
+import { tournamentApi } from '../desk/index.ts';
+import { eventApi } from '../desk/index.ts';
 
 export interface Answer {
   readonly status: number;

@@ -4,10 +4,11 @@
 // the body is validated with zod, and the desk journals the import before the answer.
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
-import type { Arbiter, Credentials } from '../team/credentials.ts';
+import type { Arbiter } from '../contract/index.ts';
+import type { Credentials } from '../team/index.ts';
 import { json, type Answer } from './http-routes.ts';
 import { arbiterOfToken, type LoginGate } from './login-gate.ts';
-import type { TournamentDesk } from '../desk/tournament-desk.ts';
+import type { TournamentDesk } from '../desk/index.ts';
 
 /** A TRF of a 2,000-player Swiss over 13 rounds is about 500 kB. */
 export const MAX_IMPORT_BYTES = 2 * 1024 * 1024;

@@ -15,7 +15,8 @@ export interface LoginGateOptions {
   readonly now?: () => number;
 }
 
-import type { Arbiter, Credentials } from '../team/credentials.ts';
+import type { Arbiter } from '../contract/index.ts';
+import type { Credentials } from '../team/index.ts';
 
 export type GateRefusal = { readonly code: 'busy' | 'locked-out'; readonly reason: string };
 

@@ -11,15 +11,16 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { Broadcast } from './broadcast.ts';
 import { ClientSession, type SessionHost, type SessionLimits } from './client-session.ts';
-import type { Arbiter, Credentials } from '../team/credentials.ts';
-import type { CommandOutcome, PlayingHall } from '../hall/hall.ts';
+import type { Arbiter } from '../contract/index.ts';
+import type { Credentials } from '../team/index.ts';
+import type { CommandOutcome, PlayingHall } from '../hall/index.ts';
 import { answerRequest, IMPORT_PATH, writeAnswer, type PageFiles } from './http-routes.ts';
 import { answerImport } from './import-http.ts';
 import { LoginGate, arbiterOfToken, type LoginGateOptions } from './login-gate.ts';
-import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION, isStaffCommand, isTournamentCommand, type ArbiterCommand, type ConsoleCommand, type TournamentCommand } from '../contract/protocol.ts';
-import { refusalFor } from '../contract/staff.ts';
-import type { Team } from '../team/team.ts';
-import type { TournamentDesk } from '../desk/tournament-desk.ts';
+import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION, isStaffCommand, isTournamentCommand, type ArbiterCommand, type ConsoleCommand, type TournamentCommand } from '../contract/index.ts';
+import { refusalFor } from '../contract/index.ts';
+import type { Team } from '../team/index.ts';
+import type { TournamentDesk } from '../desk/index.ts';
 import type { BuilderSetup, TournamentBuilder } from './tournament-builder.ts';
 
 export interface ConsoleServerOptions {

@@ -6,10 +6,10 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ZeitnotEvent } from '../../tournament/index.ts';
-import type { ServerMessage } from '../contract/protocol.ts';
-import type { TournamentView, ViewParts } from '../contract/tournament-view.ts';
-import { assembleViews, eventViews, type RoleViews } from '../desk/tournament-view-build.ts';
-import { diffView } from '../contract/view-patch.ts';
+import type { ServerMessage } from '../contract/index.ts';
+import type { TournamentView, ViewParts } from '../contract/index.ts';
+import { assembleViews, eventViews, type RoleViews } from '../desk/index.ts';
+import { diffView } from '../contract/index.ts';
 import { packageRoot } from './built-page.ts';
 
 export type ViewRole = 'arbiter' | 'spectator';

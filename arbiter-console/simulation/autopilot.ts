@@ -4,9 +4,9 @@
 // `confirm`) confirms every result the clocks gave; with `playoff` it starts the playoff, its clocks,
 // and makes the ruling the regulations leave to the chief arbiter. It acts a turn of the event loop after a change,
 // never inside one, so every step is an ordinary journaled command.
-import type { CommandOutcome, PlayingHall } from '../hall/hall.ts';
-import type { TournamentCommand } from '../contract/protocol.ts';
-import type { TournamentDesk } from '../desk/tournament-desk.ts';
+import type { CommandOutcome, PlayingHall } from '../hall/index.ts';
+import type { TournamentCommand } from '../contract/index.ts';
+import type { TournamentDesk } from '../desk/index.ts';
 
 export interface AutopilotOptions {
   /** Confirm every clock result of a finished round (a simulated event). */

@@ -1,7 +1,7 @@
 // Virtual players for an event console: each time a section's round is seated on the hall's boards,
 // the previous round's players leave and a new simulation (simulation.ts) plays the new round's boards.
-import type { PlayingHall } from '../hall/hall.ts';
-import type { Round } from '../contract/round.ts';
+import type { PlayingHall } from '../hall/index.ts';
+import type { Round } from '../contract/index.ts';
 import { simulateRound, type LateArrival, type Simulation } from './simulation.ts';
 
 export interface EventSimulationOptions {

@@ -6,10 +6,10 @@ import { Chess } from 'chess.js';
 import type { Side } from '../../clock-engine/index.ts';
 import { createDgtDevice, type DgtDevice } from '../../device-bridge/index.ts';
 import { mockBoardLink, startSeededGame, VirtualDgtBoard, type ThinkTime, type VirtualGame } from '../../simulators/index.ts';
-import type { Board } from '../hall/board.ts';
-import { pressWithoutMove, unreadPresses } from '../devices/devices.ts';
-import type { PlayingHall } from '../hall/hall.ts';
-import { schedulerOf } from '../hall/time.ts';
+import type { Board } from '../hall/index.ts';
+import { pressWithoutMove, unreadPresses } from '../devices/index.ts';
+import type { PlayingHall } from '../hall/index.ts';
+import { schedulerOf } from '../hall/index.ts';
 
 export interface LateArrival {
   readonly board: string;

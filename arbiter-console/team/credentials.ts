@@ -6,28 +6,11 @@ import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { StaffRole } from '../contract/staff.ts';
+import type { Arbiter, CredentialInfo } from '../contract/index.ts';
 
 export const TOKEN_FILE = 'arbiter-token.scrypt';
 export const CREDENTIALS_FILE = 'arbiters.json';
 const KEY_LENGTH = 32;
-
-/** Who is at the keyboard: what the journal, the PGN and the sector checks use. */
-export interface Arbiter {
-  /** 'chief' for the printed token; the credential's id otherwise. */
-  readonly id: string;
-  readonly name: string;
-  readonly role: StaffRole;
-  /** A sector arbiter's sector (staff.ts). */
-  readonly sector?: string;
-}
-
-/** A named credential as the chief lists it (never the secret or its hash). */
-export interface CredentialInfo extends Arbiter {
-  readonly issuedAt: string;
-  readonly issuedBy: string;
-  readonly revokedAt?: string;
-}
 
 const hashSchema = z.strictObject({ algorithm: z.literal('scrypt'), salt: z.string().min(1), hash: z.string().min(1) });
 const storedSchema = z.strictObject({

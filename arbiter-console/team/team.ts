@@ -1,9 +1,10 @@
 // The chief arbiter's team in the console: sectors of the hall (journaled, rebuilt on restart) and
 // named credentials (their hashes in credentials.ts; who issued or revoked which, in the journal).
-import type { Arbiter, CredentialInfo, Credentials } from './credentials.ts';
-import type { PlayingHall } from '../hall/hall.ts';
-import type { StaffCommand } from '../contract/protocol.ts';
-import { parseBoardRanges, sectorMembers, type HallLayout, type Sector, type SectorView, type StaffChange } from '../contract/staff.ts';
+import type { Arbiter, CredentialInfo } from '../contract/index.ts';
+import type { Credentials } from './credentials.ts';
+import type { PlayingHall } from '../hall/index.ts';
+import type { StaffCommand } from '../contract/index.ts';
+import { parseBoardRanges, sectorMembers, type HallLayout, type Sector, type SectorView, type StaffChange } from '../contract/index.ts';
 
 export type TeamOutcome =
   | { readonly ok: true; readonly journalSeq: number; readonly token?: string; readonly credentials?: readonly CredentialInfo[] }

@@ -2,7 +2,7 @@
 // straight to on every animation frame (lichess ui/lib/src/game/clock/clockView.ts). The vnode has no
 // text of its own, so a redraw never puts a stale time back.
 import type { VNodeData } from 'snabbdom';
-import type { BoardView } from '../contract/protocol.ts';
+import type { BoardView } from '../contract/page.ts';
 import type { ConsoleCtrl } from './ctrl.ts';
 import { isLow } from './ctrl.ts';
 import { clockText } from './format.ts';

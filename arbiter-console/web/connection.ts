@@ -1,11 +1,11 @@
 // The page's link to the console: hello, snapshot, deltas, commands with acknowledgements,
 // reconnection with a fresh snapshot (resync), and the clock reference used to count down.
-import type { ArbiterView, BoardView, ClockReference, ConsoleCommand, RoundView, ServerMessage } from '../contract/protocol.ts';
-import type { TournamentView } from '../contract/tournament-view.ts';
-import type { Attention } from '../hall/board.ts';
-import type { CredentialInfo } from '../team/credentials.ts';
-import type { SectorView } from '../contract/staff.ts';
-import { applyViewPatch } from '../contract/view-patch.ts';
+import type { ArbiterView, BoardView, ClockReference, ConsoleCommand, RoundView, ServerMessage } from '../contract/page.ts';
+import type { TournamentView } from '../contract/page.ts';
+import type { Attention } from '../contract/page.ts';
+import type { CredentialInfo } from '../contract/page.ts';
+import type { SectorView } from '../contract/page.ts';
+import { applyViewPatch } from '../contract/page.ts';
 
 /** The page pings this often; with no message at all for STALE_MS the link is stale and is replaced. */
 const PING_MS = 3_000;

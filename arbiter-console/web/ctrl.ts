@@ -1,10 +1,10 @@
 // The clocks page's state and actions (lichess ui/*/ctrl.ts): what the server sent (Connection.state)
 // plus what this arbiter chose (layout, sort, filters, search, the open board, queue filters). Views
 // (view/*.ts) only read it and call its methods; every change ends in `redraw()`.
-import type { Attention } from '../hall/board.ts';
-import type { HistoryItem } from '../hall/board-history.ts';
-import type { CredentialInfo } from '../team/credentials.ts';
-import type { BoardView, ConsoleCommand } from '../contract/protocol.ts';
+import type { Attention } from '../contract/page.ts';
+import type { HistoryItem } from '../contract/page.ts';
+import type { CredentialInfo } from '../contract/page.ts';
+import type { BoardView, ConsoleCommand } from '../contract/page.ts';
 import type { Connection } from './connection.ts';
 import { sectionsOf } from './tournament-ctrl.ts';
 

@@ -2,10 +2,10 @@
 // the page, the arbiter's reason, and every value he picked and has not sent yet (a result in a
 // row, the board to exchange with, the fields of a form), kept here so that no delta ever puts a
 // control back under his finger. Views (view/tournament.ts and the pages it shows) only read it.
-import type { GameResult } from '../../clock-engine/index.ts';
-import type { Offence } from '../../tournament/index.ts';
-import type { ConsoleCommand } from '../contract/protocol.ts';
-import type { TournamentView, TrfImportPreview } from '../contract/tournament-view.ts';
+import type { GameResult } from '../contract/page.ts';
+import type { Offence } from '../contract/page.ts';
+import type { ConsoleCommand } from '../contract/page.ts';
+import type { TournamentView, TrfImportPreview } from '../contract/page.ts';
 import type { Connection } from './connection.ts';
 import { askConfirm } from './dialogs.ts';
 

@@ -2,7 +2,7 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { WebSocket } from 'ws';
-import { ClientSession, type SessionHost, type SessionLimits } from '../../arbiter-console/index.ts';
+import { ClientSession, type SessionHost, type SessionLimits } from '../../arbiter-console/internal.ts';
 
 class FakeSocket extends EventEmitter {
   readonly OPEN = 1;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Coalescer, type Pending } from '../../arbiter-console/index.ts';
+import { Coalescer, type Pending } from '../../arbiter-console/internal.ts';
 
 /** Timers on a manual clock: exact, instant. */
 function manualTimers() {

@@ -9,7 +9,7 @@ import { SerialPort } from 'serialport';
 import { afterAll, describe, expect, it } from 'vitest';
 import { systemScheduler } from '../../device-bridge/index.ts';
 import { ptyBoardLink, VirtualDgtBoard, type PtyBoardLink } from '../../simulators/index.ts';
-import { explainPortError, parseDeviceSpec, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
+import { explainPortError, parseDeviceSpec, startConsole, type RunningConsole } from '../../arbiter-console/internal.ts';
 import { openPtyPair, type PtyPair } from '../support/pty.ts';
 import { cairnsRound } from './fixtures.ts';
 import { until } from '../support/wait.ts';

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventSummary, manualSource, startConsole, type EventSummary, type RunningConsole } from '../../arbiter-console/index.ts';
+import { eventSummary, manualSource, startConsole, type EventSummary, type RunningConsole } from '../../arbiter-console/internal.ts';
 import type { ZeitnotEvent } from '../../tournament/index.ts';
 import { twoSections } from './tournament-fixtures.ts';
 

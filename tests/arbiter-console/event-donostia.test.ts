@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { manualSource, roundFromEvent, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
+import { manualSource, roundFromEvent, startConsole, type RunningConsole } from '../../arbiter-console/internal.ts';
 import { loadEvent, presetJson, type ZeitnotEvent } from '../../tournament/index.ts';
 
 const MIN = 60_000;

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gameConfig } from '../../clock-engine/index.ts';
-import { Journal, PlayingHall, manualSource, type ManualSource, type Round } from '../../arbiter-console/index.ts';
+import { Journal, PlayingHall, manualSource, type ManualSource, type Round } from '../../arbiter-console/internal.ts';
 
 export const MIN = 60_000;
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { SimulatedClock } from 'xstate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { replayGame, type ClockEvent } from '../../clock-engine/index.ts';
-import { Journal, PlayingHall, boardGameConfig, realClock, type HallClock } from '../../arbiter-console/index.ts';
+import { Journal, PlayingHall, boardGameConfig, realClock, type HallClock } from '../../arbiter-console/internal.ts';
 import { MIN, cairnsRound } from './fixtures.ts';
 
 const dirs: string[] = [];

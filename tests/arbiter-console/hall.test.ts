@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ClockDevice, DeviceListener, DeviceMessage } from '../../device-bridge/index.ts';
 import type { GameState } from '../../clock-engine/index.ts';
-import { boardPgn } from '../../arbiter-console/index.ts';
+import { boardPgn } from '../../arbiter-console/internal.ts';
 import { Chess } from 'chess.js';
 import { chessJsRejects, pgnExtractRejects } from '../support/pgn-validators.ts';
 import { MIN, cairnsRound, press, startAll, testHall, type TestHall } from './fixtures.ts';

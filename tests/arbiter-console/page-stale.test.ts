@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { builtPage } from '../../arbiter-console/index.ts';
+import { builtPage } from '../../arbiter-console/internal.ts';
 import { launchChromium } from './browser.ts';
 
 let browser: Browser;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GameResult } from '../../clock-engine/index.ts';
-import { manualSource, startAutopilot, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
+import { manualSource, startAutopilot, startConsole, type RunningConsole } from '../../arbiter-console/internal.ts';
 import { PLAYOFF, SECTION, event, leadersScript, nameOf, ok, playMainEvent, source, turn } from './playoff-fixtures.ts';
 
 let run: RunningConsole | undefined;

@@ -2,7 +2,7 @@
 // (results entered on the boards, as an arbiter would): the starting point of the playoff tests.
 import { expect } from 'vitest';
 import type { GameResult } from '../../clock-engine/index.ts';
-import type { ManualSource, RunningConsole } from '../../arbiter-console/index.ts';
+import type { ManualSource, RunningConsole } from '../../arbiter-console/internal.ts';
 import { presetEvent } from '../../tournament/index.ts';
 
 export const event = presetEvent('cairns-cup-2019');

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_MESSAGE_BYTES, parseClientMessage } from '../../arbiter-console/index.ts';
+import { MAX_MESSAGE_BYTES, parseClientMessage } from '../../arbiter-console/internal.ts';
 
 describe('client message validation', () => {
   it('accepts the documented messages', () => {

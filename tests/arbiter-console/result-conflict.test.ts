@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { boardHistory, boardPgn, Journal, manualSource, PlayingHall, startConsole, TournamentDesk, type JournalRecord } from '../../arbiter-console/index.ts';
+import { boardHistory, boardPgn, Journal, manualSource, PlayingHall, startConsole, TournamentDesk, type JournalRecord } from '../../arbiter-console/internal.ts';
 import { launchChromium } from './browser.ts';
 import { testHall, type TestHall } from './fixtures.ts';
 import { consoleRound, smallRoundRobin } from './tournament-fixtures.ts';

@@ -4,7 +4,7 @@
 import { SimulatedClock, createActor, type AnyActorRef } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { gameConfig } from '../../clock-engine/index.ts';
-import { gameSystemId, roundLogic, type RoundActorInput } from '../../arbiter-console/index.ts';
+import { gameSystemId, roundLogic, type RoundActorInput } from '../../arbiter-console/internal.ts';
 
 const BOARDS = 100;
 

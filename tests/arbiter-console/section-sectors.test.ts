@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manualSource, startConsole, type ConsoleCommand, type RunningConsole } from '../../arbiter-console/index.ts';
+import { manualSource, startConsole, type ConsoleCommand, type RunningConsole } from '../../arbiter-console/internal.ts';
 import { hallBoardNumbers, presetEvent } from '../../tournament/index.ts';
 import { helloClient, sendCommand, type TestClient } from '../support/ws-client.ts';
 

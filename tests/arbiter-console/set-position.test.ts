@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { systemScheduler } from '../../device-bridge/index.ts';
 import { ptyBoardLink, VirtualDgtBoard, type PtyBoardLink } from '../../simulators/index.ts';
-import { arbiterCommandSchema, parseDeviceSpec, startConsole, type JournalRecord, type RunningConsole } from '../../arbiter-console/index.ts';
+import { arbiterCommandSchema, parseDeviceSpec, startConsole, type JournalRecord, type RunningConsole } from '../../arbiter-console/internal.ts';
 import { chessJsRejects, pgnExtractRejects } from '../support/pgn-validators.ts';
 import { openPtyPair, type PtyPair } from '../support/pty.ts';
 import { until } from '../support/wait.ts';

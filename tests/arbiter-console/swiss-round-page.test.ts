@@ -1,7 +1,7 @@
 // A Swiss round paired at start, in a real Chromium: the page shows the draft on the clocks with
 // Publish only, "start all" is refused until it is published, then the clocks start.
 import { describe, expect, it } from 'vitest';
-import { roundFromEvent, swissRoundPairing } from '../../arbiter-console/index.ts';
+import { roundFromEvent, swissRoundPairing } from '../../arbiter-console/internal.ts';
 import { consoleInChromium } from './browser.ts';
 import { smallSwiss } from './tournament-fixtures.ts';
 

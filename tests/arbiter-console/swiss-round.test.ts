@@ -2,7 +2,7 @@
 // the Dutch engine at start (a draft the clocks wait for), or its published pairing
 // (GET /api/pairings?round=N) taken as it is. Real journal files, an injected clock.
 import { afterEach, describe, expect, it } from 'vitest';
-import { roundFromEvent, swissRoundPairing, tournamentApi, TournamentDesk, type LivePairing } from '../../arbiter-console/index.ts';
+import { roundFromEvent, swissRoundPairing, tournamentApi, TournamentDesk, type LivePairing } from '../../arbiter-console/internal.ts';
 import type { GameResult } from '../../clock-engine/index.ts';
 import { pairSwissRound, pairTrf, parseTrf, type ZeitnotEvent } from '../../tournament/index.ts';
 import { testHall, type TestHall } from './fixtures.ts';

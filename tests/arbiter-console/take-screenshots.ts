@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { demoLateArrivals, roundFromEvent, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
+import { demoLateArrivals, roundFromEvent, startConsole, type RunningConsole } from '../../arbiter-console/internal.ts';
 import { presetEvent } from '../../tournament/index.ts';
 import { launchChromium } from './browser.ts';
 import { cairnsRound, MIN } from './fixtures.ts';

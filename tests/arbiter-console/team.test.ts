@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refusalFor, startConsole, type ConsoleCommand, type RunningConsole } from '../../arbiter-console/index.ts';
+import { refusalFor, startConsole, type ConsoleCommand, type RunningConsole } from '../../arbiter-console/internal.ts';
 import { until } from '../support/wait.ts';
 import { cairnsRound } from './fixtures.ts';
 import { helloClient, sendCommand, type TestClient } from '../support/ws-client.ts';

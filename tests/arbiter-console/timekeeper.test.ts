@@ -3,7 +3,7 @@
 // journaled, whichever path the event that passed it took.
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseTimeControl } from '../../clock-engine/index.ts';
-import { parseDeviceSpec, timekeeperMismatches, withDeviceTimekeepers, type Round } from '../../arbiter-console/index.ts';
+import { parseDeviceSpec, timekeeperMismatches, withDeviceTimekeepers, type Round } from '../../arbiter-console/internal.ts';
 import { cairnsRound, startAll, testHall, type TestHall } from './fixtures.ts';
 
 let t: TestHall;

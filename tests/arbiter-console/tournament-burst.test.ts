@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { applyViewPatch, inlineBuilder, manualSource, startConsole, type BuilderSetup, type RunningConsole, type TournamentBuilder, type TournamentView, type ViewPatch } from '../../arbiter-console/index.ts';
+import { applyViewPatch, inlineBuilder, manualSource, startConsole, type BuilderSetup, type RunningConsole, type TournamentBuilder, type TournamentView, type ViewPatch } from '../../arbiter-console/internal.ts';
 import { consoleRound, smallRoundRobin } from './tournament-fixtures.ts';
 import { helloClient, type Message } from '../support/ws-client.ts';
 

@@ -2,7 +2,7 @@
 // confirmations and corrections, next-round drafts with journaled changes, publishing, playoffs,
 // incidents, and a restart that rebuilds all of it from the journal alone.
 import { afterEach, describe, expect, it } from 'vitest';
-import { boardHistory, boardPgn, TournamentDesk, type TournamentRecord } from '../../arbiter-console/index.ts';
+import { boardHistory, boardPgn, TournamentDesk, type TournamentRecord } from '../../arbiter-console/internal.ts';
 import type { GameResult } from '../../clock-engine/index.ts';
 import { exportTrf, pairSwissRound, sectionTrf } from '../../tournament/index.ts';
 import { MIN, press, testHall, type TestHall } from './fixtures.ts';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { applyViewPatch, startConsole, type RunningConsole, type TournamentView, type ViewPatch } from '../../arbiter-console/index.ts';
+import { applyViewPatch, startConsole, type RunningConsole, type TournamentView, type ViewPatch } from '../../arbiter-console/internal.ts';
 import { sectionStandings } from '../../tournament/index.ts';
 import { consoleRound, smallRoundRobin } from './tournament-fixtures.ts';
 

@@ -1,7 +1,7 @@
 // The tournament desk's WebSocket commands: validated with zod like the clock commands, refused with
 // the field named, and told apart from clock commands by their type.
 import { describe, expect, it } from 'vitest';
-import { isTournamentCommand, parseClientMessage, type ConsoleCommand } from '../../arbiter-console/index.ts';
+import { isTournamentCommand, parseClientMessage, type ConsoleCommand } from '../../arbiter-console/internal.ts';
 
 const command = (c: unknown) => JSON.stringify({ type: 'command', id: 'c1', command: c });
 

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { manualSource, startConsole, type RunningConsole, type TournamentRecord } from '../../arbiter-console/index.ts';
+import { manualSource, startConsole, type RunningConsole, type TournamentRecord } from '../../arbiter-console/internal.ts';
 import type { GameResult } from '../../clock-engine/index.ts';
 import { emptyRecord, exportTrf, findSection, pairSwissRound, recordBoardResult, roundBoards, sectionStandings, sectionTrf, type Pairing, type SectionRecord, type ZeitnotEvent } from '../../tournament/index.ts';
 import { launchChromium } from './browser.ts';

@@ -1,7 +1,7 @@
 // Tournament deltas: any JSON view patched with diffView(before, after) becomes `after`.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyViewPatch, diffView } from '../../arbiter-console/index.ts';
+import { applyViewPatch, diffView } from '../../arbiter-console/internal.ts';
 
 const json = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: 'small' }, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string(), fc.boolean(), fc.constant(null), tie('array'), tie('object')),

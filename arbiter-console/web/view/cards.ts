@@ -1,6 +1,6 @@
 // The board cards: every board with both clocks large, for a few boards or a screen on the wall.
 import { thunk } from 'snabbdom';
-import type { BoardView } from '../../contract/protocol.ts';
+import type { BoardView } from '../../contract/page.ts';
 import type { ClockPainter } from '../clocks.ts';
 import type { ConsoleCtrl } from '../ctrl.ts';
 import { hl, type VNode } from '../snabbdom.ts';

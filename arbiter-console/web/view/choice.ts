@@ -1,6 +1,6 @@
 // The desk's controls: each shows what the arbiter picked (kept in TournamentCtrl until sent), else
 // the console's value, so a delta that redraws the row never undoes his choice.
-import type { TournamentView } from '../../contract/tournament-view.ts';
+import type { TournamentView } from '../../contract/page.ts';
 import type { TournamentCtrl } from '../tournament-ctrl.ts';
 import type { Attrs } from 'snabbdom';
 import { hl, type VNode } from '../snabbdom.ts';

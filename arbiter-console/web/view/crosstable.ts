@@ -2,8 +2,8 @@
 // so a result patches the rows it changed (the two players, the ranks it moved) and no other. A
 // corrected result's cells are marked and open the game's correction history under the table.
 import { thunk } from 'snabbdom';
-import type { CrosstableRow, CrosstableView } from '../../../tournament/index.ts';
-import type { ResultCorrection, TournamentView } from '../../contract/tournament-view.ts';
+import type { CrosstableRow, CrosstableView } from '../../contract/page.ts';
+import type { ResultCorrection, TournamentView } from '../../contract/page.ts';
 import { pointsText } from '../format.ts';
 import { hl, type VNode } from '../snabbdom.ts';
 import { resultText, type TournamentCtrl } from '../tournament-ctrl.ts';

@@ -1,7 +1,7 @@
 // The compact hall view: one row per board, 100+ on a 1080p screen, keyed so that sorting and
 // filtering move rows instead of rebuilding them. Clocks are painted by ClockPainter, not by the view.
 import { thunk, type Attrs } from 'snabbdom';
-import type { BoardView } from '../../contract/protocol.ts';
+import type { BoardView } from '../../contract/page.ts';
 import type { ClockPainter } from '../clocks.ts';
 import type { ConsoleCtrl, Show, SortKey } from '../ctrl.ts';
 import { hl, type VNode } from '../snabbdom.ts';

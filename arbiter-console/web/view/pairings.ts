@@ -3,7 +3,7 @@
 // printing (pairings, result slips) and the CSV exports. Rows are keyed by board and thunked, so a
 // result redraws its own row and a 1,000-board round is not rebuilt for it.
 import { thunk } from 'snabbdom';
-import type { DraftView, PairedGame, RoundPairings, TournamentView } from '../../contract/tournament-view.ts';
+import type { DraftView, PairedGame, RoundPairings, TournamentView } from '../../contract/page.ts';
 import { hl, type VNode } from '../snabbdom.ts';
 import { RESULTS, resultKey, resultText, type TournamentCtrl } from '../tournament-ctrl.ts';
 import { choiceInput, choiceSelect, playerOptions } from './choice.ts';

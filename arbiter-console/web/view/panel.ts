@@ -1,7 +1,7 @@
 // The per-board panel: the board as it is now (redrawn with every change, so it never offers Pause on
 // a paused clock), every arbiter command with its reason, the answer where the arbiter looks,
 // confirmation before forfeits, results and a repeated time change, and the board's own history.
-import type { ArbiterCommand, BoardView } from '../../contract/protocol.ts';
+import type { ArbiterCommand, BoardView } from '../../contract/page.ts';
 import type { ClockPainter } from '../clocks.ts';
 import type { ConsoleCtrl } from '../ctrl.ts';
 import { askConfirm } from '../dialogs.ts';

@@ -1,7 +1,7 @@
 // The playoff page: its state, stage and games (on a hall board's clock, or entered here), the chief
 // arbiter's ruling where the regulations leave the playoff to him, and its log.
-import type { PlayoffView } from '../../../tournament/index.ts';
-import type { TournamentView } from '../../contract/tournament-view.ts';
+import type { PlayoffView } from '../../contract/page.ts';
+import type { TournamentView } from '../../contract/page.ts';
 import { hl, type VNode } from '../snabbdom.ts';
 import { PLAYOFF_RESULTS, resultText, type TournamentCtrl } from '../tournament-ctrl.ts';
 import { choiceSelect } from './choice.ts';

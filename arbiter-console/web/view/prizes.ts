@@ -1,5 +1,5 @@
 // Fines and sanctions (with the incident form for arbiters) and the prizes as the standings are now.
-import type { TournamentView } from '../../contract/tournament-view.ts';
+import type { TournamentView } from '../../contract/page.ts';
 import { pointsText } from '../format.ts';
 import { hl, type VNode } from '../snabbdom.ts';
 import { OFFENCES, type TournamentCtrl } from '../tournament-ctrl.ts';

@@ -1,7 +1,7 @@
 // The tournament pages' frame: the arbiter's reason (journaled with what he enters), the section
 // selector of an event console, and the page shown (pairings, crosstable, playoffs, fines and
 // prizes), each keyed so that switching pages builds the new one and a delta only patches.
-import type { TournamentView } from '../../contract/tournament-view.ts';
+import type { TournamentView } from '../../contract/page.ts';
 import { hl, type VNode } from '../snabbdom.ts';
 import type { TournamentCtrl, TournamentPageId } from '../tournament-ctrl.ts';
 import { crosstablePage } from './crosstable.ts';

@@ -1,7 +1,7 @@
 // The TRF import box of the Pairings page (arbiters, while the section has no round paired here): a
 // file picked, its preview (what would change: players, rounds, how the event goes on), Import or
 // Cancel. The box's state is TournamentCtrl's (`trfImport`), so a delta redraws it as it was.
-import type { TournamentView, TrfImportPreview } from '../../contract/tournament-view.ts';
+import type { TournamentView, TrfImportPreview } from '../../contract/page.ts';
 import { hl, type VNode } from '../snabbdom.ts';
 import type { TournamentCtrl } from '../tournament-ctrl.ts';
 

@@ -1,0 +1,14 @@
+// What needs the arbiter's eyes on a board: the hall raises it, the page lists it in its queue.
+import type { ClockAlert, Side } from '../../clock-engine/index.ts';
+
+export type AttentionCode = ClockAlert['code'] | 'silent-board' | 'result-contradicts';
+
+export interface Attention {
+  /** Stable while the condition lasts; the arbiter dismisses by id. */
+  readonly id: string;
+  readonly board: string;
+  readonly code: AttentionCode;
+  readonly side?: Side;
+  readonly at: number;
+  readonly message: string;
+}

@@ -1,0 +1,10 @@
+// The page<->server contract and the console's shared vocabulary: the commands and their schemas, the
+// views and patches the page receives, a round's seating, the team's roles and scopes. Pure (no Node, no
+// other folder of the console). The page imports page.ts, the part of it without the schemas.
+export * from './page.ts';
+export type { Arbiter } from './arbiter.ts';
+export { arbiterCommandSchema, type ClientMessage, type ErrorCode, isStaffCommand, isTournamentCommand, MAX_MESSAGE_BYTES, parseClientMessage, PROTOCOL_VERSION, type StaffCommand, type TournamentCommand } from './protocol.ts';
+export { boardGameConfig, checkRound, MAIN, pgnTimeControl, type Round, type RoundBoard } from './round.ts';
+export { type HallLayout, parseBoardRanges, refusalFor, type Sector, sectorMembers, type StaffChange, type StaffRole } from './staff.ts';
+export type { PairedPlayer, RegistrationUpdate, TournamentRecord, ViewParts } from './tournament-view.ts';
+export { diffView, type ViewPatch } from './view-patch.ts';

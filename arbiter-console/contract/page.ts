@@ -1,0 +1,13 @@
+// The contract as the page (web/) loads it: the types of what the server sends and accepts, and the one
+// pure function the page runs. No schema: zod stays on the server's side, out of the page's bundle
+// (esbuild keeps every module a face re-exports values from, used or not).
+export type { CredentialInfo } from './arbiter.ts';
+export type { Attention } from './attention.ts';
+export type { HistoryItem } from './history-item.ts';
+export type { ArbiterCommand, ArbiterView, BoardView, ClockReference, ConsoleCommand, RoundView, ServerMessage } from './protocol.ts';
+export type { SectorView } from './staff.ts';
+export type { DraftView, PairedGame, ResultCorrection, RoundPairings, TournamentView, TrfImportPreview } from './tournament-view.ts';
+export { applyViewPatch } from './view-patch.ts';
+// Types of other parts the page shows, so that the page imports nothing but this file.
+export type { GameResult } from '../../clock-engine/index.ts';
+export type { CrosstableRow, CrosstableView, Offence, PlayoffView } from '../../tournament/index.ts';

@@ -1,0 +1,2 @@
+// What tests reach beyond index.ts.
+export { explainPortError } from './devices.ts';

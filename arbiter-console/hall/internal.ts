@@ -1,0 +1,3 @@
+// What tests reach beyond index.ts: the actor logic itself.
+export { gameSystemId } from './event-actor.ts';
+export { type RoundActorInput, roundLogic } from './round-actor.ts';

@@ -1,0 +1,27 @@
+// What the tests reach beyond the public face (as nats.js's internal_mod.ts): the folders' parts a test
+// drives directly. Nothing outside tests/ imports this.
+export * from './index.ts';
+export {
+  MAX_MESSAGE_BYTES,
+  applyViewPatch,
+  arbiterCommandSchema,
+  boardGameConfig,
+  diffView,
+  isTournamentCommand,
+  parseClientMessage,
+  refusalFor,
+  type ConsoleCommand,
+  type TournamentRecord,
+  type TournamentView,
+  type ViewPatch,
+} from './contract/index.ts';
+export { eventSummary, tournamentApi, type EventSummary } from './desk/index.ts';
+export { roundFromEvent, swissRoundPairing, type LivePairing } from './desk/internal.ts';
+export { timekeeperMismatches, withDeviceTimekeepers } from './devices/index.ts';
+export { explainPortError } from './devices/internal.ts';
+export { boardHistory, boardPgn, type ManualSource } from './hall/index.ts';
+export { gameSystemId, roundLogic, type RoundActorInput } from './hall/internal.ts';
+export { builtPage } from './server/index.ts';
+export { ClientSession, inlineBuilder, type Pending, type SessionHost, type SessionLimits } from './server/internal.ts';
+export { startAutopilot } from './simulation/index.ts';
+export { openCredentials } from './team/index.ts';
