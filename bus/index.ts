@@ -1,13 +1,14 @@
 // Public face of the bus: NATS JetStream between hall hosts and consoles (docs/hall.md). Nothing here
-// knows clocks or boards: journal entries go out in order and come back exactly once.
-export { connectBus, parseBusUrl, permissionHint, BusUsageError, BusRefusedError, type BusConnection, type BusOptions, type BusTls } from './connect.ts';
-export { eventSubjects, eventToken, checkToken, type EventSubjects } from './subjects.ts';
-export { encodeEntry, decodeEntry, messageId, type BusEntry, type Decoded } from './entry.ts';
-export { ensureEventStream, awaitEventStream, DUPLICATE_WINDOW_MS, type StreamPlan } from './stream.ts';
-export { Outbox, type OutboxSource, type OutboxOptions, type OutboxState } from './outbox.ts';
-export { startReader, SourceOrder, type ReaderOptions, type StreamReader, type ParseRecord, type StreamPlace, type ReaderStats } from './reader.ts';
-export { ask, answer, type Reply } from './requests.ts';
-export { announce, PresenceWatch, type HostPresence, type HostSeen } from './presence.ts';
-export { rolePermissions, authorizationBlock, consumerName, type BusRole, type BusUser, type Permissions } from './permissions.ts';
-export { untilAnswered, isUnanswered } from './retry.ts';
-export { publishIfLast, lastSeqOn, type Claim } from './claim.ts';
+// knows clocks or boards: journal entries go out in order and come back exactly once. What other parts
+// use; tests reach everything through internal.ts.
+export { lastSeqOn, publishIfLast } from './claim.ts';
+export { type BusConnection, type BusOptions, BusUsageError, connectBus, parseBusUrl, permissionHint } from './connect.ts';
+export { type BusEntry, decodeEntry, encodeEntry } from './entry.ts';
+export { Outbox, type OutboxSource } from './outbox.ts';
+export { authorizationBlock, type BusRole, type BusUser, consumerName } from './permissions.ts';
+export { announce, type HostSeen, PresenceWatch } from './presence.ts';
+export { startReader, type StreamReader } from './reader.ts';
+export { answer, ask } from './requests.ts';
+export { untilAnswered } from './retry.ts';
+export { awaitEventStream, ensureEventStream } from './stream.ts';
+export { checkToken, eventSubjects, type EventSubjects } from './subjects.ts';

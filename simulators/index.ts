@@ -1,5 +1,7 @@
-// Public face of the simulators.
-export * from './dgt/index.ts';
-export * from './players/index.ts';
-export * from './line/index.ts';
-export * from './firmata/index.ts';
+// Public face of the simulators: what other parts use (tests reach everything through internal.ts).
+export { mockBoardLink } from './dgt/links.ts';
+export { VirtualDgtBoard } from './dgt/virtual-board.ts';
+export { seededRandom } from './players/random.ts';
+export { createManualScheduler } from './players/scheduler.ts';
+export type { ThinkTime } from './players/think-time.ts';
+export { startSeededGame, type VirtualGame } from './players/virtual-player.ts';

@@ -1,18 +1,16 @@
 // Public face of the tournament part: TRF, event files, round robins, results, tie-breaks,
-// playoffs, fines and prizes. (tournament/dutch/ is the Swiss pairing engine, exported from here too.)
-export * from './trf.ts';
-export * from './berger.ts';
-export * from './tiebreak-codes.ts';
-export * from './event.ts';
-export * from './presets.ts';
-export * from './boards.ts';
-export * from './rating-tables.ts';
-export * from './tiebreaks.ts';
-export * from './dutch/index.ts';
-export * from './results.ts';
-export * from './section-record.ts';
-export * from './prizes.ts';
-export * from './playoff.ts';
-export * from './clocks.ts';
-export * from './swiss.ts';
-export * from './views.ts';
+// playoffs, fines and prizes: what other parts use. (The Swiss pairing engine has a face of its own,
+// tournament/dutch/index.ts; tests reach everything through internal.ts.)
+export { bergerSchedule } from './berger.ts';
+export { hallBoardNumbers, type Pairing, roundBoards } from './boards.ts';
+export { playoffGameConfig } from './clocks.ts';
+export { type EventPlayer, type EventSection, findSection, loadEvent, quickplayFinishOf, sectionRounds, type ZeitnotEvent } from './event.ts';
+export { decidePlayoff, drawingOfLots, type PlayoffGame, playoffSitting, type PlayoffState, recordPlayoffResult, startPlayoff, tiedForFirst } from './playoff.ts';
+export { presetEvent, presetJson, type PresetName, presetNames } from './presets.ts';
+export { type BoardResult, boardResultFromClock } from './results.ts';
+export { clockIncidents, emptyRecord, type Offence, playersToPair, recordBoardResult, type SectionRecord, sectionStandings, sectionTrf } from './section-record.ts';
+export { type ByeRequest, pairSwissRound } from './swiss.ts';
+export { isTiebreakSpec, parseTiebreak } from './tiebreak-codes.ts';
+export { rankStandings, tiebreakContext, type UnplayedRules } from './tiebreaks.ts';
+export { decodeTrf, exportTrf, parseTrf, readTrf, standardScoring, TrfError, type TrfPlayer, type TrfReading, type TrfResultCode, type TrfRoundEntry, type TrfTournament } from './trf.ts';
+export { type CrosstableRow, crosstableView, type CrosstableView, finesView, type FinesView, pairingsView, playoffView, type PlayoffView, prizesView, type PrizesView } from './views.ts';

@@ -5,8 +5,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemScheduler } from '../../device-bridge/index.ts';
-import { createVirtualLineClock, ptySerialDevice, type DeviceEnd, type VirtualLineClock } from '../../simulators/index.ts';
+import { systemScheduler } from '../../device-bridge/internal.ts';
+import { createVirtualLineClock, ptySerialDevice, type DeviceEnd, type VirtualLineClock } from '../../simulators/internal.ts';
 import { parseDeviceSpec, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
 import { cairnsRound } from './fixtures.ts';
 

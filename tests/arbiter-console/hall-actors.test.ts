@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SimulatedClock } from 'xstate';
 import { afterEach, describe, expect, it } from 'vitest';
-import { replayGame, type ClockEvent } from '../../clock-engine/index.ts';
+import { replayGame, type ClockEvent } from '../../clock-engine/internal.ts';
 import { Journal, PlayingHall, boardGameConfig, realClock, type HallClock } from '../../arbiter-console/internal.ts';
 import { MIN, cairnsRound } from './fixtures.ts';
 

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { roundFromEvent, swissRoundPairing, tournamentApi, TournamentDesk, type LivePairing } from '../../arbiter-console/internal.ts';
 import type { GameResult } from '../../clock-engine/index.ts';
-import { pairSwissRound, pairTrf, parseTrf, type ZeitnotEvent } from '../../tournament/index.ts';
+import { pairSwissRound, pairTrf, parseTrf, type ZeitnotEvent } from '../../tournament/internal.ts';
 import { testHall, type TestHall } from './fixtures.ts';
 import { smallRoundRobin, smallSwiss } from './tournament-fixtures.ts';
 

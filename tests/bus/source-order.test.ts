@@ -2,7 +2,7 @@
 // holds them (SourceOrder, the reader's bookkeeping), and where a reader may resume meanwhile.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SourceOrder, type BusEntry } from '../../bus/index.ts';
+import { SourceOrder, type BusEntry } from '../../bus/internal.ts';
 
 const entry = (source: string, sourceSeq: number): BusEntry => ({ source, sourceSeq, wallMs: 0, record: null });
 const seqs = (released: { entry: BusEntry }[]): string[] => released.map((h) => `${h.entry.source}:${h.entry.sourceSeq}`);

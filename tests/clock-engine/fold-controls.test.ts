@@ -1,6 +1,6 @@
 // Scenario tests for every kind of control, with exact millisecond values.
 import { describe, expect, it } from 'vitest';
-import { nextDeadline, remainingAt, replayGame, type ClockEvent, type GameState } from '../../clock-engine/index.ts';
+import { nextDeadline, remainingAt, replayGame, type ClockEvent, type GameState } from '../../clock-engine/internal.ts';
 import { ev, fold, gameConfig, min, opening, plies, sec } from './helpers.ts';
 
 describe('Fischer increment credited before the move (DGT)', () => {

@@ -1,7 +1,7 @@
 // Rules the clock applies: penalties per Laws edition, the draw-offer move rule, Article 10.2,
 // the two move counts, and the Laws 6.9 flag result.
 import { describe, expect, it } from 'vitest';
-import { canCheckmate, penaltyOutcome } from '../../clock-engine/index.ts';
+import { canCheckmate, penaltyOutcome } from '../../clock-engine/internal.ts';
 import { ev, fold, gameConfig, opening } from './helpers.ts';
 
 describe('penalties per Laws edition', () => {

@@ -3,7 +3,7 @@
 // L2018/L2023 Guidelines III where adopted, with the five-second increment), the arbiter's discretion
 // on postponing, and the default-time boundary as an event words it.
 import { describe, expect, it } from 'vitest';
-import { presetEvent, playoffGameConfig, startPlayoff, pendingGames, boardGameConfig, loadEvent, roundBoards } from '../../tournament/index.ts';
+import { presetEvent, playoffGameConfig, startPlayoff, pendingGames, boardGameConfig, loadEvent, roundBoards } from '../../tournament/internal.ts';
 import { ev, fold, gameConfig, min, opening, sec } from './helpers.ts';
 
 const blitz2009 = (supervision: 'adequate' | 'inadequate') => gameConfig('300', { lawsEdition: '2009', category: 'blitz', supervision });

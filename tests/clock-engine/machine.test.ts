@@ -10,7 +10,7 @@ import {
   type ClockEvent,
   type GameConfig,
   type GameState,
-} from '../../clock-engine/index.ts';
+} from '../../clock-engine/internal.ts';
 import { ev, gameConfig, min } from './helpers.ts';
 
 /** An actor on a simulated clock, journalling what goes in and what the engine generates. */

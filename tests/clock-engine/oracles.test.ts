@@ -9,7 +9,7 @@ import {
   timeControlPresets,
   type PgnGame,
   type TimeControl,
-} from '../../clock-engine/index.ts';
+} from '../../clock-engine/internal.ts';
 
 const oracle = (file: string) => readPgnGames(readFileSync(new URL(`../fixtures/oracles/clocks/${file}`, import.meta.url), 'utf8'));
 const index = JSON.parse(readFileSync(new URL('../fixtures/oracles/clocks/index.json', import.meta.url), 'utf8')) as {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { auditPgnGame, formatClockComment, parseClockValue, parseTimeControl, readPgnGames, replayConfig } from '../../clock-engine/index.ts';
+import { auditPgnGame, formatClockComment, parseClockValue, parseTimeControl, readPgnGames, replayConfig } from '../../clock-engine/internal.ts';
 
 describe('clock values', () => {
   it.each([

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Chess } from 'chess.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { auditPgnGame, formatClockComment, parseTimeControl, readPgnGames, replayConfig } from '../../clock-engine/index.ts';
+import { auditPgnGame, formatClockComment, parseTimeControl, readPgnGames, replayConfig } from '../../clock-engine/internal.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const fixture = (name: string) => readFileSync(join(root, 'tests', 'fixtures', 'pgn', name), 'utf8');

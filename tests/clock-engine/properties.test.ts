@@ -12,7 +12,7 @@ import {
   type ClockEvent,
   type GameConfig,
   type Side,
-} from '../../clock-engine/index.ts';
+} from '../../clock-engine/internal.ts';
 import { ev, fold, gameConfig, opening } from './helpers.ts';
 
 const fischer = fc.record({

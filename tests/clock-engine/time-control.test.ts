@@ -10,7 +10,7 @@ import {
   type MoveBonus,
   type Period,
   type TimeControl,
-} from '../../clock-engine/index.ts';
+} from '../../clock-engine/internal.ts';
 
 const inc = (ms: number, fromMove = 1): MoveBonus => ({ kind: 'increment', ms, fromMove });
 const p = (white: number, bonus: MoveBonus = { kind: 'none' }, moves?: number, black = white): Period =>

@@ -18,7 +18,7 @@ import {
   type EventActor,
   type GameConfig,
   type Side,
-} from '../../clock-engine/index.ts';
+} from '../../clock-engine/internal.ts';
 import { ev, fold, gameConfig, min, opening } from './helpers.ts';
 
 const dgt: EventActor = { kind: 'device', deviceId: 'dgt-7' };

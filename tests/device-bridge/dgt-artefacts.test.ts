@@ -6,7 +6,7 @@
 // goes on, reported, never silently.
 import { Chess, type Move } from 'chess.js';
 import { describe, expect, it } from 'vitest';
-import { PositionTracker, squareIndex, type BoardSquare, type PieceLetter, type PositionEvent } from '../../device-bridge/index.ts';
+import { PositionTracker, squareIndex, type BoardSquare, type PieceLetter, type PositionEvent } from '../../device-bridge/internal.ts';
 import { createManualScheduler } from '../../simulators/index.ts';
 
 type Side = 'white' | 'black';

@@ -11,7 +11,7 @@ import {
   type ClockSideReading,
   type DecodeOutput,
   type PositionEvent,
-} from '../../device-bridge/index.ts';
+} from '../../device-bridge/internal.ts';
 import { createManualScheduler } from '../../simulators/index.ts';
 
 const dir = resolve(import.meta.dirname, '../fixtures/oracles/dgt/arnsholt_dgtdriver');

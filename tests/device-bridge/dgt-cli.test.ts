@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Chess } from 'chess.js';
 import { boardDumpMessage, clockTimesMessage, fieldUpdateMessage, squareIndex, type PieceLetter } from '../../device-bridge/index.ts';
-import { createManualScheduler, createVirtualLineClock, ptyBoardLink, ptySerialDevice, VirtualDgtBoard } from '../../simulators/index.ts';
+import { createManualScheduler, createVirtualLineClock, ptyBoardLink, ptySerialDevice, VirtualDgtBoard } from '../../simulators/internal.ts';
 import { openPtyPair } from '../support/pty.ts';
 
 const root = resolve(import.meta.dirname, '../..');

@@ -10,7 +10,7 @@ import {
   setAndRun,
   type ClockAckMessage,
   type ClockQueueEvent,
-} from '../../device-bridge/index.ts';
+} from '../../device-bridge/internal.ts';
 import { createManualScheduler } from '../../simulators/index.ts';
 
 const ack = (command: number, ok = true): ClockAckMessage => {

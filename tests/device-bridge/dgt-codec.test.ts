@@ -28,7 +28,7 @@ import {
   eeMovesMessage,
   type DecodeOutput,
   type PieceLetter,
-} from '../../device-bridge/index.ts';
+} from '../../device-bridge/internal.ts';
 
 const bytes = (hex: string): number[] => hex.split(/\s+/).filter(Boolean).map((h) => parseInt(h, 16));
 const hex = (b: Uint8Array): string => [...b].map((x) => x.toString(16).padStart(2, '0').toUpperCase()).join(' ');

@@ -3,8 +3,8 @@
 import { SerialPortMock } from 'serialport';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDgtDevice, type DeviceMessage } from '../../device-bridge/index.ts';
-import { gameConfig, replayGame, type ClockEvent } from '../../clock-engine/index.ts';
-import { createManualScheduler, createVirtualGame, mockBoardLink, playOnDgtBoard, VirtualDgtBoard } from '../../simulators/index.ts';
+import { gameConfig, replayGame, type ClockEvent } from '../../clock-engine/internal.ts';
+import { createManualScheduler, createVirtualGame, mockBoardLink, playOnDgtBoard, VirtualDgtBoard } from '../../simulators/internal.ts';
 import { until } from '../support/wait.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];

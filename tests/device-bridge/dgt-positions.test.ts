@@ -3,7 +3,7 @@
 // rotated board is recognised from its start position.
 import { Chess } from 'chess.js';
 import { describe, expect, it } from 'vitest';
-import { PositionTracker, squareIndex, type BoardSquare, type PieceLetter, type PositionEvent } from '../../device-bridge/index.ts';
+import { PositionTracker, squareIndex, type BoardSquare, type PieceLetter, type PositionEvent } from '../../device-bridge/internal.ts';
 import { createManualScheduler } from '../../simulators/index.ts';
 
 function squaresOf(fen: string, rotated = false): BoardSquare[] {

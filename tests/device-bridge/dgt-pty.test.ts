@@ -10,7 +10,7 @@ import {
   type ClockEvent,
   type GameConfig,
   type GameState,
-} from '../../clock-engine/index.ts';
+} from '../../clock-engine/internal.ts';
 import { ClockStatus, clockTimesMessage, createDgtDevice, type DeviceMessage, type DgtDevice } from '../../device-bridge/index.ts';
 import {
   createManualScheduler,
@@ -20,7 +20,7 @@ import {
   type ClockSide,
   type ManualScheduler,
   type PtyBoardLink,
-} from '../../simulators/index.ts';
+} from '../../simulators/internal.ts';
 import { openPtyPair, type PtyPair } from '../support/pty.ts';
 import { until } from '../support/wait.ts';
 

@@ -10,7 +10,7 @@ import {
   clockTimesMessage,
   type ClockTimesMessage,
   type WhiteSide,
-} from '../../device-bridge/index.ts';
+} from '../../device-bridge/internal.ts';
 import type { ClockEvent, GameState } from '../../clock-engine/index.ts';
 
 const S = ClockStatus;

@@ -1,8 +1,8 @@
 // The DGT session and device against the virtual board through @serialport/binding-mock, on simulated time.
 import { SerialPortMock } from 'serialport';
 import { afterEach, describe, expect, it } from 'vitest';
-import { asciiText, DgtSession, findDgtBoards, setAndRun, type SessionEvent } from '../../device-bridge/index.ts';
-import { createManualScheduler, mockBoardLink, VirtualDgtBoard, type ManualScheduler } from '../../simulators/index.ts';
+import { asciiText, DgtSession, findDgtBoards, setAndRun, type SessionEvent } from '../../device-bridge/internal.ts';
+import { createManualScheduler, mockBoardLink, VirtualDgtBoard, type ManualScheduler } from '../../simulators/internal.ts';
 import { until } from '../support/wait.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];

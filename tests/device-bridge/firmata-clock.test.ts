@@ -2,8 +2,8 @@
 // clock: button presses become clock events at exact instants; LEDs, buzzer and LCD follow the engine.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGameClock, gameConfig, type ClockEvent, type GameState } from '../../clock-engine/index.ts';
-import { createFirmataClock, defaultFirmataPins as pin, type DeviceMessage, type FirmataClock } from '../../device-bridge/index.ts';
-import { createManualScheduler, createVirtualFirmataBoard, type ManualScheduler, type VirtualFirmataBoard } from '../../simulators/index.ts';
+import { createFirmataClock, defaultFirmataPins as pin, type DeviceMessage, type FirmataClock } from '../../device-bridge/internal.ts';
+import { createManualScheduler, createVirtualFirmataBoard, type ManualScheduler, type VirtualFirmataBoard } from '../../simulators/internal.ts';
 
 const config = gameConfig(
   {

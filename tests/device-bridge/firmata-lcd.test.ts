@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { formatClockTime } from '../../device-bridge/index.ts';
-import { Hd44780 } from '../../simulators/index.ts';
+import { formatClockTime } from '../../device-bridge/internal.ts';
+import { Hd44780 } from '../../simulators/internal.ts';
 
 describe('LCD clock format', () => {
   it.each([

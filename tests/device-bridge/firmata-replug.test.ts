@@ -7,8 +7,8 @@
 import five from 'johnny-five';
 import { afterEach, expect, it } from 'vitest';
 import { createGameClock, gameConfig, remainingAt, type ClockEvent, type Side } from '../../clock-engine/index.ts';
-import { createFirmataClock, defaultFirmataPins as pin, lcdRows, type DeviceMessage } from '../../device-bridge/index.ts';
-import { ArduinoModel, createFirmataFirmware, createManualScheduler, ptySerialDevice, type DeviceEnd, type FirmataFirmware } from '../../simulators/index.ts';
+import { createFirmataClock, defaultFirmataPins as pin, lcdRows, type DeviceMessage } from '../../device-bridge/internal.ts';
+import { ArduinoModel, createFirmataFirmware, createManualScheduler, ptySerialDevice, type DeviceEnd, type FirmataFirmware } from '../../simulators/internal.ts';
 import { openPtyPair } from '../support/pty.ts';
 import { until } from '../support/wait.ts';
 

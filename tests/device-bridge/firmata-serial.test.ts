@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGameClock, gameConfig, type ClockEvent } from '../../clock-engine/index.ts';
-import { createFirmataClock, defaultFirmataPins as pin, openFirmataLink, probeFirmata, type DeviceMessage } from '../../device-bridge/index.ts';
+import { createFirmataClock, defaultFirmataPins as pin, openFirmataLink, probeFirmata, type DeviceMessage } from '../../device-bridge/internal.ts';
 import {
   ArduinoModel,
   createFirmataFirmware,
@@ -12,7 +12,7 @@ import {
   mockSerialDevice,
   ptySerialDevice,
   type DeviceEnd,
-} from '../../simulators/index.ts';
+} from '../../simulators/internal.ts';
 import { openPtyPair } from '../support/pty.ts';
 import { until } from '../support/wait.ts';
 

@@ -3,7 +3,7 @@
 // 50 s after the host's zero), advanced together, so every timestamp can be asserted exactly.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGameClock, gameConfig, type ClockEvent } from '../../clock-engine/index.ts';
-import { createLineClock, type DeviceMessage, type LineClock } from '../../device-bridge/index.ts';
+import { createLineClock, type DeviceMessage, type LineClock } from '../../device-bridge/internal.ts';
 import {
   createManualScheduler,
   createVirtualLineClock,
@@ -12,7 +12,7 @@ import {
   type DeviceEnd,
   type ManualScheduler,
   type VirtualLineClock,
-} from '../../simulators/index.ts';
+} from '../../simulators/internal.ts';
 import { openPtyPair } from '../support/pty.ts';
 import { until } from '../support/wait.ts';
 

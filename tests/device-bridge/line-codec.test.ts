@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { formatLine, lineChecksum, MAX_LINE_LENGTH, parseLine, type LineMessage } from '../../device-bridge/index.ts';
+import { formatLine, lineChecksum, MAX_LINE_LENGTH, parseLine, type LineMessage } from '../../device-bridge/internal.ts';
 
 // Checksums computed independently (Python: reduce(xor, map(ord, body))).
 const vectors: Array<[string, LineMessage]> = [

@@ -12,7 +12,7 @@ import {
   ptySerialDevice,
   totalThinkMs,
   type DeviceEnd,
-} from '../../simulators/index.ts';
+} from '../../simulators/internal.ts';
 import { openPtyPair } from '../support/pty.ts';
 import { until } from '../support/wait.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { probeLineClock } from '../../device-bridge/index.ts';
-import { createManualScheduler, createVirtualLineClock, mockSerialDevice } from '../../simulators/index.ts';
+import { createManualScheduler, createVirtualLineClock, mockSerialDevice } from '../../simulators/internal.ts';
 
 describe('probeLineClock', () => {
   it('finds a line-protocol clock by its HELLO', async () => {

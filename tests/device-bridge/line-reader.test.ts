@@ -2,7 +2,7 @@
 // recovered, in order, whatever the chunk boundaries; runaway garbage without line ends is dropped.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { BoundedReadlineParser, formatLine, parseLine, type LineMessage } from '../../device-bridge/index.ts';
+import { BoundedReadlineParser, formatLine, parseLine, type LineMessage } from '../../device-bridge/internal.ts';
 
 const good: fc.Arbitrary<LineMessage> = fc.oneof(
   fc.record({ type: fc.constant('press' as const), seq: fc.nat(65_535), deviceMs: fc.nat(1e9), side: fc.constantFrom('white' as const, 'black' as const) }),

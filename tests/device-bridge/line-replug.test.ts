@@ -5,8 +5,8 @@
 // like retransmissions of the old boot's and are dropped.
 import { afterEach, expect, it } from 'vitest';
 import type { ClockEvent } from '../../clock-engine/index.ts';
-import { createLineClock, type DeviceMessage, type LineClock } from '../../device-bridge/index.ts';
-import { createManualScheduler, createVirtualLineClock, ptySerialDevice, type DeviceEnd, type VirtualLineClock } from '../../simulators/index.ts';
+import { createLineClock, type DeviceMessage, type LineClock } from '../../device-bridge/internal.ts';
+import { createManualScheduler, createVirtualLineClock, ptySerialDevice, type DeviceEnd, type VirtualLineClock } from '../../simulators/internal.ts';
 import { openPtyPair, type PtyPair } from '../support/pty.ts';
 import { until } from '../support/wait.ts';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SerialPortStream } from '@serialport/stream';
 import { afterEach, expect, it } from 'vitest';
-import { hangUpAware, nativeBinding } from '../../device-bridge/index.ts';
+import { hangUpAware, nativeBinding } from '../../device-bridge/internal.ts';
 import { openPtyPair } from '../support/pty.ts';
 import { until } from '../support/wait.ts';
 

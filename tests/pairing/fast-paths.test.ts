@@ -12,7 +12,7 @@ import {
   type PairingRequest,
   type PairingRoundRecord,
   type RoundPairing,
-} from '../../tournament/index.ts';
+} from '../../tournament/internal.ts';
 import { seededRandom } from '../../simulators/index.ts';
 
 type Outcome = ReturnType<typeof pairRoundBy> | 'no valid pairing';

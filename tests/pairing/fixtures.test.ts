@@ -3,7 +3,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatPairing, pairTrf, parseTrf } from '../../tournament/index.ts';
+import { formatPairing, pairTrf, parseTrf } from '../../tournament/internal.ts';
 
 const dir = join(import.meta.dirname, 'fixtures');
 const files = readdirSync(dir).sort();

@@ -3,7 +3,7 @@
 // through every limb), negative numbers, values near the width's capacity.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pairingLimbs as limbs } from '../../tournament/index.ts';
+import { pairingLimbs as limbs } from '../../tournament/internal.ts';
 
 const width = 7;
 const capacity = 1n << BigInt(limbs.capacityBits(width) - 2);

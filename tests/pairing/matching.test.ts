@@ -2,7 +2,7 @@
 // weight changes, re-solves and frozen pairs the pairing procedure makes.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { WeightedGraph } from '../../tournament/index.ts';
+import { WeightedGraph } from '../../tournament/internal.ts';
 
 /** Best total weight over all matchings of `vertices` (exhaustive). */
 function bestTotal(vertices: readonly number[], weight: (a: number, b: number) => bigint): bigint {

@@ -3,7 +3,7 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatPairing, pairTrf, parseTrf, type RoundPairing } from '../../tournament/index.ts';
+import { formatPairing, pairTrf, parseTrf, type RoundPairing } from '../../tournament/internal.ts';
 
 const oracles = join(import.meta.dirname, '..', 'fixtures', 'oracles', 'pairings');
 const bbpCases = join(oracles, 'bbppairings_tests');

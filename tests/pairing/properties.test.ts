@@ -3,7 +3,7 @@
 // absolute rules: everyone present paired once, no rematch, no forbidden pair, no second bye,
 // and (C3) no non-topscorer pushed beyond a colour difference of 2 or three colours in a row.
 import { describe, expect, it } from 'vitest';
-import { pairRound, type PairingEntrant, type PairingRoundRecord, type RoundPairing } from '../../tournament/index.ts';
+import { pairRound, type PairingEntrant, type PairingRoundRecord, type RoundPairing } from '../../tournament/internal.ts';
 import { seededRandom } from '../../simulators/index.ts';
 
 const random = (seed: number): (() => number) => seededRandom(seed).next;

@@ -12,7 +12,7 @@ import {
   weightLayout,
   type PairingByeContext as ByeContext,
   type PairingPlayerState as PlayerState,
-} from '../../tournament/index.ts';
+} from '../../tournament/internal.ts';
 
 const colour = fc.constantFrom('white' as const, 'black' as const, null);
 const float = fc.constantFrom('down' as const, 'up' as const, 'none' as const);

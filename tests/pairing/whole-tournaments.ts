@@ -4,7 +4,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkTrf, parseTrf } from '../../tournament/index.ts';
+import { checkTrf, parseTrf } from '../../tournament/internal.ts';
 
 const dir = join(import.meta.dirname, 'fixtures');
 const generated = readdirSync(dir)

@@ -4,7 +4,7 @@
 import { SerialPortMock } from 'serialport';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyClockEvent, gameConfig, initialGameState, type GameState } from '../../clock-engine/index.ts';
-import { createDgtDevice, DgtDecoder, setAndRun, type DeviceMessage } from '../../device-bridge/index.ts';
+import { createDgtDevice, DgtDecoder, setAndRun, type DeviceMessage } from '../../device-bridge/internal.ts';
 import { createManualScheduler, mockBoardLink, VirtualDgtBoard } from '../../simulators/index.ts';
 import { until } from '../support/wait.ts';
 

@@ -12,8 +12,8 @@ import {
   xlDisplay,
   type DecodeOutput,
   type DgtMessage,
-} from '../../device-bridge/index.ts';
-import { createManualScheduler, mockBoardLink, VirtualDgtBoard, type VirtualDgtBoardOptions } from '../../simulators/index.ts';
+} from '../../device-bridge/internal.ts';
+import { createManualScheduler, mockBoardLink, VirtualDgtBoard, type VirtualDgtBoardOptions } from '../../simulators/internal.ts';
 import { openPtyPair } from '../support/pty.ts';
 import { until } from '../support/wait.ts';
 
@@ -192,7 +192,7 @@ describe('reaching the virtual board', () => {
   });
 
   it('through a real pty pair (socat) and the native serialport binding', async () => {
-    const { ptyBoardLink } = await import('../../simulators/index.ts');
+    const { ptyBoardLink } = await import('../../simulators/internal.ts');
     const board = new VirtualDgtBoard({ scheduler: createManualScheduler(), serial: '04242' });
     const pair = await openPtyPair();
     cleanups.push(() => pair.close());

@@ -2,7 +2,7 @@
 // I2C to the LCD model, and no crash on any byte stream.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ArduinoModel, createFirmataFirmware, createVirtualFirmataBoard, type DeviceEnd } from '../../simulators/index.ts';
+import { ArduinoModel, createFirmataFirmware, createVirtualFirmataBoard, type DeviceEnd } from '../../simulators/internal.ts';
 
 function memoryEnd() {
   const sent: number[] = [];

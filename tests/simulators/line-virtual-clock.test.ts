@@ -1,7 +1,7 @@
 // The virtual line-protocol clock on its own: an in-memory serial end, a simulated clock, exact values.
 import { describe, expect, it } from 'vitest';
 import { formatLine, parseLine, type DeviceLine, type HostLine } from '../../device-bridge/index.ts';
-import { createManualScheduler, createVirtualGame, createVirtualLineClock, playOnLineClock, totalThinkMs, type DeviceEnd } from '../../simulators/index.ts';
+import { createManualScheduler, createVirtualGame, createVirtualLineClock, playOnLineClock, totalThinkMs, type DeviceEnd } from '../../simulators/internal.ts';
 
 function memoryEnd() {
   const sent: string[] = [];

@@ -8,7 +8,7 @@ import {
   PgnScriptError,
   runGameScript,
   splitPgnGames,
-} from '../../simulators/index.ts';
+} from '../../simulators/internal.ts';
 
 const oracle = (name: string) => readFileSync(new URL(`../fixtures/oracles/clocks/${name}`, import.meta.url), 'utf8');
 

@@ -12,7 +12,7 @@ import {
   startSeededGame,
   totalThinkMs,
   type ScriptedMove,
-} from '../../simulators/index.ts';
+} from '../../simulators/internal.ts';
 
 const lognormal = { kind: 'lognormal', medianMs: 20_000, sigma: 1, minMs: 1_000, maxMs: 600_000 } as const;
 

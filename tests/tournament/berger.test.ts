@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bergerSchedule, roundRobinRounds } from '../../tournament/index.ts';
+import { bergerSchedule, roundRobinRounds } from '../../tournament/internal.ts';
 
 // Research notes §4.1, the 10-player table (first-named player has White).
 const table10 = [

@@ -2,7 +2,7 @@
 // standings with DE, BPG, KS, SB, WON, a two-player playoff ladder to Armageddon, prizes.
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
-import { createGameClock, replayGame } from '../../clock-engine/index.ts';
+import { createGameClock, replayGame } from '../../clock-engine/internal.ts';
 import {
   applyPlayoff,
   awardPrizes,
@@ -28,7 +28,7 @@ import {
   tiedForFirst,
   withdrawnOrForfeited,
   type SectionRecord,
-} from '../../tournament/index.ts';
+} from '../../tournament/internal.ts';
 import { playPlayoff, playRoundRobin, type RoundScript } from './run-section.ts';
 import { playGame } from './simulate.ts';
 

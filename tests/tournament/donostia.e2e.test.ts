@@ -15,7 +15,7 @@ import {
   startPlayoff,
   tiedForFirst,
   type SectionRecord,
-} from '../../tournament/index.ts';
+} from '../../tournament/internal.ts';
 import { playPlayoff, playRoundRobin, type RoundScript } from './run-section.ts';
 
 const event = presetEvent('donostia-2009');

@@ -16,7 +16,7 @@ import {
   sectionCrosstable,
   withdrawalForfeits,
   type EventFieldError,
-} from '../../tournament/index.ts';
+} from '../../tournament/internal.ts';
 
 function errorsOf(run: () => unknown): EventFieldError[] {
   try {

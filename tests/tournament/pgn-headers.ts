@@ -1,6 +1,6 @@
 // Reads result-only PGN files (tag pairs) into crosstable input: players by FIDE id, games by round.
 import { readFileSync } from 'node:fs';
-import type { CrosstablePlayer, RoundResults } from '../../tournament/index.ts';
+import type { CrosstablePlayer, RoundResults } from '../../tournament/internal.ts';
 
 export interface PgnEvent {
   readonly players: CrosstablePlayer[];

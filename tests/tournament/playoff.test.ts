@@ -13,7 +13,7 @@ import {
   startPlayoff,
   type PlayoffState,
   type StandingRow,
-} from '../../tournament/index.ts';
+} from '../../tournament/internal.ts';
 import type { GameResult } from '../../clock-engine/index.ts';
 
 const cairns = findSection(presetEvent('cairns-cup-2019'), 'main');

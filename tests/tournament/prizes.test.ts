@@ -1,6 +1,6 @@
 // Prize rules on hand-made standings: the research examples for equal sharing and Hort (§6).
 import { describe, expect, it } from 'vitest';
-import { awardPrizes, findSection, presetEvent, teamStandings, type EventSection, type StandingRow } from '../../tournament/index.ts';
+import { awardPrizes, findSection, presetEvent, teamStandings, type EventSection, type StandingRow } from '../../tournament/internal.ts';
 
 const base = findSection(presetEvent('sa-open-2009'), 'open');
 const withPrizes = (prizes: Partial<NonNullable<EventSection['prizes']>>): EventSection => ({

@@ -13,7 +13,7 @@ import {
   type PlayoffState,
   type RoundResults,
   type ZeitnotEvent,
-} from '../../tournament/index.ts';
+} from '../../tournament/internal.ts';
 import { playGame, planFor } from './simulate.ts';
 
 export interface RoundScript {

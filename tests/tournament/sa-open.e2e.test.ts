@@ -30,7 +30,7 @@ import {
   type ByeRequest,
   type EventPlayer,
   type SectionRecord,
-} from '../../tournament/index.ts';
+} from '../../tournament/internal.ts';
 import { playRound, type RoundScript } from './run-section.ts';
 
 const event = presetEvent('sa-open-2009');

@@ -2,7 +2,7 @@
 // and end the game as planned (resignation, agreed draw, flag fall, absence past the default time).
 // The result the tournament records is the one the clock engine's fold decides.
 import { Chess } from 'chess.js';
-import { advanceTo, replayGame, type ClockEvent, type GameConfig, type GameState, type Side } from '../../clock-engine/index.ts';
+import { advanceTo, replayGame, type ClockEvent, type GameConfig, type GameState, type Side } from '../../clock-engine/internal.ts';
 import { drawingOfLots } from '../../tournament/index.ts';
 
 export type GamePlan =

@@ -1,6 +1,6 @@
 // Real events: Uzchess Cup Masters 2025 (10-player round robin) and the Women's World Rapid 2024 (11-round Swiss).
 import { describe, expect, it } from 'vitest';
-import { buildCrosstable, exportTrf, parseTrf, rankStandings, tiebreakContext, tiebreakValue } from '../../tournament/index.ts';
+import { buildCrosstable, exportTrf, parseTrf, rankStandings, tiebreakContext, tiebreakValue } from '../../tournament/internal.ts';
 import { readResultPgn, readSnapshot } from './pgn-headers.ts';
 
 const base = new URL('../fixtures/oracles/tiebreaks/', import.meta.url);

@@ -1,7 +1,7 @@
 // Every published answer of the FIDE TEC tie-break exercises (Held, C.07-2023), and the 2026 variants.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseTrf, rankStandings, tiebreakContext, tiebreakValue, type UnplayedRules } from '../../tournament/index.ts';
+import { parseTrf, rankStandings, tiebreakContext, tiebreakValue, type UnplayedRules } from '../../tournament/internal.ts';
 
 const dir = new URL('../fixtures/oracles/tiebreaks/fide_held_exercises/', import.meta.url);
 interface Exercise {

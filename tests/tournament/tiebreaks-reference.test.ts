@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectedScoreHundredths, parseTiebreak, parseTrf, rankStandings, tiebreakContext, tiebreakValue } from '../../tournament/index.ts';
+import { expectedScoreHundredths, parseTiebreak, parseTrf, rankStandings, tiebreakContext, tiebreakValue } from '../../tournament/internal.ts';
 
 const fixtures = join(import.meta.dirname, 'fixtures', 'trf');
 const read = (name: string) => readFileSync(join(fixtures, name), 'utf8');

@@ -1,6 +1,6 @@
 // The worked examples of the research notes (§3.4-3.7) and the per-edition rules for unplayed games.
 import { describe, expect, it } from 'vitest';
-import { bergerSchedule, buildCrosstable, dpFor, parseTiebreak, rankStandings, tiebreakContext, tiebreakValue, type RoundResults } from '../../tournament/index.ts';
+import { bergerSchedule, buildCrosstable, dpFor, parseTiebreak, rankStandings, tiebreakContext, tiebreakValue, type RoundResults } from '../../tournament/internal.ts';
 
 /** Round robin from a table of White's score per pairing ("i-j": score of i against j). */
 function roundRobin(n: number, score: (a: number, b: number) => number, forfeits: Record<string, '+--' | '--+'> = {}): ReturnType<typeof buildCrosstable> {

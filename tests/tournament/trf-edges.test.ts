@@ -24,7 +24,7 @@ import {
   tiebreakContext,
   TrfError,
   type EventPlayer,
-} from '../../tournament/index.ts';
+} from '../../tournament/internal.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const fixtures = join(import.meta.dirname, 'fixtures', 'trf');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { exportTrf, parseTrf, TrfError, totalPoints, type TrfTournament } from '../../tournament/index.ts';
+import { exportTrf, parseTrf, TrfError, totalPoints, type TrfTournament } from '../../tournament/internal.ts';
 
 const oracle = (name: string): string =>
   readFileSync(new URL(`../fixtures/oracles/tiebreaks/fide_held_exercises/${name}.trf`, import.meta.url), 'utf8');
