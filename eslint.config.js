@@ -23,6 +23,7 @@ const folderThroughIndex = {
 };
 const noRoot = { regex: '^\\.\\./(console|index|internal)\\.ts$', message: 'A folder never imports the composition root or the public face.' };
 const never = (folders, why) => ({ regex: `^\\.\\./(${folders})/`, message: why });
+const only = (folders, why) => ({ regex: `^\\.\\./(?!(${folders})/index\\.ts$)(${FOLDERS})/`, message: why });
 const noNode = { regex: '^node:', message: 'contract/ and the page are pure: no Node.' };
 const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns: [throughIndex, ...patterns] }] });
 
@@ -63,12 +64,17 @@ export default tseslint.config(
     rules: restrict(noNode, { regex: '^\\.\\./(?!\\.\\./)', message: 'contract/ imports no other arbiter-console folder.' }),
   },
   {
+    files: ['arbiter-console/journal/**/*.ts'],
+    rules: restrict(folderThroughIndex, noRoot, only('contract', 'The journal imports only contract/: it records, it never decides.')),
+  },
+  {
+    // The hall never imports the desk or the server (nor the devices, the team, the bus roles or the simulation).
     files: ['arbiter-console/hall/**/*.ts'],
-    rules: restrict(folderThroughIndex, noRoot, never('desk|server', 'The hall never imports the desk or the server.')),
+    rules: restrict(folderThroughIndex, noRoot, only('contract|journal', 'The hall imports only contract/ and journal/: never the desk or the server.')),
   },
   {
     files: ['arbiter-console/desk/**/*.ts'],
-    rules: restrict(folderThroughIndex, noRoot, never('server', 'The desk never imports the server.')),
+    rules: restrict(folderThroughIndex, noRoot, never('server|on-bus|simulation', 'The desk never imports the server (nor the bus roles or the simulation).')),
   },
   {
     // The page (bundled for the browser) imports only the contract.
