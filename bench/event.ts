@@ -1,4 +1,4 @@
-// The event's actor system (arbiter-console/round-actor.ts + the game-clock actors): how late a flag
+// The event's actor system (arbiter-console/hall/round-actor.ts + the game-clock actors): how late a flag
 // is announced with real timers at 1,000 running boards, the memory of a board (its Board and its
 // game-clock actor), and presses per second through the whole path: a device event, the hall, the
 // journal (a real SQLite file), the board's fold and actor, and the clients' delta queues.

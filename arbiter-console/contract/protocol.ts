@@ -59,7 +59,7 @@ export const arbiterCommandSchema = z.discriminatedUnion('type', [
 ]);
 export type ArbiterCommand = z.infer<typeof arbiterCommandSchema>;
 
-// Tournament desk commands (arbiter-console/tournament-desk.ts): results, next-round pairing drafts,
+// Tournament desk commands (arbiter-console/desk/tournament-desk.ts): results, next-round pairing drafts,
 // playoffs, incidents. Players are event pairing numbers, boards the draft's board numbers.
 const playerId = z.number().int().min(1).max(9999);
 const roundNumber = z.number().int().min(1).max(99);

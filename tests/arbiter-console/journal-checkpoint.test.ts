@@ -1,4 +1,4 @@
-// The journal's WAL is checkpointed by a thread of its own (arbiter-console/journal-checkpoint.ts), not
+// The journal's WAL is checkpointed by a thread of its own (arbiter-console/journal/journal-checkpoint.ts), not
 // inside an append on the event loop: the database file fills while the journal only appends, and the
 // thread never keeps a process alive.
 import { spawnSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// A round's game clocks live in table groups (arbiter-console/round-actor.ts): every clock is reached
+// A round's game clocks live in table groups (arbiter-console/hall/round-actor.ts): every clock is reached
 // by its systemId while the round is seated and is gone from the system once the round is closed, and
 // no actor has more than a group's worth of children (XState's spawn and stop cost grows with the square).
 import { SimulatedClock, createActor, type AnyActorRef } from 'xstate';
