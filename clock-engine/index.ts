@@ -41,6 +41,8 @@ export {
   type GameClockInput,
   type ClockWithNow,
   type GameClockEmitted,
+  type GameClockEvent,
+  type GameClockAdopt,
   type GameClockOptions,
   type GameClock,
   type Clock,
