@@ -65,6 +65,8 @@ export class PlayingHall {
   readonly #actor: Actor<ReturnType<typeof eventLogic>>;
   readonly #owns: (board: string) => boolean;
   #live = false;
+  /** A seated round took boards with open alerts off the tables: the queue changed with no board of it told. */
+  #attentionDropped = false;
   /** Within `batch`: what changed so far, told at its end. */
   #pending: { boards: Set<string>; key: boolean; round: boolean; told: boolean } | undefined;
   /** A console on the bus: the hall host of each board (shown with the board). */
@@ -201,6 +203,9 @@ export class PlayingHall {
     const section = round.section ?? MAIN;
     const previous = this.#seated.get(section);
     for (const board of this.#boardsOf(section)) {
+      // The attention queue belongs to the round on the boards: the previous round's items leave it
+      // (they stay in the journal and the board's history).
+      if (this.#attentionKeys.get(board.id)) this.#attentionDropped = true;
       this.boards.delete(board.id);
       this.#boardVersion.delete(board.id);
       this.#attentionKeys.delete(board.id);
@@ -213,7 +218,10 @@ export class PlayingHall {
       const board = new Board(info, round.game, round);
       const other = this.boards.get(info.id);
       // A finished board of another section that this round takes over leaves that section's tables.
-      if (other) this.#sectionBoards.set(other.round.section ?? MAIN, this.#boardsOf(other.round.section ?? MAIN).filter((b) => b !== other));
+      if (other) {
+        this.#sectionBoards.set(other.round.section ?? MAIN, this.#boardsOf(other.round.section ?? MAIN).filter((b) => b !== other));
+        if (this.#attentionKeys.get(info.id)) this.#attentionDropped = true;
+      }
       this.boards.set(info.id, board);
       this.#sectionBoard.set(info.id, k + 1);
       return board;
@@ -438,7 +446,8 @@ export class PlayingHall {
       return;
     }
     const now = this.source.now();
-    let attention = false;
+    let attention = this.#attentionDropped;
+    this.#attentionDropped = false;
     for (const id of new Set(boards)) {
       const signature = this.#attentionSignature(id);
       if (signature !== this.#attentionKeys.get(id)) attention = true;
