@@ -20,7 +20,7 @@ export { roundFromEvent, swissRoundPairing, type LivePairing } from './desk/inte
 export { timekeeperMismatches, withDeviceTimekeepers } from './devices/index.ts';
 export { explainPortError } from './devices/internal.ts';
 export { boardHistory, boardPgn, type ManualSource } from './hall/index.ts';
-export { gameSystemId, roundLogic, type RoundActorInput } from './hall/internal.ts';
+export { gameSystemId, roundLogic, type HallOptions, type RoundActorInput } from './hall/internal.ts';
 export { builtPage } from './server/index.ts';
 export { ClientSession, inlineBuilder, type Pending, type SessionHost, type SessionLimits } from './server/internal.ts';
 export { startAutopilot } from './simulation/index.ts';

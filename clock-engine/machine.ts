@@ -6,7 +6,9 @@
 // emits it, so the console can journal it and a replay of the journal reproduces the state exactly.
 // With `deadlines: 'report'` (the console's hall) the actor applies nothing by itself: its timer only
 // reports the instant (`deadline`), and whoever owns the journal journals the deadline events and sends
-// them back, so nothing is applied before it is journaled.
+// them back, so nothing is applied before it is journaled. An owner that has folded an event already
+// (to journal the deadlines it passed) sends the folded state (`adopt`) instead of the event, so the
+// event is folded once.
 import { assign, createActor, enqueueActions, setup, type Actor, type ActorOptions, type AnyActorLogic } from 'xstate';
 import { clockEventTypes } from './clock-state.ts';
 import { advanceTo, applyClockEvent, earliestPossibleDeadline, followsReading, initialGameState, noDeadlineBy } from './fold.ts';
@@ -22,6 +24,15 @@ export interface GameClockContext {
   readonly awakeAt?: number;
   readonly deadlines: 'apply' | 'report';
 }
+
+/** The owner's fold of the next journaled event: the actor takes the state as it is and re-aims its timer if needed. */
+export interface GameClockAdopt {
+  readonly type: 'adopt';
+  readonly game: GameState;
+}
+
+/** What the actor takes: a clock event to fold, or a state its owner folded. */
+export type GameClockEvent = ClockEvent | GameClockAdopt;
 
 /** What the actor emits (`actor.on('generated', ...)`): engine-made events to journal, and new alerts. */
 export type GameClockEmitted =
@@ -66,7 +77,7 @@ function emitNews(
 const machineSetup = setup({
   types: {
     context: {} as GameClockContext,
-    events: {} as ClockEvent,
+    events: {} as GameClockEvent,
     input: {} as GameClockInput,
     emitted: {} as GameClockEmitted,
   },
@@ -81,12 +92,15 @@ const machineSetup = setup({
       aimedAt: earliestPossibleDeadline(context.config, context.game, Math.max(context.game.asOf, context.awakeAt ?? context.game.asOf)),
     })),
     fold: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type === 'adopt') return;
       const { state, emitted } = applyClockEvent(context.config, context.game, event);
       enqueue.assign({ game: state });
       if (emitted.length > 0 || state.alerts.length !== context.game.alerts.length) emitNews(enqueue, context.game, state, emitted);
     }),
     /** The hot path: a press that passes no deadline and raises no alert (the fold's fast path). */
-    foldPress: assign(({ context, event }) => ({ game: applyClockEvent(context.config, context.game, event).state })),
+    foldPress: assign(({ context, event }) => (event.type === 'adopt' ? {} : { game: applyClockEvent(context.config, context.game, event).state })),
+    /** The owner folded the event: its state is taken as it is (no second fold). */
+    adopt: assign(({ context, event }) => (event.type === 'adopt' ? { game: event.game } : { game: context.game })),
     /** The timer woke at `aimedAt`: apply every deadline due by then, stamped with its own instant. */
     reachDeadline: enqueueActions(({ context, enqueue }) => {
       if (context.aimedAt === undefined) return;
@@ -116,7 +130,16 @@ const machineSetup = setup({
       !followsReading(context.config, event.reading) &&
       event.at >= context.game.asOf &&
       noDeadlineBy(context.config, context.game, event.at),
-    noDeadlinePassed: ({ context, event }) => noDeadlineBy(context.config, context.game, event.at),
+    noDeadlinePassed: ({ context, event }) => event.type !== 'adopt' && noDeadlineBy(context.config, context.game, event.at),
+    /**
+     * An adopted state that keeps the game running with no deadline possible before the instant the
+     * timer is aimed at: the timer stays (it would only wake early, find nothing due and re-aim).
+     */
+    keepsTimer: ({ context, event }) => {
+      if (event.type !== 'adopt' || event.game.status !== 'running' || context.aimedAt === undefined) return false;
+      const earliest = earliestPossibleDeadline(context.config, event.game, Math.max(event.game.asOf, context.awakeAt ?? event.game.asOf));
+      return earliest === undefined || earliest >= context.aimedAt;
+    },
     isUntrackedPlainPress: ({ context, event }) =>
       event.type === 'press' &&
       Number.isSafeInteger(event.at) &&
@@ -129,7 +152,10 @@ const machineSetup = setup({
 });
 
 const foldOnly = Object.fromEntries(clockEventTypes.map((t) => [t, { actions: 'fold' as const }]));
-const foldAndRoute = Object.fromEntries(clockEventTypes.map((t) => [t, { target: '#gameClock.routing', actions: 'fold' as const }]));
+const foldAndRoute = {
+  ...Object.fromEntries(clockEventTypes.map((t) => [t, { target: '#gameClock.routing', actions: 'fold' as const }])),
+  adopt: { target: '#gameClock.routing', actions: 'adopt' as const },
+};
 const routes = [
   { guard: 'isRunning', target: '#gameClock.running' },
   { guard: 'isPaused', target: '#gameClock.paused' },
@@ -175,12 +201,13 @@ export const gameClockMachine = machineSetup.createMachine({
         boardPosition: [{ guard: 'noDeadlinePassed', actions: 'fold' }, { target: '#gameClock.routing', actions: 'fold' }],
         drawOffer: [{ guard: 'noDeadlinePassed', actions: 'fold' }, { target: '#gameClock.routing', actions: 'fold' }],
         setMoveCounter: [{ guard: 'noDeadlinePassed', actions: 'fold' }, { target: '#gameClock.routing', actions: 'fold' }],
+        adopt: [{ guard: 'keepsTimer', actions: 'adopt' }, { target: '#gameClock.routing', actions: 'adopt' }],
       },
     },
     paused: { on: foldAndRoute },
     finished: {
       // Not a final state: the arbiter may still correct the result or the move counts.
-      on: foldOnly,
+      on: { ...foldOnly, adopt: { actions: 'adopt' as const } },
     },
   },
 });

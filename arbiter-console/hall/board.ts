@@ -55,9 +55,11 @@ export class Board {
   /** The round's rules with this board's timekeeper (round.ts). */
   readonly config: GameConfig;
   /**
-   * The board's game-clock actor (clock-engine machine.ts, spawned by the round actor): it runs the same
-   * fold on every event and owns the board's deadline timer. Until it is attached (while the journal is
-   * replayed) the board folds alone.
+   * The board's game-clock actor (clock-engine machine.ts, spawned by the round actor) on the machine
+   * that keeps the board's time: it takes each state folded here (`adopt`) and owns the board's deadline
+   * timer. Until it is attached (while the journal is replayed), and on a machine that does not keep
+   * the board's time (a console on the bus: the board is a projection of its owner's journaled events),
+   * there is none.
    */
   #clock: Pick<GameClock, 'send' | 'getSnapshot'> | undefined;
 
@@ -90,13 +92,17 @@ export class Board {
     return this.#clock?.getSnapshot().context.game;
   }
 
-  applyClock(event: ClockEvent): void {
+  /**
+   * A journaled clock event. `folded`: the state after it, when the hall folded it already (to journal
+   * the deadlines it passed), so that each event is folded once.
+   */
+  applyClock(event: ClockEvent, folded?: GameState): void {
     const before = this.state;
-    // The fold runs here and in the actor alike (the actor may be busy reporting the deadline that led
-    // here, and takes the event right after): the board's state is known at once, the actor's a moment later.
-    const after = applyClockEvent(this.config, before, event).state;
+    const after = folded ?? applyClockEvent(this.config, before, event).state;
     this.state = after;
-    this.#clock?.send(event);
+    // The actor takes the state, not the event (no second fold). It may be busy reporting the deadline
+    // that led here, and takes it right after: the board's state is known at once, the actor's a moment later.
+    this.#clock?.send({ type: 'adopt', game: after });
     if (event.type === 'start' && before.status === 'waiting' && after.status === 'running') {
       this.startedAt = event.at;
       this.#moveStartedAt = event.at;

@@ -1,8 +1,10 @@
 // The playing hall: every board of every section's round on the tables, kept only through the journal. Each device event and
 // arbiter command is journaled first, then applied; listeners hear which boards changed. Time acts
-// through the event's actor system (event-actor.ts) on the hall's one injected clock: each board's
-// game-clock actor aims its timer at the board's next deadline and reports it; the hall journals the
-// deadline events (flag, default time, start) at their exact instant and only then applies them.
+// through the event's actor system (event-actor.ts) on the hall's one injected clock: the game-clock
+// actor of each board this hall keeps time for aims its timer at the board's next deadline and reports
+// it; the hall journals the deadline events (flag, default time, start) at their exact instant and only
+// then applies them. A board another machine keeps time for has no actor here: it is the fold of its
+// owner's journaled events.
 import { validateFen } from 'chess.js';
 import { createActor, type Actor } from 'xstate';
 import type { ClockEvent, EventActor, GameState } from '../../clock-engine/index.ts';
@@ -63,6 +65,8 @@ export class PlayingHall {
   readonly #actor: Actor<ReturnType<typeof eventLogic>>;
   readonly #owns: (board: string) => boolean;
   #live = false;
+  /** A seated round took boards with open alerts off the tables: the queue changed with no board of it told. */
+  #attentionDropped = false;
   /** Within `batch`: what changed so far, told at its end. */
   #pending: { boards: Set<string>; key: boolean; round: boolean; told: boolean } | undefined;
   /** A console on the bus: the hall host of each board (shown with the board). */
@@ -199,6 +203,9 @@ export class PlayingHall {
     const section = round.section ?? MAIN;
     const previous = this.#seated.get(section);
     for (const board of this.#boardsOf(section)) {
+      // The attention queue belongs to the round on the boards: the previous round's items leave it
+      // (they stay in the journal and the board's history).
+      if (this.#attentionKeys.get(board.id)) this.#attentionDropped = true;
       this.boards.delete(board.id);
       this.#boardVersion.delete(board.id);
       this.#attentionKeys.delete(board.id);
@@ -211,7 +218,10 @@ export class PlayingHall {
       const board = new Board(info, round.game, round);
       const other = this.boards.get(info.id);
       // A finished board of another section that this round takes over leaves that section's tables.
-      if (other) this.#sectionBoards.set(other.round.section ?? MAIN, this.#boardsOf(other.round.section ?? MAIN).filter((b) => b !== other));
+      if (other) {
+        this.#sectionBoards.set(other.round.section ?? MAIN, this.#boardsOf(other.round.section ?? MAIN).filter((b) => b !== other));
+        if (this.#attentionKeys.get(info.id)) this.#attentionDropped = true;
+      }
       this.boards.set(info.id, board);
       this.#sectionBoard.set(info.id, k + 1);
       return board;
@@ -223,10 +233,14 @@ export class PlayingHall {
     }
   }
 
-  /** Makes (or moves on) the seated round's actor and wires its game-clock actors to the hall. */
+  /**
+   * Makes (or moves on) the seated round's actor and wires its game-clock actors to the hall: one for
+   * each board this hall keeps time for. A board another machine owns gets none: its state is the fold
+   * of its owner's journaled events (`receive`), with no timer, deadline or flag of its own here.
+   */
   #openRound(round: Round): void {
     const section = round.section ?? MAIN;
-    const boards = this.#boardsOf(section).map((b) => ({
+    const boards = this.#boardsOf(section).filter((b) => this.#owns(b.id)).map((b) => ({
       systemId: gameSystemId(section, round.round, b.id),
       board: b.id,
       game: { config: b.config, state: b.state, deadlines: 'report' as const },
@@ -352,14 +366,23 @@ export class PlayingHall {
    */
   #recordAll(batch: readonly JournalRecord[]): number {
     const records: JournalRecord[] = [];
+    // The state after each clock record, folded here once and handed to its board when it is applied.
+    const folded: (GameState | undefined)[] = [];
     const ahead = new Map<string, GameState>();
     for (const record of batch) {
       const board = record.kind === 'clock' ? this.boards.get(record.board) : undefined;
       if (board && record.kind === 'clock') {
-        const step = applyClockEvent(board.config, ahead.get(board.id) ?? board.state, record.event);
-        for (const event of step.emitted) records.push(clock(board.id, event));
+        let state = ahead.get(board.id) ?? board.state;
+        const step = applyClockEvent(board.config, state, record.event);
+        // Deadlines passed before the event (rare: a flag, a start) are journaled each with its own state.
+        for (const event of step.emitted) {
+          state = applyClockEvent(board.config, state, event).state;
+          records.push(clock(board.id, event));
+          folded.push(state);
+        }
         ahead.set(board.id, step.state);
-      }
+        folded.push(step.state);
+      } else folded.push(undefined);
       records.push(record);
     }
     const seqs = this.journal.appendAll(records, Date.now(), (r) => this.#placeOf(r));
@@ -367,7 +390,7 @@ export class PlayingHall {
     records.forEach((r, i) => {
       const board = r.kind === 'clock' ? this.boards.get(r.board) : undefined;
       const before = board?.state.status;
-      this.#apply(r, seqs[i]!);
+      this.#apply(r, seqs[i]!, folded[i]);
       if (board && board.state.status !== before) moved.add(board.round.section ?? MAIN);
     });
     // A round's phase follows its boards' statuses: only a status change can move it.
@@ -394,7 +417,8 @@ export class PlayingHall {
     return {};
   }
 
-  #apply(record: JournalRecord, seq: number): void {
+  /** `folded`: a clock record's state after it, when `#recordAll` has folded it already. */
+  #apply(record: JournalRecord, seq: number, folded?: GameState): void {
     this.version = seq;
     if (record.kind === 'scheduleStart') {
       const section = record.section ?? this.#seated.keys().next().value;
@@ -408,7 +432,7 @@ export class PlayingHall {
     if (record.kind === 'tournament' || record.kind === 'staff') return; // the desk and the team apply their own records
     const board = this.boards.get(record.board);
     if (!board) return; // a journal from another round's board list: kept, not applied
-    if (record.kind === 'clock') board.applyClock(record.event);
+    if (record.kind === 'clock') board.applyClock(record.event, folded);
     else board.applyNote(record.note);
     this.#boardVersion.set(board.id, seq);
   }
@@ -422,7 +446,8 @@ export class PlayingHall {
       return;
     }
     const now = this.source.now();
-    let attention = false;
+    let attention = this.#attentionDropped;
+    this.#attentionDropped = false;
     for (const id of new Set(boards)) {
       const signature = this.#attentionSignature(id);
       if (signature !== this.#attentionKeys.get(id)) attention = true;

@@ -92,11 +92,16 @@ const routes: readonly Route[] = [
   },
   {
     path: /^\/api\/history\/([^/]+)$/,
-    answer: ({ hall }, _url, match) => {
+    answer: ({ hall }, url, match) => {
       const id = decodeURIComponent(match![1]!);
       const board = hall.boards.get(id);
       if (!board) return json(404, { error: `unknown board '${id}'`, boards: [...hall.boards.keys()] });
-      return json(200, { board: id, items: boardHistory(hall.journal, id, board.round) });
+      // `?round=N` (and `section=ID`): an earlier game on this hall board, whose items left the queue with its round.
+      const round = url.searchParams.get('round');
+      if (round === null) return json(200, { board: id, items: boardHistory(hall.journal, id, board.round) });
+      if (!/^[1-9]\d{0,3}$/.test(round)) return json(400, { error: `round must be a round number, got '${round}'` });
+      const section = url.searchParams.get('section') ?? board.round.section;
+      return json(200, { board: id, items: boardHistory(hall.journal, id, { round: Number(round), ...(section !== undefined ? { section } : {}) }) });
     },
   },
   { path: '/', answer: pageFile('index.html', 'text/html; charset=utf-8') },

@@ -1,13 +1,14 @@
 // The hall driven by its game-clock actors: one injected clock for every timer (XState's SimulatedClock,
 // the console's manual clock, real timers), flags and default-time forfeits journaled at their exact
-// instant by the actors' own timers, and the actors' fold state equal to the journal's replay.
+// instant by the actors' own timers, and the actors' fold state equal to the journal's replay (the
+// board's own state: each event folded once); a board another machine keeps time for has no actor.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SimulatedClock } from 'xstate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { replayGame, type ClockEvent } from '../../clock-engine/internal.ts';
-import { Journal, PlayingHall, boardGameConfig, realClock, type HallClock } from '../../arbiter-console/internal.ts';
+import { Journal, PlayingHall, boardGameConfig, gameSystemId, manualSource, realClock, type HallClock, type HallOptions, type JournalRecord } from '../../arbiter-console/internal.ts';
 import { MIN, cairnsRound } from './fixtures.ts';
 
 const dirs: string[] = [];
@@ -17,13 +18,13 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function openHall(clock: HallClock, boards = 3): { hall: PlayingHall; journal: Journal; file: string } {
+function openHall(clock: HallClock, boards = 3, options: HallOptions = {}): { hall: PlayingHall; journal: Journal; file: string } {
   const dir = mkdtempSync(join(tmpdir(), 'zeitnot-actors-'));
   dirs.push(dir);
   const file = join(dir, 'journal.sqlite');
   const journal = new Journal(file);
   journal.setMeta({ round: cairnsRound(boards, 10_000), epochWallMs: 0, scale: 1 });
-  const hall = new PlayingHall(journal.meta()!.round, journal, clock);
+  const hall = new PlayingHall(journal.meta()!.round, journal, clock, [], options);
   halls.push(hall);
   return { hall, journal, file };
 }
@@ -38,6 +39,10 @@ function expectActorsEqualReplay(hall: PlayingHall, journal: Journal): void {
     expect(board.state).toEqual(replayed);
     expect(board.clockState()).toEqual(replayed);
   }
+}
+
+function board1Replayed(hall: PlayingHall, journal: Journal) {
+  return replayGame(boardGameConfig(hall.round.game, hall.boards.get('1')!.info), clockEvents(journal, '1'));
 }
 
 describe('hall on game-clock actors', () => {
@@ -94,6 +99,53 @@ describe('hall on game-clock actors', () => {
     expect(clockEvents(journal, '2').at(-1)).toEqual({ type: 'flag', side: 'white', at: 70_000, by: { kind: 'system' } });
     expectActorsEqualReplay(hall, journal);
     journal.close();
+  });
+
+  it("folds each clock event once: the board's state and its actor's are the same state", () => {
+    const clock = Object.assign(new SimulatedClock(), { scale: 1 });
+    const { hall, journal } = openHall(clock, 1);
+    hall.command({ type: 'arriveAll' }, 'IA');
+    hall.command({ type: 'startAll' }, 'IA');
+    clock.set(10_000);
+    const board = hall.boards.get('1')!;
+    for (const [at, side] of [[12_000, 'white'], [15_000, 'black'], [16_500, 'white']] as const) {
+      clock.set(at);
+      hall.record({ kind: 'clock', board: '1', event: { type: 'press', side, at, by: { kind: 'device', deviceId: 'clock-1' } } });
+      expect(board.clockState()).toBe(board.state);
+    }
+    expect(board.state.presses).toEqual({ white: 2, black: 1 });
+    expectActorsEqualReplay(hall, journal);
+  });
+
+  it("a board another machine keeps time for (a console on the bus): no actor, no timer, no entry of its own; the fold of its owner's entries", () => {
+    const clock = manualSource(0);
+    const timers = { set: 0 };
+    const counting: HallClock = { ...clock, now: () => clock.now(), setTimeout: (callback, ms) => (timers.set++, clock.setTimeout(callback, ms)) };
+    const { hall, journal } = openHall(counting, 2, { owns: () => false });
+    expect(hall.system.get(gameSystemId('main', 1, '1'))).toBeUndefined();
+    expect(hall.system.get(gameSystemId('main', 1, '2'))).toBeUndefined();
+    const by = { kind: 'system' } as const;
+    const fromHost: JournalRecord[] = [
+      { kind: 'clock', board: '1', event: { type: 'arrive', side: 'white', at: 0, by } },
+      { kind: 'clock', board: '1', event: { type: 'arrive', side: 'black', at: 0, by } },
+      { kind: 'clock', board: '1', event: { type: 'start', at: 10_000, by } },
+      { kind: 'clock', board: '1', event: { type: 'setTime', side: 'white', ms: 4_321, at: 10_000, by, reason: 'test' } },
+    ];
+    fromHost.forEach((record, i) => hall.receive({ source: 'h1', sourceSeq: i + 1, wallMs: 0, record }));
+    const own = journal.lastOwn();
+    const before = timers.set;
+    // Far past the flag, nothing happens here: the owner journals it.
+    for (let t = 10_000; t <= 20_000; t += 1_000) clock.set(t);
+    expect(timers.set - before).toBe(0);
+    expect(journal.lastOwn()).toBe(own);
+    expect(hall.view('1')).toMatchObject({ status: 'running', toMove: 'white', remainingMs: { white: 4_321 }, asOf: 10_000 });
+    expect(hall.view('1')!.flag).toBeUndefined();
+    expect(hall.boards.get('1')!.remainingAt(13_321).white).toBe(1_000);
+    expect(hall.boards.get('1')!.clockState()).toBeUndefined();
+    hall.receive({ source: 'h1', sourceSeq: 5, wallMs: 0, record: { kind: 'clock', board: '1', event: { type: 'flag', side: 'white', at: 14_321, by } } });
+    expect(hall.view('1')!.flag).toEqual({ side: 'white', at: 14_321 });
+    expect(journal.lastOwn()).toBe(own);
+    expect(board1Replayed(hall, journal)).toEqual(hall.boards.get('1')!.state);
   });
 
   it('with real timers: the flag is journaled at its instant and announced within milliseconds, no poll', async () => {

@@ -4,7 +4,9 @@ import { SimulatedClock } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import {
   advanceTo,
+  applyClockEvent,
   createGameClock,
+  initialGameState,
   replayGame,
   type ClockAlert,
   type ClockEvent,
@@ -261,6 +263,44 @@ describe('game clock actor: time source and whole milliseconds', () => {
     clock.set(60_000);
     expect(journal.at(-1)).toEqual({ type: 'flag', side: 'white', at: 60_000, by: { kind: 'system' } });
     expect(actor.getSnapshot().context.game).toEqual(replayGame(config, journal));
+    expect(actor.getSnapshot().value).toBe('finished');
+    actor.stop();
+  });
+
+  it("in 'report' mode takes a state its owner folded (adopt): no second fold, the timer kept unless a deadline can come earlier", () => {
+    const clock = new SimulatedClock();
+    const config = gameConfig('60');
+    const actor = createGameClock(config, { clock, deadlines: 'report' });
+    const journal: ClockEvent[] = [];
+    let owned = initialGameState(config);
+    // The owner folds each event once, journals it, and hands the actor the state.
+    const record = (e: ClockEvent) => {
+      owned = applyClockEvent(config, owned, e).state;
+      journal.push(e);
+      actor.send({ type: 'adopt', game: owned });
+    };
+    actor.on('deadline', ({ at }) => {
+      for (const e of advanceTo(config, owned, at).emitted) record(e);
+    });
+    actor.start();
+    for (const e of [ev.arrive('white', 0), ev.arrive('black', 0), ev.start(0)]) record(e);
+    const context = () => actor.getSnapshot().context;
+    expect(context().game).toBe(owned);
+    expect(context().aimedAt).toBe(60_000);
+    // White's press: Black's flag is now 70 s, White's cannot come before 60 s: the timer stays.
+    clock.set(10_000);
+    record(ev.press('white', 10_000));
+    expect(context().game).toBe(owned);
+    expect(context().aimedAt).toBe(60_000);
+    // Black's clock set to 5 s: its flag at 15 s comes before the timer: aimed again.
+    record(ev.setTime('black', 5_000, 10_000));
+    expect(context().aimedAt).toBe(15_000);
+    clock.set(14_999);
+    expect(journal).toHaveLength(5);
+    clock.set(15_000);
+    expect(journal.at(-1)).toEqual({ type: 'flag', side: 'black', at: 15_000, by: { kind: 'system' } });
+    expect(context().game).toBe(owned);
+    expect(owned).toEqual(replayGame(config, journal));
     expect(actor.getSnapshot().value).toBe('finished');
     actor.stop();
   });

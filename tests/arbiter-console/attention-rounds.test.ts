@@ -1,0 +1,87 @@
+// The attention queue belongs to the round on the boards: a flag fall of round 1 is in the queue while
+// round 1 is on the boards and leaves it, for a page that stays connected, when round 2 is seated; it
+// stays in the journal and in the history of round 1's game on that board.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { manualSource, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
+import { presetEvent } from '../../tournament/index.ts';
+import { helloClient, type Message, type TestClient } from '../support/ws-client.ts';
+import { until } from '../support/wait.ts';
+
+let run: RunningConsole | undefined;
+let client: TestClient | undefined;
+const dirs: string[] = [];
+afterEach(async () => {
+  client?.ws.close();
+  client = undefined;
+  await run?.stop();
+  run = undefined;
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+type Item = { id: string; board: string; code: string; side?: string; at: number };
+
+/** The queue as the page holds it: the snapshot's, replaced by each delta that brings one. */
+function pageQueue(messages: readonly Message[]): Item[] {
+  let queue: Item[] = [];
+  for (const m of messages) if ((m.type === 'snapshot' || m.type === 'delta') && m.attention) queue = m.attention as Item[];
+  return queue;
+}
+
+const ok = (outcome: { ok: boolean; reason?: string }): void => expect(outcome, outcome.reason).toMatchObject({ ok: true });
+
+describe('the attention queue across the rounds of an event', () => {
+  it("drops round 1's flag fall when round 2 is seated; the journal and round 1's board history keep it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-attention-'));
+    dirs.push(dir);
+    const event = presetEvent('cairns-cup-2019');
+    const section = event.sections[0]!.id;
+    const source = manualSource(0);
+    run = await startConsole({ dataDir: dir, port: 0, noPage: true, event, source, firstRound: true });
+    const hall = run.hall;
+    const desk = run.desks.get(section)!;
+    expect(hall.roundOf('1')).toMatchObject({ section, round: 1 });
+    client = await helloClient(run.url, { role: 'arbiter', token: run.newToken! });
+
+    ok(hall.command({ type: 'arriveAll' }, 'IA'));
+    ok(hall.command({ type: 'startAll' }, 'IA'));
+    expect(hall.view('1')!.status).toBe('running');
+    const startAt = hall.view('1')!.asOf;
+    ok(hall.command({ type: 'setTime', board: '1', side: 'white', ms: 1_000, reason: 'test' }, 'IA'));
+    source.set(startAt + 1_000);
+    expect(hall.view('1')!.flag).toEqual({ side: 'white', at: startAt + 1_000 });
+    const flagId = `1:flag-fall:white:${startAt + 1_000}`;
+    expect(hall.attention().map((a) => a.id)).toEqual([flagId]);
+    await until(() => pageQueue(client!.messages).some((a) => a.id === flagId), "the flag fall in the page's queue");
+
+    // The other games end on the board; round 1 is confirmed, round 2 paired and seated.
+    for (const board of ['2', '3', '4', '5']) ok(hall.command({ type: 'result', board, result: '1-0', termination: 'resignation' }, 'IA'));
+    ok(desk.command({ type: 'confirmRound', section }, 'IA'));
+    ok(desk.command({ type: 'pairNextRound', section }, 'IA'));
+    const seen = client.messages.length;
+    ok(desk.command({ type: 'publishRound', section }, 'IA'));
+    expect(hall.roundOf('1')).toMatchObject({ section, round: 2 });
+
+    // The page is told at once (no other change of the queue comes to carry it): the queue is empty.
+    expect(hall.attention()).toEqual([]);
+    await client.next((m) => m.type === 'delta' && Array.isArray(m.attention), "the queue after round 2's seat", seen);
+    expect(pageQueue(client.messages)).toEqual([]);
+    // A page that connects now gets the same.
+    const late = await helloClient(run.url, { role: 'arbiter', token: run.newToken! });
+    expect(pageQueue(late.messages)).toEqual([]);
+    late.ws.close();
+
+    // The journal and round 1's game on board 1 keep the flag fall; round 2's game on board 1 has none.
+    const flags = [...run.journal.entriesOf('1')].filter((e) => e.record.kind === 'clock' && e.record.event.type === 'flag');
+    expect(flags.map((e) => [e.round, e.record.kind === 'clock' ? e.record.event.at : undefined])).toEqual([[1, startAt + 1_000]]);
+    const history = async (query: string): Promise<{ what: string; at: number }[]> => {
+      const answer = await fetch(`${run!.url}/api/history/1${query}`);
+      expect(answer.status).toBe(200);
+      return ((await answer.json()) as { items: { what: string; at: number }[] }).items;
+    };
+    expect((await history(`?section=${section}&round=1`)).filter((h) => h.what.startsWith('flag'))).toEqual([expect.objectContaining({ what: 'flag (white)', at: startAt + 1_000 })]);
+    expect((await history('')).filter((h) => h.what.startsWith('flag'))).toEqual([]);
+  });
+});
