@@ -83,7 +83,7 @@ async function buildPage() {
     write: false,
     logLevel: 'silent',
   });
-  const copied = ['index.html', 'style.css'].map((name) => ({ path: join(outdir, name), contents: readFileSync(join(web, name)) }));
+  const copied = ['index.html', 'style.css', 'favicon.svg'].map((name) => ({ path: join(outdir, name), contents: readFileSync(join(web, name)) }));
   syncInto(outdir, [...result.outputFiles, ...copied]);
 }
 

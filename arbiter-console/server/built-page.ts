@@ -13,7 +13,7 @@ export function packageRoot(from = dirname(fileURLToPath(import.meta.url))): str
   }
 }
 
-/** Returns the directory holding index.html, app.js and style.css. */
+/** Returns the directory holding index.html, app.js, style.css and favicon.svg. */
 export function builtPage(): string {
   const page = join(packageRoot(dirname(fileURLToPath(import.meta.url))), 'dist', 'web');
   if (!existsSync(join(page, 'index.html'))) throw new Error(`the page is not built (no ${join(page, 'index.html')}): run \`npm run build\``);

@@ -36,6 +36,7 @@ export interface PageFiles {
   readonly 'index.html': Buffer;
   readonly 'app.js': Buffer;
   readonly 'style.css': Buffer;
+  readonly 'favicon.svg': Buffer;
 }
 
 interface Route {
@@ -45,6 +46,7 @@ interface Route {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const PGN_TYPE = 'application/x-chess-pgn; charset=utf-8';
+const SVG_TYPE = 'image/svg+xml';
 
 /** The one route that takes a POST: the arbiter's TRF import, answered by import-http.ts before the table. */
 export const IMPORT_PATH = '/api/import-trf';
@@ -109,6 +111,9 @@ const routes: readonly Route[] = [
   { path: '/index.html', answer: pageFile('index.html', 'text/html; charset=utf-8') },
   { path: '/app.js', answer: pageFile('app.js', 'text/javascript; charset=utf-8') },
   { path: '/style.css', answer: pageFile('style.css', 'text/css; charset=utf-8') },
+  { path: '/favicon.svg', answer: pageFile('favicon.svg', SVG_TYPE) },
+  // Browsers ask for /favicon.ico before (or without) reading the page's <link rel="icon">.
+  { path: '/favicon.ico', answer: pageFile('favicon.svg', SVG_TYPE) },
 ];
 
 /**

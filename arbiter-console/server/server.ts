@@ -44,7 +44,7 @@ export interface ConsoleServerOptions {
   readonly host?: string;
   /** HTTPS and WSS with this certificate and key (PEM). */
   readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer };
-  /** Directory holding the bundled page (index.html, app.js, style.css), read once at start. */
+  /** Directory holding the bundled page (index.html, app.js, style.css, favicon.svg), read once at start. */
   readonly pageDir?: string;
   /** Origins allowed besides the server's own (http://host:port). */
   readonly allowedOrigins?: readonly string[];
@@ -135,7 +135,8 @@ const everyInterface = (host: string | undefined): boolean => host === '0.0.0.0'
 function readPage(dir: string | undefined): PageFiles | undefined {
   if (!dir) return undefined;
   try {
-    return { 'index.html': readFileSync(join(dir, 'index.html')), 'app.js': readFileSync(join(dir, 'app.js')), 'style.css': readFileSync(join(dir, 'style.css')) };
+    const file = (name: keyof PageFiles): Buffer => readFileSync(join(dir, name));
+    return { 'index.html': file('index.html'), 'app.js': file('app.js'), 'style.css': file('style.css'), 'favicon.svg': file('favicon.svg') };
   } catch {
     return undefined;
   }

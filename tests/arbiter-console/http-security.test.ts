@@ -67,6 +67,17 @@ describe('HTTP', () => {
     expect((await get(run.server.port, '/')).body).toContain('<script type="module" src="/app.js">');
   });
 
+  it('serves the page\'s icon, linked from the page and at /favicon.ico where browsers look without a link', async () => {
+    const page = (await get(run.server.port, '/')).body;
+    expect(page).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
+    for (const path of ['/favicon.svg', '/favicon.ico']) {
+      const reply = await get(run.server.port, path);
+      expect(reply.status, path).toBe(200);
+      expect(reply.headers['content-type'], path).toBe('image/svg+xml');
+      expect(reply.body, path).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    }
+  });
+
   it('answers only to its own names: a rebinding attacker\'s Host is refused, for pages and the WebSocket', async () => {
     const port = run.server.port;
     for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, 'console.hall.lan']) expect((await get(port, '/health', { host })).status, host).toBe(200);
