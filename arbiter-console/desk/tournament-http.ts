@@ -7,10 +7,22 @@ export type ApiAnswer = { readonly status: number; readonly body: unknown; reado
 
 const CSV = 'text/csv; charset=utf-8';
 
-/** One CSV line (RFC 4180: fields with a comma, quote or line break are quoted). */
-function csvLine(fields: readonly (string | number | null | undefined)[]): string {
-  return fields.map((f) => (f === null || f === undefined ? '' : /[",\r\n]/.test(String(f)) ? `"${String(f).replace(/"/g, '""')}"` : String(f))).join(',');
+/**
+ * One CSV field. A text cell a spreadsheet would run as a formula (one starting with =, +, -, @, a tab
+ * or a carriage return: a player registered as `=HYPERLINK(...)`) gets a leading `'`, so it shows as
+ * text; numbers are written as numbers, a negative rating or tie-break stays a number. Then RFC 4180:
+ * a field with a comma, quote or line break is quoted.
+ */
+function csvField(field: string | number | null | undefined): string {
+  if (field === null || field === undefined) return '';
+  const cell = typeof field === 'number' ? String(field) : /^[=+\-@\t\r]/.test(field) ? `'${field}` : field;
+  return /[",\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
 }
+
+export const csvLine = (fields: readonly (string | number | null | undefined)[]): string => fields.map(csvField).join(',');
+
+/** A CSV file: CRLF lines after a UTF-8 byte order mark, which spreadsheets need to read names like "Łukasz" as UTF-8. */
+const csvAnswer = (lines: readonly string[]): ApiAnswer => ({ status: 200, body: '\uFEFF' + lines.join('\r\n') + '\r\n', type: CSV });
 
 /** Answers /api/standings, /api/pairings, /api/playoffs, /api/fines, /api/prizes, /api/tournament, /api/trf and the CSV exports; else undefined. */
 export function tournamentApi(desk: TournamentDesk | undefined, path: string, query: URLSearchParams): ApiAnswer | undefined {
@@ -58,13 +70,13 @@ export function tournamentApi(desk: TournamentDesk | undefined, path: string, qu
       const lines = [csvLine(['round', 'board', 'hall board', 'white no', 'white', 'result', 'black no', 'black'])];
       for (const g of pairings.games) lines.push(csvLine([round, g.board, g.hallBoard, g.white.id, g.white.name, g.result, g.black.id, g.black.name]));
       if (pairings.bye) lines.push(csvLine([round, '', '', pairings.bye.id, pairings.bye.name, 'bye', '', '']));
-      return { status: 200, body: lines.join('\r\n') + '\r\n', type: CSV };
+      return csvAnswer(lines);
     }
     case '/api/standings.csv': {
       const c = view.crosstable;
       const lines = [csvLine(['rank', 'no', 'name', 'federation', 'rating', 'points', ...c.columns])];
       for (const r of c.rows) lines.push(csvLine([r.rank, r.id, r.name, r.federation, r.rating, r.points, ...c.columns.map((col) => r.tiebreaks[col])]));
-      return { status: 200, body: lines.join('\r\n') + '\r\n', type: CSV };
+      return csvAnswer(lines);
     }
     case '/api/playoffs':
       return { status: 200, body: { playoff: view.playoff, possible: view.playoffPossible } };
