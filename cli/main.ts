@@ -10,7 +10,7 @@ interface Entry {
 
 const commands: Record<string, Entry> = {
   replay: { summary: 'replay a game from thinking times or audit a PGN clock record (JSON lines)', load: () => import('./replay.ts') },
-  serve: { summary: 'run the arbiter console for a round (web page, devices, journal)', load: () => import('./serve.ts') },
+  serve: { summary: 'run the arbiter console for a whole event, every section and round (web page, devices, journal)', load: () => import('./serve.ts') },
   dgt: { summary: 'DGT tools: decode raw board bytes (dgt decode), or read the game they show (dgt moves)', load: () => import('./dgt.ts') },
   devices: { summary: 'list serial ports and what answers on them (DGT boards, line clocks, Firmata)', load: () => import('./devices.ts') },
   standings: { summary: 'standings of a TRF file with FIDE tie-break columns', load: () => import('./standings.ts') },

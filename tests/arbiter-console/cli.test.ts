@@ -21,6 +21,9 @@ describe('zeitnot serve command line', () => {
     const help = serve('--help');
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('--device BOARD=dgt:PATH');
+    // The command list says what serve runs: the event, not one round.
+    const commands = spawnSync(process.execPath, ['bin/zeitnot.js', '--help'], { encoding: 'utf8', timeout: 60_000 });
+    expect(commands.stdout).toMatch(/^ {2}serve +run the arbiter console for a whole event, every section and round /m);
     const dir = mkdtempSync(join(tmpdir(), 'zeitnot-cli-'));
     try {
       const noEvent = serve('--event', 'no-such-event.json', '--data', dir);
