@@ -153,7 +153,8 @@ export interface TournamentView {
   readonly corrections: readonly ResultCorrection[];
   /** Arbiters only; spectators never see an unpublished pairing. */
   readonly draft?: DraftView;
-  readonly nextRound: { readonly round: number; readonly possible: boolean; readonly why?: string } | null;
+  /** The round to pair next; `why` it cannot be paired yet, or what its draft waits for before it may be published (`publishAfter`). */
+  readonly nextRound: { readonly round: number; readonly possible: boolean; readonly why?: string; readonly publishAfter?: string } | null;
   readonly crosstable: CrosstableView;
   readonly playoff: PlayoffView | null;
   readonly playoffPossible: { readonly possible: boolean; readonly why?: string };

@@ -893,7 +893,7 @@ export class TournamentDesk {
     return met;
   }
 
-  #nextRound(): { round: number; possible: boolean; why?: string } | null {
+  #nextRound(): TournamentView['nextRound'] {
     const round = this.currentRound + 1;
     if (round > this.totalRounds) return null;
     if (this.#draft) return { round, possible: false, why: `the draft of round ${this.#draft.round} is waiting: publish ${this.#draft.round === this.liveRound ? 'it' : 'or discard it'}` };
@@ -901,6 +901,9 @@ export class TournamentDesk {
       const missing = this.#missingResults(this.currentRound);
       if (missing.length > 0) return { round, possible: false, why: `round ${this.currentRound} needs confirmed results: ${missing.join(', ')}` };
     }
+    // A round robin's next round may be drafted from the Berger table while this one is played; on an
+    // event console its boards are the live round's, so publishing waits (as publishRound refuses).
+    if (this.#seat && !this.liveRoundClosed) return { round, possible: true, publishAfter: `round ${this.liveRound} is finished and its results confirmed` };
     return { round, possible: true };
   }
 

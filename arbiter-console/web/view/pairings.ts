@@ -57,7 +57,15 @@ function pairControl(ctrl: TournamentCtrl, v: TournamentView): VNode | false {
     ]),
     hl(
       'p#t-next-round.hint',
-      next.possible
+      next.possible && next.publishAfter !== undefined
+        ? [
+            `Round ${v.liveRound} is still being played. `,
+            hl('b', `Pair round ${next.round}`),
+            ' drafts it now, to check; ',
+            hl('b', 'Publish'),
+            ` it once ${next.publishAfter}.`,
+          ]
+        : next.possible
         ? [
             `Round ${next.round - 1 > 0 ? `${next.round - 1} is complete` : '1 is not paired yet'}: `,
             hl('b', `Pair round ${next.round}`),
