@@ -8,6 +8,7 @@ import { checkToken } from '../bus/index.ts';
 import { presetNames } from '../tournament/index.ts';
 import { runUntilStopped, UsageError, type Command } from './command.ts';
 import { busHelp, busOptionSpecs, busOptionsFrom } from './bus-options.ts';
+import { claimDataDir } from './data-dir-lock.ts';
 import { eventFrom, readInput } from './inputs.ts';
 
 const help = `zeitnot serve: the arbiter console for a whole event (web page, WebSocket, journal).
@@ -127,6 +128,11 @@ async function serve(args: string[]): Promise<number> {
     const demo = values.demo ?? false;
     const simulateEvent = values['simulate-event'] ?? false;
     const dataDir = resolve(values.data ?? (demo ? join(tmpdir(), `zeitnot-demo-${userInfo().username}`) : './data'));
+    const claim = claimDataDir(dataDir);
+    if (!claim.ok) {
+      const held = `${dataDir} is in use by a running console (pid ${claim.pid})`;
+      throw new UsageError(demo ? `the demo is already running: ${held}; open the page it printed, or stop it first` : `${held}: stop it first, or give another --data`, 1);
+    }
     if (demo && existsSync(join(dataDir, 'journal.sqlite'))) {
       // The demo always starts a fresh event (and prints a fresh token); only its own directory is wiped.
       for (const f of ['journal.sqlite', 'journal.sqlite-wal', 'journal.sqlite-shm', 'arbiter-token.scrypt']) rmSync(join(dataDir, f), { force: true });
