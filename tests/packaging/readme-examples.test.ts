@@ -1,0 +1,34 @@
+// The README as a user types it: its apt line installs every Debian package .ci/run installs (the
+// tests need them all), and each one-shot `npx zeitnot` example of its Examples block runs as printed
+// (through bin/zeitnot.js, what npx runs) and does what it says: a PGN audit audits every game.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const readme = readFileSync('README.md', 'utf8');
+
+describe("the README's commands", () => {
+  it('apt-get installs every package .ci/run installs', () => {
+    const ci = [...readFileSync('.ci/run', 'utf8').matchAll(/need\+=\(([\w-]+)\)/g)].map((m) => m[1]!);
+    expect(ci).toContain('pgn-extract');
+    const apt = /sudo apt-get install ([^#\n]+)/.exec(readme)![1]!.trim().split(/\s+/);
+    expect(apt.sort()).toEqual([...ci].sort());
+  });
+
+  it('runs each example as printed', () => {
+    const block = /Examples:\n\n```sh\n([\s\S]*?)```/.exec(readme)![1]!;
+    const examples = block.split('\n').filter((l) => l.startsWith('npx zeitnot '));
+    expect(examples.length).toBeGreaterThanOrEqual(3);
+    for (const example of examples) {
+      const args = example.replace(/^npx zeitnot /, '').split(/\s+/);
+      const run = spawnSync(process.execPath, ['bin/zeitnot.js', ...args], { encoding: 'utf8', timeout: 60_000 });
+      expect(run.status, `${example}\n${run.stderr}`).toBe(0);
+      expect(run.stdout.length, example).toBeGreaterThan(0);
+      if (args.includes('--pgn')) {
+        const summary = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { summary: boolean; games: number; audited: number; skipped: number };
+        expect(summary, example).toMatchObject({ summary: true, skipped: 0 });
+        expect(summary.audited, example).toBe(summary.games);
+      }
+    }
+  }, 120_000);
+});
