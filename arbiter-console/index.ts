@@ -43,7 +43,8 @@ export { openCredentials, type Credentials, type Arbiter, type CredentialInfo } 
 export { LoginGate, type LoginGateOptions } from './login-gate.ts';
 export { ClientSession, type SessionHost, type SessionLimits, type SessionRole, type Backpressure } from './client-session.ts';
 export { Team } from './team.ts';
-export { refusalFor, parseBoardRanges, sectorMembers, type HallLayout, type StaffRole, type Sector, type SectorView, type StaffChange } from './staff.ts';
+export { refusalFor, PERMISSIONS, parseBoardRanges, sectorMembers, type CommandType, type Permission, type Reach, type HallLayout, type StaffRole, type Sector, type SectorView, type StaffChange } from './staff.ts';
+export { REFUSAL_CODES, isRefusalCode, refusal, type Refusal, type RefusalCode } from './refusal.ts';
 export { diffView, applyViewPatch, type ViewPatch, type PatchOp } from './view-patch.ts';
 export { boardPgn, clockText } from './pgn.ts';
 export { boardHistory, type HistoryItem } from './board-history.ts';
