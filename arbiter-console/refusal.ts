@@ -101,7 +101,7 @@ export interface Refusal {
   readonly code: RefusalCode;
   /** For the arbiter. */
   readonly reason: string;
-  /** The rule it follows, where one applies ("FIDE Laws 6.11.1", "FIDE C.04.1.b"). */
+  /** The rule it follows, where one applies ("FIDE C.04.1": two players meet once). */
   readonly article?: string;
 }
 

@@ -820,7 +820,7 @@ export class TournamentDesk {
           const b = draft.games[command.otherBoard - 1]!;
           for (const [w, bl] of [[a.white, b.black], [b.white, a.black]] as const) {
             const met = this.#metIn(w, bl);
-            if (met !== undefined) return refusal('already-met', `${name(w)} and ${name(bl)} already played each other in round ${met}`, 'FIDE C.04.1.b');
+            if (met !== undefined) return refusal('already-met', `${name(w)} and ${name(bl)} already played each other in round ${met}`, 'FIDE C.04.1');
           }
         }
         return change;

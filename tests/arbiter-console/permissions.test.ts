@@ -3,8 +3,16 @@
 // arbiter's sector and on one outside it; what the table does not know (a new command, a role it has
 // no column for) is refused as `forbidden`.
 import { describe, expect, it } from 'vitest';
-import { PERMISSIONS, refusalFor, type ConsoleCommand, type StaffRole } from '../../arbiter-console/index.ts';
-import { arbiterCommandSchema, consoleCommandSchema, staffCommandSchema, tournamentCommandSchema } from '../../arbiter-console/protocol.ts';
+import {
+  arbiterCommandSchema,
+  consoleCommandSchema,
+  PERMISSIONS,
+  refusalFor,
+  staffCommandSchema,
+  tournamentCommandSchema,
+  type ConsoleCommand,
+  type StaffRole,
+} from '../../arbiter-console/index.ts';
 
 const typesOf = (schema: { readonly options: readonly { readonly shape: { readonly type: { readonly value: string } } }[] }): string[] => schema.options.map((o) => o.shape.type.value);
 
