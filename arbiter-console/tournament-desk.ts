@@ -10,6 +10,7 @@ import {
   decidePlayoff,
   emptyRecord,
   findSection,
+  NoValidPairingError,
   pairSwissRound,
   pairingsView,
   playersToPair,
@@ -1027,9 +1028,10 @@ export class TournamentDesk {
 
 /**
  * A command the tournament's own code refused by throwing: a RangeError is its rule (a result that
- * clashes, a playoff game decided already), anything else the console's own failure.
+ * clashes, a playoff game decided already), as is a round the Dutch engine cannot pair; anything else
+ * is the console's own failure.
  */
 function ruleRefusal(err: unknown): Refusal {
-  if (err instanceof RangeError) return refusal('tournament-rule', err.message);
+  if (err instanceof RangeError || err instanceof NoValidPairingError) return refusal('tournament-rule', err.message);
   return refusal('internal', err instanceof Error ? err.message : String(err));
 }
