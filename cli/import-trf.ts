@@ -78,9 +78,9 @@ export const command: Command = {
       process.stderr.write(`zeitnot import-trf: cannot reach ${url.origin}: ${(error as Error).message}\n`);
       return 3;
     }
-    const reply = (await answer.json().catch(() => ({ error: `HTTP ${answer.status}` }))) as { error?: string; imported?: boolean; by?: string; journalSeq?: number; preview?: TrfImportPreview };
+    const reply = (await answer.json().catch(() => ({ error: `HTTP ${answer.status}` }))) as { error?: string; code?: string; imported?: boolean; by?: string; journalSeq?: number; preview?: TrfImportPreview };
     if (!answer.ok || !reply.preview) {
-      process.stderr.write(`zeitnot import-trf: refused (HTTP ${answer.status}): ${reply.error ?? 'no reason given'}\n`);
+      process.stderr.write(`zeitnot import-trf: refused (HTTP ${answer.status}): ${reply.error ?? 'no reason given'}${reply.code ? ` [${reply.code}]` : ''}\n`);
       return 3;
     }
     process.stdout.write(`${describe(reply.preview)}\n${reply.imported ? `imported by ${reply.by}, journal entry ${reply.journalSeq}` : 'preview only: nothing imported (run again without --preview)'}\n`);

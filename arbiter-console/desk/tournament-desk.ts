@@ -10,6 +10,7 @@ import {
   decidePlayoff,
   emptyRecord,
   findSection,
+  NoValidPairingError,
   pairSwissRound,
   pairingsView,
   playersToPair,
@@ -36,6 +37,7 @@ import type { JournalRecord } from '../journal/index.ts';
 import { playoffBoardsStep, playoffHallSection, type SeatPlayoff } from './playoff-boards.ts';
 import { MAIN, type Round } from '../contract/index.ts';
 import type { TournamentCommand } from '../contract/index.ts';
+import { refusal, within, type Refusal } from '../contract/index.ts';
 import type { LivePairing } from './swiss-round.ts';
 import { planTrfImport, resultsFromTrf, withRegistration } from './tournament-import.ts';
 import type { DraftView, PairedGame, PairedPlayer, RegistrationUpdate, ResultCorrection, RoundPairings, TournamentRecord, TournamentView, TrfImportPreview, ViewParts } from '../contract/index.ts';
@@ -337,7 +339,7 @@ export class TournamentDesk {
    */
   #resolveConflict(command: Extract<TournamentCommand, { type: 'resolveResultConflict' }>, by: string): CommandOutcome {
     const conflict = this.#conflictOf(command.round, command.white, command.black);
-    if (!conflict) return { ok: false, reason: `round ${command.round}: no contradiction between the clock and the desk for ${this.#player(command.white).name} – ${this.#player(command.black).name}` };
+    if (!conflict) return refusal('no-conflict', `round ${command.round}: no contradiction between the clock and the desk for ${this.#player(command.white).name} – ${this.#player(command.black).name}`);
     const { board, alert, clock, entered } = conflict;
     const at = this.hall.source.now();
     let journalSeq: number;
@@ -493,32 +495,32 @@ export class TournamentDesk {
    * the file is bad or does not fit (a player not in the section), or when this console has paired a
    * round of the section already or imported rounds before.
    */
-  importTrf(request: { readonly trf: string; readonly from: string; readonly preview: boolean }, by: string): { ok: false; reason: string } | { ok: true; preview: TrfImportPreview; journalSeq?: number } {
+  importTrf(request: { readonly trf: string; readonly from: string; readonly preview: boolean }, by: string): Refusal | { ok: true; preview: TrfImportPreview; journalSeq?: number } {
     const where = `section '${this.section.id}'`;
-    if (this.#draft) return { ok: false, reason: `${where} has a draft of round ${this.#draft.round}: a TRF import comes before the first round is paired here (discard the draft first)` };
+    if (this.#draft) return refusal('import-too-late', `${where} has a draft of round ${this.#draft.round}: a TRF import comes before the first round is paired here (discard the draft first)`);
     const paired = Math.max(this.liveRound, ...this.#published.keys());
-    if (paired > 0) return { ok: false, reason: `${where}: round ${paired} is paired in this console already: a TRF import comes before its first round here; correct results on the Pairings page` };
+    if (paired > 0) return refusal('import-too-late', `${where}: round ${paired} is paired in this console already: a TRF import comes before its first round here; correct results on the Pairings page`);
     const earlier = this.#imported.find((i) => (i.rounds ?? 0) > 0);
-    if (earlier) return { ok: false, reason: `${where}: rounds 1–${earlier.rounds} were imported already (${earlier.from}, by ${earlier.by}): their results are corrected on the Pairings page, never by another import` };
+    if (earlier) return refusal('import-too-late', `${where}: rounds 1–${earlier.rounds} were imported already (${earlier.from}, by ${earlier.by}): their results are corrected on the Pairings page, never by another import`);
     const digest = createHash('sha256').update(request.trf).digest('hex');
     const plan = planTrfImport(request.trf, this.section, { from: request.from, digest, by, totalRounds: this.totalRounds });
     if (!plan.ok) return plan;
     const record = plan.record;
     const rounds = record.rounds ?? 0;
     const byeAsked = this.#byes.find((b) => b.round <= rounds);
-    if (byeAsked) return { ok: false, reason: `${where}: a bye in round ${byeAsked.round} was asked for here, the file has that round played` };
+    if (byeAsked) return refusal('trf-mismatch', `${where}: a bye in round ${byeAsked.round} was asked for here, the file has that round played`);
     if (this.section.format.kind === 'round-robin') {
       for (let round = 1; round <= rounds; round += 1) {
         const table = roundBoards(this.event, this.section.id, round).boards;
         const games = record.games.filter((g) => g.round === round);
         const off = table.find((b) => !games.some((g) => g.white === b.white.id && g.black === b.black.id));
         if (off || games.length !== table.length) {
-          return { ok: false, reason: `${request.from}: round ${round} is not the Berger table's${off ? ` (it has ${off.white.name} – ${off.black.name}, White first)` : ''}: the console goes on with the table, so the rounds played must follow it` };
+          return refusal('trf-mismatch', `${request.from}: round ${round} is not the Berger table's${off ? ` (it has ${off.white.name} – ${off.black.name}, White first)` : ''}: the console goes on with the table, so the rounds played must follow it`);
         }
       }
     }
     if (request.preview) return { ok: true, preview: plan.preview };
-    if (record.games.length === 0 && record.byes.length === 0 && !record.players) return { ok: false, reason: `${request.from}: nothing to import: every player of the file is registered as it says, and it has no results` };
+    if (record.games.length === 0 && record.byes.length === 0 && !record.players) return refusal('nothing-to-do', `${request.from}: nothing to import: every player of the file is registered as it says, and it has no results`);
     const at = this.hall.source.now();
     const journalSeq = this.#journal(record, at);
     this.#apply(record, at);
@@ -612,20 +614,19 @@ export class TournamentDesk {
 
   /** Checks a command against the section as it stands, journals its outcome, applies it. */
   command(command: TournamentCommand, arbiter: string): CommandOutcome {
-    const refuse = (reason: string): CommandOutcome => ({ ok: false, reason });
     if (command.type === 'confirmRound') return this.#confirmRound(arbiter);
     if (command.type === 'resolveResultConflict') return this.#resolveConflict(command, arbiter);
     let action: TournamentRecord;
     try {
       const checked = this.#check(command, arbiter);
-      if (typeof checked === 'string') return refuse(checked);
+      if ('ok' in checked) return checked;
       action = checked;
     } catch (err) {
-      return refuse(err instanceof Error ? err.message : String(err));
+      return ruleRefusal(err);
     }
     if (action.type === 'result' && action.source === 'arbiter') {
       const ended = this.#endOnClock(action);
-      if (ended) return refuse(ended);
+      if (ended) return ended;
     }
     const at = this.hall.source.now();
     const journalSeq = this.#journal(action, at);
@@ -659,7 +660,7 @@ export class TournamentDesk {
    * the command's. A game the clock has ended already keeps the clock's record: a different result
    * is the arbiter's correction, journaled on the board too (its PGN's result, with the reason).
    */
-  #endOnClock(result: EnteredResult): string | undefined {
+  #endOnClock(result: EnteredResult): Refusal | undefined {
     const hallBoard = this.hallBoardOf(result.round, result.white, result.black);
     const board = hallBoard === undefined ? undefined : this.hall.boards.get(hallBoard);
     if (!board) return undefined;
@@ -675,7 +676,7 @@ export class TournamentDesk {
     if (!this.hall.owns(board.id)) return undefined;
     const termination = `result entered by the arbiter: ${result.reason ?? ''}`.slice(0, 100);
     const ended = this.hall.command({ type: 'result', board: board.id, result: result.result, termination }, result.by);
-    return ended.ok ? undefined : `board ${board.id}'s clock: ${ended.reason}`;
+    return ended.ok ? undefined : within(`board ${board.id}'s clock: `, ended);
   }
 
   /** The round actors follow a draft made or discarded. */
@@ -697,7 +698,7 @@ export class TournamentDesk {
   /** Every clock result of the live round not yet confirmed or entered, confirmed in one journaled batch. */
   #confirmRound(by: string): CommandOutcome {
     const actions = this.#roundConfirmations(by);
-    if (actions.length === 0) return { ok: false, reason: this.#nothingToConfirm() };
+    if (actions.length === 0) return this.#nothingToConfirm();
     const at = this.hall.source.now();
     const journalSeq = this.hall.recordBatch(actions.map((action) => this.#entry(action, at)));
     for (const action of actions) this.#apply(action, at);
@@ -718,24 +719,24 @@ export class TournamentDesk {
     return actions;
   }
 
-  #nothingToConfirm(): string {
-    return this.liveRound === 0 ? 'no round is on the boards' : `round ${this.liveRound} has no clock result to confirm`;
+  #nothingToConfirm(): Refusal {
+    return this.liveRound === 0 ? refusal('no-round', 'no round is on the boards') : refusal('nothing-to-do', `round ${this.liveRound} has no clock result to confirm`);
   }
 
   /**
    * What a command would journal, checked against the section as it stands; nothing is journaled. A
    * console on the bus writes the records to the stream first (bus-desk.ts), then applies them as read.
    */
-  prepare(command: TournamentCommand, arbiter: string): { readonly ok: false; readonly reason: string } | { readonly ok: true; readonly actions: readonly TournamentRecord[] } {
+  prepare(command: TournamentCommand, arbiter: string): Refusal | { readonly ok: true; readonly actions: readonly TournamentRecord[] } {
     if (command.type === 'confirmRound') {
       const actions = this.#roundConfirmations(arbiter);
-      return actions.length > 0 ? { ok: true, actions } : { ok: false, reason: this.#nothingToConfirm() };
+      return actions.length > 0 ? { ok: true, actions } : this.#nothingToConfirm();
     }
     try {
       const checked = this.#check(command, arbiter);
-      return typeof checked === 'string' ? { ok: false, reason: checked } : { ok: true, actions: [checked] };
+      return 'ok' in checked ? checked : { ok: true, actions: [checked] };
     } catch (err) {
-      return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+      return ruleRefusal(err);
     }
   }
 
@@ -770,28 +771,28 @@ export class TournamentDesk {
     return { kind: 'tournament', ...(this.#seat ? { section: this.section.id } : {}), at, action };
   }
 
-  /** A refusal (string) or the record to journal. Throws (refused with its message) on tournament-rule errors. */
-  #check(command: TournamentCommand, by: string): string | TournamentRecord {
+  /** A refusal or the record to journal. Throws (refused with its message, `tournament-rule`) on tournament-rule errors. */
+  #check(command: TournamentCommand, by: string): Refusal | TournamentRecord {
     const name = (id: number): string => this.section.players.find((p) => p.id === id)?.name ?? `#${id}`;
     switch (command.type) {
       case 'enterResult':
       case 'confirmResult': {
         const { round, white, black } = command;
-        if (round > this.currentRound) return `round ${round} has no pairings yet (current round: ${this.currentRound})`;
+        if (round > this.currentRound) return refusal('round-not-paired', `round ${round} has no pairings yet (current round: ${this.currentRound})`);
         const pairing = this.pairingOf(round);
         if (pairing && !pairing.games.some((g) => g.white === white && g.black === black)) {
-          return `round ${round} has no game ${name(white)} (White) – ${name(black)} (Black)`;
+          return refusal('unknown-game', `round ${round} has no game ${name(white)} (White) – ${name(black)} (Black)`);
         }
         if (command.type === 'confirmResult') {
           const hallBoard = this.hallBoardOf(round, white, black);
           const clock = hallBoard === undefined ? null : this.clockResult(hallBoard);
-          if (!clock) return `no result from the clock for ${name(white)} – ${name(black)} in round ${round}`;
+          if (!clock) return refusal('no-clock-result', `no result from the clock for ${name(white)} – ${name(black)} in round ${round}`);
           const had = this.#entered.get(key(round, white, black));
-          if (had?.source === 'confirmed' && had.result === clock.result) return `round ${round}: the clock's ${clock.result} for ${name(white)} – ${name(black)} is confirmed already (by ${had.by})`;
+          if (had?.source === 'confirmed' && had.result === clock.result) return refusal('already-recorded', `round ${round}: the clock's ${clock.result} for ${name(white)} – ${name(black)} is confirmed already (by ${had.by})`);
           return { type: 'result', round, white, black, result: clock.result, source: 'confirmed', termination: clock.termination ?? '', ...(clock.lessThanOneMove ? { lessThanOneMove: true } : {}), by };
         }
         const existing = this.#entered.get(key(round, white, black));
-        if (existing?.source === 'arbiter' && existing.result === command.result) return `round ${round}: ${name(white)} – ${name(black)} is already ${command.result}`;
+        if (existing?.source === 'arbiter' && existing.result === command.result) return refusal('already-recorded', `round ${round}: ${name(white)} – ${name(black)} is already ${command.result}`);
         const hallBoard = this.hallBoardOf(round, white, black);
         const before = existing?.result ?? (hallBoard === undefined ? undefined : this.clockResult(hallBoard)?.result);
         const replaces = before !== undefined && before !== command.result ? { replaces: before } : {};
@@ -803,14 +804,14 @@ export class TournamentDesk {
         return this.#pairNext(by);
       case 'confirmRound':
       case 'resolveResultConflict':
-        return `${command.type} goes through command()`;
+        return refusal('internal', `${command.type} goes through command()`);
       case 'swapColours':
       case 'exchangeOpponents': {
         const draft = this.#draft;
-        if (!draft) return 'there is no draft pairing: pair the next round first';
-        if (draft.round === this.liveRound) return `the draft of round ${draft.round} is on the clocks already: publish it as it is, or change it in the previous round's console and start this round with its published pairing`;
+        if (!draft) return refusal('no-draft', 'there is no draft pairing: pair the next round first');
+        if (draft.round === this.liveRound) return refusal('draft-on-clocks', `the draft of round ${draft.round} is on the clocks already: publish it as it is, or change it in the previous round's console and start this round with its published pairing`);
         for (const board of [command.board, command.type === 'exchangeOpponents' ? command.otherBoard : command.board]) {
-          if (!draft.games[board - 1]) return `the draft of round ${draft.round} has boards 1–${draft.games.length}, not ${board}`;
+          if (!draft.games[board - 1]) return refusal('unknown-draft-board', `the draft of round ${draft.round} has boards 1–${draft.games.length}, not ${board}`);
         }
         const change: TournamentRecord =
           command.type === 'swapColours'
@@ -821,59 +822,59 @@ export class TournamentDesk {
           const b = draft.games[command.otherBoard - 1]!;
           for (const [w, bl] of [[a.white, b.black], [b.white, a.black]] as const) {
             const met = this.#metIn(w, bl);
-            if (met !== undefined) return `${name(w)} and ${name(bl)} already played each other in round ${met}`;
+            if (met !== undefined) return refusal('already-met', `${name(w)} and ${name(bl)} already played each other in round ${met}`, 'FIDE C.04.1');
           }
         }
         return change;
       }
       case 'discardDraft':
-        if (!this.#draft) return 'there is no draft pairing to discard';
-        if (this.#draft.round === this.liveRound) return `the draft of round ${this.liveRound} is on the clocks: publish it (it cannot be discarded here)`;
+        if (!this.#draft) return refusal('no-draft', 'there is no draft pairing to discard');
+        if (this.#draft.round === this.liveRound) return refusal('draft-on-clocks', `the draft of round ${this.liveRound} is on the clocks: publish it (it cannot be discarded here)`);
         return { type: 'discardDraft', reason: command.reason, by };
       case 'publishRound':
-        if (!this.#draft) return 'there is no draft pairing to publish: pair the next round first';
+        if (!this.#draft) return refusal('no-draft', 'there is no draft pairing to publish: pair the next round first');
         if (this.#seat && this.#draft.round > this.liveRound && !this.liveRoundClosed) {
-          return `round ${this.liveRound} is still on the boards: confirm its results first (${this.#missingResults(this.liveRound).join(', ')})`;
+          return refusal('results-unconfirmed', `round ${this.liveRound} is still on the boards: confirm its results first (${this.#missingResults(this.liveRound).join(', ')})`);
         }
         return { type: 'publish', round: this.#draft.round, by };
       case 'startPlayoff': {
         const possible = this.#playoffPossible();
-        if (!possible.possible) return possible.why!;
+        if (!possible.possible) return refusal('playoff-impossible', possible.why!);
         const tied = tiedForFirst(sectionStandings(this.event, this.section.id, this.record()));
         return { type: 'playoffStart', tied, seed: randomInt(1, 2 ** 31 - 1), by };
       }
       case 'playoffResult': {
-        if (!this.#playoff) return 'no playoff has been started';
+        if (!this.#playoff) return refusal('no-playoff', 'no playoff has been started');
         const onBoard = this.hall.seated.get(this.playoffSection)?.boards.find((b) => b.playoffGame === command.game);
-        if (onBoard) return `playoff game ${command.game} is played on hall board ${onBoard.id}: its clock gives the result (end the game on the board: a result or a forfeit)`;
+        if (onBoard) return refusal('playoff-on-board', `playoff game ${command.game} is played on hall board ${onBoard.id}: its clock gives the result (end the game on the board: a result or a forfeit)`);
         recordPlayoffResult(this.#playoff, command.game, command.result); // unknown or decided game throws
         return { type: 'playoffResult', game: command.game, result: command.result, by };
       }
       case 'decidePlayoff': {
-        if (!this.#playoff) return 'no playoff has been started';
+        if (!this.#playoff) return refusal('no-playoff', 'no playoff has been started');
         decidePlayoff(this.#playoff, command.winner, command.reason); // not the arbiter's to decide, or not a player still in: throws
         return { type: 'playoffRuling', winner: command.winner, reason: command.reason, by };
       }
       case 'requestBye': {
-        if (!this.section.players.some((p) => p.id === command.player)) return `section '${this.section.id}' has no player ${command.player}`;
-        if (this.section.format.kind !== 'swiss') return 'byes on request exist in a Swiss only (a round robin follows the Berger table)';
-        if (command.round <= this.currentRound) return `round ${command.round} is already paired`;
-        if (this.#draft?.round === command.round) return `round ${command.round} has a draft: discard it first, then pair again with the bye`;
-        if (command.round > this.totalRounds) return `the section has ${this.totalRounds} rounds`;
-        if (this.#byes.some((b) => b.round === command.round && b.player === command.player)) return `${name(command.player)} already has a bye in round ${command.round}`;
+        if (!this.section.players.some((p) => p.id === command.player)) return refusal('unknown-player', `section '${this.section.id}' has no player ${command.player}`);
+        if (this.section.format.kind !== 'swiss') return refusal('not-swiss', 'byes on request exist in a Swiss only (a round robin follows the Berger table)');
+        if (command.round <= this.currentRound) return refusal('round-paired', `round ${command.round} is already paired`);
+        if (this.#draft?.round === command.round) return refusal('draft-waiting', `round ${command.round} has a draft: discard it first, then pair again with the bye`);
+        if (command.round > this.totalRounds) return refusal('beyond-last-round', `the section has ${this.totalRounds} rounds`);
+        if (this.#byes.some((b) => b.round === command.round && b.player === command.player)) return refusal('already-recorded', `${name(command.player)} already has a bye in round ${command.round}`);
         return { type: 'bye', round: command.round, player: command.player, kind: command.kind, reason: command.reason, by };
       }
       case 'withdrawPlayer': {
-        if (!this.section.players.some((p) => p.id === command.player)) return `section '${this.section.id}' has no player ${command.player}`;
-        if (command.fromRound > this.totalRounds) return `the section has ${this.totalRounds} rounds`;
-        if (this.#withdrawals.some((w) => w.player === command.player)) return `${name(command.player)} has already withdrawn`;
+        if (!this.section.players.some((p) => p.id === command.player)) return refusal('unknown-player', `section '${this.section.id}' has no player ${command.player}`);
+        if (command.fromRound > this.totalRounds) return refusal('beyond-last-round', `the section has ${this.totalRounds} rounds`);
+        if (this.#withdrawals.some((w) => w.player === command.player)) return refusal('already-recorded', `${name(command.player)} has already withdrawn`);
         return { type: 'withdrawal', player: command.player, fromRound: command.fromRound, reason: command.reason, by };
       }
       case 'recordIncident': {
-        if (!this.section.players.some((p) => p.id === command.player)) return `section '${this.section.id}' has no player ${command.player}`;
-        if (command.round > this.currentRound) return `round ${command.round} has not been paired yet`;
+        if (!this.section.players.some((p) => p.id === command.player)) return refusal('unknown-player', `section '${this.section.id}' has no player ${command.player}`);
+        if (command.round > this.currentRound) return refusal('round-not-paired', `round ${command.round} has not been paired yet`);
         if (!this.section.fines.some((f) => f.offence === command.offence)) {
-          return `the regulations of '${this.section.id}' have no rule for '${command.offence}' (rules: ${this.section.fines.map((f) => f.offence).join(', ') || 'none'})`;
+          return refusal('no-rule', `the regulations of '${this.section.id}' have no rule for '${command.offence}' (rules: ${this.section.fines.map((f) => f.offence).join(', ') || 'none'})`);
         }
         return { type: 'incident', round: command.round, player: command.player, offence: command.offence, ...(command.note ? { note: command.note } : {}), by };
       }
@@ -916,10 +917,10 @@ export class TournamentDesk {
     });
   }
 
-  #pairNext(by: string): string | TournamentRecord {
+  #pairNext(by: string): Refusal | TournamentRecord {
     const next = this.#nextRound();
-    if (!next) return `all ${this.totalRounds} rounds are paired`;
-    if (!next.possible) return next.why!;
+    if (!next) return refusal('beyond-last-round', `all ${this.totalRounds} rounds are paired`);
+    if (!next.possible) return refusal(this.#draft ? 'draft-waiting' : 'results-unconfirmed', next.why!);
     if (this.section.format.kind === 'swiss') {
       const byes = this.#byes.filter((b) => b.round === next.round).map((b) => ({ player: b.player, round: b.round, kind: b.kind }));
       const swiss = pairSwissRound(this.event, this.section.id, this.record(), next.round, byes);
@@ -1026,3 +1027,12 @@ export class TournamentDesk {
   }
 }
 
+/**
+ * A command the tournament's own code refused by throwing: a RangeError is its rule (a result that
+ * clashes, a playoff game decided already), as is a round the Dutch engine cannot pair; anything else
+ * is the console's own failure.
+ */
+function ruleRefusal(err: unknown): Refusal {
+  if (err instanceof RangeError || err instanceof NoValidPairingError) return refusal('tournament-rule', err.message);
+  return refusal('internal', err instanceof Error ? err.message : String(err));
+}

@@ -10,12 +10,13 @@ import { announce, answer, awaitEventStream, connectBus, decodeEntry, eventSubje
 import { hallBoardNumbers, type ZeitnotEvent } from '../../tournament/index.ts';
 import type { DeviceSpec, OpenedDevice } from '../devices/index.ts';
 import { simulateEvent } from '../simulation/index.ts';
-import { publishJournal, readIntoJournal, readOpening, sameEvent, type HallReader } from './hall-bus.ts';
+import { publishJournal, readIntoJournal, readOpening, sameEvent, type HallReader, type HostAnswer } from './hall-bus.ts';
 import { startDevices } from '../devices/index.ts';
 import { PlayingHall } from '../hall/index.ts';
 import { Journal, type Durability } from '../journal/index.ts';
 import { arbiterCommandSchema } from '../contract/index.ts';
 import { realClock, resumeAt } from '../hall/index.ts';
+import { refusal } from '../contract/index.ts';
 
 export interface HallHostOptions {
   readonly bus: BusOptions;
@@ -132,13 +133,13 @@ export async function startHallHost(options: HallHostOptions): Promise<RunningHa
       await Promise.all(opened.map((d) => d.close().catch(() => {})));
     });
 
-    const commands = answer(bus.nc, subjects.command(hostId), (body) => {
+    const commands = answer(bus.nc, subjects.command(hostId), (body): HostAnswer => {
       const request = commandRequest.safeParse(body);
-      if (!request.success) return { ok: false, reason: `not an arbiter command: ${request.error.issues[0]!.path.join('.')}: ${request.error.issues[0]!.message}` };
+      if (!request.success) return refusal('malformed', `not an arbiter command: ${request.error.issues[0]!.path.join('.')}: ${request.error.issues[0]!.message}`);
       const { command, arbiter } = request.data;
-      if ('board' in command && !boards.has(command.board)) return { ok: false, reason: `board ${command.board} is not run by hall host ${hostId}` };
+      if ('board' in command && !boards.has(command.board)) return refusal('not-on-host', `board ${command.board} is not run by hall host ${hostId}`);
       const outcome = built.command(command, arbiter);
-      return outcome.ok ? { ok: true, sourceSeq: journal.lastOwn() } : { ok: false, reason: outcome.reason };
+      return outcome.ok ? { ok: true, sourceSeq: journal.lastOwn() } : outcome;
     });
     stops.push(() => commands.unsubscribe());
     const beat = announce(bus.nc, subjects.presence(hostId), () => ({ host: hostId, boards: [...boards], journaled: journal.lastOwn(), published: outbox.state.published, wallMs: Date.now() }), options.heartbeatMs ?? 1_000);

@@ -21,6 +21,7 @@ import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION, isStaffCommand, isTournamentComman
 import { refusalFor } from '../contract/index.ts';
 import type { Team } from '../team/index.ts';
 import type { TournamentDesk } from '../desk/index.ts';
+import { refusal, type Refusal, type RefusalCode } from '../contract/index.ts';
 import type { BuilderSetup, TournamentBuilder } from './tournament-builder.ts';
 
 export interface ConsoleServerOptions {
@@ -227,22 +228,24 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       );
     },
     command(session, message) {
-      const refuse = (reason: string) => session.answer({ type: 'refused', id: message.id, reason });
-      if (session.role.kind === 'pending') return refuse('send hello with the arbiter token first');
+      const answerRefusal = (refused: Refusal) =>
+        session.answer({ type: 'refused', id: message.id, code: refused.code, reason: refused.reason, ...(refused.article !== undefined ? { article: refused.article } : {}) });
+      const refuse = (code: RefusalCode, reason: string) => answerRefusal(refusal(code, reason));
+      if (session.role.kind === 'pending') return refuse('unauthenticated', 'send hello with the arbiter token first');
       const arbiter = session.arbiter;
-      if (!arbiter) return refuse('spectators cannot give commands');
+      if (!arbiter) return refuse('forbidden', 'spectators cannot give commands');
       const command = message.command;
-      const refusal = refusalFor(arbiter, command, { boardOf, members: (s) => team?.members(s) });
-      if (refusal) return refuse(refusal);
+      const denied = refusalFor(arbiter, command, { boardOf, members: (s) => team?.members(s) });
+      if (denied) return answerRefusal(denied);
       if (isStaffCommand(command)) {
-        if (!team) return refuse('this console keeps no team (named credentials and sectors)');
+        if (!team) return refuse('no-team', 'this console keeps no team (named credentials and sectors)');
         void team.command(command, arbiter).then(
           (outcome) => {
-            if (!outcome.ok) return refuse(outcome.reason);
+            if (!outcome.ok) return answerRefusal(outcome);
             if (outcome.credentials) return session.answer({ type: 'credentials', id: message.id, credentials: outcome.credentials });
             session.answer({ type: 'ack', id: message.id, journalSeq: outcome.journalSeq, ...(outcome.token ? { token: outcome.token } : {}) });
           },
-          (err: unknown) => refuse(`could not be carried out: ${String(err)}`),
+          (err: unknown) => refuse('internal', `could not be carried out: ${String(err)}`),
         );
         return;
       }
@@ -252,19 +255,17 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
         : options.routeCommand?.(command, arbiter.name);
       if (routed) {
         void routed.then(
-          (outcome) => session.answer(outcome.ok ? { type: 'ack', id: message.id, journalSeq: outcome.journalSeq } : { type: 'refused', id: message.id, reason: outcome.reason }),
-          (err: unknown) => refuse(`could not be carried out: ${String(err)}`),
+          (outcome) => (outcome.ok ? session.answer({ type: 'ack', id: message.id, journalSeq: outcome.journalSeq }) : answerRefusal(outcome)),
+          (err: unknown) => refuse('internal', `could not be carried out: ${String(err)}`),
         );
         return;
       }
       const outcome = isTournamentCommand(command)
         ? (deskOfCommand?.command(command, arbiter.name) ??
-          ({
-            ok: false as const,
-            reason: command.section !== undefined && desk ? `no section '${command.section}' (sections: ${[...desks.keys()].join(', ')})` : 'this console runs no tournament section (start it with --event)',
-          } as const))
+          refusal('no-section', command.section !== undefined && desk ? `no section '${command.section}' (sections: ${[...desks.keys()].join(', ')})` : 'this console runs no tournament section (start it with --event)'))
         : hall.command(command, arbiter.name);
-      session.answer(outcome.ok ? { type: 'ack', id: message.id, journalSeq: outcome.journalSeq } : { type: 'refused', id: message.id, reason: outcome.reason });
+      if (outcome.ok) session.answer({ type: 'ack', id: message.id, journalSeq: outcome.journalSeq });
+      else answerRefusal(outcome);
     },
     snapshot: (session) => broadcast.snapshot(session),
     delta: (session, pending) => broadcast.delta(session, pending),

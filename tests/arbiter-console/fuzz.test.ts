@@ -91,8 +91,10 @@ describe('protocol fuzz', () => {
         expect(f.messages.some((m) => m.type === 'snapshot' || m.type === 'delta')).toBe(false);
         expect(f.ws.readyState).toBe(WebSocket.OPEN);
       }
-      const reasons = new Set(fuzzers.flatMap((f) => f.messages.map((m) => String(m.code ?? m.type))));
+      // An error by its code, a refusal as such (refusals carry codes too: a fuzzer never said hello).
+      const reasons = new Set(fuzzers.flatMap((f) => f.messages.map((m) => String(m.type === 'refused' ? m.type : (m.code ?? m.type)))));
       expect([...reasons].sort()).toEqual(expect.arrayContaining(['malformed', 'too-large', 'refused']));
+      expect(new Set(fuzzers.flatMap((f) => f.messages.filter((m) => m.type === 'refused').map((m) => m.code)))).toEqual(new Set(['unauthenticated']));
       const deltasBefore = spectator.messages.filter((m) => m.type === 'delta').length;
       await until(() => spectator.messages.filter((m) => m.type === 'delta').length > deltasBefore + 3);
       const health = (await (await fetch(`${run.url}/health`)).json()) as { ok: boolean };

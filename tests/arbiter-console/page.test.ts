@@ -112,7 +112,7 @@ describe('arbiter console page', () => {
           };
         }),
     );
-    expect(JSON.parse(answer)).toEqual({ type: 'refused', id: 'x1', reason: 'spectators cannot give commands' });
+    expect(JSON.parse(answer)).toEqual({ type: 'refused', id: 'x1', code: 'forbidden', reason: 'spectators cannot give commands' });
     expect(rig.run.hall.view('1')!.status).toBe('running');
     await page.close();
   });

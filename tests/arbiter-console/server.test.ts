@@ -112,8 +112,8 @@ describe('console stream', () => {
     await until(() => c.messages.filter((m) => m.type === 'ack' || m.type === 'refused').length === 3);
     const answers = c.messages.filter((m) => m.type === 'ack' || m.type === 'refused');
     expect(answers[0]).toEqual({ type: 'ack', id: 'k1', journalSeq: run.hall.view('2')!.version });
-    expect(answers[1]).toEqual({ type: 'refused', id: 'k2', reason: 'board 2 is already paused' });
-    expect(answers[2]).toEqual({ type: 'refused', id: 'k3', reason: "unknown board '7' (boards: 1, 2, 3)" });
+    expect(answers[1]).toEqual({ type: 'refused', id: 'k2', code: 'already-paused', reason: 'board 2 is already paused' });
+    expect(answers[2]).toEqual({ type: 'refused', id: 'k3', code: 'unknown-board', reason: "unknown board '7' (boards: 1, 2, 3)" });
     const journaled = [...run.journal.entries()].map((e) => e.record).find((r) => r.kind === 'clock' && r.event.type === 'pause');
     expect(journaled).toMatchObject({ board: '2', event: { by: { kind: 'arbiter', name: 'IA Jones' }, reason: 'noise' } });
     c.ws.close();

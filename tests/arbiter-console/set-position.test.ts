@@ -72,7 +72,7 @@ it('sets a DGT board\'s position: journaled once with who and why, a new start i
 
   // A position no legal position fits: refused, nothing journaled.
   const twoKings = '4k3/8/8/8/8/8/8/K3K3 w - - 0 1';
-  expect(await command({ type: 'setPosition', board: '1', fen: twoKings, reason: 'test' })).toMatchObject({ type: 'refused', reason: expect.stringContaining('not a legal position') });
+  expect(await command({ type: 'setPosition', board: '1', fen: twoKings, reason: 'test' })).toMatchObject({ type: 'refused', code: 'illegal-position', reason: expect.stringContaining('not a legal position') });
   // A malformed one does not pass the protocol.
   expect(await command({ type: 'setPosition', board: '1', fen: 'e4 e5', reason: 'test' })).not.toMatchObject({ type: 'ack' });
   expect(positions('1')).toHaveLength(0);

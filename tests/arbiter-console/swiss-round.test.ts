@@ -58,7 +58,7 @@ describe('a Swiss round served from pairings', () => {
 
     // Paired here: a draft the clocks wait for; it can be published, not changed or discarded.
     expect(desk.view('arbiter').draft).toMatchObject({ round: 2, bye: { id: engine.bye } });
-    expect(t.hall.command({ type: 'startAll' }, 'IA')).toEqual({ ok: false, reason: 'the pairing of round 2 is a draft (paired at start): publish it on the Pairings page before the clocks start' });
+    expect(t.hall.command({ type: 'startAll' }, 'IA')).toEqual({ ok: false, code: 'start-held', reason: 'the pairing of round 2 is a draft (paired at start): publish it on the Pairings page before the clocks start' });
     expect(desk.command({ type: 'swapColours', board: 1, reason: 'r' }, 'IA')).toMatchObject({ ok: false, reason: expect.stringContaining('is on the clocks already') });
     expect(desk.command({ type: 'discardDraft', reason: 'r' }, 'IA')).toMatchObject({ ok: false, reason: expect.stringContaining('cannot be discarded') });
     expect(desk.view('arbiter').nextRound).toEqual({ round: 3, possible: false, why: 'the draft of round 2 is waiting: publish it' });

@@ -64,7 +64,7 @@ describe('deadlines are journaled', () => {
     expect([...t.journal.entries(seen)].map((e) => e.record)).toMatchObject([
       { kind: 'clock', board: '1', event: { type: 'flag', side: 'white', at: 60_000, by: { kind: 'system' } } },
     ]);
-    expect(t.hall.command({ type: 'pauseAll', reason: 'fire alarm' }, 'IA Smith')).toEqual({ ok: false, reason: 'no clock is running' });
+    expect(t.hall.command({ type: 'pauseAll', reason: 'fire alarm' }, 'IA Smith')).toEqual({ ok: false, code: 'nothing-to-do', reason: 'no clock is running' });
     expect(t.hall.view('1')!.result).toMatchObject({ result: '0-1' });
     const before = t.hall.boards.get('1')!.state;
     expect(t.reopen(70_000).boards.get('1')!.state).toEqual(before);

@@ -122,10 +122,12 @@ describe('tournament desk', () => {
     const before = t.journal.count();
     expect(desk.command({ type: 'enterResult', round: 1, white: 1, black: 2, result: '1-0', reason: 'r' }, 'IA')).toEqual({
       ok: false,
+      code: 'unknown-game',
       reason: 'round 1 has no game Cairns player 01 (White) – Cairns player 02 (Black)',
     });
     expect(desk.command({ type: 'enterResult', round: 3, white: 1, black: 2, result: '1-0', reason: 'r' }, 'IA')).toEqual({
       ok: false,
+      code: 'round-not-paired',
       reason: 'round 3 has no pairings yet (current round: 1)',
     });
     expect(t.journal.count()).toBe(before);
@@ -145,7 +147,7 @@ describe('tournament desk', () => {
     const first = swissRoundOne(event);
     t = testHall(consoleRound(event, 1, first));
     const desk = TournamentDesk.open(t.hall, { event })!;
-    expect(desk.command({ type: 'pairNextRound' }, 'IA')).toEqual({ ok: false, reason: 'round 1 needs confirmed results: board 1, board 2, board 3' });
+    expect(desk.command({ type: 'pairNextRound' }, 'IA')).toEqual({ ok: false, code: 'results-unconfirmed', reason: 'round 1 needs confirmed results: board 1, board 2, board 3' });
     const results: GameResult[] = ['1-0', '0-1', '1/2-1/2'];
     [...t.hall.boards.keys()].forEach((id, i) => expect(t.hall.command({ type: 'result', board: id, result: results[i]!, termination: 'normal' }, 'IA')).toMatchObject({ ok: true }));
     expect(desk.command({ type: 'pairNextRound' }, 'IA')).toMatchObject({ ok: false, reason: expect.stringContaining('board 1 (clock result to confirm)') });
@@ -173,7 +175,7 @@ describe('tournament desk', () => {
       const gb = swapped[b - 1]!;
       const rematch = met(ga.white, gb.black) || met(gb.white, ga.black);
       const outcome = desk.command({ type: 'exchangeOpponents', board: a, otherBoard: b, reason: 'players from one club' }, 'IA Jones');
-      if (rematch) expect(outcome).toMatchObject({ ok: false, reason: expect.stringMatching(/already played each other in round 1$/) });
+      if (rematch) expect(outcome).toMatchObject({ ok: false, code: 'already-met', article: 'FIDE C.04.1', reason: expect.stringMatching(/already played each other in round 1$/) });
       else {
         expect(outcome).toMatchObject({ ok: true });
         exchanged = [a, b];
@@ -229,7 +231,7 @@ describe('tournament desk', () => {
       }
     };
     enterRound(1);
-    expect(desk.command({ type: 'startPlayoff' }, 'IA')).toEqual({ ok: false, reason: 'the playoff follows the last round (round 1 of 3 is paired)' });
+    expect(desk.command({ type: 'startPlayoff' }, 'IA')).toEqual({ ok: false, code: 'playoff-impossible', reason: 'the playoff follows the last round (round 1 of 3 is paired)' });
     for (const round of [2, 3]) {
       expect(desk.command({ type: 'pairNextRound' }, 'IA')).toMatchObject({ ok: true });
       const berger = desk.pairingOf(round)!.games;
@@ -238,7 +240,7 @@ describe('tournament desk', () => {
       enterRound(round);
     }
     expect(desk.view('spectator').nextRound).toBeNull();
-    expect(desk.command({ type: 'pairNextRound' }, 'IA')).toEqual({ ok: false, reason: 'all 3 rounds are paired' });
+    expect(desk.command({ type: 'pairNextRound' }, 'IA')).toEqual({ ok: false, code: 'beyond-last-round', reason: 'all 3 rounds are paired' });
     const standings = desk.view('spectator').crosstable;
     expect(standings.rows.slice(0, 2).map((r) => r.points)).toEqual([2.5, 2.5]);
     expect([...standings.tiedForFirst].sort()).toEqual([1, 2]);
@@ -249,13 +251,14 @@ describe('tournament desk', () => {
     expect(playoff.games).toHaveLength(2);
     expect(playoff.games.every((g) => g.timeControl === '2700+5' && !g.armageddon)).toBe(true);
     expect(new Set(playoff.games.flatMap((g) => [g.white, g.black]))).toEqual(new Set(['Cairns player 01', 'Cairns player 02']));
-    expect(desk.command({ type: 'startPlayoff' }, 'IA')).toEqual({ ok: false, reason: 'the playoff has already been started' });
-    expect(desk.command({ type: 'playoffResult', game: 'nope', result: '1-0' }, 'IA')).toEqual({ ok: false, reason: "no playoff game 'nope'" });
+    expect(desk.command({ type: 'startPlayoff' }, 'IA')).toEqual({ ok: false, code: 'playoff-impossible', reason: 'the playoff has already been started' });
+    expect(desk.command({ type: 'playoffResult', game: 'nope', result: '1-0' }, 'IA')).toEqual({ ok: false, code: 'tournament-rule', reason: "no playoff game 'nope'" });
     expect(desk.command({ type: 'playoffResult', game: playoff.games[0]!.id, result: '1-0' }, 'IA')).toMatchObject({ ok: true });
 
     expect(desk.command({ type: 'recordIncident', round: 3, player: 1, offence: 'electronic-device', note: 'phone in the jacket' }, 'IA')).toMatchObject({ ok: true });
     expect(desk.command({ type: 'recordIncident', round: 3, player: 1, offence: 'device-noise-after-game' }, 'IA')).toEqual({
       ok: false,
+      code: 'no-rule',
       reason: "the regulations of 'main' have no rule for 'device-noise-after-game' (rules: late-arrival, electronic-device, device-noise)",
     });
     const fines = desk.view('spectator').fines;
@@ -280,10 +283,10 @@ describe('tournament desk', () => {
     const row = (id: number) => desk.view('spectator').crosstable.rows.find((r) => r.id === id)!;
     expect(row(pab)).toMatchObject({ points: 1, rounds: [{ round: 1, opponent: null, colour: null, result: 'U' }] });
 
-    expect(desk.command({ type: 'requestBye', round: 1, player: 1, kind: 'half', reason: 'r' }, 'IA')).toEqual({ ok: false, reason: 'round 1 is already paired' });
+    expect(desk.command({ type: 'requestBye', round: 1, player: 1, kind: 'half', reason: 'r' }, 'IA')).toEqual({ ok: false, code: 'round-paired', reason: 'round 1 is already paired' });
     expect(desk.command({ type: 'requestBye', round: 2, player: 1, kind: 'half', reason: 'asked before round 1 (regulations 6)' }, 'IA')).toMatchObject({ ok: true });
     expect(desk.command({ type: 'withdrawPlayer', player: 2, fromRound: 2, reason: 'ill' }, 'IA')).toMatchObject({ ok: true });
-    expect(desk.command({ type: 'withdrawPlayer', player: 2, fromRound: 3, reason: 'again' }, 'IA')).toEqual({ ok: false, reason: 'Cairns player 02 has already withdrawn' });
+    expect(desk.command({ type: 'withdrawPlayer', player: 2, fromRound: 3, reason: 'again' }, 'IA')).toEqual({ ok: false, code: 'already-recorded', reason: 'Cairns player 02 has already withdrawn' });
     for (const g of first.games) expect(desk.command({ type: 'enterResult', round: 1, ...g, result: '1-0', reason: 'scoresheets' }, 'IA')).toMatchObject({ ok: true });
 
     expect(desk.command({ type: 'pairNextRound' }, 'IA')).toMatchObject({ ok: true });

@@ -123,10 +123,10 @@ describe('tournament API', () => {
     expect(JSON.stringify(spectator.messages)).not.toContain('"draft"');
     spectator.ws.send(JSON.stringify({ type: 'command', id: 's1', command: { type: 'publishRound' } }));
     await until(() => spectator.messages.some((m) => m.id === 's1'));
-    expect(spectator.messages.find((m) => m.id === 's1')).toEqual({ type: 'refused', id: 's1', reason: 'spectators cannot give commands' });
+    expect(spectator.messages.find((m) => m.id === 's1')).toEqual({ type: 'refused', id: 's1', code: 'forbidden', reason: 'spectators cannot give commands' });
     arbiter.ws.send(JSON.stringify({ type: 'command', id: 'p2', command: { type: 'exchangeOpponents', board: 1, otherBoard: 9, reason: 'r' } }));
     await until(() => arbiter.messages.some((m) => m.id === 'p2'));
-    expect(arbiter.messages.find((m) => m.id === 'p2')).toEqual({ type: 'refused', id: 'p2', reason: 'the draft of round 2 has boards 1–2, not 9' });
+    expect(arbiter.messages.find((m) => m.id === 'p2')).toEqual({ type: 'refused', id: 'p2', code: 'unknown-draft-board', reason: 'the draft of round 2 has boards 1–2, not 9' });
     arbiter.ws.close();
     spectator.ws.close();
   });
