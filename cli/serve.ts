@@ -1,4 +1,4 @@
-// `zeitnot serve`: the arbiter console (docs/console.md).
+// `zeitnot serve`: the arbiter console of a whole event, every section and round (docs/console.md).
 import { existsSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
