@@ -8,6 +8,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startConsole, StartFailure } from '../../arbiter-console/index.ts';
+import { presetEvent } from '../../tournament/index.ts';
 
 /** How long a failed start may take to end once it has said why (the issue's 2 s). */
 const EXIT_AFTER_LINE_MS = 2_000;
@@ -180,5 +182,41 @@ describe('zeitnot hall-host: the same for a hall host', () => {
     writeFileSync(file, '');
     const ended = await zeitnot(['hall-host', '--bus', 'nats://127.0.0.1:1', '--event', 'cairns-cup-2019', '--boards', '1-2', '--data', file]);
     expectOneLineFailure(ended, 1, /^zeitnot hall-host: the data directory \S+host-file cannot be used \(it is a file, not a directory\)/);
+  }, 60_000);
+});
+
+describe('startConsole: a failed start rejects with the failure\'s code', () => {
+  it('the port in use: code port-in-use, the unshown token not kept, the directory usable by the next start', async () => {
+    const blocker = await listening(0);
+    const port = (blocker.address() as { port: number }).port;
+    const dataDir = join(work, 'in-process');
+    try {
+      const failure: unknown = await startConsole({ dataDir, port, noPage: true, event: presetEvent('cairns-cup-2019') }).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(failure).toBeInstanceOf(StartFailure);
+      expect((failure as StartFailure).code).toBe('port-in-use');
+    } finally {
+      await closed(blocker);
+    }
+    const next = await startConsole({ dataDir, port: 0, noPage: true });
+    try {
+      expect(next.resumed).toBe(true);
+      expect(next.newToken).toBeDefined();
+    } finally {
+      await next.stop();
+    }
+  }, 60_000);
+
+  it('a data directory that is a file: code data-dir, before anything is opened', async () => {
+    const file = join(work, 'in-process-file');
+    writeFileSync(file, '');
+    const failure: unknown = await startConsole({ dataDir: file, port: 0, noPage: true, event: presetEvent('cairns-cup-2019') }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(failure).toBeInstanceOf(StartFailure);
+    expect((failure as StartFailure).code).toBe('data-dir');
   }, 60_000);
 });
