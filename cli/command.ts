@@ -66,14 +66,17 @@ export function parseOptions<const O extends OptionSpecs, const P extends boolea
  */
 export async function runUntilStopped(name: string, running: { stop(): Promise<void> }): Promise<number> {
   process.on('uncaughtException', (err) => process.stderr.write(`${name}: unexpected error (still running): ${err.stack ?? String(err)}\n`));
-  await new Promise<void>((resolveStop) => {
+  const stopped = await new Promise<unknown>((resolveStop) => {
     const stop = (): void => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      void running.stop().then(resolveStop, resolveStop);
+      running.stop().then(() => resolveStop(undefined), resolveStop);
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
-  return 0;
+  // The stop undid every step it could (teardown.ts); the ones that failed are named in one line.
+  if (stopped === undefined) return 0;
+  process.stderr.write(`${name}: ${(stopped instanceof Error ? stopped.message : String(stopped)).replace(/\s*\n\s*/g, ' ')}\n`);
+  return 1;
 }
