@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemScheduler } from '../../device-bridge/index.ts';
 import { createVirtualLineClock, ptySerialDevice, type DeviceEnd, type VirtualLineClock } from '../../simulators/index.ts';
 import { parseDeviceSpec, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
-import { cairnsRound } from './fixtures.ts';
+import { oneSectionConsole } from './fixtures.ts';
 
 let dir: string;
 let socat: ChildProcess;
@@ -33,7 +33,7 @@ beforeAll(async () => {
   end = await ptySerialDevice(device);
   clock = createVirtualLineClock({ end, scheduler: systemScheduler, name: 'test-clock' });
   clock.powerOn();
-  run = await startConsole({ dataDir: join(dir, 'data'), port: 0, noPage: true, round: () => cairnsRound(2, 0), devices: [parseDeviceSpec(`1=line:${host}`)] });
+  run = await startConsole({ dataDir: join(dir, 'data'), port: 0, noPage: true, ...oneSectionConsole({ boards: 2 }), devices: [parseDeviceSpec(`1=line:${host}`)] });
 }, 60_000);
 
 afterAll(async () => {
