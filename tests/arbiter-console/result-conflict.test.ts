@@ -105,10 +105,10 @@ describe('a clock result that contradicts the entered one', () => {
   it('on the Pairings page (Chromium): the contradiction is shown with both results, and the arbiter keeps the entered one', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-conflict-page-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const first = await startConsole({ dataDir, port: 0, noPage: true, round: () => consoleRound(event, 1), tournament: { event } });
+    const first = await startConsole({ dataDir, port: 0, noPage: true, event, firstRound: true });
     const token = first.newToken!;
     expect(first.hall.command({ type: 'result', board: '2', result: '0-1', termination: 'White resigned' }, 'board')).toMatchObject({ ok: true });
-    first.hall.record({ kind: 'tournament', at: first.hall.source.now(), action: { type: 'result', round: 1, white: 2, black: 3, result: '1-0', source: 'arbiter', termination: 'arbiter', reason: 'scoresheets', by: 'IA Smith' } });
+    first.hall.record({ kind: 'tournament', section: 'main', at: first.hall.source.now(), action: { type: 'result', round: 1, white: 2, black: 3, result: '1-0', source: 'arbiter', termination: 'arbiter', reason: 'scoresheets', by: 'IA Smith' } });
     await first.stop();
     const run = await startConsole({ dataDir, port: 0 });
     const browser = await launchChromium();
