@@ -125,8 +125,9 @@ async function serveHall(): Promise<void> {
     port: 0,
     noPage: true,
     source,
-    round: () => hallRound(event, 0),
-    tournament: { event },
+    // Round 1 paired by the Dutch engine and published at start (the journal is new).
+    event,
+    firstRound: true,
     server: { limits: { maxConnectionsPerAddress: 1000 }, tournamentBuilder: measuredBuilder },
   });
   // The desk's parts are taken on the event loop right before each build: counted with it.
