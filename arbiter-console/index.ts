@@ -1,6 +1,7 @@
 // Public face of the arbiter console.
 export { startConsole, type ConsoleOptions, type RunningConsole } from './console.ts';
 export { startHallHost, type HallHostOptions, type RunningHallHost } from './hall-host.ts';
+export { StartFailure, type StartFailureCode } from './start-failure.ts';
 export type { ConsoleBusOptions, ConsoleOnBus } from './bus-console.ts';
 export { startConsoleServer, lanAddresses, type ConsoleServer, type ConsoleServerOptions, type ServerLimits } from './server.ts';
 export { PlayingHall, type HallChange, type CommandOutcome, type HallOptions, type BoardHost } from './hall.ts';

@@ -21,6 +21,8 @@ import { refusalFor } from './staff.ts';
 import type { Team } from './team.ts';
 import type { TournamentDesk } from './tournament-desk.ts';
 import type { BuilderSetup, TournamentBuilder } from './tournament-builder.ts';
+import { listenFailure } from './start-failure.ts';
+import { Teardown } from './teardown.ts';
 
 export interface ConsoleServerOptions {
   readonly hall: PlayingHall;
@@ -149,6 +151,16 @@ function hostName(header: string): string {
 }
 
 export async function startConsoleServer(options: ConsoleServerOptions): Promise<ConsoleServer> {
+  const teardown = new Teardown();
+  try {
+    return await serve(options, teardown);
+  } catch (err) {
+    return await teardown.abandon(err);
+  }
+}
+
+/** Listens, then starts what answers; each thing started is on `teardown`, which `close` unwinds. */
+async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise<ConsoleServer> {
   const { hall, credentials, team } = options;
   const desks: ReadonlyMap<string, TournamentDesk> = options.desks ?? (options.desk ? new Map([[options.desk.section.id, options.desk]]) : new Map());
   const desk = options.desk ?? desks.values().next().value;
@@ -165,6 +177,18 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     deltaWindowMs: options.deltaWindowMs ?? 100,
   };
   const gate = new LoginGate(options.login);
+  // Nothing that keeps the process up (the view worker, the heartbeat, subscriptions) starts before
+  // the port is ours: a port in use fails the start with nothing to undo but what `teardown` holds.
+  const http: Server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }) : createHttpServer();
+  const listenHost = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', (err) => reject(listenFailure(err, options.port, listenHost)));
+    http.listen(options.port, listenHost, () => resolve());
+  });
+  teardown.defer('the listening socket', () => new Promise<void>((resolve) => {
+    http.close(() => resolve());
+    http.closeAllConnections();
+  }));
   const broadcast = new Broadcast({
     hall,
     desk,
@@ -173,6 +197,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     ...(options.tournamentIntervalMs !== undefined ? { tournamentIntervalMs: options.tournamentIntervalMs } : {}),
     ...(options.tournamentBuilder ? { tournamentBuilder: options.tournamentBuilder } : {}),
   });
+  teardown.defer('the broadcast (and its view worker)', () => broadcast.stop());
   broadcast.start();
   const sessions = broadcast.sessions;
   const page = readPage(options.pageDir);
@@ -275,10 +300,12 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     if (change.type !== 'revokeCredential') return;
     for (const s of sessions) if (s.arbiter?.id === change.credential) s.close(4003, 'credential revoked');
   });
+  if (unsubscribeTeam) teardown.defer('the revocation watch', unsubscribeTeam);
 
   const heartbeat = setInterval(() => {
     for (const s of sessions) s.heartbeat();
   }, limits.heartbeatMs);
+  teardown.defer('the heartbeat', () => clearInterval(heartbeat));
 
   const onRequest = (req: IncomingMessage, res: import('node:http').ServerResponse): void => {
     if (req.method === 'POST' && hostAllowed(req.headers.host) && (req.url ?? '').split('?')[0] === IMPORT_PATH) {
@@ -315,7 +342,6 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       ...(options.busHealth ? { bus: options.busHealth({ ...(lagFrom !== undefined ? { from: lagFrom } : {}), ...(lagTo !== undefined ? { to: lagTo } : {}) }) } : {}),
     };
   };
-  const http: Server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, onRequest) : createHttpServer(onRequest);
 
   const originAllowed = (req: IncomingMessage): boolean => {
     const origin = req.headers.origin;
@@ -329,6 +355,13 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     noServer: true,
     // Frames this large are cut off by ws itself (close 1009) before they are buffered.
     maxPayload: 64 * 1024,
+  });
+  teardown.defer('the WebSocket connections', () => {
+    for (const s of sessions) {
+      s.coalescer.stop();
+      s.ws.terminate();
+    }
+    wss.close();
   });
   let upgrading = 0;
   const refuseUpgrade = (socket: Duplex, status: string, why: string): void => {
@@ -356,10 +389,8 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
-  });
+  // Handlers last: the first request finds everything it needs (no I/O has run since the listen).
+  http.on('request', onRequest);
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const scheme = options.tls ? 'https' : 'http';
@@ -378,18 +409,6 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
         behind: s.backpressure.state === 'behind',
         bufferedBytes: s.ws.bufferedAmount,
       })),
-    async close() {
-      clearInterval(heartbeat);
-      unsubscribeTeam?.();
-      await broadcast.stop();
-      for (const s of sessions) {
-        s.coalescer.stop();
-        s.ws.terminate();
-      }
-      wss.close();
-      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
-      http.closeAllConnections();
-      await closed;
-    },
+    close: () => teardown.stop('the console server'),
   };
 }
