@@ -47,8 +47,6 @@ export class PlayingHall {
   readonly boards = new Map<string, Board>();
   /** The journal sequence number of the last applied entry. */
   version = 0;
-  /** Why a section's round may not start yet (its desk: the pairing is still a draft); undefined when it may. */
-  startHeld: ((section: string) => string | undefined) | undefined;
   readonly #seated = new Map<string, Round>();
   /** Each section's boards on the tables (what `boards` holds, by section), so no change walks the whole hall. */
   readonly #sectionBoards = new Map<string, Board[]>();
@@ -495,10 +493,6 @@ export class PlayingHall {
         const open = sections.filter((section) => this.#startAt.get(section) === undefined);
         if (sections.length === 0) return refuse('no round is on the boards');
         if (open.length === 0) return refuse('the round start is already set');
-        for (const section of open) {
-          const held = this.startHeld?.(section);
-          if (held !== undefined) return refuse(held);
-        }
         let seq = this.version;
         for (const section of open) {
           // Each section at its own scheduled start (Donostia: two groups at 16:30, two at 17:00).
