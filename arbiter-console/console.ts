@@ -132,7 +132,7 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
   const { epochWallMs, scale } = meta;
   const event = meta.event!;
   const source = options.source ?? realClock(resumeAt(epochWallMs, Date.now(), scale, journal.lastAt()), scale);
-  const hall = new PlayingHall(undefined, journal, source, event.sections.map((s) => s.id), onBus ? { owns: () => false } : {});
+  const hall = new PlayingHall(journal, source, event.sections.map((s) => s.id), onBus ? { owns: () => false } : {});
   built.hall = hall;
   const warnings: string[] = [];
   const toMonotonic = (wallMs: number): number => Math.floor((wallMs - epochWallMs) * scale);

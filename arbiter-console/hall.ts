@@ -66,19 +66,14 @@ export class PlayingHall {
   /** A console on the bus: the hall host of each board (shown with the board). */
   hostOf: ((board: string) => BoardHost | undefined) | undefined;
 
-  /**
-   * `round`: a bare round seated from the start (a console without an event); `sections`: the event's
-   * sections, whose rounds the journal's `seat` records put on the boards.
-   */
+  /** `sections`: the event's sections, whose rounds the journal's `seat` records put on the boards. */
   constructor(
-    round: Round | undefined,
     readonly journal: Journal,
     readonly source: HallClock,
     sections: readonly string[] = [],
     options: HallOptions = {},
   ) {
     this.#owns = options.owns ?? (() => true);
-    if (round) this.#seatApply(round);
     for (const entry of journal.entries()) this.#apply(entry.record, entry.seq);
     // Host-driven clocks: the running clock kept running while the console was down (docs/console.md).
     const lastAt = journal.lastAt();
@@ -99,11 +94,11 @@ export class PlayingHall {
     for (const [section, startAt] of this.#startAt) if (startAt <= source.now()) this.#startDue(section, startAt);
   }
 
-  /** The hall as a journal left it: its bare round or its event's sections, every seated round replayed. */
+  /** The hall as a journal left it: its event's sections, every seated round replayed. */
   static fromJournal(journal: Journal, source: HallClock, options: HallOptions = {}): PlayingHall {
     const meta = journal.meta();
-    if (!meta) throw new Error(`${journal.file} holds no round and no event`);
-    return new PlayingHall(meta.round, journal, source, meta.event?.sections.map((s) => s.id) ?? [], options);
+    if (!meta) throw new Error(`${journal.file} holds no event`);
+    return new PlayingHall(journal, source, meta.event?.sections.map((s) => s.id) ?? [], options);
   }
 
   /** Whether this hall keeps time for `board` (on the bus: its hall host does). */

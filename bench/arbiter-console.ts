@@ -278,8 +278,9 @@ function rebuildRow(): BenchRow {
   try {
     const round = hallRound(hallEvent(boards), 0, boards);
     const journal = new Journal(file);
-    journal.setMeta({ round, epochWallMs: 0, scale: 1 });
-    const records: JournalRecord[] = [];
+    journal.setMeta({ epochWallMs: 0, scale: 1 });
+    // The round seated as an event console seats a section's round: a `seat` record the hall replays.
+    const records: JournalRecord[] = [{ kind: 'seat', at: 0, round }];
     for (const { id } of round.boards) {
       for (const side of ['white', 'black'] as const) records.push({ kind: 'clock', board: id, event: { type: 'arrive', side, at: 0, by: { kind: 'system' } } });
       records.push({ kind: 'clock', board: id, event: { type: 'start', at: 1, by: { kind: 'system' } } });
@@ -293,7 +294,7 @@ function rebuildRow(): BenchRow {
     journal.close();
     const start = performance.now();
     const reopened = new Journal(file);
-    const hall = new PlayingHall(reopened.meta()!.round, reopened, manualSource(reopened.lastAt()));
+    const hall = new PlayingHall(reopened, manualSource(reopened.lastAt()));
     const ms = performance.now() - start;
     const ok = hall.view('700')!.presses.black === 80;
     hall.stop();

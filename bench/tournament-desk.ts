@@ -43,7 +43,7 @@ export async function run(): Promise<BenchRow[]> {
     const source = manualSource(0);
     // As an event console builds a section's desk: each published round goes on the hall's boards.
     const sectionDesk = (): TournamentDesk => {
-      const hall = new PlayingHall(undefined, journal, source, ['main']);
+      const hall = new PlayingHall(journal, source, ['main']);
       const seat = seatFor(event, 'main', { toMonotonic: (wallMs) => wallMs - epochWallMs, now: () => source.now(), wallNow: () => epochWallMs + source.now(), scale: 1, lateStartMs: 10_000, devices: [] });
       return TournamentDesk.forSection(hall, event, 'main', seat);
     };

@@ -88,25 +88,34 @@ export interface TestHall {
   cleanup(): void;
 }
 
+/**
+ * A bare round (no event) on a new journal: journaled as its `seat` at 0, as an event console seats a
+ * section's round (in the section of a bare round, MAIN), before the hall is built on the journal.
+ */
+export function seatBare(journal: Journal, round: Round): void {
+  journal.setMeta({ epochWallMs: 0, scale: 1 });
+  journal.appendAll([{ kind: 'seat', at: 0, round }]);
+}
+
 export function testHall(round = cairnsRound()): TestHall {
   const dir = mkdtempSync(join(tmpdir(), 'zeitnot-hall-'));
   const file = join(dir, 'journal.sqlite');
   const source = manualSource(0);
   const journal = new Journal(file);
-  journal.setMeta({ round, epochWallMs: 0, scale: 1 });
+  seatBare(journal, round);
   const t: TestHall = {
     dir,
     file,
     source,
     journal,
-    hall: new PlayingHall(round, journal, source),
+    hall: new PlayingHall(journal, source),
     reopen(at) {
       // A restart: the old hall's timers die with its process.
       t.hall.stop();
       t.journal.close();
       if (at !== undefined) source.set(at);
       t.journal = new Journal(file);
-      t.hall = new PlayingHall(t.journal.meta()!.round, t.journal, source);
+      t.hall = new PlayingHall(t.journal, source);
       return t.hall;
     },
     cleanup() {

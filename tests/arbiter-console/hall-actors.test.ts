@@ -8,7 +8,7 @@ import { SimulatedClock } from 'xstate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { replayGame, type ClockEvent } from '../../clock-engine/index.ts';
 import { Journal, PlayingHall, boardGameConfig, realClock, type HallClock } from '../../arbiter-console/index.ts';
-import { MIN, cairnsRound } from './fixtures.ts';
+import { MIN, cairnsRound, seatBare } from './fixtures.ts';
 
 const dirs: string[] = [];
 const halls: PlayingHall[] = [];
@@ -22,8 +22,8 @@ function openHall(clock: HallClock, boards = 3): { hall: PlayingHall; journal: J
   dirs.push(dir);
   const file = join(dir, 'journal.sqlite');
   const journal = new Journal(file);
-  journal.setMeta({ round: cairnsRound(boards, 10_000), epochWallMs: 0, scale: 1 });
-  const hall = new PlayingHall(journal.meta()!.round, journal, clock);
+  seatBare(journal, cairnsRound(boards, 10_000));
+  const hall = new PlayingHall(journal, clock);
   halls.push(hall);
   return { hall, journal, file };
 }
@@ -86,7 +86,7 @@ describe('hall on game-clock actors', () => {
     first.journal.close();
     clock.set(30_000);
     const journal = new Journal(first.file);
-    const hall = new PlayingHall(journal.meta()!.round, journal, clock);
+    const hall = new PlayingHall(journal, clock);
     halls.push(hall);
     expect(hall.phase).toBe('playing');
     expectActorsEqualReplay(hall, journal);

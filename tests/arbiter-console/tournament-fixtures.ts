@@ -73,7 +73,7 @@ export function testDesk(event: ZeitnotEvent, options: { readonly publish?: bool
   const section = event.sections[0]!.id;
   const seat = seatFor(event, section, { toMonotonic: (wallMs) => wallMs - epochWallMs, now: () => source.now(), wallNow: () => epochWallMs + source.now(), scale: 1, lateStartMs: 10_000, devices: [] });
   const build = (journal: Journal): { hall: PlayingHall; desk: TournamentDesk } => {
-    const hall = new PlayingHall(undefined, journal, source, event.sections.map((s) => s.id), options.hall ?? {});
+    const hall = new PlayingHall(journal, source, event.sections.map((s) => s.id), options.hall ?? {});
     return { hall, desk: TournamentDesk.forSection(hall, event, section, seat) };
   };
   const journal = new Journal(file);
