@@ -2,6 +2,7 @@
 export { startConsole, type ConsoleOptions, type RunningConsole } from './console.ts';
 export { startHallHost, type HallHostOptions, type RunningHallHost } from './hall-host.ts';
 export { StartFailure, type StartFailureCode } from './start-failure.ts';
+export { Teardown, type TeardownFailure } from './teardown.ts';
 export type { ConsoleBusOptions, ConsoleOnBus } from './bus-console.ts';
 export { startConsoleServer, lanAddresses, type ConsoleServer, type ConsoleServerOptions, type ServerLimits } from './server.ts';
 export { PlayingHall, type HallChange, type CommandOutcome, type HallOptions, type BoardHost } from './hall.ts';

@@ -3,10 +3,9 @@
 // console checks the credential and the file, journals the import and goes on from it.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { TrfImportPreview } from '../arbiter-console/index.ts';
 import { decodeTrf, TrfError } from '../tournament/index.ts';
-import { UsageError, type Command } from './command.ts';
+import { parseOptions, UsageError, type Command } from './command.ts';
 
 const help = `zeitnot import-trf: import a TRF-16 file into a section of a running console.
 
@@ -46,11 +45,7 @@ export const command: Command = {
   name: 'import-trf',
   help,
   async run(args) {
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      options: { console: { type: 'string' }, section: { type: 'string' }, preview: { type: 'boolean' }, name: { type: 'string' } },
-    });
+    const { values, positionals } = parseOptions(args, { console: { type: 'string' }, section: { type: 'string' }, preview: { type: 'boolean' }, name: { type: 'string' } }, { positionals: true });
     if (!values.console) throw new UsageError('--console URL is needed (the console zeitnot serve runs)');
     if (positionals.length !== 1) throw new UsageError('give one TRF file');
     const file = positionals[0]!;

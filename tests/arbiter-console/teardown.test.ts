@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Teardown } from '../../arbiter-console/teardown.ts';
+import { Teardown } from '../../arbiter-console/index.ts';
 
 describe('the teardown stack', () => {
   it('undoes the last opened first, each awaited before the next', async () => {
