@@ -1,22 +1,22 @@
-// The whole console in one process: journal, playing hall, devices, simulated players, server.
+// The whole console in one process: an event's journal, playing hall, section desks, devices, simulated
+// players, server. The console runs events only (a round of its own is a one-section event).
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openCredentials, TOKEN_FILE, type Credentials } from './team/index.ts';
-import { timekeeperMismatches, withDeviceTimekeepers, type DeviceSpec, type OpenedDevice } from './devices/index.ts';
+import type { DeviceSpec, OpenedDevice } from './devices/index.ts';
 import { startDevices } from './devices/index.ts';
 import { joinAsConsole, type ConsoleBusOptions, type ConsoleOnBus, type LagWindow } from './on-bus/index.ts';
 import type { ArbiterCommand, TournamentCommand } from './contract/index.ts';
 import { PlayingHall } from './hall/index.ts';
 import { Journal, type Durability } from './journal/index.ts';
-import type { Round } from './contract/index.ts';
-import { simulateRound, type LateArrival, type Simulation } from './simulation/index.ts';
+import type { LateArrival } from './simulation/index.ts';
+import { prepareDataDir, StartFailure, Teardown } from './start/index.ts';
 import { startConsoleServer, type ConsoleServer, type ConsoleServerOptions } from './server/index.ts';
 import { Team } from './team/index.ts';
-import { TournamentDesk, type TournamentContext } from './desk/index.ts';
+import { TournamentDesk } from './desk/index.ts';
 import { eventSummary } from './desk/index.ts';
 import { seatFor } from './desk/index.ts';
 import { playoffSeatFor } from './desk/index.ts';
-import { prepareDataDir, StartFailure, Teardown } from './start/index.ts';
 import { hallBoardNumbers, type ZeitnotEvent } from '../tournament/index.ts';
 import { startAutopilot } from './simulation/index.ts';
 import { simulateEvent } from './simulation/index.ts';
@@ -27,18 +27,16 @@ export interface ConsoleOptions {
   readonly dataDir: string;
   /** What an appended journal entry survives (journal.ts); default 'process'. */
   readonly durability?: Durability;
-  /** Builds the round for a new journal; `toMonotonic` maps wall ms to the console's time. */
-  readonly round?: (toMonotonic: (wallMs: number) => number) => Round;
   /** Monotonic ms per real ms (demo acceleration); fixed when the journal is created. */
   readonly scale?: number;
   readonly port?: number;
   readonly host?: string;
   readonly devices?: readonly DeviceSpec[];
-  /** `seed`: default the journal's round (event and round number), so a restart replays the same games. */
+  /** `seed`: default the event's id, so a restart replays the same games. */
   readonly simulate?: { readonly boards: number | 'all'; readonly seed?: string; readonly late?: readonly LateArrival[]; readonly hardware?: 'dgt' | 'none' };
   /**
-   * Event consoles: the simulated arbiter (autopilot.ts) pairs and publishes each round as soon as it
-   * may and starts its clocks; with `confirm` it also confirms every clock result (a simulated event).
+   * The simulated arbiter (autopilot.ts) pairs and publishes each round as soon as it may and starts
+   * its clocks; with `confirm` it also confirms every clock result (a simulated event).
    */
   readonly autopilot?: { readonly confirm: boolean; readonly playoff: boolean };
   /** Start every clock at the scheduled start without waiting for the arbiter (simulated rounds). */
@@ -48,16 +46,15 @@ export interface ConsoleOptions {
   readonly server?: Partial<
     Pick<ConsoleServerOptions, 'deltasPerSecond' | 'deltaWindowMs' | 'rateLimit' | 'maxMessageBytes' | 'allowedOrigins' | 'allowedHosts' | 'limits' | 'login' | 'tls' | 'tournamentIntervalMs' | 'tournamentBuilder'>
   >;
-  /** The event and section of the round: the tournament desk (results, pairings, crosstable, playoffs). */
-  readonly tournament?: TournamentContext;
   /**
    * The whole event, every section and round in this one process and journal: each section's desk
-   * pairs, publishes (seating the round on its hall boards) and confirms round after round.
+   * pairs, publishes (seating the round on its hall boards) and confirms round after round. Required
+   * for a new journal; a journal holds the event it was started with.
    */
   readonly event?: ZeitnotEvent;
-  /** Event consoles, on a new journal: pair and publish each section's round 1 at start (the demo). */
+  /** On a new journal: pair and publish each section's round 1 at start (the demo). */
   readonly firstRound?: boolean;
-  /** Event consoles: a round whose scheduled start has passed when it is seated starts this many round-time ms later (default 0: now). */
+  /** A round whose scheduled start has passed when it is seated starts this many round-time ms later (default 0: now). */
   readonly lateStartMs?: number;
   /** Serve no page (API-only tests and benchmarks). */
   readonly noPage?: boolean;
@@ -69,10 +66,12 @@ export interface ConsoleOptions {
 }
 
 export interface RunningConsole {
+  /** The event the journal holds. */
+  readonly event: ZeitnotEvent;
   readonly hall: PlayingHall;
-  /** Present when the console runs an event's section (given now or found in the journal). */
-  readonly desk: TournamentDesk | undefined;
-  /** Every section's desk, by section id (an event console; a round's console: its one desk). */
+  /** The first section's desk. */
+  readonly desk: TournamentDesk;
+  /** Every section's desk, by section id. */
   readonly desks: ReadonlyMap<string, TournamentDesk>;
   readonly journal: Journal;
   /** Sectors and named credentials. */
@@ -111,10 +110,13 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
   const built: { hall?: PlayingHall } = {};
   teardown.defer('the playing hall', () => built.hall?.stop());
   let onBus: ConsoleOnBus | undefined;
-  const resumed = journal.meta() !== undefined;
+  const found = journal.meta();
+  // Journals of the single-round console of earlier versions (their meta holds a round, no event).
+  if (found && !found.event) throw new StartFailure('round-journal', `${options.dataDir} holds the journal of a single round (an earlier zeitnot's), not of an event: start a new data directory with --event`);
+  const resumed = found !== undefined;
+  if (!options.event && !resumed) throw new StartFailure('no-event', `${options.dataDir} holds no event yet: give an event (--event FILE|PRESET)`);
   if (options.bus) {
     if ((options.devices ?? []).length > 0) throw new Error('devices belong on the hall hosts on the bus (zeitnot hall-host --device ...), not on the console');
-    if (!options.event && !resumed) throw new Error(`${options.dataDir} holds no event yet: give an event (--event FILE)`);
     const joined = await joinAsConsole(options.bus, journal, { ...(options.event ? { event: options.event } : {}), scale: options.scale ?? 1 }, (m) => process.stderr.write(`zeitnot serve: bus: ${m}\n`));
     onBus = joined;
     teardown.defer('the bus connection', () => joined.stop());
@@ -123,44 +125,32 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
   const fresh = !resumed && journal.count() === 0;
   let meta = journal.meta();
   if (!meta) {
-    const epochWallMs = Date.now();
-    const scale = options.scale ?? 1;
-    if (options.event) meta = { event: options.event, epochWallMs, scale };
-    else {
-      if (!options.round) throw new Error(`${options.dataDir} holds no round yet: give an event (--event FILE)`);
-      // Boards with a mirrored clock run with `timekeeper: 'device'`, fixed here in the journal's round.
-      const round = withDeviceTimekeepers(options.round((wallMs) => Math.floor((wallMs - epochWallMs) * scale)), options.devices ?? []);
-      meta = { round, epochWallMs, scale };
-    }
+    meta = { event: options.event!, epochWallMs: Date.now(), scale: options.scale ?? 1 };
     journal.setMeta(meta);
   }
-  const source = options.source ?? realClock(resumeAt(meta.epochWallMs, Date.now(), meta.scale, journal.lastAt()), meta.scale);
-  const event = meta.event;
-  const hall = new PlayingHall(meta.round, journal, source, event?.sections.map((s) => s.id) ?? [], onBus ? { owns: () => false } : {});
+  const { epochWallMs, scale } = meta;
+  const event = meta.event!;
+  const source = options.source ?? realClock(resumeAt(epochWallMs, Date.now(), scale, journal.lastAt()), scale);
+  const hall = new PlayingHall(journal, source, event.sections.map((s) => s.id), onBus ? { owns: () => false } : {});
   built.hall = hall;
-  const warnings: string[] = resumed && meta.round ? [...timekeeperMismatches(meta.round, options.devices ?? [])] : [];
-  const toMonotonic = (wallMs: number): number => Math.floor((wallMs - meta.epochWallMs) * meta.scale);
+  const warnings: string[] = [];
+  const toMonotonic = (wallMs: number): number => Math.floor((wallMs - epochWallMs) * scale);
   const desks = new Map<string, TournamentDesk>();
-  if (event) {
-    for (const section of event.sections) {
-      const seat = seatFor(event, section.id, {
-        toMonotonic,
-        now: () => source.now(),
-        lateStartMs: options.lateStartMs ?? 0,
-        devices: options.devices ?? [],
-        wallNow: () => meta.epochWallMs + source.now() / meta.scale,
-        scale: meta.scale,
-      });
-      const seatPlayoff = playoffSeatFor(event, section.id, { now: () => source.now(), wallNow: () => meta.epochWallMs + source.now() / meta.scale, devices: options.devices ?? [] });
-      desks.set(section.id, TournamentDesk.forSection(hall, event, section.id, seat, seatPlayoff));
-    }
-  } else {
-    const one = TournamentDesk.open(hall, options.tournament);
-    if (one) desks.set(one.section.id, one);
+  for (const section of event.sections) {
+    const seat = seatFor(event, section.id, {
+      toMonotonic,
+      now: () => source.now(),
+      lateStartMs: options.lateStartMs ?? 0,
+      devices: options.devices ?? [],
+      wallNow: () => epochWallMs + source.now() / scale,
+      scale,
+    });
+    const seatPlayoff = playoffSeatFor(event, section.id, { now: () => source.now(), wallNow: () => epochWallMs + source.now() / scale, devices: options.devices ?? [] });
+    desks.set(section.id, TournamentDesk.forSection(hall, event, section.id, seat, seatPlayoff));
   }
   // Entries read from the bus go to the hall and the desks from here on (nothing came between: no await since the hall was built).
   onBus?.attach(hall, desks);
-  if (event && options.firstRound && fresh) {
+  if (options.firstRound && fresh) {
     for (const d of desks.values()) {
       for (const command of [{ type: 'pairNextRound' }, { type: 'publishRound' }] as const) {
         const done = d.command({ ...command, section: d.section.id }, 'console start');
@@ -168,13 +158,13 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
       }
     }
   }
-  const desk = desks.values().next().value;
+  const desk = desks.get(event.sections[0]!.id)!;
   const credentials = await openCredentials(options.dataDir);
   opened(credentials);
-  const hallBoards = event ? new Set(event.sections.flatMap((s) => hallBoardNumbers(event, s.id).map(String))) : new Set(hall.boards.keys());
+  const hallBoards = new Set(event.sections.flatMap((s) => hallBoardNumbers(event, s.id).map(String)));
   const team = new Team(hall, credentials, {
     sections: () => [...desks.keys()],
-    ...(event ? { layout: () => ({ hallBoards, sectionBoards: (section: string) => (desks.has(section) ? hallBoardNumbers(event, section) : undefined) }) } : {}),
+    layout: () => ({ hallBoards, sectionBoards: (section: string) => (desks.has(section) ? hallBoardNumbers(event, section) : undefined) }),
   });
   const pageDir = options.noPage ? undefined : builtPage();
   hall.layout = hallBoards;
@@ -186,7 +176,7 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
   teardown.defer('the devices', () => Promise.all(devices.map((d) => d.close())).then(() => {}));
   const stopDevices = await startDevices(hall, options.devices ?? [], source, { warnings, opened: devices });
   teardown.defer('the device retries and clock comparison', stopDevices);
-  if (event && options.simulate && options.simulate.boards !== 0) {
+  if (options.simulate && options.simulate.boards !== 0) {
     const eventSimulation = simulateEvent(hall, {
       seed: options.simulate.seed ?? event.id,
       boards: options.simulate.boards,
@@ -196,18 +186,8 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
     });
     teardown.defer('the simulated players', () => eventSimulation.stop());
     await eventSimulation.ready;
-  } else if (options.simulate && options.simulate.boards !== 0) {
-    const withDevice = new Set(devices.map((d) => d.device.boardId));
-    const boards = [...hall.boards.keys()].filter((id) => !withDevice.has(id)).slice(0, options.simulate.boards === 'all' ? undefined : options.simulate.boards);
-    const simulation: Simulation = await simulateRound(hall, {
-      seed: options.simulate.seed ?? `${hall.round.event}/${hall.round.round}`,
-      boards,
-      hardware: options.simulate.hardware ?? 'none',
-      ...(options.simulate.late ? { late: options.simulate.late } : {}),
-    });
-    teardown.defer('the simulated players', () => simulation.stop());
   }
-  if (event && (options.autopilot || options.autoStart)) {
+  if (options.autopilot || options.autoStart) {
     const autopilot = startAutopilot(hall, desks, {
       confirm: options.autopilot?.confirm ?? false,
       playoff: options.autopilot?.playoff ?? false,
@@ -218,17 +198,13 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
     });
     teardown.defer('the simulated arbiter', () => autopilot.stop());
   }
-  if (!event && options.autoStart && hall.seated.size > 0 && hall.startAt === undefined) {
-    const started = hall.command({ type: 'startAll' }, 'system');
-    if (!started.ok) warnings.push(`not started by itself: ${started.reason}`);
-  }
   const server = await startConsoleServer({
     hall,
     credentials,
     team,
-    ...(desk ? { desk } : {}),
+    desk,
     desks,
-    ...(event ? { event: () => eventSummary(desks) } : {}),
+    event: () => eventSummary(desks),
     ...(onBus
       ? {
           routeCommand: (command: ArbiterCommand, arbiter: string) => onBus!.route(command, arbiter),
@@ -243,6 +219,7 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
   });
   teardown.defer('the server', () => server.close());
   return {
+    event,
     hall,
     desk,
     desks,

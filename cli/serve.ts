@@ -176,11 +176,7 @@ async function serve(args: string[]): Promise<number> {
     });
     const out = process.stdout;
     for (const warning of running.warnings) process.stderr.write(`zeitnot serve: warning: ${warning}\n`);
-    const event = running.journal.meta()?.event ?? given;
-    if (!event) {
-      await running.stop();
-      throw new UsageError(`${dataDir} holds a journal of a single round, not an event: start a new data directory with --event`);
-    }
+    const event = running.event;
     const sections = event.sections.map((sec) => {
       const desk = running.desks.get(sec.id);
       return `${sec.name} (${desk && desk.liveRound > 0 ? `round ${desk.liveRound} of ${desk.totalRounds}` : `${desk?.totalRounds ?? '?'} rounds, none paired yet`})`;

@@ -38,23 +38,9 @@ import { playoffBoardsStep, playoffHallSection, type SeatPlayoff } from './playo
 import { MAIN, type Round } from '../contract/index.ts';
 import type { TournamentCommand } from '../contract/index.ts';
 import { refusal, within, type Refusal } from '../contract/index.ts';
-import type { LivePairing } from './swiss-round.ts';
-import { planTrfImport, resultsFromTrf, withRegistration } from './tournament-import.ts';
+import { planTrfImport, withRegistration } from './tournament-import.ts';
 import type { DraftView, PairedGame, PairedPlayer, RegistrationUpdate, ResultCorrection, RoundPairings, TournamentRecord, TournamentView, TrfImportPreview, ViewParts } from '../contract/index.ts';
 import { assembleViews } from './tournament-view-build.ts';
-
-export interface TournamentContext {
-  readonly event: ZeitnotEvent;
-  /** Section id; default the event's first section. */
-  readonly section?: string;
-  /** Results of the earlier rounds (a TRF-16 file), read when the journal is new. */
-  readonly previous?: { readonly from: string; readonly trf: string };
-  /**
-   * The pairing on the clocks (a Swiss round: swissRoundPairing), asked for only when the journal is
-   * new. An engine pairing is journaled as a draft of the live round: the clocks wait for "publish".
-   */
-  readonly livePairing?: () => LivePairing;
-}
 
 /** Puts a published round on the hall's boards: the event console builds it (clock settings, hall board numbers). */
 export type SeatRound = (round: number, pairing: { readonly games: readonly Pairing[]; readonly bye: number | null }) => Round;
@@ -106,10 +92,10 @@ export class TournamentDesk {
   /** The hall board of each pair of the seated round (`white:black`): a view build asks it of every game. */
   #hallBoardOfPair = new Map<string, string>();
   #pairsOf: Round | undefined;
-  /** The hall's section this desk's rounds are seated in (the event section; a bare round's console: MAIN). */
+  /** The hall's section this desk's rounds are seated in (the event section's id). */
   readonly hallSection: string;
-  /** Seats a published round; absent for a bare round's console (one round on the clocks). */
-  readonly #seat: SeatRound | undefined;
+  /** Seats a published round. */
+  readonly #seat: SeatRound;
   /** Seats a sitting of playoff games on the section's hall boards (an event console). */
   readonly #seatPlayoff: SeatPlayoff | undefined;
   /** Hall listeners run inside the hall's record: the playoff's own records follow a turn later. */
@@ -130,42 +116,18 @@ export class TournamentDesk {
   readonly #published = new Map<number, { games: readonly Pairing[]; bye: number | null }>();
   #draft: Draft | undefined;
   #discarded: number | undefined;
-  /** The live round's pairing when it was journaled (a Swiss round served from pairings): its bye is known, not guessed. */
-  #livePairing: { readonly games: readonly Pairing[]; readonly bye: number | null } | undefined;
   #playoff: PlayoffState | undefined;
   readonly #listeners = new Set<() => void>();
   readonly #finished = new Map<string, string>();
   #views: { version: number; arbiter: TournamentView; spectator: TournamentView } | undefined;
   #changes = 0;
 
-  /** Opens the desk of a hall: from the journal's `open` record, else from `context` (journaled now). */
-  static open(hall: PlayingHall, context?: TournamentContext): TournamentDesk | undefined {
-    const records = journaledActions(hall, {});
-    const opened = records.map((r) => r.action).find((r): r is Extract<TournamentRecord, { type: 'open' }> => r.type === 'open');
-    if (!opened && !context) return undefined;
-    const open = opened ?? { type: 'open' as const, event: context!.event, section: context!.section ?? context!.event.sections[0]!.id };
-    findSection(open.event, open.section); // throws with the section ids when it is wrong
-    if (opened) return new TournamentDesk(hall, open.event, open.section, records, MAIN);
-    const fresh: TournamentRecord[] = [open];
-    if (context?.previous) fresh.push(resultsFromTrf(context.previous.trf, findSection(open.event, open.section), hall.round.round, context.previous.from, 'console start'));
-    const live = context?.livePairing?.();
-    if (live) {
-      if (live.round !== hall.round.round) throw new RangeError(`the pairing is of round ${live.round}, the clocks run round ${hall.round.round}`);
-      for (const bye of live.requestedByes) fresh.push({ type: 'bye', ...bye, reason: 'asked for before the round was paired (results file)', by: 'console start' });
-      fresh.push({ type: 'draft', round: live.round, games: live.games, bye: live.bye, by: live.source === 'engine' ? 'console start (Dutch engine)' : 'console start' });
-      if (live.source === 'published') fresh.push({ type: 'publish', round: live.round, by: 'console start (published by the previous round\'s console)' });
-    }
-    const at = hall.source.now();
-    for (const action of fresh) hall.record({ kind: 'tournament', at, action });
-    return new TournamentDesk(hall, open.event, open.section, fresh.map((action) => ({ action, at })), MAIN);
-  }
-
   /**
    * The desk of one section of the event a hall runs: its records are the journal's tournament records
    * of that section, its rounds are seated on the hall's boards by `seat` when published.
    */
   static forSection(hall: PlayingHall, event: ZeitnotEvent, sectionId: string, seat: SeatRound, seatPlayoff?: SeatPlayoff): TournamentDesk {
-    return new TournamentDesk(hall, event, sectionId, journaledActions(hall, { section: sectionId }), sectionId, seat, seatPlayoff);
+    return new TournamentDesk(hall, event, sectionId, journaledActions(hall, { section: sectionId }), seat, seatPlayoff);
   }
 
   private constructor(
@@ -173,24 +135,18 @@ export class TournamentDesk {
     event: ZeitnotEvent,
     sectionId: string,
     records: readonly Journaled[],
-    hallSection: string,
-    seat?: SeatRound,
+    seat: SeatRound,
     seatPlayoff?: SeatPlayoff,
   ) {
     this.#event = event;
     this.#section = findSection(event, sectionId);
-    this.hallSection = hallSection;
+    this.hallSection = sectionId;
     this.#seat = seat;
     this.#seatPlayoff = seatPlayoff;
     this.#linkBoards();
     for (const { action, at } of records) this.#apply(action, at);
     for (const id of this.hallPairs.keys()) this.#finished.set(id, this.#finishSignature(id));
     hall.subscribe((change) => this.#onHall(change));
-    const held = hall.startHeld;
-    hall.startHeld = (section) => {
-      if (section !== this.hallSection) return held?.(section);
-      return this.#draft?.round === this.liveRound ? `the pairing of round ${this.liveRound} is a draft (paired at start): publish it on the Pairings page before the clocks start` : undefined;
-    };
     // The actors follow the journal: a pending draft has its round actor, a fully confirmed round is closed.
     if (this.#draft && this.#draft.round > this.liveRound) hall.lifecycle(this.hallSection, this.#draft.round, { type: 'draft' });
     this.#closeIfConfirmed();
@@ -425,7 +381,6 @@ export class TournamentDesk {
       }
       case 'draft':
         this.#draft = { round: record.round, games: [...record.games], bye: record.bye, changes: [] };
-        if (record.round === this.liveRound) this.#livePairing = { games: record.games, bye: record.bye };
         break;
       case 'draftChange': {
         const draft = this.#draft;
@@ -446,8 +401,7 @@ export class TournamentDesk {
         this.#draft = undefined;
         break;
       case 'publish':
-        // The live round's pairing is already on the clocks: publishing it only lets them start.
-        if (this.#draft && this.#draft.round !== this.liveRound) this.#published.set(this.#draft.round, { games: this.#draft.games, bye: this.#draft.bye });
+        if (this.#draft) this.#published.set(this.#draft.round, { games: this.#draft.games, bye: this.#draft.bye });
         this.#draft = undefined;
         break;
       case 'playoffStart':
@@ -539,9 +493,9 @@ export class TournamentDesk {
   /** The pairing of a round, where it is known: live boards, a published round, the Berger table. */
   pairingOf(round: number): { games: readonly Pairing[]; bye: number | null; status: RoundPairings['status'] } | undefined {
     const published = this.#published.get(round);
-    if (round === this.liveRound && this.#seat && this.hallPairs.size > 0) return { games: published?.games ?? [...this.hallPairs.values()], bye: published?.bye ?? null, status: 'live' };
+    if (round === this.liveRound && this.hallPairs.size > 0) return { games: published?.games ?? [...this.hallPairs.values()], bye: published?.bye ?? null, status: 'live' };
     if (published) return { ...published, status: 'published' };
-    if (round === this.liveRound) return { games: [...this.hallPairs.values()], bye: this.#livePairing ? this.#livePairing.bye : this.#liveBye(), status: 'live' };
+    if (round === this.liveRound) return { games: [...this.hallPairs.values()], bye: this.#liveBye(), status: 'live' };
     const imported = this.#imported.flatMap((i) => i.games.filter((g) => g.round === round));
     if (imported.length > 0) {
       const bye = this.#imported.flatMap((i) => i.byes).find((b) => b.round === round && b.kind === 'pab');
@@ -687,7 +641,7 @@ export class TournamentDesk {
 
   /** A round this desk published goes on the hall's boards (undefined: the action seats nothing). */
   #seatPublished(action: TournamentRecord): CommandOutcome | undefined {
-    if (action.type !== 'publish' || !this.#seat || action.round <= this.liveRound) return undefined;
+    if (action.type !== 'publish' || action.round <= this.liveRound) return undefined;
     const pairing = this.#published.get(action.round);
     if (!pairing) return undefined;
     const seated = this.hall.seat(this.#seat(action.round, pairing));
@@ -766,9 +720,9 @@ export class TournamentDesk {
     return this.hall.record(this.#entry(action, at));
   }
 
-  /** One of this desk's records as the journal keeps it (an event console's, with its section). */
+  /** One of this desk's records as the journal keeps it, with its section. */
   #entry(action: TournamentRecord, at: number): JournalRecord {
-    return { kind: 'tournament', ...(this.#seat ? { section: this.section.id } : {}), at, action };
+    return { kind: 'tournament', section: this.section.id, at, action };
   }
 
   /** A refusal or the record to journal. Throws (refused with its message, `tournament-rule`) on tournament-rule errors. */
@@ -809,7 +763,6 @@ export class TournamentDesk {
       case 'exchangeOpponents': {
         const draft = this.#draft;
         if (!draft) return refusal('no-draft', 'there is no draft pairing: pair the next round first');
-        if (draft.round === this.liveRound) return refusal('draft-on-clocks', `the draft of round ${draft.round} is on the clocks already: publish it as it is, or change it in the previous round's console and start this round with its published pairing`);
         for (const board of [command.board, command.type === 'exchangeOpponents' ? command.otherBoard : command.board]) {
           if (!draft.games[board - 1]) return refusal('unknown-draft-board', `the draft of round ${draft.round} has boards 1–${draft.games.length}, not ${board}`);
         }
@@ -829,11 +782,10 @@ export class TournamentDesk {
       }
       case 'discardDraft':
         if (!this.#draft) return refusal('no-draft', 'there is no draft pairing to discard');
-        if (this.#draft.round === this.liveRound) return refusal('draft-on-clocks', `the draft of round ${this.liveRound} is on the clocks: publish it (it cannot be discarded here)`);
         return { type: 'discardDraft', reason: command.reason, by };
       case 'publishRound':
         if (!this.#draft) return refusal('no-draft', 'there is no draft pairing to publish: pair the next round first');
-        if (this.#seat && this.#draft.round > this.liveRound && !this.liveRoundClosed) {
+        if (this.#draft.round > this.liveRound && !this.liveRoundClosed) {
           return refusal('results-unconfirmed', `round ${this.liveRound} is still on the boards: confirm its results first (${this.#missingResults(this.liveRound).join(', ')})`);
         }
         return { type: 'publish', round: this.#draft.round, by };

@@ -40,15 +40,10 @@ export function sectionPlayersOf(trf: TrfTournament, section: EventSection, from
 }
 
 /**
- * The games and byes of rounds 1..`beforeRound - 1` in a TRF (players as sectionPlayersOf reads them).
- * A game the two players' lines disagree on is an error naming them.
+ * The games and byes of rounds 1..`beforeRound - 1` in a TRF read already, its lines' players known
+ * (`eventId`: TRF number to event id, as sectionPlayersOf reads them). A game the two players' lines
+ * disagree on is an error naming them.
  */
-export function resultsFromTrf(text: string, section: EventSection, beforeRound: number, from: string, by: string): Imported {
-  const trf = parseTrf(text);
-  return resultsOf(trf, sectionPlayersOf(trf, section, from), beforeRound, from, by);
-}
-
-/** resultsFromTrf of a file read already, its lines' players known (`eventId`: TRF number to event id). */
 function resultsOf(trf: TrfTournament, eventId: ReadonlyMap<number, number>, beforeRound: number, from: string, by: string): Imported {
   const lines = new Map(trf.players.map((p) => [p.id, p]));
   const games: Imported['games'][number][] = [];

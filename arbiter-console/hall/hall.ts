@@ -51,8 +51,6 @@ export class PlayingHall {
   readonly boards = new Map<string, Board>();
   /** The journal sequence number of the last applied entry. */
   version = 0;
-  /** Why a section's round may not start yet (its desk: the pairing is still a draft); undefined when it may. The refusal's code is `start-held`. */
-  startHeld: ((section: string) => string | undefined) | undefined;
   readonly #seated = new Map<string, Round>();
   /** Each section's boards on the tables (what `boards` holds, by section), so no change walks the whole hall. */
   readonly #sectionBoards = new Map<string, Board[]>();
@@ -74,19 +72,14 @@ export class PlayingHall {
   /** A console on the bus: the hall host of each board (shown with the board). */
   hostOf: ((board: string) => BoardHost | undefined) | undefined;
 
-  /**
-   * `round`: a bare round seated from the start (a console without an event); `sections`: the event's
-   * sections, whose rounds the journal's `seat` records put on the boards.
-   */
+  /** `sections`: the event's sections, whose rounds the journal's `seat` records put on the boards. */
   constructor(
-    round: Round | undefined,
     readonly journal: Journal,
     readonly source: HallClock,
     sections: readonly string[] = [],
     options: HallOptions = {},
   ) {
     this.#owns = options.owns ?? (() => true);
-    if (round) this.#seatApply(round);
     for (const entry of journal.entries()) this.#apply(entry.record, entry.seq);
     // Host-driven clocks: the running clock kept running while the console was down (docs/console.md).
     const lastAt = journal.lastAt();
@@ -107,11 +100,11 @@ export class PlayingHall {
     for (const [section, startAt] of this.#startAt) if (startAt <= source.now()) this.#startDue(section, startAt);
   }
 
-  /** The hall as a journal left it: its bare round or its event's sections, every seated round replayed. */
+  /** The hall as a journal left it: its event's sections, every seated round replayed. */
   static fromJournal(journal: Journal, source: HallClock, options: HallOptions = {}): PlayingHall {
     const meta = journal.meta();
-    if (!meta) throw new Error(`${journal.file} holds no round and no event`);
-    return new PlayingHall(meta.round, journal, source, meta.event?.sections.map((s) => s.id) ?? [], options);
+    if (!meta) throw new Error(`${journal.file} holds no event`);
+    return new PlayingHall(journal, source, meta.event?.sections.map((s) => s.id) ?? [], options);
   }
 
   /** Whether this hall keeps time for `board` (on the bus: its hall host does). */
@@ -522,10 +515,6 @@ export class PlayingHall {
         const open = sections.filter((section) => this.#startAt.get(section) === undefined);
         if (sections.length === 0) return refuse('no-round', 'no round is on the boards');
         if (open.length === 0) return refuse('already-started', 'the round start is already set');
-        for (const section of open) {
-          const held = this.startHeld?.(section);
-          if (held !== undefined) return refuse('start-held', held);
-        }
         let seq = this.version;
         for (const section of open) {
           // Each section at its own scheduled start (Donostia: two groups at 16:30, two at 17:00).

@@ -106,7 +106,7 @@ async function openHallHost(options: HallHostOptions, teardown: Teardown): Promi
 
   const m = journal.meta()!;
   const source = realClock(resumeAt(m.epochWallMs, Date.now(), m.scale, journal.lastAt()), m.scale);
-  const hall = new PlayingHall(undefined, journal, source, event.sections.map((s) => s.id), { owns: (b) => boards.has(b) });
+  const hall = new PlayingHall(journal, source, event.sections.map((s) => s.id), { owns: (b) => boards.has(b) });
   hall.layout = layout;
   teardown.defer('the playing hall', () => hall.stop());
 

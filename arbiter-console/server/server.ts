@@ -28,7 +28,7 @@ import { listenFailure, Teardown } from '../start/index.ts';
 export interface ConsoleServerOptions {
   readonly hall: PlayingHall;
   readonly credentials: Credentials;
-  /** The section's results, pairings, playoffs (tournament pages); absent for a bare round. */
+  /** The first section's results, pairings, playoffs (tournament pages). */
   readonly desk?: TournamentDesk;
   /** Every section's desk (an event console), by section id, in the event's order; `desk` is then the first. */
   readonly desks?: ReadonlyMap<string, TournamentDesk>;

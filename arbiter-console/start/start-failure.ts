@@ -13,7 +13,11 @@ export type StartFailureCode =
   /** The data directory is a file, cannot be made, or cannot be written. */
   | 'data-dir'
   /** A device given for a board the hall does not have. */
-  | 'unknown-board';
+  | 'unknown-board'
+  /** A new data directory and no event given. */
+  | 'no-event'
+  /** The journal of an earlier version's single-round console (its meta holds a round, no event). */
+  | 'round-journal';
 
 export class StartFailure extends Error {
   constructor(

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemScheduler } from '../../device-bridge/internal.ts';
 import { createVirtualLineClock, ptySerialDevice, type DeviceEnd, type VirtualLineClock } from '../../simulators/internal.ts';
 import { parseDeviceSpec, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
-import { cairnsRound } from './fixtures.ts';
+import { oneSectionConsole } from './fixtures.ts';
 import { until } from '../support/wait.ts';
 
 let dir: string;
@@ -26,7 +26,7 @@ beforeAll(async () => {
   end = await ptySerialDevice(device);
   clock = createVirtualLineClock({ end, scheduler: systemScheduler, name: 'test-clock' });
   clock.powerOn();
-  run = await startConsole({ dataDir: join(dir, 'data'), port: 0, noPage: true, round: () => cairnsRound(2, 0), devices: [parseDeviceSpec(`1=line:${host}`)] });
+  run = await startConsole({ dataDir: join(dir, 'data'), port: 0, noPage: true, ...oneSectionConsole({ boards: 2 }), devices: [parseDeviceSpec(`1=line:${host}`)] });
 }, 60_000);
 
 afterAll(async () => {

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
-import { cairnsRound } from './fixtures.ts';
+import { oneSectionConsole } from './fixtures.ts';
 import { until } from '../support/wait.ts';
 
 let run: RunningConsole;
@@ -39,7 +39,7 @@ const garbage = fc.oneof(
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-fuzz-'));
-  run = await startConsole({ dataDir, port: 0, noPage: true, round: () => cairnsRound(4, 0), server: { rateLimit: { perSecond: 1e6, burst: 1e6 } } });
+  run = await startConsole({ dataDir, port: 0, noPage: true, ...oneSectionConsole({ boards: 4 }), server: { rateLimit: { perSecond: 1e6, burst: 1e6 } } });
   for (const id of run.hall.boards.keys()) {
     for (const side of ['white', 'black'] as const) run.hall.record({ kind: 'clock', board: id, event: { type: 'arrive', side, at: run.hall.source.now(), by: { kind: 'player', side } } });
   }

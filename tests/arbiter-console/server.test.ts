@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startConsole, type BoardView, type RunningConsole } from '../../arbiter-console/index.ts';
-import { cairnsRound } from './fixtures.ts';
+import { oneSectionConsole } from './fixtures.ts';
 import { until } from '../support/wait.ts';
 
 type Message = { type: string; seq?: number; version?: number; boards?: BoardView[]; attention?: unknown[]; [k: string]: unknown };
@@ -33,7 +33,7 @@ const press = (board: string, side: 'white' | 'black') =>
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-server-'));
   // One ordinary delta per 3 s makes "at once" unmistakable without timing races.
-  run = await startConsole({ dataDir, port: 0, noPage: true, round: () => cairnsRound(3, 0), server: { deltasPerSecond: 1, deltaWindowMs: 3000 } });
+  run = await startConsole({ dataDir, port: 0, noPage: true, ...oneSectionConsole({ boards: 3 }), server: { deltasPerSecond: 1, deltaWindowMs: 3000 } });
   for (const id of run.hall.boards.keys()) {
     for (const side of ['white', 'black'] as const) run.hall.record({ kind: 'clock', board: id, event: { type: 'arrive', side, at: run.hall.source.now(), by: { kind: 'player', side } } });
   }

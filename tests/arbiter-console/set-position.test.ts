@@ -13,7 +13,7 @@ import { arbiterCommandSchema, parseDeviceSpec, startConsole, type JournalRecord
 import { chessJsRejects, pgnExtractRejects } from '../support/pgn-validators.ts';
 import { openPtyPair, type PtyPair } from '../support/pty.ts';
 import { until } from '../support/wait.ts';
-import { cairnsRound } from './fixtures.ts';
+import { oneSectionConsole } from './fixtures.ts';
 import { openClient, type TestClient } from '../support/ws-client.ts';
 
 // Where the pieces really stand after 1. e4 e5 2. Nf3 (the board's reading missed something).
@@ -31,7 +31,7 @@ beforeAll(async () => {
   pair = await openPtyPair();
   vboard = new VirtualDgtBoard({ scheduler: systemScheduler, leftMs: 5_430_000, rightMs: 5_430_000, incrementMs: 30_000, leverHigh: 'left' });
   link = await ptyBoardLink(vboard, pair.b);
-  run = await startConsole({ dataDir: join(dir, 'data'), port: 0, noPage: true, round: () => cairnsRound(2, 0), devices: [parseDeviceSpec(`1=dgt:${pair.a}`)] });
+  run = await startConsole({ dataDir: join(dir, 'data'), port: 0, noPage: true, ...oneSectionConsole({ boards: 2 }), devices: [parseDeviceSpec(`1=dgt:${pair.a}`)] });
   arbiter = await openClient(run.url);
   arbiter.send({ type: 'hello', role: 'arbiter', token: run.newToken, name: 'IA Jones' });
   await arbiter.next((m) => m.type === 'snapshot', 'the snapshot');

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refusalFor, startConsole, type ConsoleCommand, type RunningConsole } from '../../arbiter-console/internal.ts';
 import { until } from '../support/wait.ts';
-import { cairnsRound } from './fixtures.ts';
+import { oneSectionConsole } from './fixtures.ts';
 import { helloClient, sendCommand, type TestClient } from '../support/ws-client.ts';
 
 let run: RunningConsole;
@@ -14,7 +14,7 @@ let dir: string;
 const open: TestClient[] = [];
 
 async function start(): Promise<RunningConsole> {
-  return startConsole({ dataDir: dir, port: 0, noPage: true, round: () => cairnsRound(6, 0) });
+  return startConsole({ dataDir: dir, port: 0, noPage: true, ...oneSectionConsole({ boards: 6 }) });
 }
 
 async function as(token: string | undefined, name?: string): Promise<TestClient> {

@@ -1,5 +1,5 @@
 // Who keeps each board's time: boards with a mirrored clock run `timekeeper: 'device'`, fixed in the
-// journal's round so a restart replays the same config; and every deadline the engine acts on is
+// journal's seated round so a restart replays the same config; and every deadline the engine acts on is
 // journaled, whichever path the event that passed it took.
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseTimeControl } from '../../clock-engine/index.ts';
@@ -17,7 +17,8 @@ describe('timekeeper per board', () => {
     const round = withDeviceTimekeepers(cairnsRound(3), specs);
     expect(round.boards.map((b) => b.timekeeper)).toEqual(['device', undefined, undefined]);
     t = testHall(round);
-    expect(t.journal.meta()!.round!.boards[0]!.timekeeper).toBe('device');
+    const seated = [...t.journal.entries()].flatMap((e) => (e.record.kind === 'seat' ? [e.record.round] : []));
+    expect(seated[0]!.boards[0]!.timekeeper).toBe('device');
     expect(t.hall.boards.get('1')!.config.timekeeper).toBe('device');
     expect(t.hall.boards.get('2')!.config.timekeeper).toBeUndefined();
     startAll(t, 10_000);

@@ -4,11 +4,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { boardHistory, boardPgn, TournamentDesk, type TournamentRecord } from '../../arbiter-console/internal.ts';
 import type { GameResult } from '../../clock-engine/index.ts';
-import { exportTrf, pairSwissRound, sectionTrf } from '../../tournament/index.ts';
-import { MIN, press, testHall, type TestHall } from './fixtures.ts';
-import { consoleRound, smallRoundRobin, smallSwiss, swissRoundOne } from './tournament-fixtures.ts';
+import { pairSwissRound } from '../../tournament/index.ts';
+import { MIN, press } from './fixtures.ts';
+import { smallRoundRobin, smallSwiss, swissRoundOne, testDesk, type TestDesk } from './tournament-fixtures.ts';
 
-let t: TestHall;
+let t: TestDesk;
 afterEach(() => t?.cleanup());
 
 const tournamentRecords = (): TournamentRecord[] =>
@@ -30,8 +30,8 @@ const tieForFirst = (white: number, black: number): GameResult => {
 describe('tournament desk', () => {
   it('a result entered for a game still on the clock ends it there; one the clock ended differently is a correction kept as the clock ended it', () => {
     const event = smallRoundRobin();
-    t = testHall(consoleRound(event, 1));
-    const desk = TournamentDesk.open(t.hall, { event })!;
+    t = testDesk(event);
+    const desk = t.desk;
     for (const board of ['1', '2']) for (const side of ['white', 'black'] as const) arrive(board, side);
     t.source.set(10_000);
     expect(t.hall.command({ type: 'startAll' }, 'chief')).toMatchObject({ ok: true });
@@ -74,9 +74,10 @@ describe('tournament desk', () => {
   });
 
   it('fills results in from the clocks (flag fall, default time), takes confirmations and corrections, and rebuilds them after a restart', () => {
-    const event = smallRoundRobin();
-    t = testHall(consoleRound(event, 1));
-    const desk = TournamentDesk.open(t.hall, { event })!;
+    // Laws 2009 (6.6): an absent player loses at the default time, with no arbiter's decision.
+    const event = { ...smallRoundRobin(), lawsEdition: 'L2009' as const };
+    t = testDesk(event);
+    const desk = t.desk;
     expect([...desk.hallPairs]).toEqual([
       ['1', { white: 1, black: 4 }],
       ['2', { white: 2, black: 3 }],
@@ -138,15 +139,15 @@ describe('tournament desk', () => {
 
     const view = desk.view('arbiter');
     t.reopen(end + 1_000);
-    const again = TournamentDesk.open(t.hall)!;
-    expect(again.view('arbiter')).toEqual(view);
+    expect(t.desk.view('arbiter')).toEqual(view);
   });
 
   it('pairs the next Swiss round as a draft, journals manual changes, publishes it, and rebuilds drafts and published rounds after a restart', () => {
     const event = smallSwiss();
     const first = swissRoundOne(event);
-    t = testHall(consoleRound(event, 1, first));
-    const desk = TournamentDesk.open(t.hall, { event })!;
+    t = testDesk(event);
+    const desk = t.desk;
+    expect(desk.pairingOf(1)!.games).toEqual(first.games);
     expect(desk.command({ type: 'pairNextRound' }, 'IA')).toEqual({ ok: false, code: 'results-unconfirmed', reason: 'round 1 needs confirmed results: board 1, board 2, board 3' });
     const results: GameResult[] = ['1-0', '0-1', '1/2-1/2'];
     [...t.hall.boards.keys()].forEach((id, i) => expect(t.hall.command({ type: 'result', board: id, result: results[i]!, termination: 'normal' }, 'IA')).toMatchObject({ ok: true }));
@@ -195,19 +196,20 @@ describe('tournament desk', () => {
 
     // A restart with a draft pending rebuilds the draft with its changes.
     t.reopen(50_000);
-    let again = TournamentDesk.open(t.hall)!;
+    let again = t.desk;
     expect(again.view('arbiter')).toEqual(draftBeforeRestart);
 
     expect(again.command({ type: 'publishRound' }, 'IA Jones')).toMatchObject({ ok: true });
     const published = again.view('spectator');
     expect(published.currentRound).toBe(2);
-    expect(published.rounds.find((r) => r.round === 2)).toMatchObject({ status: 'published', games: changed.games.map((g) => ({ board: g.board, white: g.white, black: g.black, result: null })) });
+    // Published is on the boards: the clocks of round 2 wait for their start.
+    expect(published.rounds.find((r) => r.round === 2)).toMatchObject({ status: 'live', games: changed.games.map((g) => ({ board: g.board, white: g.white, black: g.black, result: null })) });
     expect(again.view('arbiter').draft).toBeUndefined();
     expect(published.nextRound).toEqual({ round: 3, possible: false, why: 'round 2 needs confirmed results: board 1, board 2, board 3' });
-    expect(tournamentRecords().map((r) => r.type)).toEqual(['open', 'result', 'result', 'result', 'draft', 'draftChange', 'draftChange', 'publish']);
+    expect(tournamentRecords().map((r) => r.type)).toEqual(['draft', 'publish', 'result', 'result', 'result', 'draft', 'draftChange', 'draftChange', 'publish']);
 
     t.reopen(60_000);
-    again = TournamentDesk.open(t.hall)!;
+    again = t.desk;
     expect(again.view('arbiter')).toEqual(published);
     // Round 2's results by hand, then round 3 is paired from them.
     for (const g of changed.games) {
@@ -223,8 +225,8 @@ describe('tournament desk', () => {
 
   it('pairs round robin rounds from the Berger table, runs the playoff of a tie for first, and keeps fines; all survive a restart', () => {
     const event = smallRoundRobin();
-    t = testHall(consoleRound(event, 1));
-    const desk = TournamentDesk.open(t.hall, { event })!;
+    t = testDesk(event);
+    const desk = t.desk;
     const enterRound = (round: number) => {
       for (const g of desk.view('spectator').rounds.find((r) => r.round === round)!.games) {
         expect(desk.command({ type: 'enterResult', round, white: g.white.id, black: g.black.id, result: tieForFirst(g.white.id, g.black.id), reason: 'scoresheets' }, 'IA')).toMatchObject({ ok: true });
@@ -269,15 +271,16 @@ describe('tournament desk', () => {
 
     const view = desk.view('arbiter');
     t.reopen(10 * MIN);
-    expect(TournamentDesk.open(t.hall)!.view('arbiter')).toEqual(view);
+    expect(t.desk.view('arbiter')).toEqual(view);
   });
 
   it('scores the Swiss pairing-allocated bye, leaves out requested byes and withdrawn players, and keeps them after a restart', () => {
     const event = smallSwiss(5);
     const first = swissRoundOne(event);
     expect(first.bye).not.toBeNull();
-    t = testHall(consoleRound(event, 1, first));
-    const desk = TournamentDesk.open(t.hall, { event })!;
+    t = testDesk(event);
+    const desk = t.desk;
+    expect(desk.pairingOf(1)).toMatchObject({ games: first.games, bye: first.bye });
     const pab = first.bye!;
     expect(desk.view('spectator').rounds[0]!.bye).toEqual({ id: pab, name: `Cairns player 0${pab}` });
     const row = (id: number) => desk.view('spectator').crosstable.rows.find((r) => r.id === id)!;
@@ -308,66 +311,15 @@ describe('tournament desk', () => {
 
     const view = desk.view('arbiter');
     t.reopen(MIN);
-    expect(TournamentDesk.open(t.hall)!.view('arbiter')).toEqual(view);
+    expect(t.desk.view('arbiter')).toEqual(view);
   });
 
-  it("carries the earlier rounds into the next round's console from the previous console's TRF", () => {
+  it('refuses a section the event does not have', () => {
     const event = smallRoundRobin();
-    const previous = testHall(consoleRound(event, 1));
-    let trf: string;
-    let points: Record<number, number>;
-    try {
-      const desk = TournamentDesk.open(previous.hall, { event })!;
-      expect(desk.command({ type: 'enterResult', round: 1, white: 1, black: 4, result: '1/2-1/2', reason: 'scoresheets' }, 'IA')).toMatchObject({ ok: true });
-      expect(desk.command({ type: 'enterResult', round: 1, white: 2, black: 3, result: '+--', reason: 'Black did not come' }, 'IA')).toMatchObject({ ok: true });
-      trf = exportTrf(sectionTrf(event, 'main', desk.record()));
-      points = Object.fromEntries(desk.view('spectator').crosstable.rows.map((r) => [r.id, r.points]));
-    } finally {
-      previous.cleanup();
-    }
-    t = testHall(consoleRound(event, 2));
-    const desk = TournamentDesk.open(t.hall, { event, previous: { from: 'round1.trf', trf } })!;
-    const view = desk.view('spectator');
-    expect(view.liveRound).toBe(2);
-    expect(view.rounds.map((r) => [r.round, r.status])).toEqual([
-      [1, 'imported'],
-      [2, 'live'],
-    ]);
-    expect(view.rounds[0]!.games.map((g) => [g.white.id, g.black.id, g.result])).toEqual([
-      [1, 4, '1/2-1/2'],
-      [2, 3, '+--'],
-    ]);
-    expect(Object.fromEntries(view.crosstable.rows.map((r) => [r.id, r.points]))).toEqual(points);
-    expect(tournamentRecords().map((r) => r.type)).toEqual(['open', 'import']);
-    t.reopen(MIN);
-    expect(TournamentDesk.open(t.hall, { event })!.view('spectator')).toEqual(view);
-    expect(tournamentRecords().map((r) => r.type)).toEqual(['open', 'import']);
-
-    const other = testHall(consoleRound(event, 2));
-    try {
-      expect(() => TournamentDesk.open(other.hall, { event, previous: { from: 'bad.trf', trf: trf.replace('Cairns player 03', 'Somebody Else   ') } })).toThrow(
-        "bad.trf: player 3 (Somebody Else) is not in section 'main'",
-      );
-    } finally {
-      other.cleanup();
-    }
-  });
-
-  it('opens nothing for a bare round, and refuses a section the event does not have', () => {
-    const event = smallRoundRobin();
-    t = testHall(consoleRound(event, 1));
-    expect(TournamentDesk.open(t.hall)).toBeUndefined();
-    // A board whose players the section does not have is shown, and its result is not counted.
-    const other = testHall({ ...consoleRound(event, 1), boards: [...consoleRound(event, 1).boards, { id: '3', white: 'Guest, A', black: 'Guest, B' }] });
-    try {
-      const desk = TournamentDesk.open(other.hall, { event })!;
-      expect(desk.view('spectator').unlinkedBoards).toEqual([{ board: '3', white: 'Guest, A', black: 'Guest, B' }]);
-      expect(other.hall.command({ type: 'result', board: '3', result: '1-0', termination: 'mate' }, 'IA')).toMatchObject({ ok: true });
-      expect(desk.view('spectator').crosstable.rows.every((r) => r.points === 0)).toBe(true);
-    } finally {
-      other.cleanup();
-    }
-    expect(() => TournamentDesk.open(t.hall, { event, section: 'nope' })).toThrow(/nope/);
+    t = testDesk(event, { publish: false });
+    expect(() => TournamentDesk.forSection(t.hall, event, 'nope', () => {
+      throw new Error('no round is seated');
+    })).toThrow(/nope/);
     expect(t.journal.count()).toBe(0);
   });
 });

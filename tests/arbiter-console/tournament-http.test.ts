@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { applyViewPatch, startConsole, type RunningConsole, type TournamentView, type ViewPatch } from '../../arbiter-console/internal.ts';
 import { sectionStandings } from '../../tournament/index.ts';
-import { consoleRound, smallRoundRobin } from './tournament-fixtures.ts';
+import { smallRoundRobin } from './tournament-fixtures.ts';
 import { until } from '../support/wait.ts';
 
 type Message = { type: string; id?: string; view?: TournamentView; reason?: string; journalSeq?: number; patch?: ViewPatch; from?: number; version?: number };
@@ -45,7 +45,7 @@ const get = async (path: string) => {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-tournament-http-'));
-  run = await startConsole({ dataDir, port: 0, noPage: true, round: () => consoleRound(event, 1), tournament: { event } });
+  run = await startConsole({ dataDir, port: 0, noPage: true, event, firstRound: true });
 });
 
 afterAll(async () => {
