@@ -57,6 +57,8 @@ describe('npm pack', () => {
     expect(listing).toContain('package/dist/cli/main.js');
     expect(listing).toContain('package/dist/web/app.js');
     expect(listing).toContain('package/dist/web/index.html');
+    expect(listing).toContain('package/dist/web/favicon.svg');
+    expect(listing).toContain('package/LICENSE');
     expect(listing.filter((f) => f.endsWith('.ts'))).toEqual([]);
     expect(listing.filter((f) => f.startsWith('package/tests/'))).toEqual([]);
   });
@@ -132,6 +134,6 @@ describe('serve from a read-only install, as a normal user', () => {
     }
     expect(err).toBe('');
     if (asRoot) expect(statSync(join(temp, 'zeitnot-demo-nobody', 'journal.sqlite')).uid).toBe(65534);
-    expect(readdirSync(pkg).sort()).toEqual(['README.md', 'bin', 'dist', 'docs', 'node_modules', 'package.json']);
+    expect(readdirSync(pkg).sort()).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'docs', 'node_modules', 'package.json']);
   }, 120_000);
 });
