@@ -1,6 +1,5 @@
 // From an event file (tournament part) to the console's round: boards, players, one game config.
-import { gameConfig } from '../clock-engine/index.ts';
-import { findSection, hallBoardNumbers, quickplayFinishOf, roundBoards, type Pairing, type ZeitnotEvent } from '../tournament/index.ts';
+import { findSection, hallBoardNumbers, roundBoards, sectionGameConfig, type Pairing, type ZeitnotEvent } from '../tournament/index.ts';
 import { withDeviceTimekeepers, type DeviceSpec } from './devices.ts';
 import { checkRound, type Round } from './round.ts';
 import type { SeatRound } from './tournament-desk.ts';
@@ -30,18 +29,7 @@ export function roundFromEvent(event: ZeitnotEvent, choice: RoundChoice, toMonot
   const first = setup.boards[0];
   if (!first) throw new Error(`round ${number} of '${section.id}' has no boards (pairings not made yet?)`);
   const startWallMs = choice.startWallMs ?? first.scheduledStartMs;
-  const laws = event.lawsEdition === 'L2009' ? '2009' : event.lawsEdition === 'L2018' ? '2018' : '2023';
-  const game = gameConfig(section.timeControl, {
-    scheduledStart: toMonotonic(startWallMs),
-    defaultTimeMs: section.defaultTimeMinutes * 60_000,
-    // L2009 6.6: late = loss. L2018/L2023 6.7.1: loss "unless the arbiter decides otherwise".
-    lateArrival: laws === '2009' ? 'forfeit' : 'arbiter-decides',
-    lawsEdition: laws,
-    drawOfferMinMove: event.drawRule?.minMoves ?? 0,
-    defaultTimeBoundary: section.defaultTimeBoundary,
-    quickplayClaim: quickplayFinishOf(event, section),
-    supervision: section.supervision,
-  });
+  const game = sectionGameConfig(event, section.id, { scheduledStart: toMonotonic(startWallMs) });
   const startIso = new Date(startWallMs).toISOString();
   return checkRound({
     event: section.name === event.name || event.sections.length === 1 ? event.name : `${event.name} – ${section.name}`,

@@ -3,7 +3,7 @@
 // L2018/L2023 Guidelines III where adopted, with the five-second increment), the arbiter's discretion
 // on postponing, and the default-time boundary as an event words it.
 import { describe, expect, it } from 'vitest';
-import { presetEvent, playoffGameConfig, startPlayoff, pendingGames, boardGameConfig, loadEvent, roundBoards } from '../../tournament/index.ts';
+import { presetEvent, playoffGameConfig, startPlayoff, pendingGames, sectionGameConfig, loadEvent, roundBoards } from '../../tournament/index.ts';
 import { ev, fold, gameConfig, min, opening, sec } from './helpers.ts';
 
 const blitz2009 = (supervision: 'adequate' | 'inadequate') => gameConfig('300', { lawsEdition: '2009', category: 'blitz', supervision });
@@ -142,16 +142,16 @@ describe('per event, from the event file', () => {
   it('the default-time boundary and supervision reach the clocks; 10.2 is on by default under L2009, Guidelines III off under L2018', () => {
     const cairns = presetEvent('cairns-cup-2019');
     const board = roundBoards(cairns, cairns.sections[0]!.id, 1).boards[0]!;
-    const config = boardGameConfig(cairns, cairns.sections[0]!.id, board);
+    const config = sectionGameConfig(cairns, cairns.sections[0]!.id, { scheduledStart: board.scheduledStartMs, autoStart: true });
     expect(config).toMatchObject({ defaultTimeBoundary: 'more-than', quickplayClaim: false, supervision: 'adequate' });
     const donostia = presetEvent('donostia-2009');
     const group = donostia.sections[0]!;
     const dBoard = roundBoards(donostia, group.id, 1).boards[0]!;
-    expect(boardGameConfig(donostia, group.id, dBoard).quickplayClaim).toBe(true);
+    expect(sectionGameConfig(donostia, group.id, { scheduledStart: dBoard.scheduledStartMs, autoStart: true }).quickplayClaim).toBe(true);
     const input = JSON.parse(JSON.stringify(cairns)) as { sections: Record<string, unknown>[] };
     input.sections[0]!['defaultTimeBoundary'] = 'at';
     const edited = loadEvent(JSON.stringify(input));
-    expect(boardGameConfig(edited, edited.sections[0]!.id, board).defaultTimeBoundary).toBe('at');
+    expect(sectionGameConfig(edited, edited.sections[0]!.id, { scheduledStart: board.scheduledStartMs, autoStart: true }).defaultTimeBoundary).toBe('at');
   });
 
   it("Donostia's blitz playoff (5-minute games, L2009): an arbiter a game is adequate supervision, else B.3 c", () => {
