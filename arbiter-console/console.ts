@@ -6,7 +6,7 @@ import { timekeeperMismatches, withDeviceTimekeepers, type DeviceSpec, type Open
 import { startDevices } from './hall-devices.ts';
 import { joinAsConsole, type ConsoleBusOptions, type ConsoleOnBus, type LagWindow } from './bus-console.ts';
 import type { ArbiterCommand, TournamentCommand } from './protocol.ts';
-import { PlayingHall } from './hall.ts';
+import { PlayingHall, type CommandBy } from './hall.ts';
 import { Journal, type Durability } from './journal.ts';
 import type { Round } from './round.ts';
 import { simulateRound, type LateArrival, type Simulation } from './simulation.ts';
@@ -208,8 +208,8 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       ...(event ? { event: () => eventSummary(desks) } : {}),
       ...(onBus
         ? {
-            routeCommand: (command: ArbiterCommand, arbiter: string) => onBus!.route(command, arbiter),
-            routeDeskCommand: (d: TournamentDesk, command: TournamentCommand, arbiter: string) => onBus!.deskCommand(d, command, arbiter),
+            routeCommand: (command: ArbiterCommand, arbiter: CommandBy) => onBus!.route(command, arbiter),
+            routeDeskCommand: (d: TournamentDesk, command: TournamentCommand, arbiter: CommandBy) => onBus!.deskCommand(d, command, arbiter),
             busHealth: (window: LagWindow) => onBus!.health(window),
           }
         : {}),

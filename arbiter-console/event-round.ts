@@ -1,7 +1,7 @@
-// From an event file (tournament part) to the console's round: boards, players, one game config.
+// From an event file (tournament part) to the console's round: boards, players (by id), one game config.
 import { findSection, hallBoardNumbers, roundBoards, sectionGameConfig, type Pairing, type ZeitnotEvent } from '../tournament/index.ts';
 import { withDeviceTimekeepers, type DeviceSpec } from './devices.ts';
-import { checkRound, type Round } from './round.ts';
+import { checkRound, seatedPlayers, type Round } from './round.ts';
 import type { SeatRound } from './tournament-desk.ts';
 
 export interface RoundChoice {
@@ -38,7 +38,7 @@ export function roundFromEvent(event: ZeitnotEvent, choice: RoundChoice, toMonot
     date: (choice.startWallMs === undefined ? first.scheduledStart : startIso).slice(0, 10).replace(/-/g, '.'),
     scheduledStart: startIso,
     game,
-    boards: setup.boards.map((b) => ({ id: String(b.board), white: b.white.name, black: b.black.name })),
+    boards: setup.boards.map((b) => ({ id: String(b.board), ...seatedPlayers(b.white, b.black) })),
   });
 }
 
@@ -64,11 +64,11 @@ export interface SeatOptions {
  */
 export function seatFor(event: ZeitnotEvent, sectionId: string, options: SeatOptions): SeatRound {
   const numbers = hallBoardNumbers(event, sectionId);
-  return (round, pairing) => {
+  return (round, pairing, current) => {
     const scheduled = Date.parse(findSection(event, sectionId).schedule[round - 1]!);
     const wallNow = options.wallNow();
     const startWallMs = scheduled > wallNow ? undefined : Math.ceil(wallNow + options.lateStartMs / options.scale);
-    const base = roundFromEvent(event, { section: sectionId, round, pairings: pairing, ...(startWallMs !== undefined ? { startWallMs } : {}) }, options.toMonotonic);
+    const base = roundFromEvent(current, { section: sectionId, round, pairings: pairing, ...(startWallMs !== undefined ? { startWallMs } : {}) }, options.toMonotonic);
     const boards = base.boards.map((b, k) => {
       const hall = numbers[k];
       if (hall === undefined) throw new RangeError(`section '${sectionId}' has ${numbers.length} hall boards, round ${round} needs ${base.boards.length}`);

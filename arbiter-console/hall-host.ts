@@ -45,7 +45,7 @@ export interface RunningHallHost {
   stop(): Promise<void>;
 }
 
-const commandRequest = z.strictObject({ command: arbiterCommandSchema, arbiter: z.string().min(1).max(80) });
+const commandRequest = z.strictObject({ command: arbiterCommandSchema, arbiter: z.string().min(1).max(80), credential: z.string().min(1).max(16).optional() });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -135,9 +135,9 @@ export async function startHallHost(options: HallHostOptions): Promise<RunningHa
     const commands = answer(bus.nc, subjects.command(hostId), (body) => {
       const request = commandRequest.safeParse(body);
       if (!request.success) return { ok: false, reason: `not an arbiter command: ${request.error.issues[0]!.path.join('.')}: ${request.error.issues[0]!.message}` };
-      const { command, arbiter } = request.data;
+      const { command, arbiter, credential } = request.data;
       if ('board' in command && !boards.has(command.board)) return { ok: false, reason: `board ${command.board} is not run by hall host ${hostId}` };
-      const outcome = built.command(command, arbiter);
+      const outcome = built.command(command, credential !== undefined ? { name: arbiter, credential } : arbiter);
       return outcome.ok ? { ok: true, sourceSeq: journal.lastOwn() } : { ok: false, reason: outcome.reason };
     });
     stops.push(() => commands.unsubscribe());

@@ -82,7 +82,7 @@ export interface CommandScope {
   readonly members: (sector: string) => ReadonlySet<string> | undefined;
 }
 
-const EVENT_CHANGES: ReadonlySet<string> = new Set(['pairNextRound', 'swapColours', 'exchangeOpponents', 'discardDraft', 'publishRound', 'startPlayoff', 'decidePlayoff', 'requestBye', 'withdrawPlayer']);
+const EVENT_CHANGES: ReadonlySet<string> = new Set(['pairNextRound', 'swapColours', 'exchangeOpponents', 'discardDraft', 'publishRound', 'startPlayoff', 'decidePlayoff', 'requestBye', 'withdrawPlayer', 'renamePlayer']);
 const ROUND_WIDE: ReadonlySet<string> = new Set(['startAll', 'arriveAll', 'pauseAll', 'resumeAll', 'playoffResult', 'recordIncident']);
 export const STAFF_COMMANDS: ReadonlySet<string> = new Set(['defineSector', 'removeSector', 'issueCredential', 'revokeCredential', 'listCredentials']);
 
