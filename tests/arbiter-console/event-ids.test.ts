@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualSource, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
-import { hallBoardNumbers, loadEvent, presetJson, type PresetName, type ZeitnotEvent } from '../../tournament/index.ts';
+import { hallBoardNumbers, loadEvent, presetJson, sectionGameConfig, type PresetName, type ZeitnotEvent } from '../../tournament/index.ts';
 import { helloClient, sendCommand, type Message, type TestClient } from '../support/ws-client.ts';
 
 let run: RunningConsole | undefined;
@@ -154,6 +154,29 @@ describe('players by pairing number, names for display', () => {
     expect(linked.some((p) => p.white === 1 || p.black === 1 || p.white === 2 || p.black === 2)).toBe(false);
     expect(linked).toHaveLength(seated.games.length - 2);
     expect(desk.view('arbiter').unlinkedBoards.map((b) => [b.white, b.black].includes(TWIN))).toEqual([true, true]);
+  });
+});
+
+describe("the console's clock rules", () => {
+  it("seats every section of the three events with tournament/clocks.ts's one builder (the rules the Laws-edition tests fold)", async () => {
+    for (const preset of ['cairns-cup-2019', 'sa-open-2009', 'donostia-2009'] as const) {
+      const dir = mkdtempSync(join(tmpdir(), 'zeitnot-ids-rules-'));
+      dirs.push(dir);
+      const event = loadEvent(JSON.parse(presetJson(preset)));
+      const c = await startConsole({ dataDir: dir, port: 0, noPage: true, event, source: manualSource(0) });
+      try {
+        for (const section of event.sections) {
+          const desk = c.desks.get(section.id)!;
+          expect(desk.command({ type: 'pairNextRound', section: section.id }, 'IA')).toMatchObject({ ok: true });
+          expect(desk.command({ type: 'publishRound', section: section.id }, 'IA')).toMatchObject({ ok: true });
+          const game = c.hall.seated.get(section.id)!.game;
+          expect(game).toEqual(sectionGameConfig(event, section.id, { scheduledStart: game.scheduledStart }));
+          expect(game.lateArrival).toBe('forfeit');
+        }
+      } finally {
+        await c.stop();
+      }
+    }
   });
 });
 

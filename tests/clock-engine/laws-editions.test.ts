@@ -4,6 +4,7 @@
 // on postponing, and the default-time boundary as an event words it.
 import { describe, expect, it } from 'vitest';
 import { presetEvent, playoffGameConfig, startPlayoff, pendingGames, sectionGameConfig, loadEvent, roundBoards } from '../../tournament/index.ts';
+import { advanceTo, type GameConfig } from '../../clock-engine/index.ts';
 import { ev, fold, gameConfig, min, opening, sec } from './helpers.ts';
 
 const blitz2009 = (supervision: 'adequate' | 'inadequate') => gameConfig('300', { lawsEdition: '2009', category: 'blitz', supervision });
@@ -152,6 +153,33 @@ describe('per event, from the event file', () => {
     input.sections[0]!['defaultTimeBoundary'] = 'at';
     const edited = loadEvent(JSON.stringify(input));
     expect(sectionGameConfig(edited, edited.sections[0]!.id, { scheduledStart: board.scheduledStartMs, autoStart: true }).defaultTimeBoundary).toBe('at');
+  });
+
+  it('a player absent at the end of the default time: as each regulation says (all three: a loss), else as the Laws per edition', () => {
+    // White arrives, Black never does: the clock starts itself and runs 1 ms past the default time.
+    const absentBlack = (config: GameConfig) => {
+      const arrived = fold(config, [ev.arrive('white', config.scheduledStart - 1000)]).state;
+      return advanceTo(config, arrived, config.scheduledStart + config.defaultTimeMs + 1).state;
+    };
+    const expected = { 'cairns-cup-2019': 30, 'sa-open-2009': 30, 'donostia-2009': 60 } as const;
+    for (const [name, minutes] of Object.entries(expected)) {
+      const event = presetEvent(name as keyof typeof expected);
+      for (const section of event.sections) {
+        const config = sectionGameConfig(event, section.id, { scheduledStart: 10_000, autoStart: true });
+        expect([name, section.id, config.lateArrival, config.defaultTimeMs]).toEqual([name, section.id, 'forfeit', minutes * min]);
+        expect(absentBlack(config).result?.result).toBe('+--');
+      }
+    }
+    // Cairns Cup regulation 1 ("shall forfeit") decides, not the Laws 2018: without it, 6.7.1 leaves it to the arbiter.
+    const cairns = JSON.parse(JSON.stringify(presetEvent('cairns-cup-2019'))) as { sections: Record<string, unknown>[] };
+    delete cairns.sections[0]!['lateArrival'];
+    const silent = sectionGameConfig(loadEvent(JSON.stringify(cairns)), 'main', { scheduledStart: 10_000, autoStart: true });
+    expect(silent.lateArrival).toBe('arbiter-decides');
+    const held = absentBlack(silent);
+    expect([held.status, held.result, held.alerts.at(-1)?.code]).toEqual(['paused', undefined, 'default-time-expired']);
+    const sa = JSON.parse(JSON.stringify(presetEvent('sa-open-2009'))) as { sections: Record<string, unknown>[] };
+    delete sa.sections[0]!['lateArrival'];
+    expect(sectionGameConfig(loadEvent(JSON.stringify(sa)), 'open', { scheduledStart: 0 }).lateArrival).toBe('forfeit');
   });
 
   it("Donostia's blitz playoff (5-minute games, L2009): an arbiter a game is adequate supervision, else B.3 c", () => {
