@@ -57,7 +57,7 @@ export const DESK_REFUSALS = [
 ] as const;
 
 /** Refusals of the chief's team commands (team.ts). */
-export const TEAM_REFUSALS = ['no-team', 'bad-boards', 'unknown-sector', 'sector-in-use', 'unknown-credential', 'already-revoked'] as const;
+export const TEAM_REFUSALS = ['no-team', 'bad-boards', 'unknown-sector', 'sector-in-use', 'name-in-use', 'unknown-credential', 'already-revoked'] as const;
 
 /** Refusals on the bus (bus-console.ts, bus-desk.ts, hall-host.ts): the command may not have been carried out. */
 export const BUS_REFUSALS = [

@@ -44,6 +44,9 @@ export function boardPgn(round: Round, board: Board, now: number, wallMs?: numbe
     const running = s.status === 'running' ? (s.toMove === 'white' ? 'W' : 'B') : 'N';
     tags.push(['ReferenceTime', `${running}/${new Date(wallMs).toISOString()}`]);
   }
+  // The players' FIDE ids (as broadcasts read them): two entrants of one name stay two players.
+  if (board.info.whiteFideId !== undefined) tags.push(['WhiteFideId', board.info.whiteFideId]);
+  if (board.info.blackFideId !== undefined) tags.push(['BlackFideId', board.info.blackFideId]);
   if (s.result) tags.push(['Termination', s.result.termination]);
   if (line.fen) tags.push(['SetUp', '1'], ['FEN', line.fen]);
   const opening = [...lines.slice(0, -1).map(earlierText), ...line.notes];

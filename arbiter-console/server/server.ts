@@ -13,7 +13,7 @@ import { Broadcast } from './broadcast.ts';
 import { ClientSession, type SessionHost, type SessionLimits } from './client-session.ts';
 import type { Arbiter } from '../contract/index.ts';
 import type { Credentials } from '../team/index.ts';
-import type { CommandOutcome, PlayingHall } from '../hall/index.ts';
+import type { CommandBy, CommandOutcome, PlayingHall } from '../hall/index.ts';
 import { answerRequest, IMPORT_PATH, writeAnswer, type PageFiles } from './http-routes.ts';
 import { answerImport } from './import-http.ts';
 import { LoginGate, arbiterOfToken, type LoginGateOptions } from './login-gate.ts';
@@ -39,9 +39,9 @@ export interface ConsoleServerOptions {
   /** On the bus: the hall hosts heard and the bus's lag (of the clock events hosts journaled in `lag`, wall ms), in /health. */
   readonly busHealth?: (lag: { from?: number; to?: number }) => unknown;
   /** On the bus: a board command carried to the hall host that runs the board (undefined: carried out here). */
-  readonly routeCommand?: (command: ArbiterCommand, arbiter: string) => Promise<CommandOutcome> | undefined;
+  readonly routeCommand?: (command: ArbiterCommand, arbiter: CommandBy) => Promise<CommandOutcome> | undefined;
   /** On the bus: a desk command carried out through the stream, ordered with the other consoles' (bus-desk.ts). */
-  readonly routeDeskCommand?: (desk: TournamentDesk, command: TournamentCommand, arbiter: string) => Promise<CommandOutcome>;
+  readonly routeDeskCommand?: (desk: TournamentDesk, command: TournamentCommand, arbiter: CommandBy) => Promise<CommandOutcome>;
   readonly port: number;
   readonly host?: string;
   /** HTTPS and WSS with this certificate and key (PEM). */
@@ -218,7 +218,10 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
   };
 
   const admit = (session: ClientSession, arbiter: Arbiter, helloName: string | undefined): void => {
-    // The printed token has no name of its own: the chief says who he is in hello.
+    // The printed token has no name of its own: the chief says who he is in hello, but never as a
+    // member of his team (the journal, the PGN and the page would show the deputy's name on his actions).
+    const holder = arbiter.role === 'chief' && helloName ? credentials.holderOf(helloName) : undefined;
+    if (holder && holder.id !== arbiter.id) return session.error('forbidden', `'${helloName}' is the name of credential ${holder.id} (${holder.role}): the chief arbiter's token cannot act under it; say who you are by a name of your own`);
     const who: Arbiter = arbiter.role === 'chief' && helloName ? { ...arbiter, name: helloName } : arbiter;
     session.welcome({ kind: 'arbiter', arbiter: who });
     session.answer({ type: 'welcome', protocol: PROTOCOL_VERSION, role: 'arbiter', arbiter: who, heartbeatMs: limits.heartbeatMs });
@@ -274,9 +277,11 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
         return;
       }
       const deskOfCommand = isTournamentCommand(command) ? deskFor(command.section) : undefined;
+      // The journal keeps the credential's id with the action; the name is what pages and PGN show.
+      const by: CommandBy = { name: arbiter.name, credential: arbiter.id };
       const routed = isTournamentCommand(command)
-        ? deskOfCommand && options.routeDeskCommand?.(deskOfCommand, command, arbiter.name)
-        : options.routeCommand?.(command, arbiter.name);
+        ? deskOfCommand && options.routeDeskCommand?.(deskOfCommand, command, by)
+        : options.routeCommand?.(command, by);
       if (routed) {
         void routed.then(
           (outcome) => (outcome.ok ? session.answer({ type: 'ack', id: message.id, journalSeq: outcome.journalSeq }) : answerRefusal(outcome)),
@@ -285,9 +290,9 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
         return;
       }
       const outcome = isTournamentCommand(command)
-        ? (deskOfCommand?.command(command, arbiter.name) ??
+        ? (deskOfCommand?.command(command, by) ??
           refusal('no-section', command.section !== undefined && desk ? `no section '${command.section}' (sections: ${[...desks.keys()].join(', ')})` : 'this console runs no tournament section (start it with --event)'))
-        : hall.command(command, arbiter.name);
+        : hall.command(command, by);
       if (outcome.ok) session.answer({ type: 'ack', id: message.id, journalSeq: outcome.journalSeq });
       else answerRefusal(outcome);
     },
