@@ -149,6 +149,14 @@ function hostName(header: string): string {
   return colon < 0 ? h : h.slice(0, colon);
 }
 
+/** With TLS a browser that once reached the console over HTTPS never falls back to plain HTTP (a year). */
+const HSTS = 'max-age=31536000';
+/**
+ * HSTS binds a host name on every port: sent for `localhost` it would turn every plain
+ * http://localhost server in that browser to HTTPS for a year, so the console's own machine is left out.
+ */
+const sendsHsts = (host: string | undefined): boolean => host !== undefined && !/(^|\.)localhost$/.test(hostName(host));
+
 export async function startConsoleServer(options: ConsoleServerOptions): Promise<ConsoleServer> {
   const { hall, credentials, team } = options;
   const desks: ReadonlyMap<string, TournamentDesk> = options.desks ?? (options.desk ? new Map([[options.desk.section.id, options.desk]]) : new Map());
@@ -282,6 +290,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   }, limits.heartbeatMs);
 
   const onRequest = (req: IncomingMessage, res: import('node:http').ServerResponse): void => {
+    if (options.tls && sendsHsts(req.headers.host)) res.setHeader('strict-transport-security', HSTS);
     if (req.method === 'POST' && hostAllowed(req.headers.host) && (req.url ?? '').split('?')[0] === IMPORT_PATH) {
       answerImport(req, { credentials, gate, deskFor, sections: () => [...desks.keys()] }).then(
         (answer) => writeAnswer(res, answer, false),
