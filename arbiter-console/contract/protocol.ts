@@ -249,7 +249,7 @@ export type ServerMessage =
   /** What changed in the tournament view since `from` (view-patch.ts); a page at another version resyncs. */
   | { readonly type: 'tournamentDelta'; readonly from: number; readonly version: number; readonly patch: ViewPatch };
 
-export type ErrorCode = 'malformed' | 'too-large' | 'rate-limited' | 'unauthenticated' | 'forbidden' | 'bad-token' | 'busy' | 'locked-out';
+export type ErrorCode = 'malformed' | 'too-large' | 'rate-limited' | 'unauthenticated' | 'forbidden' | 'bad-token' | 'busy' | 'locked-out' | 'full';
 
 export type Parsed = { readonly ok: true; readonly message: ClientMessage } | { readonly ok: false; readonly code: ErrorCode; readonly reason: string };
 
