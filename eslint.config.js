@@ -16,7 +16,7 @@ const testsThroughIndex = {
 
 // arbiter-console/ in folders by concern (docs/architecture.md): a folder imports another only through
 // that folder's index.ts, and never the console's composition root or public face.
-const FOLDERS = 'contract|hall|journal|desk|server|team|devices|on-bus|simulation';
+const FOLDERS = 'contract|hall|journal|desk|server|team|devices|on-bus|simulation|start';
 const folderThroughIndex = {
   regex: `^\\.\\./(${FOLDERS})/(?!index\\.ts$).+`,
   message: "Import another arbiter-console folder through its index.ts.",

@@ -6,6 +6,12 @@ export {
   applyViewPatch,
   arbiterCommandSchema,
   boardGameConfig,
+  consoleCommandSchema,
+  isRefusalCode,
+  PERMISSIONS,
+  staffCommandSchema,
+  tournamentCommandSchema,
+  type StaffRole,
   diffView,
   isTournamentCommand,
   parseClientMessage,
@@ -16,7 +22,7 @@ export {
   type ViewPatch,
 } from './contract/index.ts';
 export { eventSummary, tournamentApi, type EventSummary } from './desk/index.ts';
-export { roundFromEvent, swissRoundPairing, type LivePairing } from './desk/internal.ts';
+export { roundFromEvent } from './desk/internal.ts';
 export { timekeeperMismatches, withDeviceTimekeepers } from './devices/index.ts';
 export { explainPortError } from './devices/internal.ts';
 export { boardHistory, boardPgn, type ManualSource } from './hall/index.ts';

@@ -125,8 +125,9 @@ async function serveHall(): Promise<void> {
     port: 0,
     noPage: true,
     source,
-    round: () => hallRound(event, 0),
-    tournament: { event },
+    // Round 1 paired by the Dutch engine and published at start (the journal is new).
+    event,
+    firstRound: true,
     server: { limits: { maxConnectionsPerAddress: 1000 }, tournamentBuilder: measuredBuilder },
   });
   // The desk's parts are taken on the event loop right before each build: counted with it.
@@ -277,8 +278,9 @@ function rebuildRow(): BenchRow {
   try {
     const round = hallRound(hallEvent(boards), 0, boards);
     const journal = new Journal(file);
-    journal.setMeta({ round, epochWallMs: 0, scale: 1 });
-    const records: JournalRecord[] = [];
+    journal.setMeta({ epochWallMs: 0, scale: 1 });
+    // The round seated as an event console seats a section's round: a `seat` record the hall replays.
+    const records: JournalRecord[] = [{ kind: 'seat', at: 0, round }];
     for (const { id } of round.boards) {
       for (const side of ['white', 'black'] as const) records.push({ kind: 'clock', board: id, event: { type: 'arrive', side, at: 0, by: { kind: 'system' } } });
       records.push({ kind: 'clock', board: id, event: { type: 'start', at: 1, by: { kind: 'system' } } });
@@ -292,7 +294,7 @@ function rebuildRow(): BenchRow {
     journal.close();
     const start = performance.now();
     const reopened = new Journal(file);
-    const hall = new PlayingHall(reopened.meta()!.round, reopened, manualSource(reopened.lastAt()));
+    const hall = new PlayingHall(reopened, manualSource(reopened.lastAt()));
     const ms = performance.now() - start;
     const ok = hall.view('700')!.presses.black === 80;
     hall.stop();

@@ -31,8 +31,10 @@ function openHall(boards: number, clock: HallClock): { hall: PlayingHall; close(
   const dir = mkdtempSync(join(tmpdir(), 'zeitnot-bench-event-'));
   const journal = new Journal(join(dir, 'journal.sqlite'));
   const round = hallRound(boards, clock.now());
-  journal.setMeta({ round, epochWallMs: 0, scale: 1 });
-  const hall = new PlayingHall(round, journal, clock);
+  // The round seated as an event console seats a section's round: a `seat` record the hall replays.
+  journal.setMeta({ epochWallMs: 0, scale: 1 });
+  journal.appendAll([{ kind: 'seat', at: 0, round }]);
+  const hall = new PlayingHall(journal, clock);
   hall.command({ type: 'arriveAll' }, 'bench');
   hall.command({ type: 'startAll' }, 'bench');
   return {

@@ -2,11 +2,10 @@
 // hall host and console, each limited to its own subjects, and the servers' authorization block.
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { nkeys } from '@nats-io/transport-node';
 import { authorizationBlock, checkToken, eventSubjects, type BusRole, type BusUser } from '../bus/index.ts';
 import { eventFrom } from './inputs.ts';
-import { UsageError, type Command } from './command.ts';
+import { parseOptions, UsageError, type Command } from './command.ts';
 
 const help = `zeitnot bus users: NATS credentials for an event's hall hosts and consoles.
 
@@ -28,11 +27,7 @@ export const command: Command = {
   async run(args) {
     const [action, ...rest] = args;
     if (action !== 'users') throw new UsageError('expected `bus users --event ... --host ID --console ID --out DIR`');
-    const { values } = parseArgs({
-      args: rest,
-      options: { event: { type: 'string' }, host: { type: 'string', multiple: true }, console: { type: 'string', multiple: true }, out: { type: 'string' } },
-      strict: true,
-    });
+    const { values } = parseOptions(rest, { event: { type: 'string' }, host: { type: 'string', multiple: true }, console: { type: 'string', multiple: true }, out: { type: 'string' } });
     if (!values.event) throw new UsageError('bus users: give --event FILE|PRESET');
     if (!values.out) throw new UsageError('bus users: give --out DIR');
     const roles: BusRole[] = [

@@ -1,6 +1,6 @@
 // `zeitnot devices`: which serial ports this machine has and what answers on them.
 import { listSerialPorts, probeDgtPort, probeFirmata, probeLineClock, type ProbeResult } from '../device-bridge/index.ts';
-import { UsageError, type Command } from './command.ts';
+import { failed, parseOptions, UsageError, type Command } from './command.ts';
 
 const help = `zeitnot devices: list serial ports and what answers on them.
 
@@ -18,23 +18,10 @@ options:
   --help         this text`;
 
 function parse(args: string[]): { paths: string[]; timeoutMs: number; json: boolean } {
-  const paths: string[] = [];
-  let timeoutMs = 500;
-  let json = false;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === '--json') json = true;
-    else if (arg === '--path' || arg === '--timeout') {
-      const value = args[++i];
-      if (value === undefined) throw new UsageError(`zeitnot devices: ${arg} needs a value`);
-      if (arg === '--path') paths.push(value);
-      else {
-        timeoutMs = Number(value);
-        if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError(`zeitnot devices: --timeout wants a positive whole number of ms, got '${value}'`);
-      }
-    } else throw new UsageError(`zeitnot devices: unknown option '${arg}'`);
-  }
-  return { paths, timeoutMs, json };
+  const { values } = parseOptions(args, { path: { type: 'string', multiple: true }, timeout: { type: 'string' }, json: { type: 'boolean' } });
+  const timeoutMs = values.timeout === undefined ? 500 : Number(values.timeout);
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout wants a positive whole number of ms, got '${values.timeout}'`);
+  return { paths: values.path ?? [], timeoutMs, json: values.json ?? false };
 }
 
 interface PortReport extends ProbeResult {
@@ -79,8 +66,7 @@ export const command: Command = {
       parsed = parse(args);
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
-      process.stderr.write(error.message + '\n');
-      return error.exitCode;
+      return failed('devices', error);
     }
     const { paths, timeoutMs, json } = parsed;
     let listed: ProbeResult[] = [];

@@ -3,7 +3,7 @@
 // message or skipped stretch; moves prints the game those bytes show.
 import { DgtDecoder, PositionTracker, type DecodeOutput, type PositionEvent, type SignalledResult } from '../device-bridge/index.ts';
 import { createManualScheduler } from '../simulators/index.ts';
-import { UsageError, type Command } from './command.ts';
+import { parseOptions, UsageError, type Command } from './command.ts';
 
 const help = `zeitnot dgt: DGT e-board and clock tools (see docs/dgt.md).
 
@@ -150,18 +150,8 @@ export const command: Command = {
   help,
   async run(args) {
     const [sub, ...rest] = args;
-    const unknown = rest.filter((a) => a !== '--hex');
-    const problem =
-      sub !== 'decode' && sub !== 'moves'
-        ? `zeitnot dgt: expected 'decode' or 'moves', got ${sub ? `'${sub}'` : 'nothing'} (zeitnot dgt --help)`
-        : unknown.length > 0
-          ? `zeitnot dgt ${sub}: unknown option ${unknown.join(' ')}`
-          : undefined;
-    if (problem) {
-      process.stderr.write(problem + '\n');
-      return new UsageError(problem).exitCode;
-    }
-    const hex = rest.includes('--hex');
+    if (sub !== 'decode' && sub !== 'moves') throw new UsageError(`expected 'decode' or 'moves', got ${sub ? `'${sub}'` : 'nothing'} (zeitnot dgt --help)`);
+    const hex = parseOptions(rest, { hex: { type: 'boolean' } }).values.hex ?? false;
     const out = (line: string) => process.stdout.write(line + '\n');
     if (sub === 'moves') {
       const counts = await movesOfStream(process.stdin, { hex }, out);

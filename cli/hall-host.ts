@@ -1,11 +1,10 @@
 // `zeitnot hall-host`: the boards of one machine of a hall on the bus (docs/hall.md).
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { parseBoardRanges, parseDeviceSpec, startHallHost } from '../arbiter-console/index.ts';
 import { checkToken } from '../bus/index.ts';
 import { presetNames } from '../tournament/index.ts';
 import { busHelp, busOptionSpecs, busOptionsFrom } from './bus-options.ts';
-import { runUntilStopped, UsageError, type Command } from './command.ts';
+import { failed, parseOptions, runUntilStopped, UsageError, type Command } from './command.ts';
 import { eventFrom } from './inputs.ts';
 
 const help = `zeitnot hall-host: the boards of one machine of the hall, on the bus (docs/hall.md).
@@ -36,9 +35,9 @@ export const command: Command = {
     try {
       return await hallHost(args);
     } catch (err) {
+      // A failed start has stopped what it opened (startHallHost's teardown): one line, and the process ends.
       if (!(err instanceof Error)) throw err;
-      process.stderr.write(`zeitnot hall-host: ${err.message}\n`);
-      return err instanceof UsageError ? err.exitCode : 1;
+      return failed('hall-host', err);
     }
   },
 };
@@ -53,21 +52,17 @@ function boardSet(text: string | undefined): Set<string> {
 }
 
 async function hallHost(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      event: { type: 'string' },
-      boards: { type: 'string' },
-      'host-id': { type: 'string' },
-      device: { type: 'string', multiple: true },
-      simulate: { type: 'string' },
-      'simulate-hardware': { type: 'string' },
-      data: { type: 'string' },
-      durability: { type: 'string' },
-      help: { type: 'boolean' },
-      ...busOptionSpecs,
-    },
-    strict: true,
+  const { values } = parseOptions(args, {
+    event: { type: 'string' },
+    boards: { type: 'string' },
+    'host-id': { type: 'string' },
+    device: { type: 'string', multiple: true },
+    simulate: { type: 'string' },
+    'simulate-hardware': { type: 'string' },
+    data: { type: 'string' },
+    durability: { type: 'string' },
+    help: { type: 'boolean' },
+    ...busOptionSpecs,
   });
   if (!values.event) throw new UsageError('give the event: --event FILE|PRESET');
   const boards = boardSet(values.boards);

@@ -3,10 +3,9 @@
 // console checks the credential and the file, journals the import and goes on from it.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { TrfImportPreview } from '../arbiter-console/index.ts';
 import { decodeTrf, TrfError } from '../tournament/index.ts';
-import { UsageError, type Command } from './command.ts';
+import { parseOptions, UsageError, type Command } from './command.ts';
 
 const help = `zeitnot import-trf: import a TRF-16 file into a section of a running console.
 
@@ -46,11 +45,7 @@ export const command: Command = {
   name: 'import-trf',
   help,
   async run(args) {
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      options: { console: { type: 'string' }, section: { type: 'string' }, preview: { type: 'boolean' }, name: { type: 'string' } },
-    });
+    const { values, positionals } = parseOptions(args, { console: { type: 'string' }, section: { type: 'string' }, preview: { type: 'boolean' }, name: { type: 'string' } }, { positionals: true });
     if (!values.console) throw new UsageError('--console URL is needed (the console zeitnot serve runs)');
     if (positionals.length !== 1) throw new UsageError('give one TRF file');
     const file = positionals[0]!;
@@ -78,9 +73,9 @@ export const command: Command = {
       process.stderr.write(`zeitnot import-trf: cannot reach ${url.origin}: ${(error as Error).message}\n`);
       return 3;
     }
-    const reply = (await answer.json().catch(() => ({ error: `HTTP ${answer.status}` }))) as { error?: string; imported?: boolean; by?: string; journalSeq?: number; preview?: TrfImportPreview };
+    const reply = (await answer.json().catch(() => ({ error: `HTTP ${answer.status}` }))) as { error?: string; code?: string; imported?: boolean; by?: string; journalSeq?: number; preview?: TrfImportPreview };
     if (!answer.ok || !reply.preview) {
-      process.stderr.write(`zeitnot import-trf: refused (HTTP ${answer.status}): ${reply.error ?? 'no reason given'}\n`);
+      process.stderr.write(`zeitnot import-trf: refused (HTTP ${answer.status}): ${reply.error ?? 'no reason given'}${reply.code ? ` [${reply.code}]` : ''}\n`);
       return 3;
     }
     process.stdout.write(`${describe(reply.preview)}\n${reply.imported ? `imported by ${reply.by}, journal entry ${reply.journalSeq}` : 'preview only: nothing imported (run again without --preview)'}\n`);

@@ -1,6 +1,6 @@
 // The `zeitnot` command line: one module per command, loaded only when that command runs, so
 // `zeitnot replay` never loads serial ports or SQLite and `zeitnot --help` loads none of them.
-import { UsageError, type Command } from './command.ts';
+import { failed, UsageError, type Command } from './command.ts';
 
 interface Entry {
   /** One line for `zeitnot --help`. */
@@ -10,7 +10,7 @@ interface Entry {
 
 const commands: Record<string, Entry> = {
   replay: { summary: 'replay a game from thinking times or audit a PGN clock record (JSON lines)', load: () => import('./replay.ts') },
-  serve: { summary: 'run the arbiter console for a round (web page, devices, journal)', load: () => import('./serve.ts') },
+  serve: { summary: 'run the arbiter console for a whole event, every section and round (web page, devices, journal)', load: () => import('./serve.ts') },
   dgt: { summary: 'DGT tools: decode raw board bytes (dgt decode), or read the game they show (dgt moves)', load: () => import('./dgt.ts') },
   devices: { summary: 'list serial ports and what answers on them (DGT boards, line clocks, Firmata)', load: () => import('./devices.ts') },
   standings: { summary: 'standings of a TRF file with FIDE tie-break columns', load: () => import('./standings.ts') },
@@ -46,10 +46,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`zeitnot ${name}: ${error.message}\n`);
-      return error.exitCode;
-    }
+    if (error instanceof UsageError) return failed(name, error);
     throw error;
   }
 }

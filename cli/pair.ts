@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 // The engine's own index, not tournament/'s: the rest of tournament/ (zod, the clock engine) would
 // add ~20 MB to the process at start.
 import { checkTrf, decodeTrf, formatPairing, pairTrf, parseTrf, type RoundCheck } from '../tournament/dutch/index.ts';
-import type { Command } from './command.ts';
+import { parseOptions, UsageError, type Command } from './command.ts';
 
 const help = `zeitnot pair --dutch FILE.trf -p [OUT]   pair the next round; write it to OUT (default: standard output)
 zeitnot pair --dutch FILE.trf -c         re-pair every round of FILE and list the rounds paired differently
@@ -42,15 +42,18 @@ export const command: Command = {
   name: 'pair',
   help,
   async run(args) {
-    const rest = args.filter((a) => a !== '--dutch' && a !== '--baku');
-    const baku = args.includes('--baku');
-    const mode = rest.includes('-p') ? 'pair' : rest.includes('-c') ? 'check' : null;
-    const positional = rest.filter((a) => a !== '-p' && a !== '-c');
-    const file = positional[0];
-    const out = mode === 'pair' ? positional[1] : undefined;
-    if (!args.includes('--dutch') || mode === null || file === undefined || positional.length > (mode === 'pair' ? 2 : 1)) {
-      process.stderr.write(`zeitnot pair: expected --dutch FILE.trf -p [OUT] or --dutch FILE.trf -c\n`);
-      return 3;
+    // Bad arguments exit 3, as JaVaFo's and bbpPairings' callers expect.
+    const { values, positionals } = parseOptions(
+      args,
+      { dutch: { type: 'boolean' }, baku: { type: 'boolean' }, p: { type: 'boolean', short: 'p' }, c: { type: 'boolean', short: 'c' } },
+      { positionals: true, exitCode: 3 },
+    );
+    const baku = values.baku ?? false;
+    const mode = values.p ? (values.c ? null : 'pair') : values.c ? 'check' : null;
+    const [file] = positionals;
+    const out = mode === 'pair' ? positionals[1] : undefined;
+    if (!values.dutch || mode === null || file === undefined || positionals.length > (mode === 'pair' ? 2 : 1)) {
+      throw new UsageError('expected --dutch FILE.trf -p [OUT] or --dutch FILE.trf -c', 3);
     }
     let bytes: Uint8Array;
     try {

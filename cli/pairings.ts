@@ -1,6 +1,6 @@
 // `zeitnot pairings --round-robin N`: the FIDE Berger schedule for N players.
 import { bergerSchedule } from '../tournament/index.ts';
-import { UsageError, type Command } from './command.ts';
+import { failed, parseOptions, UsageError, type Command } from './command.ts';
 
 const help = `zeitnot pairings --round-robin N [--double] [--json]
 
@@ -22,30 +22,19 @@ export const command: Command = {
       return await run(args);
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
-      process.stderr.write(`zeitnot pairings: ${error.message}\n`);
-      return error.exitCode;
+      return failed('pairings', error);
     }
   },
 };
 
 async function run(args: string[]): Promise<number> {
-  let players: number | undefined;
-  let double = false;
-  let json = false;
-  for (let i = 0; i < args.length; i += 1) {
-    const arg = args[i];
-    if (arg === '--round-robin') {
-      const text = args[++i];
-      const n = Number(text);
-      if (text === undefined || !Number.isInteger(n) || n < 2 || n > 9999) throw new UsageError(`--round-robin needs a number of players from 2 to 9999, not '${text ?? ''}'`);
-      players = n;
-    } else if (arg === '--double') double = true;
-    else if (arg === '--json') json = true;
-    else throw new UsageError(`unknown argument '${arg}' (zeitnot pairings --help)`);
-  }
-  if (players === undefined) throw new UsageError('usage: zeitnot pairings --round-robin N [--double] [--json]');
-  const schedule = bergerSchedule(players, { cycles: double ? 2 : 1 });
-  if (json) {
+  const { values } = parseOptions(args, { 'round-robin': { type: 'string' }, double: { type: 'boolean' }, json: { type: 'boolean' } });
+  const text = values['round-robin'];
+  if (text === undefined) throw new UsageError('usage: zeitnot pairings --round-robin N [--double] [--json]');
+  const players = Number(text);
+  if (!Number.isInteger(players) || players < 2 || players > 9999) throw new UsageError(`--round-robin needs a number of players from 2 to 9999, not '${text}'`);
+  const schedule = bergerSchedule(players, { cycles: values.double ? 2 : 1 });
+  if (values.json) {
     process.stdout.write(JSON.stringify(schedule) + '\n');
     return 0;
   }

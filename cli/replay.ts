@@ -14,7 +14,7 @@ import {
   type ParseOptions,
   type TimeControl,
 } from '../clock-engine/index.ts';
-import { UsageError, type Command } from './command.ts';
+import { parseOptions, UsageError, type Command } from './command.ts';
 
 const help = `zeitnot replay: replay a game through the clock engine, one JSON object per line.
 
@@ -64,54 +64,33 @@ function oneOf<T extends string>(flag: string, value: string, allowed: readonly 
   return value as T;
 }
 
-function parseArgs(argv: string[]): Args {
-  const args: Args = { armageddon: false, cumulative: false, strict: false };
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i]!;
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
-    switch (flag) {
-      case '--time-control':
-        args.timeControl = value();
-        break;
-      case '--think':
-        args.think = value();
-        break;
-      case '--pgn':
-        args.pgn = value();
-        break;
-      case '--armageddon':
-        args.armageddon = true;
-        break;
-      case '--increment-credit':
-        args.incrementCredit = oneOf(flag, value(), ['before-move', 'after-press'] as const);
-        break;
-      case '--next-period':
-        args.nextPeriod = oneOf(flag, value(), ['quota-move', 'first-flag'] as const);
-        break;
-      case '--notation':
-        args.notation = oneOf(flag, value(), ['pgn', 'us', 'fide'] as const);
-        break;
-      case '--tolerance': {
-        const v = value();
-        if (!/^\d+$/.test(v)) throw new UsageError(`--tolerance must be whole milliseconds (got '${v}')`);
-        args.toleranceMs = Number(v);
-        break;
-      }
-      case '--cumulative':
-        args.cumulative = true;
-        break;
-      case '--strict':
-        args.strict = true;
-        break;
-      default:
-        throw new UsageError(`unknown option '${flag}' (see zeitnot replay --help)`);
-    }
-  }
-  return args;
+function argsOf(argv: string[]): Args {
+  const { values } = parseOptions(argv, {
+    'time-control': { type: 'string' },
+    think: { type: 'string' },
+    pgn: { type: 'string' },
+    armageddon: { type: 'boolean' },
+    'increment-credit': { type: 'string' },
+    'next-period': { type: 'string' },
+    notation: { type: 'string' },
+    tolerance: { type: 'string' },
+    cumulative: { type: 'boolean' },
+    strict: { type: 'boolean' },
+  });
+  const tolerance = values.tolerance;
+  if (tolerance !== undefined && !/^\d+$/.test(tolerance)) throw new UsageError(`--tolerance must be whole milliseconds (got '${tolerance}')`);
+  return {
+    ...(values['time-control'] !== undefined ? { timeControl: values['time-control'] } : {}),
+    ...(values.think !== undefined ? { think: values.think } : {}),
+    ...(values.pgn !== undefined ? { pgn: values.pgn } : {}),
+    armageddon: values.armageddon ?? false,
+    ...(values['increment-credit'] !== undefined ? { incrementCredit: oneOf('--increment-credit', values['increment-credit'], ['before-move', 'after-press'] as const) } : {}),
+    ...(values['next-period'] !== undefined ? { nextPeriod: oneOf('--next-period', values['next-period'], ['quota-move', 'first-flag'] as const) } : {}),
+    ...(values.notation !== undefined ? { notation: oneOf('--notation', values.notation, ['pgn', 'us', 'fide'] as const) } : {}),
+    ...(tolerance !== undefined ? { toleranceMs: Number(tolerance) } : {}),
+    cumulative: values.cumulative ?? false,
+    strict: values.strict ?? false,
+  };
 }
 
 function timeControlOf(text: string, args: Args): TimeControl {
@@ -207,7 +186,7 @@ export const command: Command = {
 };
 
 async function replay(argv: string[]): Promise<number> {
-  const args = parseArgs(argv);
+  const args = argsOf(argv);
   if (args.pgn !== undefined) {
     if (args.think !== undefined) throw new UsageError('give either --think or --pgn, not both');
     return auditFile(args, args.pgn);

@@ -1,12 +1,11 @@
-// `zeitnot serve`: the arbiter console (docs/console.md).
+// `zeitnot serve`: the arbiter console of a whole event, every section and round (docs/console.md).
 import { existsSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { demoLateArrivals, parseDeviceSpec, startConsole } from '../arbiter-console/index.ts';
 import { checkToken } from '../bus/index.ts';
 import { presetNames } from '../tournament/index.ts';
-import { runUntilStopped, UsageError, type Command } from './command.ts';
+import { failed, parseOptions, runUntilStopped, UsageError, type Command } from './command.ts';
 import { busHelp, busOptionSpecs, busOptionsFrom } from './bus-options.ts';
 import { eventFrom, readInput } from './inputs.ts';
 
@@ -90,39 +89,35 @@ export const command: Command = {
     try {
       return await serve(args);
     } catch (err) {
-      if (!(err instanceof UsageError) && !(err instanceof TypeError) && !(err instanceof Error)) throw err;
-      process.stderr.write(`zeitnot serve: ${err.message}\n`);
-      return err instanceof UsageError ? err.exitCode : 1;
+      // A failed start has stopped what it opened (startConsole's teardown): one line, and the process ends.
+      if (!(err instanceof Error)) throw err;
+      return failed('serve', err);
     }
   },
 };
 
 async function serve(args: string[]): Promise<number> {
   {
-    const { values } = parseArgs({
-      args,
-      options: {
-        event: { type: 'string' },
-        'start-in': { type: 'string' },
-        device: { type: 'string', multiple: true },
-        simulate: { type: 'string' },
-        'simulate-hardware': { type: 'string' },
-        'simulate-event': { type: 'boolean' },
-        'auto-publish': { type: 'boolean' },
-        'time-scale': { type: 'string' },
-        'auto-start': { type: 'boolean' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'tls-cert': { type: 'string' },
-        'tls-key': { type: 'string' },
-        data: { type: 'string' },
-        durability: { type: 'string' },
-        demo: { type: 'boolean' },
-        help: { type: 'boolean' },
-        ...busOptionSpecs,
-        'console-id': { type: 'string' },
-      },
-      strict: true,
+    const { values } = parseOptions(args, {
+      event: { type: 'string' },
+      'start-in': { type: 'string' },
+      device: { type: 'string', multiple: true },
+      simulate: { type: 'string' },
+      'simulate-hardware': { type: 'string' },
+      'simulate-event': { type: 'boolean' },
+      'auto-publish': { type: 'boolean' },
+      'time-scale': { type: 'string' },
+      'auto-start': { type: 'boolean' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
+      data: { type: 'string' },
+      durability: { type: 'string' },
+      demo: { type: 'boolean' },
+      help: { type: 'boolean' },
+      ...busOptionSpecs,
+      'console-id': { type: 'string' },
     });
     const demo = values.demo ?? false;
     const simulateEvent = values['simulate-event'] ?? false;
@@ -181,8 +176,7 @@ async function serve(args: string[]): Promise<number> {
     });
     const out = process.stdout;
     for (const warning of running.warnings) process.stderr.write(`zeitnot serve: warning: ${warning}\n`);
-    const event = running.journal.meta()?.event ?? given;
-    if (!event) throw new UsageError(`${dataDir} holds a journal of a single round, not an event: start a new data directory with --event`);
+    const event = running.event;
     const sections = event.sections.map((sec) => {
       const desk = running.desks.get(sec.id);
       return `${sec.name} (${desk && desk.liveRound > 0 ? `round ${desk.liveRound} of ${desk.totalRounds}` : `${desk?.totalRounds ?? '?'} rounds, none paired yet`})`;

@@ -14,7 +14,7 @@ import {
   type TrfTournament,
   type UnplayedRules,
 } from '../tournament/index.ts';
-import { UsageError, type Command } from './command.ts';
+import { failed, parseOptions, UsageError, type Command } from './command.ts';
 
 const help = `zeitnot standings FILE.trf [--tiebreaks DE,BPG,KS,SB,WON] [--json]
 
@@ -46,35 +46,30 @@ interface Args {
   json: boolean;
 }
 
-function parseArgs(args: string[]): Args {
-  let file: string | undefined;
-  const out: Omit<Args, 'file'> = { json: false };
-  for (let i = 0; i < args.length; i += 1) {
-    const arg = args[i] as string;
-    const value = (): string => {
-      const v = args[++i];
-      if (v === undefined) throw new UsageError(`${arg} needs a value`);
-      return v;
-    };
-    if (arg === '--json') out.json = true;
-    else if (arg === '--round-robin') out.roundRobin = true;
-    else if (arg === '--swiss') out.roundRobin = false;
-    else if (arg === '--tiebreaks') {
-      const list = value().split(',').map((s) => s.trim()).filter((s) => s !== '');
-      const bad = list.filter((code) => !isTiebreakSpec(code));
-      if (bad.length > 0) throw new UsageError(`unknown tie-break ${bad.map((b) => `'${b}'`).join(', ')} (zeitnot standings --help lists them)`);
-      out.tiebreaks = list;
-    } else if (arg === '--preset') out.preset = value();
-    else if (arg === '--rules') {
-      const rules = value();
-      if (rules !== '2023' && rules !== '2026') throw new UsageError(`--rules is 2023 or 2026, not '${rules}'`);
-      out.rules = rules;
-    } else if (arg.startsWith('-')) throw new UsageError(`unknown option '${arg}'`);
-    else if (file === undefined) file = arg;
-    else throw new UsageError(`one TRF file only ('${arg}' is extra)`);
-  }
+function argsOf(argv: string[]): Args {
+  const { values, positionals } = parseOptions(
+    argv,
+    { tiebreaks: { type: 'string' }, preset: { type: 'string' }, rules: { type: 'string' }, 'round-robin': { type: 'boolean' }, swiss: { type: 'boolean' }, json: { type: 'boolean' } },
+    { positionals: true },
+  );
+  const [file, extra] = positionals;
   if (!file) throw new UsageError('usage: zeitnot standings FILE.trf [--tiebreaks LIST] [--json]');
-  return { file, ...out };
+  if (extra !== undefined) throw new UsageError(`one TRF file only ('${extra}' is extra)`);
+  if (values['round-robin'] && values.swiss) throw new UsageError('give --round-robin or --swiss, not both');
+  const out: Args = { file, json: values.json ?? false };
+  if (values['round-robin'] || values.swiss) out.roundRobin = values['round-robin'] ?? false;
+  if (values.tiebreaks !== undefined) {
+    const list = values.tiebreaks.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    const bad = list.filter((code) => !isTiebreakSpec(code));
+    if (bad.length > 0) throw new UsageError(`unknown tie-break ${bad.map((b) => `'${b}'`).join(', ')} (zeitnot standings --help lists them)`);
+    out.tiebreaks = list;
+  }
+  if (values.preset !== undefined) out.preset = values.preset;
+  if (values.rules !== undefined) {
+    if (values.rules !== '2023' && values.rules !== '2026') throw new UsageError(`--rules is 2023 or 2026, not '${values.rules}'`);
+    out.rules = values.rules;
+  }
+  return out;
 }
 
 /** Codes from TRF-2026 tags 212 (full standings) or 202 (tied players). */
@@ -107,14 +102,13 @@ export const command: Command = {
       return await run(argv);
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
-      process.stderr.write(`zeitnot standings: ${error.message}\n`);
-      return error.exitCode;
+      return failed('standings', error);
     }
   },
 };
 
 async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv);
+  const args = argsOf(argv);
   let trf: TrfTournament;
   try {
     trf = parseTrf(decodeTrf(await readFile(args.file)));

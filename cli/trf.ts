@@ -2,7 +2,7 @@
 // other programs (docs/tournament-rules.md, "TRF").
 import { readFileSync, writeFileSync } from 'node:fs';
 import { decodeTrf, exportTrf, readTrf, TrfError, type TrfReading } from '../tournament/index.ts';
-import { UsageError, type Command } from './command.ts';
+import { parseOptions, UsageError, type Command } from './command.ts';
 
 const help = `zeitnot trf check FILE      validate a TRF file: every problem as FILE:LINE:COLUMN: message
 zeitnot trf format FILE [-o OUT]   write it back in zeitnot's TRF-16 (with the XXR/XXC, XXS and BB*
@@ -39,14 +39,14 @@ export const command: Command = {
   name: 'trf',
   help,
   async run(args) {
-    const [action, file, ...rest] = args;
+    const [action, ...rest] = args;
     if (action !== 'check' && action !== 'format') throw new UsageError('expected `trf check FILE` or `trf format FILE [-o OUT]`');
-    if (file === undefined || file.startsWith('-')) throw new UsageError(`trf ${action}: give a TRF file`);
-    let out: string | undefined;
-    for (let i = 0; i < rest.length; i++) {
-      if (action === 'format' && (rest[i] === '-o' || rest[i] === '--output') && rest[i + 1] !== undefined) out = rest[++i];
-      else throw new UsageError(`unknown argument '${rest[i]}' (see zeitnot trf --help)`);
-    }
+    const { values, positionals } = parseOptions(rest, { output: { type: 'string', short: 'o' } }, { positionals: true });
+    const [file, ...extra] = positionals;
+    if (file === undefined) throw new UsageError(`trf ${action}: give a TRF file`);
+    if (extra.length > 0) throw new UsageError(`trf ${action}: one TRF file only ('${extra[0]}' is extra)`);
+    if (action === 'check' && values.output !== undefined) throw new UsageError('trf check writes nothing: -o OUT is for trf format');
+    const out = values.output;
     const reading = read(file);
     if (!report(file, reading instanceof TrfError ? [reading] : reading.problems) || reading instanceof TrfError) return 3;
     const t = reading.tournament;

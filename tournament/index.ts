@@ -14,3 +14,4 @@ export { isTiebreakSpec, parseTiebreak } from './tiebreak-codes.ts';
 export { rankStandings, tiebreakContext, type UnplayedRules } from './tiebreaks.ts';
 export { decodeTrf, exportTrf, parseTrf, readTrf, standardScoring, TrfError, type TrfPlayer, type TrfReading, type TrfResultCode, type TrfRoundEntry, type TrfTournament } from './trf.ts';
 export { type CrosstableRow, crosstableView, type CrosstableView, finesView, type FinesView, pairingsView, playoffView, type PlayoffView, prizesView, type PrizesView } from './views.ts';
+export { NoValidPairingError } from './dutch/index.ts';

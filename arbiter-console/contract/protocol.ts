@@ -5,6 +5,7 @@ import type { GameResult, GameStatus, Side } from '../../clock-engine/index.ts';
 import type { Attention } from './attention.ts';
 import type { TournamentView } from './tournament-view.ts';
 import type { CredentialInfo } from './arbiter.ts';
+import type { RefusalCode, SessionRefusalCode } from './refusal.ts';
 import type { SectorView, StaffRole } from './staff.ts';
 import type { ViewPatch } from './view-patch.ts';
 
@@ -241,7 +242,8 @@ export type ServerMessage =
   /** `token`: the secret of a credential just issued, shown to the chief once. */
   | { readonly type: 'ack'; readonly id: string; readonly journalSeq: number; readonly token?: string }
   | { readonly type: 'credentials'; readonly id: string; readonly credentials: readonly CredentialInfo[] }
-  | { readonly type: 'refused'; readonly id: string; readonly reason: string }
+  /** `code`: what the page decides on (refusal.ts); `reason` for the arbiter; `article`: the rule, where one applies. */
+  | { readonly type: 'refused'; readonly id: string; readonly code: RefusalCode; readonly reason: string; readonly article?: string }
   | { readonly type: 'error'; readonly code: ErrorCode; readonly reason: string }
   | { readonly type: 'pong'; readonly id?: string; readonly clock: ClockReference }
   /** The tournament pages' state, whole, after hello and whenever it changes (drafts only to arbiters). */
@@ -249,7 +251,8 @@ export type ServerMessage =
   /** What changed in the tournament view since `from` (view-patch.ts); a page at another version resyncs. */
   | { readonly type: 'tournamentDelta'; readonly from: number; readonly version: number; readonly patch: ViewPatch };
 
-export type ErrorCode = 'malformed' | 'too-large' | 'rate-limited' | 'unauthenticated' | 'forbidden' | 'bad-token' | 'busy' | 'locked-out' | 'full';
+/** The codes of `error` messages: those of the refusals (refusal.ts) that concern a connection or a message as such. */
+export type ErrorCode = SessionRefusalCode;
 
 export type Parsed = { readonly ok: true; readonly message: ClientMessage } | { readonly ok: false; readonly code: ErrorCode; readonly reason: string };
 

@@ -16,7 +16,7 @@ export interface RoundBoard {
   readonly playoffGame?: string;
 }
 
-/** The section of a bare round (a console run without an event). */
+/** The section of a bare round (a round seated without an event: hall-level tests, earlier versions' single-round journals). */
 export const MAIN = 'main';
 
 export interface Round {

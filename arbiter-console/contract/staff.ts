@@ -1,10 +1,11 @@
 // The arbiters' team: roles, sectors of the hall, and who may give which command. Pure: the page
 // bundle imports the types and the range parser too, so nothing here may pull in Node code.
 import type { ConsoleCommand } from './protocol.ts';
+import { refusal, type Refusal } from './refusal.ts';
 
 /**
  * chief: everything; deputy: every board and round-wide clock command, results, no credential or
- * event changes; sector: commands on his sector's boards only. (Spectators are not staff.)
+ * event changes; sector: commands on his sector's boards only (PERMISSIONS). (Spectators are not staff.)
  */
 export type StaffRole = 'chief' | 'deputy' | 'sector';
 
@@ -82,22 +83,103 @@ export interface CommandScope {
   readonly members: (sector: string) => ReadonlySet<string> | undefined;
 }
 
-const EVENT_CHANGES: ReadonlySet<string> = new Set(['pairNextRound', 'swapColours', 'exchangeOpponents', 'discardDraft', 'publishRound', 'startPlayoff', 'decidePlayoff', 'requestBye', 'withdrawPlayer']);
-const ROUND_WIDE: ReadonlySet<string> = new Set(['startAll', 'arriveAll', 'pauseAll', 'resumeAll', 'playoffResult', 'recordIncident']);
-export const STAFF_COMMANDS: ReadonlySet<string> = new Set(['defineSector', 'removeSector', 'issueCredential', 'revokeCredential', 'listCredentials']);
+/** Where a role may give a command: on any board, on his own sector's boards only, or not at all. */
+export type Reach = 'anywhere' | 'own-sector' | 'never';
 
-/** Why `who` may not give `command` (undefined: he may). */
-export function refusalFor(who: StaffIdentity, command: ConsoleCommand, scope: CommandScope): string | undefined {
-  if (who.role === 'chief') return undefined;
-  if (STAFF_COMMANDS.has(command.type)) return `only the chief arbiter manages credentials and sectors (${who.name} is ${roleText(who)})`;
-  if (EVENT_CHANGES.has(command.type)) return `${command.type} changes the event: only the chief arbiter may (${who.name} is ${roleText(who)})`;
-  if (who.role === 'deputy') return undefined;
-  if (ROUND_WIDE.has(command.type)) return `${command.type} is for the chief arbiter and the deputies; a sector arbiter acts on his sector's boards`;
+/** Everything the table decides: each console command, and the TRF import (POST /api/import-trf). */
+export type CommandType = ConsoleCommand['type'] | 'importTrf';
+
+/**
+ * Who may give a command, role by role; `concerns` says what it acts on, for the refusal's words.
+ * Every role is decided for every command: a role, or a command, not in the table is refused.
+ */
+export type Permission = { readonly [R in StaffRole]: Reach } & { readonly concerns: 'board' | 'round' | 'event' | 'team' };
+
+/** A clock command on a board, an alert or a live game's result: a sector arbiter on his sector's boards. */
+const ON_A_BOARD: Permission = { chief: 'anywhere', deputy: 'anywhere', sector: 'own-sector', concerns: 'board' };
+/** Every board of the round, a playoff game off the hall, the fines: the chief and the deputies. */
+const ROUND_WIDE: Permission = { chief: 'anywhere', deputy: 'anywhere', sector: 'never', concerns: 'round' };
+/** Pairings, byes, withdrawals, the playoff's course: the chief arbiter's alone. */
+const EVENT_CHANGE: Permission = { chief: 'anywhere', deputy: 'never', sector: 'never', concerns: 'event' };
+/** Credentials and sectors. */
+const TEAM: Permission = { chief: 'anywhere', deputy: 'never', sector: 'never', concerns: 'team' };
+
+/** Roles x commands: the compiler wants a row for every command. */
+export const PERMISSIONS: { readonly [T in CommandType]: Permission } = {
+  pause: ON_A_BOARD,
+  resume: ON_A_BOARD,
+  addTime: ON_A_BOARD,
+  setTime: ON_A_BOARD,
+  setMoveCounter: ON_A_BOARD,
+  penalty: ON_A_BOARD,
+  forfeit: ON_A_BOARD,
+  result: ON_A_BOARD,
+  arrive: ON_A_BOARD,
+  setPosition: ON_A_BOARD,
+  dismiss: ON_A_BOARD,
+  startAll: ROUND_WIDE,
+  arriveAll: ROUND_WIDE,
+  pauseAll: ROUND_WIDE,
+  resumeAll: ROUND_WIDE,
+  enterResult: ON_A_BOARD,
+  confirmResult: ON_A_BOARD,
+  resolveResultConflict: ON_A_BOARD,
+  confirmRound: ROUND_WIDE,
+  playoffResult: ROUND_WIDE,
+  recordIncident: ROUND_WIDE,
+  pairNextRound: EVENT_CHANGE,
+  swapColours: EVENT_CHANGE,
+  exchangeOpponents: EVENT_CHANGE,
+  discardDraft: EVENT_CHANGE,
+  publishRound: EVENT_CHANGE,
+  startPlayoff: EVENT_CHANGE,
+  decidePlayoff: EVENT_CHANGE,
+  requestBye: EVENT_CHANGE,
+  withdrawPlayer: EVENT_CHANGE,
+  // A TRF brings registrations and rounds played elsewhere; a deputy may run it (the desk refuses it once a round is paired here).
+  importTrf: ROUND_WIDE,
+  defineSector: TEAM,
+  removeSector: TEAM,
+  issueCredential: TEAM,
+  revokeCredential: TEAM,
+  listCredentials: TEAM,
+};
+
+/** A command the table decides: a console command, or the TRF import. */
+export type Decided = ConsoleCommand | { readonly type: 'importTrf' };
+
+/** Why `who` may not give `command` (undefined: he may). Default deny: what the table does not grant is refused. */
+export function refusalFor(who: StaffIdentity, command: Decided, scope: CommandScope): Refusal | undefined {
+  const permission: Permission | undefined = Object.hasOwn(PERMISSIONS, command.type) ? PERMISSIONS[command.type] : undefined;
+  if (!permission) return refusal('forbidden', `'${command.type}' is no command of this console`);
+  const reach: Reach | undefined = Object.hasOwn(permission, who.role) ? permission[who.role] : undefined;
+  if (reach === 'anywhere') return undefined;
+  if (reach === 'own-sector' && who.role === 'sector') return sectorRefusal(who, command, scope);
+  return refusal('forbidden', deniedText(who, command.type, permission));
+}
+
+function deniedText(who: StaffIdentity, type: string, permission: Permission): string {
+  switch (permission.concerns) {
+    case 'team':
+      return `only the chief arbiter manages credentials and sectors (${who.name} is ${roleText(who)})`;
+    case 'event':
+      return `${type} changes the event: only the chief arbiter may (${who.name} is ${roleText(who)})`;
+    case 'round':
+      if (permission.deputy === 'anywhere') return `${type} is for the chief arbiter and the deputies; a sector arbiter acts on his sector's boards`;
+      break;
+    case 'board':
+      break;
+  }
+  return `${type} is not for ${who.name} (${roleText(who)})`;
+}
+
+/** A sector arbiter's command on a board: refused unless the board is one of his sector's. */
+function sectorRefusal(who: StaffIdentity, command: Decided, scope: CommandScope): Refusal | undefined {
   const sector = who.sector === undefined ? undefined : scope.members(who.sector);
-  if (sector === undefined) return `your sector '${who.sector ?? ''}' is not defined (ask the chief arbiter)`;
-  const board = scope.boardOf(command);
-  if (board === undefined) return `${command.type}: not a game on a board of your sector ${who.sector}`;
-  if (!sector.has(board)) return `board ${board} is not in your sector ${who.sector}`;
+  if (sector === undefined) return refusal('sector-undefined', `your sector '${who.sector ?? ''}' is not defined (ask the chief arbiter)`);
+  const board = command.type === 'importTrf' ? undefined : scope.boardOf(command);
+  if (board === undefined) return refusal('outside-sector', `${command.type}: not a game on a board of your sector ${who.sector}`);
+  if (!sector.has(board)) return refusal('outside-sector', `board ${board} is not in your sector ${who.sector}`);
   return undefined;
 }
 

@@ -3,6 +3,6 @@
 export { eventApi, eventSummary, type EventSummary } from './event-http.ts';
 export { seatFor } from './event-round.ts';
 export { playoffSeatFor } from './playoff-boards.ts';
-export { type TournamentContext, TournamentDesk } from './tournament-desk.ts';
+export { TournamentDesk } from './tournament-desk.ts';
 export { tournamentApi } from './tournament-http.ts';
 export { assembleViews, eventViews, type RoleViews } from './tournament-view-build.ts';

@@ -10,6 +10,7 @@ import {
   decidePlayoff,
   emptyRecord,
   findSection,
+  NoValidPairingError,
   pairSwissRound,
   pairingsView,
   playersToPair,
@@ -36,23 +37,10 @@ import type { JournalRecord } from '../journal/index.ts';
 import { playoffBoardsStep, playoffHallSection, type SeatPlayoff } from './playoff-boards.ts';
 import { MAIN, type Round } from '../contract/index.ts';
 import type { TournamentCommand } from '../contract/index.ts';
-import type { LivePairing } from './swiss-round.ts';
-import { planTrfImport, resultsFromTrf, withRegistration } from './tournament-import.ts';
+import { refusal, within, type Refusal } from '../contract/index.ts';
+import { planTrfImport, withRegistration } from './tournament-import.ts';
 import type { DraftView, PairedGame, PairedPlayer, RegistrationUpdate, ResultCorrection, RoundPairings, TournamentRecord, TournamentView, TrfImportPreview, ViewParts } from '../contract/index.ts';
 import { assembleViews } from './tournament-view-build.ts';
-
-export interface TournamentContext {
-  readonly event: ZeitnotEvent;
-  /** Section id; default the event's first section. */
-  readonly section?: string;
-  /** Results of the earlier rounds (a TRF-16 file), read when the journal is new. */
-  readonly previous?: { readonly from: string; readonly trf: string };
-  /**
-   * The pairing on the clocks (a Swiss round: swissRoundPairing), asked for only when the journal is
-   * new. An engine pairing is journaled as a draft of the live round: the clocks wait for "publish".
-   */
-  readonly livePairing?: () => LivePairing;
-}
 
 /** Puts a published round on the hall's boards: the event console builds it (clock settings, hall board numbers). */
 export type SeatRound = (round: number, pairing: { readonly games: readonly Pairing[]; readonly bye: number | null }) => Round;
@@ -104,10 +92,10 @@ export class TournamentDesk {
   /** The hall board of each pair of the seated round (`white:black`): a view build asks it of every game. */
   #hallBoardOfPair = new Map<string, string>();
   #pairsOf: Round | undefined;
-  /** The hall's section this desk's rounds are seated in (the event section; a bare round's console: MAIN). */
+  /** The hall's section this desk's rounds are seated in (the event section's id). */
   readonly hallSection: string;
-  /** Seats a published round; absent for a bare round's console (one round on the clocks). */
-  readonly #seat: SeatRound | undefined;
+  /** Seats a published round. */
+  readonly #seat: SeatRound;
   /** Seats a sitting of playoff games on the section's hall boards (an event console). */
   readonly #seatPlayoff: SeatPlayoff | undefined;
   /** Hall listeners run inside the hall's record: the playoff's own records follow a turn later. */
@@ -128,42 +116,18 @@ export class TournamentDesk {
   readonly #published = new Map<number, { games: readonly Pairing[]; bye: number | null }>();
   #draft: Draft | undefined;
   #discarded: number | undefined;
-  /** The live round's pairing when it was journaled (a Swiss round served from pairings): its bye is known, not guessed. */
-  #livePairing: { readonly games: readonly Pairing[]; readonly bye: number | null } | undefined;
   #playoff: PlayoffState | undefined;
   readonly #listeners = new Set<() => void>();
   readonly #finished = new Map<string, string>();
   #views: { version: number; arbiter: TournamentView; spectator: TournamentView } | undefined;
   #changes = 0;
 
-  /** Opens the desk of a hall: from the journal's `open` record, else from `context` (journaled now). */
-  static open(hall: PlayingHall, context?: TournamentContext): TournamentDesk | undefined {
-    const records = journaledActions(hall, {});
-    const opened = records.map((r) => r.action).find((r): r is Extract<TournamentRecord, { type: 'open' }> => r.type === 'open');
-    if (!opened && !context) return undefined;
-    const open = opened ?? { type: 'open' as const, event: context!.event, section: context!.section ?? context!.event.sections[0]!.id };
-    findSection(open.event, open.section); // throws with the section ids when it is wrong
-    if (opened) return new TournamentDesk(hall, open.event, open.section, records, MAIN);
-    const fresh: TournamentRecord[] = [open];
-    if (context?.previous) fresh.push(resultsFromTrf(context.previous.trf, findSection(open.event, open.section), hall.round.round, context.previous.from, 'console start'));
-    const live = context?.livePairing?.();
-    if (live) {
-      if (live.round !== hall.round.round) throw new RangeError(`the pairing is of round ${live.round}, the clocks run round ${hall.round.round}`);
-      for (const bye of live.requestedByes) fresh.push({ type: 'bye', ...bye, reason: 'asked for before the round was paired (results file)', by: 'console start' });
-      fresh.push({ type: 'draft', round: live.round, games: live.games, bye: live.bye, by: live.source === 'engine' ? 'console start (Dutch engine)' : 'console start' });
-      if (live.source === 'published') fresh.push({ type: 'publish', round: live.round, by: 'console start (published by the previous round\'s console)' });
-    }
-    const at = hall.source.now();
-    for (const action of fresh) hall.record({ kind: 'tournament', at, action });
-    return new TournamentDesk(hall, open.event, open.section, fresh.map((action) => ({ action, at })), MAIN);
-  }
-
   /**
    * The desk of one section of the event a hall runs: its records are the journal's tournament records
    * of that section, its rounds are seated on the hall's boards by `seat` when published.
    */
   static forSection(hall: PlayingHall, event: ZeitnotEvent, sectionId: string, seat: SeatRound, seatPlayoff?: SeatPlayoff): TournamentDesk {
-    return new TournamentDesk(hall, event, sectionId, journaledActions(hall, { section: sectionId }), sectionId, seat, seatPlayoff);
+    return new TournamentDesk(hall, event, sectionId, journaledActions(hall, { section: sectionId }), seat, seatPlayoff);
   }
 
   private constructor(
@@ -171,24 +135,18 @@ export class TournamentDesk {
     event: ZeitnotEvent,
     sectionId: string,
     records: readonly Journaled[],
-    hallSection: string,
-    seat?: SeatRound,
+    seat: SeatRound,
     seatPlayoff?: SeatPlayoff,
   ) {
     this.#event = event;
     this.#section = findSection(event, sectionId);
-    this.hallSection = hallSection;
+    this.hallSection = sectionId;
     this.#seat = seat;
     this.#seatPlayoff = seatPlayoff;
     this.#linkBoards();
     for (const { action, at } of records) this.#apply(action, at);
     for (const id of this.hallPairs.keys()) this.#finished.set(id, this.#finishSignature(id));
     hall.subscribe((change) => this.#onHall(change));
-    const held = hall.startHeld;
-    hall.startHeld = (section) => {
-      if (section !== this.hallSection) return held?.(section);
-      return this.#draft?.round === this.liveRound ? `the pairing of round ${this.liveRound} is a draft (paired at start): publish it on the Pairings page before the clocks start` : undefined;
-    };
     // The actors follow the journal: a pending draft has its round actor, a fully confirmed round is closed.
     if (this.#draft && this.#draft.round > this.liveRound) hall.lifecycle(this.hallSection, this.#draft.round, { type: 'draft' });
     this.#closeIfConfirmed();
@@ -337,7 +295,7 @@ export class TournamentDesk {
    */
   #resolveConflict(command: Extract<TournamentCommand, { type: 'resolveResultConflict' }>, by: string): CommandOutcome {
     const conflict = this.#conflictOf(command.round, command.white, command.black);
-    if (!conflict) return { ok: false, reason: `round ${command.round}: no contradiction between the clock and the desk for ${this.#player(command.white).name} – ${this.#player(command.black).name}` };
+    if (!conflict) return refusal('no-conflict', `round ${command.round}: no contradiction between the clock and the desk for ${this.#player(command.white).name} – ${this.#player(command.black).name}`);
     const { board, alert, clock, entered } = conflict;
     const at = this.hall.source.now();
     let journalSeq: number;
@@ -423,7 +381,6 @@ export class TournamentDesk {
       }
       case 'draft':
         this.#draft = { round: record.round, games: [...record.games], bye: record.bye, changes: [] };
-        if (record.round === this.liveRound) this.#livePairing = { games: record.games, bye: record.bye };
         break;
       case 'draftChange': {
         const draft = this.#draft;
@@ -444,8 +401,7 @@ export class TournamentDesk {
         this.#draft = undefined;
         break;
       case 'publish':
-        // The live round's pairing is already on the clocks: publishing it only lets them start.
-        if (this.#draft && this.#draft.round !== this.liveRound) this.#published.set(this.#draft.round, { games: this.#draft.games, bye: this.#draft.bye });
+        if (this.#draft) this.#published.set(this.#draft.round, { games: this.#draft.games, bye: this.#draft.bye });
         this.#draft = undefined;
         break;
       case 'playoffStart':
@@ -493,32 +449,32 @@ export class TournamentDesk {
    * the file is bad or does not fit (a player not in the section), or when this console has paired a
    * round of the section already or imported rounds before.
    */
-  importTrf(request: { readonly trf: string; readonly from: string; readonly preview: boolean }, by: string): { ok: false; reason: string } | { ok: true; preview: TrfImportPreview; journalSeq?: number } {
+  importTrf(request: { readonly trf: string; readonly from: string; readonly preview: boolean }, by: string): Refusal | { ok: true; preview: TrfImportPreview; journalSeq?: number } {
     const where = `section '${this.section.id}'`;
-    if (this.#draft) return { ok: false, reason: `${where} has a draft of round ${this.#draft.round}: a TRF import comes before the first round is paired here (discard the draft first)` };
+    if (this.#draft) return refusal('import-too-late', `${where} has a draft of round ${this.#draft.round}: a TRF import comes before the first round is paired here (discard the draft first)`);
     const paired = Math.max(this.liveRound, ...this.#published.keys());
-    if (paired > 0) return { ok: false, reason: `${where}: round ${paired} is paired in this console already: a TRF import comes before its first round here; correct results on the Pairings page` };
+    if (paired > 0) return refusal('import-too-late', `${where}: round ${paired} is paired in this console already: a TRF import comes before its first round here; correct results on the Pairings page`);
     const earlier = this.#imported.find((i) => (i.rounds ?? 0) > 0);
-    if (earlier) return { ok: false, reason: `${where}: rounds 1–${earlier.rounds} were imported already (${earlier.from}, by ${earlier.by}): their results are corrected on the Pairings page, never by another import` };
+    if (earlier) return refusal('import-too-late', `${where}: rounds 1–${earlier.rounds} were imported already (${earlier.from}, by ${earlier.by}): their results are corrected on the Pairings page, never by another import`);
     const digest = createHash('sha256').update(request.trf).digest('hex');
     const plan = planTrfImport(request.trf, this.section, { from: request.from, digest, by, totalRounds: this.totalRounds });
     if (!plan.ok) return plan;
     const record = plan.record;
     const rounds = record.rounds ?? 0;
     const byeAsked = this.#byes.find((b) => b.round <= rounds);
-    if (byeAsked) return { ok: false, reason: `${where}: a bye in round ${byeAsked.round} was asked for here, the file has that round played` };
+    if (byeAsked) return refusal('trf-mismatch', `${where}: a bye in round ${byeAsked.round} was asked for here, the file has that round played`);
     if (this.section.format.kind === 'round-robin') {
       for (let round = 1; round <= rounds; round += 1) {
         const table = roundBoards(this.event, this.section.id, round).boards;
         const games = record.games.filter((g) => g.round === round);
         const off = table.find((b) => !games.some((g) => g.white === b.white.id && g.black === b.black.id));
         if (off || games.length !== table.length) {
-          return { ok: false, reason: `${request.from}: round ${round} is not the Berger table's${off ? ` (it has ${off.white.name} – ${off.black.name}, White first)` : ''}: the console goes on with the table, so the rounds played must follow it` };
+          return refusal('trf-mismatch', `${request.from}: round ${round} is not the Berger table's${off ? ` (it has ${off.white.name} – ${off.black.name}, White first)` : ''}: the console goes on with the table, so the rounds played must follow it`);
         }
       }
     }
     if (request.preview) return { ok: true, preview: plan.preview };
-    if (record.games.length === 0 && record.byes.length === 0 && !record.players) return { ok: false, reason: `${request.from}: nothing to import: every player of the file is registered as it says, and it has no results` };
+    if (record.games.length === 0 && record.byes.length === 0 && !record.players) return refusal('nothing-to-do', `${request.from}: nothing to import: every player of the file is registered as it says, and it has no results`);
     const at = this.hall.source.now();
     const journalSeq = this.#journal(record, at);
     this.#apply(record, at);
@@ -537,9 +493,9 @@ export class TournamentDesk {
   /** The pairing of a round, where it is known: live boards, a published round, the Berger table. */
   pairingOf(round: number): { games: readonly Pairing[]; bye: number | null; status: RoundPairings['status'] } | undefined {
     const published = this.#published.get(round);
-    if (round === this.liveRound && this.#seat && this.hallPairs.size > 0) return { games: published?.games ?? [...this.hallPairs.values()], bye: published?.bye ?? null, status: 'live' };
+    if (round === this.liveRound && this.hallPairs.size > 0) return { games: published?.games ?? [...this.hallPairs.values()], bye: published?.bye ?? null, status: 'live' };
     if (published) return { ...published, status: 'published' };
-    if (round === this.liveRound) return { games: [...this.hallPairs.values()], bye: this.#livePairing ? this.#livePairing.bye : this.#liveBye(), status: 'live' };
+    if (round === this.liveRound) return { games: [...this.hallPairs.values()], bye: this.#liveBye(), status: 'live' };
     const imported = this.#imported.flatMap((i) => i.games.filter((g) => g.round === round));
     if (imported.length > 0) {
       const bye = this.#imported.flatMap((i) => i.byes).find((b) => b.round === round && b.kind === 'pab');
@@ -612,20 +568,19 @@ export class TournamentDesk {
 
   /** Checks a command against the section as it stands, journals its outcome, applies it. */
   command(command: TournamentCommand, arbiter: string): CommandOutcome {
-    const refuse = (reason: string): CommandOutcome => ({ ok: false, reason });
     if (command.type === 'confirmRound') return this.#confirmRound(arbiter);
     if (command.type === 'resolveResultConflict') return this.#resolveConflict(command, arbiter);
     let action: TournamentRecord;
     try {
       const checked = this.#check(command, arbiter);
-      if (typeof checked === 'string') return refuse(checked);
+      if ('ok' in checked) return checked;
       action = checked;
     } catch (err) {
-      return refuse(err instanceof Error ? err.message : String(err));
+      return ruleRefusal(err);
     }
     if (action.type === 'result' && action.source === 'arbiter') {
       const ended = this.#endOnClock(action);
-      if (ended) return refuse(ended);
+      if (ended) return ended;
     }
     const at = this.hall.source.now();
     const journalSeq = this.#journal(action, at);
@@ -659,7 +614,7 @@ export class TournamentDesk {
    * the command's. A game the clock has ended already keeps the clock's record: a different result
    * is the arbiter's correction, journaled on the board too (its PGN's result, with the reason).
    */
-  #endOnClock(result: EnteredResult): string | undefined {
+  #endOnClock(result: EnteredResult): Refusal | undefined {
     const hallBoard = this.hallBoardOf(result.round, result.white, result.black);
     const board = hallBoard === undefined ? undefined : this.hall.boards.get(hallBoard);
     if (!board) return undefined;
@@ -675,7 +630,7 @@ export class TournamentDesk {
     if (!this.hall.owns(board.id)) return undefined;
     const termination = `result entered by the arbiter: ${result.reason ?? ''}`.slice(0, 100);
     const ended = this.hall.command({ type: 'result', board: board.id, result: result.result, termination }, result.by);
-    return ended.ok ? undefined : `board ${board.id}'s clock: ${ended.reason}`;
+    return ended.ok ? undefined : within(`board ${board.id}'s clock: `, ended);
   }
 
   /** The round actors follow a draft made or discarded. */
@@ -686,7 +641,7 @@ export class TournamentDesk {
 
   /** A round this desk published goes on the hall's boards (undefined: the action seats nothing). */
   #seatPublished(action: TournamentRecord): CommandOutcome | undefined {
-    if (action.type !== 'publish' || !this.#seat || action.round <= this.liveRound) return undefined;
+    if (action.type !== 'publish' || action.round <= this.liveRound) return undefined;
     const pairing = this.#published.get(action.round);
     if (!pairing) return undefined;
     const seated = this.hall.seat(this.#seat(action.round, pairing));
@@ -697,7 +652,7 @@ export class TournamentDesk {
   /** Every clock result of the live round not yet confirmed or entered, confirmed in one journaled batch. */
   #confirmRound(by: string): CommandOutcome {
     const actions = this.#roundConfirmations(by);
-    if (actions.length === 0) return { ok: false, reason: this.#nothingToConfirm() };
+    if (actions.length === 0) return this.#nothingToConfirm();
     const at = this.hall.source.now();
     const journalSeq = this.hall.recordBatch(actions.map((action) => this.#entry(action, at)));
     for (const action of actions) this.#apply(action, at);
@@ -718,24 +673,24 @@ export class TournamentDesk {
     return actions;
   }
 
-  #nothingToConfirm(): string {
-    return this.liveRound === 0 ? 'no round is on the boards' : `round ${this.liveRound} has no clock result to confirm`;
+  #nothingToConfirm(): Refusal {
+    return this.liveRound === 0 ? refusal('no-round', 'no round is on the boards') : refusal('nothing-to-do', `round ${this.liveRound} has no clock result to confirm`);
   }
 
   /**
    * What a command would journal, checked against the section as it stands; nothing is journaled. A
    * console on the bus writes the records to the stream first (bus-desk.ts), then applies them as read.
    */
-  prepare(command: TournamentCommand, arbiter: string): { readonly ok: false; readonly reason: string } | { readonly ok: true; readonly actions: readonly TournamentRecord[] } {
+  prepare(command: TournamentCommand, arbiter: string): Refusal | { readonly ok: true; readonly actions: readonly TournamentRecord[] } {
     if (command.type === 'confirmRound') {
       const actions = this.#roundConfirmations(arbiter);
-      return actions.length > 0 ? { ok: true, actions } : { ok: false, reason: this.#nothingToConfirm() };
+      return actions.length > 0 ? { ok: true, actions } : this.#nothingToConfirm();
     }
     try {
       const checked = this.#check(command, arbiter);
-      return typeof checked === 'string' ? { ok: false, reason: checked } : { ok: true, actions: [checked] };
+      return 'ok' in checked ? checked : { ok: true, actions: [checked] };
     } catch (err) {
-      return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+      return ruleRefusal(err);
     }
   }
 
@@ -765,33 +720,33 @@ export class TournamentDesk {
     return this.hall.record(this.#entry(action, at));
   }
 
-  /** One of this desk's records as the journal keeps it (an event console's, with its section). */
+  /** One of this desk's records as the journal keeps it, with its section. */
   #entry(action: TournamentRecord, at: number): JournalRecord {
-    return { kind: 'tournament', ...(this.#seat ? { section: this.section.id } : {}), at, action };
+    return { kind: 'tournament', section: this.section.id, at, action };
   }
 
-  /** A refusal (string) or the record to journal. Throws (refused with its message) on tournament-rule errors. */
-  #check(command: TournamentCommand, by: string): string | TournamentRecord {
+  /** A refusal or the record to journal. Throws (refused with its message, `tournament-rule`) on tournament-rule errors. */
+  #check(command: TournamentCommand, by: string): Refusal | TournamentRecord {
     const name = (id: number): string => this.section.players.find((p) => p.id === id)?.name ?? `#${id}`;
     switch (command.type) {
       case 'enterResult':
       case 'confirmResult': {
         const { round, white, black } = command;
-        if (round > this.currentRound) return `round ${round} has no pairings yet (current round: ${this.currentRound})`;
+        if (round > this.currentRound) return refusal('round-not-paired', `round ${round} has no pairings yet (current round: ${this.currentRound})`);
         const pairing = this.pairingOf(round);
         if (pairing && !pairing.games.some((g) => g.white === white && g.black === black)) {
-          return `round ${round} has no game ${name(white)} (White) – ${name(black)} (Black)`;
+          return refusal('unknown-game', `round ${round} has no game ${name(white)} (White) – ${name(black)} (Black)`);
         }
         if (command.type === 'confirmResult') {
           const hallBoard = this.hallBoardOf(round, white, black);
           const clock = hallBoard === undefined ? null : this.clockResult(hallBoard);
-          if (!clock) return `no result from the clock for ${name(white)} – ${name(black)} in round ${round}`;
+          if (!clock) return refusal('no-clock-result', `no result from the clock for ${name(white)} – ${name(black)} in round ${round}`);
           const had = this.#entered.get(key(round, white, black));
-          if (had?.source === 'confirmed' && had.result === clock.result) return `round ${round}: the clock's ${clock.result} for ${name(white)} – ${name(black)} is confirmed already (by ${had.by})`;
+          if (had?.source === 'confirmed' && had.result === clock.result) return refusal('already-recorded', `round ${round}: the clock's ${clock.result} for ${name(white)} – ${name(black)} is confirmed already (by ${had.by})`);
           return { type: 'result', round, white, black, result: clock.result, source: 'confirmed', termination: clock.termination ?? '', ...(clock.lessThanOneMove ? { lessThanOneMove: true } : {}), by };
         }
         const existing = this.#entered.get(key(round, white, black));
-        if (existing?.source === 'arbiter' && existing.result === command.result) return `round ${round}: ${name(white)} – ${name(black)} is already ${command.result}`;
+        if (existing?.source === 'arbiter' && existing.result === command.result) return refusal('already-recorded', `round ${round}: ${name(white)} – ${name(black)} is already ${command.result}`);
         const hallBoard = this.hallBoardOf(round, white, black);
         const before = existing?.result ?? (hallBoard === undefined ? undefined : this.clockResult(hallBoard)?.result);
         const replaces = before !== undefined && before !== command.result ? { replaces: before } : {};
@@ -803,14 +758,13 @@ export class TournamentDesk {
         return this.#pairNext(by);
       case 'confirmRound':
       case 'resolveResultConflict':
-        return `${command.type} goes through command()`;
+        return refusal('internal', `${command.type} goes through command()`);
       case 'swapColours':
       case 'exchangeOpponents': {
         const draft = this.#draft;
-        if (!draft) return 'there is no draft pairing: pair the next round first';
-        if (draft.round === this.liveRound) return `the draft of round ${draft.round} is on the clocks already: publish it as it is, or change it in the previous round's console and start this round with its published pairing`;
+        if (!draft) return refusal('no-draft', 'there is no draft pairing: pair the next round first');
         for (const board of [command.board, command.type === 'exchangeOpponents' ? command.otherBoard : command.board]) {
-          if (!draft.games[board - 1]) return `the draft of round ${draft.round} has boards 1–${draft.games.length}, not ${board}`;
+          if (!draft.games[board - 1]) return refusal('unknown-draft-board', `the draft of round ${draft.round} has boards 1–${draft.games.length}, not ${board}`);
         }
         const change: TournamentRecord =
           command.type === 'swapColours'
@@ -821,59 +775,58 @@ export class TournamentDesk {
           const b = draft.games[command.otherBoard - 1]!;
           for (const [w, bl] of [[a.white, b.black], [b.white, a.black]] as const) {
             const met = this.#metIn(w, bl);
-            if (met !== undefined) return `${name(w)} and ${name(bl)} already played each other in round ${met}`;
+            if (met !== undefined) return refusal('already-met', `${name(w)} and ${name(bl)} already played each other in round ${met}`, 'FIDE C.04.1');
           }
         }
         return change;
       }
       case 'discardDraft':
-        if (!this.#draft) return 'there is no draft pairing to discard';
-        if (this.#draft.round === this.liveRound) return `the draft of round ${this.liveRound} is on the clocks: publish it (it cannot be discarded here)`;
+        if (!this.#draft) return refusal('no-draft', 'there is no draft pairing to discard');
         return { type: 'discardDraft', reason: command.reason, by };
       case 'publishRound':
-        if (!this.#draft) return 'there is no draft pairing to publish: pair the next round first';
-        if (this.#seat && this.#draft.round > this.liveRound && !this.liveRoundClosed) {
-          return `round ${this.liveRound} is still on the boards: confirm its results first (${this.#missingResults(this.liveRound).join(', ')})`;
+        if (!this.#draft) return refusal('no-draft', 'there is no draft pairing to publish: pair the next round first');
+        if (this.#draft.round > this.liveRound && !this.liveRoundClosed) {
+          return refusal('results-unconfirmed', `round ${this.liveRound} is still on the boards: confirm its results first (${this.#missingResults(this.liveRound).join(', ')})`);
         }
         return { type: 'publish', round: this.#draft.round, by };
       case 'startPlayoff': {
         const possible = this.#playoffPossible();
-        if (!possible.possible) return possible.why!;
+        if (!possible.possible) return refusal('playoff-impossible', possible.why!);
         const tied = tiedForFirst(sectionStandings(this.event, this.section.id, this.record()));
         return { type: 'playoffStart', tied, seed: randomInt(1, 2 ** 31 - 1), by };
       }
       case 'playoffResult': {
-        if (!this.#playoff) return 'no playoff has been started';
+        if (!this.#playoff) return refusal('no-playoff', 'no playoff has been started');
         const onBoard = this.hall.seated.get(this.playoffSection)?.boards.find((b) => b.playoffGame === command.game);
-        if (onBoard) return `playoff game ${command.game} is played on hall board ${onBoard.id}: its clock gives the result (end the game on the board: a result or a forfeit)`;
+        if (onBoard) return refusal('playoff-on-board', `playoff game ${command.game} is played on hall board ${onBoard.id}: its clock gives the result (end the game on the board: a result or a forfeit)`);
         recordPlayoffResult(this.#playoff, command.game, command.result); // unknown or decided game throws
         return { type: 'playoffResult', game: command.game, result: command.result, by };
       }
       case 'decidePlayoff': {
-        if (!this.#playoff) return 'no playoff has been started';
+        if (!this.#playoff) return refusal('no-playoff', 'no playoff has been started');
         decidePlayoff(this.#playoff, command.winner, command.reason); // not the arbiter's to decide, or not a player still in: throws
         return { type: 'playoffRuling', winner: command.winner, reason: command.reason, by };
       }
       case 'requestBye': {
-        if (!this.section.players.some((p) => p.id === command.player)) return `section '${this.section.id}' has no player ${command.player}`;
-        if (this.section.format.kind !== 'swiss') return 'byes on request exist in a Swiss only (a round robin follows the Berger table)';
-        if (command.round <= this.currentRound) return `round ${command.round} is already paired`;
-        if (this.#draft?.round === command.round) return `round ${command.round} has a draft: discard it first, then pair again with the bye`;
-        if (command.round > this.totalRounds) return `the section has ${this.totalRounds} rounds`;
-        if (this.#byes.some((b) => b.round === command.round && b.player === command.player)) return `${name(command.player)} already has a bye in round ${command.round}`;
+        if (!this.section.players.some((p) => p.id === command.player)) return refusal('unknown-player', `section '${this.section.id}' has no player ${command.player}`);
+        if (this.section.format.kind !== 'swiss') return refusal('not-swiss', 'byes on request exist in a Swiss only (a round robin follows the Berger table)');
+        if (command.round <= this.currentRound) return refusal('round-paired', `round ${command.round} is already paired`);
+        if (this.#draft?.round === command.round) return refusal('draft-waiting', `round ${command.round} has a draft: discard it first, then pair again with the bye`);
+        if (command.round > this.totalRounds) return refusal('beyond-last-round', `the section has ${this.totalRounds} rounds`);
+        if (this.#byes.some((b) => b.round === command.round && b.player === command.player)) return refusal('already-recorded', `${name(command.player)} already has a bye in round ${command.round}`);
         return { type: 'bye', round: command.round, player: command.player, kind: command.kind, reason: command.reason, by };
       }
       case 'withdrawPlayer': {
-        if (!this.section.players.some((p) => p.id === command.player)) return `section '${this.section.id}' has no player ${command.player}`;
-        if (command.fromRound > this.totalRounds) return `the section has ${this.totalRounds} rounds`;
-        if (this.#withdrawals.some((w) => w.player === command.player)) return `${name(command.player)} has already withdrawn`;
+        if (!this.section.players.some((p) => p.id === command.player)) return refusal('unknown-player', `section '${this.section.id}' has no player ${command.player}`);
+        if (command.fromRound > this.totalRounds) return refusal('beyond-last-round', `the section has ${this.totalRounds} rounds`);
+        if (this.#withdrawals.some((w) => w.player === command.player)) return refusal('already-recorded', `${name(command.player)} has already withdrawn`);
         return { type: 'withdrawal', player: command.player, fromRound: command.fromRound, reason: command.reason, by };
       }
       case 'recordIncident': {
-        if (!this.section.players.some((p) => p.id === command.player)) return `section '${this.section.id}' has no player ${command.player}`;
-        if (command.round > this.currentRound) return `round ${command.round} has not been paired yet`;
+        if (!this.section.players.some((p) => p.id === command.player)) return refusal('unknown-player', `section '${this.section.id}' has no player ${command.player}`);
+        if (command.round > this.currentRound) return refusal('round-not-paired', `round ${command.round} has not been paired yet`);
         if (!this.section.fines.some((f) => f.offence === command.offence)) {
-          return `the regulations of '${this.section.id}' have no rule for '${command.offence}' (rules: ${this.section.fines.map((f) => f.offence).join(', ') || 'none'})`;
+          return refusal('no-rule', `the regulations of '${this.section.id}' have no rule for '${command.offence}' (rules: ${this.section.fines.map((f) => f.offence).join(', ') || 'none'})`);
         }
         return { type: 'incident', round: command.round, player: command.player, offence: command.offence, ...(command.note ? { note: command.note } : {}), by };
       }
@@ -916,10 +869,10 @@ export class TournamentDesk {
     });
   }
 
-  #pairNext(by: string): string | TournamentRecord {
+  #pairNext(by: string): Refusal | TournamentRecord {
     const next = this.#nextRound();
-    if (!next) return `all ${this.totalRounds} rounds are paired`;
-    if (!next.possible) return next.why!;
+    if (!next) return refusal('beyond-last-round', `all ${this.totalRounds} rounds are paired`);
+    if (!next.possible) return refusal(this.#draft ? 'draft-waiting' : 'results-unconfirmed', next.why!);
     if (this.section.format.kind === 'swiss') {
       const byes = this.#byes.filter((b) => b.round === next.round).map((b) => ({ player: b.player, round: b.round, kind: b.kind }));
       const swiss = pairSwissRound(this.event, this.section.id, this.record(), next.round, byes);
@@ -1026,3 +979,12 @@ export class TournamentDesk {
   }
 }
 
+/**
+ * A command the tournament's own code refused by throwing: a RangeError is its rule (a result that
+ * clashes, a playoff game decided already), as is a round the Dutch engine cannot pair; anything else
+ * is the console's own failure.
+ */
+function ruleRefusal(err: unknown): Refusal {
+  if (err instanceof RangeError || err instanceof NoValidPairingError) return refusal('tournament-rule', err.message);
+  return refusal('internal', err instanceof Error ? err.message : String(err));
+}

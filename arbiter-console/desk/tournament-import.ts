@@ -4,6 +4,7 @@
 import type { GameResult } from '../../clock-engine/index.ts';
 import { parseTrf, type EventPlayer, type EventSection, type TrfResultCode, type TrfTournament } from '../../tournament/index.ts';
 import type { RegistrationUpdate, TournamentRecord, TrfImportPreview } from '../contract/index.ts';
+import { refusal, type Refusal } from '../contract/index.ts';
 
 type Imported = Extract<TournamentRecord, { type: 'import' }>;
 
@@ -39,15 +40,10 @@ export function sectionPlayersOf(trf: TrfTournament, section: EventSection, from
 }
 
 /**
- * The games and byes of rounds 1..`beforeRound - 1` in a TRF (players as sectionPlayersOf reads them).
- * A game the two players' lines disagree on is an error naming them.
+ * The games and byes of rounds 1..`beforeRound - 1` in a TRF read already, its lines' players known
+ * (`eventId`: TRF number to event id, as sectionPlayersOf reads them). A game the two players' lines
+ * disagree on is an error naming them.
  */
-export function resultsFromTrf(text: string, section: EventSection, beforeRound: number, from: string, by: string): Imported {
-  const trf = parseTrf(text);
-  return resultsOf(trf, sectionPlayersOf(trf, section, from), beforeRound, from, by);
-}
-
-/** resultsFromTrf of a file read already, its lines' players known (`eventId`: TRF number to event id). */
 function resultsOf(trf: TrfTournament, eventId: ReadonlyMap<number, number>, beforeRound: number, from: string, by: string): Imported {
   const lines = new Map(trf.players.map((p) => [p.id, p]));
   const games: Imported['games'][number][] = [];
@@ -83,7 +79,7 @@ const titleOf = (text: string): EventPlayer['title'] | undefined => {
 };
 
 /** A TRF import checked against the section alone: the record to journal and what it changes. */
-export type TrfImportPlan = { readonly ok: true; readonly record: Imported; readonly preview: TrfImportPreview } | { readonly ok: false; readonly reason: string };
+export type TrfImportPlan = { readonly ok: true; readonly record: Imported; readonly preview: TrfImportPreview } | Refusal;
 
 /**
  * What a TRF-16 file from another program sets in a section: the registration data of its players
@@ -99,10 +95,10 @@ export function planTrfImport(text: string, section: EventSection, options: { re
     trf = parseTrf(text);
     const eventId = sectionPlayersOf(trf, section, from);
     const rounds = playedRounds(trf);
-    if (rounds > options.totalRounds) return { ok: false, reason: `${from}: results of ${rounds} rounds, section '${section.id}' has ${options.totalRounds}` };
+    if (rounds > options.totalRounds) return refusal('trf-mismatch', `${from}: results of ${rounds} rounds, section '${section.id}' has ${options.totalRounds}`);
     const listed = new Set(eventId.values());
     const notInFile = section.players.filter((p) => !listed.has(p.id)).map((p) => p.name);
-    if (rounds > 0 && notInFile.length > 0) return { ok: false, reason: `${from}: rounds 1–${rounds} are played there, but ${notInFile.join(', ')} of section '${section.id}' ${notInFile.length === 1 ? 'is' : 'are'} not in the file` };
+    if (rounds > 0 && notInFile.length > 0) return refusal('trf-mismatch', `${from}: rounds 1–${rounds} are played there, but ${notInFile.join(', ')} of section '${section.id}' ${notInFile.length === 1 ? 'is' : 'are'} not in the file`);
     const results = rounds > 0 ? resultsOf(trf, eventId, rounds + 1, from, by) : { games: [], byes: [] };
     const byId = new Map(section.players.map((p) => [p.id, p]));
     const players: RegistrationUpdate[] = [];
@@ -143,7 +139,8 @@ export function planTrfImport(text: string, section: EventSection, options: { re
       preview: { section: section.id, from, digest, players: { inFile: trf.players.length, changed, notInFile }, rounds, games: results.games.length, byes: results.byes.length, next, notImported },
     };
   } catch (err) {
-    return { ok: false, reason: err instanceof Error ? (err.message.startsWith(from) ? err.message : `${from}: ${err.message}`) : String(err) };
+    // The file does not parse, or does not fit the section (a player it does not have, a round half played).
+    return refusal('bad-trf', err instanceof Error ? (err.message.startsWith(from) ? err.message : `${from}: ${err.message}`) : String(err));
   }
 }
 

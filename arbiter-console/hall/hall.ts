@@ -16,6 +16,7 @@ import { eventLogic, gameSystemId, roundPhase, roundSystemId, sectionSystemId } 
 import type { EntryPlace, Journal, JournalEntry, JournalRecord } from '../journal/index.ts';
 import type { ArbiterCommand, BoardView, RoundView } from '../contract/index.ts';
 import { MAIN, checkRound, pgnTimeControl, type Round } from '../contract/index.ts';
+import { refusal, type Refusal, type RefusalCode } from '../contract/index.ts';
 import type { RoundActorEvent, RoundPhase } from './round-actor.ts';
 import type { HallClock } from './time.ts';
 
@@ -27,7 +28,8 @@ export interface HallChange {
   readonly round: boolean;
 }
 
-export type CommandOutcome = { readonly ok: true; readonly journalSeq: number } | { readonly ok: false; readonly reason: string };
+/** A command carried out (journaled at `journalSeq`) or refused, with the refusal's code (refusal.ts). */
+export type CommandOutcome = { readonly ok: true; readonly journalSeq: number } | Refusal;
 
 export interface HallOptions {
   /**
@@ -49,8 +51,6 @@ export class PlayingHall {
   readonly boards = new Map<string, Board>();
   /** The journal sequence number of the last applied entry. */
   version = 0;
-  /** Why a section's round may not start yet (its desk: the pairing is still a draft); undefined when it may. */
-  startHeld: ((section: string) => string | undefined) | undefined;
   readonly #seated = new Map<string, Round>();
   /** Each section's boards on the tables (what `boards` holds, by section), so no change walks the whole hall. */
   readonly #sectionBoards = new Map<string, Board[]>();
@@ -72,19 +72,14 @@ export class PlayingHall {
   /** A console on the bus: the hall host of each board (shown with the board). */
   hostOf: ((board: string) => BoardHost | undefined) | undefined;
 
-  /**
-   * `round`: a bare round seated from the start (a console without an event); `sections`: the event's
-   * sections, whose rounds the journal's `seat` records put on the boards.
-   */
+  /** `sections`: the event's sections, whose rounds the journal's `seat` records put on the boards. */
   constructor(
-    round: Round | undefined,
     readonly journal: Journal,
     readonly source: HallClock,
     sections: readonly string[] = [],
     options: HallOptions = {},
   ) {
     this.#owns = options.owns ?? (() => true);
-    if (round) this.#seatApply(round);
     for (const entry of journal.entries()) this.#apply(entry.record, entry.seq);
     // Host-driven clocks: the running clock kept running while the console was down (docs/console.md).
     const lastAt = journal.lastAt();
@@ -105,11 +100,11 @@ export class PlayingHall {
     for (const [section, startAt] of this.#startAt) if (startAt <= source.now()) this.#startDue(section, startAt);
   }
 
-  /** The hall as a journal left it: its bare round or its event's sections, every seated round replayed. */
+  /** The hall as a journal left it: its event's sections, every seated round replayed. */
   static fromJournal(journal: Journal, source: HallClock, options: HallOptions = {}): PlayingHall {
     const meta = journal.meta();
-    if (!meta) throw new Error(`${journal.file} holds no round and no event`);
-    return new PlayingHall(meta.round, journal, source, meta.event?.sections.map((s) => s.id) ?? [], options);
+    if (!meta) throw new Error(`${journal.file} holds no event`);
+    return new PlayingHall(journal, source, meta.event?.sections.map((s) => s.id) ?? [], options);
   }
 
   /** Whether this hall keeps time for `board` (on the bus: its hall host does). */
@@ -193,7 +188,7 @@ export class PlayingHall {
     for (const b of round.boards) {
       const other = this.boards.get(b.id);
       if (other && (other.round.section ?? MAIN) !== section && other.state.status !== 'finished') {
-        return { ok: false, reason: `hall board ${b.id} is in use by section '${other.round.section ?? MAIN}' (round ${other.round.round})` };
+        return refusal('board-in-use', `hall board ${b.id} is in use by section '${other.round.section ?? MAIN}' (round ${other.round.round})`);
       }
     }
     return { ok: true, journalSeq: this.record({ kind: 'seat', at: this.source.now(), round: checkRound(round) }) };
@@ -512,18 +507,14 @@ export class PlayingHall {
   command(command: ArbiterCommand, arbiter: string): CommandOutcome {
     const at = this.source.now();
     const by: EventActor = { kind: 'arbiter', name: arbiter };
-    const refuse = (reason: string): CommandOutcome => ({ ok: false, reason });
+    const refuse = (code: RefusalCode, reason: string): CommandOutcome => refusal(code, reason);
     switch (command.type) {
       case 'startAll': {
         const sections = command.section !== undefined ? [command.section] : [...this.#seated.keys()];
-        if (command.section !== undefined && !this.#seated.has(command.section)) return refuse(`section '${command.section}' has no round on the boards`);
+        if (command.section !== undefined && !this.#seated.has(command.section)) return refuse('no-round', `section '${command.section}' has no round on the boards`);
         const open = sections.filter((section) => this.#startAt.get(section) === undefined);
-        if (sections.length === 0) return refuse('no round is on the boards');
-        if (open.length === 0) return refuse('the round start is already set');
-        for (const section of open) {
-          const held = this.startHeld?.(section);
-          if (held !== undefined) return refuse(held);
-        }
+        if (sections.length === 0) return refuse('no-round', 'no round is on the boards');
+        if (open.length === 0) return refuse('already-started', 'the round start is already set');
         let seq = this.version;
         for (const section of open) {
           // Each section at its own scheduled start (Donostia: two groups at 16:30, two at 17:00).
@@ -538,43 +529,43 @@ export class PlayingHall {
         const absent = [...this.boards.values()].flatMap((b) =>
           b.state.status === 'finished' || !this.#owns(b.id) ? [] : (['white', 'black'] as const).filter((side) => !b.state.arrived[side]).map((side) => clock(b.id, { type: 'arrive', side, at, by })),
         );
-        if (absent.length === 0) return refuse('every player is already marked present');
+        if (absent.length === 0) return refuse('nothing-to-do', 'every player is already marked present');
         return { ok: true, journalSeq: this.#recordAll(absent) };
       }
       case 'pauseAll': {
         const running = [...this.boards.values()].filter((b) => b.state.status === 'running' && this.#owns(b.id));
-        if (running.length === 0) return refuse('no clock is running');
+        if (running.length === 0) return refuse('nothing-to-do', 'no clock is running');
         return { ok: true, journalSeq: this.#recordAll(running.map((b) => clock(b.id, { type: 'pause', at, by, reason: command.reason }))) };
       }
       case 'resumeAll': {
         const paused = [...this.boards.values()].filter((b) => b.state.status === 'paused' && this.#owns(b.id));
-        if (paused.length === 0) return refuse('no clock is paused');
+        if (paused.length === 0) return refuse('nothing-to-do', 'no clock is paused');
         return { ok: true, journalSeq: this.#recordAll(paused.map((b) => clock(b.id, { type: 'resume', at, by }))) };
       }
       case 'dismiss': {
         const alert = this.attention().find((a) => a.id === command.alertId);
-        if (!alert) return refuse(`no open alert '${command.alertId}'`);
+        if (!alert) return refuse('unknown-alert', `no open alert '${command.alertId}'`);
         return { ok: true, journalSeq: this.record({ kind: 'note', board: alert.board, note: { type: 'dismiss', at, alertId: alert.id } }) };
       }
       default:
         break;
     }
     const board = this.boards.get(command.board);
-    if (!board) return refuse(`unknown board '${command.board}' (boards: ${[...this.boards.keys()].join(', ')})`);
+    if (!board) return refuse('unknown-board', `unknown board '${command.board}' (boards: ${[...this.boards.keys()].join(', ')})`);
     const s = board.state;
-    if (s.status === 'finished') return refuse(`the game on board ${board.id} is finished (${s.result?.result ?? ''})`);
+    if (s.status === 'finished') return refuse('game-finished', `the game on board ${board.id} is finished (${s.result?.result ?? ''})`);
     let event: ClockEvent;
     switch (command.type) {
       case 'pause':
-        if (s.status === 'paused') return refuse(`board ${board.id} is already paused`);
+        if (s.status === 'paused') return refuse('already-paused', `board ${board.id} is already paused`);
         event = { type: 'pause', at, by, reason: command.reason };
         break;
       case 'resume':
-        if (s.status !== 'paused') return refuse(`board ${board.id} is not paused`);
+        if (s.status !== 'paused') return refuse('not-paused', `board ${board.id} is not paused`);
         event = { type: 'resume', at, by };
         break;
       case 'addTime':
-        if (s.remainingMs[command.side] + command.ms < 0) return refuse(`${command.side} has only ${s.remainingMs[command.side]} ms`);
+        if (s.remainingMs[command.side] + command.ms < 0) return refuse('not-enough-time', `${command.side} has only ${s.remainingMs[command.side]} ms`);
         event = { type: 'addTime', at, by, side: command.side, ms: command.ms, reason: command.reason };
         break;
       case 'setTime':
@@ -593,12 +584,12 @@ export class PlayingHall {
         event = { type: 'result', at, by, result: command.result, termination: command.termination };
         break;
       case 'arrive':
-        if (s.arrived[command.side]) return refuse(`${command.side} on board ${board.id} has already arrived`);
+        if (s.arrived[command.side]) return refuse('already-arrived', `${command.side} on board ${board.id} has already arrived`);
         event = { type: 'arrive', at, by, side: command.side };
         break;
       case 'setPosition': {
         const checked = validateFen(command.fen);
-        if (!checked.ok) return refuse(`not a legal position: ${checked.error ?? command.fen}`);
+        if (!checked.ok) return refuse('illegal-position', `not a legal position: ${checked.error ?? command.fen}`);
         // A new start of the board's game (the live PGN starts a new line at this FEN); the move counts stand.
         event = { type: 'boardPosition', at, by, fen: command.fen, plies: 0, detail: `set by the arbiter: ${command.reason}` };
         const seq = this.record(clock(board.id, event));

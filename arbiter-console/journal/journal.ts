@@ -30,7 +30,10 @@ export interface JournalEntry extends EntryPlace {
 }
 
 export interface JournalMeta {
-  /** A bare round (no event): the boards of its single section, seated from the start. */
+  /**
+   * A bare round (no event), seated from the start: what earlier versions' single-round console wrote
+   * (the console refuses such a journal at start) and what hall-level tests and benches build on.
+   */
   readonly round?: Round;
   /** The event this journal runs: its sections' rounds are seated by `seat` records. */
   readonly event?: ZeitnotEvent;

@@ -5,12 +5,13 @@
 import { ask, connectBus, ensureEventStream, eventSubjects, permissionHint, PresenceWatch, untilAnswered, type BusConnection, type BusOptions, type HostSeen, type Outbox } from '../../bus/index.ts';
 import type { ZeitnotEvent } from '../../tournament/index.ts';
 import { DeskGate, type DeskStats } from './bus-desk.ts';
-import { openEvent, publishJournal, readIntoJournal, sameEvent, type HallReader, type Opening } from './hall-bus.ts';
+import { hostAnswerSchema, openEvent, publishJournal, readIntoJournal, sameEvent, type HallReader, type Opening } from './hall-bus.ts';
 import type { CommandOutcome, PlayingHall } from '../hall/index.ts';
 import type { Journal, JournalMeta } from '../journal/index.ts';
 import type { ArbiterCommand, TournamentCommand } from '../contract/index.ts';
 import type { TournamentDesk } from '../desk/index.ts';
 import type { TournamentRecord } from '../contract/index.ts';
+import { refusal, type Refusal } from '../contract/index.ts';
 
 export interface ConsoleBusOptions {
   readonly bus: BusOptions;
@@ -57,8 +58,6 @@ export interface BusHealth {
 /** How many recent host clock events the lag is measured over (a round of 1,000 boards has some 60,000). */
 const LAG_WINDOW = 100_000;
 
-type HostAnswer = { ok: true; sourceSeq: number } | { ok: false; reason: string };
-
 /**
  * Joins the bus: the stream is made if missing, the opening published (first console wins) or read,
  * the journal given its meta from the opening, and every entry of the stream read into the journal.
@@ -98,11 +97,13 @@ function consoleOnBus(options: ConsoleBusOptions, bus: BusConnection, subjects: 
   let lagNext = 0;
 
   const toHost = async (host: string, command: ArbiterCommand, arbiter: string): Promise<CommandOutcome> => {
-    const reply = await ask<HostAnswer & { error?: string }>(bus.nc, subjects.command(host), { command, arbiter }, timeoutMs);
-    if (!reply.ok) return { ok: false, reason: `hall host ${host} is unreachable (${reply.reason}): not carried out` };
-    const a = reply.value;
-    if (a.error !== undefined) return { ok: false, reason: `hall host ${host}: ${a.error}` };
-    if (!a.ok) return { ok: false, reason: a.reason };
+    const reply = await ask<unknown>(bus.nc, subjects.command(host), { command, arbiter }, timeoutMs);
+    if (!reply.ok && reply.unreachable) return refusal('host-unreachable', `hall host ${host} is unreachable (${reply.reason}): not carried out`);
+    const parsed = reply.ok ? hostAnswerSchema.safeParse(reply.value) : undefined;
+    if (!parsed?.success) return refusal('host-error', `hall host ${host} gave no answer this console knows (${reply.ok ? 'not a host answer' : reply.reason}): not known to be carried out`);
+    const a = parsed.data;
+    if ('error' in a) return refusal('host-error', `hall host ${host}: ${a.error}`);
+    if (!a.ok) return a;
     // The host has journaled it: acknowledged. Waiting for it here too lets the arbiter see it at once.
     await reading.whenHas(host, a.sourceSeq, timeoutMs);
     return { ok: true, journalSeq: hallRef?.version ?? 0 };
@@ -167,26 +168,27 @@ function consoleOnBus(options: ConsoleBusOptions, bus: BusConnection, subjects: 
       });
     },
     deskCommand(desk, command, arbiter) {
-      if (!gate) return Promise.resolve({ ok: false, reason: 'the console is still reading the event from the bus' });
+      if (!gate) return Promise.resolve(refusal('still-reading', 'the console is still reading the event from the bus'));
       return gate.command(desk, command, arbiter);
     },
     route(command, arbiter) {
       if (command.type === 'startAll') return undefined;
       if (command.type === 'pauseAll' || command.type === 'resumeAll' || command.type === 'arriveAll') {
         const hosts = [...new Set([...(hallRef?.boards.keys() ?? [])].flatMap((b) => owner.get(b) ?? []))];
-        if (hosts.length === 0) return Promise.resolve({ ok: false, reason: 'no hall host runs a board of the round' });
+        if (hosts.length === 0) return Promise.resolve(refusal('no-host', 'no hall host runs a board of the round'));
         return Promise.all(hosts.map(async (h) => ({ host: h, outcome: await toHost(h, command, arbiter) }))).then((all) => {
-          const failed = all.filter((a) => !a.outcome.ok);
+          const failed = all.flatMap((a): Refusal[] => (a.outcome.ok ? [] : [a.outcome]));
           if (failed.length === 0) return { ok: true, journalSeq: hallRef?.version ?? 0 };
-          // "no clock is running" on one host is not a failure when another carried it out.
-          if (failed.length < all.length && failed.every((f) => !f.outcome.ok && !f.outcome.reason.includes('unreachable'))) return { ok: true, journalSeq: hallRef?.version ?? 0 };
-          return { ok: false, reason: failed.map((f) => (f.outcome.ok ? '' : f.outcome.reason)).join('; ') };
+          // "no clock is running" on one host is not a failure when another carried it out; any other refusal is.
+          if (failed.length < all.length && failed.every((f) => f.code === 'nothing-to-do')) return { ok: true, journalSeq: hallRef?.version ?? 0 };
+          const first = failed.find((f) => f.code !== 'nothing-to-do') ?? failed[0]!;
+          return refusal(first.code, failed.map((f) => f.reason).join('; '));
         });
       }
       const board = boardOf(command);
-      if (board === undefined) return Promise.resolve({ ok: false, reason: command.type === 'dismiss' ? `no open alert '${command.alertId}'` : 'the command names no board' });
+      if (board === undefined) return Promise.resolve(command.type === 'dismiss' ? refusal('unknown-alert', `no open alert '${command.alertId}'`) : refusal('unknown-board', 'the command names no board'));
       const host = owner.get(board);
-      if (host === undefined) return Promise.resolve({ ok: false, reason: `no hall host has announced board ${board}: not carried out` });
+      if (host === undefined) return Promise.resolve(refusal('no-host', `no hall host has announced board ${board}: not carried out`));
       return toHost(host, command, arbiter);
     },
     hosts: () => watch?.hosts() ?? new Map(),

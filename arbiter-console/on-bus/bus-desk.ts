@@ -15,6 +15,7 @@ import type { Journal, JournalEntry } from '../journal/index.ts';
 import type { TournamentCommand } from '../contract/index.ts';
 import type { TournamentDesk } from '../desk/index.ts';
 import type { TournamentRecord } from '../contract/index.ts';
+import { refusal } from '../contract/index.ts';
 
 export interface DeskGateOptions {
   readonly bus: BusConnection;
@@ -95,7 +96,7 @@ export class DeskGate {
         const prepared = desk.prepare(command, arbiter);
         if (!prepared.ok) return prepared;
         // This console's own records not yet in the stream would come between: they go first.
-        if (!(await this.#ownPublished(left()))) return { ok: false, reason: 'the bus is away: not carried out (try again when the console hears the hall)' };
+        if (!(await this.#ownPublished(left()))) return refusal('bus-away', 'the bus is away: not carried out (try again when the console hears the hall)');
         let expected = Math.max(reading.reader.lastRead(subjects.desk), this.#readTo);
         const carried: TournamentRecord[] = [];
         let stale = false;
@@ -116,16 +117,16 @@ export class DeskGate {
             break;
           }
           if (carried.length > 0) desk.afterCarriedOut(carried);
-          return { ok: false, reason: `the bus did not take it (${claim.reason}): ${carried.length > 0 ? `${carried.length} of ${prepared.actions.length} carried out` : claim.unanswered ? 'not known to be carried out: look again once the console hears the hall' : 'not carried out'}` };
+          return refusal('bus-refused', `the bus did not take it (${claim.reason}): ${carried.length > 0 ? `${carried.length} of ${prepared.actions.length} carried out` : claim.unanswered ? 'not known to be carried out: look again once the console hears the hall' : 'not carried out'}`);
         }
         const outcome = carried.length > 0 ? desk.afterCarriedOut(carried) : undefined;
         if (!stale) return outcome!;
         this.#stats.stale += 1;
         // Another console's desk record came first: read on to the stream's last one and decide again.
-        if (!(await this.#readUpToLast(deadline))) return { ok: false, reason: 'this console is behind the bus (another console wrote to the desk meanwhile): not carried out' };
+        if (!(await this.#readUpToLast(deadline))) return refusal('behind-bus', 'this console is behind the bus (another console wrote to the desk meanwhile): not carried out');
         const clash = heard.find((e) => this.#o.deskOf(e.record.section) === desk && concerns(command, e.record.action));
-        if (clash) return { ok: false, reason: `${describe(clash.record.action)} came first from console ${clash.source.split('/')[0]}: not carried out (look again, then give the command anew if it still stands)` };
-        if (Date.now() >= deadline) return { ok: false, reason: 'the desk is too busy on the other consoles: not carried out' };
+        if (clash) return refusal('came-first', `${describe(clash.record.action)} came first from console ${clash.source.split('/')[0]}: not carried out (look again, then give the command anew if it still stands)`);
+        if (Date.now() >= deadline) return refusal('desk-busy', 'the desk is too busy on the other consoles: not carried out');
       }
     } finally {
       this.#heard = undefined;

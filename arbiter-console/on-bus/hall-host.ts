@@ -3,18 +3,18 @@
 // published in order (a backlog after a partition goes out by itself). It reads the console's records
 // (seats, scheduled starts) from the stream, carries out the arbiter commands the consoles send it and
 // answers once they are journaled, and announces its boards every second.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { announce, answer, awaitEventStream, connectBus, decodeEntry, eventSubjects, permissionHint, untilAnswered, type BusConnection, type BusOptions, type Outbox } from '../../bus/index.ts';
 import { hallBoardNumbers, type ZeitnotEvent } from '../../tournament/index.ts';
 import type { DeviceSpec, OpenedDevice } from '../devices/index.ts';
 import { simulateEvent } from '../simulation/index.ts';
-import { publishJournal, readIntoJournal, readOpening, sameEvent, type HallReader } from './hall-bus.ts';
+import { publishJournal, readIntoJournal, readOpening, sameEvent, type HostAnswer } from './hall-bus.ts';
 import { startDevices } from '../devices/index.ts';
 import { PlayingHall } from '../hall/index.ts';
 import { Journal, type Durability } from '../journal/index.ts';
-import { arbiterCommandSchema } from '../contract/index.ts';
+import { arbiterCommandSchema, refusal } from '../contract/index.ts';
+import { prepareDataDir, StartFailure, Teardown } from '../start/index.ts';
 import { realClock, resumeAt } from '../hall/index.ts';
 
 export interface HallHostOptions {
@@ -50,120 +50,104 @@ const commandRequest = z.strictObject({ command: arbiterCommandSchema, arbiter: 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function startHallHost(options: HallHostOptions): Promise<RunningHallHost> {
+  const teardown = new Teardown();
+  try {
+    return await openHallHost(options, teardown);
+  } catch (err) {
+    return await teardown.abandon(permissionHint(err, `hall host ${options.hostId}`));
+  }
+}
+
+/** Opens the host's parts in order, each on `teardown` as it opens; its stop unwinds them. */
+async function openHallHost(options: HallHostOptions, teardown: Teardown): Promise<RunningHallHost> {
   const { event, hostId, boards } = options;
   const layout = new Set(event.sections.flatMap((s) => hallBoardNumbers(event, s.id).map(String)));
   const foreign = [...boards].filter((b) => !layout.has(b));
-  if (foreign.length > 0) throw new Error(`--boards: the hall of '${event.id}' has no board ${foreign.join(', ')} (boards 1-${layout.size})`);
-  mkdirSync(options.dataDir, { recursive: true });
+  if (foreign.length > 0) throw new StartFailure('unknown-board', `--boards: the hall of '${event.id}' has no board ${foreign.join(', ')} (boards 1-${layout.size})`);
+  prepareDataDir(options.dataDir);
   const journal = new Journal(join(options.dataDir, 'journal.sqlite'), options.durability ?? 'process', hostId);
+  teardown.defer('the journal', () => journal.close());
   const warn = options.warn ?? (() => {});
   const warnings: string[] = [];
-  let bus: BusConnection | undefined;
-  let reading: HallReader | undefined;
-  let hall: PlayingHall | undefined;
-  const stops: (() => void | Promise<void>)[] = [];
-  try {
-    bus = await connectBus({ ...options.bus, name: `zeitnot hall host ${hostId}`, onRetry: warn });
-    const subjects = eventSubjects(event.id);
-    // The console makes the stream and opens the event: until then the host waits.
-    const never = new AbortController();
-    let told = false;
-    const tell = (what: string): void => {
-      if (!told) options.waiting?.(what);
-      told = true;
-    };
-    // Asked once: only a missing stream is waited for (and told).
-    if (!(await bus.jsm.streams.info(subjects.stream).catch(() => undefined))) {
-      tell(`the stream ${subjects.stream}`);
-      await awaitEventStream(bus, subjects, never.signal);
-    }
-    let opening = await readOpening(bus, subjects, warn);
-    while (!opening) {
-      tell('a console to open the event');
-      await sleep(500);
-      opening = await readOpening(bus, subjects, warn);
-    }
-    if (!sameEvent(opening.event, event)) throw new Error(`the bus runs another version of event '${event.id}' (opened by console ${opening.console}): give the same event file`);
-    const meta = journal.meta();
-    if (meta && meta.epochWallMs !== opening.epochWallMs) throw new Error(`${journal.file} is of another run of event '${event.id}' (its time starts elsewhere): use a new data directory`);
-    if (!meta) journal.setMeta({ event: opening.event, epochWallMs: opening.epochWallMs, scale: opening.scale });
-    // A journal behind what the stream has of this host would number new entries the stream already has.
-    const asking = bus;
-    const lastOnBus = await untilAnswered(`the last entry of ${hostId}`, () => asking.jsm.streams.getMessage(subjects.stream, { last_by_subj: subjects.host(hostId) }), warn);
-    const onBus = lastOnBus ? decodeEntry(lastOnBus.data, (r) => ({ ok: true, record: r })) : undefined;
-    if (onBus?.ok && onBus.entry.sourceSeq > journal.lastOwn()) {
-      throw new Error(`the stream has ${onBus.entry.sourceSeq} entries of hall host ${hostId} and ${journal.file} only ${journal.lastOwn()}: start ${hostId} on its own data directory, or give this host a new --host-id`);
-    }
-    reading = await readIntoJournal(bus, subjects, journal, { kind: 'host', id: hostId }, subjects.forHosts, warn);
-    await reading.reader.caughtUp;
-
-    const m = journal.meta()!;
-    const source = realClock(resumeAt(m.epochWallMs, Date.now(), m.scale, journal.lastAt()), m.scale);
-    const built = new PlayingHall(undefined, journal, source, event.sections.map((s) => s.id), { owns: (b) => boards.has(b) });
-    hall = built;
-    hall.layout = layout;
-    stops.push(() => built.stop());
-
-    const outbox = publishJournal(bus, subjects.host(hostId), journal);
-    stops.push(() => outbox.stop());
-    const unsubscribe = hall.subscribe(() => outbox.notify());
-    stops.push(unsubscribe);
-
-    // Virtual players sit down before the console's records reach the hall (a round's start among them),
-    // and from then on every entry read goes to the hall: nothing awaited in between.
-    const opened: OpenedDevice[] = [];
-    let simulation: { readonly ready: Promise<void>; stop(): Promise<void> } | undefined;
-    if (options.simulate && options.simulate.boards !== 0) {
-      const notHere = new Set([...layout].filter((b) => !boards.has(b)));
-      simulation = simulateEvent(hall, {
-        seed: options.simulate.seed ?? event.id,
-        boards: options.simulate.boards,
-        hardware: options.simulate.hardware,
-        withDevice: new Set([...(options.devices ?? []).map((d) => d.board), ...notHere]),
-      });
-      const running = simulation;
-      stops.push(() => running.stop());
-    }
-    reading.deliverTo((entry) => built.receive(entry), (work) => built.batch(work));
-    await simulation?.ready;
-    const stopDevices = await startDevices(hall, options.devices ?? [], source, { warnings, opened });
-    stops.push(async () => {
-      stopDevices();
-      await Promise.all(opened.map((d) => d.close().catch(() => {})));
-    });
-
-    const commands = answer(bus.nc, subjects.command(hostId), (body) => {
-      const request = commandRequest.safeParse(body);
-      if (!request.success) return { ok: false, reason: `not an arbiter command: ${request.error.issues[0]!.path.join('.')}: ${request.error.issues[0]!.message}` };
-      const { command, arbiter } = request.data;
-      if ('board' in command && !boards.has(command.board)) return { ok: false, reason: `board ${command.board} is not run by hall host ${hostId}` };
-      const outcome = built.command(command, arbiter);
-      return outcome.ok ? { ok: true, sourceSeq: journal.lastOwn() } : { ok: false, reason: outcome.reason };
-    });
-    stops.push(() => commands.unsubscribe());
-    const beat = announce(bus.nc, subjects.presence(hostId), () => ({ host: hostId, boards: [...boards], journaled: journal.lastOwn(), published: outbox.state.published, wallMs: Date.now() }), options.heartbeatMs ?? 1_000);
-    stops.push(beat);
-
-    const connected = bus;
-    const reader = reading;
-    return {
-      hall,
-      journal,
-      bus: connected,
-      outbox,
-      warnings,
-      async stop() {
-        for (const s of stops.splice(0).reverse()) await s();
-        await reader.reader.stop();
-        await connected.close();
-        journal.close();
-      },
-    };
-  } catch (err) {
-    for (const s of stops.splice(0).reverse()) await Promise.resolve(s()).catch(() => {});
-    await reading?.reader.stop().catch(() => {});
-    await bus?.close().catch(() => {});
-    journal.close();
-    throw permissionHint(err, `hall host ${hostId}`);
+  const bus = await connectBus({ ...options.bus, name: `zeitnot hall host ${hostId}`, onRetry: warn });
+  teardown.defer('the bus connection', () => bus.close());
+  const subjects = eventSubjects(event.id);
+  // The console makes the stream and opens the event: until then the host waits.
+  const never = new AbortController();
+  let told = false;
+  const tell = (what: string): void => {
+    if (!told) options.waiting?.(what);
+    told = true;
+  };
+  // Asked once: only a missing stream is waited for (and told).
+  if (!(await bus.jsm.streams.info(subjects.stream).catch(() => undefined))) {
+    tell(`the stream ${subjects.stream}`);
+    await awaitEventStream(bus, subjects, never.signal);
   }
+  let opening = await readOpening(bus, subjects, warn);
+  while (!opening) {
+    tell('a console to open the event');
+    await sleep(500);
+    opening = await readOpening(bus, subjects, warn);
+  }
+  if (!sameEvent(opening.event, event)) throw new Error(`the bus runs another version of event '${event.id}' (opened by console ${opening.console}): give the same event file`);
+  const meta = journal.meta();
+  if (meta && meta.epochWallMs !== opening.epochWallMs) throw new Error(`${journal.file} is of another run of event '${event.id}' (its time starts elsewhere): use a new data directory`);
+  if (!meta) journal.setMeta({ event: opening.event, epochWallMs: opening.epochWallMs, scale: opening.scale });
+  // A journal behind what the stream has of this host would number new entries the stream already has.
+  const lastOnBus = await untilAnswered(`the last entry of ${hostId}`, () => bus.jsm.streams.getMessage(subjects.stream, { last_by_subj: subjects.host(hostId) }), warn);
+  const onBus = lastOnBus ? decodeEntry(lastOnBus.data, (r) => ({ ok: true, record: r })) : undefined;
+  if (onBus?.ok && onBus.entry.sourceSeq > journal.lastOwn()) {
+    throw new Error(`the stream has ${onBus.entry.sourceSeq} entries of hall host ${hostId} and ${journal.file} only ${journal.lastOwn()}: start ${hostId} on its own data directory, or give this host a new --host-id`);
+  }
+  const reading = await readIntoJournal(bus, subjects, journal, { kind: 'host', id: hostId }, subjects.forHosts, warn);
+  teardown.defer('the stream reader', () => reading.reader.stop());
+  await reading.reader.caughtUp;
+
+  const m = journal.meta()!;
+  const source = realClock(resumeAt(m.epochWallMs, Date.now(), m.scale, journal.lastAt()), m.scale);
+  const hall = new PlayingHall(journal, source, event.sections.map((s) => s.id), { owns: (b) => boards.has(b) });
+  hall.layout = layout;
+  teardown.defer('the playing hall', () => hall.stop());
+
+  const outbox = publishJournal(bus, subjects.host(hostId), journal);
+  teardown.defer('the outbox', () => outbox.stop());
+  teardown.defer('the outbox\'s hall subscription', hall.subscribe(() => outbox.notify()));
+
+  // Virtual players sit down before the console's records reach the hall (a round's start among them),
+  // and from then on every entry read goes to the hall: nothing awaited in between.
+  let simulation: { readonly ready: Promise<void>; stop(): Promise<void> } | undefined;
+  if (options.simulate && options.simulate.boards !== 0) {
+    const notHere = new Set([...layout].filter((b) => !boards.has(b)));
+    const running = simulateEvent(hall, {
+      seed: options.simulate.seed ?? event.id,
+      boards: options.simulate.boards,
+      hardware: options.simulate.hardware,
+      withDevice: new Set([...(options.devices ?? []).map((d) => d.board), ...notHere]),
+    });
+    simulation = running;
+    teardown.defer('the simulated players', () => running.stop());
+  }
+  reading.deliverTo((entry) => hall.receive(entry), (work) => hall.batch(work));
+  await simulation?.ready;
+  // A device that fails to open is its board's trouble (retried, told in `warnings`), not the start's.
+  const opened: OpenedDevice[] = [];
+  teardown.defer('the devices', () => Promise.all(opened.map((d) => d.close().catch(() => {}))).then(() => {}));
+  teardown.defer('the device retries and clock comparison', await startDevices(hall, options.devices ?? [], source, { warnings, opened }));
+
+  const commands = answer(bus.nc, subjects.command(hostId), (body): HostAnswer => {
+    const request = commandRequest.safeParse(body);
+    if (!request.success) return refusal('malformed', `not an arbiter command: ${request.error.issues[0]!.path.join('.')}: ${request.error.issues[0]!.message}`);
+    const { command, arbiter } = request.data;
+    if ('board' in command && !boards.has(command.board)) return refusal('not-on-host', `board ${command.board} is not run by hall host ${hostId}`);
+    const outcome = hall.command(command, arbiter);
+    return outcome.ok ? { ok: true, sourceSeq: journal.lastOwn() } : outcome;
+  });
+  teardown.defer('the command subscription', () => commands.unsubscribe());
+  teardown.defer(
+    'the presence announcements',
+    announce(bus.nc, subjects.presence(hostId), () => ({ host: hostId, boards: [...boards], journaled: journal.lastOwn(), published: outbox.state.published, wallMs: Date.now() }), options.heartbeatMs ?? 1_000),
+  );
+
+  return { hall, journal, bus, outbox, warnings, stop: () => teardown.stop(`hall host ${hostId}`) };
 }

@@ -9,6 +9,7 @@ import type { Credentials } from '../team/index.ts';
 import { json, type Answer } from './http-routes.ts';
 import { arbiterOfToken, type LoginGate } from './login-gate.ts';
 import type { TournamentDesk } from '../desk/index.ts';
+import { refusalFor, type RefusalCode } from '../contract/index.ts';
 
 /** A TRF of a 2,000-player Swiss over 13 rounds is about 500 kB. */
 export const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
@@ -44,15 +45,18 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string | u
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** A refusal as the route answers it: the message and its code (refusal.ts). */
+const refused = (status: number, code: RefusalCode, error: string): Answer => json(status, { error, code });
+
 /** Who the bearer token names, or the refusal to answer with. */
 async function arbiterOf(req: IncomingMessage, ctx: ImportContext): Promise<Arbiter | Answer> {
   const header = req.headers.authorization ?? '';
   const token = /^Bearer +(\S+)$/i.exec(header)?.[1];
-  if (!token) return { ...json(401, { error: 'an arbiter token is needed: Authorization: Bearer TOKEN' }), headers: { 'www-authenticate': 'Bearer' } };
+  if (!token) return { ...refused(401, 'unauthenticated', 'an arbiter token is needed: Authorization: Bearer TOKEN'), headers: { 'www-authenticate': 'Bearer' } };
   const checked = arbiterOfToken(ctx.credentials, ctx.gate, req.socket.remoteAddress ?? '?', token);
-  if (!(checked instanceof Promise) && 'code' in checked) return json(429, { error: checked.reason });
+  if (!(checked instanceof Promise) && 'code' in checked) return refused(429, checked.code, checked.reason);
   const arbiter = await checked;
-  return arbiter ?? json(403, { error: 'the arbiter token is not valid (or was revoked)' });
+  return arbiter ?? refused(403, 'bad-token', 'the arbiter token is not valid (or was revoked)');
 }
 
 /** The answer to a POST of the import route. Never throws for anything the client sent. */
@@ -60,35 +64,36 @@ export async function answerImport(req: IncomingMessage, ctx: ImportContext): Pr
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') {
     req.resume();
-    return json(415, { error: 'send the import as application/json: {"section", "from", "trf", "preview"}' });
+    return refused(415, 'malformed', 'send the import as application/json: {"section", "from", "trf", "preview"}');
   }
   const who = await arbiterOf(req, ctx);
   if ('status' in who) {
     req.resume();
     return who;
   }
-  if (who.role === 'sector') {
+  const denied = refusalFor(who, { type: 'importTrf' }, { boardOf: () => undefined, members: () => undefined });
+  if (denied) {
     req.resume();
-    return json(403, { error: `${who.name} is a sector arbiter: a TRF import is the chief arbiter's or a deputy's` });
+    return refused(403, denied.code, `${who.name} is a ${who.role} arbiter: a TRF import is the chief arbiter's or a deputy's`);
   }
   const body = await readBody(req, MAX_IMPORT_BYTES + 4096);
-  if (body === undefined) return json(413, { error: `the import is larger than ${MAX_IMPORT_BYTES} bytes` });
+  if (body === undefined) return refused(413, 'too-large', `the import is larger than ${MAX_IMPORT_BYTES} bytes`);
   let raw: unknown;
   try {
     raw = JSON.parse(body);
   } catch {
-    return json(400, { error: 'the body is not JSON' });
+    return refused(400, 'malformed', 'the body is not JSON');
   }
   const parsed = trfImportRequestSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    return json(400, { error: `${issue.path.join('.') || '(body)'}: ${issue.message}` });
+    return refused(400, 'malformed', `${issue.path.join('.') || '(body)'}: ${issue.message}`);
   }
   const request = parsed.data;
   const desk = ctx.deskFor(request.section);
-  if (!desk) return json(404, { error: request.section === undefined ? 'this console runs no tournament section (start it with --event)' : `no section '${request.section}'`, sections: ctx.sections() });
+  if (!desk) return json(404, { error: request.section === undefined ? 'this console runs no tournament section (start it with --event)' : `no section '${request.section}'`, code: 'no-section' satisfies RefusalCode, sections: ctx.sections() });
   const by = who.role === 'chief' && request.name ? request.name : who.name;
   const outcome = desk.importTrf({ trf: request.trf, from: request.from, preview: request.preview }, by);
-  if (!outcome.ok) return json(422, { error: outcome.reason });
+  if (!outcome.ok) return json(422, { error: outcome.reason, code: outcome.code, ...(outcome.article !== undefined ? { article: outcome.article } : {}) });
   return json(200, { imported: !request.preview, by, ...(outcome.journalSeq !== undefined ? { journalSeq: outcome.journalSeq } : {}), preview: outcome.preview });
 }

@@ -21,12 +21,14 @@ import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION, isStaffCommand, isTournamentComman
 import { refusalFor } from '../contract/index.ts';
 import type { Team } from '../team/index.ts';
 import type { TournamentDesk } from '../desk/index.ts';
+import { refusal, type Refusal, type RefusalCode } from '../contract/index.ts';
 import type { BuilderSetup, TournamentBuilder } from './tournament-builder.ts';
+import { listenFailure, Teardown } from '../start/index.ts';
 
 export interface ConsoleServerOptions {
   readonly hall: PlayingHall;
   readonly credentials: Credentials;
-  /** The section's results, pairings, playoffs (tournament pages); absent for a bare round. */
+  /** The first section's results, pairings, playoffs (tournament pages). */
   readonly desk?: TournamentDesk;
   /** Every section's desk (an event console), by section id, in the event's order; `desk` is then the first. */
   readonly desks?: ReadonlyMap<string, TournamentDesk>;
@@ -172,6 +174,16 @@ const HSTS = 'max-age=31536000';
 const sendsHsts = (host: string | undefined): boolean => host !== undefined && !/(^|\.)localhost$/.test(hostName(host));
 
 export async function startConsoleServer(options: ConsoleServerOptions): Promise<ConsoleServer> {
+  const teardown = new Teardown();
+  try {
+    return await serve(options, teardown);
+  } catch (err) {
+    return await teardown.abandon(err);
+  }
+}
+
+/** Listens, then starts what answers; each thing started is on `teardown`, which `close` unwinds. */
+async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise<ConsoleServer> {
   const { hall, credentials, team } = options;
   const desks: ReadonlyMap<string, TournamentDesk> = options.desks ?? (options.desk ? new Map([[options.desk.section.id, options.desk]]) : new Map());
   const desk = options.desk ?? desks.values().next().value;
@@ -188,6 +200,18 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     deltaWindowMs: options.deltaWindowMs ?? 100,
   };
   const gate = new LoginGate(options.login);
+  // Nothing that keeps the process up (the view worker, the heartbeat, subscriptions) starts before
+  // the port is ours: a port in use fails the start with nothing to undo but what `teardown` holds.
+  const http: Server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }) : createHttpServer();
+  const listenHost = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', (err) => reject(listenFailure(err, options.port, listenHost)));
+    http.listen(options.port, listenHost, () => resolve());
+  });
+  teardown.defer('the listening socket', () => new Promise<void>((resolve) => {
+    http.close(() => resolve());
+    http.closeAllConnections();
+  }));
   const broadcast = new Broadcast({
     hall,
     desk,
@@ -196,6 +220,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     ...(options.tournamentIntervalMs !== undefined ? { tournamentIntervalMs: options.tournamentIntervalMs } : {}),
     ...(options.tournamentBuilder ? { tournamentBuilder: options.tournamentBuilder } : {}),
   });
+  teardown.defer('the broadcast (and its view worker)', () => broadcast.stop());
   broadcast.start();
   const sessions = broadcast.sessions;
   const page = readPage(options.pageDir);
@@ -253,22 +278,24 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       );
     },
     command(session, message) {
-      const refuse = (reason: string) => session.answer({ type: 'refused', id: message.id, reason });
-      if (session.role.kind === 'pending') return refuse('send hello with the arbiter token first');
+      const answerRefusal = (refused: Refusal) =>
+        session.answer({ type: 'refused', id: message.id, code: refused.code, reason: refused.reason, ...(refused.article !== undefined ? { article: refused.article } : {}) });
+      const refuse = (code: RefusalCode, reason: string) => answerRefusal(refusal(code, reason));
+      if (session.role.kind === 'pending') return refuse('unauthenticated', 'send hello with the arbiter token first');
       const arbiter = session.arbiter;
-      if (!arbiter) return refuse('spectators cannot give commands');
+      if (!arbiter) return refuse('forbidden', 'spectators cannot give commands');
       const command = message.command;
-      const refusal = refusalFor(arbiter, command, { boardOf, members: (s) => team?.members(s) });
-      if (refusal) return refuse(refusal);
+      const denied = refusalFor(arbiter, command, { boardOf, members: (s) => team?.members(s) });
+      if (denied) return answerRefusal(denied);
       if (isStaffCommand(command)) {
-        if (!team) return refuse('this console keeps no team (named credentials and sectors)');
+        if (!team) return refuse('no-team', 'this console keeps no team (named credentials and sectors)');
         void team.command(command, arbiter).then(
           (outcome) => {
-            if (!outcome.ok) return refuse(outcome.reason);
+            if (!outcome.ok) return answerRefusal(outcome);
             if (outcome.credentials) return session.answer({ type: 'credentials', id: message.id, credentials: outcome.credentials });
             session.answer({ type: 'ack', id: message.id, journalSeq: outcome.journalSeq, ...(outcome.token ? { token: outcome.token } : {}) });
           },
-          (err: unknown) => refuse(`could not be carried out: ${String(err)}`),
+          (err: unknown) => refuse('internal', `could not be carried out: ${String(err)}`),
         );
         return;
       }
@@ -278,19 +305,17 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
         : options.routeCommand?.(command, arbiter.name);
       if (routed) {
         void routed.then(
-          (outcome) => session.answer(outcome.ok ? { type: 'ack', id: message.id, journalSeq: outcome.journalSeq } : { type: 'refused', id: message.id, reason: outcome.reason }),
-          (err: unknown) => refuse(`could not be carried out: ${String(err)}`),
+          (outcome) => (outcome.ok ? session.answer({ type: 'ack', id: message.id, journalSeq: outcome.journalSeq }) : answerRefusal(outcome)),
+          (err: unknown) => refuse('internal', `could not be carried out: ${String(err)}`),
         );
         return;
       }
       const outcome = isTournamentCommand(command)
         ? (deskOfCommand?.command(command, arbiter.name) ??
-          ({
-            ok: false as const,
-            reason: command.section !== undefined && desk ? `no section '${command.section}' (sections: ${[...desks.keys()].join(', ')})` : 'this console runs no tournament section (start it with --event)',
-          } as const))
+          refusal('no-section', command.section !== undefined && desk ? `no section '${command.section}' (sections: ${[...desks.keys()].join(', ')})` : 'this console runs no tournament section (start it with --event)'))
         : hall.command(command, arbiter.name);
-      session.answer(outcome.ok ? { type: 'ack', id: message.id, journalSeq: outcome.journalSeq } : { type: 'refused', id: message.id, reason: outcome.reason });
+      if (outcome.ok) session.answer({ type: 'ack', id: message.id, journalSeq: outcome.journalSeq });
+      else answerRefusal(outcome);
     },
     snapshot: (session) => broadcast.snapshot(session),
     delta: (session, pending) => broadcast.delta(session, pending),
@@ -302,10 +327,12 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     if (change.type !== 'revokeCredential') return;
     for (const s of sessions) if (s.arbiter?.id === change.credential) s.close(4003, 'credential revoked');
   });
+  if (unsubscribeTeam) teardown.defer('the revocation watch', unsubscribeTeam);
 
   const heartbeat = setInterval(() => {
     for (const s of sessions) s.heartbeat();
   }, limits.heartbeatMs);
+  teardown.defer('the heartbeat', () => clearInterval(heartbeat));
 
   const onRequest = (req: IncomingMessage, res: import('node:http').ServerResponse): void => {
     if (options.tls && sendsHsts(req.headers.host)) res.setHeader('strict-transport-security', HSTS);
@@ -343,7 +370,6 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       ...(options.busHealth ? { bus: options.busHealth({ ...(lagFrom !== undefined ? { from: lagFrom } : {}), ...(lagTo !== undefined ? { to: lagTo } : {}) }) } : {}),
     };
   };
-  const http: Server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, onRequest) : createHttpServer(onRequest);
 
   const originAllowed = (req: IncomingMessage): boolean => {
     const origin = req.headers.origin;
@@ -357,6 +383,13 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     noServer: true,
     // Frames this large are cut off by ws itself (close 1009) before they are buffered.
     maxPayload: 64 * 1024,
+  });
+  teardown.defer('the WebSocket connections', () => {
+    for (const s of sessions) {
+      s.coalescer.stop();
+      s.ws.terminate();
+    }
+    wss.close();
   });
   let upgrading = 0;
   /** Gives up a connection's slot to a newcomer: gone from the count at once, closed as it can. */
@@ -420,10 +453,8 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
-  });
+  // Handlers last: the first request finds everything it needs (no I/O has run since the listen).
+  http.on('request', onRequest);
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const scheme = options.tls ? 'https' : 'http';
@@ -442,18 +473,6 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
         behind: s.backpressure.state === 'behind',
         bufferedBytes: s.ws.bufferedAmount,
       })),
-    async close() {
-      clearInterval(heartbeat);
-      unsubscribeTeam?.();
-      await broadcast.stop();
-      for (const s of sessions) {
-        s.coalescer.stop();
-        s.ws.terminate();
-      }
-      wss.close();
-      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
-      http.closeAllConnections();
-      await closed;
-    },
+    close: () => teardown.stop('the console server'),
   };
 }

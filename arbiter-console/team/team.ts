@@ -5,10 +5,11 @@ import type { Credentials } from './credentials.ts';
 import type { PlayingHall } from '../hall/index.ts';
 import type { StaffCommand } from '../contract/index.ts';
 import { parseBoardRanges, sectorMembers, type HallLayout, type Sector, type SectorView, type StaffChange } from '../contract/index.ts';
+import { refusal, type Refusal, type RefusalCode } from '../contract/index.ts';
 
 export type TeamOutcome =
   | { readonly ok: true; readonly journalSeq: number; readonly token?: string; readonly credentials?: readonly CredentialInfo[] }
-  | { readonly ok: false; readonly reason: string };
+  | Refusal;
 
 export interface TeamOptions {
   /** The sections a sector may name (the event's); empty when the console runs no event. */
@@ -49,30 +50,30 @@ export class Team {
 
   /** Carries out a chief arbiter's command (the caller checked the role), journaled before it applies. */
   async command(command: StaffCommand, by: Arbiter): Promise<TeamOutcome> {
-    const refuse = (reason: string): TeamOutcome => ({ ok: false, reason });
+    const refuse = (code: RefusalCode, reason: string): TeamOutcome => refusal(code, reason);
     switch (command.type) {
       case 'defineSector': {
         const parsed = parseBoardRanges(command.boards);
-        if (!parsed.ok) return refuse(`boards: ${parsed.reason}`);
+        if (!parsed.ok) return refuse('bad-boards', `boards: ${parsed.reason}`);
         const sections = this.options.sections?.() ?? [];
         if (command.section !== undefined && !sections.includes(command.section)) {
-          return refuse(`no section '${command.section}' in this console${sections.length ? ` (sections: ${sections.join(', ')})` : ''}`);
+          return refuse('no-section', `no section '${command.section}' in this console${sections.length ? ` (sections: ${sections.join(', ')})` : ''}`);
         }
         const sector: Sector = { id: command.sector, name: command.name, boards: command.boards, ...(command.section !== undefined ? { section: command.section } : {}) };
         if (sectorMembers(sector, this.#layout()).length === 0) {
-          return refuse(`boards ${command.boards} cover no board of ${command.section ? `section ${command.section} (its own board numbers)` : 'the hall'}`);
+          return refuse('bad-boards', `boards ${command.boards} cover no board of ${command.section ? `section ${command.section} (its own board numbers)` : 'the hall'}`);
         }
         return { ok: true, journalSeq: this.#record({ type: 'defineSector', sector }, by) };
       }
       case 'removeSector': {
-        if (!this.#sectors.has(command.sector)) return refuse(`no sector '${command.sector}'`);
+        if (!this.#sectors.has(command.sector)) return refuse('unknown-sector', `no sector '${command.sector}'`);
         const holders = this.credentials.list().filter((c) => c.sector === command.sector && c.revokedAt === undefined);
-        if (holders.length > 0) return refuse(`sector ${command.sector} still has arbiters (${holders.map((h) => h.name).join(', ')}): revoke their credentials first`);
+        if (holders.length > 0) return refuse('sector-in-use', `sector ${command.sector} still has arbiters (${holders.map((h) => h.name).join(', ')}): revoke their credentials first`);
         return { ok: true, journalSeq: this.#record({ type: 'removeSector', sector: command.sector }, by) };
       }
       case 'issueCredential': {
         if (command.sector !== undefined && !this.#sectors.has(command.sector)) {
-          return refuse(`no sector '${command.sector}' (define it first${this.#sectors.size ? `; sectors: ${[...this.#sectors.keys()].join(', ')}` : ''})`);
+          return refuse('unknown-sector', `no sector '${command.sector}' (define it first${this.#sectors.size ? `; sectors: ${[...this.#sectors.keys()].join(', ')}` : ''})`);
         }
         const { token, credential } = await this.credentials.issue({ name: command.name, role: command.role, ...(command.sector ? { sector: command.sector } : {}) }, by.name);
         const journalSeq = this.#record(
@@ -83,8 +84,8 @@ export class Team {
       }
       case 'revokeCredential': {
         const known = this.credentials.list().find((c) => c.id === command.credential);
-        if (!known) return refuse(`no credential '${command.credential}'${command.credential === 'chief' ? ' (the chief token is replaced by deleting its file and restarting)' : ''}`);
-        if (known.revokedAt) return refuse(`${known.name}'s credential was revoked at ${known.revokedAt}`);
+        if (!known) return refuse('unknown-credential', `no credential '${command.credential}'${command.credential === 'chief' ? ' (the chief token is replaced by deleting its file and restarting)' : ''}`);
+        if (known.revokedAt) return refuse('already-revoked', `${known.name}'s credential was revoked at ${known.revokedAt}`);
         const journalSeq = this.#record({ type: 'revokeCredential', credential: known.id, name: known.name }, by);
         this.credentials.revoke(known.id);
         this.#emit({ type: 'revokeCredential', credential: known.id, name: known.name });

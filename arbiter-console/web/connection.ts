@@ -166,7 +166,7 @@ export class Connection {
       case 'refused': {
         const what = this.#pending.get(m.id) ?? 'command';
         this.#pending.delete(m.id);
-        this.events.onOutcome(m.id, false, `${what}: refused: ${m.reason}`);
+        this.events.onOutcome(m.id, false, `${what}: refused: ${m.reason}${m.article !== undefined ? ` (${m.article})` : ''}`);
         break;
       }
       case 'error':

@@ -44,7 +44,7 @@ export class TournamentCtrl {
     readonly redraw: () => void,
   ) {}
 
-  /** Every section this console runs (an event console: several; a round's console: one). */
+  /** Every section this console runs (the event's, in its order). */
   sections(): readonly TournamentView[] {
     return sectionsOf(this.conn.state.tournament);
   }

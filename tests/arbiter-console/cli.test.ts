@@ -121,4 +121,28 @@ describe('zeitnot serve command line', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 90_000);
+
+  it('every command reads its options alike: an unknown one is one line naming it, status 2 (pair: 3)', () => {
+    const commands: readonly [string[], number][] = [
+      [['serve'], 2],
+      [['hall-host'], 2],
+      [['replay'], 2],
+      [['dgt', 'decode'], 2],
+      [['devices'], 2],
+      [['standings'], 2],
+      [['pairings'], 2],
+      [['pair'], 3],
+      [['bus', 'users'], 2],
+      [['trf', 'check'], 2],
+      [['import-trf'], 2],
+    ];
+    for (const [command, status] of commands) {
+      const run = spawnSync(process.execPath, ['bin/zeitnot.js', ...command, '--no-such-option'], { encoding: 'utf8', timeout: 60_000, input: '' });
+      expect(run.status, command.join(' ')).toBe(status);
+      expect(run.stderr, command.join(' ')).toBe(`zeitnot ${command[0]}: unknown option '--no-such-option' (--help lists the options)\n`);
+    }
+    const missing = spawnSync(process.execPath, ['bin/zeitnot.js', 'pairings', '--round-robin'], { encoding: 'utf8', timeout: 60_000 });
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toBe('zeitnot pairings: --round-robin needs a value\n');
+  }, 120_000);
 });

@@ -65,7 +65,7 @@ describe('a client session over its send buffer', () => {
   it('queues answers while behind, sends them first on catching up, and cuts off past the queue', () => {
     ws.bufferedAmount = 2_000;
     session.answer({ type: 'pong', clock: { at: 1, scale: 1 } });
-    session.answer({ type: 'refused', id: 'c1', reason: 'r' });
+    session.answer({ type: 'refused', id: 'c1', code: 'nothing-to-do', reason: 'r' });
     expect(ws.sent).toHaveLength(0);
     expect(session.backpressure).toMatchObject({ state: 'behind', queued: [expect.stringContaining('pong'), expect.stringContaining('refused')] });
     ws.bufferedAmount = 0;

@@ -10,6 +10,7 @@ import WebSocket from 'ws';
 import { remainingAt } from '../../clock-engine/index.ts';
 import { Journal, PlayingHall, manualSource, type BoardView } from '../../arbiter-console/index.ts';
 import { ConsoleProcesses } from '../support/console-process.ts';
+import { until } from '../support/wait.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-crash-'));
 const consoles = new ConsoleProcesses(dataDir);
@@ -20,14 +21,6 @@ afterAll(() => {
 });
 
 const serve = (args: string[]) => consoles.serve(args, 30_000);
-
-async function until(check: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('crash and restart', () => {
   it('rebuilds every board from the journal after SIGKILL; no acknowledged command is lost', async () => {
@@ -43,7 +36,7 @@ describe('crash and restart', () => {
     });
     await new Promise((r) => ws.once('open', r));
     ws.send(JSON.stringify({ type: 'hello', role: 'arbiter', token: first.token }));
-    await until(() => seen.size === 5 && [...seen.values()].every((b) => b.presses.white + b.presses.black >= 2));
+    await until(() => seen.size === 5 && [...seen.values()].every((b) => b.presses.white + b.presses.black >= 2), 'two presses on each of the five boards', 20_000, 20);
     ws.send(JSON.stringify({ type: 'command', id: 'pause-5', command: { type: 'pause', board: '5', reason: 'dispute on board 5' } }));
     let sent = 0;
     const commands = setInterval(() => {
@@ -51,7 +44,7 @@ describe('crash and restart', () => {
       ws.send(JSON.stringify({ type: 'command', id: `add-${sent}`, command: { type: 'addTime', board, side: sent % 2 ? 'black' : 'white', ms: 1000 + sent, reason: `cmd add-${sent}` } }));
       sent++;
     }, 25);
-    await until(() => acks.size >= 40);
+    await until(() => acks.size >= 40, '40 commands acknowledged', 20_000, 20);
     first.child.kill('SIGKILL');
     clearInterval(commands);
     await new Promise((r) => first.child.once('exit', r));

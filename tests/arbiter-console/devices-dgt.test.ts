@@ -12,7 +12,7 @@ import { systemScheduler } from '../../device-bridge/internal.ts';
 import { ptyBoardLink, VirtualDgtBoard, type PtyBoardLink } from '../../simulators/internal.ts';
 import { parseDeviceSpec, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
 import { openPtyPair, type PtyPair } from '../support/pty.ts';
-import { cairnsRound } from './fixtures.ts';
+import { oneSectionConsole } from './fixtures.ts';
 import { until } from '../support/wait.ts';
 
 let dir: string;
@@ -24,7 +24,7 @@ let run: RunningConsole | undefined;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const start = async () =>
-  startConsole({ dataDir: join(dir, 'data'), port: 0, noPage: true, round: () => cairnsRound(1, 0), devices: [parseDeviceSpec(`1=dgt:${pair.a}`)] });
+  startConsole({ dataDir: join(dir, 'data'), port: 0, noPage: true, ...oneSectionConsole({ boards: 1 }), devices: [parseDeviceSpec(`1=dgt:${pair.a}`)] });
 
 /** The readings of the journal's presses on board 1, in order. */
 function pressReadings(console: RunningConsole): { side: string; reading: ClockReading | undefined }[] {

@@ -11,7 +11,7 @@ import { systemScheduler } from '../../device-bridge/internal.ts';
 import { ptyBoardLink, VirtualDgtBoard, type PtyBoardLink } from '../../simulators/internal.ts';
 import { explainPortError, parseDeviceSpec, startConsole, type RunningConsole } from '../../arbiter-console/internal.ts';
 import { openPtyPair, type PtyPair } from '../support/pty.ts';
-import { cairnsRound } from './fixtures.ts';
+import { oneSectionConsole } from './fixtures.ts';
 import { until } from '../support/wait.ts';
 
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
@@ -45,7 +45,7 @@ describe('a missing and a busy port at start', () => {
       dataDir: join(dir, 'data'),
       port: 0,
       noPage: true,
-      round: () => cairnsRound(3, 0),
+      ...oneSectionConsole({ boards: 3 }),
       devices: [parseDeviceSpec(`1=dgt:${pairs[0]!.a}`), parseDeviceSpec(`2=dgt:${missing}`), parseDeviceSpec(`3=dgt:${pairs[1]!.a}`)],
     });
     cleanups.push(() => run.stop());

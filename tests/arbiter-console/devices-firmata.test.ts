@@ -9,7 +9,7 @@ import { defaultFirmataPins as pin } from '../../device-bridge/internal.ts';
 import { ArduinoModel, createFirmataFirmware, ptySerialDevice, type DeviceEnd } from '../../simulators/internal.ts';
 import { parseDeviceSpec, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
 import { openPtyPair, type PtyPair } from '../support/pty.ts';
-import { cairnsRound } from './fixtures.ts';
+import { oneSectionConsole } from './fixtures.ts';
 import { until } from '../support/wait.ts';
 
 let dir: string;
@@ -25,7 +25,7 @@ beforeAll(async () => {
   end = await ptySerialDevice(pair.b, 57_600);
   model = new ArduinoModel();
   createFirmataFirmware(end, model).powerOn();
-  run = await startConsole({ dataDir: join(dir, 'data'), port: 0, noPage: true, round: () => cairnsRound(1, 0), devices: [parseDeviceSpec(`1=firmata:${pair.a}`)] });
+  run = await startConsole({ dataDir: join(dir, 'data'), port: 0, noPage: true, ...oneSectionConsole({ boards: 1 }), devices: [parseDeviceSpec(`1=firmata:${pair.a}`)] });
 }, 60_000);
 
 afterAll(async () => {

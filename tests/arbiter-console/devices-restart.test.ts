@@ -16,7 +16,7 @@ import { ArduinoModel, createFirmataFirmware, createVirtualLineClock, ptySerialD
 import { parseDeviceSpec, startConsole, type JournalRecord, type RunningConsole } from '../../arbiter-console/index.ts';
 import { openPtyPair, type PtyPair } from '../support/pty.ts';
 import { until } from '../support/wait.ts';
-import { cairnsRound } from './fixtures.ts';
+import { oneSectionConsole } from './fixtures.ts';
 
 let dir: string;
 const pairs: PtyPair[] = [];
@@ -39,7 +39,7 @@ beforeAll(async () => {
   arduino = new ArduinoModel();
   createFirmataFirmware(firmataEnd, arduino).powerOn();
   const devices = [parseDeviceSpec(`1=line:${linePair.a}`), parseDeviceSpec(`2=firmata:${firmataPair.a}`)];
-  start = () => startConsole({ dataDir: join(dir, 'data'), port: 0, noPage: true, round: () => cairnsRound(2, 0), devices });
+  start = () => startConsole({ dataDir: join(dir, 'data'), port: 0, noPage: true, ...oneSectionConsole({ boards: 2 }), devices });
   run = await start();
 }, 60_000);
 

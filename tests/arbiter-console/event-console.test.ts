@@ -5,8 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventSummary, manualSource, startConsole, type EventSummary, type RunningConsole } from '../../arbiter-console/internal.ts';
+import { eventSummary, Journal, manualSource, startConsole, type EventSummary, type RunningConsole } from '../../arbiter-console/internal.ts';
 import type { ZeitnotEvent } from '../../tournament/index.ts';
+import { cairnsRound } from './fixtures.ts';
 import { twoSections } from './tournament-fixtures.ts';
 
 let run: RunningConsole | undefined;
@@ -132,4 +133,20 @@ describe('a simulated event', () => {
       expect(pgn.match(/\[Round "/g)).toHaveLength(3);
     }
   }, 180_000);
+});
+
+describe('what the console does not start', () => {
+  it("refuses a new data directory without an event, and the journal of an earlier version's single-round console", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-no-event-'));
+    dirs.push(dir);
+    await expect(startConsole({ dataDir: dir, port: 0, noPage: true })).rejects.toMatchObject({ code: 'no-event', message: `${dir} holds no event yet: give an event (--event FILE|PRESET)` });
+    // Such a journal's meta holds the round it ran, no event (journal format kept).
+    const journal = new Journal(join(dir, 'journal.sqlite'));
+    journal.setMeta({ round: cairnsRound(), epochWallMs: 0, scale: 1 });
+    journal.close();
+    await expect(startConsole({ dataDir: dir, port: 0, noPage: true, event: twoSections() })).rejects.toMatchObject({
+      code: 'round-journal',
+      message: `${dir} holds the journal of a single round (an earlier zeitnot's), not of an event: start a new data directory with --event`,
+    });
+  });
 });

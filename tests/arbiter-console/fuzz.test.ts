@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
-import { cairnsRound } from './fixtures.ts';
+import { oneSectionConsole } from './fixtures.ts';
+import { until } from '../support/wait.ts';
 
 let run: RunningConsole;
 let dataDir: string;
@@ -24,14 +25,6 @@ async function client(): Promise<{ ws: WebSocket; messages: { type: string; [k: 
   return { ws, messages: messages as { type: string; [k: string]: unknown }[], closed };
 }
 
-async function until(check: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 const replyTypes = new Set(['error', 'refused', 'pong', 'ack']);
 
 /** Garbage of every shape a client could send, none of it a valid hello. */
@@ -46,7 +39,7 @@ const garbage = fc.oneof(
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-fuzz-'));
-  run = await startConsole({ dataDir, port: 0, noPage: true, round: () => cairnsRound(4, 0), server: { rateLimit: { perSecond: 1e6, burst: 1e6 } } });
+  run = await startConsole({ dataDir, port: 0, noPage: true, ...oneSectionConsole({ boards: 4 }), server: { rateLimit: { perSecond: 1e6, burst: 1e6 } } });
   for (const id of run.hall.boards.keys()) {
     for (const side of ['white', 'black'] as const) run.hall.record({ kind: 'clock', board: id, event: { type: 'arrive', side, at: run.hall.source.now(), by: { kind: 'player', side } } });
   }
@@ -64,7 +57,7 @@ describe('protocol fuzz', () => {
     spectator.ws.send(JSON.stringify({ type: 'hello', role: 'spectator' }));
     const arbiter = await client();
     arbiter.ws.send(JSON.stringify({ type: 'hello', role: 'arbiter', token: run.newToken }));
-    await until(() => arbiter.messages.some((m) => m.type === 'snapshot'));
+    await until(() => arbiter.messages.some((m) => m.type === 'snapshot'), "the arbiter's snapshot", 20_000, 10);
 
     // Presses keep coming on board 1 while the fuzzers hammer the server.
     let side: 'white' | 'black' = 'white';
@@ -82,8 +75,8 @@ describe('protocol fuzz', () => {
       for (let i = 0; i < 20; i++) {
         arbiter.ws.send(JSON.stringify({ type: 'command', id: `a${i}`, command: { type: 'addTime', board: '2', side: 'white', ms: 1000, reason: `fuzz ${i}` } }));
       }
-      await until(() => fuzzers.every((f) => f.messages.filter((m) => replyTypes.has(m.type)).length === 850));
-      await until(() => (acked = arbiter.messages.filter((m) => m.type === 'ack').length) === 20);
+      await until(() => fuzzers.every((f) => f.messages.filter((m) => replyTypes.has(m.type)).length === 850), 'an answer to each fuzzed message', 20_000, 10);
+      await until(() => (acked = arbiter.messages.filter((m) => m.type === 'ack').length) === 20, "20 acks of the arbiter's presses", 20_000, 10);
       expect(acked).toBe(20);
       for (const f of fuzzers) {
         const replies = f.messages.filter((m) => replyTypes.has(m.type));
@@ -91,10 +84,12 @@ describe('protocol fuzz', () => {
         expect(f.messages.some((m) => m.type === 'snapshot' || m.type === 'delta')).toBe(false);
         expect(f.ws.readyState).toBe(WebSocket.OPEN);
       }
-      const reasons = new Set(fuzzers.flatMap((f) => f.messages.map((m) => String(m.code ?? m.type))));
+      // An error by its code, a refusal as such (refusals carry codes too: a fuzzer never said hello).
+      const reasons = new Set(fuzzers.flatMap((f) => f.messages.map((m) => String(m.type === 'refused' ? m.type : (m.code ?? m.type)))));
       expect([...reasons].sort()).toEqual(expect.arrayContaining(['malformed', 'too-large', 'refused']));
+      expect(new Set(fuzzers.flatMap((f) => f.messages.filter((m) => m.type === 'refused').map((m) => m.code)))).toEqual(new Set(['unauthenticated']));
       const deltasBefore = spectator.messages.filter((m) => m.type === 'delta').length;
-      await until(() => spectator.messages.filter((m) => m.type === 'delta').length > deltasBefore + 3);
+      await until(() => spectator.messages.filter((m) => m.type === 'delta').length > deltasBefore + 3, 'deltas to the spectator', 20_000, 10);
       const health = (await (await fetch(`${run.url}/health`)).json()) as { ok: boolean };
       expect(health.ok).toBe(true);
       for (const f of fuzzers) f.ws.close();
@@ -112,12 +107,12 @@ describe('protocol fuzz', () => {
     const guesser = await client();
     for (let i = 0; i < 3; i++) {
       guesser.ws.send(JSON.stringify({ type: 'hello', role: 'arbiter', token: `guess-${i}` }));
-      await until(() => guesser.messages.filter((m) => m.code === 'bad-token').length === i + 1);
+      await until(() => guesser.messages.filter((m) => m.code === 'bad-token').length === i + 1, 'the bad-token error', 20_000, 10);
     }
     expect(await guesser.closed).toBe(1008);
     const ok = await client();
     ok.ws.send(JSON.stringify({ type: 'hello', role: 'spectator' }));
-    await until(() => ok.messages.some((m) => m.type === 'snapshot'));
+    await until(() => ok.messages.some((m) => m.type === 'snapshot'), 'the snapshot after the guesses', 20_000, 10);
     ok.ws.close();
   });
 
@@ -126,7 +121,7 @@ describe('protocol fuzz', () => {
     run = await startConsole({ dataDir, port: 0, noPage: true, server: { rateLimit: { perSecond: 20, burst: 40 } } });
     const flood = await client();
     for (let i = 0; i < 500; i++) flood.ws.send(JSON.stringify({ type: 'ping', id: String(i) }));
-    await until(() => flood.messages.length === 500);
+    await until(() => flood.messages.length === 500, 'an answer to each of the 500 messages', 20_000, 10);
     const limited = flood.messages.filter((m) => m.code === 'rate-limited').length;
     expect(limited).toBeGreaterThanOrEqual(400);
     expect(flood.messages.filter((m) => m.type === 'pong').length).toBe(500 - limited);

@@ -9,7 +9,7 @@ import { SimulatedClock } from 'xstate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { replayGame, type ClockEvent } from '../../clock-engine/internal.ts';
 import { Journal, PlayingHall, boardGameConfig, gameSystemId, manualSource, realClock, type HallClock, type HallOptions, type JournalRecord } from '../../arbiter-console/internal.ts';
-import { MIN, cairnsRound } from './fixtures.ts';
+import { MIN, cairnsRound, seatBare } from './fixtures.ts';
 
 const dirs: string[] = [];
 const halls: PlayingHall[] = [];
@@ -23,8 +23,8 @@ function openHall(clock: HallClock, boards = 3, options: HallOptions = {}): { ha
   dirs.push(dir);
   const file = join(dir, 'journal.sqlite');
   const journal = new Journal(file);
-  journal.setMeta({ round: cairnsRound(boards, 10_000), epochWallMs: 0, scale: 1 });
-  const hall = new PlayingHall(journal.meta()!.round, journal, clock, [], options);
+  seatBare(journal, cairnsRound(boards, 10_000));
+  const hall = new PlayingHall(journal, clock, [], options);
   halls.push(hall);
   return { hall, journal, file };
 }
@@ -91,7 +91,7 @@ describe('hall on game-clock actors', () => {
     first.journal.close();
     clock.set(30_000);
     const journal = new Journal(first.file);
-    const hall = new PlayingHall(journal.meta()!.round, journal, clock);
+    const hall = new PlayingHall(journal, clock);
     halls.push(hall);
     expect(hall.phase).toBe('playing');
     expectActorsEqualReplay(hall, journal);

@@ -10,8 +10,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
 import { launchChromium } from './browser.ts';
-import { cairnsRound, MIN } from './fixtures.ts';
-import { consoleRound, smallRoundRobin } from './tournament-fixtures.ts';
+import { MIN, oneSectionConsole } from './fixtures.ts';
+import { smallRoundRobin } from './tournament-fixtures.ts';
 import { hallBoardNumbers, presetEvent } from '../../tournament/index.ts';
 
 let browser: Browser;
@@ -25,14 +25,14 @@ beforeAll(async () => {
   const eventDir = mkdtempSync(join(tmpdir(), 'zeitnot-hall-print-'));
   const saOpenDir = mkdtempSync(join(tmpdir(), 'zeitnot-hall-sections-'));
   dirs.push(dir, eventDir, saOpenDir);
-  run = await startConsole({ dataDir: dir, port: 0, round: () => cairnsRound(400, 0), simulate: { boards: 16, seed: 'hall-page', hardware: 'none' } });
+  run = await startConsole({ dataDir: dir, port: 0, ...oneSectionConsole({ boards: 400 }), simulate: { boards: 16, seed: 'hall-page', hardware: 'none' } });
   run.hall.command({ type: 'arriveAll' }, 'IA Chief');
   run.hall.command({ type: 'startAll' }, 'IA Chief');
   // Board 7 short of time, board 5 finished, board 9 with a player who has not come.
   run.hall.command({ type: 'setTime', board: '7', side: 'white', ms: 3 * MIN, reason: 'test: time trouble' }, 'IA Chief');
   run.hall.command({ type: 'result', board: '5', result: '1-0', termination: 'resignation' }, 'IA Chief');
   const small = smallRoundRobin();
-  event = await startConsole({ dataDir: eventDir, port: 0, round: () => consoleRound(small, 1), tournament: { event: small } });
+  event = await startConsole({ dataDir: eventDir, port: 0, event: small, firstRound: true });
   // Both sections' round 1 paired and published at start: the Open on hall boards 1-12, B after it.
   saOpen = await startConsole({ dataDir: saOpenDir, port: 0, event: presetEvent('sa-open-2009'), firstRound: true });
   browser = await launchChromium();

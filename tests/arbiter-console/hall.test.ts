@@ -38,7 +38,7 @@ describe('playing hall', () => {
     expect(ok.ok && ok.journalSeq).toBe(t.journal.count());
     expect(t.hall.view('2')!.remainingMs.black).toBe(5_550_000);
     const refused = t.hall.command({ type: 'pause', board: '99', reason: 'x' }, 'IA Smith');
-    expect(refused).toEqual({ ok: false, reason: "unknown board '99' (boards: 1, 2, 3)" });
+    expect(refused).toEqual({ ok: false, code: 'unknown-board', reason: "unknown board '99' (boards: 1, 2, 3)" });
     expect(t.journal.count()).toBe(before + 1);
   });
 
@@ -60,7 +60,7 @@ describe('playing hall', () => {
     for (const v of t.hall.views()) expect(v.status).toBe('waiting');
     t.source.set(50_040);
     for (const v of t.hall.views()) expect([v.status, v.asOf]).toEqual(['running', 50_000]);
-    expect(t.hall.command({ type: 'startAll' }, 'chief')).toEqual({ ok: false, reason: 'the round start is already set' });
+    expect(t.hall.command({ type: 'startAll' }, 'chief')).toEqual({ ok: false, code: 'already-started', reason: 'the round start is already set' });
   });
 
   it('journals a flag fall at its exact deadline and puts it in the attention queue', () => {
@@ -85,7 +85,7 @@ describe('playing hall', () => {
     expect(t.hall.command({ type: 'arriveAll' }, 'a')).toMatchObject({ ok: true });
     expect(t.hall.attention()).toEqual([]);
     expect(t.hall.view('1')!.arrived).toEqual({ white: true, black: true });
-    expect(t.hall.command({ type: 'arriveAll' }, 'a')).toEqual({ ok: false, reason: 'every player is already marked present' });
+    expect(t.hall.command({ type: 'arriveAll' }, 'a')).toEqual({ ok: false, code: 'nothing-to-do', reason: 'every player is already marked present' });
   });
 
   it('rebuilds every board from the journal; the running clock kept running while the host was down', () => {
@@ -264,7 +264,7 @@ describe('playing hall', () => {
     const call = t.hall.attention().find((a) => a.code === 'arbiter-call')!;
     expect(t.hall.command({ type: 'dismiss', alertId: call.id }, 'chief')).toMatchObject({ ok: true });
     expect(t.hall.attention().map((a) => a.code)).not.toContain('arbiter-call');
-    expect(t.hall.command({ type: 'dismiss', alertId: call.id }, 'chief')).toEqual({ ok: false, reason: `no open alert '${call.id}'` });
+    expect(t.hall.command({ type: 'dismiss', alertId: call.id }, 'chief')).toEqual({ ok: false, code: 'unknown-alert', reason: `no open alert '${call.id}'` });
     // Every one of those device messages is in the journal.
     const notes = [...t.journal.entries()].flatMap((e) => (e.record.kind === 'note' ? [e.record.note.type] : []));
     expect(notes).toEqual(['arbiterCall', 'connection', 'connection', 'dismiss']);

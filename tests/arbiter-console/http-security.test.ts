@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
-import { cairnsRound } from './fixtures.ts';
+import { oneSectionConsole } from './fixtures.ts';
 
 interface Reply {
   status: number;
@@ -45,8 +45,8 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'zeitnot-http-'));
   const tlsData = mkdtempSync(join(tmpdir(), 'zeitnot-https-'));
   dirs.push(dir, tlsData);
-  run = await startConsole({ dataDir: dir, port: 0, round: () => cairnsRound(3, 0), server: { allowedHosts: ['console.hall.lan'] } });
-  secure = await startConsole({ dataDir: tlsData, port: 0, noPage: true, round: () => cairnsRound(3, 0), server: { tls: { cert, key }, allowedHosts: ['console.hall.lan'] } });
+  run = await startConsole({ dataDir: dir, port: 0, ...oneSectionConsole({ boards: 3 }), server: { allowedHosts: ['console.hall.lan'] } });
+  secure = await startConsole({ dataDir: tlsData, port: 0, noPage: true, ...oneSectionConsole({ boards: 3 }), server: { tls: { cert, key }, allowedHosts: ['console.hall.lan'] } });
 });
 
 afterAll(async () => {

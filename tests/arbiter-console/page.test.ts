@@ -1,9 +1,9 @@
 // The page in a real Chromium against a real console (server, journal file, bundled page).
 import { describe, expect, it } from 'vitest';
 import { consoleInChromium } from './browser.ts';
-import { cairnsRound } from './fixtures.ts';
+import { oneSectionConsole } from './fixtures.ts';
 
-const rig = consoleInChromium('page', () => ({ round: () => cairnsRound(5, 0) }), ({ hall }) => {
+const rig = consoleInChromium('page', () => oneSectionConsole({ boards: 5 }), ({ hall }) => {
   for (const id of hall.boards.keys()) {
     for (const side of ['white', 'black'] as const) hall.record({ kind: 'clock', board: id, event: { type: 'arrive', side, at: hall.source.now(), by: { kind: 'player', side } } });
   }
@@ -112,7 +112,7 @@ describe('arbiter console page', () => {
           };
         }),
     );
-    expect(JSON.parse(answer)).toEqual({ type: 'refused', id: 'x1', reason: 'spectators cannot give commands' });
+    expect(JSON.parse(answer)).toEqual({ type: 'refused', id: 'x1', code: 'forbidden', reason: 'spectators cannot give commands' });
     expect(rig.run.hall.view('1')!.status).toBe('running');
     await page.close();
   });

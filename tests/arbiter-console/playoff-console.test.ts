@@ -183,7 +183,7 @@ describe('the playoff on the hall boards', () => {
     ok(desk.command({ type: 'startPlayoff', section: SECTION }, 'IA'));
     expect(desk.view('arbiter').playoff).toMatchObject({ state: 'arbiter-decision', message: expect.stringMatching(/5 players tied/) });
     expect(run.hall.seated.get(PLAYOFF)).toBeUndefined();
-    expect(desk.command({ type: 'decidePlayoff', section: SECTION, winner: 2, reason: 'r' }, 'IA')).toEqual({ ok: false, reason: 'player 2 is not among the tied players' });
+    expect(desk.command({ type: 'decidePlayoff', section: SECTION, winner: 2, reason: 'r' }, 'IA')).toEqual({ ok: false, code: 'tournament-rule', reason: 'player 2 is not among the tied players' });
     ok(desk.command({ type: 'decidePlayoff', section: SECTION, winner: 8, reason: 'Armageddon between the two best on tie-breaks, played off the console' }, 'IA'));
     const view = desk.view('arbiter');
     expect(view.playoff).toMatchObject({ state: 'decided', winner: { id: 8 }, message: 'chief arbiter: Armageddon between the two best on tie-breaks, played off the console' });
@@ -194,7 +194,7 @@ describe('the playoff on the hall boards', () => {
     expect(others[0]!.rank).toBe(2);
     expect(others.map((r) => r.rank)).toEqual([...others.map((r) => r.rank)].sort((a, b) => a - b));
     expect(view.prizes.awards[0]).toMatchObject({ player: 8, amount: 45_000 });
-    expect(desk.command({ type: 'decidePlayoff', section: SECTION, winner: 1, reason: 'again' }, 'IA')).toEqual({ ok: false, reason: 'the playoff is already decided' });
+    expect(desk.command({ type: 'decidePlayoff', section: SECTION, winner: 1, reason: 'again' }, 'IA')).toEqual({ ok: false, code: 'tournament-rule', reason: 'the playoff is already decided' });
     await turn();
     expect(run.hall.seated.get(PLAYOFF)).toBeUndefined();
     const at = run.hall.source.now();

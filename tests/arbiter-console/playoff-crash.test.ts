@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Journal, manualSource, startConsole } from '../../arbiter-console/index.ts';
 import type { PlayoffView } from '../../tournament/index.ts';
 import { ConsoleProcesses } from '../support/console-process.ts';
+import { untilRead } from '../support/wait.ts';
 import { PLAYOFF, SECTION, event, leadersScript, playMainEvent } from './playoff-fixtures.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-playoff-crash-'));
@@ -32,16 +33,6 @@ const sameDecided = (later: PlayoffView, earlier: PlayoffView): void => {
   expect(later.games.filter((g) => decided.some((d) => d.id === g.id))).toEqual(decided);
 };
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms: number): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting; last: ${JSON.stringify(value).slice(0, 400)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 async function stopped(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   child.kill(signal);
   if (child.exitCode === null && child.signalCode === null) await new Promise((r) => child.once('exit', r));
@@ -57,7 +48,7 @@ describe('a simulated playoff, killed and restarted', () => {
 
     const first = await serve(['--simulate-event']);
     // Killed once a playoff game has its result and before the playoff is decided.
-    const before = await until(() => playoffOf(first.url), (p) => decidedGames(p) >= 1, 120_000);
+    const before = await untilRead(() => playoffOf(first.url), (p) => decidedGames(p) >= 1, 'a decided playoff game', 120_000);
     expect(before!.state).toBe('in-progress');
     await stopped(first.child, 'SIGKILL');
 
@@ -77,7 +68,7 @@ describe('a simulated playoff, killed and restarted', () => {
     // unchanged (a game running at the kill kept its clock running through the downtime).
     const second = await serve(['--simulate-event']);
     expect(second.output()).toContain('(resumed: the event rebuilt from the journal)');
-    const summary = await until(() => get<{ finished: boolean }>(`${second.url}/api/event`), (s) => s.finished, 180_000);
+    const summary = await untilRead(() => get<{ finished: boolean }>(`${second.url}/api/event`), (s) => s.finished, 'the event finished', 180_000);
     expect(summary).toEqual({ finished: true, sections: [{ id: SECTION, format: 'round-robin', rounds: 9, roundsPlayed: 9, finished: true }] });
     const final = (await playoffOf(second.url))!;
     const standings = await get<{ standings: { rank: number; id: number; name: string }[] }>(`${second.url}/api/standings?section=${SECTION}`);

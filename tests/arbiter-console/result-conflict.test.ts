@@ -8,12 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { boardHistory, boardPgn, Journal, manualSource, PlayingHall, startConsole, TournamentDesk, type JournalRecord } from '../../arbiter-console/internal.ts';
+import { boardHistory, boardPgn, Journal, PlayingHall, startConsole, type JournalRecord } from '../../arbiter-console/internal.ts';
 import { launchChromium } from './browser.ts';
-import { testHall, type TestHall } from './fixtures.ts';
-import { consoleRound, smallRoundRobin } from './tournament-fixtures.ts';
+import { smallRoundRobin, testDesk, type TestDesk } from './tournament-fixtures.ts';
 
-let t: TestHall | undefined;
+let t: TestDesk | undefined;
 const cleanups: (() => void)[] = [];
 afterEach(() => {
   t?.cleanup();
@@ -27,24 +26,23 @@ const conflicts = (hall: PlayingHall) => hall.attention().filter((a) => a.code =
 
 describe('a clock result that contradicts the entered one', () => {
   it('replayed from a journal: alerted once (a journaled note), kept as entered by the arbiter (the PGN follows the desk)', () => {
-    t = testHall(consoleRound(event, 1));
-    TournamentDesk.open(t.hall, { event })!;
+    t = testDesk(event);
     t.source.set(60_000);
     // Board 2's clock ends the game 0-1; the journal also holds a desk result of 1-0 for it that no
     // correction note went with (as a journal merged from two machines can have it).
     expect(t.hall.command({ type: 'result', board: '2', result: '0-1', termination: 'White resigned' }, 'board')).toMatchObject({ ok: true });
-    t.hall.record({ kind: 'tournament', at: 61_000, action: { type: 'result', round: 1, white: 2, black: 3, result: '1-0', source: 'arbiter', termination: 'arbiter', reason: 'scoresheets: Black resigned', by: 'IA Smith' } });
+    t.hall.record({ kind: 'tournament', section: 'main', at: 61_000, action: { type: 'result', round: 1, white: 2, black: 3, result: '1-0', source: 'arbiter', termination: 'arbiter', reason: 'scoresheets: Black resigned', by: 'IA Smith' } });
     expect(conflicts(t.hall)).toEqual([]);
 
     t.reopen(70_000);
-    let desk = TournamentDesk.open(t.hall)!;
+    let desk = t.desk;
     const alert = { board: '2', code: 'result-contradicts', at: 70_000, message: 'the clock ended the game 0-1, the desk has 1-0 (entered by IA Smith): keep one of them' };
     expect(conflicts(t.hall)).toEqual([{ id: '2:result-contradicts:-:70000', ...alert }]);
     expect(notes(t.journal, 'resultConflict')).toEqual([{ kind: 'note', board: '2', note: { type: 'resultConflict', at: 70_000, clock: '0-1', entered: '1-0', by: 'IA Smith' } }]);
     // The desk counts its entered result meanwhile; a restart raises nothing twice.
     expect(desk.view('spectator').rounds[0]!.games[1]).toMatchObject({ result: '1-0', source: 'arbiter' });
     t.reopen(80_000);
-    desk = TournamentDesk.open(t.hall)!;
+    desk = t.desk;
     expect(notes(t.journal, 'resultConflict')).toHaveLength(1);
     expect(conflicts(t.hall)).toHaveLength(1);
 
@@ -59,25 +57,14 @@ describe('a clock result that contradicts the entered one', () => {
     expect(boardHistory(t.journal, '2').at(-1)).toMatchObject({ by: 'IA Jones', what: 'result corrected to 1-0' });
     // Settled for good: a restart raises it no more.
     t.reopen(90_000);
-    TournamentDesk.open(t.hall)!;
     expect(conflicts(t.hall)).toEqual([]);
     expect(notes(t.journal, 'resultConflict')).toHaveLength(1);
   });
 
   it("on the bus: the hall host's clock result after the console's desk entry is alerted at once; taking the clock's result corrects the desk's", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-conflict-'));
-    const source = manualSource(0);
-    const round = consoleRound(event, 1);
-    const journal = new Journal(join(dir, 'journal.sqlite'), 'process', 'c1');
-    journal.setMeta({ round, epochWallMs: 0, scale: 1 });
     // A console on the bus owns no board: its hall hosts run the clocks.
-    const hall = new PlayingHall(round, journal, source, [], { owns: () => false });
-    cleanups.push(() => {
-      hall.stop();
-      journal.close();
-      rmSync(dir, { recursive: true, force: true });
-    });
-    const desk = TournamentDesk.open(hall, { event })!;
+    t = testDesk(event, { hall: { owns: () => false } });
+    const { source, hall, journal, desk } = t;
     source.set(30_000);
     expect(desk.command({ type: 'enterResult', round: 1, white: 2, black: 3, result: '1-0', reason: 'the players reported Black resigned' }, 'IA Smith')).toMatchObject({ ok: true });
     expect(hall.boards.get('2')!.state.status).not.toBe('finished'); // not this console's clock to end
@@ -105,10 +92,10 @@ describe('a clock result that contradicts the entered one', () => {
   it('on the Pairings page (Chromium): the contradiction is shown with both results, and the arbiter keeps the entered one', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-conflict-page-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const first = await startConsole({ dataDir, port: 0, noPage: true, round: () => consoleRound(event, 1), tournament: { event } });
+    const first = await startConsole({ dataDir, port: 0, noPage: true, event, firstRound: true });
     const token = first.newToken!;
     expect(first.hall.command({ type: 'result', board: '2', result: '0-1', termination: 'White resigned' }, 'board')).toMatchObject({ ok: true });
-    first.hall.record({ kind: 'tournament', at: first.hall.source.now(), action: { type: 'result', round: 1, white: 2, black: 3, result: '1-0', source: 'arbiter', termination: 'arbiter', reason: 'scoresheets', by: 'IA Smith' } });
+    first.hall.record({ kind: 'tournament', section: 'main', at: first.hall.source.now(), action: { type: 'result', round: 1, white: 2, black: 3, result: '1-0', source: 'arbiter', termination: 'arbiter', reason: 'scoresheets', by: 'IA Smith' } });
     await first.stop();
     const run = await startConsole({ dataDir, port: 0 });
     const browser = await launchChromium();

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startConsole, type ConsoleOptions, type RunningConsole } from '../../arbiter-console/index.ts';
 import { until } from '../support/wait.ts';
-import { cairnsRound } from './fixtures.ts';
+import { oneSectionConsole } from './fixtures.ts';
 import { helloClient, openClient, type Message, type TestClient } from '../support/ws-client.ts';
 
 const consoles: { run: RunningConsole; dir: string }[] = [];
@@ -14,7 +14,7 @@ const clients: TestClient[] = [];
 
 async function serveRound(boards: number, server: ConsoleOptions['server']): Promise<RunningConsole> {
   const dir = mkdtempSync(join(tmpdir(), 'zeitnot-limits-'));
-  const run = await startConsole({ dataDir: dir, port: 0, noPage: true, round: () => cairnsRound(boards, 0), server: { ...server } });
+  const run = await startConsole({ dataDir: dir, port: 0, noPage: true, ...oneSectionConsole({ boards: boards }), server: { ...server } });
   consoles.push({ run, dir });
   return run;
 }

@@ -13,7 +13,7 @@ import { arbiterCommandSchema, parseDeviceSpec, startConsole, type JournalRecord
 import { chessJsRejects, pgnExtractRejects } from '../support/pgn-validators.ts';
 import { openPtyPair, type PtyPair } from '../support/pty.ts';
 import { until } from '../support/wait.ts';
-import { cairnsRound } from './fixtures.ts';
+import { oneSectionConsole } from './fixtures.ts';
 import { openClient, type TestClient } from '../support/ws-client.ts';
 
 // Where the pieces really stand after 1. e4 e5 2. Nf3 (the board's reading missed something).
@@ -31,7 +31,7 @@ beforeAll(async () => {
   pair = await openPtyPair();
   vboard = new VirtualDgtBoard({ scheduler: systemScheduler, leftMs: 5_430_000, rightMs: 5_430_000, incrementMs: 30_000, leverHigh: 'left' });
   link = await ptyBoardLink(vboard, pair.b);
-  run = await startConsole({ dataDir: join(dir, 'data'), port: 0, noPage: true, round: () => cairnsRound(2, 0), devices: [parseDeviceSpec(`1=dgt:${pair.a}`)] });
+  run = await startConsole({ dataDir: join(dir, 'data'), port: 0, noPage: true, ...oneSectionConsole({ boards: 2 }), devices: [parseDeviceSpec(`1=dgt:${pair.a}`)] });
   arbiter = await openClient(run.url);
   arbiter.send({ type: 'hello', role: 'arbiter', token: run.newToken, name: 'IA Jones' });
   await arbiter.next((m) => m.type === 'snapshot', 'the snapshot');
@@ -72,7 +72,7 @@ it('sets a DGT board\'s position: journaled once with who and why, a new start i
 
   // A position no legal position fits: refused, nothing journaled.
   const twoKings = '4k3/8/8/8/8/8/8/K3K3 w - - 0 1';
-  expect(await command({ type: 'setPosition', board: '1', fen: twoKings, reason: 'test' })).toMatchObject({ type: 'refused', reason: expect.stringContaining('not a legal position') });
+  expect(await command({ type: 'setPosition', board: '1', fen: twoKings, reason: 'test' })).toMatchObject({ type: 'refused', code: 'illegal-position', reason: expect.stringContaining('not a legal position') });
   // A malformed one does not pass the protocol.
   expect(await command({ type: 'setPosition', board: '1', fen: 'e4 e5', reason: 'test' })).not.toMatchObject({ type: 'ack' });
   expect(positions('1')).toHaveLength(0);

@@ -3,10 +3,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { demoLateArrivals, roundFromEvent, startConsole, type RunningConsole } from '../../arbiter-console/internal.ts';
+import { demoLateArrivals, startConsole, type RunningConsole } from '../../arbiter-console/internal.ts';
 import { presetEvent } from '../../tournament/index.ts';
 import { launchChromium } from './browser.ts';
-import { cairnsRound, MIN } from './fixtures.ts';
+import { MIN, oneSectionConsole } from './fixtures.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-shots-'));
 const scale = Number(process.env.SCALE ?? 60);
@@ -17,9 +17,11 @@ const consoleRun = await startConsole({
   scale,
   port: 0,
   autoStart: true,
-  tournament: { event },
-  simulate: { boards: 5, seed: 'cairns-cup-2019/1', late: demoLateArrivals, hardware: 'dgt' },
-  round: (toMonotonic) => roundFromEvent(event, { round: 1, startWallMs: Date.now() + 1000 }, toMonotonic),
+  event,
+  firstRound: true,
+  // The round's clocks start a second (of real time) after it is seated.
+  lateStartMs: 1000 * scale,
+  simulate: { boards: 5, seed: 'cairns-cup-2019', late: demoLateArrivals, hardware: 'dgt' },
 });
 const browser = await launchChromium();
 try {
@@ -67,7 +69,7 @@ try {
 /** A 400-board hall with sectors: the compact hall view, a sector arbiter's panel, the team page. */
 async function hallScreenshots(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'zeitnot-shots-hall-'));
-  const hall: RunningConsole = await startConsole({ dataDir: dir, port: 0, scale, round: () => cairnsRound(400, 0), simulate: { boards: 24, seed: 'hall', hardware: 'none' } });
+  const hall: RunningConsole = await startConsole({ dataDir: dir, port: 0, scale, ...oneSectionConsole({ boards: 400 }), simulate: { boards: 24, seed: 'hall', hardware: 'none' } });
   try {
     const h = hall.hall;
     for (const id of h.boards.keys()) {

@@ -1,5 +1,5 @@
 // Who keeps each board's time: boards with a mirrored clock run `timekeeper: 'device'`, fixed in the
-// journal's round so a restart replays the same config; and every deadline the engine acts on is
+// journal's seated round so a restart replays the same config; and every deadline the engine acts on is
 // journaled, whichever path the event that passed it took.
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseTimeControl } from '../../clock-engine/index.ts';
@@ -17,7 +17,8 @@ describe('timekeeper per board', () => {
     const round = withDeviceTimekeepers(cairnsRound(3), specs);
     expect(round.boards.map((b) => b.timekeeper)).toEqual(['device', undefined, undefined]);
     t = testHall(round);
-    expect(t.journal.meta()!.round!.boards[0]!.timekeeper).toBe('device');
+    const seated = [...t.journal.entries()].flatMap((e) => (e.record.kind === 'seat' ? [e.record.round] : []));
+    expect(seated[0]!.boards[0]!.timekeeper).toBe('device');
     expect(t.hall.boards.get('1')!.config.timekeeper).toBe('device');
     expect(t.hall.boards.get('2')!.config.timekeeper).toBeUndefined();
     startAll(t, 10_000);
@@ -64,7 +65,7 @@ describe('deadlines are journaled', () => {
     expect([...t.journal.entries(seen)].map((e) => e.record)).toMatchObject([
       { kind: 'clock', board: '1', event: { type: 'flag', side: 'white', at: 60_000, by: { kind: 'system' } } },
     ]);
-    expect(t.hall.command({ type: 'pauseAll', reason: 'fire alarm' }, 'IA Smith')).toEqual({ ok: false, reason: 'no clock is running' });
+    expect(t.hall.command({ type: 'pauseAll', reason: 'fire alarm' }, 'IA Smith')).toEqual({ ok: false, code: 'nothing-to-do', reason: 'no clock is running' });
     expect(t.hall.view('1')!.result).toMatchObject({ result: '0-1' });
     const before = t.hall.boards.get('1')!.state;
     expect(t.reopen(70_000).boards.get('1')!.state).toEqual(before);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyViewPatch, inlineBuilder, manualSource, startConsole, type BuilderSetup, type RunningConsole, type TournamentBuilder, type TournamentView, type ViewPatch } from '../../arbiter-console/internal.ts';
-import { consoleRound, smallRoundRobin } from './tournament-fixtures.ts';
+import { smallRoundRobin } from './tournament-fixtures.ts';
 import { helloClient, type Message } from '../support/ws-client.ts';
 
 let run: RunningConsole | undefined;
@@ -54,7 +54,7 @@ async function start(options: Parameters<typeof startConsole>[0]['server'] = {})
   dirs.push(dir);
   const event = smallRoundRobin();
   const source = manualSource(0);
-  const c = await startConsole({ dataDir: dir, port: 0, noPage: true, source, round: () => consoleRound(event, 1), tournament: { event }, server: { tournamentIntervalMs: 0, ...options } });
+  const c = await startConsole({ dataDir: dir, port: 0, noPage: true, source, event, firstRound: true, lateStartMs: 10_000, server: { tournamentIntervalMs: 0, ...options } });
   c.hall.command({ type: 'arriveAll' }, 'IA');
   c.hall.command({ type: 'startAll' }, 'IA');
   source.advance(10_000); // the scheduled start: the clocks run

@@ -4,11 +4,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { boardHistory, boardPgn, TournamentDesk, type TournamentRecord } from '../../arbiter-console/internal.ts';
 import type { GameResult } from '../../clock-engine/index.ts';
-import { exportTrf, pairSwissRound, sectionTrf } from '../../tournament/index.ts';
-import { MIN, press, testHall, type TestHall } from './fixtures.ts';
-import { consoleRound, smallRoundRobin, smallSwiss, swissRoundOne } from './tournament-fixtures.ts';
+import { pairSwissRound } from '../../tournament/index.ts';
+import { MIN, press } from './fixtures.ts';
+import { smallRoundRobin, smallSwiss, swissRoundOne, testDesk, type TestDesk } from './tournament-fixtures.ts';
 
-let t: TestHall;
+let t: TestDesk;
 afterEach(() => t?.cleanup());
 
 const tournamentRecords = (): TournamentRecord[] =>
@@ -30,8 +30,8 @@ const tieForFirst = (white: number, black: number): GameResult => {
 describe('tournament desk', () => {
   it('a result entered for a game still on the clock ends it there; one the clock ended differently is a correction kept as the clock ended it', () => {
     const event = smallRoundRobin();
-    t = testHall(consoleRound(event, 1));
-    const desk = TournamentDesk.open(t.hall, { event })!;
+    t = testDesk(event);
+    const desk = t.desk;
     for (const board of ['1', '2']) for (const side of ['white', 'black'] as const) arrive(board, side);
     t.source.set(10_000);
     expect(t.hall.command({ type: 'startAll' }, 'chief')).toMatchObject({ ok: true });
@@ -74,9 +74,10 @@ describe('tournament desk', () => {
   });
 
   it('fills results in from the clocks (flag fall, default time), takes confirmations and corrections, and rebuilds them after a restart', () => {
-    const event = smallRoundRobin();
-    t = testHall(consoleRound(event, 1));
-    const desk = TournamentDesk.open(t.hall, { event })!;
+    // Laws 2009 (6.6): an absent player loses at the default time, with no arbiter's decision.
+    const event = { ...smallRoundRobin(), lawsEdition: 'L2009' as const };
+    t = testDesk(event);
+    const desk = t.desk;
     expect([...desk.hallPairs]).toEqual([
       ['1', { white: 1, black: 4 }],
       ['2', { white: 2, black: 3 }],
@@ -122,10 +123,12 @@ describe('tournament desk', () => {
     const before = t.journal.count();
     expect(desk.command({ type: 'enterResult', round: 1, white: 1, black: 2, result: '1-0', reason: 'r' }, 'IA')).toEqual({
       ok: false,
+      code: 'unknown-game',
       reason: 'round 1 has no game Cairns player 01 (White) – Cairns player 02 (Black)',
     });
     expect(desk.command({ type: 'enterResult', round: 3, white: 1, black: 2, result: '1-0', reason: 'r' }, 'IA')).toEqual({
       ok: false,
+      code: 'round-not-paired',
       reason: 'round 3 has no pairings yet (current round: 1)',
     });
     expect(t.journal.count()).toBe(before);
@@ -136,16 +139,16 @@ describe('tournament desk', () => {
 
     const view = desk.view('arbiter');
     t.reopen(end + 1_000);
-    const again = TournamentDesk.open(t.hall)!;
-    expect(again.view('arbiter')).toEqual(view);
+    expect(t.desk.view('arbiter')).toEqual(view);
   });
 
   it('pairs the next Swiss round as a draft, journals manual changes, publishes it, and rebuilds drafts and published rounds after a restart', () => {
     const event = smallSwiss();
     const first = swissRoundOne(event);
-    t = testHall(consoleRound(event, 1, first));
-    const desk = TournamentDesk.open(t.hall, { event })!;
-    expect(desk.command({ type: 'pairNextRound' }, 'IA')).toEqual({ ok: false, reason: 'round 1 needs confirmed results: board 1, board 2, board 3' });
+    t = testDesk(event);
+    const desk = t.desk;
+    expect(desk.pairingOf(1)!.games).toEqual(first.games);
+    expect(desk.command({ type: 'pairNextRound' }, 'IA')).toEqual({ ok: false, code: 'results-unconfirmed', reason: 'round 1 needs confirmed results: board 1, board 2, board 3' });
     const results: GameResult[] = ['1-0', '0-1', '1/2-1/2'];
     [...t.hall.boards.keys()].forEach((id, i) => expect(t.hall.command({ type: 'result', board: id, result: results[i]!, termination: 'normal' }, 'IA')).toMatchObject({ ok: true }));
     expect(desk.command({ type: 'pairNextRound' }, 'IA')).toMatchObject({ ok: false, reason: expect.stringContaining('board 1 (clock result to confirm)') });
@@ -173,7 +176,7 @@ describe('tournament desk', () => {
       const gb = swapped[b - 1]!;
       const rematch = met(ga.white, gb.black) || met(gb.white, ga.black);
       const outcome = desk.command({ type: 'exchangeOpponents', board: a, otherBoard: b, reason: 'players from one club' }, 'IA Jones');
-      if (rematch) expect(outcome).toMatchObject({ ok: false, reason: expect.stringMatching(/already played each other in round 1$/) });
+      if (rematch) expect(outcome).toMatchObject({ ok: false, code: 'already-met', article: 'FIDE C.04.1', reason: expect.stringMatching(/already played each other in round 1$/) });
       else {
         expect(outcome).toMatchObject({ ok: true });
         exchanged = [a, b];
@@ -193,19 +196,20 @@ describe('tournament desk', () => {
 
     // A restart with a draft pending rebuilds the draft with its changes.
     t.reopen(50_000);
-    let again = TournamentDesk.open(t.hall)!;
+    let again = t.desk;
     expect(again.view('arbiter')).toEqual(draftBeforeRestart);
 
     expect(again.command({ type: 'publishRound' }, 'IA Jones')).toMatchObject({ ok: true });
     const published = again.view('spectator');
     expect(published.currentRound).toBe(2);
-    expect(published.rounds.find((r) => r.round === 2)).toMatchObject({ status: 'published', games: changed.games.map((g) => ({ board: g.board, white: g.white, black: g.black, result: null })) });
+    // Published is on the boards: the clocks of round 2 wait for their start.
+    expect(published.rounds.find((r) => r.round === 2)).toMatchObject({ status: 'live', games: changed.games.map((g) => ({ board: g.board, white: g.white, black: g.black, result: null })) });
     expect(again.view('arbiter').draft).toBeUndefined();
     expect(published.nextRound).toEqual({ round: 3, possible: false, why: 'round 2 needs confirmed results: board 1, board 2, board 3' });
-    expect(tournamentRecords().map((r) => r.type)).toEqual(['open', 'result', 'result', 'result', 'draft', 'draftChange', 'draftChange', 'publish']);
+    expect(tournamentRecords().map((r) => r.type)).toEqual(['draft', 'publish', 'result', 'result', 'result', 'draft', 'draftChange', 'draftChange', 'publish']);
 
     t.reopen(60_000);
-    again = TournamentDesk.open(t.hall)!;
+    again = t.desk;
     expect(again.view('arbiter')).toEqual(published);
     // Round 2's results by hand, then round 3 is paired from them.
     for (const g of changed.games) {
@@ -221,15 +225,15 @@ describe('tournament desk', () => {
 
   it('pairs round robin rounds from the Berger table, runs the playoff of a tie for first, and keeps fines; all survive a restart', () => {
     const event = smallRoundRobin();
-    t = testHall(consoleRound(event, 1));
-    const desk = TournamentDesk.open(t.hall, { event })!;
+    t = testDesk(event);
+    const desk = t.desk;
     const enterRound = (round: number) => {
       for (const g of desk.view('spectator').rounds.find((r) => r.round === round)!.games) {
         expect(desk.command({ type: 'enterResult', round, white: g.white.id, black: g.black.id, result: tieForFirst(g.white.id, g.black.id), reason: 'scoresheets' }, 'IA')).toMatchObject({ ok: true });
       }
     };
     enterRound(1);
-    expect(desk.command({ type: 'startPlayoff' }, 'IA')).toEqual({ ok: false, reason: 'the playoff follows the last round (round 1 of 3 is paired)' });
+    expect(desk.command({ type: 'startPlayoff' }, 'IA')).toEqual({ ok: false, code: 'playoff-impossible', reason: 'the playoff follows the last round (round 1 of 3 is paired)' });
     for (const round of [2, 3]) {
       expect(desk.command({ type: 'pairNextRound' }, 'IA')).toMatchObject({ ok: true });
       const berger = desk.pairingOf(round)!.games;
@@ -238,7 +242,7 @@ describe('tournament desk', () => {
       enterRound(round);
     }
     expect(desk.view('spectator').nextRound).toBeNull();
-    expect(desk.command({ type: 'pairNextRound' }, 'IA')).toEqual({ ok: false, reason: 'all 3 rounds are paired' });
+    expect(desk.command({ type: 'pairNextRound' }, 'IA')).toEqual({ ok: false, code: 'beyond-last-round', reason: 'all 3 rounds are paired' });
     const standings = desk.view('spectator').crosstable;
     expect(standings.rows.slice(0, 2).map((r) => r.points)).toEqual([2.5, 2.5]);
     expect([...standings.tiedForFirst].sort()).toEqual([1, 2]);
@@ -249,13 +253,14 @@ describe('tournament desk', () => {
     expect(playoff.games).toHaveLength(2);
     expect(playoff.games.every((g) => g.timeControl === '2700+5' && !g.armageddon)).toBe(true);
     expect(new Set(playoff.games.flatMap((g) => [g.white, g.black]))).toEqual(new Set(['Cairns player 01', 'Cairns player 02']));
-    expect(desk.command({ type: 'startPlayoff' }, 'IA')).toEqual({ ok: false, reason: 'the playoff has already been started' });
-    expect(desk.command({ type: 'playoffResult', game: 'nope', result: '1-0' }, 'IA')).toEqual({ ok: false, reason: "no playoff game 'nope'" });
+    expect(desk.command({ type: 'startPlayoff' }, 'IA')).toEqual({ ok: false, code: 'playoff-impossible', reason: 'the playoff has already been started' });
+    expect(desk.command({ type: 'playoffResult', game: 'nope', result: '1-0' }, 'IA')).toEqual({ ok: false, code: 'tournament-rule', reason: "no playoff game 'nope'" });
     expect(desk.command({ type: 'playoffResult', game: playoff.games[0]!.id, result: '1-0' }, 'IA')).toMatchObject({ ok: true });
 
     expect(desk.command({ type: 'recordIncident', round: 3, player: 1, offence: 'electronic-device', note: 'phone in the jacket' }, 'IA')).toMatchObject({ ok: true });
     expect(desk.command({ type: 'recordIncident', round: 3, player: 1, offence: 'device-noise-after-game' }, 'IA')).toEqual({
       ok: false,
+      code: 'no-rule',
       reason: "the regulations of 'main' have no rule for 'device-noise-after-game' (rules: late-arrival, electronic-device, device-noise)",
     });
     const fines = desk.view('spectator').fines;
@@ -266,24 +271,25 @@ describe('tournament desk', () => {
 
     const view = desk.view('arbiter');
     t.reopen(10 * MIN);
-    expect(TournamentDesk.open(t.hall)!.view('arbiter')).toEqual(view);
+    expect(t.desk.view('arbiter')).toEqual(view);
   });
 
   it('scores the Swiss pairing-allocated bye, leaves out requested byes and withdrawn players, and keeps them after a restart', () => {
     const event = smallSwiss(5);
     const first = swissRoundOne(event);
     expect(first.bye).not.toBeNull();
-    t = testHall(consoleRound(event, 1, first));
-    const desk = TournamentDesk.open(t.hall, { event })!;
+    t = testDesk(event);
+    const desk = t.desk;
+    expect(desk.pairingOf(1)).toMatchObject({ games: first.games, bye: first.bye });
     const pab = first.bye!;
     expect(desk.view('spectator').rounds[0]!.bye).toEqual({ id: pab, name: `Cairns player 0${pab}` });
     const row = (id: number) => desk.view('spectator').crosstable.rows.find((r) => r.id === id)!;
     expect(row(pab)).toMatchObject({ points: 1, rounds: [{ round: 1, opponent: null, colour: null, result: 'U' }] });
 
-    expect(desk.command({ type: 'requestBye', round: 1, player: 1, kind: 'half', reason: 'r' }, 'IA')).toEqual({ ok: false, reason: 'round 1 is already paired' });
+    expect(desk.command({ type: 'requestBye', round: 1, player: 1, kind: 'half', reason: 'r' }, 'IA')).toEqual({ ok: false, code: 'round-paired', reason: 'round 1 is already paired' });
     expect(desk.command({ type: 'requestBye', round: 2, player: 1, kind: 'half', reason: 'asked before round 1 (regulations 6)' }, 'IA')).toMatchObject({ ok: true });
     expect(desk.command({ type: 'withdrawPlayer', player: 2, fromRound: 2, reason: 'ill' }, 'IA')).toMatchObject({ ok: true });
-    expect(desk.command({ type: 'withdrawPlayer', player: 2, fromRound: 3, reason: 'again' }, 'IA')).toEqual({ ok: false, reason: 'Cairns player 02 has already withdrawn' });
+    expect(desk.command({ type: 'withdrawPlayer', player: 2, fromRound: 3, reason: 'again' }, 'IA')).toEqual({ ok: false, code: 'already-recorded', reason: 'Cairns player 02 has already withdrawn' });
     for (const g of first.games) expect(desk.command({ type: 'enterResult', round: 1, ...g, result: '1-0', reason: 'scoresheets' }, 'IA')).toMatchObject({ ok: true });
 
     expect(desk.command({ type: 'pairNextRound' }, 'IA')).toMatchObject({ ok: true });
@@ -305,66 +311,15 @@ describe('tournament desk', () => {
 
     const view = desk.view('arbiter');
     t.reopen(MIN);
-    expect(TournamentDesk.open(t.hall)!.view('arbiter')).toEqual(view);
+    expect(t.desk.view('arbiter')).toEqual(view);
   });
 
-  it("carries the earlier rounds into the next round's console from the previous console's TRF", () => {
+  it('refuses a section the event does not have', () => {
     const event = smallRoundRobin();
-    const previous = testHall(consoleRound(event, 1));
-    let trf: string;
-    let points: Record<number, number>;
-    try {
-      const desk = TournamentDesk.open(previous.hall, { event })!;
-      expect(desk.command({ type: 'enterResult', round: 1, white: 1, black: 4, result: '1/2-1/2', reason: 'scoresheets' }, 'IA')).toMatchObject({ ok: true });
-      expect(desk.command({ type: 'enterResult', round: 1, white: 2, black: 3, result: '+--', reason: 'Black did not come' }, 'IA')).toMatchObject({ ok: true });
-      trf = exportTrf(sectionTrf(event, 'main', desk.record()));
-      points = Object.fromEntries(desk.view('spectator').crosstable.rows.map((r) => [r.id, r.points]));
-    } finally {
-      previous.cleanup();
-    }
-    t = testHall(consoleRound(event, 2));
-    const desk = TournamentDesk.open(t.hall, { event, previous: { from: 'round1.trf', trf } })!;
-    const view = desk.view('spectator');
-    expect(view.liveRound).toBe(2);
-    expect(view.rounds.map((r) => [r.round, r.status])).toEqual([
-      [1, 'imported'],
-      [2, 'live'],
-    ]);
-    expect(view.rounds[0]!.games.map((g) => [g.white.id, g.black.id, g.result])).toEqual([
-      [1, 4, '1/2-1/2'],
-      [2, 3, '+--'],
-    ]);
-    expect(Object.fromEntries(view.crosstable.rows.map((r) => [r.id, r.points]))).toEqual(points);
-    expect(tournamentRecords().map((r) => r.type)).toEqual(['open', 'import']);
-    t.reopen(MIN);
-    expect(TournamentDesk.open(t.hall, { event })!.view('spectator')).toEqual(view);
-    expect(tournamentRecords().map((r) => r.type)).toEqual(['open', 'import']);
-
-    const other = testHall(consoleRound(event, 2));
-    try {
-      expect(() => TournamentDesk.open(other.hall, { event, previous: { from: 'bad.trf', trf: trf.replace('Cairns player 03', 'Somebody Else   ') } })).toThrow(
-        "bad.trf: player 3 (Somebody Else) is not in section 'main'",
-      );
-    } finally {
-      other.cleanup();
-    }
-  });
-
-  it('opens nothing for a bare round, and refuses a section the event does not have', () => {
-    const event = smallRoundRobin();
-    t = testHall(consoleRound(event, 1));
-    expect(TournamentDesk.open(t.hall)).toBeUndefined();
-    // A board whose players the section does not have is shown, and its result is not counted.
-    const other = testHall({ ...consoleRound(event, 1), boards: [...consoleRound(event, 1).boards, { id: '3', white: 'Guest, A', black: 'Guest, B' }] });
-    try {
-      const desk = TournamentDesk.open(other.hall, { event })!;
-      expect(desk.view('spectator').unlinkedBoards).toEqual([{ board: '3', white: 'Guest, A', black: 'Guest, B' }]);
-      expect(other.hall.command({ type: 'result', board: '3', result: '1-0', termination: 'mate' }, 'IA')).toMatchObject({ ok: true });
-      expect(desk.view('spectator').crosstable.rows.every((r) => r.points === 0)).toBe(true);
-    } finally {
-      other.cleanup();
-    }
-    expect(() => TournamentDesk.open(t.hall, { event, section: 'nope' })).toThrow(/nope/);
+    t = testDesk(event, { publish: false });
+    expect(() => TournamentDesk.forSection(t.hall, event, 'nope', () => {
+      throw new Error('no round is seated');
+    })).toThrow(/nope/);
     expect(t.journal.count()).toBe(0);
   });
 });

@@ -7,20 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { applyViewPatch, startConsole, type RunningConsole, type TournamentView, type ViewPatch } from '../../arbiter-console/internal.ts';
 import { sectionStandings } from '../../tournament/index.ts';
-import { consoleRound, smallRoundRobin } from './tournament-fixtures.ts';
+import { smallRoundRobin } from './tournament-fixtures.ts';
+import { until } from '../support/wait.ts';
 
 type Message = { type: string; id?: string; view?: TournamentView; reason?: string; journalSeq?: number; patch?: ViewPatch; from?: number; version?: number };
 let run: RunningConsole;
 let dataDir: string;
 const event = smallRoundRobin();
-
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 async function connect(hello: object): Promise<{ ws: WebSocket; messages: Message[] }> {
   const ws = new WebSocket(`${run.url.replace('http', 'ws')}/ws`);
@@ -28,7 +21,7 @@ async function connect(hello: object): Promise<{ ws: WebSocket; messages: Messag
   ws.on('message', (d) => messages.push(JSON.parse(String(d)) as Message));
   await new Promise((r) => ws.once('open', r));
   ws.send(JSON.stringify(hello));
-  await until(() => messages.some((m) => m.type === 'tournament'));
+  await until(() => messages.some((m) => m.type === 'tournament'), 'the tournament view', 10_000, 5);
   return { ws, messages };
 }
 
@@ -52,7 +45,7 @@ const get = async (path: string) => {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-tournament-http-'));
-  run = await startConsole({ dataDir, port: 0, noPage: true, round: () => consoleRound(event, 1), tournament: { event } });
+  run = await startConsole({ dataDir, port: 0, noPage: true, event, firstRound: true });
 });
 
 afterAll(async () => {
@@ -69,10 +62,10 @@ describe('tournament API', () => {
 
     const arbiter = await connect({ type: 'hello', role: 'arbiter', token: run.newToken, name: 'IA Smith' });
     arbiter.ws.send(JSON.stringify({ type: 'command', id: 't1', command: { type: 'enterResult', round: 1, white: 2, black: 3, result: '0-1', reason: 'scoresheets signed' } }));
-    await until(() => arbiter.messages.some((m) => m.id === 't1'));
+    await until(() => arbiter.messages.some((m) => m.id === 't1'), 'the answer to t1', 10_000, 5);
     const ack = arbiter.messages.find((m) => m.id === 't1')!;
     expect(ack).toEqual({ type: 'ack', id: 't1', journalSeq: run.journal.count() });
-    await until(() => views(arbiter.messages).length >= 2);
+    await until(() => views(arbiter.messages).length >= 2, 'a second tournament view', 10_000, 5);
 
     const after = await get('/api/standings');
     const standings = after.body.standings as { rank: number; id: number; name: string; points: number; tiebreaks: Record<string, number> }[];
@@ -112,9 +105,9 @@ describe('tournament API', () => {
     const arbiter = await connect({ type: 'hello', role: 'arbiter', token: run.newToken });
     const spectator = await connect({ type: 'hello', role: 'spectator' });
     arbiter.ws.send(JSON.stringify({ type: 'command', id: 'p1', command: { type: 'pairNextRound' } }));
-    await until(() => arbiter.messages.some((m) => m.id === 'p1'));
+    await until(() => arbiter.messages.some((m) => m.id === 'p1'), 'the answer to p1', 10_000, 5);
     expect(arbiter.messages.find((m) => m.id === 'p1')).toMatchObject({ type: 'ack' });
-    await until(() => views(arbiter.messages).at(-1)?.draft !== undefined);
+    await until(() => views(arbiter.messages).at(-1)?.draft !== undefined, 'a view with the draft', 10_000, 5);
     expect(views(arbiter.messages).at(-1)!.draft).toMatchObject({ round: 2 });
     // The change went out as a patch, not as the whole view again.
     expect(arbiter.messages.filter((m) => m.type === 'tournament')).toHaveLength(1);
@@ -122,11 +115,11 @@ describe('tournament API', () => {
     expect(views(spectator.messages).every((v) => v.draft === undefined)).toBe(true);
     expect(JSON.stringify(spectator.messages)).not.toContain('"draft"');
     spectator.ws.send(JSON.stringify({ type: 'command', id: 's1', command: { type: 'publishRound' } }));
-    await until(() => spectator.messages.some((m) => m.id === 's1'));
-    expect(spectator.messages.find((m) => m.id === 's1')).toEqual({ type: 'refused', id: 's1', reason: 'spectators cannot give commands' });
+    await until(() => spectator.messages.some((m) => m.id === 's1'), 'the answer to s1', 10_000, 5);
+    expect(spectator.messages.find((m) => m.id === 's1')).toEqual({ type: 'refused', id: 's1', code: 'forbidden', reason: 'spectators cannot give commands' });
     arbiter.ws.send(JSON.stringify({ type: 'command', id: 'p2', command: { type: 'exchangeOpponents', board: 1, otherBoard: 9, reason: 'r' } }));
-    await until(() => arbiter.messages.some((m) => m.id === 'p2'));
-    expect(arbiter.messages.find((m) => m.id === 'p2')).toEqual({ type: 'refused', id: 'p2', reason: 'the draft of round 2 has boards 1–2, not 9' });
+    await until(() => arbiter.messages.some((m) => m.id === 'p2'), 'the answer to p2', 10_000, 5);
+    expect(arbiter.messages.find((m) => m.id === 'p2')).toEqual({ type: 'refused', id: 'p2', code: 'unknown-draft-board', reason: 'the draft of round 2 has boards 1–2, not 9' });
     arbiter.ws.close();
     spectator.ws.close();
   });

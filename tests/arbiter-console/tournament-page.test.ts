@@ -2,11 +2,11 @@
 // page reaches the journal and the crosstable; a spectator sees the crosstable and no controls.
 import { describe, expect, it } from 'vitest';
 import { consoleInChromium } from './browser.ts';
-import { consoleRound, smallRoundRobin } from './tournament-fixtures.ts';
+import { smallRoundRobin } from './tournament-fixtures.ts';
 
 const rig = consoleInChromium('tournament-page', () => {
   const event = smallRoundRobin();
-  return { round: () => consoleRound(event, 1), tournament: { event } };
+  return { event, firstRound: true };
 });
 
 const pointsOf = (player: number) => `.crosstable tr[data-player="${player}"] td.points`;

@@ -46,7 +46,7 @@ function played(ev: ZeitnotEvent, section: string, rounds: readonly (readonly Pa
   return { text: exportTrf(sectionTrf(ev, section, record)), record };
 }
 
-type Reply = { status: number; body: { error?: string; imported?: boolean; by?: string; journalSeq?: number; preview?: Record<string, unknown> & { players: { changed: unknown[]; notInFile: string[] } } } };
+type Reply = { status: number; body: { error?: string; code?: string; imported?: boolean; by?: string; journalSeq?: number; preview?: Record<string, unknown> & { players: { changed: unknown[]; notInFile: string[] } } } };
 
 async function post(url: string, body: unknown, token: string | undefined): Promise<Reply> {
   const answer = await fetch(`${url}/api/import-trf`, {
@@ -105,7 +105,7 @@ describe('TRF import, an explicit arbiter action', () => {
     // Once round 1 is paired here, an import is refused and nothing is journaled.
     const count = run.journal.count();
     const late = await post(url, { section: 'open', from: 'again.trf', trf: text }, token);
-    expect(late).toMatchObject({ status: 422, body: { error: expect.stringContaining('draft of round 1') } });
+    expect(late).toMatchObject({ status: 422, body: { error: expect.stringContaining('draft of round 1'), code: 'import-too-late' } });
     expect(run.journal.count()).toBe(count);
 
     const view = desk.view('arbiter');
@@ -167,30 +167,31 @@ describe('TRF import, an explicit arbiter action', () => {
     const url = run.url;
     const good = played(event, 'rr', [roundBoards(event, 'rr', 1).boards.map((b) => ({ white: b.white.id, black: b.black.id }))], () => '1-0').text;
     const before = run.journal.count();
-    const refused = async (body: unknown, auth: string | undefined, status: number, error: string | RegExp) => {
+    const refused = async (body: unknown, auth: string | undefined, status: number, error: string | RegExp, code?: string) => {
       const reply = await post(url, body, auth);
       expect(reply.status, JSON.stringify(reply.body)).toBe(status);
       expect(reply.body.error).toMatch(error);
+      if (code !== undefined) expect(reply.body.code).toBe(code);
     };
     // A player line with a rating that is not a number.
     const lines = good.split('\n');
     const at = lines.findIndex((l) => l.startsWith('001'));
     const bad = [...lines.slice(0, at), `${lines[at]!.slice(0, 48)}2x00${lines[at]!.slice(52)}`, ...lines.slice(at + 1)].join('\n');
-    await refused({ section: 'rr', from: 'bad.trf', trf: bad }, token, 422, new RegExp(`^bad\\.trf: TRF line ${at + 1}:\\d+: `));
-    await refused({ section: 'rr', from: 'stranger.trf', trf: good.replace(findSection(event, 'rr').players[0]!.name, 'Stranger, A'.padEnd(findSection(event, 'rr').players[0]!.name.length)) }, token, 422, /player \d+ \(Stranger, A.*\) is not in section 'rr'/);
+    await refused({ section: 'rr', from: 'bad.trf', trf: bad }, token, 422, new RegExp(`^bad\\.trf: TRF line ${at + 1}:\\d+: `), 'bad-trf');
+    await refused({ section: 'rr', from: 'stranger.trf', trf: good.replace(findSection(event, 'rr').players[0]!.name, 'Stranger, A'.padEnd(findSection(event, 'rr').players[0]!.name.length)) }, token, 422, /player \d+ \(Stranger, A.*\) is not in section 'rr'/, 'bad-trf');
     // Round 1 with colours the other way round: not the Berger table the console goes on with.
     const swapped = played(event, 'rr', [roundBoards(event, 'rr', 1).boards.map((b) => ({ white: b.black.id, black: b.white.id }))], () => '1-0').text;
-    await refused({ section: 'rr', from: 'swapped.trf', trf: swapped }, token, 422, /round 1 is not the Berger table's/);
-    await refused({ section: 'nope', from: 'x.trf', trf: good }, token, 404, /no section 'nope'/);
-    await refused({ section: 'rr', from: 'x.trf', trf: good, extra: 1 }, token, 400, /extra|Unrecognized/);
-    await refused({ section: 'rr', from: 'x.trf', trf: good }, undefined, 401, /token/);
-    await refused({ section: 'rr', from: 'x.trf', trf: good }, 'not-a-token', 403, /not valid/);
+    await refused({ section: 'rr', from: 'swapped.trf', trf: swapped }, token, 422, /round 1 is not the Berger table's/, 'trf-mismatch');
+    await refused({ section: 'nope', from: 'x.trf', trf: good }, token, 404, /no section 'nope'/, 'no-section');
+    await refused({ section: 'rr', from: 'x.trf', trf: good, extra: 1 }, token, 400, /extra|Unrecognized/, 'malformed');
+    await refused({ section: 'rr', from: 'x.trf', trf: good }, undefined, 401, /token/, 'unauthenticated');
+    await refused({ section: 'rr', from: 'x.trf', trf: good }, 'not-a-token', 403, /not valid/, 'bad-token');
     ok(await run.team.command({ type: 'defineSector', sector: 'A', name: 'Hall A', boards: '1-3' }, chief));
     const sector = await run.team.command({ type: 'issueCredential', name: 'IA Sector', role: 'sector', sector: 'A' }, chief);
     const deputy = await run.team.command({ type: 'issueCredential', name: 'IA Deputy', role: 'deputy' }, chief);
     if (!sector.ok || !deputy.ok) throw new Error('credentials not issued');
     const journaled = run.journal.count();
-    await refused({ section: 'rr', from: 'x.trf', trf: good }, sector.token, 403, /IA Sector is a sector arbiter/);
+    await refused({ section: 'rr', from: 'x.trf', trf: good }, sector.token, 403, /IA Sector is a sector arbiter/, 'forbidden');
     expect(run.journal.count()).toBe(journaled);
     expect(journaled - before).toBe(3); // the sector and the two credentials, nothing else
     expect(imports(run)).toEqual([]);
@@ -259,6 +260,7 @@ describe('TRF import, an explicit arbiter action', () => {
     const again = await cli('--section', 'rr', file);
     expect(again.code).toBe(3);
     expect(again.err).toContain('refused (HTTP 422)');
+    expect(again.err).toContain('[import-too-late]');
     expect(again.err).toContain('rounds 1–1 were imported already (rr-r1.trf, by IA Brown)');
   }, 60_000);
 });

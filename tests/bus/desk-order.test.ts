@@ -110,7 +110,7 @@ describe('two consoles giving desk commands at once', () => {
     // A2 swaps board 1's colours while A1 publishes the draft: the publishing came first.
     const [published, swapped] = await race({ type: 'swapColours', board: 1, reason: 'colour history' }, { type: 'publishRound' }, 'publish');
     expect(published).toMatchObject({ type: 'ack' });
-    expect(swapped).toMatchObject({ type: 'refused', reason: expect.stringMatching(/^the publishing of round 1 \(A1\) came first from console c1: not carried out/) });
+    expect(swapped).toMatchObject({ type: 'refused', code: 'came-first', reason: expect.stringMatching(/^the publishing of round 1 \(A1\) came first from console c1: not carried out/) });
     expect(await arbiterCommand(a1, 'start', { type: 'startAll' })).toMatchObject({ type: 'ack' });
     await roles.waitBoards(c1.url, 'round 1 on the clocks', (b) => b.length === 5 && b.every((x) => x.status === 'running' && x.host?.reachable), 90_000);
     const [p1, p2] = await both(pairings);
@@ -122,7 +122,7 @@ describe('two consoles giving desk commands at once', () => {
     const enter = (g: Game, result: string, reason: string) => ({ type: 'enterResult', round: 1, white: g.white.id, black: g.black.id, result, reason });
     const [r1, r2] = await race(enter(g2, '0-1', 'the players told me'), enter(g2, '1-0', 'scoresheets'), 'result');
     expect(r1).toMatchObject({ type: 'ack' });
-    expect(r2).toMatchObject({ type: 'refused', reason: expect.stringContaining(`the result 1-0 in round 1, #${g2.white.id} – #${g2.black.id} (A1), came first from console c1: not carried out`) });
+    expect(r2).toMatchObject({ type: 'refused', code: 'came-first', reason: expect.stringContaining(`the result 1-0 in round 1, #${g2.white.id} – #${g2.black.id} (A1), came first from console c1: not carried out`) });
     await untilBoth('1-0 on both consoles', async (u) => (await pairings(u)).games.find((g) => g.white.id === g2.white.id)?.result === '1-0');
 
     // Results for two different games: A2's is stale too, but still stands: checked again, carried out.

@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { connectBus, eventSubjects, type BusConnection } from '../../bus/index.ts';
 import { arbiterCommand, HallProcesses, hostJournal, sourceSeqs, type BoardRow } from '../support/hall-processes.ts';
 import { startNatsCluster, type NatsCluster, type NatsNode } from '../support/nats.ts';
-import { until } from '../support/wait.ts';
+import { until, untilRead } from '../support/wait.ts';
 import { helloClient, type TestClient } from '../support/ws-client.ts';
 
 const subjects = eventSubjects('cairns-cup-2019');
@@ -27,19 +27,6 @@ function publishedOf(file: string): number {
     return Number((db.prepare("SELECT value FROM meta WHERE key = 'note:bus.published'").get() as { value: string } | undefined)?.value ?? 0);
   } finally {
     db.close();
-  }
-}
-
-async function untilAsync(check: () => Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if (await check()) return;
-    } catch {
-      // a server is away: ask again
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
@@ -112,7 +99,7 @@ describe('hall hosts and consoles on a 3-node JetStream cluster', () => {
     // It comes back on its store; later the stream's new leader hangs (SIGSTOP) and is let go.
     await first.restart();
     await cluster.waitForLeader(90_000);
-    await untilAsync(async () => ((await watcher!.jsm.streams.info(subjects.stream)).cluster?.replicas ?? []).filter((r) => r.current).length === 2, 'the restarted server current again', 90_000);
+    await untilRead(async () => ((await watcher!.jsm.streams.info(subjects.stream)).cluster?.replicas ?? []).filter((r) => r.current).length === 2, (current) => current, 'the restarted server current again', 90_000, 250);
     const second = await leaderNamed();
     second.freeze();
     try {

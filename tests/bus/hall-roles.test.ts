@@ -71,6 +71,7 @@ describe('hall hosts and consoles on one nats-server -js', () => {
     const [r1, r2] = await Promise.all([command(a1, 'p1', { type: 'pause', board: '2', reason: 'from c1' }), command(a2, 'p2', { type: 'pause', board: '2', reason: 'from c2' })]);
     expect([r1.type, r2.type].sort()).toEqual(['ack', 'refused']);
     expect(String((r1.type === 'refused' ? r1 : r2).reason)).toContain('already paused');
+    expect((r1.type === 'refused' ? r1 : r2).code).toBe('already-paused');
     // Acknowledged only once h1 journaled it; both consoles show it.
     expect(hostJournal(h1Journal, 'h1', '2').events.filter((t) => t === 'pause')).toHaveLength(1);
     await waitBoards(c1.url, 'board 2 paused on c1', (b) => b.find((x) => x.id === '2')?.status === 'paused');
@@ -82,7 +83,9 @@ describe('hall hosts and consoles on one nats-server -js', () => {
     link.freeze();
     await waitBoards(c1.url, "h2's boards unreachable", (b) => b.filter((x) => x.host?.id === 'h2').every((x) => x.host?.reachable === false), 30_000);
     expect((await boardsOf(c1.url)).filter((x) => x.host?.id === 'h1').every((x) => x.host?.reachable)).toBe(true);
-    expect(['refused']).toContain((await command(a1, 'p4', { type: 'pause', board: '4', reason: 'cut off' })).type);
+    const cutOff = await command(a1, 'p4', { type: 'pause', board: '4', reason: 'cut off' });
+    expect(['refused']).toContain(cutOff.type);
+    expect(cutOff.code).toBe('host-unreachable');
     await until(() => hostJournal(h2Journal, 'h2').last >= h2Before + 10, 'h2 journaling while cut off', 60_000);
     const seenDuring = (sourceSeqs(roles.journalOf('c1')).get('h2') ?? []).length;
     link.thaw();

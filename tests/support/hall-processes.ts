@@ -78,10 +78,10 @@ export class HallProcesses {
 export const pressesOf = (boards: readonly BoardRow[], ids: readonly string[]): number => boards.filter((b) => ids.includes(b.id)).reduce((n, b) => n + b.presses.white + b.presses.black, 0);
 
 /** Sends an arbiter command over the page's WebSocket and waits for its ack or refusal. */
-export async function arbiterCommand(client: TestClient, id: string, body: object, timeoutMs = 30_000): Promise<{ type: string; reason?: unknown }> {
+export async function arbiterCommand(client: TestClient, id: string, body: object, timeoutMs = 30_000): Promise<{ type: string; code?: unknown; reason?: unknown }> {
   const before = client.messages.length;
   client.send({ type: 'command', id, command: body });
-  let answer: { type: string; reason?: unknown } | undefined;
+  let answer: { type: string; code?: unknown; reason?: unknown } | undefined;
   await until(() => (answer = client.messages.slice(before).find((m) => (m.type === 'ack' || m.type === 'refused') && m.id === id)) !== undefined, `the answer to ${id}`, timeoutMs);
   return answer!;
 }

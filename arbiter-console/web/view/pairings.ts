@@ -21,7 +21,7 @@ export function pairingsPage(ctrl: TournamentCtrl, v: TournamentView): VNode[] {
     exports(ctrl, v, current !== undefined),
     ctrl.arbiter && confirmAll(ctrl, v),
     ctrl.arbiter && pairControl(ctrl, v),
-    ctrl.arbiter && v.draft !== undefined && draftSection(ctrl, v.draft, v.draft.round === v.liveRound),
+    ctrl.arbiter && v.draft !== undefined && draftSection(ctrl, v.draft),
     ...(rounds.length ? rounds.map((r) => roundTable(ctrl, r)) : [hl('p.placeholder', 'No pairings yet.')]),
     ctrl.arbiter && absences(ctrl, v),
     ctrl.arbiter && importAllowed(v) && trfImportBox(ctrl),
@@ -72,11 +72,9 @@ function pairControl(ctrl: TournamentCtrl, v: TournamentView): VNode | false {
   ]);
 }
 
-// A draft of the round on the clocks (paired at start) can only be published: its boards are set.
-function draftSection(ctrl: TournamentCtrl, draft: DraftView, onClocks: boolean): VNode {
+function draftSection(ctrl: TournamentCtrl, draft: DraftView): VNode {
   return hl('section.t-draft', { attrs: { 'aria-label': `Draft of round ${draft.round}` } }, [
     hl('h2', [`Draft: round ${draft.round} `, hl('span.badge.bad', 'not published')]),
-    onClocks && hl('p.warning', 'Paired at start and already on the boards: the clocks start once it is published.'),
     hl('table.t-table', [
       hl('thead', hl('tr', ['Board', 'White', 'Black', 'Change'].map((t) => hl('th', t)))),
       hl(
@@ -89,7 +87,7 @@ function draftSection(ctrl: TournamentCtrl, draft: DraftView, onClocks: boolean)
             hl('td', g.black.name),
             hl(
               'td.entry',
-              onClocks || others.length === 0
+              others.length === 0
                 ? []
                 : [
                     hl('button', { attrs: { 'data-t': 'swap' }, on: { click: () => ctrl.swapColours(g.board) } }, 'Swap colours'),
@@ -109,7 +107,7 @@ function draftSection(ctrl: TournamentCtrl, draft: DraftView, onClocks: boolean)
     draft.changes.length > 0 && [hl('h3', 'Changes'), hl('ol', draft.changes.map((c) => hl('li', `${c.change}: ${c.reason} (${c.by})`)))],
     hl('div.round-actions', [
       hl('button.primary', { attrs: { 'data-t': 'publish' }, on: { click: () => ctrl.publishRound() } }, `Publish round ${draft.round}`),
-      !onClocks && hl('button.danger', { attrs: { 'data-t': 'discard' }, on: { click: () => void ctrl.discardDraft(draft.round) } }, 'Discard draft'),
+      hl('button.danger', { attrs: { 'data-t': 'discard' }, on: { click: () => void ctrl.discardDraft(draft.round) } }, 'Discard draft'),
     ]),
   ]);
 }
