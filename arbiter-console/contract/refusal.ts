@@ -3,7 +3,7 @@
 // the arbiter and may say more. Pure: the page bundle imports it with the protocol.
 
 /** Refusals of a connection or a message as such (protocol errors: `error` messages). */
-export const SESSION_REFUSALS = ['malformed', 'too-large', 'rate-limited', 'unauthenticated', 'forbidden', 'bad-token', 'busy', 'locked-out'] as const;
+export const SESSION_REFUSALS = ['malformed', 'too-large', 'rate-limited', 'unauthenticated', 'forbidden', 'bad-token', 'busy', 'locked-out', 'full'] as const;
 
 /** Refusals of a command by the team's roles and sectors (staff.ts's permission table). */
 export const PERMISSION_REFUSALS = ['forbidden', 'outside-sector', 'sector-undefined'] as const;

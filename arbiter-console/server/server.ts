@@ -80,8 +80,20 @@ export interface ServerLimits {
   readonly helloWithinMs: number;
   /** A WebSocket ping this often; no pong by the next one and the connection is cut (default 15 s). */
   readonly heartbeatMs: number;
+  /** Connections other than the team's: spectators and connections not logged in yet (default 1,000). */
   readonly maxConnections: number;
+  /**
+   * Slots kept for the team on top of `maxConnections` (default 200): a connection that finds the
+   * others full gets one and must log in as an arbiter; spectators never hold one.
+   */
+  readonly teamConnections: number;
+  /** Spectators and connections not logged in yet from one address (default 300); arbiters are not counted. */
   readonly maxConnectionsPerAddress: number;
+  /**
+   * A spectator that has sent nothing this long (the page pings every 3 s) gives way to a new
+   * connection when `maxConnections` is full, the longest idle first (default 30 s).
+   */
+  readonly spectatorIdleMs: number;
 }
 
 const DEFAULT_LIMITS: ServerLimits = {
@@ -91,7 +103,9 @@ const DEFAULT_LIMITS: ServerLimits = {
   helloWithinMs: 10_000,
   heartbeatMs: 15_000,
   maxConnections: 1000,
+  teamConnections: 200,
   maxConnectionsPerAddress: 300,
+  spectatorIdleMs: 30_000,
 };
 
 export interface ConsoleServer {
@@ -150,6 +164,14 @@ function hostName(header: string): string {
   const colon = h.lastIndexOf(':');
   return colon < 0 ? h : h.slice(0, colon);
 }
+
+/** With TLS a browser that once reached the console over HTTPS never falls back to plain HTTP (a year). */
+const HSTS = 'max-age=31536000';
+/**
+ * HSTS binds a host name on every port: sent for `localhost` it would turn every plain
+ * http://localhost server in that browser to HTTPS for a year, so the console's own machine is left out.
+ */
+const sendsHsts = (host: string | undefined): boolean => host !== undefined && !/(^|\.)localhost$/.test(hostName(host));
 
 export async function startConsoleServer(options: ConsoleServerOptions): Promise<ConsoleServer> {
   const teardown = new Teardown();
@@ -231,6 +253,10 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
   const host: SessionHost = {
     hello(session, message) {
       if (message.role === 'spectator') {
+        if (session.teamSlot) {
+          session.error('full', `the console has ${limits.maxConnections} spectators and connections already; the slots left are kept for the team`);
+          return session.close(1013, 'full for spectators');
+        }
         session.welcome({ kind: 'spectator' });
         session.answer({ type: 'welcome', protocol: PROTOCOL_VERSION, role: 'spectator', heartbeatMs: limits.heartbeatMs });
         return broadcast.snapshot(session);
@@ -314,6 +340,7 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
   teardown.defer('the heartbeat', () => clearInterval(heartbeat));
 
   const onRequest = (req: IncomingMessage, res: import('node:http').ServerResponse): void => {
+    if (options.tls && sendsHsts(req.headers.host)) res.setHeader('strict-transport-security', HSTS);
     if (req.method === 'POST' && hostAllowed(req.headers.host) && (req.url ?? '').split('?')[0] === IMPORT_PATH) {
       answerImport(req, { credentials, gate, deskFor, sections: () => [...desks.keys()] }).then(
         (answer) => writeAnswer(res, answer, false),
@@ -370,6 +397,42 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
     wss.close();
   });
   let upgrading = 0;
+  /** Gives up a connection's slot to a newcomer: gone from the count at once, closed as it can. */
+  const giveWay = (session: ClientSession, why: string): void => {
+    sessions.delete(session);
+    session.close(1013, why);
+  };
+  /**
+   * Where a new connection from `address` goes, or why it is refused (a 503). The team always gets
+   * in: past `maxConnections` a connection takes a slot kept for the team, and must log in as an
+   * arbiter. A spectator that went silent gives way first; when the team's slots are all taken by
+   * connections still to log in, the oldest of them gives way (an arbiter says hello at once).
+   */
+  const slotFor = (address: string): { readonly team: boolean } | string => {
+    let others = upgrading;
+    let fromAddress = 0;
+    let idlest: ClientSession | undefined;
+    let oldestWaiting: ClientSession | undefined;
+    for (const s of sessions) {
+      if (s.role.kind === 'arbiter') continue;
+      if (s.address === address) fromAddress += 1;
+      if (!s.teamSlot) others += 1;
+      if (s.role.kind === 'spectator' && (!idlest || s.heardAt < idlest.heardAt)) idlest = s;
+      if (s.teamSlot && s.role.kind === 'pending' && !s.verifying && (!oldestWaiting || s.heardAt < oldestWaiting.heardAt)) oldestWaiting = s;
+    }
+    if (fromAddress >= limits.maxConnectionsPerAddress) return `${limits.maxConnectionsPerAddress} spectators and connections from ${address} already`;
+    if (others < limits.maxConnections) return { team: false };
+    if (idlest && realTimers.now() - idlest.heardAt >= limits.spectatorIdleMs) {
+      giveWay(idlest, 'idle spectator: its place went to a new connection');
+      return { team: false };
+    }
+    if (sessions.size + upgrading < limits.maxConnections + limits.teamConnections) return { team: true };
+    if (oldestWaiting) {
+      giveWay(oldestWaiting, 'no login in time on a slot kept for the team');
+      return { team: true };
+    }
+    return `the console has ${limits.maxConnections} spectators and connections, and its ${limits.teamConnections} slots kept for the team are taken`;
+  };
   const refuseUpgrade = (socket: Duplex, status: string, why: string): void => {
     socket.end(`HTTP/1.1 ${status}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${why}\n`);
   };
@@ -384,14 +447,14 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
     if (!hostAllowed(req.headers.host)) return refuseUpgrade(socket, '421 Misdirected Request', 'this console does not answer to that host');
     if (!originAllowed(req)) return refuseUpgrade(socket, '403 Forbidden', 'origin not allowed');
     const address = req.socket.remoteAddress ?? '?';
-    if (sessions.size + upgrading >= limits.maxConnections) return refuseUpgrade(socket, '503 Service Unavailable', `the console has ${limits.maxConnections} connections already`);
-    let fromAddress = 0;
-    for (const s of sessions) if (s.address === address) fromAddress += 1;
-    if (fromAddress >= limits.maxConnectionsPerAddress) return refuseUpgrade(socket, '503 Service Unavailable', `${limits.maxConnectionsPerAddress} connections from ${address} already`);
+    const slot = slotFor(address);
+    if (typeof slot !== 'object') return refuseUpgrade(socket, '503 Service Unavailable', slot);
     upgrading += 1;
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
       upgrading -= 1;
-      sessions.add(new ClientSession(ws, address, sessionLimits, host, realTimers, limits.helloWithinMs));
+      const session = new ClientSession(ws, address, sessionLimits, host, realTimers, limits.helloWithinMs);
+      session.teamSlot = slot.team;
+      sessions.add(session);
     });
   });
 
