@@ -7,7 +7,7 @@ import type { DeviceSpec, OpenedDevice } from './devices/index.ts';
 import { startDevices } from './devices/index.ts';
 import { joinAsConsole, type ConsoleBusOptions, type ConsoleOnBus, type LagWindow } from './on-bus/index.ts';
 import type { ArbiterCommand, TournamentCommand } from './contract/index.ts';
-import { PlayingHall } from './hall/index.ts';
+import { PlayingHall, type CommandBy } from './hall/index.ts';
 import { Journal, type Durability } from './journal/index.ts';
 import type { LateArrival } from './simulation/index.ts';
 import { prepareDataDir, StartFailure, Teardown } from './start/index.ts';
@@ -207,8 +207,8 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
     event: () => eventSummary(desks),
     ...(onBus
       ? {
-          routeCommand: (command: ArbiterCommand, arbiter: string) => onBus!.route(command, arbiter),
-          routeDeskCommand: (d: TournamentDesk, command: TournamentCommand, arbiter: string) => onBus!.deskCommand(d, command, arbiter),
+          routeCommand: (command: ArbiterCommand, arbiter: CommandBy) => onBus!.route(command, arbiter),
+          routeDeskCommand: (d: TournamentDesk, command: TournamentCommand, arbiter: CommandBy) => onBus!.deskCommand(d, command, arbiter),
           busHealth: (window: LagWindow) => onBus!.health(window),
         }
       : {}),

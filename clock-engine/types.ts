@@ -99,7 +99,8 @@ export interface GameConfig {
 export type EventActor =
   | { readonly kind: 'player'; readonly side: Side }
   | { readonly kind: 'device'; readonly deviceId: string }
-  | { readonly kind: 'arbiter'; readonly name: string }
+  /** `name` for display (PGN, page); `credential` the id of the credential he acted with, where one was used. */
+  | { readonly kind: 'arbiter'; readonly name: string; readonly credential?: string }
   | { readonly kind: 'system' };
 
 /**

@@ -1,31 +1,48 @@
-// Clock settings for a round's boards and for playoff games, from the event file: the clock engine
-// runs them (createGameClock for live boards, replayGame for a journal).
+// The one place where an event section becomes a game's clock rules (docs/clock-rules.md): the
+// console seats its rounds and playoff sittings with them, the simulations and the Laws-edition
+// tests fold with them, so what is tested is what runs.
 import { gameConfig, type GameConfig } from '../clock-engine/index.ts';
-import type { RoundBoard } from './boards.ts';
-import { findSection, quickplayFinishOf, type ZeitnotEvent } from './event.ts';
+import { findSection, lateArrivalOf, quickplayFinishOf, type ZeitnotEvent } from './event.ts';
 import type { PlayoffGame } from './playoff.ts';
 
 const lawsEdition = { L2009: '2009', L2018: '2018', L2023: '2023' } as const;
 
-/** Maps an epoch instant to the console's monotonic time base (identity by default). */
-export type ToMonotonic = (epochMs: number) => number;
+/** When a game's clock is due and who starts it. */
+export interface GameStart {
+  /** The scheduled start of the round (or playoff sitting) on the caller's monotonic scale. */
+  readonly scheduledStart: number;
+  /**
+   * The clock starts itself at `scheduledStart` (a game replayed or simulated without an arbiter);
+   * default: it waits for the arbiter's start (the console's startAll).
+   */
+  readonly autoStart?: boolean;
+}
 
-/** The game clock of one board of a round: time control, default time, draw rule, Article 10.2. */
-export function boardGameConfig(event: ZeitnotEvent, sectionId: string, board: RoundBoard, toMonotonic: ToMonotonic = (ms) => ms): GameConfig {
+/**
+ * The rules of every game of a section's rounds: its time control, default time and its boundary,
+ * what a player absent at its end gets (lateArrivalOf: the regulations', else the Laws'), the Laws
+ * edition, the draw rule, the quickplay-finish claim and the supervision of rapid and blitz games.
+ */
+export function sectionGameConfig(event: ZeitnotEvent, sectionId: string, start: GameStart): GameConfig {
   const section = findSection(event, sectionId);
-  return gameConfig(board.timeControl, {
-    scheduledStart: toMonotonic(board.scheduledStartMs),
-    defaultTimeMs: board.defaultTimeMinutes * 60_000,
+  return gameConfig(section.timeControl, {
+    scheduledStart: start.scheduledStart,
+    defaultTimeMs: section.defaultTimeMinutes * 60_000,
     defaultTimeBoundary: section.defaultTimeBoundary,
+    lateArrival: lateArrivalOf(event, section),
     lawsEdition: lawsEdition[event.lawsEdition],
     drawOfferMinMove: event.drawRule?.minMoves ?? 0,
     quickplayClaim: quickplayFinishOf(event, section),
     supervision: section.supervision,
-    autoStart: true,
+    ...(start.autoStart !== undefined ? { autoStart: start.autoStart } : {}),
   });
 }
 
-/** The game clock of a playoff game (players present: the arbiter starts it; no default time). */
+/**
+ * The rules of a playoff game: the stage's time control (Armageddon's draw odds), the draw rule only
+ * where the regulations extend it to playoffs, no default time (the tied players are there: the
+ * arbiter starts the clocks and rules on an absence).
+ */
 export function playoffGameConfig(event: ZeitnotEvent, game: PlayoffGame, scheduledStart: number, sectionId = event.sections[0]!.id): GameConfig {
   // Playoff games are rapid or blitz: the section's supervision decides which Appendix applies.
   const section = findSection(event, sectionId);

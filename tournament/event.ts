@@ -127,6 +127,13 @@ export const sectionSchema = z.strictObject({
    */
   defaultTimeBoundary: z.enum(['more-than', 'at']).default('more-than'),
   /**
+   * What happens to a player still absent when the default time ends: 'forfeit' (he loses the game) or
+   * 'arbiter-decides' (the clock stops and the arbiter rules). The regulations decide ("shall forfeit",
+   * "will lose"); where they are silent, the Laws: L2009 6.7 a loss, L2018/L2023 6.7.1 a loss "unless
+   * the arbiter decides otherwise" (lateArrivalOf).
+   */
+  lateArrival: z.enum(['forfeit', 'arbiter-decides']).optional(),
+  /**
    * Rapid and blitz games of the section, playoffs included: whether supervision is adequate in the
    * Laws' sense (L2009 A.3/B.2, L2018 A.3/B.3, L2023 A.4/B.2) or not (L2009 A.4/B.3, L2018 A.4/B.4,
    * L2023 A.5/B.3).
@@ -364,4 +371,9 @@ export async function readEventFile(path: string, options: LoadEventOptions = {}
 /** Whether a section's games have the quickplay-finish claim (the Laws' default per edition). */
 export function quickplayFinishOf(event: Pick<ZeitnotEvent, 'lawsEdition'>, section: Pick<EventSection, 'quickplayFinish'>): boolean {
   return section.quickplayFinish ?? event.lawsEdition === 'L2009';
+}
+
+/** What the section's clocks do with a player absent at the end of the default time (the regulations', else the Laws' per edition). */
+export function lateArrivalOf(event: Pick<ZeitnotEvent, 'lawsEdition'>, section: Pick<EventSection, 'lateArrival'>): 'forfeit' | 'arbiter-decides' {
+  return section.lateArrival ?? (event.lawsEdition === 'L2009' ? 'forfeit' : 'arbiter-decides');
 }

@@ -3,7 +3,7 @@
 // tournament/dutch/index.ts; tests reach everything through internal.ts.)
 export { bergerSchedule } from './berger.ts';
 export { hallBoardNumbers, type Pairing, roundBoards } from './boards.ts';
-export { playoffGameConfig } from './clocks.ts';
+export { type GameStart, playoffGameConfig, sectionGameConfig } from './clocks.ts';
 export { type EventPlayer, type EventSection, findSection, loadEvent, quickplayFinishOf, sectionRounds, type ZeitnotEvent } from './event.ts';
 export { decidePlayoff, drawingOfLots, type PlayoffGame, playoffSitting, type PlayoffState, recordPlayoffResult, startPlayoff, tiedForFirst } from './playoff.ts';
 export { presetEvent, presetJson, type PresetName, presetNames } from './presets.ts';

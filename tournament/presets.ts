@@ -45,6 +45,9 @@ const cairnsCup2019: EventInput = {
       format: { kind: 'round-robin', cycles: 1 },
       timeControl: '40/5400+30:1800+30',
       defaultTimeMinutes: 30,
+      // Regulation 1: "Players more than 30 (thirty) minutes late for a round shall forfeit that round"
+      // (the Laws 2018 would leave it to the arbiter: 6.7.1 "unless the arbiter decides otherwise").
+      lateArrival: 'forfeit',
       schedule: daily(2019, 2, 6, 9, '13:00', '-06:00', [10, 14]),
       players: field('Cairns player', 10, 2560, 20, 'USA'),
       tiebreaks: ['DE', 'BPG', 'KS', 'SB', 'WON'],
@@ -90,6 +93,8 @@ const donostiaGroup = (id: string, name: string, time: string, top: number, pref
   format: { kind: 'round-robin', cycles: 1 },
   timeControl: '5400+30',
   defaultTimeMinutes: 60,
+  // Art. 6: "Players who arrive at the chessboard more than 60 minutes after the scheduled start will lose their games".
+  lateArrival: 'forfeit',
   // Art. 3-5: 16:30 or 17:00, the last round at 16:00. Rest day (12 July) illustrative.
   schedule: [...daily(2009, 7, 7, 8, time, '+02:00', [12]), '2009-07-16T16:00:00+02:00'],
   players: field(prefix, 10, top, 25, 'ESP'),
@@ -185,6 +190,8 @@ const saOpen2009: EventInput = {
       timeControl: '5400+30',
       quickplayFinish: false,
       defaultTimeMinutes: 30,
+      // "Any player arriving more than 30 minutes late after the scheduled start of a game WILL LOSE the game on default."
+      lateArrival: 'forfeit',
       schedule: saOpenSchedule,
       players: saOpenField(),
       teams: [
@@ -220,6 +227,7 @@ const saOpen2009: EventInput = {
       timeControl: '7200',
       quickplayFinish: true,
       defaultTimeMinutes: 30,
+      lateArrival: 'forfeit',
       schedule: saOpenSchedule,
       players: Array.from({ length: 20 }, (_, i) => ({
         id: i + 1,

@@ -95,6 +95,8 @@ const tournamentCommandOptions = [
   z.strictObject({ type: z.literal('requestBye'), section, round: roundNumber, player: playerId, kind: z.enum(['half', 'zero']), reason }),
   /** The player is not paired from `fromRound` on (and gets no prize where the rules say so). */
   z.strictObject({ type: z.literal('withdrawPlayer'), section, player: playerId, fromRound: roundNumber, reason }),
+  /** Corrects a player's name (shown on the pages and exports from now on; seats already on the boards keep theirs). */
+  z.strictObject({ type: z.literal('renamePlayer'), section, player: playerId, name: z.string().trim().min(1).max(80), reason }),
   z.strictObject({
     type: z.literal('recordIncident'),
     section,

@@ -3,7 +3,7 @@
 // the arbiter and may say more. Pure: the page bundle imports it with the protocol.
 
 /** Refusals of a connection or a message as such (protocol errors: `error` messages). */
-export const SESSION_REFUSALS = ['malformed', 'too-large', 'rate-limited', 'unauthenticated', 'forbidden', 'bad-token', 'busy', 'locked-out'] as const;
+export const SESSION_REFUSALS = ['malformed', 'too-large', 'rate-limited', 'unauthenticated', 'forbidden', 'bad-token', 'busy', 'locked-out', 'full'] as const;
 
 /** Refusals of a command by the team's roles and sectors (staff.ts's permission table). */
 export const PERMISSION_REFUSALS = ['forbidden', 'outside-sector', 'sector-undefined'] as const;
@@ -57,7 +57,7 @@ export const DESK_REFUSALS = [
 ] as const;
 
 /** Refusals of the chief's team commands (team.ts). */
-export const TEAM_REFUSALS = ['no-team', 'bad-boards', 'unknown-sector', 'sector-in-use', 'unknown-credential', 'already-revoked'] as const;
+export const TEAM_REFUSALS = ['no-team', 'bad-boards', 'unknown-sector', 'sector-in-use', 'name-in-use', 'unknown-credential', 'already-revoked'] as const;
 
 /** Refusals on the bus (bus-console.ts, bus-desk.ts, hall-host.ts): the command may not have been carried out. */
 export const BUS_REFUSALS = [

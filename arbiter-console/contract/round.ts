@@ -1,12 +1,20 @@
 // The console's own round model: boards with ids and players, one game config for all of them.
 // Event files (tournament part) and the built-in demo are adapted to this (event-round.ts).
 import type { GameConfig, TimeControl } from '../../clock-engine/index.ts';
+import type { EventPlayer } from '../../tournament/index.ts';
 
 export interface RoundBoard {
   /** Board number as the hall knows it ("1", "2", ... or "A1"). */
   readonly id: string;
+  /** The players' names: display only (the page, the PGN); the desk knows the players by their ids. */
   readonly white: string;
   readonly black: string;
+  /** The players' pairing numbers in the event's section (absent on a round without an event, and in journals before ids). */
+  readonly whiteId?: number;
+  readonly blackId?: number;
+  /** Their FIDE ids, where the event file has them (the PGN's WhiteFideId and BlackFideId). */
+  readonly whiteFideId?: string;
+  readonly blackFideId?: string;
   /**
    * 'device': a clock in the mirror role keeps this board's time (GameConfig.timekeeper). Set from the
    * devices when the journal is created and kept in it, so a restart replays the same config.
@@ -49,6 +57,18 @@ export function checkRound(round: Round): Round {
   if (round.game.timeControl.periods.length === 0) throw new Error('the time control has no period');
   if (Number.isNaN(Date.parse(round.scheduledStart))) throw new Error(`scheduled start '${round.scheduledStart}' is not a date-time`);
   return round;
+}
+
+/** A board's players as the event section has them: names to show, pairing numbers and FIDE ids to go by. */
+export function seatedPlayers(white: EventPlayer, black: EventPlayer): Pick<RoundBoard, 'white' | 'black' | 'whiteId' | 'blackId' | 'whiteFideId' | 'blackFideId'> {
+  return {
+    white: white.name,
+    black: black.name,
+    whiteId: white.id,
+    blackId: black.id,
+    ...(white.fideId !== undefined ? { whiteFideId: white.fideId } : {}),
+    ...(black.fideId !== undefined ? { blackFideId: black.fideId } : {}),
+  };
 }
 
 /** The rules of one board's game: the round's, with the board's timekeeper. */

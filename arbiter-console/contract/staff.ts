@@ -136,6 +136,7 @@ export const PERMISSIONS: { readonly [T in CommandType]: Permission } = {
   decidePlayoff: EVENT_CHANGE,
   requestBye: EVENT_CHANGE,
   withdrawPlayer: EVENT_CHANGE,
+  renamePlayer: EVENT_CHANGE,
   // A TRF brings registrations and rounds played elsewhere; a deputy may run it (the desk refuses it once a round is paired here).
   importTrf: ROUND_WIDE,
   defineSector: TEAM,

@@ -7,7 +7,7 @@ import type { CrosstableView, EventPlayer, FinesView, Offence, Pairing, PlayoffS
  * One journaled tournament action. Outcomes are journaled (the draft's pairings, the playoff's seed),
  * not only requests, so a replay never depends on a later version of the pairing engine.
  */
-export type TournamentRecord =
+export type TournamentRecord = (
   /** The event and section this journal's desk runs (the first tournament record). */
   | { readonly type: 'open'; readonly event: ZeitnotEvent; readonly section: string }
   | {
@@ -51,7 +51,13 @@ export type TournamentRecord =
     }
   | { readonly type: 'bye'; readonly round: number; readonly player: number; readonly kind: 'half' | 'zero'; readonly reason: string; readonly by: string }
   | { readonly type: 'withdrawal'; readonly player: number; readonly fromRound: number; readonly reason: string; readonly by: string }
-  | { readonly type: 'incident'; readonly round: number; readonly player: number; readonly offence: Offence; readonly note?: string; readonly by: string };
+  /** The chief arbiter corrects a player's name: the player stays his pairing number; names are for display. */
+  | { readonly type: 'rename'; readonly player: number; readonly name: string; readonly reason: string; readonly by: string }
+  | { readonly type: 'incident'; readonly round: number; readonly player: number; readonly offence: Offence; readonly note?: string; readonly by: string }
+) & {
+  /** The id of the credential `by` acted with ('chief': the printed token); absent for the console's own records and in journals before ids. */
+  readonly credential?: string;
+};
 
 /** What a registration list set on one of the section's players (only what differed). */
 export interface RegistrationUpdate {

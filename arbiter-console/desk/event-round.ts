@@ -1,8 +1,7 @@
-// From an event file (tournament part) to the console's round: boards, players, one game config.
-import { gameConfig } from '../../clock-engine/index.ts';
-import { findSection, hallBoardNumbers, quickplayFinishOf, roundBoards, type Pairing, type ZeitnotEvent } from '../../tournament/index.ts';
+// From an event file (tournament part) to the console's round: boards, players (by id), one game config.
+import { findSection, hallBoardNumbers, roundBoards, sectionGameConfig, type Pairing, type ZeitnotEvent } from '../../tournament/index.ts';
 import { withDeviceTimekeepers, type DeviceSpec } from '../devices/index.ts';
-import { checkRound, type Round } from '../contract/index.ts';
+import { checkRound, seatedPlayers, type Round } from '../contract/index.ts';
 import type { SeatRound } from './tournament-desk.ts';
 
 export interface RoundChoice {
@@ -30,18 +29,7 @@ export function roundFromEvent(event: ZeitnotEvent, choice: RoundChoice, toMonot
   const first = setup.boards[0];
   if (!first) throw new Error(`round ${number} of '${section.id}' has no boards (pairings not made yet?)`);
   const startWallMs = choice.startWallMs ?? first.scheduledStartMs;
-  const laws = event.lawsEdition === 'L2009' ? '2009' : event.lawsEdition === 'L2018' ? '2018' : '2023';
-  const game = gameConfig(section.timeControl, {
-    scheduledStart: toMonotonic(startWallMs),
-    defaultTimeMs: section.defaultTimeMinutes * 60_000,
-    // L2009 6.6: late = loss. L2018/L2023 6.7.1: loss "unless the arbiter decides otherwise".
-    lateArrival: laws === '2009' ? 'forfeit' : 'arbiter-decides',
-    lawsEdition: laws,
-    drawOfferMinMove: event.drawRule?.minMoves ?? 0,
-    defaultTimeBoundary: section.defaultTimeBoundary,
-    quickplayClaim: quickplayFinishOf(event, section),
-    supervision: section.supervision,
-  });
+  const game = sectionGameConfig(event, section.id, { scheduledStart: toMonotonic(startWallMs) });
   const startIso = new Date(startWallMs).toISOString();
   return checkRound({
     event: section.name === event.name || event.sections.length === 1 ? event.name : `${event.name} – ${section.name}`,
@@ -50,7 +38,7 @@ export function roundFromEvent(event: ZeitnotEvent, choice: RoundChoice, toMonot
     date: (choice.startWallMs === undefined ? first.scheduledStart : startIso).slice(0, 10).replace(/-/g, '.'),
     scheduledStart: startIso,
     game,
-    boards: setup.boards.map((b) => ({ id: String(b.board), white: b.white.name, black: b.black.name })),
+    boards: setup.boards.map((b) => ({ id: String(b.board), ...seatedPlayers(b.white, b.black) })),
   });
 }
 
@@ -76,11 +64,11 @@ export interface SeatOptions {
  */
 export function seatFor(event: ZeitnotEvent, sectionId: string, options: SeatOptions): SeatRound {
   const numbers = hallBoardNumbers(event, sectionId);
-  return (round, pairing) => {
+  return (round, pairing, current) => {
     const scheduled = Date.parse(findSection(event, sectionId).schedule[round - 1]!);
     const wallNow = options.wallNow();
     const startWallMs = scheduled > wallNow ? undefined : Math.ceil(wallNow + options.lateStartMs / options.scale);
-    const base = roundFromEvent(event, { section: sectionId, round, pairings: pairing, ...(startWallMs !== undefined ? { startWallMs } : {}) }, options.toMonotonic);
+    const base = roundFromEvent(current, { section: sectionId, round, pairings: pairing, ...(startWallMs !== undefined ? { startWallMs } : {}) }, options.toMonotonic);
     const boards = base.boards.map((b, k) => {
       const hall = numbers[k];
       if (hall === undefined) throw new RangeError(`section '${sectionId}' has ${numbers.length} hall boards, round ${round} needs ${base.boards.length}`);

@@ -4,17 +4,20 @@
 // the stage's time control (G/45+5, G/10+5, 5-minute games, Armageddon W5-B4 with draw odds to Black).
 // When a board's game ends on the clock its result is the playoff game's; when every game of the
 // sitting has one, the playoff decides the next stage by itself and the next sitting is seated.
-import { findSection, hallBoardNumbers, playoffGameConfig, playoffSitting, type PlayoffGame, type PlayoffState, type ZeitnotEvent } from '../../tournament/index.ts';
+import { findSection, hallBoardNumbers, playoffGameConfig, playoffSitting, type EventPlayer, type PlayoffGame, type PlayoffState, type ZeitnotEvent } from '../../tournament/index.ts';
 import { withDeviceTimekeepers, type DeviceSpec } from '../devices/index.ts';
 import type { PlayingHall } from '../hall/index.ts';
-import { checkRound, type Round } from '../contract/index.ts';
+import { checkRound, seatedPlayers, type Round } from '../contract/index.ts';
 import type { TournamentRecord } from '../contract/index.ts';
 
 /** The hall section a section's playoff games are seated in ('/' is never in a section id). */
 export const playoffHallSection = (section: string): string => `${section}/playoff`;
 
-/** Builds the round of one sitting of playoff games (`sitting` counts from 1 over the whole playoff). */
-export type SeatPlayoff = (sitting: number, games: readonly PlayoffGame[]) => Round;
+/**
+ * Builds the round of one sitting of playoff games (`sitting` counts from 1 over the whole playoff), its
+ * players taken by pairing number from `event` as the desk knows it.
+ */
+export type SeatPlayoff = (sitting: number, games: readonly PlayoffGame[], event: ZeitnotEvent) => Round;
 
 export interface PlayoffSeatOptions {
   /** The console's monotonic now: a sitting is due at once, the arbiter starts its clocks. */
@@ -27,9 +30,14 @@ export interface PlayoffSeatOptions {
 export function playoffSeatFor(event: ZeitnotEvent, sectionId: string, options: PlayoffSeatOptions): SeatPlayoff {
   const section = findSection(event, sectionId);
   const numbers = hallBoardNumbers(event, sectionId);
-  const name = (id: number): string => section.players.find((p) => p.id === id)?.name ?? `#${id}`;
   const title = section.name === event.name || event.sections.length === 1 ? event.name : `${event.name} – ${section.name}`;
-  return (sitting, games) => {
+  return (sitting, games, current) => {
+    const players = findSection(current, sectionId).players;
+    const player = (id: number): EventPlayer => {
+      const found = players.find((p) => p.id === id);
+      if (!found) throw new RangeError(`section '${sectionId}' has no player ${id}`);
+      return found;
+    };
     const first = games[0];
     if (!first) throw new RangeError('a playoff sitting needs at least one game');
     if (games.length > numbers.length) throw new RangeError(`section '${sectionId}' has ${numbers.length} hall boards, the playoff sitting needs ${games.length}`);
@@ -42,7 +50,7 @@ export function playoffSeatFor(event: ZeitnotEvent, sectionId: string, options: 
       date: wall.slice(0, 10).replace(/-/g, '.'),
       scheduledStart: wall,
       game: playoffGameConfig(event, first, options.now(), sectionId),
-      boards: games.map((g, k) => ({ id: String(numbers[k]), white: name(g.white), black: name(g.black), playoffGame: g.id })),
+      boards: games.map((g, k) => ({ id: String(numbers[k]), ...seatedPlayers(player(g.white), player(g.black)), playoffGame: g.id })),
     };
     return withDeviceTimekeepers(checkRound(round), options.devices);
   };

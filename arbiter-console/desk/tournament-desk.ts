@@ -32,7 +32,7 @@ import {
 import type { GameResult } from '../../clock-engine/index.ts';
 import type { Attention } from '../contract/index.ts';
 import type { Board } from '../hall/index.ts';
-import type { CommandOutcome, HallChange, PlayingHall } from '../hall/index.ts';
+import { actingAs, type CommandBy, type CommandOutcome, type HallChange, type PlayingHall } from '../hall/index.ts';
 import type { JournalRecord } from '../journal/index.ts';
 import { playoffBoardsStep, playoffHallSection, type SeatPlayoff } from './playoff-boards.ts';
 import { MAIN, type Round } from '../contract/index.ts';
@@ -42,8 +42,11 @@ import { planTrfImport, withRegistration } from './tournament-import.ts';
 import type { DraftView, PairedGame, PairedPlayer, RegistrationUpdate, ResultCorrection, RoundPairings, TournamentRecord, TournamentView, TrfImportPreview, ViewParts } from '../contract/index.ts';
 import { assembleViews } from './tournament-view-build.ts';
 
-/** Puts a published round on the hall's boards: the event console builds it (clock settings, hall board numbers). */
-export type SeatRound = (round: number, pairing: { readonly games: readonly Pairing[]; readonly bye: number | null }) => Round;
+/**
+ * Puts a published round on the hall's boards: the event console builds it (clock settings, hall board
+ * numbers), its players taken by pairing number from `event` as the desk knows it (registration list, names corrected).
+ */
+export type SeatRound = (round: number, pairing: { readonly games: readonly Pairing[]; readonly bye: number | null }, event: ZeitnotEvent) => Round;
 
 interface Draft {
   readonly round: number;
@@ -66,6 +69,15 @@ function journaledActions(hall: PlayingHall, place: { section?: string }): Journ
 
 const key = (round: number, white: number, black: number): string => `${round}:${white}:${black}`;
 
+/** How a record names who gave the command: `by` his name, `credential` the id he acted with (if any). */
+function signature(arbiter: CommandBy): { readonly by: string; readonly credential?: string } {
+  const { name, credential } = actingAs(arbiter);
+  return credential === undefined ? { by: name } : { by: name, credential };
+}
+
+/** A record with the credential of who gave the command (the console's own records have none). */
+const signed = (record: TournamentRecord, credential: string | undefined): TournamentRecord => (credential === undefined ? record : { ...record, credential });
+
 const isPlayoffStep = (action: TournamentRecord): boolean => action.type === 'playoffStart' || action.type === 'playoffResult' || action.type === 'playoffRuling';
 
 /** Runs `work` once, a turn later, however often it is asked for before then. */
@@ -85,9 +97,9 @@ export class TournamentDesk {
   /** The event as this desk knows it: the event file, with the section's imported registration list. */
   #event: ZeitnotEvent;
   #section: EventSection;
-  /** The section's players as an imported registration list set them (undefined: as the event file has them). */
+  /** The section's players as an imported registration list or a name correction set them (undefined: as the event file has them). */
   #registered: EventPlayer[] | undefined;
-  /** Hall board id -> the event players on it (matched by name), for the seated round. */
+  /** Hall board id -> the event players on it (by the pairing numbers the seat carries), for the seated round. */
   hallPairs = new Map<string, Pairing>();
   /** The hall board of each pair of the seated round (`white:black`): a view build asks it of every game. */
   #hallBoardOfPair = new Map<string, string>();
@@ -164,16 +176,23 @@ export class TournamentDesk {
     return this.#section;
   }
 
-  /** The seated round's boards and the event players on them (matched by name). */
+  /**
+   * The seated round's boards and the event players on them, by the pairing numbers each seat carries.
+   * A seat journaled before seats had ids (names only) is linked by name only where that name is one
+   * player's in the section: two entrants of one name are never told apart by it.
+   */
   #linkBoards(): void {
     const seated = this.hall.seated.get(this.hallSection);
     if (seated === this.#pairsOf) return;
     this.#pairsOf = seated;
     this.hallPairs = new Map();
-    const byName = new Map(this.section.players.map((p) => [p.name, p.id]));
+    const ids = new Set(this.section.players.map((p) => p.id));
+    const named = new Map<string, number | null>();
+    for (const p of this.section.players) named.set(p.name, named.has(p.name) ? null : p.id);
+    const idOf = (id: number | undefined, name: string): number | undefined => (id !== undefined ? (ids.has(id) ? id : undefined) : (named.get(name) ?? undefined));
     for (const info of seated?.boards ?? []) {
-      const white = byName.get(info.white);
-      const black = byName.get(info.black);
+      const white = idOf(info.whiteId, info.white);
+      const black = idOf(info.blackId, info.black);
       if (white !== undefined && black !== undefined) this.hallPairs.set(info.id, { white, black });
     }
     this.#hallBoardOfPair = new Map([...this.hallPairs].map(([id, p]) => [`${p.white}:${p.black}`, id]));
@@ -293,16 +312,17 @@ export class TournamentDesk {
    * PGN's result is the desk's, with who and why), or the clock's taken (the desk's result corrected,
    * with the reason, and the alert dismissed), in one journaled step.
    */
-  #resolveConflict(command: Extract<TournamentCommand, { type: 'resolveResultConflict' }>, by: string): CommandOutcome {
+  #resolveConflict(command: Extract<TournamentCommand, { type: 'resolveResultConflict' }>, arbiter: CommandBy): CommandOutcome {
+    const who = signature(arbiter);
     const conflict = this.#conflictOf(command.round, command.white, command.black);
     if (!conflict) return refusal('no-conflict', `round ${command.round}: no contradiction between the clock and the desk for ${this.#player(command.white).name} – ${this.#player(command.black).name}`);
     const { board, alert, clock, entered } = conflict;
     const at = this.hall.source.now();
     let journalSeq: number;
     if (command.keep === 'entered') {
-      journalSeq = this.hall.record({ kind: 'note', board: board.id, note: { type: 'correction', at, result: entered.result, by, reason: `the desk's ${entered.result} kept over the clock's ${clock}: ${command.reason}` } });
+      journalSeq = this.hall.record({ kind: 'note', board: board.id, note: { type: 'correction', at, result: entered.result, ...who, reason: `the desk's ${entered.result} kept over the clock's ${clock}: ${command.reason}` } });
     } else {
-      const action: TournamentRecord = { type: 'result', round: command.round, white: command.white, black: command.black, result: clock, source: 'arbiter', termination: board.state.result?.termination ?? 'clock', replaces: entered.result, reason: command.reason, by };
+      const action: TournamentRecord = { type: 'result', round: command.round, white: command.white, black: command.black, result: clock, source: 'arbiter', termination: board.state.result?.termination ?? 'clock', replaces: entered.result, reason: command.reason, ...who };
       journalSeq = this.hall.recordBatch([
         this.#entry(action, at),
         { kind: 'note', board: board.id, note: { type: 'dismiss', at, alertId: alert.id } },
@@ -343,7 +363,7 @@ export class TournamentDesk {
         continue;
       }
       if (step.next.length > 0) {
-        const seated = this.hall.seat(this.#seatPlayoff(step.sitting + 1, step.next));
+        const seated = this.hall.seat(this.#seatPlayoff(step.sitting + 1, step.next, this.event));
         this.#playoffHeld = seated.ok ? undefined : seated.reason;
         changed = true;
       } else if (step.sitting > 0 && (this.#playoff.winner !== undefined || this.#playoff.arbiterDecision) && this.hall.phaseOf(this.playoffSection, step.sitting) !== 'closed') {
@@ -430,13 +450,20 @@ export class TournamentDesk {
       case 'withdrawal':
         this.#withdrawals.push(record);
         break;
+      case 'rename':
+        this.#setPlayers(this.#section.players.map((p) => (p.id === record.player ? { ...p, name: record.name } : p)));
+        break;
     }
   }
 
   /** A registration list's updates applied to the section's players (the desk's event from now on). */
   #register(updates: readonly RegistrationUpdate[]): void {
-    this.#registered = withRegistration(this.#section.players, updates);
-    const players = this.#registered;
+    this.#setPlayers(withRegistration(this.#section.players, updates));
+  }
+
+  /** The section's players from now on (the desk's event; the view worker gets them with the view's parts). */
+  #setPlayers(players: EventPlayer[]): void {
+    this.#registered = players;
     this.#event = { ...this.#event, sections: this.#event.sections.map((s) => (s.id === this.#section.id ? { ...s, players } : s)) };
     this.#section = findSection(this.#event, this.#section.id);
     this.#names = undefined;
@@ -449,7 +476,7 @@ export class TournamentDesk {
    * the file is bad or does not fit (a player not in the section), or when this console has paired a
    * round of the section already or imported rounds before.
    */
-  importTrf(request: { readonly trf: string; readonly from: string; readonly preview: boolean }, by: string): Refusal | { ok: true; preview: TrfImportPreview; journalSeq?: number } {
+  importTrf(request: { readonly trf: string; readonly from: string; readonly preview: boolean }, arbiter: CommandBy): Refusal | { ok: true; preview: TrfImportPreview; journalSeq?: number } {
     const where = `section '${this.section.id}'`;
     if (this.#draft) return refusal('import-too-late', `${where} has a draft of round ${this.#draft.round}: a TRF import comes before the first round is paired here (discard the draft first)`);
     const paired = Math.max(this.liveRound, ...this.#published.keys());
@@ -457,6 +484,7 @@ export class TournamentDesk {
     const earlier = this.#imported.find((i) => (i.rounds ?? 0) > 0);
     if (earlier) return refusal('import-too-late', `${where}: rounds 1–${earlier.rounds} were imported already (${earlier.from}, by ${earlier.by}): their results are corrected on the Pairings page, never by another import`);
     const digest = createHash('sha256').update(request.trf).digest('hex');
+    const { by, credential } = signature(arbiter);
     const plan = planTrfImport(request.trf, this.section, { from: request.from, digest, by, totalRounds: this.totalRounds });
     if (!plan.ok) return plan;
     const record = plan.record;
@@ -476,7 +504,7 @@ export class TournamentDesk {
     if (request.preview) return { ok: true, preview: plan.preview };
     if (record.games.length === 0 && record.byes.length === 0 && !record.players) return refusal('nothing-to-do', `${request.from}: nothing to import: every player of the file is registered as it says, and it has no results`);
     const at = this.hall.source.now();
-    const journalSeq = this.#journal(record, at);
+    const journalSeq = this.#journal(signed(record, credential), at);
     this.#apply(record, at);
     this.#changed();
     return { ok: true, preview: plan.preview, journalSeq };
@@ -567,14 +595,15 @@ export class TournamentDesk {
   }
 
   /** Checks a command against the section as it stands, journals its outcome, applies it. */
-  command(command: TournamentCommand, arbiter: string): CommandOutcome {
+  command(command: TournamentCommand, arbiter: CommandBy): CommandOutcome {
     if (command.type === 'confirmRound') return this.#confirmRound(arbiter);
     if (command.type === 'resolveResultConflict') return this.#resolveConflict(command, arbiter);
     let action: TournamentRecord;
     try {
-      const checked = this.#check(command, arbiter);
+      const { by, credential } = signature(arbiter);
+      const checked = this.#check(command, by);
       if ('ok' in checked) return checked;
-      action = checked;
+      action = signed(checked, credential);
     } catch (err) {
       return ruleRefusal(err);
     }
@@ -621,7 +650,7 @@ export class TournamentDesk {
     if (board.state.status === 'finished') {
       const clock = board.correctedResult ?? board.state.result?.result;
       if (clock !== result.result) {
-        this.hall.record({ kind: 'note', board: board.id, note: { type: 'correction', at: this.hall.source.now(), result: result.result, by: result.by, reason: result.reason ?? '' } });
+        this.hall.record({ kind: 'note', board: board.id, note: { type: 'correction', at: this.hall.source.now(), result: result.result, by: result.by, ...(result.credential !== undefined ? { credential: result.credential } : {}), reason: result.reason ?? '' } });
       }
       return undefined;
     }
@@ -629,7 +658,7 @@ export class TournamentDesk {
     // different result its clock gives later is a contradiction the arbiter is alerted to (#raiseConflicts).
     if (!this.hall.owns(board.id)) return undefined;
     const termination = `result entered by the arbiter: ${result.reason ?? ''}`.slice(0, 100);
-    const ended = this.hall.command({ type: 'result', board: board.id, result: result.result, termination }, result.by);
+    const ended = this.hall.command({ type: 'result', board: board.id, result: result.result, termination }, result.credential !== undefined ? { name: result.by, credential: result.credential } : result.by);
     return ended.ok ? undefined : within(`board ${board.id}'s clock: `, ended);
   }
 
@@ -644,14 +673,14 @@ export class TournamentDesk {
     if (action.type !== 'publish' || action.round <= this.liveRound) return undefined;
     const pairing = this.#published.get(action.round);
     if (!pairing) return undefined;
-    const seated = this.hall.seat(this.#seat(action.round, pairing));
+    const seated = this.hall.seat(this.#seat(action.round, pairing, this.event));
     if (seated.ok) this.#linkBoards();
     return seated;
   }
 
   /** Every clock result of the live round not yet confirmed or entered, confirmed in one journaled batch. */
-  #confirmRound(by: string): CommandOutcome {
-    const actions = this.#roundConfirmations(by);
+  #confirmRound(arbiter: CommandBy): CommandOutcome {
+    const actions = this.#roundConfirmations(arbiter);
     if (actions.length === 0) return this.#nothingToConfirm();
     const at = this.hall.source.now();
     const journalSeq = this.hall.recordBatch(actions.map((action) => this.#entry(action, at)));
@@ -662,13 +691,14 @@ export class TournamentDesk {
   }
 
   /** The confirmations of every clock result of the live round not yet confirmed or entered. */
-  #roundConfirmations(by: string): TournamentRecord[] {
+  #roundConfirmations(arbiter: CommandBy): TournamentRecord[] {
+    const who = signature(arbiter);
     const round = this.liveRound;
     const actions: TournamentRecord[] = [];
     for (const id of this.hallPairs.keys()) {
       const clock = this.clockResult(id);
       if (!clock || this.#entered.has(key(round, clock.white, clock.black))) continue;
-      actions.push({ type: 'result', round, white: clock.white, black: clock.black, result: clock.result, source: 'confirmed', termination: clock.termination ?? '', ...(clock.lessThanOneMove ? { lessThanOneMove: true } : {}), by });
+      actions.push({ type: 'result', round, white: clock.white, black: clock.black, result: clock.result, source: 'confirmed', termination: clock.termination ?? '', ...(clock.lessThanOneMove ? { lessThanOneMove: true } : {}), ...who });
     }
     return actions;
   }
@@ -681,14 +711,15 @@ export class TournamentDesk {
    * What a command would journal, checked against the section as it stands; nothing is journaled. A
    * console on the bus writes the records to the stream first (bus-desk.ts), then applies them as read.
    */
-  prepare(command: TournamentCommand, arbiter: string): Refusal | { readonly ok: true; readonly actions: readonly TournamentRecord[] } {
+  prepare(command: TournamentCommand, arbiter: CommandBy): Refusal | { readonly ok: true; readonly actions: readonly TournamentRecord[] } {
     if (command.type === 'confirmRound') {
       const actions = this.#roundConfirmations(arbiter);
       return actions.length > 0 ? { ok: true, actions } : this.#nothingToConfirm();
     }
     try {
-      const checked = this.#check(command, arbiter);
-      return 'ok' in checked ? checked : { ok: true, actions: [checked] };
+      const { by, credential } = signature(arbiter);
+      const checked = this.#check(command, by);
+      return 'ok' in checked ? checked : { ok: true, actions: [signed(checked, credential)] };
     } catch (err) {
       return ruleRefusal(err);
     }
@@ -821,6 +852,12 @@ export class TournamentDesk {
         if (command.fromRound > this.totalRounds) return refusal('beyond-last-round', `the section has ${this.totalRounds} rounds`);
         if (this.#withdrawals.some((w) => w.player === command.player)) return refusal('already-recorded', `${name(command.player)} has already withdrawn`);
         return { type: 'withdrawal', player: command.player, fromRound: command.fromRound, reason: command.reason, by };
+      }
+      case 'renamePlayer': {
+        const player = this.section.players.find((p) => p.id === command.player);
+        if (!player) return refusal('unknown-player', `section '${this.section.id}' has no player ${command.player}`);
+        if (player.name === command.name) return refusal('nothing-to-do', `player ${command.player} is '${command.name}' already`);
+        return { type: 'rename', player: command.player, name: command.name, reason: command.reason, by };
       }
       case 'recordIncident': {
         if (!this.section.players.some((p) => p.id === command.player)) return refusal('unknown-player', `section '${this.section.id}' has no player ${command.player}`);

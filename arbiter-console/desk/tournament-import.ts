@@ -21,15 +21,22 @@ const byeKinds: Partial<Record<TrfResultCode, 'pab' | 'full' | 'half' | 'zero'>>
 /**
  * Each line's player of the section (TRF number to event id), whatever the file's numbering (zeitnot's
  * export numbers a Swiss by pairing numbers, Swiss-Manager by its own): the player with that FIDE id,
- * else with that name. A player the section does not have, or two lines for one player, is an error.
+ * else with that name. A name two of the section's players share says nobody: the line is that
+ * pairing number's player only if he has the name (zeitnot's own export), else the file is refused.
+ * A player the section does not have, or two lines for one player, is an error.
  */
 export function sectionPlayersOf(trf: TrfTournament, section: EventSection, from: string): Map<number, number> {
   const byFideId = new Map(section.players.flatMap((p) => (p.fideId ? [[p.fideId, p] as const] : [])));
-  const byName = new Map(section.players.map((p) => [p.name, p]));
+  const byName = new Map<string, EventPlayer[]>();
+  for (const p of section.players) byName.set(p.name, [...(byName.get(p.name) ?? []), p]);
   const eventId = new Map<number, number>();
   const lineOf = new Map<number, number>();
   for (const p of trf.players) {
-    const player = (p.fideId ? byFideId.get(p.fideId) : undefined) ?? byName.get(p.name);
+    const named = byName.get(p.name) ?? [];
+    const player = (p.fideId ? byFideId.get(p.fideId) : undefined) ?? (named.length > 1 ? named.find((n) => n.id === p.id) : named[0]);
+    if (!player && named.length > 1) {
+      throw new RangeError(`${from}: player ${p.id} (${p.name}) has no FIDE id, and section '${section.id}' has ${named.length} players of that name (${named.map((n) => n.id).join(', ')}): give the file their FIDE ids`);
+    }
     if (!player) throw new RangeError(`${from}: player ${p.id} (${p.name}${p.fideId ? `, FIDE id ${p.fideId}` : ''}) is not in section '${section.id}'`);
     const twice = lineOf.get(player.id);
     if (twice !== undefined) throw new RangeError(`${from}: players ${twice} and ${p.id} are both '${player.name}'`);

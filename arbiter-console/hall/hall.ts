@@ -31,6 +31,18 @@ export interface HallChange {
 /** A command carried out (journaled at `journalSeq`) or refused, with the refusal's code (refusal.ts). */
 export type CommandOutcome = { readonly ok: true; readonly journalSeq: number } | Refusal;
 
+/**
+ * Who gives a command: an arbiter at the console (his name to show, the id of his credential to journal:
+ * 'chief' for the printed token), or the console itself by a name ('system', 'console start', the
+ * simulated arbiter), which has no credential.
+ */
+export type CommandBy = string | { readonly name: string; readonly credential: string };
+
+/** The name and (where there is one) the credential of who gives a command, as the journal keeps them. */
+export function actingAs(by: CommandBy): { readonly name: string; readonly credential?: string } {
+  return typeof by === 'string' ? { name: by } : { name: by.name, credential: by.credential };
+}
+
 export interface HallOptions {
   /**
    * The boards this hall keeps time for (default every one). On the bus (docs/hall.md) a hall host
@@ -504,9 +516,9 @@ export class PlayingHall {
   }
 
   /** Checks an arbiter command, journals it, applies it. Refusals journal nothing. */
-  command(command: ArbiterCommand, arbiter: string): CommandOutcome {
+  command(command: ArbiterCommand, arbiter: CommandBy): CommandOutcome {
     const at = this.source.now();
-    const by: EventActor = { kind: 'arbiter', name: arbiter };
+    const by: EventActor = { kind: 'arbiter', ...actingAs(arbiter) };
     const refuse = (code: RefusalCode, reason: string): CommandOutcome => refusal(code, reason);
     switch (command.type) {
       case 'startAll': {

@@ -18,8 +18,13 @@ export function clockText(ms: number): string {
 const pgnResult = (r: GameResult | undefined): string =>
   r === '+--' ? '1-0' : r === '--+' ? '0-1' : r === '1-0' || r === '0-1' || r === '1/2-1/2' ? r : '*';
 
-const escapeTag = (s: string): string => s.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
-const escapeComment = (s: string): string => s.replace(/[{}]/g, '');
+// Free text (names, an arbiter's reason) reaches the PGN on one line: a line break in it could start a
+// line with `[Result "0-1"]` that readers take for a tag, so every control character becomes a space.
+// eslint-disable-next-line no-control-regex
+const oneLine = (s: string): string => s.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ');
+const escapeTag = (s: string): string => oneLine(s).replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+/** A comment's text: no brace (PGN has no nested comments) and no `[%` command (a forged [%clk]). */
+const escapeComment = (s: string): string => oneLine(s).replace(/[{}]/g, '').replace(/\[%/g, '[ %');
 
 export function boardPgn(round: Round, board: Board, now: number, wallMs?: number): string {
   const remaining = board.remainingAt(now);
@@ -44,11 +49,14 @@ export function boardPgn(round: Round, board: Board, now: number, wallMs?: numbe
     const running = s.status === 'running' ? (s.toMove === 'white' ? 'W' : 'B') : 'N';
     tags.push(['ReferenceTime', `${running}/${new Date(wallMs).toISOString()}`]);
   }
+  // The players' FIDE ids (as broadcasts read them): two entrants of one name stay two players.
+  if (board.info.whiteFideId !== undefined) tags.push(['WhiteFideId', board.info.whiteFideId]);
+  if (board.info.blackFideId !== undefined) tags.push(['BlackFideId', board.info.blackFideId]);
   if (s.result) tags.push(['Termination', s.result.termination]);
   if (line.fen) tags.push(['SetUp', '1'], ['FEN', line.fen]);
   const opening = [...lines.slice(0, -1).map(earlierText), ...line.notes];
   const tokens: string[] = [];
-  if (opening.length > 0) tokens.push(comment(opening));
+  if (opening.length > 0) tokens.push(comment([], opening));
   const [, turn = 'w', , , , full = '1'] = (line.fen ?? 'x w - - 0 1').split(' ');
   let number = Number(full);
   let side = turn === 'b' ? 'black' : 'white';
@@ -58,7 +66,7 @@ export function boardPgn(round: Round, board: Board, now: number, wallMs?: numbe
     else if (first) tokens.push(`${number}...`);
     tokens.push(ply.san);
     const clock = ply.clock ? [`[%clk ${clockText(ply.clock.clockMs)}] [%emt ${clockText(ply.clock.elapsedMs)}]`] : [];
-    if (clock.length + ply.notes.length > 0) tokens.push(comment([...clock, ...ply.notes]));
+    if (clock.length + ply.notes.length > 0) tokens.push(comment(clock, ply.notes));
     if (side === 'black') number++;
     side = side === 'white' ? 'black' : 'white';
     first = false;
@@ -69,8 +77,8 @@ export function boardPgn(round: Round, board: Board, now: number, wallMs?: numbe
   return `${header}\n\n${wrap(tokens)}\n`;
 }
 
-/** One comment, its parts separated by "; " (PGN has no nested braces). */
-const comment = (parts: readonly string[]): string => `{${parts.map(escapeComment).join('; ')}}`;
+/** One comment: the console's own [%clk]/[%emt], then the notes' free text escaped, separated by "; ". */
+const comment = (commands: readonly string[], notes: readonly string[]): string => `{${[...commands, ...notes.map(escapeComment)].join('; ')}}`;
 
 /** A line the board read before it had to re-read the position, for the opening comment. */
 function earlierText(line: BoardLine): string {

@@ -18,7 +18,7 @@ export type ConsoleNote =
   | { readonly type: 'dismiss'; readonly at: number; readonly alertId: string }
   | { readonly type: 'downtime'; readonly at: number; readonly lastAt: number }
   /** The arbiter corrected the result of a game the clock had ended (tournament desk): the PGN's result. */
-  | { readonly type: 'correction'; readonly at: number; readonly result: GameResult; readonly by: string; readonly reason: string }
+  | { readonly type: 'correction'; readonly at: number; readonly result: GameResult; readonly by: string; readonly credential?: string; readonly reason: string }
   /**
    * The clock ended the game with a result that contradicts the one entered on the desk (`by` entered
    * it): an alert until the arbiter keeps one of the two (a correction, or the clock's result entered).
@@ -35,8 +35,8 @@ export type JournalRecord =
   | { readonly kind: 'tournament'; readonly section?: string; readonly at: number; readonly action: TournamentRecord }
   /** A section's round goes on the hall's boards (its published pairing), replacing its previous round. */
   | { readonly kind: 'seat'; readonly at: number; readonly round: Round }
-  /** The chief arbiter's team: sectors, credentials issued and revoked (team.ts); `by` who did it. */
-  | { readonly kind: 'staff'; readonly at: number; readonly by: string; readonly change: StaffChange };
+  /** The chief arbiter's team: sectors, credentials issued and revoked (team.ts); `by` who did it, with his `credential` id. */
+  | { readonly kind: 'staff'; readonly at: number; readonly by: string; readonly credential?: string; readonly change: StaffChange };
 
 const ms = z.number().int();
 const by = z.looseObject({ kind: z.enum(['arbiter', 'player', 'device', 'system']) });
@@ -59,7 +59,7 @@ export const journalRecordSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('scheduleStart'), section: z.string().optional(), startAt: ms, at: ms }),
   z.strictObject({ kind: z.literal('tournament'), section: z.string().optional(), at: ms, action: tournamentAction }),
   z.strictObject({ kind: z.literal('seat'), at: ms, round: roundSchema }),
-  z.strictObject({ kind: z.literal('staff'), at: ms, by: z.string(), change: z.looseObject({ type: z.string().min(1) }) }),
+  z.strictObject({ kind: z.literal('staff'), at: ms, by: z.string(), credential: z.string().optional(), change: z.looseObject({ type: z.string().min(1) }) }),
 ]);
 
 export type ParsedRecord = { readonly ok: true; readonly record: JournalRecord } | { readonly ok: false; readonly reason: string };

@@ -6,7 +6,7 @@ import { ask, connectBus, ensureEventStream, eventSubjects, permissionHint, Pres
 import type { ZeitnotEvent } from '../../tournament/index.ts';
 import { DeskGate, type DeskStats } from './bus-desk.ts';
 import { hostAnswerSchema, openEvent, publishJournal, readIntoJournal, sameEvent, type HallReader, type Opening } from './hall-bus.ts';
-import type { CommandOutcome, PlayingHall } from '../hall/index.ts';
+import { actingAs, type CommandBy, type CommandOutcome, type PlayingHall } from '../hall/index.ts';
 import type { Journal, JournalMeta } from '../journal/index.ts';
 import type { ArbiterCommand, TournamentCommand } from '../contract/index.ts';
 import type { TournamentDesk } from '../desk/index.ts';
@@ -29,9 +29,9 @@ export interface ConsoleOnBus {
   /** The hall is built: entries go to it from now on, own records are published, hosts are watched. */
   attach(hall: PlayingHall, desks: ReadonlyMap<string, TournamentDesk>): void;
   /** Carries out a desk command through the stream, ordered with every other console's (bus-desk.ts). */
-  deskCommand(desk: TournamentDesk, command: TournamentCommand, arbiter: string): Promise<CommandOutcome>;
+  deskCommand(desk: TournamentDesk, command: TournamentCommand, arbiter: CommandBy): Promise<CommandOutcome>;
   /** Carries a board command (or one for every board) to the hosts; undefined: not theirs (startAll). */
-  route(command: ArbiterCommand, arbiter: string): Promise<CommandOutcome> | undefined;
+  route(command: ArbiterCommand, arbiter: CommandBy): Promise<CommandOutcome> | undefined;
   /** Every host heard, with its boards and whether it is heard now. */
   hosts(): ReadonlyMap<string, HostSeen>;
   /**
@@ -96,8 +96,9 @@ function consoleOnBus(options: ConsoleBusOptions, bus: BusConnection, subjects: 
   const lags: { readonly wallMs: number; readonly lag: number }[] = [];
   let lagNext = 0;
 
-  const toHost = async (host: string, command: ArbiterCommand, arbiter: string): Promise<CommandOutcome> => {
-    const reply = await ask<unknown>(bus.nc, subjects.command(host), { command, arbiter }, timeoutMs);
+  const toHost = async (host: string, command: ArbiterCommand, by: CommandBy): Promise<CommandOutcome> => {
+    const { name: arbiter, credential } = actingAs(by);
+    const reply = await ask<unknown>(bus.nc, subjects.command(host), { command, arbiter, ...(credential !== undefined ? { credential } : {}) }, timeoutMs);
     if (!reply.ok && reply.unreachable) return refusal('host-unreachable', `hall host ${host} is unreachable (${reply.reason}): not carried out`);
     const parsed = reply.ok ? hostAnswerSchema.safeParse(reply.value) : undefined;
     if (!parsed?.success) return refusal('host-error', `hall host ${host} gave no answer this console knows (${reply.ok ? 'not a host answer' : reply.reason}): not known to be carried out`);

@@ -10,7 +10,7 @@
 // stands and written again. Every console then applies the desk's records in the stream's order.
 import { lastSeqOn, publishIfLast, untilAnswered, type BusConnection, type BusEntry, type EventSubjects, type Outbox } from '../../bus/index.ts';
 import type { HallReader } from './hall-bus.ts';
-import type { CommandOutcome } from '../hall/index.ts';
+import type { CommandBy, CommandOutcome } from '../hall/index.ts';
 import type { Journal, JournalEntry } from '../journal/index.ts';
 import type { TournamentCommand } from '../contract/index.ts';
 import type { TournamentDesk } from '../desk/index.ts';
@@ -65,7 +65,7 @@ export class DeskGate {
   }
 
   /** Carries out a desk command through the stream, one at a time on this console. */
-  command(desk: TournamentDesk, command: TournamentCommand, arbiter: string): Promise<CommandOutcome> {
+  command(desk: TournamentDesk, command: TournamentCommand, arbiter: CommandBy): Promise<CommandOutcome> {
     this.#stats.inFlight += 1;
     const run = this.#queue
       .then(() => this.#carryOut(desk, command, arbiter))
@@ -83,7 +83,7 @@ export class DeskGate {
     return { ...this.#stats };
   }
 
-  async #carryOut(desk: TournamentDesk, command: TournamentCommand, arbiter: string): Promise<CommandOutcome> {
+  async #carryOut(desk: TournamentDesk, command: TournamentCommand, arbiter: CommandBy): Promise<CommandOutcome> {
     // Settling a clock-desk contradiction writes board notes with it: this console's own, as before.
     if (command.type === 'resolveResultConflict') return desk.command(command, arbiter);
     const { bus, subjects, reading } = this.#o;
@@ -192,6 +192,8 @@ export function concerns(command: TournamentCommand, action: TournamentRecord): 
       return action.type === 'bye' && action.round === command.round && action.player === command.player;
     case 'withdrawPlayer':
       return action.type === 'withdrawal' && action.player === command.player;
+    case 'renamePlayer':
+      return action.type === 'rename' && action.player === command.player;
     // Confirming the round skips what is confirmed meanwhile; incidents add up.
     case 'confirmRound':
     case 'recordIncident':

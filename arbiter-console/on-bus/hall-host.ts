@@ -45,7 +45,7 @@ export interface RunningHallHost {
   stop(): Promise<void>;
 }
 
-const commandRequest = z.strictObject({ command: arbiterCommandSchema, arbiter: z.string().min(1).max(80) });
+const commandRequest = z.strictObject({ command: arbiterCommandSchema, arbiter: z.string().min(1).max(80), credential: z.string().min(1).max(16).optional() });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -138,9 +138,9 @@ async function openHallHost(options: HallHostOptions, teardown: Teardown): Promi
   const commands = answer(bus.nc, subjects.command(hostId), (body): HostAnswer => {
     const request = commandRequest.safeParse(body);
     if (!request.success) return refusal('malformed', `not an arbiter command: ${request.error.issues[0]!.path.join('.')}: ${request.error.issues[0]!.message}`);
-    const { command, arbiter } = request.data;
+    const { command, arbiter, credential } = request.data;
     if ('board' in command && !boards.has(command.board)) return refusal('not-on-host', `board ${command.board} is not run by hall host ${hostId}`);
-    const outcome = hall.command(command, arbiter);
+    const outcome = hall.command(command, credential !== undefined ? { name: arbiter, credential } : arbiter);
     return outcome.ok ? { ok: true, sourceSeq: journal.lastOwn() } : outcome;
   });
   teardown.defer('the command subscription', () => commands.unsubscribe());

@@ -66,6 +66,10 @@ export class ClientSession {
   tournamentVersion: number | undefined;
   /** Answered the last heartbeat (or sent anything since). */
   alive = true;
+  /** When the client last sent a message (real ms): the page pings every 3 s, a silent spectator is idle. */
+  heardAt: number;
+  /** Let in on a slot kept for the team: it must log in as an arbiter (server.ts). */
+  teamSlot = false;
   readonly coalescer: Coalescer;
   #backpressure: Backpressure = { state: 'flowing' };
   #tokens: number;
@@ -89,12 +93,14 @@ export class ClientSession {
   ) {
     this.#tokens = limits.rate.burst;
     this.#refilledAt = timers.now();
+    this.heardAt = this.#refilledAt;
     this.coalescer = new Coalescer(timers, (pending) => this.host.delta(this, pending), limits.deltasPerSecond, limits.deltaWindowMs);
     this.#helloTimer = setTimeout(() => {
       if (this.role.kind === 'pending') this.close(1008, `no hello within ${helloWithinMs} ms`);
     }, helloWithinMs);
     ws.on('message', (data, isBinary) => {
       this.alive = true;
+      this.heardAt = timers.now();
       try {
         this.#onMessage(data, isBinary);
       } catch (err) {

@@ -92,8 +92,10 @@ export async function answerImport(req: IncomingMessage, ctx: ImportContext): Pr
   const request = parsed.data;
   const desk = ctx.deskFor(request.section);
   if (!desk) return json(404, { error: request.section === undefined ? 'this console runs no tournament section (start it with --event)' : `no section '${request.section}'`, code: 'no-section' satisfies RefusalCode, sections: ctx.sections() });
+  const holder = who.role === 'chief' && request.name ? ctx.credentials.holderOf(request.name) : undefined;
+  if (holder && holder.id !== who.id) return json(403, { error: `'${request.name}' is the name of credential ${holder.id} (${holder.role}): the chief arbiter's token cannot import under it`, code: 'forbidden' satisfies RefusalCode });
   const by = who.role === 'chief' && request.name ? request.name : who.name;
-  const outcome = desk.importTrf({ trf: request.trf, from: request.from, preview: request.preview }, by);
+  const outcome = desk.importTrf({ trf: request.trf, from: request.from, preview: request.preview }, { name: by, credential: who.id });
   if (!outcome.ok) return json(422, { error: outcome.reason, code: outcome.code, ...(outcome.article !== undefined ? { article: outcome.article } : {}) });
   return json(200, { imported: !request.preview, by, ...(outcome.journalSeq !== undefined ? { journalSeq: outcome.journalSeq } : {}), preview: outcome.preview });
 }

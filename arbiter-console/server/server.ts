@@ -13,7 +13,7 @@ import { Broadcast } from './broadcast.ts';
 import { ClientSession, type SessionHost, type SessionLimits } from './client-session.ts';
 import type { Arbiter } from '../contract/index.ts';
 import type { Credentials } from '../team/index.ts';
-import type { CommandOutcome, PlayingHall } from '../hall/index.ts';
+import type { CommandBy, CommandOutcome, PlayingHall } from '../hall/index.ts';
 import { answerRequest, IMPORT_PATH, writeAnswer, type PageFiles } from './http-routes.ts';
 import { answerImport } from './import-http.ts';
 import { LoginGate, arbiterOfToken, type LoginGateOptions } from './login-gate.ts';
@@ -39,9 +39,9 @@ export interface ConsoleServerOptions {
   /** On the bus: the hall hosts heard and the bus's lag (of the clock events hosts journaled in `lag`, wall ms), in /health. */
   readonly busHealth?: (lag: { from?: number; to?: number }) => unknown;
   /** On the bus: a board command carried to the hall host that runs the board (undefined: carried out here). */
-  readonly routeCommand?: (command: ArbiterCommand, arbiter: string) => Promise<CommandOutcome> | undefined;
+  readonly routeCommand?: (command: ArbiterCommand, arbiter: CommandBy) => Promise<CommandOutcome> | undefined;
   /** On the bus: a desk command carried out through the stream, ordered with the other consoles' (bus-desk.ts). */
-  readonly routeDeskCommand?: (desk: TournamentDesk, command: TournamentCommand, arbiter: string) => Promise<CommandOutcome>;
+  readonly routeDeskCommand?: (desk: TournamentDesk, command: TournamentCommand, arbiter: CommandBy) => Promise<CommandOutcome>;
   readonly port: number;
   readonly host?: string;
   /** HTTPS and WSS with this certificate and key (PEM). */
@@ -80,8 +80,20 @@ export interface ServerLimits {
   readonly helloWithinMs: number;
   /** A WebSocket ping this often; no pong by the next one and the connection is cut (default 15 s). */
   readonly heartbeatMs: number;
+  /** Connections other than the team's: spectators and connections not logged in yet (default 1,000). */
   readonly maxConnections: number;
+  /**
+   * Slots kept for the team on top of `maxConnections` (default 200): a connection that finds the
+   * others full gets one and must log in as an arbiter; spectators never hold one.
+   */
+  readonly teamConnections: number;
+  /** Spectators and connections not logged in yet from one address (default 300); arbiters are not counted. */
   readonly maxConnectionsPerAddress: number;
+  /**
+   * A spectator that has sent nothing this long (the page pings every 3 s) gives way to a new
+   * connection when `maxConnections` is full, the longest idle first (default 30 s).
+   */
+  readonly spectatorIdleMs: number;
 }
 
 const DEFAULT_LIMITS: ServerLimits = {
@@ -91,7 +103,9 @@ const DEFAULT_LIMITS: ServerLimits = {
   helloWithinMs: 10_000,
   heartbeatMs: 15_000,
   maxConnections: 1000,
+  teamConnections: 200,
   maxConnectionsPerAddress: 300,
+  spectatorIdleMs: 30_000,
 };
 
 export interface ConsoleServer {
@@ -151,6 +165,14 @@ function hostName(header: string): string {
   const colon = h.lastIndexOf(':');
   return colon < 0 ? h : h.slice(0, colon);
 }
+
+/** With TLS a browser that once reached the console over HTTPS never falls back to plain HTTP (a year). */
+const HSTS = 'max-age=31536000';
+/**
+ * HSTS binds a host name on every port: sent for `localhost` it would turn every plain
+ * http://localhost server in that browser to HTTPS for a year, so the console's own machine is left out.
+ */
+const sendsHsts = (host: string | undefined): boolean => host !== undefined && !/(^|\.)localhost$/.test(hostName(host));
 
 export async function startConsoleServer(options: ConsoleServerOptions): Promise<ConsoleServer> {
   const teardown = new Teardown();
@@ -219,7 +241,10 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
   };
 
   const admit = (session: ClientSession, arbiter: Arbiter, helloName: string | undefined): void => {
-    // The printed token has no name of its own: the chief says who he is in hello.
+    // The printed token has no name of its own: the chief says who he is in hello, but never as a
+    // member of his team (the journal, the PGN and the page would show the deputy's name on his actions).
+    const holder = arbiter.role === 'chief' && helloName ? credentials.holderOf(helloName) : undefined;
+    if (holder && holder.id !== arbiter.id) return session.error('forbidden', `'${helloName}' is the name of credential ${holder.id} (${holder.role}): the chief arbiter's token cannot act under it; say who you are by a name of your own`);
     const who: Arbiter = arbiter.role === 'chief' && helloName ? { ...arbiter, name: helloName } : arbiter;
     session.welcome({ kind: 'arbiter', arbiter: who });
     session.answer({ type: 'welcome', protocol: PROTOCOL_VERSION, role: 'arbiter', arbiter: who, heartbeatMs: limits.heartbeatMs });
@@ -229,6 +254,10 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
   const host: SessionHost = {
     hello(session, message) {
       if (message.role === 'spectator') {
+        if (session.teamSlot) {
+          session.error('full', `the console has ${limits.maxConnections} spectators and connections already; the slots left are kept for the team`);
+          return session.close(1013, 'full for spectators');
+        }
         session.welcome({ kind: 'spectator' });
         session.answer({ type: 'welcome', protocol: PROTOCOL_VERSION, role: 'spectator', heartbeatMs: limits.heartbeatMs });
         return broadcast.snapshot(session);
@@ -275,9 +304,11 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
         return;
       }
       const deskOfCommand = isTournamentCommand(command) ? deskFor(command.section) : undefined;
+      // The journal keeps the credential's id with the action; the name is what pages and PGN show.
+      const by: CommandBy = { name: arbiter.name, credential: arbiter.id };
       const routed = isTournamentCommand(command)
-        ? deskOfCommand && options.routeDeskCommand?.(deskOfCommand, command, arbiter.name)
-        : options.routeCommand?.(command, arbiter.name);
+        ? deskOfCommand && options.routeDeskCommand?.(deskOfCommand, command, by)
+        : options.routeCommand?.(command, by);
       if (routed) {
         void routed.then(
           (outcome) => (outcome.ok ? session.answer({ type: 'ack', id: message.id, journalSeq: outcome.journalSeq }) : answerRefusal(outcome)),
@@ -286,9 +317,9 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
         return;
       }
       const outcome = isTournamentCommand(command)
-        ? (deskOfCommand?.command(command, arbiter.name) ??
+        ? (deskOfCommand?.command(command, by) ??
           refusal('no-section', command.section !== undefined && desk ? `no section '${command.section}' (sections: ${[...desks.keys()].join(', ')})` : 'this console runs no tournament section (start it with --event)'))
-        : hall.command(command, arbiter.name);
+        : hall.command(command, by);
       if (outcome.ok) session.answer({ type: 'ack', id: message.id, journalSeq: outcome.journalSeq });
       else answerRefusal(outcome);
     },
@@ -310,6 +341,7 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
   teardown.defer('the heartbeat', () => clearInterval(heartbeat));
 
   const onRequest = (req: IncomingMessage, res: import('node:http').ServerResponse): void => {
+    if (options.tls && sendsHsts(req.headers.host)) res.setHeader('strict-transport-security', HSTS);
     if (req.method === 'POST' && hostAllowed(req.headers.host) && (req.url ?? '').split('?')[0] === IMPORT_PATH) {
       answerImport(req, { credentials, gate, deskFor, sections: () => [...desks.keys()] }).then(
         (answer) => writeAnswer(res, answer, false),
@@ -366,6 +398,42 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
     wss.close();
   });
   let upgrading = 0;
+  /** Gives up a connection's slot to a newcomer: gone from the count at once, closed as it can. */
+  const giveWay = (session: ClientSession, why: string): void => {
+    sessions.delete(session);
+    session.close(1013, why);
+  };
+  /**
+   * Where a new connection from `address` goes, or why it is refused (a 503). The team always gets
+   * in: past `maxConnections` a connection takes a slot kept for the team, and must log in as an
+   * arbiter. A spectator that went silent gives way first; when the team's slots are all taken by
+   * connections still to log in, the oldest of them gives way (an arbiter says hello at once).
+   */
+  const slotFor = (address: string): { readonly team: boolean } | string => {
+    let others = upgrading;
+    let fromAddress = 0;
+    let idlest: ClientSession | undefined;
+    let oldestWaiting: ClientSession | undefined;
+    for (const s of sessions) {
+      if (s.role.kind === 'arbiter') continue;
+      if (s.address === address) fromAddress += 1;
+      if (!s.teamSlot) others += 1;
+      if (s.role.kind === 'spectator' && (!idlest || s.heardAt < idlest.heardAt)) idlest = s;
+      if (s.teamSlot && s.role.kind === 'pending' && !s.verifying && (!oldestWaiting || s.heardAt < oldestWaiting.heardAt)) oldestWaiting = s;
+    }
+    if (fromAddress >= limits.maxConnectionsPerAddress) return `${limits.maxConnectionsPerAddress} spectators and connections from ${address} already`;
+    if (others < limits.maxConnections) return { team: false };
+    if (idlest && realTimers.now() - idlest.heardAt >= limits.spectatorIdleMs) {
+      giveWay(idlest, 'idle spectator: its place went to a new connection');
+      return { team: false };
+    }
+    if (sessions.size + upgrading < limits.maxConnections + limits.teamConnections) return { team: true };
+    if (oldestWaiting) {
+      giveWay(oldestWaiting, 'no login in time on a slot kept for the team');
+      return { team: true };
+    }
+    return `the console has ${limits.maxConnections} spectators and connections, and its ${limits.teamConnections} slots kept for the team are taken`;
+  };
   const refuseUpgrade = (socket: Duplex, status: string, why: string): void => {
     socket.end(`HTTP/1.1 ${status}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${why}\n`);
   };
@@ -380,14 +448,14 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
     if (!hostAllowed(req.headers.host)) return refuseUpgrade(socket, '421 Misdirected Request', 'this console does not answer to that host');
     if (!originAllowed(req)) return refuseUpgrade(socket, '403 Forbidden', 'origin not allowed');
     const address = req.socket.remoteAddress ?? '?';
-    if (sessions.size + upgrading >= limits.maxConnections) return refuseUpgrade(socket, '503 Service Unavailable', `the console has ${limits.maxConnections} connections already`);
-    let fromAddress = 0;
-    for (const s of sessions) if (s.address === address) fromAddress += 1;
-    if (fromAddress >= limits.maxConnectionsPerAddress) return refuseUpgrade(socket, '503 Service Unavailable', `${limits.maxConnectionsPerAddress} connections from ${address} already`);
+    const slot = slotFor(address);
+    if (typeof slot !== 'object') return refuseUpgrade(socket, '503 Service Unavailable', slot);
     upgrading += 1;
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
       upgrading -= 1;
-      sessions.add(new ClientSession(ws, address, sessionLimits, host, realTimers, limits.helloWithinMs));
+      const session = new ClientSession(ws, address, sessionLimits, host, realTimers, limits.helloWithinMs);
+      session.teamSlot = slot.team;
+      sessions.add(session);
     });
   });
 

@@ -36,6 +36,11 @@ export interface Credentials {
   verify(token: string): Promise<Arbiter | undefined>;
   /** A new named token; the secret is returned once and only its hash is kept. */
   issue(request: { readonly name: string; readonly role: 'deputy' | 'sector'; readonly sector?: string }, by: string): Promise<{ token: string; credential: CredentialInfo }>;
+  /**
+   * Who holds a name in the team: the chief, or the holder of a credential not revoked (names compared
+   * trimmed and without case: 'FA North' and 'fa north' are one arbiter to the people reading the PGN).
+   */
+  holderOf(name: string): Arbiter | undefined;
   /** Revokes a named credential; the chief's token cannot be revoked (delete its file and restart). */
   revoke(id: string, at?: Date): CredentialInfo | undefined;
   list(): CredentialInfo[];
@@ -56,6 +61,7 @@ async function matches(secret: string, stored: { salt: string; hash: string }): 
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
+const sameName = (name: string): string => name.trim().toLowerCase();
 const digestOf = (token: string): string => createHash('sha256').update(token).digest('base64');
 const info = ({ salt: _salt, hash: _hash, ...rest }: Stored): CredentialInfo => rest;
 
@@ -129,6 +135,12 @@ export async function openCredentials(dataDir: string, chiefName = 'Chief Arbite
       for (const [digest, who] of accepted) if (who === id) accepted.delete(digest);
       save();
       return info(named[i]!);
+    },
+    holderOf(name) {
+      const key = sameName(name);
+      if (sameName(chief.name) === key) return chief;
+      const held = named.find((n) => n.revokedAt === undefined && sameName(n.name) === key);
+      return held && arbiterOf(held.id);
     },
     list: () => named.map(info),
   };

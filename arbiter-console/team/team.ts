@@ -75,6 +75,8 @@ export class Team {
         if (command.sector !== undefined && !this.#sectors.has(command.sector)) {
           return refuse('unknown-sector', `no sector '${command.sector}' (define it first${this.#sectors.size ? `; sectors: ${[...this.#sectors.keys()].join(', ')}` : ''})`);
         }
+        const holder = this.credentials.holderOf(command.name);
+        if (holder) return refuse('name-in-use', `the name '${command.name}' is ${holder.role === 'chief' ? "the chief arbiter's" : `credential ${holder.id}'s`} already: each member of the team has a name of his own (revoke that credential first to give the name again)`);
         const { token, credential } = await this.credentials.issue({ name: command.name, role: command.role, ...(command.sector ? { sector: command.sector } : {}) }, by.name);
         const journalSeq = this.#record(
           { type: 'issueCredential', credential: credential.id, name: credential.name, role: credential.role, ...(credential.sector ? { sector: credential.sector } : {}) },
@@ -97,7 +99,7 @@ export class Team {
   }
 
   #record(change: StaffChange, by: Arbiter): number {
-    const seq = this.hall.record({ kind: 'staff', at: this.hall.source.now(), by: by.name, change });
+    const seq = this.hall.record({ kind: 'staff', at: this.hall.source.now(), by: by.name, credential: by.id, change });
     this.#apply(change);
     if (change.type !== 'revokeCredential') this.#emit(change);
     return seq;

@@ -174,6 +174,8 @@ export class Connection {
         else this.events.onOutcome('-', false, m.reason);
         // The login was not checked (too many at once, or this address locked out): try again later.
         if (m.code === 'busy' || m.code === 'locked-out') this.#ws?.close();
+        // The spectators' places are taken (the server closes the connection): ask again in 5 s, not at once.
+        if (m.code === 'full') this.#retryMs = 5000;
         break;
       case 'pong':
         this.#setReference(m.clock);

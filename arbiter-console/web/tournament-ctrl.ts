@@ -175,6 +175,12 @@ export class TournamentCtrl {
     this.send({ type: 'withdrawPlayer', player: Number(player), fromRound: Number(round), reason: this.#why() }, `Withdraw ${player} from round ${round}`);
   }
 
+  renamePlayer(fields: { player: string; name: string }): void {
+    const { player, name } = this.#form('rename', fields);
+    if (!name.trim()) return;
+    this.send({ type: 'renamePlayer', player: Number(player), name: name.trim(), reason: this.#why() }, `Name of ${player}: ${name.trim()}`);
+  }
+
   recordIncident(fields: { round: string; player: string; offence: string; note: string }): void {
     const { round, player, offence, note } = this.#form('incident', fields);
     const text = note.trim();

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ClockDevice, DeviceListener, DeviceMessage } from '../../device-bridge/index.ts';
-import type { GameState } from '../../clock-engine/index.ts';
+import { readPgnGames, type GameState } from '../../clock-engine/index.ts';
 import { boardPgn } from '../../arbiter-console/internal.ts';
 import { Chess } from 'chess.js';
 import { chessJsRejects, pgnExtractRejects } from '../support/pgn-validators.ts';
@@ -126,6 +126,54 @@ describe('playing hall', () => {
     expect(pgn.trim().endsWith('*')).toBe(true);
     expect(chessJsRejects(pgn)).toBe('');
     expect(pgnExtractRejects(pgn)).toBe('');
+  });
+
+  it('escapes every free text in the live PGN: a reason cannot forge a tag, a comment or a [%clk]', () => {
+    const forged = '\n[Result "0-1"]\n{x}';
+    t = testHall(cairnsRound(1));
+    startAll(t, 10_000);
+    t.source.set(15_000);
+    t.hall.command({ type: 'addTime', board: '1', side: 'white', ms: 60_000, reason: `before any move${forged}` }, 'IA Smith');
+    press(t, '1', 'white', 25_000, 'e4');
+    press(t, '1', 'black', 40_000, 'c5');
+    t.source.set(50_000);
+    t.hall.command({ type: 'addTime', board: '1', side: 'black', ms: 120_000, reason: `noise${forged} [%clk 0:00:01]\r\u2028[Result "1-0"]` }, 'IA Smith');
+    const pgn = boardPgn(t.hall.round, t.hall.boards.get('1')!, 55_000);
+    expect(pgn.split('\n\n')[1]!.split('\n').filter((l) => l.startsWith('['))).toEqual([]);
+    expect(pgn).toContain('{Arbiter IA Smith: +0:01:00 to white (before any move [Result "0-1"] x)}');
+    expect(pgn.replace(/\s+/g, ' ')).toContain('c5 {[%clk 1:30:45] [%emt 0:00:15]; Arbiter IA Smith: +0:02:00 to black (noise [Result "0-1"] x [ %clk 0:00:01] [Result "1-0"])} *');
+    expect(chessJsRejects(pgn)).toBe('');
+    expect(pgnExtractRejects(pgn)).toBe('');
+    const chess = new Chess();
+    chess.loadPgn(pgn);
+    expect(chess.history()).toEqual(['e4', 'c5']);
+    expect(chess.getHeaders()).toMatchObject({ Result: '*', White: 'White 1' });
+    const games = readPgnGames(pgn);
+    expect(games).toHaveLength(1);
+    expect(games[0]).toMatchObject({ result: '*', tags: { Result: '*', White: 'White 1' } });
+    // The forged [%clk 0:00:01] is no clock: each ply keeps the console's own.
+    expect(games[0]!.plies.map((p) => [p.san, p.clockMs])).toEqual([
+      ['e4', 5_505_000],
+      ['c5', 5_445_000],
+    ]);
+  });
+
+  it('escapes the tag values: a line break in a name or the event cannot start a tag, quotes and backslashes are escaped', () => {
+    const round = cairnsRound(1);
+    t = testHall({ ...round, event: 'Cup "A" \\ B\r\n[Result "1-0"]', boards: [{ ...round.boards[0]!, white: 'White\n[Result "0-1"]\n{x}' }] });
+    startAll(t, 10_000);
+    press(t, '1', 'white', 25_000, 'e4');
+    const pgn = boardPgn(t.hall.round, t.hall.boards.get('1')!, 30_000);
+    const [header] = pgn.split('\n\n');
+    expect(header!.split('\n').every((l) => /^\[\w+ "(?:[^"\\]|\\.)*"\]$/.test(l))).toBe(true);
+    expect(header).toContain('[Event "Cup \\"A\\" \\\\ B  [Result \\"1-0\\"]"]');
+    expect(header).toContain('[White "White [Result \\"0-1\\"] {x}"]');
+    // chess.js 1.x reads no escaped quote in a tag value (the PGN standard's \"), so pgn-extract and ours judge these.
+    expect(pgnExtractRejects(pgn)).toBe('');
+    const games = readPgnGames(pgn);
+    expect(games).toHaveLength(1);
+    expect(games[0]).toMatchObject({ result: '*', tags: { Result: '*', Event: 'Cup "A" \\ B  [Result "1-0"]', White: 'White [Result "0-1"] {x}' } });
+    expect(games[0]!.plies.map((p) => p.san)).toEqual(['e4']);
   });
 
   it('keeps the live PGN valid at every instant: presses before their moves, takebacks, re-reads, pauses', () => {

@@ -46,7 +46,7 @@ beforeAll(async () => {
   const tlsData = mkdtempSync(join(tmpdir(), 'zeitnot-https-'));
   dirs.push(dir, tlsData);
   run = await startConsole({ dataDir: dir, port: 0, ...oneSectionConsole({ boards: 3 }), server: { allowedHosts: ['console.hall.lan'] } });
-  secure = await startConsole({ dataDir: tlsData, port: 0, noPage: true, ...oneSectionConsole({ boards: 3 }), server: { tls: { cert, key } } });
+  secure = await startConsole({ dataDir: tlsData, port: 0, noPage: true, ...oneSectionConsole({ boards: 3 }), server: { tls: { cert, key }, allowedHosts: ['console.hall.lan'] } });
 });
 
 afterAll(async () => {
@@ -108,6 +108,16 @@ describe('HTTP', () => {
 });
 
 describe('TLS', () => {
+  it('sends Strict-Transport-Security over HTTPS (not for localhost, whose every port it would bind), never over plain HTTP', async () => {
+    for (const path of ['/health', '/api/boards', '/no-such-page', '/%E0']) {
+      const reply = await get(secure.server.port, path, { tls: { ca: cert }, host: `console.hall.lan:${secure.server.port}` });
+      expect(reply.headers['strict-transport-security'], path).toBe('max-age=31536000');
+      if (path === '/health') expect(reply.status).toBe(200);
+    }
+    expect((await get(secure.server.port, '/health', { tls: { ca: cert } })).headers['strict-transport-security']).toBeUndefined();
+    expect((await get(run.server.port, '/health', { host: 'console.hall.lan' })).headers['strict-transport-security']).toBeUndefined();
+  });
+
   it('serves HTTPS and WSS with --tls-cert/--tls-key', async () => {
     expect(secure.url).toMatch(/^https:\/\/localhost:\d+$/);
     const reply = await get(secure.server.port, '/health', { tls: { ca: cert } });

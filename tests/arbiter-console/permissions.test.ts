@@ -30,6 +30,7 @@ const CHIEF_ONLY = [
   'decidePlayoff',
   'requestBye',
   'withdrawPlayer',
+  'renamePlayer',
   'defineSector',
   'removeSector',
   'issueCredential',

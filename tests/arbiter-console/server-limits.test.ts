@@ -152,7 +152,8 @@ describe('liveness', () => {
   });
 
   it('caps connections: in all, and per address', async () => {
-    const run = await serveRound(3, { limits: { maxConnections: 6, maxConnectionsPerAddress: 3 } });
+    // No slot kept for the team here: the cap on everyone else, alone (the team's are below).
+    const run = await serveRound(3, { limits: { maxConnections: 6, teamConnections: 0, maxConnectionsPerAddress: 3 } });
     for (let i = 0; i < 3; i++) clients.push(await openClient(run.url, { localAddress: '127.0.0.2' }));
     await expect(openClient(run.url, { localAddress: '127.0.0.2' })).rejects.toThrow('upgrade refused: 503');
     for (let i = 0; i < 3; i++) clients.push(await openClient(run.url, { localAddress: '127.0.0.1' }));
@@ -160,6 +161,68 @@ describe('liveness', () => {
     clients.pop()!.ws.close();
     await until(() => run.server.clientCount() === 5, 'a connection to close');
     clients.push(await openClient(run.url, { localAddress: '127.0.0.3' }));
+  });
+});
+
+describe('the team always gets in', () => {
+  const spectator = (run: RunningConsole, localAddress: string) => client(run, { type: 'hello', role: 'spectator' }, localAddress);
+  const roles = (run: RunningConsole) => run.server.sessions().map((s) => s.role).sort();
+
+  it('keeps slots for the team: spectators from many addresses fill theirs, 3 at most from one, and the chief still logs in', async () => {
+    const run = await serveRound(3, { limits: { maxConnections: 5, teamConnections: 2, maxConnectionsPerAddress: 3 } });
+    for (let i = 0; i < 3; i++) await spectator(run, '127.0.0.2');
+    await expect(openClient(run.url, { localAddress: '127.0.0.2' })).rejects.toThrow('upgrade refused: 503');
+    for (let i = 0; i < 2; i++) await spectator(run, '127.0.0.3');
+    expect(roles(run)).toEqual(Array(5).fill('spectator'));
+    // Past the spectators' budget a connection gets one of the team's slots: a spectator's hello on it is refused.
+    const late = await spectator(run, '127.0.0.4');
+    expect(late.messages).toEqual([{ type: 'error', code: 'full', reason: 'the console has 5 spectators and connections already; the slots left are kept for the team' }]);
+    await until(() => late.closed !== undefined, 'the late spectator to be closed');
+    expect(late.closed).toBe(1013);
+    await until(() => run.server.clientCount() === 5, 'its slot to be free');
+    const chief = await client(run, { type: 'hello', role: 'arbiter', token: run.newToken, name: 'IA Chief' }, '127.0.0.4');
+    expect(chief.messages[0]).toMatchObject({ type: 'welcome', role: 'arbiter', arbiter: { role: 'chief', name: 'IA Chief' } });
+    const deputy = await client(run, { type: 'hello', role: 'arbiter', token: run.newToken, name: 'IA Deputy' }, '127.0.0.3');
+    expect(deputy.messages[0]).toMatchObject({ type: 'welcome', role: 'arbiter' });
+    expect(roles(run)).toEqual([...Array(2).fill('arbiter'), ...Array(5).fill('spectator')]);
+    // Every slot taken, no spectator idle (the default is 30 s), none waiting to log in: refused.
+    await expect(openClient(run.url, { localAddress: '127.0.0.5' })).rejects.toThrow('upgrade refused: 503');
+    // Arbiters do not count against their address: with 2 spectators and the deputy there, one more from 127.0.0.3 gets in once the chief leaves.
+    chief.ws.close();
+    await until(() => run.server.clientCount() === 6, 'the chief to leave');
+    const again = await client(run, { type: 'hello', role: 'arbiter', token: run.newToken }, '127.0.0.3');
+    expect(again.messages[0]).toMatchObject({ type: 'welcome', role: 'arbiter' });
+    for (const c of [deputy, again]) expect(c.closed).toBeUndefined();
+  });
+
+  it('drops the longest-idle spectator for a new connection when the spectators are full, not the oldest', async () => {
+    // Idle from 0 ms: whoever has said nothing for longest gives way.
+    const run = await serveRound(3, { limits: { maxConnections: 3, teamConnections: 1, spectatorIdleMs: 0 } });
+    const oldest = await spectator(run, '127.0.0.2');
+    const idlest = await spectator(run, '127.0.0.3');
+    const third = await spectator(run, '127.0.0.4');
+    oldest.send({ type: 'ping', id: 'still here' });
+    await oldest.next((m) => m.type === 'pong', 'the pong');
+    const newcomer = await spectator(run, '127.0.0.5');
+    expect(newcomer.messages[0]).toMatchObject({ type: 'welcome', role: 'spectator' });
+    await until(() => idlest.closed !== undefined, 'the idlest spectator to be dropped');
+    expect(idlest.closed).toBe(1013);
+    expect([oldest.closed, third.closed, newcomer.closed]).toEqual([undefined, undefined, undefined]);
+    expect(roles(run)).toEqual(Array(3).fill('spectator'));
+    // The team's slot stays the team's: a chief past the spectators gets in beside them.
+    const chief = await client(run, { type: 'hello', role: 'arbiter', token: run.newToken }, '127.0.0.6');
+    expect(chief.messages[0]).toMatchObject({ type: 'welcome', role: 'arbiter' });
+  });
+
+  it('lets a connection that never logs in on a team slot give way to the next one', async () => {
+    const run = await serveRound(3, { limits: { maxConnections: 2, teamConnections: 1 } });
+    for (const a of ['127.0.0.2', '127.0.0.3']) await spectator(run, a);
+    const squatter = await openClient(run.url, { localAddress: '127.0.0.4' });
+    clients.push(squatter);
+    const chief = await client(run, { type: 'hello', role: 'arbiter', token: run.newToken }, '127.0.0.5');
+    expect(chief.messages[0]).toMatchObject({ type: 'welcome', role: 'arbiter' });
+    await until(() => squatter.closed !== undefined, 'the squatter to give way');
+    expect(squatter.closed).toBe(1013);
   });
 });
 

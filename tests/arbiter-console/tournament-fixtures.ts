@@ -49,7 +49,7 @@ export function consoleRound(event: ZeitnotEvent, round: number, pairings?: { ga
   const setup = roundBoards(event, event.sections[0]!.id, round, pairings);
   const base = cairnsRound(setup.boards.length);
   // As tournament/clocks.ts sets a tournament board: the default time forfeits an absent player.
-  return { ...base, game: { ...base.game, lateArrival: 'forfeit' }, round, boards: setup.boards.map((b) => ({ id: String(b.board), white: b.white.name, black: b.black.name })) };
+  return { ...base, game: { ...base.game, lateArrival: 'forfeit' }, round, boards: setup.boards.map((b) => ({ id: String(b.board), white: b.white.name, black: b.black.name, whiteId: b.white.id, blackId: b.black.id })) };
 }
 
 export const swissRoundOne = (event: ZeitnotEvent) => pairSwissRound(event, event.sections[0]!.id, emptyRecord, 1);

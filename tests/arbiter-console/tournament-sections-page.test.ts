@@ -120,4 +120,19 @@ describe('the tournament pages of an event console', () => {
     expect(games.length * 2 - seen.changed.length).toBeGreaterThanOrEqual(5);
     await page.context().close();
   }, 60_000);
+
+  it("corrects a player's name from the Pairings page: journaled by number, shown in the crosstable", async () => {
+    const page = await arbiterOn('pairings');
+    await page.selectOption('#t-section', 'b');
+    await page.waitForSelector('#t-content[data-section="b"] tr[data-round="1"][data-board="1"]');
+    await page.fill('#t-reason', 'misspelt on the entry form');
+    const form = 'fieldset:has(legend:text-is("Correct a name"))';
+    await page.selectOption(`${form} select[name="player"]`, '7');
+    await page.fill(`${form} input[name="name"]`, 'Thandi Mokoena');
+    await page.click(`${form} button[data-t="rename"]`);
+    await page.waitForFunction(() => document.body.textContent?.includes('Thandi Mokoena') ?? false, undefined, { timeout: 10_000 });
+    expect(lastAction()).toMatchObject({ section: 'b', action: { type: 'rename', player: 7, name: 'Thandi Mokoena', reason: 'misspelt on the entry form', credential: 'chief' } });
+    expect(desk('b').view('spectator').crosstable.rows.find((r) => r.id === 7)?.name).toBe('Thandi Mokoena');
+    await page.context().close();
+  }, 60_000);
 });

@@ -91,7 +91,7 @@ describe('TRF import, an explicit arbiter action', () => {
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ imported: true, by: 'IA Brown', journalSeq: before + 1 });
     expect(imports(run)).toEqual([
-      { type: 'import', from: 'open-registration.trf', digest: createHash('sha256').update(text).digest('hex'), rounds: 0, players: [{ id: 6, fideRating: 2999, federation: 'NZL' }], games: [], byes: [], by: 'IA Brown' },
+      { type: 'import', from: 'open-registration.trf', digest: createHash('sha256').update(text).digest('hex'), rounds: 0, players: [{ id: 6, fideRating: 2999, federation: 'NZL' }], games: [], byes: [], by: 'IA Brown', credential: 'chief' },
     ]);
     const desk = run.desks.get('open')!;
     const row = desk.view('spectator').crosstable.rows.find((r) => r.id === 6)!;

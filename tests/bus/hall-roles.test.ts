@@ -8,6 +8,7 @@
 // - c1 SIGKILLed: the hosts keep timing, c2 goes on; c1 restarted on its journal catches up;
 // - h1 SIGKILLed and restarted on its journal: its boards resume;
 // and at the end every console has every host entry exactly once, in the host's order.
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,6 +75,14 @@ describe('hall hosts and consoles on one nats-server -js', () => {
     expect((r1.type === 'refused' ? r1 : r2).code).toBe('already-paused');
     // Acknowledged only once h1 journaled it; both consoles show it.
     expect(hostJournal(h1Journal, 'h1', '2').events.filter((t) => t === 'pause')).toHaveLength(1);
+    // The host journals who paused it as the console knew him: his name and his credential's id.
+    const db = new Database(h1Journal, { readonly: true, fileMustExist: true });
+    const pauses = (db.prepare("SELECT body FROM entries WHERE source = 'h1' AND board = '2' AND kind = 'clock'").all() as { body: string }[]).flatMap((r) => {
+      const event = (JSON.parse(r.body) as { event: { type: string; by: unknown } }).event;
+      return event.type === 'pause' ? [event.by] : [];
+    });
+    db.close();
+    expect(pauses).toEqual([{ kind: 'arbiter', name: r1.type === 'ack' ? 'A1' : 'A2', credential: 'chief' }]);
     await waitBoards(c1.url, 'board 2 paused on c1', (b) => b.find((x) => x.id === '2')?.status === 'paused');
     await waitBoards(c2.url, 'board 2 paused on c2', (b) => b.find((x) => x.id === '2')?.status === 'paused');
     expect((await command(a2, 'r2', { type: 'resume', board: '2' })).type).toBe('ack');

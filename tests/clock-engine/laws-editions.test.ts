@@ -3,7 +3,8 @@
 // L2018/L2023 Guidelines III where adopted, with the five-second increment), the arbiter's discretion
 // on postponing, and the default-time boundary as an event words it.
 import { describe, expect, it } from 'vitest';
-import { presetEvent, playoffGameConfig, startPlayoff, pendingGames, boardGameConfig, loadEvent, roundBoards } from '../../tournament/internal.ts';
+import { presetEvent, playoffGameConfig, startPlayoff, pendingGames, sectionGameConfig, loadEvent, roundBoards } from '../../tournament/internal.ts';
+import { advanceTo, type GameConfig } from '../../clock-engine/index.ts';
 import { ev, fold, gameConfig, min, opening, sec } from './helpers.ts';
 
 const blitz2009 = (supervision: 'adequate' | 'inadequate') => gameConfig('300', { lawsEdition: '2009', category: 'blitz', supervision });
@@ -142,16 +143,43 @@ describe('per event, from the event file', () => {
   it('the default-time boundary and supervision reach the clocks; 10.2 is on by default under L2009, Guidelines III off under L2018', () => {
     const cairns = presetEvent('cairns-cup-2019');
     const board = roundBoards(cairns, cairns.sections[0]!.id, 1).boards[0]!;
-    const config = boardGameConfig(cairns, cairns.sections[0]!.id, board);
+    const config = sectionGameConfig(cairns, cairns.sections[0]!.id, { scheduledStart: board.scheduledStartMs, autoStart: true });
     expect(config).toMatchObject({ defaultTimeBoundary: 'more-than', quickplayClaim: false, supervision: 'adequate' });
     const donostia = presetEvent('donostia-2009');
     const group = donostia.sections[0]!;
     const dBoard = roundBoards(donostia, group.id, 1).boards[0]!;
-    expect(boardGameConfig(donostia, group.id, dBoard).quickplayClaim).toBe(true);
+    expect(sectionGameConfig(donostia, group.id, { scheduledStart: dBoard.scheduledStartMs, autoStart: true }).quickplayClaim).toBe(true);
     const input = JSON.parse(JSON.stringify(cairns)) as { sections: Record<string, unknown>[] };
     input.sections[0]!['defaultTimeBoundary'] = 'at';
     const edited = loadEvent(JSON.stringify(input));
-    expect(boardGameConfig(edited, edited.sections[0]!.id, board).defaultTimeBoundary).toBe('at');
+    expect(sectionGameConfig(edited, edited.sections[0]!.id, { scheduledStart: board.scheduledStartMs, autoStart: true }).defaultTimeBoundary).toBe('at');
+  });
+
+  it('a player absent at the end of the default time: as each regulation says (all three: a loss), else as the Laws per edition', () => {
+    // White arrives, Black never does: the clock starts itself and runs 1 ms past the default time.
+    const absentBlack = (config: GameConfig) => {
+      const arrived = fold(config, [ev.arrive('white', config.scheduledStart - 1000)]).state;
+      return advanceTo(config, arrived, config.scheduledStart + config.defaultTimeMs + 1).state;
+    };
+    const expected = { 'cairns-cup-2019': 30, 'sa-open-2009': 30, 'donostia-2009': 60 } as const;
+    for (const [name, minutes] of Object.entries(expected)) {
+      const event = presetEvent(name as keyof typeof expected);
+      for (const section of event.sections) {
+        const config = sectionGameConfig(event, section.id, { scheduledStart: 10_000, autoStart: true });
+        expect([name, section.id, config.lateArrival, config.defaultTimeMs]).toEqual([name, section.id, 'forfeit', minutes * min]);
+        expect(absentBlack(config).result?.result).toBe('+--');
+      }
+    }
+    // Cairns Cup regulation 1 ("shall forfeit") decides, not the Laws 2018: without it, 6.7.1 leaves it to the arbiter.
+    const cairns = JSON.parse(JSON.stringify(presetEvent('cairns-cup-2019'))) as { sections: Record<string, unknown>[] };
+    delete cairns.sections[0]!['lateArrival'];
+    const silent = sectionGameConfig(loadEvent(JSON.stringify(cairns)), 'main', { scheduledStart: 10_000, autoStart: true });
+    expect(silent.lateArrival).toBe('arbiter-decides');
+    const held = absentBlack(silent);
+    expect([held.status, held.result, held.alerts.at(-1)?.code]).toEqual(['paused', undefined, 'default-time-expired']);
+    const sa = JSON.parse(JSON.stringify(presetEvent('sa-open-2009'))) as { sections: Record<string, unknown>[] };
+    delete sa.sections[0]!['lateArrival'];
+    expect(sectionGameConfig(loadEvent(JSON.stringify(sa)), 'open', { scheduledStart: 0 }).lateArrival).toBe('forfeit');
   });
 
   it("Donostia's blitz playoff (5-minute games, L2009): an arbiter a game is adequate supervision, else B.3 c", () => {

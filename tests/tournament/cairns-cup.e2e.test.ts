@@ -6,7 +6,7 @@ import { createGameClock, replayGame } from '../../clock-engine/internal.ts';
 import {
   applyPlayoff,
   awardPrizes,
-  boardGameConfig,
+  sectionGameConfig,
   clockIncidents,
   crosstableView,
   emptyRecord,
@@ -111,7 +111,7 @@ describe('Cairns Cup 2019 end to end', () => {
 
   it('turns a late arrival seen by the clock into a $1,000 incident', () => {
     const board = roundBoards(event, 'main', 4).boards[2]!;
-    const config = boardGameConfig(event, 'main', board);
+    const config = sectionGameConfig(event, 'main', { scheduledStart: board.scheduledStartMs, autoStart: true });
     const t = board.scheduledStartMs;
     const state = replayGame(config, [
       { type: 'arrive', side: 'white', at: t - 60_000, by: { kind: 'player', side: 'white' } },
@@ -128,7 +128,7 @@ describe('Cairns Cup 2019 end to end', () => {
 
   it('refuses a draw offer before move 30, in the main event and the playoff', () => {
     const board = roundBoards(event, 'main', 1).boards[0]!;
-    const config = boardGameConfig(event, 'main', board);
+    const config = sectionGameConfig(event, 'main', { scheduledStart: board.scheduledStartMs, autoStart: true });
     const t = board.scheduledStartMs;
     const state = replayGame(config, [
       { type: 'arrive', side: 'white', at: t - 1000, by: { kind: 'player', side: 'white' } },

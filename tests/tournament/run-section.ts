@@ -2,7 +2,7 @@
 // results from the clocks' final states.
 import type { Side } from '../../clock-engine/index.ts';
 import {
-  boardGameConfig,
+  sectionGameConfig,
   boardResultFromClock,
   playoffGameConfig,
   recordPlayoffResult,
@@ -32,7 +32,7 @@ export function playRound(
 ): { results: BoardResult[]; bye: number | null } {
   const setup = roundBoards(event, sectionId, round, pairings);
   const results = setup.boards.map((board) => {
-    const config = boardGameConfig(event, sectionId, board);
+    const config = sectionGameConfig(event, sectionId, { scheduledStart: board.scheduledStartMs, autoStart: true });
     const absent = script.absent?.(board.white.id, board.black.id, round);
     const seed = round * 1000 + board.board;
     const plan = absent ? ({ end: 'absent', absent } as const) : planFor(script.score(board.white.id, board.black.id, round), seed);

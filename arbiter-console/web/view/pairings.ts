@@ -24,6 +24,7 @@ export function pairingsPage(ctrl: TournamentCtrl, v: TournamentView): VNode[] {
     ctrl.arbiter && v.draft !== undefined && draftSection(ctrl, v.draft),
     ...(rounds.length ? rounds.map((r) => roundTable(ctrl, r)) : [hl('p.placeholder', 'No pairings yet.')]),
     ctrl.arbiter && absences(ctrl, v),
+    ctrl.arbiter && nameCorrection(ctrl, v),
     ctrl.arbiter && importAllowed(v) && trfImportBox(ctrl),
     current !== undefined && thunk('div.slips-host', 'slips', resultSlips, [v.event, current]),
   ].filter((x): x is VNode => x !== false);
@@ -182,6 +183,18 @@ function absences(ctrl: TournamentCtrl, v: TournamentView): VNode {
       hl('button', { attrs: { 'data-t': 'bye' }, on: { click: () => ctrl.requestBye(defaults) } }, 'Request bye'),
     ],
     hl('button.danger', { attrs: { 'data-t': 'withdraw' }, on: { click: () => void ctrl.withdrawPlayer(defaults) } }, 'Withdraw from this round on'),
+  ]);
+}
+
+/** The chief corrects a player's name: the player stays his number, pages and exports show the new name. */
+function nameCorrection(ctrl: TournamentCtrl, v: TournamentView): VNode {
+  const players = playerOptions(v);
+  const defaults = { player: players[0]?.[0] ?? '', name: '' };
+  return hl('fieldset.t-form', { key: 'name-correction' }, [
+    hl('legend', 'Correct a name'),
+    hl('label', ['Player ', choiceSelect(ctrl, 'rename player', players, defaults.player, { name: 'player' })]),
+    hl('label', ['Name ', choiceInput(ctrl, 'rename name', defaults.name, { name: 'name', maxlength: '80' })]),
+    hl('button', { attrs: { 'data-t': 'rename' }, on: { click: () => ctrl.renamePlayer(defaults) } }, 'Correct the name'),
   ]);
 }
 
