@@ -2,7 +2,8 @@
 // the byes, withdrawals, incidents, imports and the playoff) and how one journaled record changes it:
 // the same on a command, on a record read from the bus and on a restart's replay. The steps of the
 // arbiter's work (result-step.ts, pairing-step.ts, playoff-step.ts, registration-step.ts, desk-checks.ts)
-// read it through the desk's face (DeskFace) and this state; only `applyRecord` and `setPlayers` change it.
+// read it through the desk's face (DeskFace) and this state. A record changes it only through `applyRecord`;
+// the rounds closed and a held playoff sitting are the desk's and the playoff step's own bookkeeping.
 import { decidePlayoff, findSection, recordPlayoffResult, startPlayoff, type BoardResult, type EventPlayer, type EventSection, type Pairing, type PlayoffState, type SectionRecord, type ZeitnotEvent } from '../../tournament/index.ts';
 import { actingAs, type CommandBy, type PlayingHall } from '../hall/index.ts';
 import type { JournalRecord } from '../journal/index.ts';
