@@ -27,7 +27,7 @@ export const HALL_REFUSALS = [
   'nothing-to-do',
 ] as const;
 
-/** Refusals of the tournament desk (tournament-desk.ts) and of a TRF import. */
+/** Refusals of the tournament desk (desk/desk-checks.ts and the desk's steps) and of a TRF import. */
 export const DESK_REFUSALS = [
   'no-section',
   'round-not-paired',
