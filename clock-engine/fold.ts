@@ -243,9 +243,9 @@ function step(config: GameConfig, state: GameState, e: ClockEvent): GameState {
     case 'arrive':
       return arrive(config, s, e.side, at);
     case 'boardMove':
-      return boardMove(s, e.side, e.san, e.fen, at);
+      return boardMove(config, s, e.side, e.san, e.fen, at);
     case 'boardPosition':
-      return boardPosition(s, e.fen, e.plies, at);
+      return boardPosition(config, s, e.fen, e.plies, at);
     case 'drawOffer':
       return drawOffer(config, s, e.side, at);
     case 'drawAccept':
@@ -366,6 +366,7 @@ type CopiedOptional =
   | 'drawOffer'
   | 'quickplay'
   | 'fen'
+  | 'repeatablePositions'
   | 'moveCountMismatch'
   | 'defaultTimeExpiredAt'
   | 'matchWinner';
@@ -383,6 +384,7 @@ function copyOptional(from: GameState, to: Mutable<GameState>): void {
   if (from.drawOffer !== undefined) to.drawOffer = from.drawOffer;
   if (from.quickplay !== undefined) to.quickplay = from.quickplay;
   if (from.fen !== undefined) to.fen = from.fen;
+  if (from.repeatablePositions !== undefined) to.repeatablePositions = from.repeatablePositions;
   if (from.moveCountMismatch !== undefined) to.moveCountMismatch = from.moveCountMismatch;
   if (from.defaultTimeExpiredAt !== undefined) to.defaultTimeExpiredAt = from.defaultTimeExpiredAt;
   if (from.matchWinner !== undefined) to.matchWinner = from.matchWinner;

@@ -18,6 +18,7 @@ import {
   withArrival,
   type Mutable,
 } from './clock-state.ts';
+import { nextRepeatable, positionEnding, readPosition, startFen, type ReadPosition } from './position.ts';
 import { drawAgreementArticle, flagNeedsClaim, flagResult, lossResult, penaltyOutcome, quickplayIncrementMs, quickplayRule } from './laws.ts';
 import type { GameConfig, GameResult, GameState, Side } from './types.ts';
 import { otherSide } from './types.ts';
@@ -78,19 +79,48 @@ export function arrive(config: GameConfig, s: GameState, side: Side, at: number)
   });
 }
 
-export function boardMove(s: GameState, side: Side, san: string, fen: string | undefined, at: number): GameState {
+/**
+ * A move on the board: the authoritative move count, the position after it, and the end of the game if
+ * that position ends it (checkmate, stalemate, dead position; from L2018 fivefold repetition and the
+ * 75-move rule: position.ts). A finished game keeps counting moves but its result stands.
+ */
+export function boardMove(config: GameConfig, s: GameState, side: Side, san: string, fen: string | undefined, at: number): GameState {
   const out: Mutable<GameState> = { ...s, moves: set(s.moves, side, s.moves[side] + 1), movesTracked: true };
   const known = fen ?? positionAfter(s.fen, san);
+  const position = known === undefined ? undefined : readPosition(known);
   if (known) out.fen = known;
   else {
     delete out.fen;
     if (s.fen) out.alerts = [...s.alerts, { code: 'arbiter-call', side, at, message: `${name(side)}'s move ${san} does not follow from the last position` }];
   }
-  return out;
+  if (!position) {
+    delete out.repeatablePositions;
+    return out;
+  }
+  out.repeatablePositions = nextRepeatable(repeatableBefore(s), position);
+  return endedByPosition(config, out, position);
 }
 
-/** Moves counts after a takeback (plies < 0) or unseen plies (plies > 0): the plies alternate from the side to move. */
-export function boardPosition(s: GameState, fen: string, plies: number, at: number): GameState {
+/** The positions that may repeat up to `s` (the start position when no move was read yet). */
+function repeatableBefore(s: GameState): readonly string[] {
+  if (s.repeatablePositions) return s.repeatablePositions;
+  const before = readPosition(s.fen ?? startFen);
+  return before ? [before.key] : [];
+}
+
+function endedByPosition(config: GameConfig, s: GameState, position: ReadPosition): GameState {
+  if (s.status === 'finished') return s;
+  const ending = positionEnding(config, position, s.repeatablePositions ?? [position.key]);
+  return ending ? finish(config, s, ending.result, ending.termination) : s;
+}
+
+/**
+ * Moves counts after a takeback (plies < 0) or unseen plies (plies > 0): the plies alternate from the side
+ * to move. A takeback drops the plies taken back from the positions that may repeat; a re-read position
+ * starts them afresh (the positions in between are unknown) and ends the game if it is an end (a mate
+ * made while the board was unplugged).
+ */
+export function boardPosition(config: GameConfig, s: GameState, fen: string, plies: number, at: number): GameState {
   const before: Side = (s.fen ?? '').split(' ')[1] === 'b' ? 'black' : 'white';
   let moves = s.moves;
   let turn = before;
@@ -103,8 +133,15 @@ export function boardPosition(s: GameState, fen: string, plies: number, at: numb
       turn = otherSide(turn);
     }
   }
-  const out: GameState = { ...s, moves, fen, movesTracked: true };
-  return checkMoveCounts(checkMoveCounts(out, 'white', at), 'black', at);
+  const out: Mutable<GameState> = { ...s, moves, fen, movesTracked: true };
+  const position = readPosition(fen);
+  if (!position) delete out.repeatablePositions;
+  else {
+    const kept = plies < 0 ? (s.repeatablePositions ?? []).slice(0, plies) : [];
+    out.repeatablePositions = kept.at(-1) === position.key ? kept : [position.key];
+  }
+  const counted = checkMoveCounts(checkMoveCounts(out, 'white', at), 'black', at);
+  return position && plies >= 0 ? endedByPosition(config, counted, position) : counted;
 }
 
 export function positionAfter(fen: string | undefined, san: string): string | undefined {
