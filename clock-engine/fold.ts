@@ -29,6 +29,7 @@ import {
   boardPosition,
   checkMoveCounts,
   defaultTimeExpired,
+  drawAccept,
   drawOffer,
   flag,
   penalty,
@@ -249,10 +250,7 @@ function step(config: GameConfig, state: GameState, e: ClockEvent): GameState {
     case 'drawOffer':
       return drawOffer(config, s, e.side, at);
     case 'drawAccept':
-      if (!s.drawOffer || s.drawOffer.side === e.side) {
-        return alert(s, { code: 'ignored-event', side: e.side, at, message: `${name(e.side)} accepted a draw that was not offered` });
-      }
-      return finish(config, s, '1/2-1/2', 'agreement');
+      return drawAccept(config, s, e.side, at);
     case 'quickplayClaim':
       return quickplayClaim(config, s, e.side, at, e.request);
     case 'quickplayDecision':

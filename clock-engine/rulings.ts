@@ -154,17 +154,47 @@ export function positionAfter(fen: string | undefined, san: string): string | un
   }
 }
 
-export function drawOffer(config: GameConfig, s: GameState, side: Side, at: number): GameState {
+/** Why the event's move rule refuses an offer by `side` now, or undefined when it may be made. */
+function drawOfferRefusal(config: GameConfig, s: GameState, side: Side): string | undefined {
   const move = moveInProgress(s);
   if (config.drawOfferMinMove > 0 && move < config.drawOfferMinMove) {
-    return alert(s, {
+    return `${name(side)}'s draw offer at move ${move} refused: no draw agreement before move ${config.drawOfferMinMove} (event rule, ${drawAgreementArticle(config.lawsEdition)}); claims under Art. 9.2/9.3 still go to the arbiter`;
+  }
+  return undefined;
+}
+
+export function drawOffer(config: GameConfig, s: GameState, side: Side, at: number): GameState {
+  const refused = drawOfferRefusal(config, s, side);
+  if (refused) return alert(s, { code: 'draw-offer-refused', side, at, message: refused });
+  return { ...s, drawOffer: { side, at } };
+}
+
+/**
+ * Whether `side` has made a move, for L2018/L2023 5.2.3 ("provided both players have made at least one
+ * move"): a press, or a move the board reported (a first move made but not yet pressed counts only then).
+ */
+const hasMoved = (s: GameState, side: Side): boolean => s.presses[side] > 0 || s.moves[side] > 0;
+
+/**
+ * `side` accepts the opponent's standing offer: the game is drawn by agreement, except under L2018/L2023
+ * before both players have made a move (5.2.3; L2009 5.2 c has no such condition), when the agreement is
+ * refused and the offer lapses.
+ */
+export function drawAccept(config: GameConfig, s: GameState, side: Side, at: number): GameState {
+  if (!s.drawOffer || s.drawOffer.side === side) {
+    return alert(s, { code: 'ignored-event', side, at, message: `${name(side)} accepted a draw that was not offered` });
+  }
+  if (config.lawsEdition !== '2009' && (!hasMoved(s, 'white') || !hasMoved(s, 'black'))) {
+    const out: Mutable<GameState> = { ...s };
+    delete out.drawOffer;
+    return alert(out, {
       code: 'draw-offer-refused',
       side,
       at,
-      message: `${name(side)}'s draw offer at move ${move} refused: no draw agreement before move ${config.drawOfferMinMove} (event rule, ${drawAgreementArticle(config.lawsEdition)}); claims under Art. 9.2/9.3 still go to the arbiter`,
+      message: `draw agreement refused: both players must have made at least one move (Laws ${config.lawsEdition} Art. 5.2.3)`,
     });
   }
-  return { ...s, drawOffer: { side, at } };
+  return finish(config, s, '1/2-1/2', 'agreement');
 }
 
 export function quickplayClaim(config: GameConfig, s: GameState, side: Side, at: number, request: 'draw' | 'increment' = 'draw'): GameState {
@@ -195,8 +225,10 @@ export function quickplayClaim(config: GameConfig, s: GameState, side: Side, at:
     paused: { by: { kind: 'player', side }, reason: `${article} ${request === 'increment' ? 'increment request' : 'claim'}`, at },
     quickplay: { side, at, status: 'pending', request },
   };
-  // III.4: "This constitutes the offer of a draw": the opponent may accept it.
-  if (request === 'increment') claimed.drawOffer = { side, at };
+  // III.4: "This constitutes the offer of a draw": the opponent may accept it. L2009 9.1 b 3: so does a
+  // claim under Article 10.2 (where the event's move rule allows an offer at all).
+  const alsoAnOffer = request === 'increment' || (config.lawsEdition === '2009' && drawOfferRefusal(config, s, side) === undefined);
+  if (alsoAnOffer) claimed.drawOffer = { side, at };
   const message =
     request === 'increment'
       ? `${name(side)} asks for a five-second increment for both players, which is also a draw offer (${article}): arbiter decides if it is refused`
