@@ -2,7 +2,7 @@
 // and from PGN clock comments (auditing a broadcast's clock record). Pure; the CLI only does I/O.
 import { applyClockEvent, initialGameState, nextDeadline } from './fold.ts';
 import { gameConfig } from './game-config.ts';
-import type { PgnGame, PgnPly } from './pgn-clock.ts';
+import type { PgnGame } from './pgn-clock.ts';
 import { parseTimeControl, type ParseOptions } from './time-control-parse.ts';
 import { assertPlayable } from './time-control-format.ts';
 import type { ClockEvent, GameConfig, GameState, Side, TimeControl } from './types.ts';
@@ -164,21 +164,33 @@ function largestGainMs(tc: TimeControl): number {
 }
 
 /**
- * For each ply, whether its reading is a glitch: the same player's next reading is higher than it by
- * more than the moves in between can add (tolerance included), which no clock does, so the low one is
- * wrong.
+ * For each ply, whether its reading is a glitch (a `0:00:00` between normal readings): the same player's
+ * next different reading is higher than this one by more than the moves in between can add (tolerance
+ * included), yet follows from the reading before this one (or the clock's start). Only then is this one
+ * the reading that cannot be his clock. A step the control cannot explain (readings that jump up and stay
+ * up, as +30 min at move 40 under a control without it) is no glitch: the readings before it follow
+ * from one another, so none of them is labelled, and the jump itself is reported where it is.
  */
 function glitchReadings(config: GameConfig, game: PgnGame, tolerance: number): boolean[] {
   const gain = largestGainMs(config.timeControl);
-  const next: { white?: PgnPly; black?: PgnPly } = {};
   const glitches = new Array<boolean>(game.plies.length).fill(false);
-  for (let i = game.plies.length - 1; i >= 0; i--) {
-    const ply = game.plies[i]!;
-    if (ply.clockMs === undefined) continue;
-    const later = next[ply.side];
-    const moves = later ? (later.ply - ply.ply) / 2 : 0;
-    if (later && later.clockMs! > ply.clockMs + gain * moves + tolerance) glitches[i] = true;
-    else next[ply.side] = ply;
+  const start = initialGameState(config).remainingMs;
+  type Reading = { readonly index: number; readonly ply: number; readonly clockMs: number };
+  const reach = (from: Reading, to: Reading) => from.clockMs + (gain * (to.ply - from.ply)) / 2 + tolerance;
+  for (const side of ['white', 'black'] as const) {
+    const readings: Reading[] = [];
+    game.plies.forEach((p, index) => {
+      if (p.side === side && p.clockMs !== undefined) readings.push({ index, ply: p.ply, clockMs: p.clockMs });
+    });
+    const first = readings[0];
+    if (!first) continue;
+    let before: Reading = { index: -1, ply: first.ply - 2, clockMs: start[side] };
+    readings.forEach((reading, k) => {
+      // The next reading that is not this one again (a run of the same glitch is judged by what ends it).
+      const next = readings.slice(k + 1).find((l) => Math.abs(l.clockMs - reading.clockMs) > tolerance);
+      if (next && next.clockMs > reach(reading, next) && next.clockMs <= reach(before, next)) glitches[reading.index] = true;
+      else before = reading;
+    });
   }
   return glitches;
 }
