@@ -108,6 +108,19 @@ describe('DGT device', () => {
     expect(messages.filter((m) => m.type === 'connection').map((m) => m.type === 'connection' && m.state)).toEqual(['connecting', 'connected']);
   });
 
+  it('a stretch of garbage read one byte at a time is one input error, not one per byte', async () => {
+    const { board, advance, summary, device } = await rig();
+    const received = device.session.stats.bytesReceived;
+    for (let i = 0; i < 400; i++) {
+      board.sendGarbage([i % 128]);
+      await advance(0); // read before the next byte comes: one byte a read
+    }
+    await advance(1_000);
+    expect(device.session.stats.bytesReceived - received).toBeGreaterThanOrEqual(400);
+    expect(summary().filter((s) => s.includes('input error'))).toEqual(['100 input error #1: DGT garbage: 1 byte(s) outside any message [00]']);
+    expect(device.session.decoder.stats.garbageBytes).toBe(400);
+  });
+
   it('virtual players play a whole game on the board (binding-mock): presses and moves reach the engine exactly', async () => {
     const { board, advance, messages, scheduler } = await rig();
     const script = createVirtualGame({ seed: 'dgt-29', thinkMs: { kind: 'uniform', minMs: 1_000, maxMs: 3_000 } });
