@@ -2,6 +2,7 @@
 // and from PGN clock comments (auditing a broadcast's clock record). Pure; the CLI only does I/O.
 import { applyClockEvent, initialGameState, nextDeadline } from './fold.ts';
 import { gameConfig } from './game-config.ts';
+import { presetAmbiguity } from './presets.ts';
 import type { PgnGame } from './pgn-clock.ts';
 import { parseTimeControl, type ParseOptions } from './time-control-parse.ts';
 import { assertPlayable } from './time-control-format.ts';
@@ -14,6 +15,9 @@ import type { ClockEvent, GameConfig, GameState, Side, TimeControl } from './typ
  * (`?`, `-`, `*60`, `5400+30:1800+30`).
  */
 export function timeControlFromTag(tag: string, options: Omit<ParseOptions, 'notation'> = {}): TimeControl {
+  // A tag such as "90+30" reads as 90 s in PGN notation though a broadcaster may mean the preset's 90 min.
+  const ambiguity = presetAmbiguity(tag);
+  if (ambiguity) throw ambiguity;
   const clean = { ...(options.incrementCredit ? { incrementCredit: options.incrementCredit } : {}), ...(options.nextPeriod ? { nextPeriod: options.nextPeriod } : {}) };
   const m = /^\s*(\d+)\s*min(?:utes?)?(?:\s*\/\s*game)?\s*(?:\+\s*(\d+)\s*s(?:ec(?:onds?)?)?\s*(?:\/\s*move)?)?\s*$/i.exec(tag);
   const tc = m ? parseTimeControl(`${Number(m[1]) * 60}${m[2] ? `+${m[2]}` : ''}`, { ...clean, notation: 'pgn' }) : parseTimeControl(tag, clean);
