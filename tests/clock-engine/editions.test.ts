@@ -97,3 +97,29 @@ describe('Laws 2018/2023 5.2.3: no draw agreed before both players have made a m
     expect(state.result).toEqual({ result: '1/2-1/2', termination: 'agreement' });
   });
 });
+
+describe('Laws 2009 claim-only flags (A.4 d, B.3 a) with the DGT clock keeping the time', () => {
+  const dgt = { kind: 'device', deviceId: 'dgt-1' } as const;
+  const blitz = gameConfig('300', { lawsEdition: '2009', category: 'blitz', supervision: 'inadequate', timekeeper: 'device' });
+  // White presses at 1 s; Black thinks past his five minutes, and the clock reports his flag.
+  const fallen = [...opening(), ev.press('white', 1000), { type: 'flag', side: 'black', at: 301_500, by: dgt } as const];
+
+  it('the clock\'s flag is recorded, play goes on, and White\'s claim is upheld', () => {
+    const down = fold(blitz, fallen).state;
+    expect(down.status).toBe('running');
+    expect(down.flags.black).toBe(301_500);
+    const claimed = fold(blitz, [{ type: 'flag', side: 'black', at: 305_000, by: { kind: 'player', side: 'white' } }], down).state;
+    expect(claimed.result).toEqual({ result: '1-0', termination: "time forfeit (Art. 6.9) on the opponent's claim" });
+  });
+
+  it('the arbiter relaying the claim before the clock\'s message came, the engine at zero: upheld', () => {
+    const events = [...opening(), ev.press('white', 1000), { type: 'flag', side: 'black', at: 301_000, by: { kind: 'arbiter', name: 'IA' } } as const];
+    expect(fold(blitz, events).state.result?.result).toBe('1-0');
+  });
+
+  it('a claim while the clock still shows time is rejected', () => {
+    const early = fold(blitz, [...opening(), ev.press('white', 1000), { type: 'flag', side: 'black', at: 200_000, by: { kind: 'player', side: 'white' } }]).state;
+    expect(early.status).toBe('running');
+    expect(early.alerts.at(-1)?.message).toMatch(/Black's flag is still up/);
+  });
+});
