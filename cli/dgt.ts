@@ -96,7 +96,11 @@ export async function decodeStream(
 }
 
 /** A byte log's game: the tracker on simulated time (see the help for the time model). */
-export async function movesOfStream(input: AsyncIterable<Buffer | string>, options: { hex: boolean }, print: (line: string) => void): Promise<Record<string, number>> {
+export async function movesOfStream(
+  input: AsyncIterable<Buffer | string>,
+  options: { hex: boolean },
+  print: (line: string) => void,
+): Promise<{ counts: Record<string, number>; stats: DgtDecoder['stats'] }> {
   const scheduler = createManualScheduler();
   const counts: Record<string, number> = { takebacks: 0, ambiguous: 0, unrecognised: 0, reseeds: 0 };
   let signal: SignalledResult | undefined;
@@ -111,7 +115,7 @@ export async function movesOfStream(input: AsyncIterable<Buffer | string>, optio
   };
   const tracker = new PositionTracker({ scheduler, onEvent });
   let running: 'left' | 'right' | 'none' = 'none';
-  await decodeStream(input, options, (line) => {
+  const decoder = await decodeStream(input, options, (line) => {
     const m = JSON.parse(line) as DecodeOutput;
     if (m.type === 'boardDump') tracker.boardDump(m.squares);
     else if (m.type === 'fieldUpdate') {
@@ -137,7 +141,7 @@ export async function movesOfStream(input: AsyncIterable<Buffer | string>, optio
   }
   if (signal) print(JSON.stringify({ resultSignal: signal }));
   tracker.dispose();
-  return counts;
+  return { counts, stats: decoder.stats };
 }
 
 function plyOf(fen: string): number {
@@ -154,7 +158,13 @@ export const command: Command = {
     const hex = parseOptions(rest, { hex: { type: 'boolean' } }).values.hex ?? false;
     const out = (line: string) => process.stdout.write(line + '\n');
     if (sub === 'moves') {
-      const counts = await movesOfStream(process.stdin, { hex }, out);
+      const { counts, stats } = await movesOfStream(process.stdin, { hex }, out);
+      // No game can be read from bytes that hold no DGT message: say so rather than print nothing.
+      if (stats.messages === 0) {
+        const skipped = `${stats.garbageBytes} garbage bytes, ${stats.badHeaders} bad headers, ${stats.badLengths} bad lengths, ${stats.truncated} truncated, ${stats.badPayloads} bad payloads`;
+        process.stderr.write(`zeitnot dgt moves: no DGT message decodes from the input (${skipped})${hex ? '' : '; for hexadecimal text give --hex'}\n`);
+        return 1;
+      }
       process.stderr.write(`${JSON.stringify(counts)}\n`);
       return 0;
     }

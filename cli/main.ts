@@ -51,4 +51,11 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// A reader that stops early (`zeitnot replay --pgn games.pgn | head`) closes the pipe: the rest of the
+// output is not wanted, so the command ends quietly instead of dying on the write with a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
+});
+
 process.exitCode = await main(process.argv.slice(2));

@@ -6,6 +6,7 @@ import {
   assertPlayable,
   auditPgnGame,
   parseTimeControl,
+  presetAmbiguity,
   readPgnGames,
   replayConfig,
   replayThinkTimes,
@@ -34,7 +35,8 @@ const help = `zeitnot replay: replay a game through the clock engine, one JSON o
 
 options:
   --time-control TC      PGN "40/5400+30:1800+30", "W300-B240", US "40/90, SD/30;inc30", "G/45;d5",
-                         FIDE "90/40+30+30s", or a preset name (${Object.keys(timeControlPresets).slice(0, 6).join(', ')}, ...)
+                         FIDE "90/40+30+30s", or a preset name (${Object.keys(timeControlPresets).filter((name) => !presetAmbiguity(name)).slice(0, 6).join(', ')}, ...);
+                         a name that also reads as a control (90+30) is refused: write 5400+30 or 90+30s
   --think MS,MS,...      thinking time of each ply in integer milliseconds
   --armageddon           a draw counts as a win for Black; without --time-control the control is W300-B240
   --increment-credit M   before-move (default: credited when the move starts, as a DGT clock) or after-press
@@ -99,8 +101,12 @@ function timeControlOf(text: string, args: Args): TimeControl {
     ...(args.nextPeriod ? { nextPeriod: args.nextPeriod } : {}),
     ...(args.incrementCredit ? { incrementCredit: args.incrementCredit } : {}),
   };
-  const preset = timeControlPresets[text];
+  // A stated notation reads the text in it; otherwise a preset name, unless the text also reads as
+  // another control ("90+30": the preset's 90 min, or 90 s in PGN seconds), which is refused.
+  const preset = args.notation ? undefined : timeControlPresets[text];
   try {
+    const ambiguity = args.notation ? undefined : presetAmbiguity(text);
+    if (ambiguity) throw ambiguity;
     const tc = preset
       ? { ...preset.timeControl, nextPeriod: args.nextPeriod ?? preset.timeControl.nextPeriod, incrementCredit: args.incrementCredit ?? preset.timeControl.incrementCredit }
       : parseTimeControl(text, options);

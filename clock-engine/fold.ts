@@ -29,6 +29,7 @@ import {
   boardPosition,
   checkMoveCounts,
   defaultTimeExpired,
+  drawAccept,
   drawOffer,
   flag,
   penalty,
@@ -243,16 +244,13 @@ function step(config: GameConfig, state: GameState, e: ClockEvent): GameState {
     case 'arrive':
       return arrive(config, s, e.side, at);
     case 'boardMove':
-      return boardMove(s, e.side, e.san, e.fen, at);
+      return boardMove(config, s, e.side, e.san, e.fen, at);
     case 'boardPosition':
-      return boardPosition(s, e.fen, e.plies, at);
+      return boardPosition(config, s, e.fen, e.plies, at);
     case 'drawOffer':
       return drawOffer(config, s, e.side, at);
     case 'drawAccept':
-      if (!s.drawOffer || s.drawOffer.side === e.side) {
-        return alert(s, { code: 'ignored-event', side: e.side, at, message: `${name(e.side)} accepted a draw that was not offered` });
-      }
-      return finish(config, s, '1/2-1/2', 'agreement');
+      return drawAccept(config, s, e.side, at);
     case 'quickplayClaim':
       return quickplayClaim(config, s, e.side, at, e.request);
     case 'quickplayDecision':
@@ -366,6 +364,7 @@ type CopiedOptional =
   | 'drawOffer'
   | 'quickplay'
   | 'fen'
+  | 'repeatablePositions'
   | 'moveCountMismatch'
   | 'defaultTimeExpiredAt'
   | 'matchWinner';
@@ -383,6 +382,7 @@ function copyOptional(from: GameState, to: Mutable<GameState>): void {
   if (from.drawOffer !== undefined) to.drawOffer = from.drawOffer;
   if (from.quickplay !== undefined) to.quickplay = from.quickplay;
   if (from.fen !== undefined) to.fen = from.fen;
+  if (from.repeatablePositions !== undefined) to.repeatablePositions = from.repeatablePositions;
   if (from.moveCountMismatch !== undefined) to.moveCountMismatch = from.moveCountMismatch;
   if (from.defaultTimeExpiredAt !== undefined) to.defaultTimeExpiredAt = from.defaultTimeExpiredAt;
   if (from.matchWinner !== undefined) to.matchWinner = from.matchWinner;

@@ -6,7 +6,7 @@ export { advanceTo, applyClockEvent, type Deadline, initialGameState, nextDeadli
 export { gameConfig } from './game-config.ts';
 export { createGameClock, type GameClock, type GameClockInput, gameClockLogic } from './machine.ts';
 export { readPgnGames } from './pgn-clock.ts';
-export { timeControlPresets } from './presets.ts';
+export { presetAmbiguity, timeControlPresets } from './presets.ts';
 export { auditPgnGame, replayConfig, replayThinkTimes, timeControlFromTag } from './replay.ts';
 export { assertPlayable } from './time-control-format.ts';
 export { type ParseOptions, parseTimeControl } from './time-control-parse.ts';

@@ -1,6 +1,8 @@
 // Named controls of the three events (Cairns Cup 2019, Donostia 2009, SA Open 2009), their play-offs,
 // and the classical controls of the real clock records in shared/oracles/clocks.
-import { parseTimeControl } from './time-control-parse.ts';
+import { TimeControlError, sameTimeControl } from './time-control.ts';
+import { formatTimeControl } from './time-control-format.ts';
+import { detectNotation, parseTimeControl } from './time-control-parse.ts';
 import type { TimeControl } from './types.ts';
 
 export interface TimeControlPreset {
@@ -45,3 +47,27 @@ const list: TimeControlPreset[] = [
 ];
 
 export const timeControlPresets: Readonly<Record<string, TimeControlPreset>> = Object.fromEntries(list.map((p) => [p.name, p]));
+
+/**
+ * The refusal for a text that names a preset and also reads, in its notation, as another control:
+ * `90+30` is the preset 90 min + 30 s a move, and in PGN notation (seconds, as a TimeControl tag is
+ * read) 90 s + 30 s a move. Such a text has no one reading, so wherever a control is read from text
+ * without a stated notation it is refused, naming both; undefined for any other text.
+ */
+export function presetAmbiguity(text: string): TimeControlError | undefined {
+  const preset = timeControlPresets[text.trim()];
+  if (!preset) return undefined;
+  let other: TimeControl;
+  try {
+    other = parseTimeControl(text);
+  } catch {
+    return undefined;
+  }
+  if (sameTimeControl(other, preset.timeControl)) return undefined;
+  const notation = detectNotation(text);
+  return new TimeControlError(
+    text,
+    0,
+    `a control with one reading: "${text.trim()}" is the preset ${preset.pgn} (${preset.description}) and, in ${notation.toUpperCase()} notation, ${formatTimeControl(other, 'fide')} (FIDE notation, minutes); write the control in a notation (${preset.pgn} in PGN seconds${notation === 'pgn' ? `, ${formatTimeControl(preset.timeControl, 'fide')} in FIDE` : ''})`,
+  );
+}

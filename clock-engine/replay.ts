@@ -2,7 +2,8 @@
 // and from PGN clock comments (auditing a broadcast's clock record). Pure; the CLI only does I/O.
 import { applyClockEvent, initialGameState, nextDeadline } from './fold.ts';
 import { gameConfig } from './game-config.ts';
-import type { PgnGame, PgnPly } from './pgn-clock.ts';
+import { presetAmbiguity } from './presets.ts';
+import type { PgnGame } from './pgn-clock.ts';
 import { parseTimeControl, type ParseOptions } from './time-control-parse.ts';
 import { assertPlayable } from './time-control-format.ts';
 import type { ClockEvent, GameConfig, GameState, Side, TimeControl } from './types.ts';
@@ -14,6 +15,9 @@ import type { ClockEvent, GameConfig, GameState, Side, TimeControl } from './typ
  * (`?`, `-`, `*60`, `5400+30:1800+30`).
  */
 export function timeControlFromTag(tag: string, options: Omit<ParseOptions, 'notation'> = {}): TimeControl {
+  // A tag such as "90+30" reads as 90 s in PGN notation though a broadcaster may mean the preset's 90 min.
+  const ambiguity = presetAmbiguity(tag);
+  if (ambiguity) throw ambiguity;
   const clean = { ...(options.incrementCredit ? { incrementCredit: options.incrementCredit } : {}), ...(options.nextPeriod ? { nextPeriod: options.nextPeriod } : {}) };
   const m = /^\s*(\d+)\s*min(?:utes?)?(?:\s*\/\s*game)?\s*(?:\+\s*(\d+)\s*s(?:ec(?:onds?)?)?\s*(?:\/\s*move)?)?\s*$/i.exec(tag);
   const tc = m ? parseTimeControl(`${Number(m[1]) * 60}${m[2] ? `+${m[2]}` : ''}`, { ...clean, notation: 'pgn' }) : parseTimeControl(tag, clean);
@@ -164,21 +168,33 @@ function largestGainMs(tc: TimeControl): number {
 }
 
 /**
- * For each ply, whether its reading is a glitch: the same player's next reading is higher than it by
- * more than the moves in between can add (tolerance included), which no clock does, so the low one is
- * wrong.
+ * For each ply, whether its reading is a glitch (a `0:00:00` between normal readings): the same player's
+ * next different reading is higher than this one by more than the moves in between can add (tolerance
+ * included), yet follows from the reading before this one (or the clock's start). Only then is this one
+ * the reading that cannot be his clock. A step the control cannot explain (readings that jump up and stay
+ * up, as +30 min at move 40 under a control without it) is no glitch: the readings before it follow
+ * from one another, so none of them is labelled, and the jump itself is reported where it is.
  */
 function glitchReadings(config: GameConfig, game: PgnGame, tolerance: number): boolean[] {
   const gain = largestGainMs(config.timeControl);
-  const next: { white?: PgnPly; black?: PgnPly } = {};
   const glitches = new Array<boolean>(game.plies.length).fill(false);
-  for (let i = game.plies.length - 1; i >= 0; i--) {
-    const ply = game.plies[i]!;
-    if (ply.clockMs === undefined) continue;
-    const later = next[ply.side];
-    const moves = later ? (later.ply - ply.ply) / 2 : 0;
-    if (later && later.clockMs! > ply.clockMs + gain * moves + tolerance) glitches[i] = true;
-    else next[ply.side] = ply;
+  const start = initialGameState(config).remainingMs;
+  type Reading = { readonly index: number; readonly ply: number; readonly clockMs: number };
+  const reach = (from: Reading, to: Reading) => from.clockMs + (gain * (to.ply - from.ply)) / 2 + tolerance;
+  for (const side of ['white', 'black'] as const) {
+    const readings: Reading[] = [];
+    game.plies.forEach((p, index) => {
+      if (p.side === side && p.clockMs !== undefined) readings.push({ index, ply: p.ply, clockMs: p.clockMs });
+    });
+    const first = readings[0];
+    if (!first) continue;
+    let before: Reading = { index: -1, ply: first.ply - 2, clockMs: start[side] };
+    readings.forEach((reading, k) => {
+      // The next reading that is not this one again (a run of the same glitch is judged by what ends it).
+      const next = readings.slice(k + 1).find((l) => Math.abs(l.clockMs - reading.clockMs) > tolerance);
+      if (next && next.clockMs > reach(reading, next) && next.clockMs <= reach(before, next)) glitches[reading.index] = true;
+      else before = reading;
+    });
   }
   return glitches;
 }

@@ -18,6 +18,7 @@ import {
   withArrival,
   type Mutable,
 } from './clock-state.ts';
+import { nextRepeatable, positionEnding, readPosition, startFen, type ReadPosition } from './position.ts';
 import { drawAgreementArticle, flagNeedsClaim, flagResult, lossResult, penaltyOutcome, quickplayIncrementMs, quickplayRule } from './laws.ts';
 import type { GameConfig, GameResult, GameState, Side } from './types.ts';
 import { otherSide } from './types.ts';
@@ -78,19 +79,48 @@ export function arrive(config: GameConfig, s: GameState, side: Side, at: number)
   });
 }
 
-export function boardMove(s: GameState, side: Side, san: string, fen: string | undefined, at: number): GameState {
+/**
+ * A move on the board: the authoritative move count, the position after it, and the end of the game if
+ * that position ends it (checkmate, stalemate, dead position; from L2018 fivefold repetition and the
+ * 75-move rule: position.ts). A finished game keeps counting moves but its result stands.
+ */
+export function boardMove(config: GameConfig, s: GameState, side: Side, san: string, fen: string | undefined, at: number): GameState {
   const out: Mutable<GameState> = { ...s, moves: set(s.moves, side, s.moves[side] + 1), movesTracked: true };
   const known = fen ?? positionAfter(s.fen, san);
+  const position = known === undefined ? undefined : readPosition(known);
   if (known) out.fen = known;
   else {
     delete out.fen;
     if (s.fen) out.alerts = [...s.alerts, { code: 'arbiter-call', side, at, message: `${name(side)}'s move ${san} does not follow from the last position` }];
   }
-  return out;
+  if (!position) {
+    delete out.repeatablePositions;
+    return out;
+  }
+  out.repeatablePositions = nextRepeatable(repeatableBefore(s), position);
+  return endedByPosition(config, out, position);
 }
 
-/** Moves counts after a takeback (plies < 0) or unseen plies (plies > 0): the plies alternate from the side to move. */
-export function boardPosition(s: GameState, fen: string, plies: number, at: number): GameState {
+/** The positions that may repeat up to `s` (the start position when no move was read yet). */
+function repeatableBefore(s: GameState): readonly string[] {
+  if (s.repeatablePositions) return s.repeatablePositions;
+  const before = readPosition(s.fen ?? startFen);
+  return before ? [before.key] : [];
+}
+
+function endedByPosition(config: GameConfig, s: GameState, position: ReadPosition): GameState {
+  if (s.status === 'finished') return s;
+  const ending = positionEnding(config, position, s.repeatablePositions ?? [position.key]);
+  return ending ? finish(config, s, ending.result, ending.termination) : s;
+}
+
+/**
+ * Moves counts after a takeback (plies < 0) or unseen plies (plies > 0): the plies alternate from the side
+ * to move. A takeback drops the plies taken back from the positions that may repeat; a re-read position
+ * starts them afresh (the positions in between are unknown) and ends the game if it is an end (a mate
+ * made while the board was unplugged).
+ */
+export function boardPosition(config: GameConfig, s: GameState, fen: string, plies: number, at: number): GameState {
   const before: Side = (s.fen ?? '').split(' ')[1] === 'b' ? 'black' : 'white';
   let moves = s.moves;
   let turn = before;
@@ -103,8 +133,15 @@ export function boardPosition(s: GameState, fen: string, plies: number, at: numb
       turn = otherSide(turn);
     }
   }
-  const out: GameState = { ...s, moves, fen, movesTracked: true };
-  return checkMoveCounts(checkMoveCounts(out, 'white', at), 'black', at);
+  const out: Mutable<GameState> = { ...s, moves, fen, movesTracked: true };
+  const position = readPosition(fen);
+  if (!position) delete out.repeatablePositions;
+  else {
+    const kept = plies < 0 ? (s.repeatablePositions ?? []).slice(0, plies) : [];
+    out.repeatablePositions = kept.at(-1) === position.key ? kept : [position.key];
+  }
+  const counted = checkMoveCounts(checkMoveCounts(out, 'white', at), 'black', at);
+  return position && plies >= 0 ? endedByPosition(config, counted, position) : counted;
 }
 
 export function positionAfter(fen: string | undefined, san: string): string | undefined {
@@ -117,17 +154,47 @@ export function positionAfter(fen: string | undefined, san: string): string | un
   }
 }
 
-export function drawOffer(config: GameConfig, s: GameState, side: Side, at: number): GameState {
+/** Why the event's move rule refuses an offer by `side` now, or undefined when it may be made. */
+function drawOfferRefusal(config: GameConfig, s: GameState, side: Side): string | undefined {
   const move = moveInProgress(s);
   if (config.drawOfferMinMove > 0 && move < config.drawOfferMinMove) {
-    return alert(s, {
+    return `${name(side)}'s draw offer at move ${move} refused: no draw agreement before move ${config.drawOfferMinMove} (event rule, ${drawAgreementArticle(config.lawsEdition)}); claims under Art. 9.2/9.3 still go to the arbiter`;
+  }
+  return undefined;
+}
+
+export function drawOffer(config: GameConfig, s: GameState, side: Side, at: number): GameState {
+  const refused = drawOfferRefusal(config, s, side);
+  if (refused) return alert(s, { code: 'draw-offer-refused', side, at, message: refused });
+  return { ...s, drawOffer: { side, at } };
+}
+
+/**
+ * Whether `side` has made a move, for L2018/L2023 5.2.3 ("provided both players have made at least one
+ * move"): a press, or a move the board reported (a first move made but not yet pressed counts only then).
+ */
+const hasMoved = (s: GameState, side: Side): boolean => s.presses[side] > 0 || s.moves[side] > 0;
+
+/**
+ * `side` accepts the opponent's standing offer: the game is drawn by agreement, except under L2018/L2023
+ * before both players have made a move (5.2.3; L2009 5.2 c has no such condition), when the agreement is
+ * refused and the offer lapses.
+ */
+export function drawAccept(config: GameConfig, s: GameState, side: Side, at: number): GameState {
+  if (!s.drawOffer || s.drawOffer.side === side) {
+    return alert(s, { code: 'ignored-event', side, at, message: `${name(side)} accepted a draw that was not offered` });
+  }
+  if (config.lawsEdition !== '2009' && (!hasMoved(s, 'white') || !hasMoved(s, 'black'))) {
+    const out: Mutable<GameState> = { ...s };
+    delete out.drawOffer;
+    return alert(out, {
       code: 'draw-offer-refused',
       side,
       at,
-      message: `${name(side)}'s draw offer at move ${move} refused: no draw agreement before move ${config.drawOfferMinMove} (event rule, ${drawAgreementArticle(config.lawsEdition)}); claims under Art. 9.2/9.3 still go to the arbiter`,
+      message: `draw agreement refused: both players must have made at least one move (Laws ${config.lawsEdition} Art. 5.2.3)`,
     });
   }
-  return { ...s, drawOffer: { side, at } };
+  return finish(config, s, '1/2-1/2', 'agreement');
 }
 
 export function quickplayClaim(config: GameConfig, s: GameState, side: Side, at: number, request: 'draw' | 'increment' = 'draw'): GameState {
@@ -158,8 +225,10 @@ export function quickplayClaim(config: GameConfig, s: GameState, side: Side, at:
     paused: { by: { kind: 'player', side }, reason: `${article} ${request === 'increment' ? 'increment request' : 'claim'}`, at },
     quickplay: { side, at, status: 'pending', request },
   };
-  // III.4: "This constitutes the offer of a draw": the opponent may accept it.
-  if (request === 'increment') claimed.drawOffer = { side, at };
+  // III.4: "This constitutes the offer of a draw": the opponent may accept it. L2009 9.1 b 3: so does a
+  // claim under Article 10.2 (where the event's move rule allows an offer at all).
+  const alsoAnOffer = request === 'increment' || (config.lawsEdition === '2009' && drawOfferRefusal(config, s, side) === undefined);
+  if (alsoAnOffer) claimed.drawOffer = { side, at };
   const message =
     request === 'increment'
       ? `${name(side)} asks for a five-second increment for both players, which is also a draw offer (${article}): arbiter decides if it is refused`

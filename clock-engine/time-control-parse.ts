@@ -246,6 +246,8 @@ function parseFide(text: string, options: ParseOptions): TimeControl {
       if (seconds > maxBonusSeconds) c.failAt(save, `increment seconds of at most ${maxBonusSeconds}`);
       const ms = secondsMs(seconds);
       const fromMove = c.eat('@') ? c.int('a move number after "@"', maxMoves) : 1;
+      // As in PGN notation: moves count from 1, so "@0" has no reading (not "from move 1").
+      if (fromMove < 1) c.failAt(c.pos - 1, 'a move number of at least 1');
       if (periods.length === 0) c.failAt(save, 'minutes of a first period before the increment');
       bonus = { kind: 'increment', ms, fromMove };
       break;

@@ -150,13 +150,17 @@ export function totalBaseMs(tc: TimeControl, side: Side): number {
 }
 
 /**
- * FIDE category by "base + 60 x increment" minutes (Laws 2018/2023 glossary, Appendices A and B):
- * blitz <= 10, rapid > 10 and < 60, standard >= 60. Uses White's first period.
+ * FIDE category by "base + 60 x increment" minutes under the Laws `edition` (Appendices A and B; the
+ * 2018/2023 glossary): L2009 blitz < 15, rapid >= 15 and < 60; L2018/L2023 blitz <= 10, rapid > 10
+ * and < 60; standard >= 60. Uses White's first period.
  */
-export function fideCategory(tc: TimeControl): 'standard' | 'rapid' | 'blitz' {
+export function fideCategory(tc: TimeControl, edition: '2009' | '2018' | '2023' = '2023'): 'standard' | 'rapid' | 'blitz' {
   const first = tc.periods[0];
   if (!first) return 'standard';
   const bonusMs = first.bonus.kind === 'none' ? 0 : first.bonus.ms;
   const minutes = (first.baseMs.white + 60 * bonusMs) / 60_000;
-  return minutes <= 10 ? 'blitz' : minutes < 60 ? 'rapid' : 'standard';
+  // L2009 A.1, B.1: rapid "at least 15 minutes but less than 60", blitz "less than 15 minutes";
+  // L2018/L2023 A.1, B.1: rapid "more than 10 minutes but less than 60", blitz "10 minutes or less".
+  const blitz = edition === '2009' ? minutes < 15 : minutes <= 10;
+  return blitz ? 'blitz' : minutes < 60 ? 'rapid' : 'standard';
 }

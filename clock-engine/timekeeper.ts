@@ -3,6 +3,7 @@
 // and it disagree; then it takes the clock's readings. Flags: the device's are accepted; the engine's own
 // waits `deviceFlagGraceMs` past its zero for them (see flagGrace), then falls with an alert.
 import { alert, deviceFlagGraceMs, deviceToleranceMs, display, name, setRemaining } from './clock-state.ts';
+import { flagNeedsClaim } from './laws.ts';
 import { flag } from './rulings.ts';
 import type { ClockReading, EventActor, GameConfig, GameState, Side } from './types.ts';
 import { otherSide } from './types.ts';
@@ -46,12 +47,24 @@ export function followReading(engine: GameState, side: Side, reading: ClockReadi
 }
 
 /**
+ * L2009 A.4 d (claim-only flags) with the clock keeping the time: the opponent's claim (a player's or the
+ * arbiter's `flag` event) is upheld when the clock's flag is down: reported by the clock, or the engine,
+ * which follows the clock's readings, within the clock's tolerance of zero (a DGT clock shows whole
+ * seconds and its messages lag up to a second behind the lever).
+ */
+function flagClaim(config: GameConfig, s: GameState, side: Side, at: number): GameState {
+  const atZero = s.flags[side] === undefined && s.status === 'running' && s.toMove === side && s.remainingMs[side] <= deviceToleranceMs;
+  return flag(config, atZero ? setRemaining(s, side, 0) : s, side, at, false, true);
+}
+
+/**
  * A `flag` event under a device timekeeper, on a state brought up to `at`. The engine's own (actor
  * `system`, generated `deviceFlagGraceMs` after its zero) falls with an alert that the device stayed
  * silent; one reported by the device or the arbiter is accepted even while the engine still shows time
  * (with an alert when that is more than 1 s). A player's report is checked like any other.
  */
 export function deviceFlag(config: GameConfig, s: GameState, side: Side, by: EventActor, at: number): GameState {
+  if (flagNeedsClaim(config) && (by.kind === 'player' || by.kind === 'arbiter')) return flagClaim(config, s, side, at);
   if (s.flags[side] !== undefined || s.status === 'waiting') return flag(config, s, side, at);
   if (by.kind === 'system') {
     const due = s.status === 'running' && s.toMove === side && display(s.move, s.move.usedMs) === 0;

@@ -249,6 +249,12 @@ export interface GameState {
   readonly quickplay?: { readonly side: Side; readonly at: number; readonly status: 'pending' | 'postponed' | 'increment'; readonly request?: 'draw' | 'increment' };
   /** Last known position (FEN) from `boardMove`, used for the Laws 6.9 "cannot checkmate" test. */
   readonly fen?: string;
+  /**
+   * The positions since the last pawn move or capture, the current one last, as Art. 9.2 compares them
+   * (pieces, side to move, castling and en passant rights): only these can repeat (fivefold, L2018/L2023
+   * 9.6.1). Absent until a board move or position is read.
+   */
+  readonly repeatablePositions?: readonly string[];
   /** Set while the press counter and the authoritative move count of `side` disagree. */
   readonly moveCountMismatch?: { readonly side: Side; readonly presses: number; readonly moves: number };
   /** When the default time expired with a player absent (set once). */

@@ -18,6 +18,7 @@ export interface DecoderStats {
 const unknownSizes = { min: 3, max: 64 };
 /** Consecutive skipped stretches reported one by one before the rest of the run is merged. */
 const separateErrors = 8;
+type MutableError = { -readonly [K in keyof DecodeError]: DecodeError[K] };
 const maxSize = Math.max(...[...messageSizes.values()].map((s) => s.max));
 
 const hexByte = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
@@ -40,20 +41,25 @@ export class DgtDecoder {
   private tail = 0;
   /** Stream offset of buffer[head]. */
   private offset = 0;
-  /** Skips since the last message in this push, and the stretch the later ones are merged into. */
+  /**
+   * Skips since the last message (across pushes: a serial read may bring one byte), and the stretch the
+   * later ones are merged into.
+   */
   private run = 0;
-  private noise: { -readonly [K in keyof DecodeError]: DecodeError[K] } | undefined;
+  private noise: MutableError | undefined;
+  /** The last skip when it was garbage, and the stream offset where it ended: a stretch a read cut in two. */
+  private garbage: { readonly error: MutableError; end: number } | undefined;
 
   /**
    * Decodes what can be decoded; keeps an incomplete message for the next chunk. A run of more than
-   * `separateErrors` skips with no message between (line noise) goes on as one 'garbage' stretch, so
-   * noise costs one error, not one per byte (the stats still count every kind).
+   * `separateErrors` skips with no message between (line noise) goes on as one 'garbage' stretch, and
+   * garbage that goes on into the next chunk goes on in the same error, so noise costs one error, not
+   * one per byte or per read, whatever the chunk size (the stats still count every kind; an error's
+   * `count` grows while its stretch goes on).
    */
   push(chunk: ArrayLike<number>): DecodeOutput[] {
     this.append(chunk);
     const out: DecodeOutput[] = [];
-    this.run = 0;
-    this.noise = undefined;
     for (;;) {
       const step = this.step();
       if (step === 'wait') break;
@@ -61,6 +67,7 @@ export class DgtDecoder {
       if (step.type !== 'error') {
         this.run = 0;
         this.noise = undefined;
+        this.garbage = undefined;
       }
       out.push(step);
     }
@@ -105,16 +112,26 @@ export class DgtDecoder {
     else if (reason === 'truncated') this.stats.truncated++;
     else this.stats.badPayloads++;
     const offset = this.offset;
+    if (reason === 'garbage' && this.garbage?.end === offset) {
+      // The same stretch, cut by the end of the last chunk.
+      this.garbage.error.count += count;
+      this.consume(count);
+      this.garbage.end = this.offset;
+      return 'merged';
+    }
     const merged = ++this.run > separateErrors;
     if (merged && this.noise) {
       this.noise.count += count;
       this.consume(count);
+      this.garbage = { error: this.noise, end: this.offset };
       return 'merged';
     }
     const bytes = hex(this.buffer.subarray(this.head, this.head + count));
     this.consume(count);
     if (merged) this.noise = { type: 'error', reason: 'garbage', offset, bytes, count, detail: 'line noise: skips of every kind in a row, merged (the stats count each)' };
-    return this.noise ?? { type: 'error', reason, offset, bytes, count, detail };
+    const error: MutableError = this.noise ?? { type: 'error', reason, offset, bytes, count, detail };
+    this.garbage = error.reason === 'garbage' ? { error, end: this.offset } : undefined;
+    return error;
   }
 
   private consume(count: number): void {

@@ -259,14 +259,17 @@ export class PositionTracker {
     this.pressedBy = undefined;
     this.fromDump = false;
     const back = reading.kind === 'explained' && reading.takeback > 0 ? this.reader.fenBack(reading.takeback) : undefined;
-    const done = this.reader.commit(reading);
+    // A re-seed no search explains: its plies counted from the clock before the reader restarts there, so
+    // its FEN, and every move read after it, carries the move number the game has reached.
+    const counted = reading.kind === 'reseed' && reading.reseed.plies === undefined ? { ...reading, reseed: this.countedByPresses(reading.reseed, reading.moves.length) } : reading;
+    const done = this.reader.commit(counted);
     if (back !== undefined) {
       this.plies -= done.takenBack;
       this.unreadPresses += done.takenBack;
       this.options.onEvent({ type: 'takeback', plies: done.takenBack, fen: back, at });
     }
     if (done.reseed) {
-      const reseed = done.reseed.plies === undefined ? this.countedByPresses(done.reseed, done.played.length) : done.reseed;
+      const reseed = done.reseed;
       this.unreadPresses -= reseed.plies ?? 0;
       this.plies = plyOf(reseed.fen);
       this.options.onEvent({ type: 'reseed', reseed, at });
@@ -287,7 +290,7 @@ export class PositionTracker {
     const odd = (plyOf(reseed.fromFen) + plyOf(reseed.fen)) % 2;
     let plies = this.unreadPresses - after;
     if ((((plies % 2) + 2) % 2) !== odd) plies++;
-    return plies > 0 ? { ...reseed, plies } : reseed;
+    return plies > 0 ? { ...reseed, plies, fen: atPly(reseed.fen, plyOf(reseed.fromFen) + plies) } : reseed;
   }
 
   private emitMove(move: PlayedMove, at: number): void {
@@ -296,6 +299,13 @@ export class PositionTracker {
     this.plies++;
     this.options.onEvent({ type: 'move', side: move.side, san: move.san, uci: move.uci, fen: move.fen, ply: this.plies, at });
   }
+}
+
+/** `fen` with the move number of ply `ply` (its side to move agrees: countedByPresses keeps the parity). */
+function atPly(fen: string, ply: number): string {
+  const fields = fen.split(' ');
+  fields[5] = String(Math.floor(ply / 2) + 1);
+  return fields.join(' ');
 }
 
 /** Plies played before a FEN's position (from its move number and side to move). */

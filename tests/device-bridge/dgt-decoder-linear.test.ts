@@ -64,3 +64,31 @@ describe('DGT decoder in linear time', () => {
     for (const chunk of [1, 7, 4096]) expect(decode(chunk)).toEqual(whole);
   });
 });
+
+describe('noise costs one error per stretch, across reads', () => {
+  const errorsOf = (bytes: Uint8Array, chunk: number) => {
+    const decoder = new DgtDecoder();
+    const errors = [];
+    for (let i = 0; i < bytes.length; i += chunk) errors.push(...decoder.push(bytes.subarray(i, i + chunk)).filter((m) => m.type === 'error'));
+    return { errors, stats: decoder.stats };
+  };
+
+  it('400 garbage bytes read one at a time are one error of 400 bytes, as in one read', () => {
+    const garbage = Uint8Array.from({ length: 400 }, (_, i) => i % 128);
+    const whole = errorsOf(garbage, garbage.length);
+    expect(whole.errors).toEqual([{ type: 'error', reason: 'garbage', offset: 0, bytes: expect.any(String), count: 400, detail: '400 byte(s) outside any message' }]);
+    for (const chunk of [1, 3, 64]) {
+      const { errors, stats } = errorsOf(garbage, chunk);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject({ reason: 'garbage', offset: 0, count: 400 });
+      expect(stats.garbageBytes).toBe(400);
+    }
+  });
+
+  it('line noise of every kind: no more errors one byte a read than in one read', () => {
+    const noise = seededBytes(400, 24);
+    const whole = errorsOf(noise, noise.length).errors.length;
+    expect(whole).toBeLessThanOrEqual(12);
+    for (const chunk of [1, 2, 5]) expect(errorsOf(noise, chunk).errors.length, `chunk ${chunk}`).toBeLessThanOrEqual(whole);
+  });
+});

@@ -1,5 +1,6 @@
 // The DGT device as the console sees it (ClockDevice), over binding-mock on simulated time: faults the
 // virtual board injects become the right device messages.
+import { Chess } from 'chess.js';
 import { SerialPortMock } from 'serialport';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDgtDevice, type DeviceMessage } from '../../device-bridge/index.ts';
@@ -106,6 +107,45 @@ describe('DGT device', () => {
       '1000 input error #4: DGT bad-header: message 0x99 without a size [99]',
     ]);
     expect(messages.filter((m) => m.type === 'connection').map((m) => m.type === 'connection' && m.state)).toEqual(['connecting', 'connected']);
+  });
+
+  it('a stretch of garbage read one byte at a time is one input error, not one per byte', async () => {
+    const { board, advance, summary, device } = await rig();
+    const received = device.session.stats.bytesReceived;
+    for (let i = 0; i < 400; i++) {
+      board.sendGarbage([i % 128]);
+      await advance(0); // read before the next byte comes: one byte a read
+    }
+    await advance(1_000);
+    expect(device.session.stats.bytesReceived - received).toBeGreaterThanOrEqual(400);
+    expect(summary().filter((s) => s.includes('input error'))).toEqual(['100 input error #1: DGT garbage: 1 byte(s) outside any message [00]']);
+    expect(device.session.decoder.stats.garbageBytes).toBe(400);
+  });
+
+  it('a mate on the board ends the game there: Black\'s flag falling before the press changes nothing (f3 e5 g4 Qh4#)', async () => {
+    const { board, advance, messages, scheduler } = await rig();
+    const chess = new Chess();
+    const moves = ['f3', 'e5', 'g4'].map((san, ply) => {
+      const fenBefore = chess.fen();
+      const m = chess.move(san);
+      return { ply, side: ply % 2 === 0 ? ('white' as const) : ('black' as const), san, from: m.from, to: m.to, thinkMs: 1_000, fenBefore, fenAfter: chess.fen() };
+    });
+    board.clock.startStop();
+    const run = playOnDgtBoard(board, { startFen: moves[0]!.fenBefore, moves, result: '*', termination: 'test', tags: {} }, { scheduler });
+    for (const move of moves) await advance(move.thinkMs);
+    await run.finished;
+    board.move({ from: 'd8', to: 'h4' }); // mate, and Black forgets to press: his minute runs out
+    await advance(65_000);
+    const events = messages.flatMap((m) => (m.type === 'clockEvent' ? [m.event] : []));
+    const mate = events.find((e) => e.type === 'boardMove' && e.san === 'Qh4#');
+    const flag = events.find((e) => e.type === 'flag');
+    expect(mate).toBeDefined();
+    expect(flag).toMatchObject({ side: 'black' });
+    expect(flag!.at).toBeGreaterThan(mate!.at);
+    const arrive = (side: 'white' | 'black'): ClockEvent => ({ type: 'arrive', side, at: 0, by: { kind: 'system' } });
+    const state = replayGame(gameConfig('60', { lateArrival: 'arbiter-decides', category: 'blitz' }), [arrive('white'), arrive('black'), ...events]);
+    expect(state.result).toEqual({ result: '0-1', termination: 'checkmate (Laws 2023 Art. 5.1.1)' });
+    expect(state.flags).toEqual({});
   });
 
   it('virtual players play a whole game on the board (binding-mock): presses and moves reach the engine exactly', async () => {

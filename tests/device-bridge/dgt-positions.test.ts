@@ -257,6 +257,25 @@ describe('a resumed game', () => {
     expect(read(events)).toEqual(['black e5', 'reseed no-legal-path 4', 'white O-O']);
   });
 
+  it('a re-seed the presses count carries the move number the game reached, and so do the moves after it', () => {
+    // After 1.e4 the board was unplugged for 4 plies (4 presses without moves): it shows the position
+    // after 3.Bc4 with Black to move, move 3, not move 1 as the last position read said.
+    const scheduler = createManualScheduler();
+    const events: PositionEvent[] = [];
+    const fork = new PositionTracker({ scheduler, stableMs: 400, confirmMs: 2_500, onEvent: (e) => events.push(e), fen: after('e4'), pressed: 'white', unreadPresses: 4 });
+    fork.boardDump(squaresOf(after('e4', 'e5', 'Nf3', 'Nc6', 'Bc4')));
+    scheduler.advanceBy(400);
+    fork.clockPressed('black');
+    fork.fieldUpdate(squareIndex('g8'), '.');
+    fork.fieldUpdate(squareIndex('f6'), 'n');
+    scheduler.advanceBy(400);
+    const reseed = events.find((e) => e.type === 'reseed');
+    const move = events.find((e) => e.type === 'move');
+    expect(reseed?.type === 'reseed' && reseed.reseed).toMatchObject({ plies: 4, fen: `${after('e4', 'e5', 'Nf3', 'Nc6', 'Bc4').split(' ')[0]} b KQkq - 0 3` });
+    expect(move).toMatchObject({ side: 'black', san: 'Nf6', ply: 6 });
+    expect(move?.type === 'move' && move.fen.split(' ').slice(1)).toEqual(['w', 'KQkq', '-', '1', '4']);
+  });
+
   it('reads the dump three plies deep even when a player moves before the board was still', () => {
     const { scheduler, tracker, moves, put } = resumed(new Chess().fen(), 'black');
     tracker.boardDump(squaresOf(after('e4', 'e5')));

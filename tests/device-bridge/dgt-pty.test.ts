@@ -159,12 +159,14 @@ describe('DGT board with clock over a pty pair', () => {
     expect(r.board.clock.runningSide).toBe('left');
     const script = createVirtualGame({ seed: 'dgt-29', thinkMs: { kind: 'uniform', minMs: 1_000, maxMs: 3_000 } });
     expect([script.moves.length, script.result, script.termination]).toEqual([43, '1-0', 'checkmate']);
-    for (const move of script.moves) {
+    for (const [index, move] of script.moves.entries()) {
       await r.advance(move.thinkMs - 600);
       r.board.move({ from: move.from, to: move.to, ...(move.promotion ? { promotion: move.promotion } : {}) });
       await r.advance(600);
       expect(r.board.press(sideOf(move.side))).toBe(true);
       await r.advance(200); // press -> engine -> set-and-run -> ack
+      // The last move mates and ends the game (checked after the loop): the clock no longer runs.
+      if (index === script.moves.length - 1) break;
       const state = game();
       expect(r.board.clock.runningSide).toBe(sideOf(state.toMove));
       // The clock shows the engine's time rounded up to the second.
@@ -173,6 +175,10 @@ describe('DGT board with clock over a pty pair', () => {
       expect(clockMs - engineMs).toBeGreaterThanOrEqual(0);
       expect(clockMs - engineMs).toBeLessThan(1_000);
     }
+    // The board reads a move at its press, so the mate came with the last press and ended the game there
+    // (Laws 5.1.1): the engine stopped and no clock runs on.
+    expect(game().result).toEqual({ result: '1-0', termination: `checkmate (Laws ${cfg.lawsEdition} Art. 5.1.1)` });
+    expect(r.board.clock.runningSide).toBeUndefined();
     expect(game().presses.white + game().presses.black).toBe(script.moves.length);
     expect(game().moves).toEqual(game().presses);
     expect(game().alerts.filter((a) => a.code === 'move-count-mismatch')).toEqual([]);
