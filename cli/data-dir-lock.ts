@@ -7,8 +7,9 @@
 // the journal is opened, unlinking a file another process holds open succeeds anyway, and a lock of
 // the database would have to be tried by opening (so creating) it. A console killed without cleaning
 // up leaves a lock whose pid is dead: the next start takes it over.
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { prepareDataDir } from '../arbiter-console/index.ts';
 
 export const LOCK_FILE = 'console.pid';
 
@@ -31,11 +32,13 @@ function liveOwner(lock: string): number | undefined {
 }
 
 /**
- * Claims `dataDir` for this process until it exits; returns the pid of the live console already
+ * Claims `dataDir` for this process until it exits (made if missing, refused with a StartFailure when it
+ * is not a writable directory); returns the pid of the live console already
  * running there instead (nothing claimed then).
  */
 export function claimDataDir(dataDir: string): { ok: true } | { ok: false; pid: number } {
-  mkdirSync(dataDir, { recursive: true });
+  // A directory that cannot hold the lock cannot hold the journal either: one line saying why (StartFailure).
+  prepareDataDir(dataDir);
   const lock = join(dataDir, LOCK_FILE);
   for (let attempt = 0; attempt < 2; attempt += 1) {
     let fd: number;
