@@ -19,7 +19,7 @@ const testsThroughIndex = {
 const FOLDERS = 'contract|hall|journal|desk|server|team|devices|on-bus|simulation|start';
 const folderThroughIndex = {
   regex: `^\\.\\./(${FOLDERS})/(?!index\\.ts$).+`,
-  message: "Import another arbiter-console folder through its index.ts.",
+  message: 'Import another arbiter-console folder through its index.ts.',
 };
 const noRoot = { regex: '^\\.\\./(console|index|internal)\\.ts$', message: 'A folder never imports the composition root or the public face.' };
 const never = (folders, why) => ({ regex: `^\\.\\./(${folders})/`, message: why });
@@ -52,7 +52,7 @@ export default tseslint.config(
   },
   {
     files: ['arbiter-console/internal.ts'],
-    rules: restrict({ regex: `^\\./(${FOLDERS})/(?!(index|internal)\\.ts$).+`, message: "Import a folder through its index.ts or internal.ts." }),
+    rules: restrict({ regex: `^\\./(${FOLDERS})/(?!(index|internal)\\.ts$).+`, message: 'Import a folder through its index.ts or internal.ts.' }),
   },
   {
     files: ['arbiter-console/*/**/*.ts'],

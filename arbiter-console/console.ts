@@ -44,7 +44,20 @@ export interface ConsoleOptions {
   /** Injected time (tests); default a real clock continuing the journal's. */
   readonly source?: HallClock;
   readonly server?: Partial<
-    Pick<ConsoleServerOptions, 'deltasPerSecond' | 'deltaWindowMs' | 'rateLimit' | 'maxMessageBytes' | 'allowedOrigins' | 'allowedHosts' | 'limits' | 'login' | 'tls' | 'tournamentIntervalMs' | 'tournamentBuilder'>
+    Pick<
+      ConsoleServerOptions,
+      | 'deltasPerSecond'
+      | 'deltaWindowMs'
+      | 'rateLimit'
+      | 'maxMessageBytes'
+      | 'allowedOrigins'
+      | 'allowedHosts'
+      | 'limits'
+      | 'login'
+      | 'tls'
+      | 'tournamentIntervalMs'
+      | 'tournamentBuilder'
+    >
   >;
   /**
    * The whole event, every section and round in this one process and journal: each section's desk
@@ -112,12 +125,18 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
   let onBus: ConsoleOnBus | undefined;
   const found = journal.meta();
   // Journals of the single-round console of earlier versions (their meta holds a round, no event).
-  if (found && !found.event) throw new StartFailure('round-journal', `${options.dataDir} holds the journal of a single round (an earlier zeitnot's), not of an event: start a new data directory with --event`);
+  if (found && !found.event)
+    throw new StartFailure(
+      'round-journal',
+      `${options.dataDir} holds the journal of a single round (an earlier zeitnot's), not of an event: start a new data directory with --event`,
+    );
   const resumed = found !== undefined;
   if (!options.event && !resumed) throw new StartFailure('no-event', `${options.dataDir} holds no event yet: give an event (--event FILE|PRESET)`);
   if (options.bus) {
     if ((options.devices ?? []).length > 0) throw new Error('devices belong on the hall hosts on the bus (zeitnot hall-host --device ...), not on the console');
-    const joined = await joinAsConsole(options.bus, journal, { ...(options.event ? { event: options.event } : {}), scale: options.scale ?? 1 }, (m) => process.stderr.write(`zeitnot serve: bus: ${m}\n`));
+    const joined = await joinAsConsole(options.bus, journal, { ...(options.event ? { event: options.event } : {}), scale: options.scale ?? 1 }, (m) =>
+      process.stderr.write(`zeitnot serve: bus: ${m}\n`),
+    );
     onBus = joined;
     teardown.defer('the bus connection', () => joined.stop());
   }
@@ -131,7 +150,12 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
   const { epochWallMs, scale } = meta;
   const event = meta.event!;
   const source = options.source ?? realClock(resumeAt(epochWallMs, Date.now(), scale, journal.lastAt()), scale);
-  const hall = new PlayingHall(journal, source, event.sections.map((s) => s.id), onBus ? { owns: () => false } : {});
+  const hall = new PlayingHall(
+    journal,
+    source,
+    event.sections.map((s) => s.id),
+    onBus ? { owns: () => false } : {},
+  );
   built.hall = hall;
   const warnings: string[] = [];
   const toMonotonic = (wallMs: number): number => Math.floor((wallMs - epochWallMs) * scale);
@@ -145,7 +169,11 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
       wallNow: () => epochWallMs + source.now() / scale,
       scale,
     });
-    const seatPlayoff = playoffSeatFor(event, section.id, { now: () => source.now(), wallNow: () => epochWallMs + source.now() / scale, devices: options.devices ?? [] });
+    const seatPlayoff = playoffSeatFor(event, section.id, {
+      now: () => source.now(),
+      wallNow: () => epochWallMs + source.now() / scale,
+      devices: options.devices ?? [],
+    });
     desks.set(section.id, TournamentDesk.forSection(hall, event, section.id, seat, seatPlayoff));
   }
   // Entries read from the bus go to the hall and the desks from here on (nothing came between: no await since the hall was built).
@@ -169,7 +197,8 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
   const pageDir = options.noPage ? undefined : builtPage();
   hall.layout = hallBoards;
   for (const spec of options.devices ?? []) {
-    if (!hallBoards.has(spec.board)) throw new StartFailure('unknown-board', `--device ${spec.board}=...: the hall has no board '${spec.board}' (boards: ${[...hallBoards].join(', ')})`);
+    if (!hallBoards.has(spec.board))
+      throw new StartFailure('unknown-board', `--device ${spec.board}=...: the hall has no board '${spec.board}' (boards: ${[...hallBoards].join(', ')})`);
   }
   // A device that fails to open is its board's trouble (retried, told in `warnings`), not the start's.
   const devices: OpenedDevice[] = [];

@@ -15,7 +15,20 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { HallReaders, wallNow, type ReadersReport } from './hall-readers.ts';
 import { gameConfig } from '../clock-engine/index.ts';
-import { Journal, PlayingHall, ViewMaker, workerBuilder, manualSource, realClock, startConsole, type BuilderSetup, type TournamentBuilder, type JournalRecord, type Round, type RunningConsole } from '../arbiter-console/index.ts';
+import {
+  Journal,
+  PlayingHall,
+  ViewMaker,
+  workerBuilder,
+  manualSource,
+  realClock,
+  startConsole,
+  type BuilderSetup,
+  type TournamentBuilder,
+  type JournalRecord,
+  type Round,
+  type RunningConsole,
+} from '../arbiter-console/index.ts';
 import { loadEvent, presetJson, type ZeitnotEvent } from '../tournament/index.ts';
 import { seededRandom } from '../simulators/index.ts';
 import type { BenchRow } from './table.ts';
@@ -56,7 +69,12 @@ function hallEvent(boards = BOARDS): ZeitnotEvent {
   const json = JSON.parse(presetJson('cairns-cup-2019')) as { sections: Record<string, unknown>[] };
   const section = json.sections[0]!;
   section.format = { kind: 'swiss', system: 'dutch', rounds: 9 };
-  section.players = Array.from({ length: 2 * boards }, (_, i) => ({ id: i + 1, name: `Player ${String(i + 1).padStart(4, '0')}`, federation: 'RSA', fideRating: 2700 - Math.floor(i / 2) }));
+  section.players = Array.from({ length: 2 * boards }, (_, i) => ({
+    id: i + 1,
+    name: `Player ${String(i + 1).padStart(4, '0')}`,
+    federation: 'RSA',
+    fideRating: 2700 - Math.floor(i / 2),
+  }));
   section.schedule = Array.from({ length: 9 }, (_, i) => `2026-07-${String(i + 1).padStart(2, '0')}T13:00:00+02:00`);
   section.playoff = { kind: 'none' };
   section.tiebreaks = ['BH-C1', 'BH', 'SB', 'PS'];
@@ -151,7 +169,11 @@ async function serveHall(): Promise<void> {
     let board: string;
     do board = String(((nextBoard++ * 37) % BOARDS) + 1);
     while (finished.has(board));
-    hall.record({ kind: 'clock', board, event: { type: 'press', side: hall.boards.get(board)!.state.toMove, at: source.now(), by: { kind: 'device', deviceId: 'bench' } } });
+    hall.record({
+      kind: 'clock',
+      board,
+      event: { type: 'press', side: hall.boards.get(board)!.state.toMove, at: source.now(), by: { kind: 'device', deviceId: 'bench' } },
+    });
   };
   process.on('message', (m: ToServer) => {
     if (m.type === 'stop') {
@@ -172,7 +194,7 @@ async function serveHall(): Promise<void> {
     const end = wall + m.seconds * 1000;
     const timers: NodeJS.Timeout[] = [];
     // Presses at random (Poisson, as players finish their moves), on an absolute schedule.
-    for (let due = wall; ; ) {
+    for (let due = wall; ;) {
       due += (-Math.log(1 - random()) * 1000) / PRESSES_PER_SECOND;
       if (due >= end) break;
       timers.push(setTimeout(press, due - wall));
@@ -182,35 +204,44 @@ async function serveHall(): Promise<void> {
       for (let i = 0; i < BURST_RESULTS; i++) {
         const board = String(((i * 53) % BOARDS) + 1);
         timers.push(
-          setTimeout(() => {
-            finished.add(board);
-            const at = source.now();
-            const outcome = hall.command({ type: 'result', board, result: (['1-0', '0-1', '1/2-1/2'] as const)[i % 3]!, termination: 'normal' }, 'FA Bench');
-            if (outcome.ok) results.push({ board, at });
-          }, random() * m.seconds * 1000),
+          setTimeout(
+            () => {
+              finished.add(board);
+              const at = source.now();
+              const outcome = hall.command({ type: 'result', board, result: (['1-0', '0-1', '1/2-1/2'] as const)[i % 3]!, termination: 'normal' }, 'FA Bench');
+              if (outcome.ok) results.push({ board, at });
+            },
+            random() * m.seconds * 1000,
+          ),
         );
       }
     }
-    setTimeout(() => {
-      clearInterval(sampler);
-      loopDelay.disable();
-      for (const t of timers) clearTimeout(t);
-      const used = process.cpuUsage(cpu);
-      send({
-        type: 'usage',
-        cpuPct: ((used.user + used.system) / 1000 / (performance.now() - wall)) * 100,
-        rssStartMb: rssStart / 2 ** 20,
-        rssMaxMb: rssMax / 2 ** 20,
-        rssEndMb: process.memoryUsage.rss() / 2 ** 20,
-        clients: run.server.clientCount(),
-        results,
-        buildCpuP50Ms: percentile([...buildCpu].sort((a, b) => a - b), 50),
-        buildCpuMaxMs: Math.max(0, ...buildCpu),
-        builds: buildCpu.length,
-        loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
-        loopDelayMaxMs: loopDelay.max / 1e6,
-      });
-    }, m.seconds * 1000 + 500);
+    setTimeout(
+      () => {
+        clearInterval(sampler);
+        loopDelay.disable();
+        for (const t of timers) clearTimeout(t);
+        const used = process.cpuUsage(cpu);
+        send({
+          type: 'usage',
+          cpuPct: ((used.user + used.system) / 1000 / (performance.now() - wall)) * 100,
+          rssStartMb: rssStart / 2 ** 20,
+          rssMaxMb: rssMax / 2 ** 20,
+          rssEndMb: process.memoryUsage.rss() / 2 ** 20,
+          clients: run.server.clientCount(),
+          results,
+          buildCpuP50Ms: percentile(
+            [...buildCpu].sort((a, b) => a - b),
+            50,
+          ),
+          buildCpuMaxMs: Math.max(0, ...buildCpu),
+          builds: buildCpu.length,
+          loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
+          loopDelayMaxMs: loopDelay.max / 1e6,
+        });
+      },
+      m.seconds * 1000 + 500,
+    );
   });
   send({ type: 'ready', url: run.url, token: run.newToken!, wallAtZero, setupMs: performance.now() - t0, viewKb });
 }
@@ -226,11 +257,21 @@ interface PhaseResult {
 }
 
 async function measure(): Promise<{ ready: Extract<FromServer, { type: 'ready' }>; phases: Record<Phase, PhaseResult> }> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve-hall'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve-hall'], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const next = () => new Promise<FromServer>((resolve) => child.once('message', (m) => resolve(m as FromServer)));
   const ready = (await next()) as Extract<FromServer, { type: 'ready' }>;
   const wsUrl = `${ready.url.replace('http', 'ws')}/ws`;
-  const readers = await HallReaders.start({ wsUrl, token: ready.token, wallAtZero: ready.wallAtZero, clients: CLIENTS, arbiters: ARBITERS, processes: CLIENT_PROCESSES });
+  const readers = await HallReaders.start({
+    wsUrl,
+    token: ready.token,
+    wallAtZero: ready.wallAtZero,
+    clients: CLIENTS,
+    arbiters: ARBITERS,
+    processes: CLIENT_PROCESSES,
+  });
   await new Promise((r) => setTimeout(r, 3000)); // every snapshot and tournament view delivered
   const phases = {} as Record<Phase, PhaseResult>;
   let nonReaders: WebSocket[] = [];
@@ -268,7 +309,10 @@ async function measure(): Promise<{ ready: Extract<FromServer, { type: 'ready' }
   return { ready, phases };
 }
 
-const loadAverage = (): string => `load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`;
+const loadAverage = (): string =>
+  `load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`;
 
 /** Restart after a crash: the time to rebuild a 700-board round of 80 moves a side from its journal. */
 function rebuildRow(): BenchRow {
@@ -282,12 +326,17 @@ function rebuildRow(): BenchRow {
     // The round seated as an event console seats a section's round: a `seat` record the hall replays.
     const records: JournalRecord[] = [{ kind: 'seat', at: 0, round }];
     for (const { id } of round.boards) {
-      for (const side of ['white', 'black'] as const) records.push({ kind: 'clock', board: id, event: { type: 'arrive', side, at: 0, by: { kind: 'system' } } });
+      for (const side of ['white', 'black'] as const)
+        records.push({ kind: 'clock', board: id, event: { type: 'arrive', side, at: 0, by: { kind: 'system' } } });
       records.push({ kind: 'clock', board: id, event: { type: 'start', at: 1, by: { kind: 'system' } } });
     }
     for (let move = 0; move < 160; move++) {
       for (let b = 1; b <= boards; b++) {
-        records.push({ kind: 'clock', board: String(b), event: { type: 'press', side: move % 2 ? 'black' : 'white', at: 2 + move * 20_000 + b, by: { kind: 'system' } } });
+        records.push({
+          kind: 'clock',
+          board: String(b),
+          event: { type: 'press', side: move % 2 ? 'black' : 'white', at: 2 + move * 20_000 + b, by: { kind: 'system' } },
+        });
       }
     }
     journal.appendAll(records);
@@ -299,7 +348,13 @@ function rebuildRow(): BenchRow {
     const ok = hall.view('700')!.presses.black === 80;
     hall.stop();
     reopened.close();
-    return { part: 'arbiter-console', measure: `rebuild after a crash: ${boards} boards, ${records.length} journal entries`, value: `${ms.toFixed(0)} ms`, target: '< 5 s, state correct', ok: ok && ms < 5000 };
+    return {
+      part: 'arbiter-console',
+      measure: `rebuild after a crash: ${boards} boards, ${records.length} journal entries`,
+      value: `${ms.toFixed(0)} ms`,
+      target: '< 5 s, state correct',
+      ok: ok && ms < 5000,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -309,35 +364,80 @@ export async function run(): Promise<BenchRow[]> {
   const part = 'arbiter-console';
   const { ready, phases } = await measure();
   const rows: BenchRow[] = [
-    { part, measure: `hall: ${BOARDS} boards (a ${2 * BOARDS}-player Swiss), ${CLIENTS} ws clients in ${CLIENT_PROCESSES} other processes; server start-up`, value: `${(ready.setupMs / 1000).toFixed(1)} s, tournament view ${ready.viewKb.toFixed(0)} KiB` },
+    {
+      part,
+      measure: `hall: ${BOARDS} boards (a ${2 * BOARDS}-player Swiss), ${CLIENTS} ws clients in ${CLIENT_PROCESSES} other processes; server start-up`,
+      value: `${(ready.setupMs / 1000).toFixed(1)} s, tournament view ${ready.viewKb.toFixed(0)} KiB`,
+    },
   ];
-  const label = { normal: `normal play (${PRESSES_PER_SECOND} presses/s)`, burst: `end of round (${BURST_RESULTS} results in ${SECONDS} s + presses)`, 'non-readers': `${NON_READERS} more clients that never read and ask for resyncs` } as const;
+  const label = {
+    normal: `normal play (${PRESSES_PER_SECOND} presses/s)`,
+    burst: `end of round (${BURST_RESULTS} results in ${SECONDS} s + presses)`,
+    'non-readers': `${NON_READERS} more clients that never read and ask for resyncs`,
+  } as const;
   const views = INLINE_VIEWS ? ' (tournament views inline)' : ' (tournament views in the worker)';
   for (const phase of ['normal', 'burst', 'non-readers'] as const) {
     const r = phases[phase];
     const p99 = percentile(r.readers.latencies, 99);
-    rows.push(
-      { part, measure: `press->client p50 / p99, ${label[phase]}`, value: `${percentile(r.readers.latencies, 50).toFixed(1)} / ${p99.toFixed(1)} ms (${r.readers.latencies.length} deliveries)`, target: 'p99 <= 100 ms', ok: p99 <= 100 },
-    );
+    rows.push({
+      part,
+      measure: `press->client p50 / p99, ${label[phase]}`,
+      value: `${percentile(r.readers.latencies, 50).toFixed(1)} / ${p99.toFixed(1)} ms (${r.readers.latencies.length} deliveries)`,
+      target: 'p99 <= 100 ms',
+      ok: p99 <= 100,
+    });
     if (phase === 'burst') {
-      rows.push({ part, measure: `event-loop CPU per tournament build p50 / max, ${label[phase]}${views}`, value: `${r.usage.buildCpuP50Ms.toFixed(1)} / ${r.usage.buildCpuMaxMs.toFixed(1)} ms (${r.usage.builds} builds)`, target: 'no press behind a rebuild' });
+      rows.push({
+        part,
+        measure: `event-loop CPU per tournament build p50 / max, ${label[phase]}${views}`,
+        value: `${r.usage.buildCpuP50Ms.toFixed(1)} / ${r.usage.buildCpuMaxMs.toFixed(1)} ms (${r.usage.builds} builds)`,
+        target: 'no press behind a rebuild',
+      });
       const rp99 = percentile(r.readers.resultLatencies, 99);
-      rows.push({ part, measure: `result->client p50 / p99, ${label[phase]}`, value: `${percentile(r.readers.resultLatencies, 50).toFixed(1)} / ${rp99.toFixed(1)} ms (${r.readers.resultLatencies.length} deliveries)`, target: 'p99 <= 100 ms', ok: rp99 <= 100 });
+      rows.push({
+        part,
+        measure: `result->client p50 / p99, ${label[phase]}`,
+        value: `${percentile(r.readers.resultLatencies, 50).toFixed(1)} / ${rp99.toFixed(1)} ms (${r.readers.resultLatencies.length} deliveries)`,
+        target: 'p99 <= 100 ms',
+        ok: rp99 <= 100,
+      });
     }
     rows.push(
       { part, measure: `server CPU, ${label[phase]}`, value: `${r.usage.cpuPct.toFixed(0)} % (${loadAverage()})`, target: '<= 25 %', ok: r.usage.cpuPct <= 25 },
-      { part, measure: `server event loop held up p99 / max, ${label[phase]}${views}`, value: `${r.usage.loopDelayP99Ms.toFixed(0)} / ${r.usage.loopDelayMaxMs.toFixed(0)} ms` },
+      {
+        part,
+        measure: `server event loop held up p99 / max, ${label[phase]}${views}`,
+        value: `${r.usage.loopDelayP99Ms.toFixed(0)} / ${r.usage.loopDelayMaxMs.toFixed(0)} ms`,
+      },
       { part, measure: `server RSS at start / max, ${label[phase]}`, value: `${r.usage.rssStartMb.toFixed(0)} / ${r.usage.rssMaxMb.toFixed(0)} MB` },
       { part, measure: `bytes per client per minute, ${label[phase]}`, value: `${(r.bytesPerClientPerMinute / 1024).toFixed(0)} KiB` },
     );
     if (phase !== 'normal') {
-      rows.push({ part, measure: `reading clients still connected after ${label[phase]} (as their ${CLIENT_PROCESSES} processes see them)`, value: `${r.readers.connected} of ${r.readers.clients}`, target: `${CLIENTS}`, ok: r.readers.connected === CLIENTS });
+      rows.push({
+        part,
+        measure: `reading clients still connected after ${label[phase]} (as their ${CLIENT_PROCESSES} processes see them)`,
+        value: `${r.readers.connected} of ${r.readers.clients}`,
+        target: `${CLIENTS}`,
+        ok: r.readers.connected === CLIENTS,
+      });
     }
     if (phase === 'non-readers') {
       const growth = r.usage.rssMaxMb - r.usage.rssStartMb;
       rows.push(
-        { part, measure: `server RSS growth with ${NON_READERS} clients that never read (${SECONDS} s)`, value: `${growth.toFixed(0)} MB`, target: '< 50 MB', ok: growth < 50 },
-        { part, measure: 'connections left at the end (the non-readers cut off)', value: `${r.usage.clients}`, target: `${CLIENTS}`, ok: r.usage.clients === CLIENTS },
+        {
+          part,
+          measure: `server RSS growth with ${NON_READERS} clients that never read (${SECONDS} s)`,
+          value: `${growth.toFixed(0)} MB`,
+          target: '< 50 MB',
+          ok: growth < 50,
+        },
+        {
+          part,
+          measure: 'connections left at the end (the non-readers cut off)',
+          value: `${r.usage.clients}`,
+          target: `${CLIENTS}`,
+          ok: r.usage.clients === CLIENTS,
+        },
       );
     }
   }

@@ -1,14 +1,6 @@
 // Clock-engine targets (issue 2): presses per second through the XState actor and through the plain fold,
 // measured side by side in one run on the same press sequence, and the memory of an idle game actor.
-import {
-  applyClockEvent,
-  createGameClock,
-  gameConfig,
-  initialGameState,
-  timeControlPresets,
-  type ClockEvent,
-  type GameState,
-} from '../clock-engine/index.ts';
+import { applyClockEvent, createGameClock, gameConfig, initialGameState, timeControlPresets, type ClockEvent, type GameState } from '../clock-engine/index.ts';
 import { setFlagsFromString } from 'node:v8';
 import { assign, createActor, setup } from 'xstate';
 import { runInNewContext } from 'node:vm';

@@ -20,7 +20,9 @@ function throughput(bytes: Uint8Array, chunkSize: number, minMs = 1000): number 
 
 export async function run(): Promise<BenchRow[]> {
   // One base64 line per message, as captured.
-  const lines = readFileSync(capture, 'utf8').split('\n').filter((line) => line.trim());
+  const lines = readFileSync(capture, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim());
   const once = Buffer.concat(lines.map((line) => Buffer.from(line.trim(), 'base64')));
   // Repeated to 2 MiB so that a 1 MiB chunk is a chunk, not the whole input.
   const bytes = new Uint8Array(Buffer.concat(Array.from({ length: Math.ceil((2 << 20) / once.length) }, () => once)));

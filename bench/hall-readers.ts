@@ -185,10 +185,12 @@ async function readHall(): Promise<void> {
         return;
       case 'end': {
         measuring = false;
-        const resultLatencies = m.results.flatMap((r) => clients.flatMap((c) => {
-          const t = c.results.get(r.board);
-          return t === undefined ? [] : [t - (wallAtZero + r.at)];
-        }));
+        const resultLatencies = m.results.flatMap((r) =>
+          clients.flatMap((c) => {
+            const t = c.results.get(r.board);
+            return t === undefined ? [] : [t - (wallAtZero + r.at)];
+          }),
+        );
         reply({
           type: 'report',
           latencies,

@@ -17,7 +17,12 @@ function largeSwiss() {
   const json = JSON.parse(presetJson('cairns-cup-2019')) as { sections: Record<string, unknown>[] };
   const section = json.sections[0]!;
   section.format = { kind: 'swiss', system: 'dutch', rounds: 9 };
-  section.players = Array.from({ length: PLAYERS }, (_, i) => ({ id: i + 1, name: `Player ${String(i + 1).padStart(3, '0')}`, federation: 'USA', fideRating: 2600 - i * 3 }));
+  section.players = Array.from({ length: PLAYERS }, (_, i) => ({
+    id: i + 1,
+    name: `Player ${String(i + 1).padStart(3, '0')}`,
+    federation: 'USA',
+    fideRating: 2600 - i * 3,
+  }));
   section.schedule = Array.from({ length: 9 }, (_, i) => `2019-03-${String(i + 1).padStart(2, '0')}T13:00:00-06:00`);
   section.playoff = { kind: 'none' };
   section.tiebreaks = ['BH-C1', 'BH', 'SB', 'PS'];
@@ -44,7 +49,14 @@ export async function run(): Promise<BenchRow[]> {
     // As an event console builds a section's desk: each published round goes on the hall's boards.
     const sectionDesk = (): TournamentDesk => {
       const hall = new PlayingHall(journal, source, ['main']);
-      const seat = seatFor(event, 'main', { toMonotonic: (wallMs) => wallMs - epochWallMs, now: () => source.now(), wallNow: () => epochWallMs + source.now(), scale: 1, lateStartMs: 10_000, devices: [] });
+      const seat = seatFor(event, 'main', {
+        toMonotonic: (wallMs) => wallMs - epochWallMs,
+        now: () => source.now(),
+        wallNow: () => epochWallMs + source.now(),
+        scale: 1,
+        lateStartMs: 10_000,
+        devices: [],
+      });
       return TournamentDesk.forSection(hall, event, 'main', seat);
     };
     const desk = sectionDesk();
@@ -73,7 +85,10 @@ export async function run(): Promise<BenchRow[]> {
     const games = desk.view('spectator').rounds.find((x) => x.round === ROUNDS_PLAYED)!.games;
     for (let i = 0; i < 9; i += 1) {
       const g = games[i]!;
-      desk.command({ type: 'enterResult', round: ROUNDS_PLAYED, white: g.white.id, black: g.black.id, result: i % 2 ? '1-0' : '0-1', reason: 'bench correction' }, 'bench');
+      desk.command(
+        { type: 'enterResult', round: ROUNDS_PLAYED, white: g.white.id, black: g.black.id, result: i % 2 ? '1-0' : '0-1', reason: 'bench correction' },
+        'bench',
+      );
       const t0 = performance.now();
       const json = JSON.stringify(desk.view('arbiter'));
       viewTimes.push(performance.now() - t0);
@@ -91,10 +106,28 @@ export async function run(): Promise<BenchRow[]> {
     const replayMs = performance.now() - r0;
     again.hall.stop();
     return [
-      { part, measure: `view rebuilt after a result (${PLAYERS} players, round ${ROUNDS_PLAYED}), median`, value: `${median(viewTimes).toFixed(0)} ms`, target: '< 250 ms', ok: median(viewTimes) < 250 },
+      {
+        part,
+        measure: `view rebuilt after a result (${PLAYERS} players, round ${ROUNDS_PLAYED}), median`,
+        value: `${median(viewTimes).toFixed(0)} ms`,
+        target: '< 250 ms',
+        ok: median(viewTimes) < 250,
+      },
       { part, measure: 'view size sent to each client', value: `${(size / 1024).toFixed(0)} KiB` },
-      { part, measure: `pair round ${ROUNDS_PLAYED + 1} as a draft (Dutch engine + checks)`, value: `${pairMs.toFixed(0)} ms`, target: '< 2 s', ok: pairMs < 2000 },
-      { part, measure: `restart: desk rebuilt from ${journal.count()} journal entries + first view`, value: `${replayMs.toFixed(0)} ms`, target: '< 2 s', ok: replayMs < 2000 },
+      {
+        part,
+        measure: `pair round ${ROUNDS_PLAYED + 1} as a draft (Dutch engine + checks)`,
+        value: `${pairMs.toFixed(0)} ms`,
+        target: '< 2 s',
+        ok: pairMs < 2000,
+      },
+      {
+        part,
+        measure: `restart: desk rebuilt from ${journal.count()} journal entries + first view`,
+        value: `${replayMs.toFixed(0)} ms`,
+        target: '< 2 s',
+        ok: replayMs < 2000,
+      },
       { part, measure: `pair rounds 2-${ROUNDS_PLAYED}, median`, value: `${median(pairTimes).toFixed(0)} ms` },
     ];
   } finally {

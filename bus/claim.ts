@@ -21,7 +21,12 @@ export type Claim =
 /** Publishes `entry` on `subject` if the subject's last stream sequence is still `lastSeq` (0: none yet). */
 export async function publishIfLast(bus: BusConnection, subject: string, entry: BusEntry, lastSeq: number, timeoutMs: number): Promise<Claim> {
   try {
-    const ack = await bus.js.publish(subject, encodeEntry(entry), { msgID: messageId(entry), expect: { lastSubjectSequence: lastSeq }, timeout: timeoutMs, retries: 0 });
+    const ack = await bus.js.publish(subject, encodeEntry(entry), {
+      msgID: messageId(entry),
+      expect: { lastSubjectSequence: lastSeq },
+      timeout: timeoutMs,
+      retries: 0,
+    });
     return { ok: true, streamSeq: ack.seq, duplicate: ack.duplicate };
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);

@@ -38,7 +38,10 @@ export class BusUsageError extends Error {
  * password in the first URL apply to every server; `tls://` asks for TLS.
  */
 export function parseBusUrl(text: string): BusOptions {
-  const parts = text.split(',').map((p) => p.trim()).filter((p) => p.length > 0);
+  const parts = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
   if (parts.length === 0) throw new BusUsageError(`--bus '${text}': expected nats://HOST:PORT (several separated by commas)`);
   let user: string | undefined;
   let pass: string | undefined;
@@ -82,7 +85,10 @@ export function permissionHint(error: unknown, role: string): unknown {
   // The client hands it on as it is, or as the cause of a request's error.
   const violation = error instanceof Error && (error.name === 'PermissionViolationError' || /^permissions violation/i.test(error.message));
   if (!violation) return error;
-  return new BusRefusedError(`the bus refuses ${role} its own subjects (${error.message}): these credentials are another role's (zeitnot bus users makes one per role)`, { cause: error });
+  return new BusRefusedError(
+    `the bus refuses ${role} its own subjects (${error.message}): these credentials are another role's (zeitnot bus users makes one per role)`,
+    { cause: error },
+  );
 }
 
 /**
@@ -103,25 +109,42 @@ export async function connectBus(options: BusOptions): Promise<BusConnection> {
   try {
     // A first connection that times out (a TLS handshake on a loaded machine, a server still starting)
     // is tried again; refused credentials or certificates are not.
-    nc = await untilAnswered('the first connection', () => connect({
-      servers: [...options.servers],
-      name: who,
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 250,
-      reconnectJitter: 100,
-      pingInterval: options.pingIntervalMs ?? 2_000,
-      maxPingOut: 2,
-      timeout: 5_000,
-      ...(options.user !== undefined ? { user: options.user, pass: options.pass ?? '' } : {}),
-      ...(seed ? { authenticator: nkeyAuthenticator(seed) } : {}),
-      ...(options.tls ? { tls: { ...(options.tls.ca ? { ca: options.tls.ca } : {}), ...(options.tls.cert ? { cert: options.tls.cert } : {}), ...(options.tls.key ? { key: options.tls.key } : {}) } } : {}),
-    }), options.onRetry);
+    nc = await untilAnswered(
+      'the first connection',
+      () =>
+        connect({
+          servers: [...options.servers],
+          name: who,
+          maxReconnectAttempts: -1,
+          reconnectTimeWait: 250,
+          reconnectJitter: 100,
+          pingInterval: options.pingIntervalMs ?? 2_000,
+          maxPingOut: 2,
+          timeout: 5_000,
+          ...(options.user !== undefined ? { user: options.user, pass: options.pass ?? '' } : {}),
+          ...(seed ? { authenticator: nkeyAuthenticator(seed) } : {}),
+          ...(options.tls
+            ? {
+                tls: {
+                  ...(options.tls.ca ? { ca: options.tls.ca } : {}),
+                  ...(options.tls.cert ? { cert: options.tls.cert } : {}),
+                  ...(options.tls.key ? { key: options.tls.key } : {}),
+                },
+              }
+            : {}),
+        }),
+      options.onRetry,
+    );
   } catch (err) {
     if (err instanceof errors.AuthorizationError || (err instanceof Error && /authorization violation/i.test(err.message))) {
-      throw new BusRefusedError(`the NATS servers refused the credentials of ${who} (${err.message}): check the user and password in --bus, or --bus-nkey`, { cause: err });
+      throw new BusRefusedError(`the NATS servers refused the credentials of ${who} (${err.message}): check the user and password in --bus, or --bus-nkey`, {
+        cause: err,
+      });
     }
     if (err instanceof Error && /certificate|self.signed/i.test(err.message)) {
-      throw new BusRefusedError(`${who} does not trust the NATS servers' TLS certificate (${err.message}): give the CA that signed it with --bus-ca`, { cause: err });
+      throw new BusRefusedError(`${who} does not trust the NATS servers' TLS certificate (${err.message}): give the CA that signed it with --bus-ca`, {
+        cause: err,
+      });
     }
     throw err;
   }

@@ -178,7 +178,11 @@ export async function startReader<R>(bus: BusConnection, subjects: EventSubjects
   const consumer = await untilAnswered(`consumer ${options.name}`, () => bus.js.consumers.get(stream, options.name), again);
   // Pulls that expire every 2 s (heartbeats every second): a pull lost with a dead server is noticed
   // and made again within seconds, not the default half minute.
-  const messages: ConsumerMessages = await untilAnswered(`the reading of consumer ${options.name}`, () => consumer.consume({ max_messages: 1_000, expires: 2_000 }), again);
+  const messages: ConsumerMessages = await untilAnswered(
+    `the reading of consumer ${options.name}`,
+    () => consumer.consume({ max_messages: 1_000, expires: 2_000 }),
+    again,
+  );
   const lastBySubject = new Map<string, number>();
   const read = (m: JsMsg): void => {
     const seq = m.seq;

@@ -14,7 +14,8 @@ export async function ask<T>(nc: NatsConnection, subject: string, body: unknown,
   try {
     answer = await nc.request(subject, encoder.encode(JSON.stringify(body)), { timeout: timeoutMs });
   } catch (err) {
-    if (err instanceof errors.NoRespondersError || (err instanceof errors.RequestError && err.isNoResponders())) return { ok: false, reason: 'no one answers there', unreachable: true };
+    if (err instanceof errors.NoRespondersError || (err instanceof errors.RequestError && err.isNoResponders()))
+      return { ok: false, reason: 'no one answers there', unreachable: true };
     if (err instanceof errors.TimeoutError) return { ok: false, reason: `no answer within ${timeoutMs} ms`, unreachable: true };
     return { ok: false, reason: err instanceof Error ? err.message : String(err), unreachable: true };
   }

@@ -21,7 +21,13 @@ export function isUnanswered(error: unknown): boolean {
  * `ask()` until the bus answers: an unanswered question is asked again after `pauseMs`, each time told
  * to `onRetry`; any other error is thrown. `signal` ends the wait (its reason thrown).
  */
-export async function untilAnswered<T>(what: string, ask: () => Promise<T>, onRetry: (message: string) => void = () => {}, pauseMs = 1_000, signal?: AbortSignal): Promise<T> {
+export async function untilAnswered<T>(
+  what: string,
+  ask: () => Promise<T>,
+  onRetry: (message: string) => void = () => {},
+  pauseMs = 1_000,
+  signal?: AbortSignal,
+): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await ask();

@@ -27,7 +27,12 @@ export const command: Command = {
   async run(args) {
     const [action, ...rest] = args;
     if (action !== 'users') throw new UsageError('expected `bus users --event ... --host ID --console ID --out DIR`');
-    const { values } = parseOptions(rest, { event: { type: 'string' }, host: { type: 'string', multiple: true }, console: { type: 'string', multiple: true }, out: { type: 'string' } });
+    const { values } = parseOptions(rest, {
+      event: { type: 'string' },
+      host: { type: 'string', multiple: true },
+      console: { type: 'string', multiple: true },
+      out: { type: 'string' },
+    });
     if (!values.event) throw new UsageError('bus users: give --event FILE|PRESET');
     if (!values.out) throw new UsageError('bus users: give --out DIR');
     const roles: BusRole[] = [

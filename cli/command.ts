@@ -36,7 +36,11 @@ type OptionSpecs = NonNullable<ParseArgsConfig['options']>;
  * option: an unknown one, a value missing (or one starting with '-', as '--port --host' would take),
  * a value given to a switch, an argument where the command takes none.
  */
-export function parseOptions<const O extends OptionSpecs, const P extends boolean = false>(args: string[], options: O, settings: { readonly positionals?: P; readonly exitCode?: number } = {}) {
+export function parseOptions<const O extends OptionSpecs, const P extends boolean = false>(
+  args: string[],
+  options: O,
+  settings: { readonly positionals?: P; readonly exitCode?: number } = {},
+) {
   const allowPositionals = (settings.positionals ?? false) as P;
   const exitCode = settings.exitCode ?? 2;
   const { tokens } = parseArgs({ args, options, strict: false, allowPositionals: true, tokens: true });
@@ -47,7 +51,12 @@ export function parseOptions<const O extends OptionSpecs, const P extends boolea
     if (!spec) throw new UsageError(`unknown option '${t.rawName}' (--help lists the options)`, exitCode);
     if (spec.type === 'boolean' && t.inlineValue) throw new UsageError(`${t.rawName} takes no value`, exitCode);
     if (spec.type === 'string' && (t.value === undefined || (!t.inlineValue && t.value.length > 1 && t.value.startsWith('-')))) {
-      throw new UsageError(t.value === undefined ? `${t.rawName} needs a value` : `${t.rawName} needs a value ('${t.value}' is an option; write ${t.rawName}=${t.value} for a value that starts with '-')`, exitCode);
+      throw new UsageError(
+        t.value === undefined
+          ? `${t.rawName} needs a value`
+          : `${t.rawName} needs a value ('${t.value}' is an option; write ${t.rawName}=${t.value} for a value that starts with '-')`,
+        exitCode,
+      );
     }
   }
   try {

@@ -52,8 +52,8 @@ function describePort(p: PortReport): string {
       : p.firmata
         ? `Firmata board (${p.firmata})`
         : p.error
-      ? `cannot open: ${p.error}`
-      : 'no answer';
+          ? `cannot open: ${p.error}`
+          : 'no answer';
   return `${p.path.padEnd(24)} ${what}${hardware ? `  (${hardware})` : ''}`;
 }
 
@@ -87,4 +87,3 @@ export const command: Command = {
     return 0;
   },
 };
-

@@ -69,11 +69,7 @@ export class HexReader {
   }
 }
 
-export async function decodeStream(
-  input: AsyncIterable<Buffer | string>,
-  options: { hex: boolean },
-  print: (line: string) => void,
-): Promise<DgtDecoder> {
+export async function decodeStream(input: AsyncIterable<Buffer | string>, options: { hex: boolean }, print: (line: string) => void): Promise<DgtDecoder> {
   const decoder = new DgtDecoder();
   const hex = new HexReader();
   for await (const chunk of input) {

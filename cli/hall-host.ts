@@ -84,7 +84,8 @@ async function hallHost(args: string[]): Promise<number> {
   const outside = devices.filter((d) => !boards.has(d.board));
   if (outside.length > 0) throw new UsageError(`--device ${outside[0]!.board}=...: board ${outside[0]!.board} is not one of --boards`);
   const simulate = values.simulate === undefined ? 0 : values.simulate === 'all' ? 'all' : Number(values.simulate);
-  if (simulate !== 'all' && (!Number.isInteger(simulate) || simulate < 0)) throw new UsageError(`--simulate '${values.simulate}': expected a number of boards or all`);
+  if (simulate !== 'all' && (!Number.isInteger(simulate) || simulate < 0))
+    throw new UsageError(`--simulate '${values.simulate}': expected a number of boards or all`);
   const hardware = values['simulate-hardware'] ?? 'dgt';
   if (hardware !== 'dgt' && hardware !== 'none') throw new UsageError(`--simulate-hardware '${hardware}': expected dgt or none`);
   const durability = values.durability ?? 'process';
@@ -104,6 +105,8 @@ async function hallHost(args: string[]): Promise<number> {
     waiting: (what) => process.stdout.write(`zeitnot hall host ${hostId}: waiting for ${what} on the bus\n`),
   });
   for (const w of running.warnings) process.stderr.write(`zeitnot hall-host: warning: ${w}\n`);
-  process.stdout.write(`zeitnot hall host ${hostId}: ${event.name}, boards ${values.boards} (${boards.size}), on ${bus.servers.join(',')}\n  journal: ${running.journal.file}\n`);
+  process.stdout.write(
+    `zeitnot hall host ${hostId}: ${event.name}, boards ${values.boards} (${boards.size}), on ${bus.servers.join(',')}\n  journal: ${running.journal.file}\n`,
+  );
   return runUntilStopped('zeitnot hall-host', running);
 }

@@ -45,12 +45,16 @@ export const command: Command = {
   name: 'import-trf',
   help,
   async run(args) {
-    const { values, positionals } = parseOptions(args, { console: { type: 'string' }, section: { type: 'string' }, preview: { type: 'boolean' }, name: { type: 'string' } }, { positionals: true });
+    const { values, positionals } = parseOptions(
+      args,
+      { console: { type: 'string' }, section: { type: 'string' }, preview: { type: 'boolean' }, name: { type: 'string' } },
+      { positionals: true },
+    );
     if (!values.console) throw new UsageError('--console URL is needed (the console zeitnot serve runs)');
     if (positionals.length !== 1) throw new UsageError('give one TRF file');
     const file = positionals[0]!;
     const token = process.env.ZEITNOT_TOKEN;
-    if (!token) throw new UsageError('set ZEITNOT_TOKEN to the arbiter token (the chief\'s or a deputy\'s)');
+    if (!token) throw new UsageError("set ZEITNOT_TOKEN to the arbiter token (the chief's or a deputy's)");
     let url: URL;
     try {
       url = new URL('/api/import-trf', values.console);
@@ -65,20 +69,39 @@ export const command: Command = {
       process.stderr.write(`zeitnot import-trf: ${file}:${why}\n`);
       return 3;
     }
-    const body = { from: basename(file), trf, preview: values.preview ?? false, ...(values.section ? { section: values.section } : {}), ...(values.name ? { name: values.name } : {}) };
+    const body = {
+      from: basename(file),
+      trf,
+      preview: values.preview ?? false,
+      ...(values.section ? { section: values.section } : {}),
+      ...(values.name ? { name: values.name } : {}),
+    };
     let answer: Response;
     try {
-      answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+      answer = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify(body),
+      });
     } catch (error) {
       process.stderr.write(`zeitnot import-trf: cannot reach ${url.origin}: ${(error as Error).message}\n`);
       return 3;
     }
-    const reply = (await answer.json().catch(() => ({ error: `HTTP ${answer.status}` }))) as { error?: string; code?: string; imported?: boolean; by?: string; journalSeq?: number; preview?: TrfImportPreview };
+    const reply = (await answer.json().catch(() => ({ error: `HTTP ${answer.status}` }))) as {
+      error?: string;
+      code?: string;
+      imported?: boolean;
+      by?: string;
+      journalSeq?: number;
+      preview?: TrfImportPreview;
+    };
     if (!answer.ok || !reply.preview) {
       process.stderr.write(`zeitnot import-trf: refused (HTTP ${answer.status}): ${reply.error ?? 'no reason given'}${reply.code ? ` [${reply.code}]` : ''}\n`);
       return 3;
     }
-    process.stdout.write(`${describe(reply.preview)}\n${reply.imported ? `imported by ${reply.by}, journal entry ${reply.journalSeq}` : 'preview only: nothing imported (run again without --preview)'}\n`);
+    process.stdout.write(
+      `${describe(reply.preview)}\n${reply.imported ? `imported by ${reply.by}, journal entry ${reply.journalSeq}` : 'preview only: nothing imported (run again without --preview)'}\n`,
+    );
     return 0;
   },
 };

@@ -19,11 +19,14 @@ const commands: Record<string, Entry> = {
   'hall-host': { summary: 'run the boards of one machine of a hall on the bus (devices, clocks, its own journal)', load: () => import('./hall-host.ts') },
   bus: { summary: 'NATS credentials for the hall hosts and consoles of an event on the bus (bus users)', load: () => import('./bus.ts') },
   trf: { summary: 'check a TRF file (every problem at line:column) or write it back as TRF-16', load: () => import('./trf.ts') },
-  'import-trf': { summary: "import a TRF into a running console's section (registration list, rounds played elsewhere)", load: () => import('./import-trf.ts') },
+  'import-trf': {
+    summary: "import a TRF into a running console's section (registration list, rounds played elsewhere)",
+    load: () => import('./import-trf.ts'),
+  },
 };
 
 function usage(summaries: string[]): string {
-  return ['usage: zeitnot <command> [options]', '', 'commands:', ...summaries, '', 'zeitnot <command> --help shows a command\'s options.'].join('\n');
+  return ['usage: zeitnot <command> [options]', '', 'commands:', ...summaries, '', "zeitnot <command> --help shows a command's options."].join('\n');
 }
 
 async function main(argv: string[]): Promise<number> {

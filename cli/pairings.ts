@@ -32,7 +32,8 @@ async function run(args: string[]): Promise<number> {
   const text = values['round-robin'];
   if (text === undefined) throw new UsageError('usage: zeitnot pairings --round-robin N [--double] [--json]');
   const players = Number(text);
-  if (!Number.isInteger(players) || players < 2 || players > 9999) throw new UsageError(`--round-robin needs a number of players from 2 to 9999, not '${text}'`);
+  if (!Number.isInteger(players) || players < 2 || players > 9999)
+    throw new UsageError(`--round-robin needs a number of players from 2 to 9999, not '${text}'`);
   const schedule = bergerSchedule(players, { cycles: values.double ? 2 : 1 });
   if (values.json) {
     process.stdout.write(JSON.stringify(schedule) + '\n');

@@ -35,7 +35,10 @@ const help = `zeitnot replay: replay a game through the clock engine, one JSON o
 
 options:
   --time-control TC      PGN "40/5400+30:1800+30", "W300-B240", US "40/90, SD/30;inc30", "G/45;d5",
-                         FIDE "90/40+30+30s", or a preset name (${Object.keys(timeControlPresets).filter((name) => !presetAmbiguity(name)).slice(0, 6).join(', ')}, ...);
+                         FIDE "90/40+30+30s", or a preset name (${Object.keys(timeControlPresets)
+                           .filter((name) => !presetAmbiguity(name))
+                           .slice(0, 6)
+                           .join(', ')}, ...);
                          a name that also reads as a control (90+30) is refused: write 5400+30 or 90+30s
   --think MS,MS,...      thinking time of each ply in integer milliseconds
   --armageddon           a draw counts as a win for Black; without --time-control the control is W300-B240
@@ -86,7 +89,9 @@ function argsOf(argv: string[]): Args {
     ...(values.think !== undefined ? { think: values.think } : {}),
     ...(values.pgn !== undefined ? { pgn: values.pgn } : {}),
     armageddon: values.armageddon ?? false,
-    ...(values['increment-credit'] !== undefined ? { incrementCredit: oneOf('--increment-credit', values['increment-credit'], ['before-move', 'after-press'] as const) } : {}),
+    ...(values['increment-credit'] !== undefined
+      ? { incrementCredit: oneOf('--increment-credit', values['increment-credit'], ['before-move', 'after-press'] as const) }
+      : {}),
     ...(values['next-period'] !== undefined ? { nextPeriod: oneOf('--next-period', values['next-period'], ['quota-move', 'first-flag'] as const) } : {}),
     ...(values.notation !== undefined ? { notation: oneOf('--notation', values.notation, ['pgn', 'us', 'fide'] as const) } : {}),
     ...(tolerance !== undefined ? { toleranceMs: Number(tolerance) } : {}),
@@ -108,7 +113,11 @@ function timeControlOf(text: string, args: Args): TimeControl {
     const ambiguity = args.notation ? undefined : presetAmbiguity(text);
     if (ambiguity) throw ambiguity;
     const tc = preset
-      ? { ...preset.timeControl, nextPeriod: args.nextPeriod ?? preset.timeControl.nextPeriod, incrementCredit: args.incrementCredit ?? preset.timeControl.incrementCredit }
+      ? {
+          ...preset.timeControl,
+          nextPeriod: args.nextPeriod ?? preset.timeControl.nextPeriod,
+          incrementCredit: args.incrementCredit ?? preset.timeControl.incrementCredit,
+        }
       : parseTimeControl(text, options);
     // `?`, `-` and `*60` are valid notation but no clock runs them.
     assertPlayable(tc);

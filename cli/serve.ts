@@ -61,7 +61,6 @@ On the first start in a data directory the chief arbiter's token is printed once
 hash is stored. With it the chief issues named tokens for deputies and sector arbiters on the page. A
 restart on the same directory rebuilds the whole event from the journal.`;
 
-
 function hardwareOf(text: string | undefined): 'dgt' | 'none' {
   if (text === undefined || text === 'dgt') return 'dgt';
   if (text === 'none') return 'none';
@@ -126,20 +125,27 @@ async function serve(args: string[]): Promise<number> {
     const claim = claimDataDir(dataDir);
     if (!claim.ok) {
       const held = `${dataDir} is in use by a running console (pid ${claim.pid})`;
-      throw new UsageError(demo ? `the demo is already running: ${held}; open the page it printed, or stop it first` : `${held}: stop it first, or give another --data`, 1);
+      throw new UsageError(
+        demo ? `the demo is already running: ${held}; open the page it printed, or stop it first` : `${held}: stop it first, or give another --data`,
+        1,
+      );
     }
     if (demo && existsSync(join(dataDir, 'journal.sqlite'))) {
       // The demo always starts a fresh event (and prints a fresh token); only its own directory is wiped.
       for (const f of ['journal.sqlite', 'journal.sqlite-wal', 'journal.sqlite-shm', 'arbiter-token.scrypt']) rmSync(join(dataDir, f), { force: true });
     }
     const eventArg = values.event ?? (demo ? 'cairns-cup-2019' : undefined);
-    if (!eventArg && !existsSync(join(dataDir, 'journal.sqlite'))) throw new UsageError(`give an event: --event FILE|PRESET (or --demo); ${dataDir} holds no journal yet`);
+    if (!eventArg && !existsSync(join(dataDir, 'journal.sqlite')))
+      throw new UsageError(`give an event: --event FILE|PRESET (or --demo); ${dataDir} holds no journal yet`);
     const port = positive('--port', values.port, 8080);
     const scale = positive('--time-scale', values['time-scale'], demo ? 40 : 1);
     if (scale <= 0) throw new UsageError('--time-scale must be above 0');
     const bus = busOptionsFrom(values, `zeitnot console ${values['console-id'] ?? 'c1'}`);
     if (values['console-id'] !== undefined && !bus) throw new UsageError('--console-id needs --bus');
-    if (bus && (values.simulate !== undefined || values.device !== undefined || demo)) throw new UsageError('--bus: boards and their devices or virtual players are on the hall hosts (zeitnot hall-host --simulate/--device); the console has none');
+    if (bus && (values.simulate !== undefined || values.device !== undefined || demo))
+      throw new UsageError(
+        '--bus: boards and their devices or virtual players are on the hall hosts (zeitnot hall-host --simulate/--device); the console has none',
+      );
     // On the bus the hall hosts simulate their boards: --simulate-event is the simulated arbiter here.
     const simulate = bus ? 0 : values.simulate === 'all' || simulateEvent ? 'all' : positive('--simulate', values.simulate, demo ? 5 : 0);
     const devices = (values.device ?? []).map((d) => {
@@ -153,7 +159,10 @@ async function serve(args: string[]): Promise<number> {
     // A restart needs no --event: the journal holds the event it runs.
     const given = eventArg ? eventFrom(eventArg) : undefined;
     if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) throw new UsageError('--tls-cert and --tls-key go together');
-    const tls = values['tls-cert'] && values['tls-key'] ? { cert: readInput('--tls-cert', values['tls-cert']), key: readInput('--tls-key', values['tls-key']) } : undefined;
+    const tls =
+      values['tls-cert'] && values['tls-key']
+        ? { cert: readInput('--tls-cert', values['tls-cert']), key: readInput('--tls-key', values['tls-key']) }
+        : undefined;
     const durability = values.durability ?? 'process';
     if (durability !== 'process' && durability !== 'power') throw new UsageError(`--durability '${durability}': expected process or power`);
     const running = await startConsole({
@@ -199,7 +208,9 @@ async function serve(args: string[]): Promise<number> {
     if (running.server.lanUrls.length > 0) out.write(`  on the hall's network: ${running.server.lanUrls.join(', ')} (add /spectator for spectators)\n`);
     else if (values.host === '0.0.0.0' || values.host === '::') out.write(`  on the hall's network: this machine has no network address yet\n`);
     if (!tls && values.host !== undefined && !['127.0.0.1', 'localhost', '::1'].includes(values.host)) {
-      process.stderr.write('zeitnot serve: warning: plain HTTP: the arbiters\' tokens cross the network readable by anyone on it; use --tls-cert/--tls-key on an open network\n');
+      process.stderr.write(
+        "zeitnot serve: warning: plain HTTP: the arbiters' tokens cross the network readable by anyone on it; use --tls-cert/--tls-key on an open network\n",
+      );
     }
     return runUntilStopped('zeitnot serve', running);
   }

@@ -49,7 +49,14 @@ interface Args {
 function argsOf(argv: string[]): Args {
   const { values, positionals } = parseOptions(
     argv,
-    { tiebreaks: { type: 'string' }, preset: { type: 'string' }, rules: { type: 'string' }, 'round-robin': { type: 'boolean' }, swiss: { type: 'boolean' }, json: { type: 'boolean' } },
+    {
+      tiebreaks: { type: 'string' },
+      preset: { type: 'string' },
+      rules: { type: 'string' },
+      'round-robin': { type: 'boolean' },
+      swiss: { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
     { positionals: true },
   );
   const [file, extra] = positionals;
@@ -59,7 +66,10 @@ function argsOf(argv: string[]): Args {
   const out: Args = { file, json: values.json ?? false };
   if (values['round-robin'] || values.swiss) out.roundRobin = values['round-robin'] ?? false;
   if (values.tiebreaks !== undefined) {
-    const list = values.tiebreaks.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    const list = values.tiebreaks
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
     const bad = list.filter((code) => !isTiebreakSpec(code));
     if (bad.length > 0) throw new UsageError(`unknown tie-break ${bad.map((b) => `'${b}'`).join(', ')} (zeitnot standings --help lists them)`);
     out.tiebreaks = list;
@@ -77,7 +87,10 @@ function fileTiebreaks(trf: TrfTournament): string[] | undefined {
   for (const code of ['212', '202']) {
     const line = trf.otherLines.find((l) => l.code === code);
     if (!line) continue;
-    const codes = line.text.slice(4).split(/[\s,;]+/).filter((c) => c !== '' && isTiebreakSpec(c));
+    const codes = line.text
+      .slice(4)
+      .split(/[\s,;]+/)
+      .filter((c) => c !== '' && isTiebreakSpec(c));
     if (codes.length > 0) return codes;
   }
   return undefined;
@@ -134,7 +147,12 @@ async function run(argv: string[]): Promise<number> {
     ...rows.map((r) => [String(r.rank), String(r.id), names.get(r.id) ?? '', format(r.points), ...columns.map((c) => format(r.tiebreaks[c] ?? null))]),
   ];
   const widths = table[0]!.map((_, k) => Math.max(...table.map((row) => (row[k] ?? '').length)));
-  const lines = table.map((row) => row.map((cell, k) => (k === 2 ? cell.padEnd(widths[k]!) : cell.padStart(widths[k]!))).join('  ').trimEnd());
+  const lines = table.map((row) =>
+    row
+      .map((cell, k) => (k === 2 ? cell.padEnd(widths[k]!) : cell.padStart(widths[k]!)))
+      .join('  ')
+      .trimEnd(),
+  );
   process.stdout.write(lines.join('\n') + '\n');
   return 0;
 }

@@ -257,7 +257,9 @@ function step(config: GameConfig, state: GameState, e: ClockEvent): GameState {
       return quickplayDecision(config, s, e.decision, at, e.extraTime);
     case 'flag':
       // A player's or the arbiter's flag is a claim (what counts where the arbiter does not call flags).
-      return config.timekeeper === 'device' ? deviceFlag(config, s, e.side, e.by, at) : flag(config, s, e.side, at, false, e.by.kind === 'player' || e.by.kind === 'arbiter');
+      return config.timekeeper === 'device'
+        ? deviceFlag(config, s, e.side, e.by, at)
+        : flag(config, s, e.side, at, false, e.by.kind === 'player' || e.by.kind === 'arbiter');
     case 'defaultTimeExpired':
       return defaultTimeExpired(config, s, at);
     case 'forfeit':
@@ -358,16 +360,7 @@ function press(config: GameConfig, s: GameState, side: Side, at: number, reading
 
 /** The optional fields of GameState that copyOptional copies (keep the two in step). */
 type CopiedOptional =
-  | 'paused'
-  | 'result'
-  | 'firstFlag'
-  | 'drawOffer'
-  | 'quickplay'
-  | 'fen'
-  | 'repeatablePositions'
-  | 'moveCountMismatch'
-  | 'defaultTimeExpiredAt'
-  | 'matchWinner';
+  'paused' | 'result' | 'firstFlag' | 'drawOffer' | 'quickplay' | 'fen' | 'repeatablePositions' | 'moveCountMismatch' | 'defaultTimeExpiredAt' | 'matchWinner';
 
 type OptionalKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? K : never }[keyof T];
 /** Compile-time check that this list knows every optional field of GameState; copyOptional copies each. */
@@ -387,4 +380,3 @@ function copyOptional(from: GameState, to: Mutable<GameState>): void {
   if (from.defaultTimeExpiredAt !== undefined) to.defaultTimeExpiredAt = from.defaultTimeExpiredAt;
   if (from.matchWinner !== undefined) to.matchWinner = from.matchWinner;
 }
-

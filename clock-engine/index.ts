@@ -11,4 +11,16 @@ export { auditPgnGame, replayConfig, replayThinkTimes, timeControlFromTag } from
 export { assertPlayable } from './time-control-format.ts';
 export { type ParseOptions, parseTimeControl } from './time-control-parse.ts';
 export { TimeControlError } from './time-control.ts';
-export { type ClockAlert, type ClockEvent, type ClockReading, type EventActor, type GameConfig, type GameResult, type GameState, type GameStatus, otherSide, type Side, type TimeControl } from './types.ts';
+export {
+  type ClockAlert,
+  type ClockEvent,
+  type ClockReading,
+  type EventActor,
+  type GameConfig,
+  type GameResult,
+  type GameState,
+  type GameStatus,
+  otherSide,
+  type Side,
+  type TimeControl,
+} from './types.ts';

@@ -45,16 +45,14 @@ export {
   type GameClock,
   type Clock,
 } from './machine.ts';
-export {
-  readPgnGames,
-  formatClockComment,
-  parseClockValue,
-  type PgnGame,
-  type PgnPly,
-} from './pgn-clock.ts';
+export { readPgnGames, formatClockComment, parseClockValue, type PgnGame, type PgnPly } from './pgn-clock.ts';
 export {
   replayThinkTimes,
   auditPgnGame,
   replayConfig,
   timeControlFromTag,
-  type AuditOptions, type ThinkReplayLine, type AuditReport, type AuditDifference } from './replay.ts';
+  type AuditOptions,
+  type ThinkReplayLine,
+  type AuditReport,
+  type AuditDifference,
+} from './replay.ts';

@@ -4,9 +4,7 @@
 import { Chess } from 'chess.js';
 import type { GameConfig, GameResult, Side } from './types.ts';
 
-export type PenaltyOutcome =
-  | { readonly kind: 'time'; readonly ms: number; readonly article: string }
-  | { readonly kind: 'loss'; readonly article: string };
+export type PenaltyOutcome = { readonly kind: 'time'; readonly ms: number; readonly article: string } | { readonly kind: 'loss'; readonly article: string };
 
 const minute = 60_000;
 
@@ -29,7 +27,7 @@ export function penaltyOutcome(
       // cannot mate) before his own move: the first illegal move the arbiter rules on loses.
       if (unsupervised && category === 'blitz') return { kind: 'loss', article: 'Laws 2009 Appendix B.3 c (illegal move, claimed by the opponent)' };
       // L2009 A.4 c: in rapid without it the arbiter rules only on the opponent's claim, then by 7.4.
-      const claimed = unsupervised ? ', on the opponent\'s claim (Appendix A.4 c)' : '';
+      const claimed = unsupervised ? ", on the opponent's claim (Appendix A.4 c)" : '';
       return count >= 3
         ? { kind: 'loss', article: `Laws 2009 Art. 7.4 b (third illegal move)${claimed}` }
         : { kind: 'time', ms: 2 * minute, article: `Laws 2009 Art. 7.4 b${claimed}` };
@@ -90,10 +88,16 @@ export const quickplayIncrementMs = 5000;
  */
 export function quickplayRule(config: GameConfig): { readonly article: string; readonly incrementOption: boolean } | { readonly unavailable: string } {
   if (!config.quickplayClaim) {
-    return { unavailable: config.lawsEdition === '2009' ? 'the event does not apply Article 10.2' : `the event does not adopt Guidelines III (Laws ${config.lawsEdition} have no Article 10.2)` };
+    return {
+      unavailable:
+        config.lawsEdition === '2009'
+          ? 'the event does not apply Article 10.2'
+          : `the event does not adopt Guidelines III (Laws ${config.lawsEdition} have no Article 10.2)`,
+    };
   }
   if (config.lawsEdition === '2009') {
-    if (config.category === 'blitz' && config.supervision === 'inadequate') return { unavailable: 'Article 10.2 does not apply in blitz without adequate supervision (Laws 2009 B.3 b)' };
+    if (config.category === 'blitz' && config.supervision === 'inadequate')
+      return { unavailable: 'Article 10.2 does not apply in blitz without adequate supervision (Laws 2009 B.3 b)' };
     return { article: 'Laws 2009 Art. 10.2', incrementOption: false };
   }
   if (config.category === 'blitz') return { unavailable: `Guidelines III do not apply to blitz (Laws ${config.lawsEdition} Guidelines III.2)` };
@@ -157,8 +161,7 @@ export function canCheckmate(fen: string | undefined, side: Side): boolean {
     const oneColour = me.lightBishops === 0 || me.darkBishops === 0;
     if (!oneColour) return true;
     const colour = me.lightBishops > 0 ? 'light' : 'dark';
-    const theirBlockers =
-      them.knights + them.heavyOrPawns + (colour === 'light' ? them.darkBishops : them.lightBishops);
+    const theirBlockers = them.knights + them.heavyOrPawns + (colour === 'light' ? them.darkBishops : them.lightBishops);
     return theirBlockers > 0;
   }
   return true;

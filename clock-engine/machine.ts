@@ -63,13 +63,7 @@ export interface ClockWithNow {
 /** setTimeout's ceiling; a later deadline is re-aimed when this wakes up. */
 const longestTimerMs = 2_147_483_647;
 
-
-function emitNews(
-  enqueue: { emit: (e: GameClockEmitted) => void },
-  before: GameState,
-  after: GameState,
-  generated: readonly ClockEvent[],
-): void {
+function emitNews(enqueue: { emit: (e: GameClockEmitted) => void }, before: GameState, after: GameState, generated: readonly ClockEvent[]): void {
   for (const event of generated) enqueue.emit({ type: 'generated', event });
   for (let i = before.alerts.length; i < after.alerts.length; i++) enqueue.emit({ type: 'alert', alert: after.alerts[i]! });
 }
@@ -197,11 +191,26 @@ export const gameClockMachine = machineSetup.createMachine({
           { target: '#gameClock.routing', actions: 'fold' },
         ],
         // These never move a deadline or change the status (unless a deadline passed before them).
-        boardMove: [{ guard: 'noDeadlinePassed', actions: 'fold' }, { target: '#gameClock.routing', actions: 'fold' }],
-        boardPosition: [{ guard: 'noDeadlinePassed', actions: 'fold' }, { target: '#gameClock.routing', actions: 'fold' }],
-        drawOffer: [{ guard: 'noDeadlinePassed', actions: 'fold' }, { target: '#gameClock.routing', actions: 'fold' }],
-        setMoveCounter: [{ guard: 'noDeadlinePassed', actions: 'fold' }, { target: '#gameClock.routing', actions: 'fold' }],
-        adopt: [{ guard: 'keepsTimer', actions: 'adopt' }, { target: '#gameClock.routing', actions: 'adopt' }],
+        boardMove: [
+          { guard: 'noDeadlinePassed', actions: 'fold' },
+          { target: '#gameClock.routing', actions: 'fold' },
+        ],
+        boardPosition: [
+          { guard: 'noDeadlinePassed', actions: 'fold' },
+          { target: '#gameClock.routing', actions: 'fold' },
+        ],
+        drawOffer: [
+          { guard: 'noDeadlinePassed', actions: 'fold' },
+          { target: '#gameClock.routing', actions: 'fold' },
+        ],
+        setMoveCounter: [
+          { guard: 'noDeadlinePassed', actions: 'fold' },
+          { target: '#gameClock.routing', actions: 'fold' },
+        ],
+        adopt: [
+          { guard: 'keepsTimer', actions: 'adopt' },
+          { target: '#gameClock.routing', actions: 'adopt' },
+        ],
       },
     },
     paused: { on: foldAndRoute },
@@ -243,7 +252,7 @@ export function gameClockLogic(now: () => number): typeof gameClockMachine {
 export function createGameClock(config: GameConfig, options: GameClockOptions = {}): GameClock {
   const clock = options.clock;
   const now = options.now ?? (hasNow(clock) ? () => clock.now() : undefined);
-  if (!now) throw new TypeError('createGameClock needs a time source: pass `now` (the events\' monotonic ms) or a clock with now()');
+  if (!now) throw new TypeError("createGameClock needs a time source: pass `now` (the events' monotonic ms) or a clock with now()");
   const input: GameClockInput = { config, ...(options.state ? { state: options.state } : {}), ...(options.deadlines ? { deadlines: options.deadlines } : {}) };
   return createActor(gameClockLogic(now), clock ? { input, clock } : { input });
 }

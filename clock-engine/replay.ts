@@ -18,7 +18,10 @@ export function timeControlFromTag(tag: string, options: Omit<ParseOptions, 'not
   // A tag such as "90+30" reads as 90 s in PGN notation though a broadcaster may mean the preset's 90 min.
   const ambiguity = presetAmbiguity(tag);
   if (ambiguity) throw ambiguity;
-  const clean = { ...(options.incrementCredit ? { incrementCredit: options.incrementCredit } : {}), ...(options.nextPeriod ? { nextPeriod: options.nextPeriod } : {}) };
+  const clean = {
+    ...(options.incrementCredit ? { incrementCredit: options.incrementCredit } : {}),
+    ...(options.nextPeriod ? { nextPeriod: options.nextPeriod } : {}),
+  };
   const m = /^\s*(\d+)\s*min(?:utes?)?(?:\s*\/\s*game)?\s*(?:\+\s*(\d+)\s*s(?:ec(?:onds?)?)?\s*(?:\/\s*move)?)?\s*$/i.exec(tag);
   const tc = m ? parseTimeControl(`${Number(m[1]) * 60}${m[2] ? `+${m[2]}` : ''}`, { ...clean, notation: 'pgn' }) : parseTimeControl(tag, clean);
   assertPlayable(tc);
@@ -260,7 +263,18 @@ function auditWith(config: GameConfig, game: PgnGame, options: AuditOptions): Au
         });
       }
     } else if (flagged) {
-      differences.push({ ply: ply.ply, side, moveNumber: ply.moveNumber, san: ply.san, engineMs: 0, recordedMs: NaN, diffMs: NaN, thinkMs: think, thinkFrom, flag: true });
+      differences.push({
+        ply: ply.ply,
+        side,
+        moveNumber: ply.moveNumber,
+        san: ply.san,
+        engineMs: 0,
+        recordedMs: NaN,
+        diffMs: NaN,
+        thinkMs: think,
+        thinkFrom,
+        flag: true,
+      });
       differs = true;
     }
     if (glitch) {

@@ -217,7 +217,12 @@ export function quickplayClaim(config: GameConfig, s: GameState, side: Side, at:
                 : undefined;
   const article = 'article' in rule ? (request === 'increment' ? rule.article.replace('III.5', 'III.4') : rule.article) : 'quickplay finish';
   if (why) {
-    return alert(s, { code: 'quickplay-claim', side, at, message: `${name(side)}'s ${request === 'increment' ? 'increment request' : 'draw claim'} (${article}) not admitted: ${why}` });
+    return alert(s, {
+      code: 'quickplay-claim',
+      side,
+      at,
+      message: `${name(side)}'s ${request === 'increment' ? 'increment request' : 'draw claim'} (${article}) not admitted: ${why}`,
+    });
   }
   const claimed: Mutable<GameState> = {
     ...s,
@@ -252,7 +257,11 @@ export function quickplayDecision(
   if (!claim || claim.status === 'increment') return alert(s, { code: 'ignored-event', at, message: `quickplay decision '${decision}' without a claim` });
   const incrementRequest = claim.request === 'increment';
   if (incrementRequest !== (decision === 'increment' || (decision === 'reject' && incrementRequest))) {
-    return alert(s, { code: 'ignored-event', at, message: `quickplay decision '${decision}' does not answer ${incrementRequest ? 'an increment request (increment or reject)' : 'a draw claim (draw, postpone or reject)'}` });
+    return alert(s, {
+      code: 'ignored-event',
+      at,
+      message: `quickplay decision '${decision}' does not answer ${incrementRequest ? 'an increment request (increment or reject)' : 'a draw claim (draw, postpone or reject)'}`,
+    });
   }
   if (decision === 'draw') {
     const rule = quickplayRule(config);
@@ -309,19 +318,37 @@ function flagOnClaim(config: GameConfig, s: GameState, side: Side, at: number, c
   const article = config.category === 'blitz' ? 'Laws 2009 Appendix B.3 a, A.4 d' : 'Laws 2009 Appendix A.4 d';
   if (!claimed) {
     if (s.flags[side] !== undefined || !down) return s;
-    const flagged: GameState = { ...s, flags: side === 'white' ? { ...s.flags, white: at } : { ...s.flags, black: at }, firstFlag: s.firstFlag ?? { side, at }, remainingMs: set(s.remainingMs, side, 0) };
+    const flagged: GameState = {
+      ...s,
+      flags: side === 'white' ? { ...s.flags, white: at } : { ...s.flags, black: at },
+      firstFlag: s.firstFlag ?? { side, at },
+      remainingMs: set(s.remainingMs, side, 0),
+    };
     if (flagged.flags.white !== undefined && flagged.flags.black !== undefined) {
       const both = alert(flagged, { code: 'flag-fall', side, at, message: `both flags have fallen: drawn (${article})` });
       return finish(config, both, '1/2-1/2', `both flags fallen (${article})`);
     }
-    return alert(flagged, { code: 'flag-fall', side, at, message: `${name(side)}'s flag fell; it counts only when ${name(otherSide(side))} claims it (${article}: the arbiter does not call it)` });
+    return alert(flagged, {
+      code: 'flag-fall',
+      side,
+      at,
+      message: `${name(side)}'s flag fell; it counts only when ${name(otherSide(side))} claims it (${article}: the arbiter does not call it)`,
+    });
   }
   const claimant = otherSide(side);
   if (!down || s.flags[claimant] !== undefined) {
     const why = !down ? `${name(side)}'s flag is still up` : `${name(claimant)}'s own flag is down too`;
     return alert(s, { code: 'clock-disagrees', side, at, message: `${name(claimant)}'s flag claim rejected: ${why} (${article})` });
   }
-  const marked: GameState = s.flags[side] !== undefined ? s : { ...s, flags: side === 'white' ? { ...s.flags, white: at } : { ...s.flags, black: at }, firstFlag: s.firstFlag ?? { side, at }, remainingMs: set(s.remainingMs, side, 0) };
+  const marked: GameState =
+    s.flags[side] !== undefined
+      ? s
+      : {
+          ...s,
+          flags: side === 'white' ? { ...s.flags, white: at } : { ...s.flags, black: at },
+          firstFlag: s.firstFlag ?? { side, at },
+          remainingMs: set(s.remainingMs, side, 0),
+        };
   const ended = alert(marked, { code: 'flag-fall', side, at, message: `${name(claimant)} claims ${name(side)}'s flag: upheld (${article})` });
   const { result, termination } = flagResult(s.fen, side);
   return finish(config, ended, result, `${termination} on the opponent's claim`);
@@ -362,11 +389,13 @@ export function defaultTimeExpired(config: GameConfig, s: GameState, at: number)
   const who = absent.length === 2 ? 'Both players are' : `${name(absent[0]!)} is`;
   const article = `${config.lawsEdition === '2009' ? 'Art. 6.6' : 'Art. 6.7.1'}, ${(config.defaultTimeBoundary ?? 'more-than') === 'more-than' ? 'absent more than' : 'absent at'} ${config.defaultTimeMs / 60_000} min`;
   if (config.lateArrival === 'arbiter-decides') {
-    const paused: GameState = marked.status === 'running' ? { ...marked, status: 'paused', paused: { by: system, reason: `default time expired (${article}): arbiter decides`, at } } : marked;
+    const paused: GameState =
+      marked.status === 'running'
+        ? { ...marked, status: 'paused', paused: { by: system, reason: `default time expired (${article}): arbiter decides`, at } }
+        : marked;
     return alert(paused, { code: 'default-time-expired', at, message: `${who} absent at the end of the default time (${article}): arbiter decides` });
   }
   const result: GameResult = absent.length === 2 ? '---' : absent[0] === 'white' ? '--+' : '+--';
   const ended = alert(marked, { code: 'default-time-expired', at, message: `${who} absent at the end of the default time: forfeit (${article})` });
   return finish(config, ended, result, `default time expired (${article})`);
 }
-

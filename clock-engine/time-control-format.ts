@@ -44,9 +44,7 @@ function formatPgn(tc: TimeControl): string {
   if (tc.special === 'unknown') return '?';
   if (tc.special === 'untimed') return '-';
   if (tc.special === 'sandclock') return `*${number(tc.periods[0]?.baseMs.white ?? 0, 1000)}`;
-  return tc.periods
-    .map((p, i) => `${p.moves !== undefined ? `${p.moves}/` : ''}${sidesText(p, 1000)}${pgnBonus(tc, i, p.bonus)}`)
-    .join(':');
+  return tc.periods.map((p, i) => `${p.moves !== undefined ? `${p.moves}/` : ''}${sidesText(p, 1000)}${pgnBonus(tc, i, p.bonus)}`).join(':');
 }
 
 function usBonus(b: MoveBonus): string {

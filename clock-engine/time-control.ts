@@ -61,13 +61,15 @@ export function unplayable(tc: TimeControl): Unplayable | undefined {
       return { period: i, expected: 'a move quota ("40/...") on every period but the last, or the first-flag rule (--next-period first-flag)' };
     }
     if (i === last && p.moves !== undefined) return { period: i, expected: 'a final period without a move quota (repeating periods are not supported)' };
-    if (p.moves !== undefined && (!Number.isSafeInteger(p.moves) || p.moves < 1 || p.moves > moves)) return { period: i, expected: `a move quota from 1 to ${moves}` };
+    if (p.moves !== undefined && (!Number.isSafeInteger(p.moves) || p.moves < 1 || p.moves > moves))
+      return { period: i, expected: `a move quota from 1 to ${moves}` };
     for (const side of ['white', 'black'] as const) {
       if (!bounded(p.baseMs[side], periodMs)) return { period: i, expected: `a period of at most 24 hours in whole ms (got ${p.baseMs[side]} ms)` };
     }
     const b = p.bonus;
     if (b.kind !== 'none' && !bounded(b.ms, bonusMs)) return { period: i, expected: `a bonus of at most 1 hour in whole ms (got ${b.ms} ms)` };
-    if (b.kind === 'increment' && (!Number.isSafeInteger(b.fromMove) || b.fromMove < 1 || b.fromMove > moves)) return { period: i, expected: `an increment from a move 1 to ${moves}` };
+    if (b.kind === 'increment' && (!Number.isSafeInteger(b.fromMove) || b.fromMove < 1 || b.fromMove > moves))
+      return { period: i, expected: `an increment from a move 1 to ${moves}` };
     if ((p.baseMs.white === 0 || p.baseMs.black === 0) && !givesTime(tc, i, b)) {
       return {
         period: i,

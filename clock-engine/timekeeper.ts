@@ -82,7 +82,12 @@ export function deviceFlag(config: GameConfig, s: GameState, side: Side, by: Eve
   const left = s.remainingMs[side];
   const warned =
     left > deviceToleranceMs
-      ? alert(s, { code: 'clock-disagrees', side, at, message: `${name(side)}'s flag fell on the clock while the engine shows ${left} ms left; the engine follows the clock` })
+      ? alert(s, {
+          code: 'clock-disagrees',
+          side,
+          at,
+          message: `${name(side)}'s flag fell on the clock while the engine shows ${left} ms left; the engine follows the clock`,
+        })
       : s;
   return flag(config, setRemaining(warned, side, 0), side, at, true);
 }

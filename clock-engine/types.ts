@@ -246,7 +246,12 @@ export interface GameState {
    * A pending or postponed quickplay-finish claim, or (`increment`) the Guidelines III.4 five seconds
    * a move both players get from `at` on.
    */
-  readonly quickplay?: { readonly side: Side; readonly at: number; readonly status: 'pending' | 'postponed' | 'increment'; readonly request?: 'draw' | 'increment' };
+  readonly quickplay?: {
+    readonly side: Side;
+    readonly at: number;
+    readonly status: 'pending' | 'postponed' | 'increment';
+    readonly request?: 'draw' | 'increment';
+  };
   /** Last known position (FEN) from `boardMove`, used for the Laws 6.9 "cannot checkmate" test. */
   readonly fen?: string;
   /**

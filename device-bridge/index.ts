@@ -4,7 +4,20 @@ export { Status as ClockStatus } from './dgt/bwtime.ts';
 export { type HostCommand, HostCommandDecoder } from './dgt/commands.ts';
 export { DgtDecoder } from './dgt/decoder.ts';
 export { createDgtDevice, type DgtDevice } from './dgt/device.ts';
-export { batteryMessage, boardDumpMessage, boardMessage, busAddressMessage, clockAckMessage, clockTimesMessage, eeMovesMessage, fieldUpdateMessage, longSerialNumberMessage, serialNumberMessage, trademarkMessage, versionMessage } from './dgt/encode.ts';
+export {
+  batteryMessage,
+  boardDumpMessage,
+  boardMessage,
+  busAddressMessage,
+  clockAckMessage,
+  clockTimesMessage,
+  eeMovesMessage,
+  fieldUpdateMessage,
+  longSerialNumberMessage,
+  serialNumberMessage,
+  trademarkMessage,
+  versionMessage,
+} from './dgt/encode.ts';
 export type { SignalledResult } from './dgt/game-reader.ts';
 export type { DecodeOutput } from './dgt/messages.ts';
 export { type PositionEvent, PositionTracker } from './dgt/positions.ts';
@@ -12,7 +25,16 @@ export { ClockCommand, DgtCommand, type PieceLetter, squareIndex } from './dgt/p
 export { type BindingInterface, listSerialPorts, probeDgtPort, type ProbeResult } from './dgt/session.ts';
 export { createFirmataClock } from './firmata/firmata-clock.ts';
 export { probeFirmata } from './firmata/firmata-io.ts';
-export { type DeviceLine, formatLine, type HostLine, LINE_PROTOCOL_VERSION, type DeviceButton as LineButton, type Lamp as LineLamp, type Running as LineRunning, parseLine } from './line/codec.ts';
+export {
+  type DeviceLine,
+  formatLine,
+  type HostLine,
+  LINE_PROTOCOL_VERSION,
+  type DeviceButton as LineButton,
+  type Lamp as LineLamp,
+  type Running as LineRunning,
+  parseLine,
+} from './line/codec.ts';
 export { createLineClock, type LineClockOptions } from './line/line-clock.ts';
 export { BoundedReadlineParser } from './line/line-reader.ts';
 export { probeLineClock } from './line/probe.ts';

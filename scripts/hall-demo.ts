@@ -33,7 +33,13 @@ const ROUNDS = args.rounds === undefined ? Infinity : Number(args.rounds);
 const PORT = Number(args.port);
 const DIR = resolve(args.dir);
 const ROOT = resolve(import.meta.dirname, '..');
-const NATS = [1, 2, 3].map((n) => ({ name: `n${n}`, conf: join(ROOT, 'docs', 'hall', `nats-n${n}.conf`), client: 4221 + n, cluster: 6221 + n, http: 8221 + n }));
+const NATS = [1, 2, 3].map((n) => ({
+  name: `n${n}`,
+  conf: join(ROOT, 'docs', 'hall', `nats-n${n}.conf`),
+  client: 4221 + n,
+  cluster: 6221 + n,
+  http: 8221 + n,
+}));
 const BUS = NATS.map((n) => `nats://127.0.0.1:${n.client}`).join(',');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -81,7 +87,11 @@ async function stopAll(code: number): Promise<never> {
     stopping = true;
     say('stopping: consoles, hosts, then the NATS servers');
     // Consoles and hosts first (each journals its last entries), the servers last.
-    for (const group of [children.filter((c) => c.name.startsWith('console')), children.filter((c) => c.name.startsWith('host')), children.filter((c) => c.name.startsWith('nats'))]) {
+    for (const group of [
+      children.filter((c) => c.name.startsWith('console')),
+      children.filter((c) => c.name.startsWith('host')),
+      children.filter((c) => c.name.startsWith('nats')),
+    ]) {
       for (const c of group) if (c.process.exitCode === null && c.process.signalCode === null) c.process.kill('SIGTERM');
       await Promise.race([Promise.all(group.map((c) => c.exited)), sleep(15_000)]);
       for (const c of group) if (c.process.exitCode === null && c.process.signalCode === null) c.process.kill('SIGKILL');
@@ -124,7 +134,8 @@ async function consoleUrl(c: Child, timeoutMs = 600_000): Promise<string> {
 async function main(): Promise<void> {
   if (!(HOSTS >= 1 && BOARDS >= 1 && SCALE > 0)) fail('--hosts, --boards and --time-scale take positive numbers');
   if (existsSync(DIR)) fail(`${DIR} exists: remove it to start a new demo, or give --dir`);
-  for (const port of [...NATS.flatMap((n) => [n.client, n.cluster, n.http]), PORT, PORT + 1]) if (!(await portFree(port))) fail(`port ${port} is taken on 127.0.0.1 (another demo or NATS server?)`);
+  for (const port of [...NATS.flatMap((n) => [n.client, n.cluster, n.http]), PORT, PORT + 1])
+    if (!(await portFree(port))) fail(`port ${port} is taken on 127.0.0.1 (another demo or NATS server?)`);
   mkdirSync(join(DIR, 'logs'), { recursive: true });
   const eventFile = join(DIR, 'event.json');
   writeFileSync(eventFile, hallEvent(HOSTS * BOARDS));
@@ -135,7 +146,9 @@ async function main(): Promise<void> {
   const servers = NATS.map((n) => start(`nats-${n.name}`, 'nats-server', ['-c', n.conf, '-sd', join(DIR, `nats-${n.name}`)]));
   // JetStream is ready when the three agree on a meta leader.
   for (let t = 0; ; t++) {
-    const leaders = await Promise.all(NATS.map(async (n) => (await json<{ meta_cluster?: { leader?: string } }>(`http://127.0.0.1:${n.http}/jsz`))?.meta_cluster?.leader));
+    const leaders = await Promise.all(
+      NATS.map(async (n) => (await json<{ meta_cluster?: { leader?: string } }>(`http://127.0.0.1:${n.http}/jsz`))?.meta_cluster?.leader),
+    );
     if (leaders[0] && leaders.every((l) => l === leaders[0])) {
       say(`NATS cluster up: ${BUS} (JetStream meta leader ${leaders[0]})`);
       break;
@@ -143,9 +156,42 @@ async function main(): Promise<void> {
     if (t > 600 || servers.some((c) => c.process.exitCode !== null)) return stopAll(1);
     await sleep(200);
   }
-  const c1 = zeitnot('console-c1', 'serve', '--bus', BUS, '--event', eventFile, '--console-id', 'c1', '--simulate-event', '--time-scale', String(SCALE), '--port', String(PORT), '--data', join(DIR, 'c1'));
+  const c1 = zeitnot(
+    'console-c1',
+    'serve',
+    '--bus',
+    BUS,
+    '--event',
+    eventFile,
+    '--console-id',
+    'c1',
+    '--simulate-event',
+    '--time-scale',
+    String(SCALE),
+    '--port',
+    String(PORT),
+    '--data',
+    join(DIR, 'c1'),
+  );
   for (let h = 1; h <= HOSTS; h++) {
-    zeitnot(`host-h${h}`, 'hall-host', '--bus', BUS, '--event', eventFile, '--boards', `${(h - 1) * BOARDS + 1}-${h * BOARDS}`, '--host-id', `h${h}`, '--simulate', 'all', '--simulate-hardware', 'none', '--data', join(DIR, `h${h}`));
+    zeitnot(
+      `host-h${h}`,
+      'hall-host',
+      '--bus',
+      BUS,
+      '--event',
+      eventFile,
+      '--boards',
+      `${(h - 1) * BOARDS + 1}-${h * BOARDS}`,
+      '--host-id',
+      `h${h}`,
+      '--simulate',
+      'all',
+      '--simulate-hardware',
+      'none',
+      '--data',
+      join(DIR, `h${h}`),
+    );
   }
   const c1Url = await consoleUrl(c1);
   const c2 = zeitnot('console-c2', 'serve', '--bus', BUS, '--event', eventFile, '--console-id', 'c2', '--port', String(PORT + 1), '--data', join(DIR, 'c2'));
@@ -166,7 +212,12 @@ async function watch(urls: readonly string[]): Promise<void> {
   for (;;) {
     await sleep(10_000);
     if (stopping) return;
-    const seen = await Promise.all(urls.map(async (u) => ({ boards: await json<Boards>(`${u}/api/boards`), health: await json<Health>(`${u}/health${startedAt ? `?lagFrom=${startedAt}` : ''}`) })));
+    const seen = await Promise.all(
+      urls.map(async (u) => ({
+        boards: await json<Boards>(`${u}/api/boards`),
+        health: await json<Health>(`${u}/health${startedAt ? `?lagFrom=${startedAt}` : ''}`),
+      })),
+    );
     const lines = seen.map(({ boards, health }, i) => {
       if (!boards) return `c${i + 1}: no answer`;
       const by = new Map<string, number>();
@@ -180,7 +231,8 @@ async function watch(urls: readonly string[]): Promise<void> {
     if (!main) continue;
     const r = main.round.round ?? 0;
     const total = HOSTS * BOARDS;
-    const over = (b: Boards | undefined): boolean => !!b && b.round.round === round && b.boards.length === total && b.boards.every((x) => x.status === 'finished');
+    const over = (b: Boards | undefined): boolean =>
+      !!b && b.round.round === round && b.boards.length === total && b.boards.every((x) => x.status === 'finished');
     // A round is over when both consoles show every board finished, or (seen late) when c1 has seated the next.
     if (startedAt !== undefined && !reported && (seen.every((x) => over(x.boards)) || r > round)) {
       roundFrom = await report(urls, round, roundFrom, startedAt);

@@ -4,7 +4,12 @@
 import { presetJson } from '../tournament/index.ts';
 
 export function hallEvent(boards: number, id = 'hall-demo'): string {
-  const event = JSON.parse(presetJson('sa-open-2009')) as { id: string; name: string; sections: { id: string; players: unknown[]; teams?: unknown; prizes?: unknown }[]; prizes?: unknown };
+  const event = JSON.parse(presetJson('sa-open-2009')) as {
+    id: string;
+    name: string;
+    sections: { id: string; players: unknown[]; teams?: unknown; prizes?: unknown }[];
+    prizes?: unknown;
+  };
   const open = event.sections[0]!;
   open.players = Array.from({ length: boards * 2 }, (_, i) => ({
     id: i + 1,

@@ -78,5 +78,4 @@ export function bergerSchedule(players: number, options: BergerOptions = {}): Be
 }
 
 /** Number of rounds of a round robin of `players` in `cycles` cycles. */
-export const roundRobinRounds = (players: number, cycles: 1 | 2 = 1): number =>
-  (players % 2 === 0 ? players - 1 : players) * cycles;
+export const roundRobinRounds = (players: number, cycles: 1 | 2 = 1): number => (players % 2 === 0 ? players - 1 : players) * cycles;

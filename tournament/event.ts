@@ -15,7 +15,10 @@ export const playerSchema = z.strictObject({
   title: z.enum(['GM', 'IM', 'WGM', 'FM', 'WIM', 'CM', 'WFM', 'WCM']).optional(),
   sex: z.enum(['m', 'w']).optional(),
   federation: z.string().regex(/^[A-Z]{3}$/, 'a three-letter FIDE federation code'),
-  fideId: z.string().regex(/^\d{1,11}$/, 'digits only').optional(),
+  fideId: z
+    .string()
+    .regex(/^\d{1,11}$/, 'digits only')
+    .optional(),
   fideRating: z.number().int().min(0).max(3500).optional(),
   /** National rating (SA Open: the CHESSA rating of RSA players). */
   nationalRating: z.number().int().min(0).max(3500).optional(),
@@ -163,9 +166,7 @@ export const sectionSchema = z.strictObject({
   registrationDeadline: isoDate.optional(),
   /** A player who misses a round without notice is withdrawn. */
   noShowWithdraws: z.boolean().default(false),
-  entry: z
-    .strictObject({ maxRating: z.number().int().optional(), maxAgeYears: z.number().int().optional() })
-    .optional(),
+  entry: z.strictObject({ maxRating: z.number().int().optional(), maxAgeYears: z.number().int().optional() }).optional(),
   fines: z.array(fineSchema).default([]),
   prizes: prizeSchema.optional(),
   /**
@@ -182,7 +183,10 @@ export const eventSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9-]+$/, 'lower-case letters, digits and -'),
   name: z.string().min(1),
   city: z.string().optional(),
-  federation: z.string().regex(/^[A-Z]{3}$/).optional(),
+  federation: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .optional(),
   startDate: isoDate,
   endDate: isoDate,
   chiefArbiter: z.string().optional(),
@@ -251,7 +255,8 @@ function crossCheck(event: ZeitnotEvent, options: LoadEventOptions): EventFieldE
   event.sections.forEach((section, s) => {
     const needed = Math.ceil(section.players.length / 2);
     const spec = section.hallBoards;
-    if (Array.isArray(spec) && spec.length < needed) errors.push({ path: `sections.${s}.hallBoards`, message: `lists ${spec.length} hall boards for ${needed} boards` });
+    if (Array.isArray(spec) && spec.length < needed)
+      errors.push({ path: `sections.${s}.hallBoards`, message: `lists ${spec.length} hall boards for ${needed} boards` });
     const numbers = Array.isArray(spec) ? spec : Array.from({ length: needed }, (_, k) => (spec?.first ?? nextHallBoard) + k);
     for (const n of numbers) {
       const owner = hallBoardOwner.get(n);

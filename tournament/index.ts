@@ -5,13 +5,54 @@ export { bergerSchedule } from './berger.ts';
 export { hallBoardNumbers, type Pairing, roundBoards } from './boards.ts';
 export { type GameStart, playoffGameConfig, sectionGameConfig } from './clocks.ts';
 export { type EventPlayer, type EventSection, findSection, loadEvent, quickplayFinishOf, sectionRounds, type ZeitnotEvent } from './event.ts';
-export { decidePlayoff, drawingOfLots, type PlayoffGame, playoffSitting, type PlayoffState, recordPlayoffResult, startPlayoff, tiedForFirst } from './playoff.ts';
+export {
+  decidePlayoff,
+  drawingOfLots,
+  type PlayoffGame,
+  playoffSitting,
+  type PlayoffState,
+  recordPlayoffResult,
+  startPlayoff,
+  tiedForFirst,
+} from './playoff.ts';
 export { presetEvent, presetJson, type PresetName, presetNames } from './presets.ts';
 export { type BoardResult, boardResultFromClock } from './results.ts';
-export { clockIncidents, emptyRecord, type Offence, playersToPair, recordBoardResult, type SectionRecord, sectionStandings, sectionTrf } from './section-record.ts';
+export {
+  clockIncidents,
+  emptyRecord,
+  type Offence,
+  playersToPair,
+  recordBoardResult,
+  type SectionRecord,
+  sectionStandings,
+  sectionTrf,
+} from './section-record.ts';
 export { type ByeRequest, pairSwissRound } from './swiss.ts';
 export { isTiebreakSpec, parseTiebreak } from './tiebreak-codes.ts';
 export { rankStandings, tiebreakContext, type UnplayedRules } from './tiebreaks.ts';
-export { decodeTrf, exportTrf, parseTrf, readTrf, standardScoring, TrfError, type TrfPlayer, type TrfReading, type TrfResultCode, type TrfRoundEntry, type TrfTournament } from './trf.ts';
-export { type CrosstableRow, crosstableView, type CrosstableView, finesView, type FinesView, pairingsView, playoffView, type PlayoffView, prizesView, type PrizesView } from './views.ts';
+export {
+  decodeTrf,
+  exportTrf,
+  parseTrf,
+  readTrf,
+  standardScoring,
+  TrfError,
+  type TrfPlayer,
+  type TrfReading,
+  type TrfResultCode,
+  type TrfRoundEntry,
+  type TrfTournament,
+} from './trf.ts';
+export {
+  type CrosstableRow,
+  crosstableView,
+  type CrosstableView,
+  finesView,
+  type FinesView,
+  pairingsView,
+  playoffView,
+  type PlayoffView,
+  prizesView,
+  type PrizesView,
+} from './views.ts';
 export { NoValidPairingError } from './dutch/index.ts';

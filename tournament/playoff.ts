@@ -97,7 +97,17 @@ function generateGames(state: PlayoffState): PlayoffGame[] {
     // Series with more than two: the two lowest-placed in the main tie-breaks play first, the winner meets the next.
     const pair = players.length === 2 ? [...players] : players.slice(-2);
     const [a, b] = random() < 0.5 ? pair : [...pair].reverse();
-    return [{ id: `${prefix}.1`, stage: state.stageIndex + 1, label: 'Armageddon', white: a as number, black: b as number, timeControl: stage.timeControl, armageddon: true }];
+    return [
+      {
+        id: `${prefix}.1`,
+        stage: state.stageIndex + 1,
+        label: 'Armageddon',
+        white: a as number,
+        black: b as number,
+        timeControl: stage.timeControl,
+        armageddon: true,
+      },
+    ];
   }
   const twoOnly = players.length === 2;
   const gamesPerPair = twoOnly && stage.kind !== 'match' ? (stage.twoPlayerGames ?? stage.games) : stage.games;
@@ -149,7 +159,11 @@ export function startPlayoff(section: EventSection, tied: readonly number[], see
       log: [`${tied.length} players tied: outside the regulation's playoff sizes`],
     };
   }
-  const state: PlayoffState = { ...base, stages, log: [`${tied.length} players tied for first: ${stages.map((s) => `${s.kind} ${s.timeControl}`).join(', then ')}`] };
+  const state: PlayoffState = {
+    ...base,
+    stages,
+    log: [`${tied.length} players tied for first: ${stages.map((s) => `${s.kind} ${s.timeControl}`).join(', then ')}`],
+  };
   return { ...state, games: generateGames(state).map((game) => ({ game })) };
 }
 
@@ -222,7 +236,12 @@ export function recordPlayoffResult(state: PlayoffState, gameId: string, result:
     players.map((player) => ({ player, stage: state.stageIndex + 1, leg: state.leg, score: score.get(player) ?? 0 }));
   // Keep the main tie-break order among those still in.
   const remaining = state.remaining.filter((p) => !losers.includes(p));
-  next = { ...next, remaining, eliminated: [...state.eliminated, ...out(losers)], log: [...state.log, `stage ${state.stageIndex + 1} leg ${state.leg} (${stage.kind} ${stage.timeControl}): ${scoreText}`] };
+  next = {
+    ...next,
+    remaining,
+    eliminated: [...state.eliminated, ...out(losers)],
+    log: [...state.log, `stage ${state.stageIndex + 1} leg ${state.leg} (${stage.kind} ${stage.timeControl}): ${scoreText}`],
+  };
 
   if (remaining.length === 1) return { ...next, winner: remaining[0] };
   let following: PlayoffState;
@@ -262,7 +281,9 @@ export function playoffStatus(state: PlayoffState): PlayoffStatus {
         : 'in-progress';
   return {
     state: status,
-    stage: stage ? `${state.stageIndex + 1}/${state.stages.length}: ${stage.kind} ${stage.timeControl}${state.leg > 1 ? ` (leg ${state.leg})` : ''}` : undefined,
+    stage: stage
+      ? `${state.stageIndex + 1}/${state.stages.length}: ${stage.kind} ${stage.timeControl}${state.leg > 1 ? ` (leg ${state.leg})` : ''}`
+      : undefined,
     remaining: state.remaining,
     winner: state.winner,
     pending: pendingGames(state),
@@ -309,7 +330,10 @@ export const playoffOrder = (state: PlayoffState): number[] => (state.winner ===
 /** Players tied on points for first place, in the order of the tie-breaks. */
 export function tiedForFirst(rows: readonly { readonly id: number; readonly points: number; readonly rank: number }[]): number[] {
   const top = Math.max(...rows.map((r) => r.points));
-  return [...rows].filter((r) => r.points === top).sort((a, b) => a.rank - b.rank).map((r) => r.id);
+  return [...rows]
+    .filter((r) => r.points === top)
+    .sort((a, b) => a.rank - b.rank)
+    .map((r) => r.id);
 }
 
 /**

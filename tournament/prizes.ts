@@ -77,7 +77,11 @@ export function awardPrizes(section: EventSection, standings: readonly StandingR
   };
   const offPlaces = new Set<number>();
   for (let guard = 0; guard <= standings.length; guard += 1) {
-    const places = placePrizes(eligibleRows.filter((r) => !offPlaces.has(r.id)), rules.places, sharing);
+    const places = placePrizes(
+      eligibleRows.filter((r) => !offPlaces.has(r.id)),
+      rules.places,
+      sharing,
+    );
     const specials = new Map<number, { amount: number; label: string }[]>();
     let moved = false;
     const bySize = [...rules.special].sort((a, b) => b.amount - a.amount);
@@ -149,7 +153,7 @@ export function teamStandings(section: EventSection, standings: readonly Standin
   };
   const sorted = [...rows].sort(compare);
   const out: TeamStanding[] = [];
-  for (let i = 0; i < sorted.length; ) {
+  for (let i = 0; i < sorted.length;) {
     const group = tiedRun(sorted, i, (a, b) => compare(a, b) === 0);
     const pool = group.reduce((s, _r, k) => s + (prizes[i + k] ?? 0), 0);
     for (const r of group) out.push({ ...r, rank: i + 1, prize: cents(pool / group.length) });

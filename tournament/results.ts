@@ -26,7 +26,9 @@ export interface RoundResults {
 export function boardResultFromClock(white: number, black: number, state: GameState): BoardResult | null {
   if (!state.result) return null;
   // Black never completed a move (neither on the board nor on the clock): not even one move was played.
-  const lessThanOneMove = Math.max(state.moves.black, state.presses.black) === 0 && (state.result.result === '1-0' || state.result.result === '0-1' || state.result.result === '1/2-1/2');
+  const lessThanOneMove =
+    Math.max(state.moves.black, state.presses.black) === 0 &&
+    (state.result.result === '1-0' || state.result.result === '0-1' || state.result.result === '1/2-1/2');
   return { white, black, result: state.result.result, lessThanOneMove, termination: state.result.termination };
 }
 

@@ -77,7 +77,11 @@ export const isWithdrawn = (record: SectionRecord, player: number, round: number
  * Who is to be paired in `round`: not withdrawn, and (round 1) not a late registrant. The others
  * get a zero-point bye in that round.
  */
-export function playersToPair(section: EventSection, record: SectionRecord, round: number): { pair: EventPlayer[]; notPaired: { player: EventPlayer; why: 'withdrawn' | 'late-registration' }[] } {
+export function playersToPair(
+  section: EventSection,
+  record: SectionRecord,
+  round: number,
+): { pair: EventPlayer[]; notPaired: { player: EventPlayer; why: 'withdrawn' | 'late-registration' }[] } {
   const pair: EventPlayer[] = [];
   const notPaired: { player: EventPlayer; why: 'withdrawn' | 'late-registration' }[] = [];
   for (const player of section.players) {
@@ -250,9 +254,7 @@ export function sectionTrf(event: ZeitnotEvent, sectionId: string, record: Secti
 
 /** Ratings for the rating-based tie-breaks: FIDE rating, else national, else the arbiter's. */
 export function tiebreakRatings(section: EventSection, record: SectionRecord): Map<number, number | null> {
-  return new Map(
-    section.players.map((p) => [p.id, p.fideRating ?? p.nationalRating ?? record.assignedRatings.find((a) => a.player === p.id)?.rating ?? null]),
-  );
+  return new Map(section.players.map((p) => [p.id, p.fideRating ?? p.nationalRating ?? record.assignedRatings.find((a) => a.player === p.id)?.rating ?? null]));
 }
 
 /** Standings with the section's tie-breaks, unplayed-games rules and point deductions. */
@@ -306,7 +308,10 @@ export function recordBoardResult(section: EventSection, record: SectionRecord, 
   const existing = record.rounds.find((r) => r.round === round) ?? { round, games: [], byes: [] };
   const same = (g: BoardResult): boolean => g.white === result.white && g.black === result.black;
   const clash = existing.games.find((g) => !same(g) && [g.white, g.black].some((id) => id === result.white || id === result.black));
-  if (clash) throw new RangeError(`round ${round}: player ${[result.white, result.black].find((id) => id === clash.white || id === clash.black)} already has a result (${clash.white}-${clash.black})`);
+  if (clash)
+    throw new RangeError(
+      `round ${round}: player ${[result.white, result.black].find((id) => id === clash.white || id === clash.black)} already has a result (${clash.white}-${clash.black})`,
+    );
   const games = [...existing.games.filter((g) => !same(g)), result];
   const rounds = [...record.rounds.filter((r) => r.round !== round), { ...existing, games }].sort((a, b) => a.round - b.round);
   return { ...record, rounds };

@@ -26,7 +26,13 @@ export interface SwissRound {
 }
 
 /** The TRF the pairing engine reads for `round`, in starting-rank ids, with absences marked Z/H. */
-export function pairingTrf(event: ZeitnotEvent, sectionId: string, record: SectionRecord, round: number, byes: readonly ByeRequest[] = []): { trf: TrfTournament; startingRanks: number[] } {
+export function pairingTrf(
+  event: ZeitnotEvent,
+  sectionId: string,
+  record: SectionRecord,
+  round: number,
+  byes: readonly ByeRequest[] = [],
+): { trf: TrfTournament; startingRanks: number[] } {
   const section = findSection(event, sectionId);
   if (section.format.kind !== 'swiss') throw new RangeError(`section '${sectionId}' is not a Swiss`);
   const crosstable = sectionCrosstable(event, sectionId, { ...record, rounds: record.rounds.filter((r) => r.round < round) });
@@ -38,13 +44,21 @@ export function pairingTrf(event: ZeitnotEvent, sectionId: string, record: Secti
   const players = order.map((eventId) => {
     const player = crosstable.players.find((p) => p.id === eventId);
     if (!player) throw new RangeError(`no player ${eventId}`);
-    const rounds = player.rounds.slice(0, round - 1).map((entry) => ({ ...entry, opponent: entry.opponent === null ? null : (rankOf.get(entry.opponent) ?? null) }));
+    const rounds = player.rounds
+      .slice(0, round - 1)
+      .map((entry) => ({ ...entry, opponent: entry.opponent === null ? null : (rankOf.get(entry.opponent) ?? null) }));
     const mark = absent.get(eventId);
     if (mark) rounds.push({ opponent: null, colour: null, result: mark });
     // A requested half-point bye is part of the score the file states (TRF-16: points must equal the
     // results, the bye included; bbpPairings and zeitnot refuse a file where they do not).
     const points = mark ? player.points + entryPoints({ opponent: null, colour: null, result: mark }, crosstable.scoring) : player.points;
-    return { ...player, id: rankOf.get(eventId) as number, rounds, points, rating: pairingRating(section, section.players.find((p) => p.id === eventId) as EventPlayer, record, round) };
+    return {
+      ...player,
+      id: rankOf.get(eventId) as number,
+      rounds,
+      points,
+      rating: pairingRating(section, section.players.find((p) => p.id === eventId) as EventPlayer, record, round),
+    };
   });
   return {
     trf: { ...crosstable, players, totalRounds: section.format.rounds, configuration: ['white1'] },

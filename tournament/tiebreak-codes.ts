@@ -4,7 +4,28 @@
 // /P unplayed games as played (DE), /Un the rating an unrated player counts with, /F fore mode (AOB
 // over Fore Buchholz).
 
-export const tiebreakBases = ['DE', 'WIN', 'WON', 'BPG', 'BWG', 'REP', 'PS', 'BH', 'FB', 'AOB', 'SB', 'KS', 'ARO', 'TPR', 'APRO', 'PTP', 'APPO', 'STD', 'TPN', 'RTNG'] as const;
+export const tiebreakBases = [
+  'DE',
+  'WIN',
+  'WON',
+  'BPG',
+  'BWG',
+  'REP',
+  'PS',
+  'BH',
+  'FB',
+  'AOB',
+  'SB',
+  'KS',
+  'ARO',
+  'TPR',
+  'APRO',
+  'PTP',
+  'APPO',
+  'STD',
+  'TPN',
+  'RTNG',
+] as const;
 export type TiebreakBase = (typeof tiebreakBases)[number];
 
 export interface TiebreakSpec {

@@ -132,8 +132,7 @@ export function tiebreakContext(t: TrfTournament, options: TiebreakOptions = {})
     const points = records.reduce((s, r) => s + r.points, 0);
     // 16.2.5: unplayed rounds after the last non-VUR round count as draws for the opponents.
     const lastNonVur = Math.max(0, ...records.filter((r) => !r.vur).map((r) => r.round));
-    const adjustedOf = (rs: readonly RoundRecord[]): number =>
-      rs.reduce((s, r) => s + (r.round <= lastNonVur || r.opponent !== null ? r.points : draw), 0);
+    const adjustedOf = (rs: readonly RoundRecord[]): number => rs.reduce((s, r) => s + (r.round <= lastNonVur || r.opponent !== null ? r.points : draw), 0);
     const adjusted = adjustedOf(records);
     const last = records[rounds - 1];
     // FB: the last round's game (played or forfeited) counts as a draw, when the last round is not a VUR.
@@ -184,8 +183,7 @@ function opponentContributions(ctx: TiebreakContext, p: PlayerData, kind: 'BH' |
     } else {
       score = kind === 'FB' ? p.foreOwn : p.points;
       if (ctx.unplayedRules === '2026') {
-        const cap =
-          r.opponent !== null ? (kind === 'FB' ? player(ctx, r.opponent).foreAdjusted : player(ctx, r.opponent).adjusted) : ctx.draw * ctx.rounds;
+        const cap = r.opponent !== null ? (kind === 'FB' ? player(ctx, r.opponent).foreAdjusted : player(ctx, r.opponent).adjusted) : ctx.draw * ctx.rounds;
         score = Math.min(score, cap);
       }
     }
@@ -277,7 +275,7 @@ function perfectPerformance(list: readonly { rating: number; points: number }[])
 function koyaThreshold(ctx: TiebreakContext, spec: TiebreakSpec): number {
   const n = ctx.players.size;
   const games = ctx.roundRobin && n % 2 === 1 ? (ctx.rounds * (n - 1)) / n : ctx.rounds;
-  return (games * ctx.win) / 2 + (spec.limit * ctx.draw);
+  return (games * ctx.win) / 2 + spec.limit * ctx.draw;
 }
 
 /** Counts of Type B tie-breaks. Round robins: forfeits are games (2023); 2026 drops forfeit losses. */
@@ -336,9 +334,7 @@ export function tiebreakValue(ctx: TiebreakContext, specOrCode: TiebreakSpec | s
     }
     case 'KS': {
       const threshold = koyaThreshold(ctx, spec);
-      return p.rounds
-        .filter((r) => r.opponent !== null && player(ctx, r.opponent).points + 1e-9 >= threshold)
-        .reduce((s, r) => s + r.points, 0);
+      return p.rounds.filter((r) => r.opponent !== null && player(ctx, r.opponent).points + 1e-9 >= threshold).reduce((s, r) => s + r.points, 0);
     }
     case 'ARO': {
       const list = ratingOpponentsAfterCut(ctx, p, spec);
@@ -398,7 +394,7 @@ export function directEncounter(ctx: TiebreakContext, group: readonly number[], 
     let rest = [...stats].sort((a, b) => b.score - a.score || b.max - a.max);
     parts = [];
     while (rest.length > 1) {
-      const [top, ...others] = rest as [(typeof stats)[number], ...(typeof stats)];
+      const [top, ...others] = rest as [(typeof stats)[number], ...typeof stats];
       if (others.every((o) => top.score > o.max)) {
         parts.push([top.id]);
         rest = others;

@@ -332,7 +332,8 @@ function readPointSystem(line: string, lineNo: number, scoring: { -readonly [K i
         throw new TrfError(lineNo, column, `tag 162: result code '${code}' is not one of W D L Z P`);
     }
   }
-  if (column === 6 || line.slice(column - 1).trim() !== '') throw new TrfError(lineNo, Math.min(column, line.length), 'tag 162: expected a result code every 9 columns from column 6, each with its points');
+  if (column === 6 || line.slice(column - 1).trim() !== '')
+    throw new TrfError(lineNo, Math.min(column, line.length), 'tag 162: expected a result code every 9 columns from column 6, each with its points');
   return true;
 }
 
@@ -528,8 +529,10 @@ function crossCheck(tournament: TrfTournament, playerLines: Map<number, number>,
       if (!opponent) return problem(at, `opponent ${entry.opponent} has no 001 line`);
       if (entry.opponent === player.id) return problem(at, `player ${player.id} is paired with himself`);
       const other = opponent.rounds[index];
-      if (!other || other.opponent !== player.id) return problem(at, `player ${player.id} meets ${entry.opponent}, but ${entry.opponent}'s line does not say so`);
-      if (entry.colour !== null && other.colour === entry.colour) return problem(at + 5, `players ${player.id} and ${entry.opponent} both have colour '${entry.colour}'`);
+      if (!other || other.opponent !== player.id)
+        return problem(at, `player ${player.id} meets ${entry.opponent}, but ${entry.opponent}'s line does not say so`);
+      if (entry.colour !== null && other.colour === entry.colour)
+        return problem(at + 5, `players ${player.id} and ${entry.opponent} both have colour '${entry.colour}'`);
       const pair = entry.result + other.result;
       const consistent = ['10', '01', '==', '+-', '-+', '--', 'WL', 'LW', 'DD'].includes(pair);
       if (!consistent) problem(at + 7, `results '${entry.result}' and '${other.result}' of players ${player.id} and ${entry.opponent} do not match`);
@@ -611,7 +614,10 @@ export function exportTrf(tournament: TrfTournament, options: TrfExportOptions =
   if (tournament.configuration.length > 0) tag('XXC', tournament.configuration.join(' '));
   if (tournament.customScoring) {
     const s = tournament.scoring;
-    tag('XXS', `WW=${s.win} BW=${s.win} WD=${s.draw} BD=${s.draw} WL=${s.loss} BL=${s.loss} ZPB=${s.zeroBye} HPB=${s.halfBye} FPB=${s.fullBye} PAB=${s.pairingBye} FW=${s.forfeitWin} FL=${s.forfeitLoss}`);
+    tag(
+      'XXS',
+      `WW=${s.win} BW=${s.win} WD=${s.draw} BD=${s.draw} WL=${s.loss} BL=${s.loss} ZPB=${s.zeroBye} HPB=${s.halfBye} FPB=${s.fullBye} PAB=${s.pairingBye} FW=${s.forfeitWin} FL=${s.forfeitLoss}`,
+    );
     // bbpPairings reads BB* (not XXS): a win, draw, played loss, zero-point bye, forfeit loss and PAB.
     const points = (value: number): string => value.toFixed(1).padStart(4);
     for (const [code, key] of Object.entries(bbCodes)) out.push(`${code} ${points(s[key])}`);

@@ -6,7 +6,16 @@ import { findSection, type EventPlayer, type ZeitnotEvent } from './event.ts';
 import { applyPlayoff, playoffStatus, tiedForFirst, type PlayoffState } from './playoff.ts';
 import { awardPrizes, teamStandings, type PrizeAward, type TeamStanding } from './prizes.ts';
 import { parseTiebreak } from './tiebreak-codes.ts';
-import { appealsLog, playersToPair, sanctionsLedger, sectionCrosstable, sectionStandings, withdrawnOrForfeited, type AppealRuling, type SectionRecord } from './section-record.ts';
+import {
+  appealsLog,
+  playersToPair,
+  sanctionsLedger,
+  sectionCrosstable,
+  sectionStandings,
+  withdrawnOrForfeited,
+  type AppealRuling,
+  type SectionRecord,
+} from './section-record.ts';
 
 const nameOf = (players: readonly EventPlayer[], id: number): string => players.find((p) => p.id === id)?.name ?? `#${id}`;
 
@@ -77,7 +86,13 @@ export interface PairingsView {
 }
 
 /** The pairings of a round (Swiss: pass the engine's pairings) with the results entered so far. */
-export function pairingsView(event: ZeitnotEvent, sectionId: string, record: SectionRecord, round: number, pairings?: { games: readonly Pairing[]; bye?: number | null }): PairingsView {
+export function pairingsView(
+  event: ZeitnotEvent,
+  sectionId: string,
+  record: SectionRecord,
+  round: number,
+  pairings?: { games: readonly Pairing[]; bye?: number | null },
+): PairingsView {
   const section = findSection(event, sectionId);
   const setup = roundBoards(event, sectionId, round, pairings);
   const results = record.rounds.find((r) => r.round === round)?.games ?? [];
@@ -141,7 +156,14 @@ export function playoffView(event: ZeitnotEvent, sectionId: string, state: Playo
 
 export interface FinesView {
   readonly currency: string;
-  readonly entries: readonly { readonly round: number; readonly player: string; readonly offence: string; readonly fine: number; readonly sanction: string; readonly note?: string }[];
+  readonly entries: readonly {
+    readonly round: number;
+    readonly player: string;
+    readonly offence: string;
+    readonly fine: number;
+    readonly sanction: string;
+    readonly note?: string;
+  }[];
   readonly totals: readonly { readonly player: string; readonly fines: number; readonly pointsDeducted: number }[];
   readonly appeals: readonly AppealRuling[];
 }
@@ -152,7 +174,14 @@ export function finesView(event: ZeitnotEvent, sectionId: string, record: Sectio
   const ids = [...new Set([...ledger.fines.keys(), ...ledger.pointDeductions.keys()])].sort((a, b) => a - b);
   return {
     currency: ledger.currency,
-    entries: ledger.entries.map((e) => ({ round: e.incident.round, player: nameOf(section.players, e.incident.player), offence: e.incident.offence, fine: e.fine, sanction: e.sanction, note: e.incident.note })),
+    entries: ledger.entries.map((e) => ({
+      round: e.incident.round,
+      player: nameOf(section.players, e.incident.player),
+      offence: e.incident.offence,
+      fine: e.fine,
+      sanction: e.sanction,
+      note: e.incident.note,
+    })),
     totals: ids.map((id) => ({ player: nameOf(section.players, id), fines: ledger.fines.get(id) ?? 0, pointsDeducted: ledger.pointDeductions.get(id) ?? 0 })),
     appeals: appealsLog(event, record),
   };

@@ -3,9 +3,35 @@
 // other folder of the console). The page imports page.ts, the part of it without the schemas.
 export * from './page.ts';
 export type { Arbiter } from './arbiter.ts';
-export { arbiterCommandSchema, type ClientMessage, consoleCommandSchema, type ErrorCode, isStaffCommand, isTournamentCommand, MAX_MESSAGE_BYTES, parseClientMessage, PROTOCOL_VERSION, type StaffCommand, staffCommandSchema, type TournamentCommand, tournamentCommandSchema } from './protocol.ts';
+export {
+  arbiterCommandSchema,
+  type ClientMessage,
+  consoleCommandSchema,
+  type ErrorCode,
+  isStaffCommand,
+  isTournamentCommand,
+  MAX_MESSAGE_BYTES,
+  parseClientMessage,
+  PROTOCOL_VERSION,
+  type StaffCommand,
+  staffCommandSchema,
+  type TournamentCommand,
+  tournamentCommandSchema,
+} from './protocol.ts';
 export { boardGameConfig, checkRound, MAIN, pgnTimeControl, type Round, type RoundBoard, seatedPlayers } from './round.ts';
-export { type CommandType, type HallLayout, parseBoardRanges, type Permission, PERMISSIONS, type Reach, refusalFor, type Sector, sectorMembers, type StaffChange, type StaffRole } from './staff.ts';
+export {
+  type CommandType,
+  type HallLayout,
+  parseBoardRanges,
+  type Permission,
+  PERMISSIONS,
+  type Reach,
+  refusalFor,
+  type Sector,
+  sectorMembers,
+  type StaffChange,
+  type StaffRole,
+} from './staff.ts';
 export type { PairedPlayer, RegistrationUpdate, TournamentRecord, ViewParts } from './tournament-view.ts';
 export { diffView, type ViewPatch } from './view-patch.ts';
 export { isRefusalCode, REFUSAL_CODES, refusal, type Refusal, type RefusalCode, within } from './refusal.ts';

@@ -27,10 +27,25 @@ export const arbiterCommandSchema = z.discriminatedUnion('type', [
     type: z.literal('addTime'),
     board: boardId,
     side,
-    ms: z.number().int().min(-10 * HOUR).max(10 * HOUR).refine((ms) => ms !== 0, 'ms must not be 0'),
+    ms: z
+      .number()
+      .int()
+      .min(-10 * HOUR)
+      .max(10 * HOUR)
+      .refine((ms) => ms !== 0, 'ms must not be 0'),
     reason,
   }),
-  z.strictObject({ type: z.literal('setTime'), board: boardId, side, ms: z.number().int().min(0).max(10 * HOUR), reason }),
+  z.strictObject({
+    type: z.literal('setTime'),
+    board: boardId,
+    side,
+    ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(10 * HOUR),
+    reason,
+  }),
   z.strictObject({
     type: z.literal('setMoveCounter'),
     board: boardId,
@@ -49,7 +64,12 @@ export const arbiterCommandSchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({ type: z.literal('arrive'), board: boardId, side }),
   /** Where the pieces stand (FEN), for what the board's reading cannot explain: the game goes on from there. */
-  z.strictObject({ type: z.literal('setPosition'), board: boardId, fen: z.string().trim().max(100).regex(FEN_SHAPE, 'a FEN: placement, side to move, castling, en passant, halfmove and move number'), reason }),
+  z.strictObject({
+    type: z.literal('setPosition'),
+    board: boardId,
+    fen: z.string().trim().max(100).regex(FEN_SHAPE, 'a FEN: placement, side to move, castling, en passant, halfmove and move number'),
+    reason,
+  }),
   z.strictObject({ type: z.literal('dismiss'), alertId: z.string().min(1).max(120) }),
   /** Every seated round's clocks (or one section's) at their scheduled start, or now if that has passed. */
   z.strictObject({ type: z.literal('startAll'), section: z.string().min(1).max(40).optional() }),
@@ -77,7 +97,15 @@ const tournamentCommandOptions = [
    * A clock result that contradicts the desk's (alert `result-contradicts`): keep the entered result
    * (journaled as the board's correction) or take the clock's (a correction of the entered one).
    */
-  z.strictObject({ type: z.literal('resolveResultConflict'), section, round: roundNumber, white: playerId, black: playerId, keep: z.enum(['entered', 'clock']), reason }),
+  z.strictObject({
+    type: z.literal('resolveResultConflict'),
+    section,
+    round: roundNumber,
+    white: playerId,
+    black: playerId,
+    keep: z.enum(['entered', 'clock']),
+    reason,
+  }),
   /** Confirms every result the clocks gave in the live round, in one journaled batch. */
   z.strictObject({ type: z.literal('confirmRound'), section }),
   z.strictObject({ type: z.literal('pairNextRound'), section }),
@@ -112,7 +140,10 @@ const tournamentCommandTypes: ReadonlySet<string> = new Set(tournamentCommandOpt
 export const isTournamentCommand = (command: ConsoleCommand): command is TournamentCommand => tournamentCommandTypes.has(command.type);
 
 // The chief arbiter's commands for his team (staff.ts): sectors of the hall and named credentials.
-const sectorId = z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9 _-]{0,31}$/, 'a sector id is 1-32 letters, digits, spaces, _ or -');
+const sectorId = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9 _-]{0,31}$/, 'a sector id is 1-32 letters, digits, spaces, _ or -');
 const staffCommandOptions = [
   z.strictObject({
     type: z.literal('defineSector'),
@@ -123,7 +154,12 @@ const staffCommandOptions = [
   }),
   z.strictObject({ type: z.literal('removeSector'), sector: sectorId }),
   z
-    .strictObject({ type: z.literal('issueCredential'), name: z.string().trim().min(1).max(40), role: z.enum(['deputy', 'sector']), sector: sectorId.optional() })
+    .strictObject({
+      type: z.literal('issueCredential'),
+      name: z.string().trim().min(1).max(40),
+      role: z.enum(['deputy', 'sector']),
+      sector: sectorId.optional(),
+    })
     .refine((c) => (c.role === 'sector') === (c.sector !== undefined), { message: 'a sector arbiter needs a sector, a deputy none', path: ['sector'] }),
   z.strictObject({ type: z.literal('revokeCredential'), credential: z.string().min(1).max(16) }),
   z.strictObject({ type: z.literal('listCredentials') }),
@@ -218,7 +254,13 @@ export interface ArbiterView {
 }
 
 export type ServerMessage =
-  | { readonly type: 'welcome'; readonly protocol: number; readonly role: 'arbiter' | 'spectator'; readonly arbiter?: ArbiterView; readonly heartbeatMs: number }
+  | {
+      readonly type: 'welcome';
+      readonly protocol: number;
+      readonly role: 'arbiter' | 'spectator';
+      readonly arbiter?: ArbiterView;
+      readonly heartbeatMs: number;
+    }
   | {
       readonly type: 'snapshot';
       readonly seq: number;

@@ -60,7 +60,10 @@ export function checkRound(round: Round): Round {
 }
 
 /** A board's players as the event section has them: names to show, pairing numbers and FIDE ids to go by. */
-export function seatedPlayers(white: EventPlayer, black: EventPlayer): Pick<RoundBoard, 'white' | 'black' | 'whiteId' | 'blackId' | 'whiteFideId' | 'blackFideId'> {
+export function seatedPlayers(
+  white: EventPlayer,
+  black: EventPlayer,
+): Pick<RoundBoard, 'white' | 'black' | 'whiteId' | 'blackId' | 'whiteFideId' | 'blackFideId'> {
   return {
     white: white.name,
     black: black.name,

@@ -1,14 +1,25 @@
 // What the tournament desk journals and what its pages receive. Types only: the page bundle imports
 // them too, so nothing here may pull in Node code.
 import type { GameResult } from '../../clock-engine/index.ts';
-import type { CrosstableView, EventPlayer, FinesView, Offence, Pairing, PlayoffState, PlayoffView, PrizesView, SectionRecord, ZeitnotEvent } from '../../tournament/index.ts';
+import type {
+  CrosstableView,
+  EventPlayer,
+  FinesView,
+  Offence,
+  Pairing,
+  PlayoffState,
+  PlayoffView,
+  PrizesView,
+  SectionRecord,
+  ZeitnotEvent,
+} from '../../tournament/index.ts';
 
 /**
  * One journaled tournament action. Outcomes are journaled (the draft's pairings, the playoff's seed),
- * not only requests, so a replay never depends on a later version of the pairing engine.
+ * not only requests, so a replay never depends on a later version of the pairing engine. `open`: the
+ * event and section of a single-round console's desk, a record only that former console's journals hold.
  */
 export type TournamentRecord = (
-  /** The event and section this journal's desk runs (the first tournament record). */
   | { readonly type: 'open'; readonly event: ZeitnotEvent; readonly section: string }
   | {
       readonly type: 'result';
@@ -26,14 +37,28 @@ export type TournamentRecord = (
       readonly by: string;
     }
   | { readonly type: 'draft'; readonly round: number; readonly games: readonly Pairing[]; readonly bye: number | null; readonly by: string }
-  | { readonly type: 'draftChange'; readonly change: 'swapColours' | 'exchangeOpponents'; readonly board: number; readonly otherBoard?: number; readonly reason: string; readonly by: string }
+  | {
+      readonly type: 'draftChange';
+      readonly change: 'swapColours' | 'exchangeOpponents';
+      readonly board: number;
+      readonly otherBoard?: number;
+      readonly reason: string;
+      readonly by: string;
+    }
   | { readonly type: 'discardDraft'; readonly reason: string; readonly by: string }
   | { readonly type: 'publish'; readonly round: number; readonly by: string }
   | { readonly type: 'playoffStart'; readonly tied: readonly number[]; readonly seed: number; readonly by: string }
   /** A playoff game's result: entered by an arbiter, or (`board`) the clock's on the hall board it was played on. */
   /** The chief arbiter's ruling on a playoff the regulations leave to him (tournament/playoff.ts decidePlayoff). */
   | { readonly type: 'playoffRuling'; readonly winner: number; readonly reason: string; readonly by: string }
-  | { readonly type: 'playoffResult'; readonly game: string; readonly result: GameResult; readonly board?: string; readonly termination?: string; readonly by: string }
+  | {
+      readonly type: 'playoffResult';
+      readonly game: string;
+      readonly result: GameResult;
+      readonly board?: string;
+      readonly termination?: string;
+      readonly by: string;
+    }
   /**
    * A TRF-16 file read into the section: the arbiter's import (a registration list and/or rounds played
    * elsewhere; `digest` the file's SHA-256, `rounds` how many, `players` what it set on the section's
@@ -45,7 +70,13 @@ export type TournamentRecord = (
       readonly digest?: string;
       readonly rounds?: number;
       readonly players?: readonly RegistrationUpdate[];
-      readonly games: readonly { readonly round: number; readonly white: number; readonly black: number; readonly result: GameResult; readonly lessThanOneMove?: boolean }[];
+      readonly games: readonly {
+        readonly round: number;
+        readonly white: number;
+        readonly black: number;
+        readonly result: GameResult;
+        readonly lessThanOneMove?: boolean;
+      }[];
       readonly byes: readonly { readonly round: number; readonly player: number; readonly kind: 'pab' | 'full' | 'half' }[];
       readonly by: string;
     }

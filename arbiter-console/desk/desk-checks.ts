@@ -28,15 +28,41 @@ export function checkCommand(desk: DeskFace, state: DeskState, command: Tourname
         const clock = hallBoard === undefined ? null : desk.clockResult(hallBoard);
         if (!clock) return refusal('no-clock-result', `no result from the clock for ${name(white)} – ${name(black)} in round ${round}`);
         const had = state.entered.get(key(round, white, black));
-        if (had?.source === 'confirmed' && had.result === clock.result) return refusal('already-recorded', `round ${round}: the clock's ${clock.result} for ${name(white)} – ${name(black)} is confirmed already (by ${had.by})`);
-        return { type: 'result', round, white, black, result: clock.result, source: 'confirmed', termination: clock.termination ?? '', ...(clock.lessThanOneMove ? { lessThanOneMove: true } : {}), by };
+        if (had?.source === 'confirmed' && had.result === clock.result)
+          return refusal(
+            'already-recorded',
+            `round ${round}: the clock's ${clock.result} for ${name(white)} – ${name(black)} is confirmed already (by ${had.by})`,
+          );
+        return {
+          type: 'result',
+          round,
+          white,
+          black,
+          result: clock.result,
+          source: 'confirmed',
+          termination: clock.termination ?? '',
+          ...(clock.lessThanOneMove ? { lessThanOneMove: true } : {}),
+          by,
+        };
       }
       const existing = state.entered.get(key(round, white, black));
-      if (existing?.source === 'arbiter' && existing.result === command.result) return refusal('already-recorded', `round ${round}: ${name(white)} – ${name(black)} is already ${command.result}`);
+      if (existing?.source === 'arbiter' && existing.result === command.result)
+        return refusal('already-recorded', `round ${round}: ${name(white)} – ${name(black)} is already ${command.result}`);
       const hallBoard = desk.hallBoardOf(round, white, black);
       const before = existing?.result ?? (hallBoard === undefined ? undefined : desk.clockResult(hallBoard)?.result);
       const replaces = before !== undefined && before !== command.result ? { replaces: before } : {};
-      const record: TournamentRecord = { type: 'result', round, white, black, result: command.result, source: 'arbiter', termination: 'arbiter', reason: command.reason, ...replaces, by };
+      const record: TournamentRecord = {
+        type: 'result',
+        round,
+        white,
+        black,
+        result: command.result,
+        source: 'arbiter',
+        termination: 'arbiter',
+        reason: command.reason,
+        ...replaces,
+        by,
+      };
       recordBoardResult(desk.section, desk.record(), round, { white, black, result: command.result }); // clashes throw
       return record;
     }
@@ -50,7 +76,8 @@ export function checkCommand(desk: DeskFace, state: DeskState, command: Tourname
       const draft = state.draft;
       if (!draft) return refusal('no-draft', 'there is no draft pairing: pair the next round first');
       for (const board of [command.board, command.type === 'exchangeOpponents' ? command.otherBoard : command.board]) {
-        if (!draft.games[board - 1]) return refusal('unknown-draft-board', `the draft of round ${draft.round} has boards 1–${draft.games.length}, not ${board}`);
+        if (!draft.games[board - 1])
+          return refusal('unknown-draft-board', `the draft of round ${draft.round} has boards 1–${draft.games.length}, not ${board}`);
       }
       const change: TournamentRecord =
         command.type === 'swapColours'
@@ -59,7 +86,10 @@ export function checkCommand(desk: DeskFace, state: DeskState, command: Tourname
       if (command.type === 'exchangeOpponents') {
         const a = draft.games[command.board - 1]!;
         const b = draft.games[command.otherBoard - 1]!;
-        for (const [w, bl] of [[a.white, b.black], [b.white, a.black]] as const) {
+        for (const [w, bl] of [
+          [a.white, b.black],
+          [b.white, a.black],
+        ] as const) {
           const met = metIn(desk, w, bl);
           if (met !== undefined) return refusal('already-met', `${name(w)} and ${name(bl)} already played each other in round ${met}`, 'FIDE C.04.1');
         }
@@ -72,7 +102,10 @@ export function checkCommand(desk: DeskFace, state: DeskState, command: Tourname
     case 'publishRound':
       if (!state.draft) return refusal('no-draft', 'there is no draft pairing to publish: pair the next round first');
       if (state.draft.round > desk.liveRound && !desk.liveRoundClosed) {
-        return refusal('results-unconfirmed', `round ${desk.liveRound} is still on the boards: confirm its results first (${missingResults(desk, state, desk.liveRound).join(', ')})`);
+        return refusal(
+          'results-unconfirmed',
+          `round ${desk.liveRound} is still on the boards: confirm its results first (${missingResults(desk, state, desk.liveRound).join(', ')})`,
+        );
       }
       return { type: 'publish', round: state.draft.round, by };
     case 'startPlayoff': {
@@ -84,7 +117,11 @@ export function checkCommand(desk: DeskFace, state: DeskState, command: Tourname
     case 'playoffResult': {
       if (!state.playoff) return refusal('no-playoff', 'no playoff has been started');
       const onBoard = desk.hall.seated.get(desk.playoffSection)?.boards.find((b) => b.playoffGame === command.game);
-      if (onBoard) return refusal('playoff-on-board', `playoff game ${command.game} is played on hall board ${onBoard.id}: its clock gives the result (end the game on the board: a result or a forfeit)`);
+      if (onBoard)
+        return refusal(
+          'playoff-on-board',
+          `playoff game ${command.game} is played on hall board ${onBoard.id}: its clock gives the result (end the game on the board: a result or a forfeit)`,
+        );
       recordPlayoffResult(state.playoff, command.game, command.result); // unknown or decided game throws
       return { type: 'playoffResult', game: command.game, result: command.result, by };
     }
@@ -94,16 +131,20 @@ export function checkCommand(desk: DeskFace, state: DeskState, command: Tourname
       return { type: 'playoffRuling', winner: command.winner, reason: command.reason, by };
     }
     case 'requestBye': {
-      if (!desk.section.players.some((p) => p.id === command.player)) return refusal('unknown-player', `section '${desk.section.id}' has no player ${command.player}`);
+      if (!desk.section.players.some((p) => p.id === command.player))
+        return refusal('unknown-player', `section '${desk.section.id}' has no player ${command.player}`);
       if (desk.section.format.kind !== 'swiss') return refusal('not-swiss', 'byes on request exist in a Swiss only (a round robin follows the Berger table)');
       if (command.round <= desk.currentRound) return refusal('round-paired', `round ${command.round} is already paired`);
-      if (state.draft?.round === command.round) return refusal('draft-waiting', `round ${command.round} has a draft: discard it first, then pair again with the bye`);
+      if (state.draft?.round === command.round)
+        return refusal('draft-waiting', `round ${command.round} has a draft: discard it first, then pair again with the bye`);
       if (command.round > desk.totalRounds) return refusal('beyond-last-round', `the section has ${desk.totalRounds} rounds`);
-      if (state.byes.some((b) => b.round === command.round && b.player === command.player)) return refusal('already-recorded', `${name(command.player)} already has a bye in round ${command.round}`);
+      if (state.byes.some((b) => b.round === command.round && b.player === command.player))
+        return refusal('already-recorded', `${name(command.player)} already has a bye in round ${command.round}`);
       return { type: 'bye', round: command.round, player: command.player, kind: command.kind, reason: command.reason, by };
     }
     case 'withdrawPlayer': {
-      if (!desk.section.players.some((p) => p.id === command.player)) return refusal('unknown-player', `section '${desk.section.id}' has no player ${command.player}`);
+      if (!desk.section.players.some((p) => p.id === command.player))
+        return refusal('unknown-player', `section '${desk.section.id}' has no player ${command.player}`);
       if (command.fromRound > desk.totalRounds) return refusal('beyond-last-round', `the section has ${desk.totalRounds} rounds`);
       if (state.withdrawals.some((w) => w.player === command.player)) return refusal('already-recorded', `${name(command.player)} has already withdrawn`);
       return { type: 'withdrawal', player: command.player, fromRound: command.fromRound, reason: command.reason, by };
@@ -115,10 +156,14 @@ export function checkCommand(desk: DeskFace, state: DeskState, command: Tourname
       return { type: 'rename', player: command.player, name: command.name, reason: command.reason, by };
     }
     case 'recordIncident': {
-      if (!desk.section.players.some((p) => p.id === command.player)) return refusal('unknown-player', `section '${desk.section.id}' has no player ${command.player}`);
+      if (!desk.section.players.some((p) => p.id === command.player))
+        return refusal('unknown-player', `section '${desk.section.id}' has no player ${command.player}`);
       if (command.round > desk.currentRound) return refusal('round-not-paired', `round ${command.round} has not been paired yet`);
       if (!desk.section.fines.some((f) => f.offence === command.offence)) {
-        return refusal('no-rule', `the regulations of '${desk.section.id}' have no rule for '${command.offence}' (rules: ${desk.section.fines.map((f) => f.offence).join(', ') || 'none'})`);
+        return refusal(
+          'no-rule',
+          `the regulations of '${desk.section.id}' have no rule for '${command.offence}' (rules: ${desk.section.fines.map((f) => f.offence).join(', ') || 'none'})`,
+        );
       }
       return { type: 'incident', round: command.round, player: command.player, offence: command.offence, ...(command.note ? { note: command.note } : {}), by };
     }

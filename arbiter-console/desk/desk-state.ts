@@ -4,7 +4,19 @@
 // arbiter's work (result-step.ts, pairing-step.ts, playoff-step.ts, registration-step.ts, desk-checks.ts)
 // read it through the desk's face (DeskFace) and this state. A record changes it only through `applyRecord`;
 // the rounds closed and a held playoff sitting are the desk's and the playoff step's own bookkeeping.
-import { decidePlayoff, findSection, recordPlayoffResult, startPlayoff, type BoardResult, type EventPlayer, type EventSection, type Pairing, type PlayoffState, type SectionRecord, type ZeitnotEvent } from '../../tournament/index.ts';
+import {
+  decidePlayoff,
+  findSection,
+  recordPlayoffResult,
+  startPlayoff,
+  type BoardResult,
+  type EventPlayer,
+  type EventSection,
+  type Pairing,
+  type PlayoffState,
+  type SectionRecord,
+  type ZeitnotEvent,
+} from '../../tournament/index.ts';
 import { actingAs, type CommandBy, type PlayingHall } from '../hall/index.ts';
 import type { JournalRecord } from '../journal/index.ts';
 import type { PairedPlayer, ResultCorrection, RoundPairings, TournamentRecord } from '../contract/index.ts';
@@ -95,7 +107,9 @@ export interface Journaled {
 
 /** The journal's tournament records (of one section, on an event console), in order. */
 export function journaledActions(hall: PlayingHall, place: { section?: string }): Journaled[] {
-  return [...hall.journal.entries(0, 'tournament', place)].flatMap((e) => (e.record.kind === 'tournament' ? [{ action: e.record.action, at: e.record.at }] : []));
+  return [...hall.journal.entries(0, 'tournament', place)].flatMap((e) =>
+    e.record.kind === 'tournament' ? [{ action: e.record.action, at: e.record.at }] : [],
+  );
 }
 
 /** One of a section desk's records as the journal keeps it, with its section. */
@@ -110,7 +124,8 @@ export function signature(arbiter: CommandBy): { readonly by: string; readonly c
 }
 
 /** A record with the credential of who gave the command (the console's own records have none). */
-export const signed = (record: TournamentRecord, credential: string | undefined): TournamentRecord => (credential === undefined ? record : { ...record, credential });
+export const signed = (record: TournamentRecord, credential: string | undefined): TournamentRecord =>
+  credential === undefined ? record : { ...record, credential };
 
 /** A player of the section by id, with his name as the desk knows it. */
 export function playerOf(state: DeskState, id: number): PairedPlayer {
@@ -136,7 +151,16 @@ export function applyRecord(state: DeskState, record: TournamentRecord, at: numb
       // Journals before `replaces` was written: a different arbiter's result over an entered one is a correction too.
       const replaces = record.replaces ?? (record.source === 'arbiter' ? state.entered.get(k)?.result : undefined);
       if (replaces !== undefined && replaces !== record.result) {
-        state.corrections.push({ round: record.round, white: playerOf(state, record.white), black: playerOf(state, record.black), from: replaces, to: record.result, by: record.by, reason: record.reason ?? '', at });
+        state.corrections.push({
+          round: record.round,
+          white: playerOf(state, record.white),
+          black: playerOf(state, record.black),
+          from: replaces,
+          to: record.result,
+          by: record.by,
+          reason: record.reason ?? '',
+          at,
+        });
       }
       state.entered.set(k, record);
       break;
@@ -154,7 +178,8 @@ export function applyRecord(state: DeskState, record: TournamentRecord, at: numb
         draft.games[record.board - 1] = { white: a.white, black: b.black };
         draft.games[record.otherBoard! - 1] = { white: b.white, black: a.black };
       }
-      const what = record.change === 'swapColours' ? `board ${record.board}: colours swapped` : `boards ${record.board} and ${record.otherBoard}: opponents exchanged`;
+      const what =
+        record.change === 'swapColours' ? `board ${record.board}: colours swapped` : `boards ${record.board} and ${record.otherBoard}: opponents exchanged`;
       draft.changes.push({ change: what, reason: record.reason, by: record.by });
       break;
     }
@@ -187,14 +212,24 @@ export function applyRecord(state: DeskState, record: TournamentRecord, at: numb
       // A registration list's updates applied to the section's players (the desk's event from now on).
       if (record.players) setPlayers(state, withRegistration(state.section.players, record.players));
       for (const g of record.games) {
-        state.entered.set(key(g.round, g.white, g.black), { type: 'result', ...g, source: 'arbiter', termination: 'imported', reason: `imported from ${record.from}`, by: record.by });
+        state.entered.set(key(g.round, g.white, g.black), {
+          type: 'result',
+          ...g,
+          source: 'arbiter',
+          termination: 'imported',
+          reason: `imported from ${record.from}`,
+          by: record.by,
+        });
       }
       break;
     case 'withdrawal':
       state.withdrawals.push(record);
       break;
     case 'rename':
-      setPlayers(state, state.section.players.map((p) => (p.id === record.player ? { ...p, name: record.name } : p)));
+      setPlayers(
+        state,
+        state.section.players.map((p) => (p.id === record.player ? { ...p, name: record.name } : p)),
+      );
       break;
   }
 }

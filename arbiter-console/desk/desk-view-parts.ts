@@ -36,7 +36,13 @@ export function deskViewParts(desk: DeskFace, state: DeskState): ViewParts {
     const requested = state.byes
       .filter((b) => b.round === round)
       .map((b) => ({ ...player(b.player), why: b.kind === 'half' ? 'half-point bye (requested)' : 'zero-point bye (requested)' }));
-    rounds.push({ round, status: pairing.status, games, bye: pairing.bye === null ? null : player(pairing.bye), notPaired: [...paired.notPaired, ...requested] });
+    rounds.push({
+      round,
+      status: pairing.status,
+      games,
+      bye: pairing.bye === null ? null : player(pairing.bye),
+      notPaired: [...paired.notPaired, ...requested],
+    });
   }
   const draft = draftView(desk, state);
   return {
@@ -46,11 +52,15 @@ export function deskViewParts(desk: DeskFace, state: DeskState): ViewParts {
     currentRound: desk.currentRound,
     rounds,
     corrections: [...state.corrections],
-    unlinkedBoards: [...desk.hall.boards.values()].filter((b) => (b.round.section ?? MAIN) === desk.hallSection && !desk.hallPairs.has(b.id)).map((b) => ({ board: b.id, white: b.info.white, black: b.info.black })),
+    unlinkedBoards: [...desk.hall.boards.values()]
+      .filter((b) => (b.round.section ?? MAIN) === desk.hallSection && !desk.hallPairs.has(b.id))
+      .map((b) => ({ board: b.id, white: b.info.white, black: b.info.black })),
     nextRound: nextRound(desk, state),
     playoffPossible: playoffPossible(desk, state),
     record,
-    ...(state.playoff ? { playoff: state.playoff, playoffBoards: playoffBoards(desk, state), ...(state.playoffHeld !== undefined ? { playoffHeld: state.playoffHeld } : {}) } : {}),
+    ...(state.playoff
+      ? { playoff: state.playoff, playoffBoards: playoffBoards(desk, state), ...(state.playoffHeld !== undefined ? { playoffHeld: state.playoffHeld } : {}) }
+      : {}),
     ...(draft ? { draft } : {}),
     ...(state.registered ? { players: state.registered } : {}),
   };

@@ -11,7 +11,13 @@ import type { TournamentDesk } from './tournament-desk.ts';
 
 export interface EventSummary {
   readonly finished: boolean;
-  readonly sections: readonly { readonly id: string; readonly format: string; readonly rounds: number; readonly roundsPlayed: number; readonly finished: boolean }[];
+  readonly sections: readonly {
+    readonly id: string;
+    readonly format: string;
+    readonly rounds: number;
+    readonly roundsPlayed: number;
+    readonly finished: boolean;
+  }[];
 }
 
 /** `GET /api/event`: each section's rounds played (closed: every result confirmed) and whether it is finished. */
@@ -51,23 +57,33 @@ export function roundPgn(journal: Journal, section: string, round: number, now: 
  * tournament endpoint is asked about (`?section=ID`, default the first; an unknown one is a 404).
  */
 export function eventApi(
-  ctx: { readonly hall: PlayingHall; readonly desk: TournamentDesk | undefined; readonly desks?: ReadonlyMap<string, TournamentDesk>; readonly event?: () => unknown },
+  ctx: {
+    readonly hall: PlayingHall;
+    readonly desk: TournamentDesk | undefined;
+    readonly desks?: ReadonlyMap<string, TournamentDesk>;
+    readonly event?: () => unknown;
+  },
   path: string,
   query: URLSearchParams,
 ): { readonly answer?: ApiAnswer; readonly desk: TournamentDesk | undefined } {
   const desks = ctx.desks ?? new Map(ctx.desk ? [[ctx.desk.section.id, ctx.desk]] : []);
   if (path === '/api/event') {
-    return { desk: ctx.desk, answer: ctx.event ? { status: 200, body: ctx.event() } : { status: 404, body: { error: 'this console runs no event (start it with --event)' } } };
+    return {
+      desk: ctx.desk,
+      answer: ctx.event ? { status: 200, body: ctx.event() } : { status: 404, body: { error: 'this console runs no event (start it with --event)' } },
+    };
   }
   const asked = query.get('section');
   if (path === '/api/pgn' && query.has('round')) {
     const round = Number(query.get('round'));
-    if (!Number.isInteger(round) || round < 1) return { desk: ctx.desk, answer: { status: 400, body: { error: `round '${query.get('round')}' is not a round number` } } };
+    if (!Number.isInteger(round) || round < 1)
+      return { desk: ctx.desk, answer: { status: 400, body: { error: `round '${query.get('round')}' is not a round number` } } };
     const section = asked ?? ctx.desk?.hallSection ?? ctx.hall.seated.keys().next().value ?? '';
     return { desk: ctx.desk, answer: roundPgn(ctx.hall.journal, section, round, ctx.hall.source.now()) };
   }
   if (asked === null) return { desk: ctx.desk };
   const desk = desks.get(asked);
-  if (!desk && path.startsWith('/api/')) return { desk: undefined, answer: { status: 404, body: { error: `no section '${asked}'`, sections: [...desks.keys()] } } };
+  if (!desk && path.startsWith('/api/'))
+    return { desk: undefined, answer: { status: 404, body: { error: `no section '${asked}'`, sections: [...desks.keys()] } } };
   return { desk };
 }

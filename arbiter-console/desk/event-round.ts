@@ -68,7 +68,11 @@ export function seatFor(event: ZeitnotEvent, sectionId: string, options: SeatOpt
     const scheduled = Date.parse(findSection(event, sectionId).schedule[round - 1]!);
     const wallNow = options.wallNow();
     const startWallMs = scheduled > wallNow ? undefined : Math.ceil(wallNow + options.lateStartMs / options.scale);
-    const base = roundFromEvent(current, { section: sectionId, round, pairings: pairing, ...(startWallMs !== undefined ? { startWallMs } : {}) }, options.toMonotonic);
+    const base = roundFromEvent(
+      current,
+      { section: sectionId, round, pairings: pairing, ...(startWallMs !== undefined ? { startWallMs } : {}) },
+      options.toMonotonic,
+    );
     const boards = base.boards.map((b, k) => {
       const hall = numbers[k];
       if (hall === undefined) throw new RangeError(`section '${sectionId}' has ${numbers.length} hall boards, round ${round} needs ${base.boards.length}`);

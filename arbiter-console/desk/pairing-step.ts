@@ -26,7 +26,12 @@ export function metIn(desk: DeskFace, a: number, b: number, met = meetings(desk)
 export function nextRound(desk: DeskFace, state: DeskState): TournamentView['nextRound'] {
   const round = desk.currentRound + 1;
   if (round > desk.totalRounds) return null;
-  if (state.draft) return { round, possible: false, why: `the draft of round ${state.draft.round} is waiting: publish ${state.draft.round === desk.liveRound ? 'it' : 'or discard it'}` };
+  if (state.draft)
+    return {
+      round,
+      possible: false,
+      why: `the draft of round ${state.draft.round} is waiting: publish ${state.draft.round === desk.liveRound ? 'it' : 'or discard it'}`,
+    };
   if (desk.section.format.kind === 'swiss') {
     const missing = missingResults(desk, state, desk.currentRound);
     if (missing.length > 0) return { round, possible: false, why: `round ${desk.currentRound} needs confirmed results: ${missing.join(', ')}` };
@@ -52,9 +57,14 @@ export function pairNext(desk: DeskFace, state: DeskState, by: string): Refusal 
 }
 
 /** The pairing of a round, where it is known: live boards, a published round, the Berger table. */
-export function roundPairing(desk: DeskFace, state: DeskState, round: number): { games: readonly Pairing[]; bye: number | null; status: RoundPairings['status'] } | undefined {
+export function roundPairing(
+  desk: DeskFace,
+  state: DeskState,
+  round: number,
+): { games: readonly Pairing[]; bye: number | null; status: RoundPairings['status'] } | undefined {
   const published = state.published.get(round);
-  if (round === desk.liveRound && desk.hallPairs.size > 0) return { games: published?.games ?? [...desk.hallPairs.values()], bye: published?.bye ?? null, status: 'live' };
+  if (round === desk.liveRound && desk.hallPairs.size > 0)
+    return { games: published?.games ?? [...desk.hallPairs.values()], bye: published?.bye ?? null, status: 'live' };
   if (published) return { ...published, status: 'published' };
   if (round === desk.liveRound) return { games: [...desk.hallPairs.values()], bye: liveBye(desk, state), status: 'live' };
   const imported = state.imported.flatMap((i) => i.games.filter((g) => g.round === round));
@@ -77,7 +87,11 @@ function liveBye(desk: DeskFace, state: DeskState): number | null {
   if (desk.section.format.kind !== 'swiss') return null;
   const seated = new Set([...desk.hallPairs.values()].flatMap((p) => [p.white, p.black]));
   const absent = new Set([
-    ...playersToPair(desk.section, { ...emptyRecord, withdrawals: state.withdrawals.map((w) => ({ player: w.player, fromRound: w.fromRound, reason: 'withdrew' as const })) }, desk.liveRound).notPaired.map((n) => n.player.id),
+    ...playersToPair(
+      desk.section,
+      { ...emptyRecord, withdrawals: state.withdrawals.map((w) => ({ player: w.player, fromRound: w.fromRound, reason: 'withdrew' as const })) },
+      desk.liveRound,
+    ).notPaired.map((n) => n.player.id),
     ...state.byes.filter((b) => b.round === desk.liveRound).map((b) => b.player),
   ]);
   const left = desk.section.players.filter((p) => !seated.has(p.id) && !absent.has(p.id));

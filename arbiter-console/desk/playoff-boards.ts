@@ -4,7 +4,16 @@
 // the stage's time control (G/45+5, G/10+5, 5-minute games, Armageddon W5-B4 with draw odds to Black).
 // When a board's game ends on the clock its result is the playoff game's; when every game of the
 // sitting has one, the playoff decides the next stage by itself and the next sitting is seated.
-import { findSection, hallBoardNumbers, playoffGameConfig, playoffSitting, type EventPlayer, type PlayoffGame, type PlayoffState, type ZeitnotEvent } from '../../tournament/index.ts';
+import {
+  findSection,
+  hallBoardNumbers,
+  playoffGameConfig,
+  playoffSitting,
+  type EventPlayer,
+  type PlayoffGame,
+  type PlayoffState,
+  type ZeitnotEvent,
+} from '../../tournament/index.ts';
 import { withDeviceTimekeepers, type DeviceSpec } from '../devices/index.ts';
 import type { PlayingHall } from '../hall/index.ts';
 import { checkRound, seatedPlayers, type Round } from '../contract/index.ts';
@@ -40,7 +49,8 @@ export function playoffSeatFor(event: ZeitnotEvent, sectionId: string, options: 
     };
     const first = games[0];
     if (!first) throw new RangeError('a playoff sitting needs at least one game');
-    if (games.length > numbers.length) throw new RangeError(`section '${sectionId}' has ${numbers.length} hall boards, the playoff sitting needs ${games.length}`);
+    if (games.length > numbers.length)
+      throw new RangeError(`section '${sectionId}' has ${numbers.length} hall boards, the playoff sitting needs ${games.length}`);
     const wall = new Date(options.wallNow()).toISOString();
     const round: Round = {
       section: playoffHallSection(sectionId),

@@ -11,7 +11,8 @@ import { missingResults } from './result-step.ts';
 export function playoffPossible(desk: DeskFace, state: DeskState): { possible: boolean; why?: string } {
   if (desk.section.playoff.kind === 'none') return { possible: false, why: `the regulations of '${desk.section.id}' have no playoff: the tie-breaks decide` };
   if (state.playoff) return { possible: false, why: 'the playoff has already been started' };
-  if (desk.currentRound < desk.totalRounds) return { possible: false, why: `the playoff follows the last round (round ${desk.currentRound} of ${desk.totalRounds} is paired)` };
+  if (desk.currentRound < desk.totalRounds)
+    return { possible: false, why: `the playoff follows the last round (round ${desk.currentRound} of ${desk.totalRounds} is paired)` };
   const missing = missingResults(desk, state, desk.totalRounds);
   if (missing.length > 0) return { possible: false, why: `the last round needs confirmed results: ${missing.join(', ')}` };
   const tied = tiedForFirst(sectionStandings(desk.event, desk.section.id, desk.record()));
@@ -26,7 +27,8 @@ export function playoffBoards(desk: DeskFace, state: DeskState): Record<string, 
   return Object.fromEntries(boards);
 }
 
-export const isPlayoffStep = (action: TournamentRecord): boolean => action.type === 'playoffStart' || action.type === 'playoffResult' || action.type === 'playoffRuling';
+export const isPlayoffStep = (action: TournamentRecord): boolean =>
+  action.type === 'playoffStart' || action.type === 'playoffResult' || action.type === 'playoffRuling';
 
 /**
  * The playoff on the hall's boards: every result a playoff board's clock gave is journaled as its
@@ -34,7 +36,12 @@ export const isPlayoffStep = (action: TournamentRecord): boolean => action.type 
  * and when every game on the boards has one, the next sitting is seated (its clocks wait for the
  * arbiter's start). Whether anything changed.
  */
-export function playoffOnBoards(desk: DeskFace, state: DeskState, seatPlayoff: SeatPlayoff | undefined, apply: (action: TournamentRecord, at: number) => void): boolean {
+export function playoffOnBoards(
+  desk: DeskFace,
+  state: DeskState,
+  seatPlayoff: SeatPlayoff | undefined,
+  apply: (action: TournamentRecord, at: number) => void,
+): boolean {
   if (!seatPlayoff || !state.playoff) return false;
   let changed = false;
   for (let guard = 0; guard < 100; guard += 1) {
@@ -50,7 +57,11 @@ export function playoffOnBoards(desk: DeskFace, state: DeskState, seatPlayoff: S
       const seated = desk.hall.seat(seatPlayoff(step.sitting + 1, step.next, desk.event));
       state.playoffHeld = seated.ok ? undefined : seated.reason;
       changed = true;
-    } else if (step.sitting > 0 && (state.playoff.winner !== undefined || state.playoff.arbiterDecision) && desk.hall.phaseOf(desk.playoffSection, step.sitting) !== 'closed') {
+    } else if (
+      step.sitting > 0 &&
+      (state.playoff.winner !== undefined || state.playoff.arbiterDecision) &&
+      desk.hall.phaseOf(desk.playoffSection, step.sitting) !== 'closed'
+    ) {
       desk.hall.lifecycle(desk.playoffSection, step.sitting, { type: 'close' });
     }
     break;

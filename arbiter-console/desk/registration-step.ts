@@ -20,13 +20,30 @@ export interface TrfImportRequest {
  * Refused, changing nothing, when the file is bad or does not fit (a player not in the section), or
  * when this console has paired a round of the section already or imported rounds before.
  */
-export function trfImport(desk: DeskFace, state: DeskState, request: TrfImportRequest, arbiter: CommandBy): Refusal | { readonly ok: true; readonly preview: TrfImportPreview; readonly record?: TournamentRecord } {
+export function trfImport(
+  desk: DeskFace,
+  state: DeskState,
+  request: TrfImportRequest,
+  arbiter: CommandBy,
+): Refusal | { readonly ok: true; readonly preview: TrfImportPreview; readonly record?: TournamentRecord } {
   const where = `section '${desk.section.id}'`;
-  if (state.draft) return refusal('import-too-late', `${where} has a draft of round ${state.draft.round}: a TRF import comes before the first round is paired here (discard the draft first)`);
+  if (state.draft)
+    return refusal(
+      'import-too-late',
+      `${where} has a draft of round ${state.draft.round}: a TRF import comes before the first round is paired here (discard the draft first)`,
+    );
   const paired = Math.max(desk.liveRound, ...state.published.keys());
-  if (paired > 0) return refusal('import-too-late', `${where}: round ${paired} is paired in this console already: a TRF import comes before its first round here; correct results on the Pairings page`);
+  if (paired > 0)
+    return refusal(
+      'import-too-late',
+      `${where}: round ${paired} is paired in this console already: a TRF import comes before its first round here; correct results on the Pairings page`,
+    );
   const earlier = state.imported.find((i) => (i.rounds ?? 0) > 0);
-  if (earlier) return refusal('import-too-late', `${where}: rounds 1–${earlier.rounds} were imported already (${earlier.from}, by ${earlier.by}): their results are corrected on the Pairings page, never by another import`);
+  if (earlier)
+    return refusal(
+      'import-too-late',
+      `${where}: rounds 1–${earlier.rounds} were imported already (${earlier.from}, by ${earlier.by}): their results are corrected on the Pairings page, never by another import`,
+    );
   const digest = createHash('sha256').update(request.trf).digest('hex');
   const { by, credential } = signature(arbiter);
   const plan = planTrfImport(request.trf, desk.section, { from: request.from, digest, by, totalRounds: desk.totalRounds });
@@ -41,11 +58,15 @@ export function trfImport(desk: DeskFace, state: DeskState, request: TrfImportRe
       const games = record.games.filter((g) => g.round === round);
       const off = table.find((b) => !games.some((g) => g.white === b.white.id && g.black === b.black.id));
       if (off || games.length !== table.length) {
-        return refusal('trf-mismatch', `${request.from}: round ${round} is not the Berger table's${off ? ` (it has ${off.white.name} – ${off.black.name}, White first)` : ''}: the console goes on with the table, so the rounds played must follow it`);
+        return refusal(
+          'trf-mismatch',
+          `${request.from}: round ${round} is not the Berger table's${off ? ` (it has ${off.white.name} – ${off.black.name}, White first)` : ''}: the console goes on with the table, so the rounds played must follow it`,
+        );
       }
     }
   }
   if (request.preview) return { ok: true, preview: plan.preview };
-  if (record.games.length === 0 && record.byes.length === 0 && !record.players) return refusal('nothing-to-do', `${request.from}: nothing to import: every player of the file is registered as it says, and it has no results`);
+  if (record.games.length === 0 && record.byes.length === 0 && !record.players)
+    return refusal('nothing-to-do', `${request.from}: nothing to import: every player of the file is registered as it says, and it has no results`);
   return { ok: true, preview: plan.preview, record: signed(record, credential) };
 }

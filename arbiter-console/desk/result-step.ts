@@ -2,7 +2,15 @@
 // until confirmed), the round's confirmation in one batch, a result entered for a game still on its
 // clock, the contradictions between a clock and the desk and how the arbiter settles them, and the
 // section record built from it all. Functions over the desk's face and state: the desk journals.
-import { boardResultFromClock, clockIncidents, emptyRecord, recordBoardResult, type BoardResult, type Pairing, type SectionRecord } from '../../tournament/index.ts';
+import {
+  boardResultFromClock,
+  clockIncidents,
+  emptyRecord,
+  recordBoardResult,
+  type BoardResult,
+  type Pairing,
+  type SectionRecord,
+} from '../../tournament/index.ts';
 import type { GameResult } from '../../clock-engine/index.ts';
 import type { Attention } from '../contract/index.ts';
 import type { Board, CommandBy } from '../hall/index.ts';
@@ -90,13 +98,25 @@ export function roundConfirmations(desk: DeskFace, state: DeskState, arbiter: Co
   for (const id of desk.hallPairs.keys()) {
     const clock = desk.clockResult(id);
     if (!clock || state.entered.has(key(round, clock.white, clock.black))) continue;
-    actions.push({ type: 'result', round, white: clock.white, black: clock.black, result: clock.result, source: 'confirmed', termination: clock.termination ?? '', ...(clock.lessThanOneMove ? { lessThanOneMove: true } : {}), ...who });
+    actions.push({
+      type: 'result',
+      round,
+      white: clock.white,
+      black: clock.black,
+      result: clock.result,
+      source: 'confirmed',
+      termination: clock.termination ?? '',
+      ...(clock.lessThanOneMove ? { lessThanOneMove: true } : {}),
+      ...who,
+    });
   }
   return actions;
 }
 
 export function nothingToConfirm(desk: DeskFace): Refusal {
-  return desk.liveRound === 0 ? refusal('no-round', 'no round is on the boards') : refusal('nothing-to-do', `round ${desk.liveRound} has no clock result to confirm`);
+  return desk.liveRound === 0
+    ? refusal('no-round', 'no round is on the boards')
+    : refusal('nothing-to-do', `round ${desk.liveRound} has no clock result to confirm`);
 }
 
 /**
@@ -112,7 +132,18 @@ export function endOnClock(desk: DeskFace, result: EnteredResult): Refusal | und
   if (board.state.status === 'finished') {
     const clock = board.correctedResult ?? board.state.result?.result;
     if (clock !== result.result) {
-      desk.hall.record({ kind: 'note', board: board.id, note: { type: 'correction', at: desk.hall.source.now(), result: result.result, by: result.by, ...(result.credential !== undefined ? { credential: result.credential } : {}), reason: result.reason ?? '' } });
+      desk.hall.record({
+        kind: 'note',
+        board: board.id,
+        note: {
+          type: 'correction',
+          at: desk.hall.source.now(),
+          result: result.result,
+          by: result.by,
+          ...(result.credential !== undefined ? { credential: result.credential } : {}),
+          reason: result.reason ?? '',
+        },
+      });
     }
     return undefined;
   }
@@ -120,7 +151,10 @@ export function endOnClock(desk: DeskFace, result: EnteredResult): Refusal | und
   // different result its clock gives later is a contradiction the arbiter is alerted to (conflictNotes).
   if (!desk.hall.owns(board.id)) return undefined;
   const termination = `result entered by the arbiter: ${result.reason ?? ''}`.slice(0, 100);
-  const ended = desk.hall.command({ type: 'result', board: board.id, result: result.result, termination }, result.credential !== undefined ? { name: result.by, credential: result.credential } : result.by);
+  const ended = desk.hall.command(
+    { type: 'result', board: board.id, result: result.result, termination },
+    result.credential !== undefined ? { name: result.by, credential: result.credential } : result.by,
+  );
   return ended.ok ? undefined : within(`board ${board.id}'s clock: `, ended);
 }
 
@@ -145,7 +179,13 @@ export function conflictNotes(desk: DeskFace, state: DeskState, at: number): Jou
 }
 
 /** The alert of a contradiction between a live game's clock and its entered result, if one is open. */
-function conflictOf(desk: DeskFace, state: DeskState, round: number, white: number, black: number): { board: Board; alert: Attention; clock: GameResult; entered: EnteredResult } | undefined {
+function conflictOf(
+  desk: DeskFace,
+  state: DeskState,
+  round: number,
+  white: number,
+  black: number,
+): { board: Board; alert: Attention; clock: GameResult; entered: EnteredResult } | undefined {
   const id = desk.hallBoardOf(round, white, black);
   const board = id === undefined ? undefined : liveBoard(desk, id);
   const alert = board?.attention().find((a) => a.code === 'result-contradicts');
@@ -174,12 +214,48 @@ export function conflictSettlement(
 ): Refusal | { readonly ok: true; readonly records: JournalRecord[]; readonly at: number; readonly result?: TournamentRecord } {
   const who = signature(arbiter);
   const conflict = conflictOf(desk, state, command.round, command.white, command.black);
-  if (!conflict) return refusal('no-conflict', `round ${command.round}: no contradiction between the clock and the desk for ${playerOf(state, command.white).name} – ${playerOf(state, command.black).name}`);
+  if (!conflict)
+    return refusal(
+      'no-conflict',
+      `round ${command.round}: no contradiction between the clock and the desk for ${playerOf(state, command.white).name} – ${playerOf(state, command.black).name}`,
+    );
   const { board, alert, clock, entered } = conflict;
   const at = desk.hall.source.now();
   if (command.keep === 'entered') {
-    return { ok: true, at, records: [{ kind: 'note', board: board.id, note: { type: 'correction', at, result: entered.result, ...who, reason: `the desk's ${entered.result} kept over the clock's ${clock}: ${command.reason}` } }] };
+    return {
+      ok: true,
+      at,
+      records: [
+        {
+          kind: 'note',
+          board: board.id,
+          note: {
+            type: 'correction',
+            at,
+            result: entered.result,
+            ...who,
+            reason: `the desk's ${entered.result} kept over the clock's ${clock}: ${command.reason}`,
+          },
+        },
+      ],
+    };
   }
-  const result: TournamentRecord = { type: 'result', round: command.round, white: command.white, black: command.black, result: clock, source: 'arbiter', termination: board.state.result?.termination ?? 'clock', replaces: entered.result, reason: command.reason, ...who };
-  return { ok: true, records: [journalEntry(desk.section.id, result, at), { kind: 'note', board: board.id, note: { type: 'dismiss', at, alertId: alert.id } }], at, result };
+  const result: TournamentRecord = {
+    type: 'result',
+    round: command.round,
+    white: command.white,
+    black: command.black,
+    result: clock,
+    source: 'arbiter',
+    termination: board.state.result?.termination ?? 'clock',
+    replaces: entered.result,
+    reason: command.reason,
+    ...who,
+  };
+  return {
+    ok: true,
+    records: [journalEntry(desk.section.id, result, at), { kind: 'note', board: board.id, note: { type: 'dismiss', at, alertId: alert.id } }],
+    at,
+    result,
+  };
 }

@@ -9,7 +9,15 @@
 // the playoff (playoff-step.ts), the TRF import (registration-step.ts).
 import type { Refusal, Round } from '../contract/index.ts';
 import type { RoundPairings, TournamentCommand, TournamentRecord, TournamentView, TrfImportPreview, ViewParts } from '../contract/index.ts';
-import { sectionRounds, type BoardResult, type EventSection, type Pairing, type PlayoffState, type SectionRecord, type ZeitnotEvent } from '../../tournament/index.ts';
+import {
+  sectionRounds,
+  type BoardResult,
+  type EventSection,
+  type Pairing,
+  type PlayoffState,
+  type SectionRecord,
+  type ZeitnotEvent,
+} from '../../tournament/index.ts';
 import type { CommandBy, CommandOutcome, HallChange, PlayingHall } from '../hall/index.ts';
 import type { JournalRecord } from '../journal/index.ts';
 import { checkCommand, ruleRefusal } from './desk-checks.ts';
@@ -19,7 +27,17 @@ import { roundPairing } from './pairing-step.ts';
 import { playoffHallSection, type SeatPlayoff } from './playoff-boards.ts';
 import { isPlayoffStep, playoffOnBoards } from './playoff-step.ts';
 import { trfImport, type TrfImportRequest } from './registration-step.ts';
-import { clockResultOf, conflictNotes, conflictSettlement, endOnClock, finishSignature, missingResults, nothingToConfirm, roundConfirmations, sectionRecordOf } from './result-step.ts';
+import {
+  clockResultOf,
+  conflictNotes,
+  conflictSettlement,
+  endOnClock,
+  finishSignature,
+  missingResults,
+  nothingToConfirm,
+  roundConfirmations,
+  sectionRecordOf,
+} from './result-step.ts';
 import { assembleViews } from './tournament-view-build.ts';
 
 /**
@@ -119,7 +137,8 @@ export class TournamentDesk {
     const ids = new Set(this.section.players.map((p) => p.id));
     const named = new Map<string, number | null>();
     for (const p of this.section.players) named.set(p.name, named.has(p.name) ? null : p.id);
-    const idOf = (id: number | undefined, name: string): number | undefined => (id !== undefined ? (ids.has(id) ? id : undefined) : (named.get(name) ?? undefined));
+    const idOf = (id: number | undefined, name: string): number | undefined =>
+      id !== undefined ? (ids.has(id) ? id : undefined) : (named.get(name) ?? undefined);
     for (const info of seated?.boards ?? []) {
       const white = idOf(info.whiteId, info.white);
       const black = idOf(info.blackId, info.black);
@@ -184,7 +203,8 @@ export class TournamentDesk {
   #onHall(change: HallChange): void {
     const playoffBoards = this.hall.seated.get(this.playoffSection);
     // A game of the playoff's sitting moved, or its next sitting waits for boards another section still uses.
-    if (this.#state.playoffHeld !== undefined || (playoffBoards && change.boards.some((id) => this.hall.boards.get(id)?.round === playoffBoards))) this.#queuePlayoff();
+    if (this.#state.playoffHeld !== undefined || (playoffBoards && change.boards.some((id) => this.hall.boards.get(id)?.round === playoffBoards)))
+      this.#queuePlayoff();
     let changed = false;
     if (change.round && this.hall.seated.get(this.hallSection) !== this.#pairsOf) {
       this.#linkBoards();
@@ -316,7 +336,8 @@ export class TournamentDesk {
   /** The round actors follow a draft made or discarded. */
   #followRounds(action: TournamentRecord): void {
     if (action.type === 'draft') this.hall.lifecycle(this.hallSection, action.round, { type: 'draft' });
-    if (action.type === 'discardDraft' && this.#state.discarded !== undefined) this.hall.lifecycle(this.hallSection, this.#state.discarded, { type: 'discard' });
+    if (action.type === 'discardDraft' && this.#state.discarded !== undefined)
+      this.hall.lifecycle(this.hallSection, this.#state.discarded, { type: 'discard' });
   }
 
   /** A round this desk published goes on the hall's boards (undefined: the action seats nothing). */
@@ -392,7 +413,8 @@ export class TournamentDesk {
 
   /** The pages' state; `arbiter` adds the unpublished draft. Cached until something changes. */
   view(role: 'arbiter' | 'spectator'): TournamentView {
-    if (!this.#views || this.#views.version !== this.#changes) this.#views = { version: this.#changes, ...assembleViews(this.event, this.section.id, this.viewParts()) };
+    if (!this.#views || this.#views.version !== this.#changes)
+      this.#views = { version: this.#changes, ...assembleViews(this.event, this.section.id, this.viewParts()) };
     return this.#views[role];
   }
 

@@ -26,7 +26,17 @@ const csvAnswer = (lines: readonly string[]): ApiAnswer => ({ status: 200, body:
 
 /** Answers /api/standings, /api/pairings, /api/playoffs, /api/fines, /api/prizes, /api/tournament, /api/trf and the CSV exports; else undefined. */
 export function tournamentApi(desk: TournamentDesk | undefined, path: string, query: URLSearchParams): ApiAnswer | undefined {
-  const known = ['/api/standings', '/api/pairings', '/api/playoffs', '/api/fines', '/api/prizes', '/api/tournament', '/api/trf', '/api/standings.csv', '/api/pairings.csv'];
+  const known = [
+    '/api/standings',
+    '/api/pairings',
+    '/api/playoffs',
+    '/api/fines',
+    '/api/prizes',
+    '/api/tournament',
+    '/api/trf',
+    '/api/standings.csv',
+    '/api/pairings.csv',
+  ];
   if (!known.includes(path)) return undefined;
   if (!desk) return { status: 404, body: { error: 'this console runs no tournament section (start it with --event)' } };
   const view = desk.view('spectator');
@@ -49,7 +59,13 @@ export function tournamentApi(desk: TournamentDesk | undefined, path: string, qu
           roundsPlayed: crosstable.roundsPlayed,
           columns: rows ? tiebreaks!.split(',') : crosstable.columns,
           standings: rows
-            ? rows.map((r) => ({ rank: r.rank, id: r.id, name: crosstable.rows.find((c) => c.id === r.id)?.name ?? '', points: r.points, tiebreaks: r.tiebreaks }))
+            ? rows.map((r) => ({
+                rank: r.rank,
+                id: r.id,
+                name: crosstable.rows.find((c) => c.id === r.id)?.name ?? '',
+                points: r.points,
+                tiebreaks: r.tiebreaks,
+              }))
             : crosstable.rows.map((r) => ({ rank: r.rank, id: r.id, name: r.name, points: r.points, tiebreaks: r.tiebreaks })),
           crosstable,
         },

@@ -35,7 +35,9 @@ export function sectionPlayersOf(trf: TrfTournament, section: EventSection, from
     const named = byName.get(p.name) ?? [];
     const player = (p.fideId ? byFideId.get(p.fideId) : undefined) ?? (named.length > 1 ? named.find((n) => n.id === p.id) : named[0]);
     if (!player && named.length > 1) {
-      throw new RangeError(`${from}: player ${p.id} (${p.name}) has no FIDE id, and section '${section.id}' has ${named.length} players of that name (${named.map((n) => n.id).join(', ')}): give the file their FIDE ids`);
+      throw new RangeError(
+        `${from}: player ${p.id} (${p.name}) has no FIDE id, and section '${section.id}' has ${named.length} players of that name (${named.map((n) => n.id).join(', ')}): give the file their FIDE ids`,
+      );
     }
     if (!player) throw new RangeError(`${from}: player ${p.id} (${p.name}${p.fideId ? `, FIDE id ${p.fideId}` : ''}) is not in section '${section.id}'`);
     const twice = lineOf.get(player.id);
@@ -65,7 +67,8 @@ function resultsOf(trf: TrfTournament, eventId: ReadonlyMap<number, number>, bef
       }
       if (entry.colour !== 'w') return; // each game once, from White's line
       const other = lines.get(entry.opponent)?.rounds[i];
-      if (!other || other.opponent !== p.id || other.colour !== 'b') throw new RangeError(`${from}: round ${round}: ${p.id} has White against ${entry.opponent}, whose line does not say so`);
+      if (!other || other.opponent !== p.id || other.colour !== 'b')
+        throw new RangeError(`${from}: round ${round}: ${p.id} has White against ${entry.opponent}, whose line does not say so`);
       if (entry.result === '+' || entry.result === '-') {
         const result: GameResult = entry.result === '+' ? '+--' : other.result === '+' ? '--+' : '---';
         games.push({ round, white: eventId.get(p.id)!, black: eventId.get(entry.opponent)!, result });
@@ -73,7 +76,13 @@ function resultsOf(trf: TrfTournament, eventId: ReadonlyMap<number, number>, bef
       }
       const game = played[entry.result];
       if (!game) throw new RangeError(`${from}: round ${round}: result '${entry.result}' of player ${p.id} is not a game result`);
-      games.push({ round, white: eventId.get(p.id)!, black: eventId.get(entry.opponent)!, result: game.result, ...(game.short ? { lessThanOneMove: true } : {}) });
+      games.push({
+        round,
+        white: eventId.get(p.id)!,
+        black: eventId.get(entry.opponent)!,
+        result: game.result,
+        ...(game.short ? { lessThanOneMove: true } : {}),
+      });
     });
   }
   return { type: 'import', from, games, byes, by };
@@ -95,17 +104,26 @@ export type TrfImportPlan = { readonly ok: true; readonly record: Imported; read
  * a player the section does not have, a round with a game still unplayed, more rounds than the
  * section has, or section players missing from a file with rounds is refused, naming why.
  */
-export function planTrfImport(text: string, section: EventSection, options: { readonly from: string; readonly digest: string; readonly by: string; readonly totalRounds: number }): TrfImportPlan {
+export function planTrfImport(
+  text: string,
+  section: EventSection,
+  options: { readonly from: string; readonly digest: string; readonly by: string; readonly totalRounds: number },
+): TrfImportPlan {
   const { from, digest, by } = options;
   let trf: TrfTournament;
   try {
     trf = parseTrf(text);
     const eventId = sectionPlayersOf(trf, section, from);
     const rounds = playedRounds(trf);
-    if (rounds > options.totalRounds) return refusal('trf-mismatch', `${from}: results of ${rounds} rounds, section '${section.id}' has ${options.totalRounds}`);
+    if (rounds > options.totalRounds)
+      return refusal('trf-mismatch', `${from}: results of ${rounds} rounds, section '${section.id}' has ${options.totalRounds}`);
     const listed = new Set(eventId.values());
     const notInFile = section.players.filter((p) => !listed.has(p.id)).map((p) => p.name);
-    if (rounds > 0 && notInFile.length > 0) return refusal('trf-mismatch', `${from}: rounds 1–${rounds} are played there, but ${notInFile.join(', ')} of section '${section.id}' ${notInFile.length === 1 ? 'is' : 'are'} not in the file`);
+    if (rounds > 0 && notInFile.length > 0)
+      return refusal(
+        'trf-mismatch',
+        `${from}: rounds 1–${rounds} are played there, but ${notInFile.join(', ')} of section '${section.id}' ${notInFile.length === 1 ? 'is' : 'are'} not in the file`,
+      );
     const results = rounds > 0 ? resultsOf(trf, eventId, rounds + 1, from, by) : { games: [], byes: [] };
     const byId = new Map(section.players.map((p) => [p.id, p]));
     const players: RegistrationUpdate[] = [];
@@ -136,14 +154,33 @@ export function planTrfImport(text: string, section: EventSection, options: { re
       changed.push({ id: player.id, name: player.name, changes });
     }
     const notImported = trf.players.flatMap((p) =>
-      p.rounds.slice(rounds).flatMap((entry, i) => (entry.opponent === null && entry.result !== 'Z' ? [`${p.name}: '${entry.result}' in round ${rounds + i + 1} (a bye asked for a round not played yet: enter it under Byes and withdrawals)`] : [])),
+      p.rounds
+        .slice(rounds)
+        .flatMap((entry, i) =>
+          entry.opponent === null && entry.result !== 'Z'
+            ? [`${p.name}: '${entry.result}' in round ${rounds + i + 1} (a bye asked for a round not played yet: enter it under Byes and withdrawals)`]
+            : [],
+        ),
     );
     const record: Imported = { type: 'import', from, digest, rounds, ...(players.length > 0 ? { players } : {}), games: results.games, byes: results.byes, by };
-    const next = rounds + 1 > options.totalRounds ? 'every round is played' : `round ${rounds + 1}: ${section.format.kind === 'swiss' ? 'paired by the Dutch engine' : 'from the Berger table'}`;
+    const next =
+      rounds + 1 > options.totalRounds
+        ? 'every round is played'
+        : `round ${rounds + 1}: ${section.format.kind === 'swiss' ? 'paired by the Dutch engine' : 'from the Berger table'}`;
     return {
       ok: true,
       record,
-      preview: { section: section.id, from, digest, players: { inFile: trf.players.length, changed, notInFile }, rounds, games: results.games.length, byes: results.byes.length, next, notImported },
+      preview: {
+        section: section.id,
+        from,
+        digest,
+        players: { inFile: trf.players.length, changed, notInFile },
+        rounds,
+        games: results.games.length,
+        byes: results.byes.length,
+        next,
+        notImported,
+      },
     };
   } catch (err) {
     // The file does not parse, or does not fit the section (a player it does not have, a round half played).

@@ -169,7 +169,15 @@ export async function openDevice(spec: DeviceSpec, scheduler: Scheduler, resumed
       const pressed = resumed ? pressWithoutMove(resumed) : undefined;
       const where = spec.serial ? { serial: spec.serial } : { path: spec.path };
       const unread = resumed ? unreadPresses(resumed) : 0;
-      const device = createDgtDevice({ boardId: spec.board, role: deviceRole(spec.kind), ...where, scheduler, ...(fen ? { fen } : {}), ...(pressed ? { pressed } : {}), ...(unread ? { unreadPresses: unread } : {}) });
+      const device = createDgtDevice({
+        boardId: spec.board,
+        role: deviceRole(spec.kind),
+        ...where,
+        scheduler,
+        ...(fen ? { fen } : {}),
+        ...(pressed ? { pressed } : {}),
+        ...(unread ? { unreadPresses: unread } : {}),
+      });
       return {
         device,
         // A reading between presses is a whole-second display up to a second old: 2 s, not the press's 1 s.

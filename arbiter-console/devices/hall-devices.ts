@@ -37,7 +37,11 @@ export async function startDevices(hall: PlayingHall, specs: readonly DeviceSpec
       await opened?.close().catch(() => {});
       if (stopping) return;
       const detail = explainPortError(spec.path, error);
-      hall.record({ kind: 'note', board: spec.board, note: { type: 'connection', at: source.now(), state: 'disconnected', detail: `${detail}; trying again` } });
+      hall.record({
+        kind: 'note',
+        board: spec.board,
+        note: { type: 'connection', at: source.now(), state: 'disconnected', detail: `${detail}; trying again` },
+      });
       if (attempt === 0) out.warnings.push(`board ${spec.board}: ${detail}; it is tried again every few seconds`);
       const timer = setTimeout(() => void bringUp(spec, attempt + 1), Math.min(30_000, 2_000 * 2 ** Math.min(attempt, 4)));
       timer.unref();

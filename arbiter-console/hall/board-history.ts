@@ -7,7 +7,8 @@ import type { HistoryItem } from '../contract/index.ts';
 const actor = (by: EventActor): string =>
   by.kind === 'arbiter' ? `Arbiter ${by.name}` : by.kind === 'player' ? `${by.side} player` : by.kind === 'device' ? `device ${by.deviceId}` : 'console';
 
-const minutes = (ms: number): string => `${ms < 0 ? '-' : '+'}${Math.floor(Math.abs(ms) / 60_000)}:${String(Math.floor((Math.abs(ms) % 60_000) / 1000)).padStart(2, '0')}`;
+const minutes = (ms: number): string =>
+  `${ms < 0 ? '-' : '+'}${Math.floor(Math.abs(ms) / 60_000)}:${String(Math.floor((Math.abs(ms) % 60_000) / 1000)).padStart(2, '0')}`;
 
 function eventText(e: ClockEvent): { what: string; why?: string } {
   switch (e.type) {
@@ -30,7 +31,9 @@ function eventText(e: ClockEvent): { what: string; why?: string } {
     case 'boardMove':
       return { what: `${e.side} moved ${e.san}` };
     case 'boardPosition':
-      return e.plies < 0 ? { what: `${-e.plies} plies taken back`, ...(e.detail ? { why: e.detail } : {}) } : { what: `position ${e.fen}`, ...(e.detail ? { why: e.detail } : {}) };
+      return e.plies < 0
+        ? { what: `${-e.plies} plies taken back`, ...(e.detail ? { why: e.detail } : {}) }
+        : { what: `position ${e.fen}`, ...(e.detail ? { why: e.detail } : {}) };
     default:
       return { what: e.type.replace(/([A-Z])/g, ' $1').toLowerCase() + ('side' in e && typeof e.side === 'string' ? ` (${e.side})` : '') };
   }
@@ -45,7 +48,12 @@ function item(seq: number, wallMs: number, record: JournalRecord): HistoryItem |
     const n = record.note;
     if (n.type === 'correction') return { seq, wallMs, at: n.at, by: n.by, what: `result corrected to ${n.result}`, why: n.reason };
     const detail = 'detail' in n && n.detail ? n.detail : undefined;
-    const what = n.type === 'dismiss' ? `alert dismissed (${n.alertId.split(':')[1] ?? n.alertId})` : n.type === 'connection' ? `device ${n.state}` : n.type.replace(/([A-Z])/g, ' $1').toLowerCase();
+    const what =
+      n.type === 'dismiss'
+        ? `alert dismissed (${n.alertId.split(':')[1] ?? n.alertId})`
+        : n.type === 'connection'
+          ? `device ${n.state}`
+          : n.type.replace(/([A-Z])/g, ' $1').toLowerCase();
     return { seq, wallMs, at: n.at, by: n.type === 'dismiss' ? 'arbiter' : 'console', what, ...(detail ? { why: detail } : {}) };
   }
   return undefined;
@@ -58,7 +66,8 @@ function item(seq: number, wallMs: number, record: JournalRecord): HistoryItem |
 export function boardHistory(journal: Journal, board: string, game?: { readonly section?: string; readonly round: number }): HistoryItem[] {
   const out: HistoryItem[] = [];
   for (const e of journal.entriesOf(board)) {
-    if (game && e.round !== undefined && (e.round !== game.round || (e.section !== undefined && game.section !== undefined && e.section !== game.section))) continue;
+    if (game && e.round !== undefined && (e.round !== game.round || (e.section !== undefined && game.section !== undefined && e.section !== game.section)))
+      continue;
     const h = item(e.seq, e.wallMs, e.record);
     if (h) out.push(h);
   }

@@ -158,7 +158,12 @@ export class Board {
     for (const side of ['white', 'black'] as const) {
       const diff = reading[side] - this.state.remainingMs[side];
       if (Math.abs(diff) > DISAGREEMENT_MS) {
-        this.#note({ code: 'clock-disagrees', side, at, message: `the clock shows ${fmt(reading[side])} for ${side}, the console ${fmt(this.state.remainingMs[side])}` });
+        this.#note({
+          code: 'clock-disagrees',
+          side,
+          at,
+          message: `the clock shows ${fmt(reading[side])} for ${side}, the console ${fmt(this.state.remainingMs[side])}`,
+        });
       }
     }
   }
@@ -189,7 +194,11 @@ export class Board {
         break;
       case 'resultConflict':
         this.resultConflicts.add(`${note.clock}:${note.entered}`);
-        this.#note({ code: 'result-contradicts', at: note.at, message: `the clock ended the game ${note.clock}, the desk has ${note.entered} (entered by ${note.by}): keep one of them` });
+        this.#note({
+          code: 'result-contradicts',
+          at: note.at,
+          message: `the clock ended the game ${note.clock}, the desk has ${note.entered} (entered by ${note.by}): keep one of them`,
+        });
         break;
       case 'correction':
         // The PGN's result is the desk's now: a contradiction between the two is settled.
@@ -262,8 +271,7 @@ function correctionComment(event: ClockEvent, before: { white: number; black: nu
       return `${who}: ${event.side}'s clock set to ${fmt(event.ms)} (${event.reason})`;
     case 'setMoveCounter':
       return `${who}: ${event.side}'s ${event.counter} counter set to ${event.moves} (${event.reason})`;
-    case 'penalty':
-    {
+    case 'penalty': {
       const opponent = event.offender === 'white' ? 'black' : 'white';
       return `${who}: ${event.offence} by ${event.offender}, ${opponent} +${fmt(after[opponent] - before[opponent])} (${event.reason})`;
     }

@@ -13,8 +13,7 @@ export const gameSystemId = (section: string, round: number, board: string): str
 
 /** What the hall tells a section: a round appears (drafted or seated), or one of its rounds moves on. */
 export type SectionActorEvent =
-  | { readonly type: 'open'; readonly input: RoundActorInput }
-  | { readonly type: 'toRound'; readonly round: number; readonly event: RoundActorEvent };
+  { readonly type: 'open'; readonly input: RoundActorInput } | { readonly type: 'toRound'; readonly round: number; readonly event: RoundActorEvent };
 
 interface SectionContext {
   readonly section: string;
@@ -49,13 +48,18 @@ export function sectionLogic(now: () => number) {
 
 export function eventLogic(now: () => number) {
   return setup({
-    types: { context: {} as { sections: readonly string[] }, input: {} as { sections: readonly string[] }, events: {} as { type: 'addSection'; section: string } },
+    types: {
+      context: {} as { sections: readonly string[] },
+      input: {} as { sections: readonly string[] },
+      events: {} as { type: 'addSection'; section: string },
+    },
     actors: { section: sectionLogic(now) },
   }).createMachine({
     id: 'event',
     context: ({ input }) => ({ sections: input.sections }),
     entry: enqueueActions(({ context, enqueue }) => {
-      for (const section of context.sections) enqueue.spawnChild('section', { id: sectionSystemId(section), systemId: sectionSystemId(section), input: { section } });
+      for (const section of context.sections)
+        enqueue.spawnChild('section', { id: sectionSystemId(section), systemId: sectionSystemId(section), input: { section } });
     }),
     on: {
       // A hall section seated for the first time while the event runs (a section's playoff boards).

@@ -98,14 +98,18 @@ export class PlayingHall {
     const now = source.now();
     if (now > lastAt) {
       for (const board of this.boards.values()) {
-        if (board.state.status === 'running' && this.#owns(board.id)) this.record({ kind: 'note', board: board.id, note: { type: 'downtime', at: now, lastAt } });
+        if (board.state.status === 'running' && this.#owns(board.id))
+          this.record({ kind: 'note', board: board.id, note: { type: 'downtime', at: now, lastAt } });
       }
     }
     for (const id of this.boards.keys()) this.#attentionKeys.set(id, this.#attentionSignature(id));
     // The journal is replayed: restore each board's actor from its fold state (XState does not restore
     // delayed events from a snapshot, statelyai/xstate#5331), all on the hall's one clock.
     const all = [...new Set([...sections, ...this.#seated.keys()])];
-    this.#actor = createActor(eventLogic(() => source.now()), { clock: source, systemId: 'event', input: { sections: all } });
+    this.#actor = createActor(
+      eventLogic(() => source.now()),
+      { clock: source, systemId: 'event', input: { sections: all } },
+    );
     this.#actor.start();
     this.#live = true;
     for (const seated of this.#seated.values()) this.#openRound(seated);
@@ -226,7 +230,10 @@ export class PlayingHall {
       const other = this.boards.get(info.id);
       // A finished board of another section that this round takes over leaves that section's tables.
       if (other) {
-        this.#sectionBoards.set(other.round.section ?? MAIN, this.#boardsOf(other.round.section ?? MAIN).filter((b) => b !== other));
+        this.#sectionBoards.set(
+          other.round.section ?? MAIN,
+          this.#boardsOf(other.round.section ?? MAIN).filter((b) => b !== other),
+        );
         if (this.#attentionKeys.get(info.id)) this.#attentionDropped = true;
       }
       this.boards.set(info.id, board);
@@ -247,11 +254,13 @@ export class PlayingHall {
    */
   #openRound(round: Round): void {
     const section = round.section ?? MAIN;
-    const boards = this.#boardsOf(section).filter((b) => this.#owns(b.id)).map((b) => ({
-      systemId: gameSystemId(section, round.round, b.id),
-      board: b.id,
-      game: { config: b.config, state: b.state, deadlines: 'report' as const },
-    }));
+    const boards = this.#boardsOf(section)
+      .filter((b) => this.#owns(b.id))
+      .map((b) => ({
+        systemId: gameSystemId(section, round.round, b.id),
+        board: b.id,
+        game: { config: b.config, state: b.state, deadlines: 'report' as const },
+      }));
     const startAt = this.#startAt.get(section);
     this.#actor.send({ type: 'addSection', section });
     if (this.phaseOf(section, round.round) === undefined) {
@@ -262,10 +271,12 @@ export class PlayingHall {
     } else {
       this.lifecycle(section, round.round, { type: 'publish', boards });
     }
-    const roundActor = this.#actor.system.get(roundSystemId(section, round.round)) as { on(type: 'startDue', h: (e: { at: number }) => void): unknown } | undefined;
+    const roundActor = this.#actor.system.get(roundSystemId(section, round.round)) as
+      { on(type: 'startDue', h: (e: { at: number }) => void): unknown } | undefined;
     roundActor?.on('startDue', ({ at }) => this.#startDue(section, at));
     for (const board of this.#boardsOf(section)) {
-      const ref = this.#actor.system.get(gameSystemId(section, round.round, board.id)) as (Parameters<Board['attach']>[0] & { on(type: 'deadline', h: (e: { at: number }) => void): unknown }) | undefined;
+      const ref = this.#actor.system.get(gameSystemId(section, round.round, board.id)) as
+        (Parameters<Board['attach']>[0] & { on(type: 'deadline', h: (e: { at: number }) => void): unknown }) | undefined;
       if (!ref) continue;
       board.attach(ref);
       ref.on('deadline', ({ at }) => this.#deadline(board, at));
@@ -319,7 +330,11 @@ export class PlayingHall {
         else this.lifecycle(section, seated.round, { type: 'scheduleStart', startAt: record.startAt });
       }
     }
-    this.#afterChange(record.kind === 'clock' || record.kind === 'note' ? [record.board] : [], isKey(record), record.kind === 'scheduleStart' || record.kind === 'seat');
+    this.#afterChange(
+      record.kind === 'clock' || record.kind === 'note' ? [record.board] : [],
+      isKey(record),
+      record.kind === 'scheduleStart' || record.kind === 'seat',
+    );
     return seq;
   }
 
@@ -523,7 +538,8 @@ export class PlayingHall {
     switch (command.type) {
       case 'startAll': {
         const sections = command.section !== undefined ? [command.section] : [...this.#seated.keys()];
-        if (command.section !== undefined && !this.#seated.has(command.section)) return refuse('no-round', `section '${command.section}' has no round on the boards`);
+        if (command.section !== undefined && !this.#seated.has(command.section))
+          return refuse('no-round', `section '${command.section}' has no round on the boards`);
         const open = sections.filter((section) => this.#startAt.get(section) === undefined);
         if (sections.length === 0) return refuse('no-round', 'no round is on the boards');
         if (open.length === 0) return refuse('already-started', 'the round start is already set');
@@ -539,7 +555,9 @@ export class PlayingHall {
       }
       case 'arriveAll': {
         const absent = [...this.boards.values()].flatMap((b) =>
-          b.state.status === 'finished' || !this.#owns(b.id) ? [] : (['white', 'black'] as const).filter((side) => !b.state.arrived[side]).map((side) => clock(b.id, { type: 'arrive', side, at, by })),
+          b.state.status === 'finished' || !this.#owns(b.id)
+            ? []
+            : (['white', 'black'] as const).filter((side) => !b.state.arrived[side]).map((side) => clock(b.id, { type: 'arrive', side, at, by })),
         );
         if (absent.length === 0) return refuse('nothing-to-do', 'every player is already marked present');
         return { ok: true, journalSeq: this.#recordAll(absent) };

@@ -15,8 +15,7 @@ export function clockText(ms: number): string {
   return `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
 }
 
-const pgnResult = (r: GameResult | undefined): string =>
-  r === '+--' ? '1-0' : r === '--+' ? '0-1' : r === '1-0' || r === '0-1' || r === '1/2-1/2' ? r : '*';
+const pgnResult = (r: GameResult | undefined): string => (r === '+--' ? '1-0' : r === '--+' ? '0-1' : r === '1-0' || r === '0-1' || r === '1/2-1/2' ? r : '*');
 
 // Free text (names, an arbiter's reason) reaches the PGN on one line: a line break in it could start a
 // line with `[Result "0-1"]` that readers take for a tag, so every control character becomes a space.

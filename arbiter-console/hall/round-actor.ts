@@ -97,7 +97,9 @@ export function roundLogic(now: () => number) {
     },
     actions: {
       spawnBoards: enqueueActions(({ context, enqueue }) => {
-        tableGroups(context.boards).forEach((boards, k) => enqueue.spawnChild('tableGroup', { id: tableGroupId(context.section, context.round, k), input: { boards } }));
+        tableGroups(context.boards).forEach((boards, k) =>
+          enqueue.spawnChild('tableGroup', { id: tableGroupId(context.section, context.round, k), input: { boards } }),
+        );
       }),
       stopBoards: enqueueActions(({ context, enqueue }) => {
         tableGroups(context.boards).forEach((_, k) => enqueue.stopChild(tableGroupId(context.section, context.round, k)));

@@ -18,7 +18,14 @@ export type ConsoleNote =
   | { readonly type: 'dismiss'; readonly at: number; readonly alertId: string }
   | { readonly type: 'downtime'; readonly at: number; readonly lastAt: number }
   /** The arbiter corrected the result of a game the clock had ended (tournament desk): the PGN's result. */
-  | { readonly type: 'correction'; readonly at: number; readonly result: GameResult; readonly by: string; readonly credential?: string; readonly reason: string }
+  | {
+      readonly type: 'correction';
+      readonly at: number;
+      readonly result: GameResult;
+      readonly by: string;
+      readonly credential?: string;
+      readonly reason: string;
+    }
   /**
    * The clock ended the game with a result that contradicts the one entered on the desk (`by` entered
    * it): an alert until the arbiter keeps one of the two (a correction, or the clock's result entered).
@@ -41,7 +48,10 @@ export type JournalRecord =
 const ms = z.number().int();
 const by = z.looseObject({ kind: z.enum(['arbiter', 'player', 'device', 'system']) });
 const clockEvent = z.looseObject({ type: z.enum(clockEventTypes as unknown as [string, ...string[]]), at: ms, by });
-const note = z.looseObject({ type: z.enum(['arbiterCall', 'connection', 'inputError', 'disagreement', 'dismiss', 'downtime', 'correction', 'resultConflict']), at: ms });
+const note = z.looseObject({
+  type: z.enum(['arbiterCall', 'connection', 'inputError', 'disagreement', 'dismiss', 'downtime', 'correction', 'resultConflict']),
+  at: ms,
+});
 const boardId = z.string().min(1).max(32);
 const roundSchema = z.looseObject({
   event: z.string(),
@@ -54,7 +64,12 @@ const roundSchema = z.looseObject({
 const tournamentAction = z.looseObject({ type: z.string().min(1) });
 
 export const journalRecordSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('clock'), board: boardId, event: clockEvent, origin: z.strictObject({ boot: z.string().min(1).max(64), seq: z.number().int().min(0) }).optional() }),
+  z.strictObject({
+    kind: z.literal('clock'),
+    board: boardId,
+    event: clockEvent,
+    origin: z.strictObject({ boot: z.string().min(1).max(64), seq: z.number().int().min(0) }).optional(),
+  }),
   z.strictObject({ kind: z.literal('note'), board: boardId, note }),
   z.strictObject({ kind: z.literal('scheduleStart'), section: z.string().optional(), startAt: ms, at: ms }),
   z.strictObject({ kind: z.literal('tournament'), section: z.string().optional(), at: ms, action: tournamentAction }),

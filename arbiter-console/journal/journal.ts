@@ -108,17 +108,28 @@ export class Journal {
       );`);
     // Journals of one round only (before the event journal) lack these columns: add them, empty.
     const columns = new Set((this.#db.prepare('PRAGMA table_info(entries)').all() as { name: string }[]).map((c) => c.name));
-    for (const [name, type] of [['source', 'TEXT'], ['source_seq', 'INTEGER'], ['section', 'TEXT'], ['round', 'INTEGER']] as const) {
+    for (const [name, type] of [
+      ['source', 'TEXT'],
+      ['source_seq', 'INTEGER'],
+      ['section', 'TEXT'],
+      ['round', 'INTEGER'],
+    ] as const) {
       if (!columns.has(name)) this.#db.exec(`ALTER TABLE entries ADD COLUMN ${name} ${type}`);
     }
     this.#db.exec('CREATE INDEX IF NOT EXISTS entries_place ON entries (section, round)');
     this.#db.exec('CREATE INDEX IF NOT EXISTS entries_source ON entries (source, source_seq)');
-    this.#insert = this.#db.prepare('INSERT INTO entries (source, source_seq, wall_ms, section, round, board, kind, at, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    this.#insert = this.#db.prepare(
+      'INSERT INTO entries (source, source_seq, wall_ms, section, round, board, kind, at, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
     // Prepared once: the bus reads and publishes through these for every batch of entries.
-    this.#ownAfter = this.#db.prepare('SELECT seq, source, source_seq, wall_ms, section, round, body FROM entries WHERE (source = ? OR source IS NULL) AND COALESCE(source_seq, seq) > ? ORDER BY seq LIMIT ?');
+    this.#ownAfter = this.#db.prepare(
+      'SELECT seq, source, source_seq, wall_ms, section, round, body FROM entries WHERE (source = ? OR source IS NULL) AND COALESCE(source_seq, seq) > ? ORDER BY seq LIMIT ?',
+    );
     this.#noteGet = this.#db.prepare('SELECT value FROM meta WHERE key = ?');
     this.#noteSet = this.#db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
-    this.#lastOwn = (this.#db.prepare('SELECT MAX(COALESCE(source_seq, seq)) AS n FROM entries WHERE source = ? OR source IS NULL').get(source) as { n: number | null }).n ?? 0;
+    this.#lastOwn =
+      (this.#db.prepare('SELECT MAX(COALESCE(source_seq, seq)) AS n FROM entries WHERE source = ? OR source IS NULL').get(source) as { n: number | null }).n ??
+      0;
   }
 
   meta(): JournalMeta | undefined {
@@ -134,7 +145,8 @@ export class Journal {
 
   /** Appends durably; returns the entry's sequence number. */
   append(record: JournalRecord, wallMs = Date.now(), place: EntryPlace = {}): number {
-    const section = place.section ?? (record.kind === 'tournament' || record.kind === 'seat' ? (record.kind === 'seat' ? record.round.section : record.section) : undefined);
+    const section =
+      place.section ?? (record.kind === 'tournament' || record.kind === 'seat' ? (record.kind === 'seat' ? record.round.section : record.section) : undefined);
     const round = place.round ?? (record.kind === 'seat' ? record.round.round : undefined);
     // Own entries are numbered on their own (1, 2, 3, ...), whatever other sources' entries a hall on
     // the bus copies in between (docs/hall.md): that number is their message id on the bus.
@@ -179,7 +191,9 @@ export class Journal {
 
   /** The last sourceSeq this journal has of each source, its own included. */
   lastBySource(): Map<string, number> {
-    const rows = this.#db.prepare('SELECT COALESCE(source, ?) AS source, MAX(COALESCE(source_seq, seq)) AS n FROM entries GROUP BY COALESCE(source, ?)').all(this.source, this.source) as { source: string; n: number }[];
+    const rows = this.#db
+      .prepare('SELECT COALESCE(source, ?) AS source, MAX(COALESCE(source_seq, seq)) AS n FROM entries GROUP BY COALESCE(source, ?)')
+      .all(this.source, this.source) as { source: string; n: number }[];
     return new Map(rows.map((r) => [r.source, r.n]));
   }
 
@@ -220,13 +234,17 @@ export class Journal {
     filter('kind', kind);
     filter('section', place.section);
     filter('round', place.round);
-    const rows = this.#db.prepare(`SELECT seq, source, source_seq, wall_ms, section, round, body FROM entries WHERE ${where.join(' AND ')} ORDER BY seq`).iterate(...args) as IterableIterator<Row>;
+    const rows = this.#db
+      .prepare(`SELECT seq, source, source_seq, wall_ms, section, round, body FROM entries WHERE ${where.join(' AND ')} ORDER BY seq`)
+      .iterate(...args) as IterableIterator<Row>;
     for (const row of rows) yield this.#entry(row);
   }
 
   /** One board's entries, in order (its history), each checked as entries() checks them. */
   *entriesOf(board: string): Generator<JournalEntry> {
-    const rows = this.#db.prepare('SELECT seq, source, source_seq, wall_ms, section, round, body FROM entries WHERE board = ? ORDER BY seq').iterate(board) as IterableIterator<Row>;
+    const rows = this.#db
+      .prepare('SELECT seq, source, source_seq, wall_ms, section, round, body FROM entries WHERE board = ? ORDER BY seq')
+      .iterate(board) as IterableIterator<Row>;
     for (const row of rows) yield this.#entry(row);
   }
 

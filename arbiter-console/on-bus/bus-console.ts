@@ -2,7 +2,19 @@
 // the event from the stream into its journal, publishes its own records (seats, starts, the desk, the
 // team), hears every hall host's heartbeat, and carries an arbiter's board command to the host that
 // runs the board, acknowledging it once that host has journaled it.
-import { ask, connectBus, ensureEventStream, eventSubjects, permissionHint, PresenceWatch, untilAnswered, type BusConnection, type BusOptions, type HostSeen, type Outbox } from '../../bus/index.ts';
+import {
+  ask,
+  connectBus,
+  ensureEventStream,
+  eventSubjects,
+  permissionHint,
+  PresenceWatch,
+  untilAnswered,
+  type BusConnection,
+  type BusOptions,
+  type HostSeen,
+  type Outbox,
+} from '../../bus/index.ts';
 import type { ZeitnotEvent } from '../../tournament/index.ts';
 import { DeskGate, type DeskStats } from './bus-desk.ts';
 import { hostAnswerSchema, openEvent, publishJournal, readIntoJournal, sameEvent, type HallReader, type Opening } from './hall-bus.ts';
@@ -48,7 +60,13 @@ export interface LagWindow {
 }
 
 export interface BusHealth {
-  readonly hosts: readonly { readonly id: string; readonly reachable: boolean; readonly boards: number; readonly journaled: number; readonly published: number }[];
+  readonly hosts: readonly {
+    readonly id: string;
+    readonly reachable: boolean;
+    readonly boards: number;
+    readonly journaled: number;
+    readonly published: number;
+  }[];
   /** Host journal to console journal (the batch journaled and applied), in wall ms, over the last clock events read (up to 100,000). */
   readonly lagMs: { readonly count: number; readonly p50: number; readonly p99: number; readonly max: number };
   /** The desk's commands through the stream (bus-desk.ts). */
@@ -63,7 +81,12 @@ const LAG_WINDOW = 100_000;
  * the journal given its meta from the opening, and every entry of the stream read into the journal.
  * Resolves when the journal has what the stream had.
  */
-export async function joinAsConsole(options: ConsoleBusOptions, journal: Journal, given: { event?: ZeitnotEvent; scale: number }, warn: (message: string) => void): Promise<ConsoleOnBus> {
+export async function joinAsConsole(
+  options: ConsoleBusOptions,
+  journal: Journal,
+  given: { event?: ZeitnotEvent; scale: number },
+  warn: (message: string) => void,
+): Promise<ConsoleOnBus> {
   const bus = await connectBus({ ...options.bus, name: `zeitnot console ${options.consoleId}`, onRetry: warn });
   try {
     const meta = journal.meta();
@@ -71,9 +94,16 @@ export async function joinAsConsole(options: ConsoleBusOptions, journal: Journal
     if (!event) throw new Error('give the event (--event FILE|PRESET): the journal holds none yet');
     const subjects = eventSubjects(event.id);
     await untilAnswered(`the stream ${subjects.stream}`, () => ensureEventStream(bus, subjects), warn);
-    const opening = await openEvent(bus, subjects, { event, epochWallMs: meta?.epochWallMs ?? Date.now(), scale: meta?.scale ?? given.scale, console: options.consoleId }, warn);
-    if (!sameEvent(opening.event, event)) throw new Error(`the bus runs another version of event '${event.id}' (opened by console ${opening.console}): give the same event file`);
-    if (meta && meta.epochWallMs !== opening.epochWallMs) throw new Error(`${journal.file} is of another run of event '${event.id}' on this bus (its time starts elsewhere): use a new data directory`);
+    const opening = await openEvent(
+      bus,
+      subjects,
+      { event, epochWallMs: meta?.epochWallMs ?? Date.now(), scale: meta?.scale ?? given.scale, console: options.consoleId },
+      warn,
+    );
+    if (!sameEvent(opening.event, event))
+      throw new Error(`the bus runs another version of event '${event.id}' (opened by console ${opening.console}): give the same event file`);
+    if (meta && meta.epochWallMs !== opening.epochWallMs)
+      throw new Error(`${journal.file} is of another run of event '${event.id}' on this bus (its time starts elsewhere): use a new data directory`);
     if (!meta) journal.setMeta({ event: opening.event, epochWallMs: opening.epochWallMs, scale: opening.scale } satisfies JournalMeta);
     const reading = await readIntoJournal(bus, subjects, journal, { kind: 'console', id: options.consoleId }, subjects.journal, warn);
     await reading.reader.caughtUp;
@@ -84,7 +114,14 @@ export async function joinAsConsole(options: ConsoleBusOptions, journal: Journal
   }
 }
 
-function consoleOnBus(options: ConsoleBusOptions, bus: BusConnection, subjects: ReturnType<typeof eventSubjects>, journal: Journal, opening: Opening, reading: HallReader): ConsoleOnBus {
+function consoleOnBus(
+  options: ConsoleBusOptions,
+  bus: BusConnection,
+  subjects: ReturnType<typeof eventSubjects>,
+  journal: Journal,
+  opening: Opening,
+  reading: HallReader,
+): ConsoleOnBus {
   let outbox: Outbox | undefined;
   let watch: PresenceWatch | undefined;
   let unsubscribe: (() => void) | undefined;
@@ -101,7 +138,11 @@ function consoleOnBus(options: ConsoleBusOptions, bus: BusConnection, subjects: 
     const reply = await ask<unknown>(bus.nc, subjects.command(host), { command, arbiter, ...(credential !== undefined ? { credential } : {}) }, timeoutMs);
     if (!reply.ok && reply.unreachable) return refusal('host-unreachable', `hall host ${host} is unreachable (${reply.reason}): not carried out`);
     const parsed = reply.ok ? hostAnswerSchema.safeParse(reply.value) : undefined;
-    if (!parsed?.success) return refusal('host-error', `hall host ${host} gave no answer this console knows (${reply.ok ? 'not a host answer' : reply.reason}): not known to be carried out`);
+    if (!parsed?.success)
+      return refusal(
+        'host-error',
+        `hall host ${host} gave no answer this console knows (${reply.ok ? 'not a host answer' : reply.reason}): not known to be carried out`,
+      );
     const a = parsed.data;
     if ('error' in a) return refusal('host-error', `hall host ${host}: ${a.error}`);
     if (!a.ok) return a;
@@ -187,7 +228,10 @@ function consoleOnBus(options: ConsoleBusOptions, bus: BusConnection, subjects: 
         });
       }
       const board = boardOf(command);
-      if (board === undefined) return Promise.resolve(command.type === 'dismiss' ? refusal('unknown-alert', `no open alert '${command.alertId}'`) : refusal('unknown-board', 'the command names no board'));
+      if (board === undefined)
+        return Promise.resolve(
+          command.type === 'dismiss' ? refusal('unknown-alert', `no open alert '${command.alertId}'`) : refusal('unknown-board', 'the command names no board'),
+        );
       const host = owner.get(board);
       if (host === undefined) return Promise.resolve(refusal('no-host', `no hall host has announced board ${board}: not carried out`));
       return toHost(host, command, arbiter);
@@ -205,7 +249,11 @@ function consoleOnBus(options: ConsoleBusOptions, bus: BusConnection, subjects: 
         journaled: h.presence.journaled,
         published: h.presence.published,
       }));
-      return { hosts, lagMs: { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? 0 }, desk: gate?.stats() ?? { inFlight: 0, carriedOut: 0, refused: 0, stale: 0 } };
+      return {
+        hosts,
+        lagMs: { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? 0 },
+        desk: gate?.stats() ?? { inFlight: 0, carriedOut: 0, refused: 0, stale: 0 },
+      };
     },
     async stop() {
       unsubscribe?.();

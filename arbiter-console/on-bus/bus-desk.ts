@@ -101,7 +101,12 @@ export class DeskGate {
         const carried: TournamentRecord[] = [];
         let stale = false;
         for (const action of prepared.actions) {
-          const entry: BusEntry<JournalEntry['record']> = { source: this.#source, sourceSeq: this.#lastOwn() + 1, wallMs: Date.now(), record: desk.journalRecord(action) };
+          const entry: BusEntry<JournalEntry['record']> = {
+            source: this.#source,
+            sourceSeq: this.#lastOwn() + 1,
+            wallMs: Date.now(),
+            record: desk.journalRecord(action),
+          };
           const claim = await publishIfLast(bus, subjects.desk, entry, expected, left());
           if (claim.ok && !claim.duplicate) {
             reading.deliverOwn(entry);
@@ -117,15 +122,23 @@ export class DeskGate {
             break;
           }
           if (carried.length > 0) desk.afterCarriedOut(carried);
-          return refusal('bus-refused', `the bus did not take it (${claim.reason}): ${carried.length > 0 ? `${carried.length} of ${prepared.actions.length} carried out` : claim.unanswered ? 'not known to be carried out: look again once the console hears the hall' : 'not carried out'}`);
+          return refusal(
+            'bus-refused',
+            `the bus did not take it (${claim.reason}): ${carried.length > 0 ? `${carried.length} of ${prepared.actions.length} carried out` : claim.unanswered ? 'not known to be carried out: look again once the console hears the hall' : 'not carried out'}`,
+          );
         }
         const outcome = carried.length > 0 ? desk.afterCarriedOut(carried) : undefined;
         if (!stale) return outcome!;
         this.#stats.stale += 1;
         // Another console's desk record came first: read on to the stream's last one and decide again.
-        if (!(await this.#readUpToLast(deadline))) return refusal('behind-bus', 'this console is behind the bus (another console wrote to the desk meanwhile): not carried out');
+        if (!(await this.#readUpToLast(deadline)))
+          return refusal('behind-bus', 'this console is behind the bus (another console wrote to the desk meanwhile): not carried out');
         const clash = heard.find((e) => this.#o.deskOf(e.record.section) === desk && concerns(command, e.record.action));
-        if (clash) return refusal('came-first', `${describe(clash.record.action)} came first from console ${clash.source.split('/')[0]}: not carried out (look again, then give the command anew if it still stands)`);
+        if (clash)
+          return refusal(
+            'came-first',
+            `${describe(clash.record.action)} came first from console ${clash.source.split('/')[0]}: not carried out (look again, then give the command anew if it still stands)`,
+          );
         if (Date.now() >= deadline) return refusal('desk-busy', 'the desk is too busy on the other consoles: not carried out');
       }
     } finally {

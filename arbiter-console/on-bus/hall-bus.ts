@@ -123,7 +123,14 @@ export interface HallReader {
  * transaction, with where reading stands after them. The opening is skipped (every role has it in
  * its meta); an entry that is not a journal entry is reported and skipped.
  */
-export async function readIntoJournal(bus: BusConnection, subjects: EventSubjects, journal: Journal, role: BusRole, filter: string, warn: (message: string) => void): Promise<HallReader> {
+export async function readIntoJournal(
+  bus: BusConnection,
+  subjects: EventSubjects,
+  journal: Journal,
+  role: BusRole,
+  filter: string,
+  warn: (message: string) => void,
+): Promise<HallReader> {
   let deliver = (entry: Omit<JournalEntry, 'seq'>): void => {
     if (entry.source === journal.source) journal.recover(entry);
     else journal.copy(entry);
@@ -143,7 +150,10 @@ export async function readIntoJournal(bus: BusConnection, subjects: EventSubject
     filter,
     after: Number(journal.note('bus.resumeAfter') ?? 0),
     sources: had,
-    parse: (record) => (record !== null && typeof record === 'object' && 'event' in record && 'epochWallMs' in record ? { ok: true, record: record as unknown as JournalRecord } : parseRecord(record)),
+    parse: (record) =>
+      record !== null && typeof record === 'object' && 'event' in record && 'epochWallMs' in record
+        ? { ok: true, record: record as unknown as JournalRecord }
+        : parseRecord(record),
     onBatch: (apply) => {
       // The transaction ends before `around` tells anyone: nothing is published or shown that the journal could still lose.
       around(() =>

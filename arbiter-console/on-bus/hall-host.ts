@@ -5,7 +5,19 @@
 // answers once they are journaled, and announces its boards every second.
 import { join } from 'node:path';
 import { z } from 'zod';
-import { announce, answer, awaitEventStream, connectBus, decodeEntry, eventSubjects, permissionHint, untilAnswered, type BusConnection, type BusOptions, type Outbox } from '../../bus/index.ts';
+import {
+  announce,
+  answer,
+  awaitEventStream,
+  connectBus,
+  decodeEntry,
+  eventSubjects,
+  permissionHint,
+  untilAnswered,
+  type BusConnection,
+  type BusOptions,
+  type Outbox,
+} from '../../bus/index.ts';
 import { hallBoardNumbers, type ZeitnotEvent } from '../../tournament/index.ts';
 import type { DeviceSpec, OpenedDevice } from '../devices/index.ts';
 import { simulateEvent } from '../simulation/index.ts';
@@ -63,7 +75,8 @@ async function openHallHost(options: HallHostOptions, teardown: Teardown): Promi
   const { event, hostId, boards } = options;
   const layout = new Set(event.sections.flatMap((s) => hallBoardNumbers(event, s.id).map(String)));
   const foreign = [...boards].filter((b) => !layout.has(b));
-  if (foreign.length > 0) throw new StartFailure('unknown-board', `--boards: the hall of '${event.id}' has no board ${foreign.join(', ')} (boards 1-${layout.size})`);
+  if (foreign.length > 0)
+    throw new StartFailure('unknown-board', `--boards: the hall of '${event.id}' has no board ${foreign.join(', ')} (boards 1-${layout.size})`);
   prepareDataDir(options.dataDir);
   const journal = new Journal(join(options.dataDir, 'journal.sqlite'), options.durability ?? 'process', hostId);
   teardown.defer('the journal', () => journal.close());
@@ -90,15 +103,23 @@ async function openHallHost(options: HallHostOptions, teardown: Teardown): Promi
     await sleep(500);
     opening = await readOpening(bus, subjects, warn);
   }
-  if (!sameEvent(opening.event, event)) throw new Error(`the bus runs another version of event '${event.id}' (opened by console ${opening.console}): give the same event file`);
+  if (!sameEvent(opening.event, event))
+    throw new Error(`the bus runs another version of event '${event.id}' (opened by console ${opening.console}): give the same event file`);
   const meta = journal.meta();
-  if (meta && meta.epochWallMs !== opening.epochWallMs) throw new Error(`${journal.file} is of another run of event '${event.id}' (its time starts elsewhere): use a new data directory`);
+  if (meta && meta.epochWallMs !== opening.epochWallMs)
+    throw new Error(`${journal.file} is of another run of event '${event.id}' (its time starts elsewhere): use a new data directory`);
   if (!meta) journal.setMeta({ event: opening.event, epochWallMs: opening.epochWallMs, scale: opening.scale });
   // A journal behind what the stream has of this host would number new entries the stream already has.
-  const lastOnBus = await untilAnswered(`the last entry of ${hostId}`, () => bus.jsm.streams.getMessage(subjects.stream, { last_by_subj: subjects.host(hostId) }), warn);
+  const lastOnBus = await untilAnswered(
+    `the last entry of ${hostId}`,
+    () => bus.jsm.streams.getMessage(subjects.stream, { last_by_subj: subjects.host(hostId) }),
+    warn,
+  );
   const onBus = lastOnBus ? decodeEntry(lastOnBus.data, (r) => ({ ok: true, record: r })) : undefined;
   if (onBus?.ok && onBus.entry.sourceSeq > journal.lastOwn()) {
-    throw new Error(`the stream has ${onBus.entry.sourceSeq} entries of hall host ${hostId} and ${journal.file} only ${journal.lastOwn()}: start ${hostId} on its own data directory, or give this host a new --host-id`);
+    throw new Error(
+      `the stream has ${onBus.entry.sourceSeq} entries of hall host ${hostId} and ${journal.file} only ${journal.lastOwn()}: start ${hostId} on its own data directory, or give this host a new --host-id`,
+    );
   }
   const reading = await readIntoJournal(bus, subjects, journal, { kind: 'host', id: hostId }, subjects.forHosts, warn);
   teardown.defer('the stream reader', () => reading.reader.stop());
@@ -106,13 +127,21 @@ async function openHallHost(options: HallHostOptions, teardown: Teardown): Promi
 
   const m = journal.meta()!;
   const source = realClock(resumeAt(m.epochWallMs, Date.now(), m.scale, journal.lastAt()), m.scale);
-  const hall = new PlayingHall(journal, source, event.sections.map((s) => s.id), { owns: (b) => boards.has(b) });
+  const hall = new PlayingHall(
+    journal,
+    source,
+    event.sections.map((s) => s.id),
+    { owns: (b) => boards.has(b) },
+  );
   hall.layout = layout;
   teardown.defer('the playing hall', () => hall.stop());
 
   const outbox = publishJournal(bus, subjects.host(hostId), journal);
   teardown.defer('the outbox', () => outbox.stop());
-  teardown.defer('the outbox\'s hall subscription', hall.subscribe(() => outbox.notify()));
+  teardown.defer(
+    "the outbox's hall subscription",
+    hall.subscribe(() => outbox.notify()),
+  );
 
   // Virtual players sit down before the console's records reach the hall (a round's start among them),
   // and from then on every entry read goes to the hall: nothing awaited in between.
@@ -128,7 +157,10 @@ async function openHallHost(options: HallHostOptions, teardown: Teardown): Promi
     simulation = running;
     teardown.defer('the simulated players', () => running.stop());
   }
-  reading.deliverTo((entry) => hall.receive(entry), (work) => hall.batch(work));
+  reading.deliverTo(
+    (entry) => hall.receive(entry),
+    (work) => hall.batch(work),
+  );
   await simulation?.ready;
   // A device that fails to open is its board's trouble (retried, told in `warnings`), not the start's.
   const opened: OpenedDevice[] = [];
@@ -137,7 +169,8 @@ async function openHallHost(options: HallHostOptions, teardown: Teardown): Promi
 
   const commands = answer(bus.nc, subjects.command(hostId), (body): HostAnswer => {
     const request = commandRequest.safeParse(body);
-    if (!request.success) return refusal('malformed', `not an arbiter command: ${request.error.issues[0]!.path.join('.')}: ${request.error.issues[0]!.message}`);
+    if (!request.success)
+      return refusal('malformed', `not an arbiter command: ${request.error.issues[0]!.path.join('.')}: ${request.error.issues[0]!.message}`);
     const { command, arbiter, credential } = request.data;
     if ('board' in command && !boards.has(command.board)) return refusal('not-on-host', `board ${command.board} is not run by hall host ${hostId}`);
     const outcome = hall.command(command, credential !== undefined ? { name: arbiter, credential } : arbiter);
@@ -146,7 +179,12 @@ async function openHallHost(options: HallHostOptions, teardown: Teardown): Promi
   teardown.defer('the command subscription', () => commands.unsubscribe());
   teardown.defer(
     'the presence announcements',
-    announce(bus.nc, subjects.presence(hostId), () => ({ host: hostId, boards: [...boards], journaled: journal.lastOwn(), published: outbox.state.published, wallMs: Date.now() }), options.heartbeatMs ?? 1_000),
+    announce(
+      bus.nc,
+      subjects.presence(hostId),
+      () => ({ host: hostId, boards: [...boards], journaled: journal.lastOwn(), published: outbox.state.published, wallMs: Date.now() }),
+      options.heartbeatMs ?? 1_000,
+    ),
   );
 
   return { hall, journal, bus, outbox, warnings, stop: () => teardown.stop(`hall host ${hostId}`) };

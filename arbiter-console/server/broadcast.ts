@@ -63,7 +63,10 @@ export class Broadcast {
     this.#builder = first ? make({ event: first.event, sections: this.#viewDesks.map((d) => d.section.id) }) : undefined;
     this.#unsubscribe.push(this.#hall.subscribe((change) => this.#onHall(change)));
     for (const d of this.#viewDesks) this.#unsubscribe.push(d.subscribe(() => this.#tournamentChanged()));
-    if (this.#team) this.#unsubscribe.push(this.#team.subscribe((change) => change.type !== 'revokeCredential' && this.#onHall({ boards: [], key: true, attention: false, round: true })));
+    if (this.#team)
+      this.#unsubscribe.push(
+        this.#team.subscribe((change) => change.type !== 'revokeCredential' && this.#onHall({ boards: [], key: true, attention: false, round: true })),
+      );
   }
 
   reference(): ClockReference {
@@ -86,7 +89,13 @@ export class Broadcast {
   /** The whole state, then the tournament view: after hello, on resync, after catching up. */
   snapshot(session: ClientSession): void {
     const hall = this.#hall;
-    const head = JSON.stringify({ version: hall.version, clock: this.reference(), round: hall.roundView(), attention: hall.attention(), sectors: this.#team?.sectors() ?? [] });
+    const head = JSON.stringify({
+      version: hall.version,
+      clock: this.reference(),
+      round: hall.roundView(),
+      attention: hall.attention(),
+      sectors: this.#team?.sectors() ?? [],
+    });
     const boards = [...hall.boards.keys()].map((id) => this.#board(id)).join(',');
     // None yet: the first build is under way and goes to every session that has none.
     const tournament = this.#sent[Broadcast.roleOf(session)];
@@ -108,7 +117,10 @@ export class Broadcast {
         head.round = hall.roundView();
         head.sectors = this.#team?.sectors() ?? [];
       }
-      const boards = [...pending.boards].filter((id) => hall.boards.has(id)).map((id) => this.#board(id)).join(',');
+      const boards = [...pending.boards]
+        .filter((id) => hall.boards.has(id))
+        .map((id) => this.#board(id))
+        .join(',');
       body = `${JSON.stringify(head).slice(1, -1)},"boards":[${boards}]}`;
       this.#deltaBodies.set(key, body);
       this.#deltaBodiesClear ??= setImmediate(() => {
@@ -170,22 +182,26 @@ export class Broadcast {
       return;
     }
     this.#building = true;
-    this.#builder.build(request).then(
-      (built) => this.#deliverTournament(built),
-      (err: unknown) => this.#tournamentFailed(err),
-    ).finally(() => {
-      this.#building = false;
-      if (this.#changedWhileBuilding && !this.#stopped) {
-        this.#changedWhileBuilding = false;
-        this.#tournamentChanged();
-      }
-    });
+    this.#builder
+      .build(request)
+      .then(
+        (built) => this.#deliverTournament(built),
+        (err: unknown) => this.#tournamentFailed(err),
+      )
+      .finally(() => {
+        this.#building = false;
+        if (this.#changedWhileBuilding && !this.#stopped) {
+          this.#changedWhileBuilding = false;
+          this.#tournamentChanged();
+        }
+      });
   }
 
   #tournamentFailed(err: unknown): void {
     // The clocks go on whatever the tournament side thinks; the arbiters see why its pages stopped.
     if (this.#stopped) return;
-    for (const s of this.sessions) if (s.role.kind !== 'pending') s.error('malformed', `the tournament pages could not be computed: ${String(err instanceof Error ? err.message : err)}`);
+    for (const s of this.sessions)
+      if (s.role.kind !== 'pending') s.error('malformed', `the tournament pages could not be computed: ${String(err instanceof Error ? err.message : err)}`);
   }
 
   #deliverTournament(built: BuiltViews): void {
@@ -212,4 +228,3 @@ export class Broadcast {
     }
   }
 }
-

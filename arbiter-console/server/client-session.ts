@@ -24,7 +24,8 @@ const frameBytes = (message: Outgoing): number => {
 
 export type SessionRole = { readonly kind: 'pending' } | { readonly kind: 'spectator' } | { readonly kind: 'arbiter'; readonly arbiter: Arbiter };
 
-export type Backpressure = { readonly state: 'flowing' } | { readonly state: 'behind'; readonly since: number; readonly queued: readonly string[]; readonly queuedBytes: number };
+export type Backpressure =
+  { readonly state: 'flowing' } | { readonly state: 'behind'; readonly since: number; readonly queued: readonly string[]; readonly queuedBytes: number };
 
 export interface SessionLimits {
   readonly maxMessageBytes: number;

@@ -121,7 +121,8 @@ const routes: readonly Route[] = [
  * (Styles set from script through the CSSOM are allowed by style-src 'self'; style attributes are not.)
  */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
@@ -131,7 +132,8 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 /** The answer to one request; never throws for anything the client sent. */
 export function answerRequest(ctx: RouteContext, req: IncomingMessage, hostAllowed: (host: string | undefined) => boolean): Answer {
   if (!hostAllowed(req.headers.host)) return text(421, `this console does not answer to the host '${req.headers.host ?? ''}'`);
-  if (req.method !== 'GET' && req.method !== 'HEAD') return { ...text(405, 'method not allowed'), headers: { allow: (req.url ?? '').split('?')[0] === IMPORT_PATH ? 'POST' : 'GET, HEAD' } };
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    return { ...text(405, 'method not allowed'), headers: { allow: (req.url ?? '').split('?')[0] === IMPORT_PATH ? 'POST' : 'GET, HEAD' } };
   let url: URL;
   try {
     url = new URL(req.url ?? '/', 'http://console');
@@ -141,9 +143,13 @@ export function answerRequest(ctx: RouteContext, req: IncomingMessage, hostAllow
   }
   const path = url.pathname;
   const event = eventApi(ctx, path, url.searchParams);
-  if (event.answer) return event.answer.type ? { status: event.answer.status, type: event.answer.type, body: String(event.answer.body) } : json(event.answer.status, event.answer.body);
+  if (event.answer)
+    return event.answer.type
+      ? { status: event.answer.status, type: event.answer.type, body: String(event.answer.body) }
+      : json(event.answer.status, event.answer.body);
   const tournament = tournamentApi(event.desk, path, url.searchParams);
-  if (tournament) return tournament.type ? { status: tournament.status, type: tournament.type, body: String(tournament.body) } : json(tournament.status, tournament.body);
+  if (tournament)
+    return tournament.type ? { status: tournament.status, type: tournament.type, body: String(tournament.body) } : json(tournament.status, tournament.body);
   for (const route of routes) {
     if (typeof route.path === 'string') {
       if (route.path === path) return route.answer(ctx, url, null);

@@ -52,7 +52,8 @@ const refused = (status: number, code: RefusalCode, error: string): Answer => js
 async function arbiterOf(req: IncomingMessage, ctx: ImportContext): Promise<Arbiter | Answer> {
   const header = req.headers.authorization ?? '';
   const token = /^Bearer +(\S+)$/i.exec(header)?.[1];
-  if (!token) return { ...refused(401, 'unauthenticated', 'an arbiter token is needed: Authorization: Bearer TOKEN'), headers: { 'www-authenticate': 'Bearer' } };
+  if (!token)
+    return { ...refused(401, 'unauthenticated', 'an arbiter token is needed: Authorization: Bearer TOKEN'), headers: { 'www-authenticate': 'Bearer' } };
   const checked = arbiterOfToken(ctx.credentials, ctx.gate, req.socket.remoteAddress ?? '?', token);
   if (!(checked instanceof Promise) && 'code' in checked) return refused(429, checked.code, checked.reason);
   const arbiter = await checked;
@@ -91,11 +92,25 @@ export async function answerImport(req: IncomingMessage, ctx: ImportContext): Pr
   }
   const request = parsed.data;
   const desk = ctx.deskFor(request.section);
-  if (!desk) return json(404, { error: request.section === undefined ? 'this console runs no tournament section (start it with --event)' : `no section '${request.section}'`, code: 'no-section' satisfies RefusalCode, sections: ctx.sections() });
+  if (!desk)
+    return json(404, {
+      error: request.section === undefined ? 'this console runs no tournament section (start it with --event)' : `no section '${request.section}'`,
+      code: 'no-section' satisfies RefusalCode,
+      sections: ctx.sections(),
+    });
   const holder = who.role === 'chief' && request.name ? ctx.credentials.holderOf(request.name) : undefined;
-  if (holder && holder.id !== who.id) return json(403, { error: `'${request.name}' is the name of credential ${holder.id} (${holder.role}): the chief arbiter's token cannot import under it`, code: 'forbidden' satisfies RefusalCode });
+  if (holder && holder.id !== who.id)
+    return json(403, {
+      error: `'${request.name}' is the name of credential ${holder.id} (${holder.role}): the chief arbiter's token cannot import under it`,
+      code: 'forbidden' satisfies RefusalCode,
+    });
   const by = who.role === 'chief' && request.name ? request.name : who.name;
   const outcome = desk.importTrf({ trf: request.trf, from: request.from, preview: request.preview }, { name: by, credential: who.id });
   if (!outcome.ok) return json(422, { error: outcome.reason, code: outcome.code, ...(outcome.article !== undefined ? { article: outcome.article } : {}) });
-  return json(200, { imported: !request.preview, by, ...(outcome.journalSeq !== undefined ? { journalSeq: outcome.journalSeq } : {}), preview: outcome.preview });
+  return json(200, {
+    imported: !request.preview,
+    by,
+    ...(outcome.journalSeq !== undefined ? { journalSeq: outcome.journalSeq } : {}),
+    preview: outcome.preview,
+  });
 }

@@ -25,12 +25,21 @@ export type GateRefusal = { readonly code: 'busy' | 'locked-out'; readonly reaso
  * token was accepted before, the gate's refusal when it turns the address away, else the check through
  * the gate (undefined: not a valid token).
  */
-export function arbiterOfToken(credentials: Credentials, gate: LoginGate, address: string, token: string): Arbiter | GateRefusal | Promise<Arbiter | undefined> {
+export function arbiterOfToken(
+  credentials: Credentials,
+  gate: LoginGate,
+  address: string,
+  token: string,
+): Arbiter | GateRefusal | Promise<Arbiter | undefined> {
   const known = credentials.known(token);
   if (known) return known;
   const refusal = gate.refusal(address);
   if (refusal) return refusal;
-  return gate.run(address, () => credentials.verify(token), (a) => a !== undefined);
+  return gate.run(
+    address,
+    () => credentials.verify(token),
+    (a) => a !== undefined,
+  );
 }
 
 export class LoginGate {
@@ -69,7 +78,8 @@ export class LoginGate {
       return { code: 'locked-out', reason: `${failures.length} wrong tokens from ${address}: try again in ${retryS} s` };
     }
     if (this.#inFlight.has(address)) return { code: 'busy', reason: 'a token from this address is being checked; wait for its answer' };
-    if (this.#running >= this.concurrent && this.#waiting.length >= this.queued) return { code: 'busy', reason: 'too many logins at once; try again in a moment' };
+    if (this.#running >= this.concurrent && this.#waiting.length >= this.queued)
+      return { code: 'busy', reason: 'too many logins at once; try again in a moment' };
     return undefined;
   }
 

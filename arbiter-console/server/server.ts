@@ -17,7 +17,15 @@ import type { CommandBy, CommandOutcome, PlayingHall } from '../hall/index.ts';
 import { answerRequest, IMPORT_PATH, writeAnswer, type PageFiles } from './http-routes.ts';
 import { answerImport } from './import-http.ts';
 import { LoginGate, arbiterOfToken, type LoginGateOptions } from './login-gate.ts';
-import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION, isStaffCommand, isTournamentCommand, type ArbiterCommand, type ConsoleCommand, type TournamentCommand } from '../contract/index.ts';
+import {
+  MAX_MESSAGE_BYTES,
+  PROTOCOL_VERSION,
+  isStaffCommand,
+  isTournamentCommand,
+  type ArbiterCommand,
+  type ConsoleCommand,
+  type TournamentCommand,
+} from '../contract/index.ts';
 import { refusalFor } from '../contract/index.ts';
 import type { Team } from '../team/index.ts';
 import type { TournamentDesk } from '../desk/index.ts';
@@ -209,10 +217,14 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
     http.once('error', (err) => reject(listenFailure(err, options.port, listenHost)));
     http.listen(options.port, listenHost, () => resolve());
   });
-  teardown.defer('the listening socket', () => new Promise<void>((resolve) => {
-    http.close(() => resolve());
-    http.closeAllConnections();
-  }));
+  teardown.defer(
+    'the listening socket',
+    () =>
+      new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      }),
+  );
   const broadcast = new Broadcast({
     hall,
     desk,
@@ -227,14 +239,19 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
   const page = readPage(options.pageDir);
 
   const names = new Set(['localhost', '127.0.0.1', '[::1]', hostname().toLowerCase(), ...(options.allowedHosts ?? []).map((h) => h.toLowerCase())]);
-  if (options.host && !everyInterface(options.host)) names.add(options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host.toLowerCase());
+  if (options.host && !everyInterface(options.host))
+    names.add(options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host.toLowerCase());
   if (everyInterface(options.host)) for (const a of lanAddresses()) names.add(a);
   const hostAllowed = (header: string | undefined): boolean => header !== undefined && names.has(hostName(header));
 
   const boardOf = (command: ConsoleCommand): string | undefined => {
     if (command.type === 'dismiss') return hall.attention().find((a) => a.id === command.alertId)?.board;
     const forDesk = isTournamentCommand(command) ? deskFor(command.section) : undefined;
-    if ((command.type === 'enterResult' || command.type === 'confirmResult' || command.type === 'resolveResultConflict') && forDesk && command.round === forDesk.liveRound) {
+    if (
+      (command.type === 'enterResult' || command.type === 'confirmResult' || command.type === 'resolveResultConflict') &&
+      forDesk &&
+      command.round === forDesk.liveRound
+    ) {
       return forDesk.hallBoardOf(command.round, command.white, command.black);
     }
     return 'board' in command && typeof command.board === 'string' ? command.board : undefined;
@@ -244,7 +261,11 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
     // The printed token has no name of its own: the chief says who he is in hello, but never as a
     // member of his team (the journal, the PGN and the page would show the deputy's name on his actions).
     const holder = arbiter.role === 'chief' && helloName ? credentials.holderOf(helloName) : undefined;
-    if (holder && holder.id !== arbiter.id) return session.error('forbidden', `'${helloName}' is the name of credential ${holder.id} (${holder.role}): the chief arbiter's token cannot act under it; say who you are by a name of your own`);
+    if (holder && holder.id !== arbiter.id)
+      return session.error(
+        'forbidden',
+        `'${helloName}' is the name of credential ${holder.id} (${holder.role}): the chief arbiter's token cannot act under it; say who you are by a name of your own`,
+      );
     const who: Arbiter = arbiter.role === 'chief' && helloName ? { ...arbiter, name: helloName } : arbiter;
     session.welcome({ kind: 'arbiter', arbiter: who });
     session.answer({ type: 'welcome', protocol: PROTOCOL_VERSION, role: 'arbiter', arbiter: who, heartbeatMs: limits.heartbeatMs });
@@ -283,7 +304,13 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
     },
     command(session, message) {
       const answerRefusal = (refused: Refusal) =>
-        session.answer({ type: 'refused', id: message.id, code: refused.code, reason: refused.reason, ...(refused.article !== undefined ? { article: refused.article } : {}) });
+        session.answer({
+          type: 'refused',
+          id: message.id,
+          code: refused.code,
+          reason: refused.reason,
+          ...(refused.article !== undefined ? { article: refused.article } : {}),
+        });
       const refuse = (code: RefusalCode, reason: string) => answerRefusal(refusal(code, reason));
       if (session.role.kind === 'pending') return refuse('unauthenticated', 'send hello with the arbiter token first');
       const arbiter = session.arbiter;
@@ -318,7 +345,12 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
       }
       const outcome = isTournamentCommand(command)
         ? (deskOfCommand?.command(command, by) ??
-          refusal('no-section', command.section !== undefined && desk ? `no section '${command.section}' (sections: ${[...desks.keys()].join(', ')})` : 'this console runs no tournament section (start it with --event)'))
+          refusal(
+            'no-section',
+            command.section !== undefined && desk
+              ? `no section '${command.section}' (sections: ${[...desks.keys()].join(', ')})`
+              : 'this console runs no tournament section (start it with --event)',
+          ))
         : hall.command(command, by);
       if (outcome.ok) session.answer({ type: 'ack', id: message.id, journalSeq: outcome.journalSeq });
       else answerRefusal(outcome);
@@ -353,7 +385,15 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
       return;
     }
     try {
-      writeAnswer(res, answerRequest({ hall, desk, desks, ...(options.event ? { event: options.event } : {}), page, health, reference: () => broadcast.reference() }, req, hostAllowed), req.method === 'HEAD');
+      writeAnswer(
+        res,
+        answerRequest(
+          { hall, desk, desks, ...(options.event ? { event: options.event } : {}), page, health, reference: () => broadcast.reference() },
+          req,
+          hostAllowed,
+        ),
+        req.method === 'HEAD',
+      );
     } catch (err) {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
       res.end(`internal error: ${String(err)}\n`);
@@ -373,7 +413,9 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
       version: hall.version,
       journal: hall.journal.file,
       logins: { running: gate.running, waiting: gate.waiting },
-      ...(options.busHealth ? { bus: options.busHealth({ ...(lagFrom !== undefined ? { from: lagFrom } : {}), ...(lagTo !== undefined ? { to: lagTo } : {}) }) } : {}),
+      ...(options.busHealth
+        ? { bus: options.busHealth({ ...(lagFrom !== undefined ? { from: lagFrom } : {}), ...(lagTo !== undefined ? { to: lagTo } : {}) }) }
+        : {}),
     };
   };
 

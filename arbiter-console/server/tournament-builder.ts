@@ -66,7 +66,9 @@ export class ViewMaker {
         version: request.version,
         text,
         ...(before ? { from: before.version } : {}),
-        ...(before && patch && patch.length > 0 ? { patch: JSON.stringify({ type: 'tournamentDelta', from: before.version, version: request.version, patch } satisfies ServerMessage) } : {}),
+        ...(before && patch && patch.length > 0
+          ? { patch: JSON.stringify({ type: 'tournamentDelta', from: before.version, version: request.version, patch } satisfies ServerMessage) }
+          : {}),
       };
     }
     this.#last = { version: request.version, views };
@@ -84,7 +86,8 @@ export function inlineBuilder(setup: BuilderSetup): TournamentBuilder {
   };
 }
 
-type WorkerAnswer = { readonly id: number; readonly ok: true; readonly built: BuiltViews } | { readonly id: number; readonly ok: false; readonly reason: string };
+type WorkerAnswer =
+  { readonly id: number; readonly ok: true; readonly built: BuiltViews } | { readonly id: number; readonly ok: false; readonly reason: string };
 
 /**
  * In a worker thread: dist/cli/tournament-worker.js in the built package; from the TypeScript sources
@@ -135,6 +138,8 @@ export function workerBuilder(setup: BuilderSetup, onTrouble: (reason: string) =
 
 function spawn(setup: BuilderSetup): Worker {
   // From the sources (tests, benchmarks) a bootstrap registers tsx in the worker first.
-  const file = import.meta.url.endsWith('.ts') ? new URL('./tournament-worker-source.mjs', import.meta.url) : join(packageRoot(), 'dist', 'cli', 'tournament-worker.js');
+  const file = import.meta.url.endsWith('.ts')
+    ? new URL('./tournament-worker-source.mjs', import.meta.url)
+    : join(packageRoot(), 'dist', 'cli', 'tournament-worker.js');
   return new Worker(file, { workerData: setup });
 }

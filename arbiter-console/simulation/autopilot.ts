@@ -31,7 +31,8 @@ export function startAutopilot(hall: PlayingHall, desks: ReadonlyMap<string, Tou
   /** A desk command on its way through the bus: one step at a time; a change meanwhile is looked at after it. */
   let inFlight = false;
   let missed = false;
-  const act = (desk: TournamentDesk, command: TournamentCommand): boolean | Promise<boolean> => (options.deskCommand ? options.deskCommand(desk, command, BY).then((o) => o.ok) : desk.command(command, BY).ok);
+  const act = (desk: TournamentDesk, command: TournamentCommand): boolean | Promise<boolean> =>
+    options.deskCommand ? options.deskCommand(desk, command, BY).then((o) => o.ok) : desk.command(command, BY).ok;
   const step = (desk: TournamentDesk): boolean | Promise<boolean> => {
     const section = desk.section.id;
     const view = desk.view('arbiter');
@@ -62,7 +63,12 @@ export function startAutopilot(hall: PlayingHall, desks: ReadonlyMap<string, Tou
       // simulated event must still end, so the simulated arbiter names the best of those still in by
       // the main tie-breaks (the playoff keeps them in that order).
       const winner = state.remaining[0]!;
-      return act(desk, { type: 'decidePlayoff', section, winner, reason: `simulated ruling: the best of those still in by the tie-breaks (${desk.section.tiebreaks.join(', ')})` });
+      return act(desk, {
+        type: 'decidePlayoff',
+        section,
+        winner,
+        reason: `simulated ruling: the best of those still in by the tie-breaks (${desk.section.tiebreaks.join(', ')})`,
+      });
     }
     return false;
   };
@@ -110,7 +116,10 @@ export function startAutopilot(hall: PlayingHall, desks: ReadonlyMap<string, Tou
   // A step builds each section's arbiter view: it follows the hall only where a step can follow (a
   // round seated, a game's end, an alert), not every press (a console on the bus of 1,000 boards
   // hears hundreds a second); the desks tell it of everything else.
-  const unsubscribe = [hall.subscribe((change) => (change.round || change.key || change.attention) && schedule()), ...[...desks.values()].map((d) => d.subscribe(schedule))];
+  const unsubscribe = [
+    hall.subscribe((change) => (change.round || change.key || change.attention) && schedule()),
+    ...[...desks.values()].map((d) => d.subscribe(schedule)),
+  ];
   schedule();
   return {
     stop() {

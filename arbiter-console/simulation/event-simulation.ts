@@ -28,7 +28,10 @@ export function simulateEvent(hall: PlayingHall, options: EventSimulationOptions
       void current?.simulation.then((s) => s.stop());
       if (current) budget += current.round.boards.filter((b) => !options.withDevice.has(b.id)).length;
       // A round's boards that now hold another game (its section's playoff) are not played again.
-      const boards = round.boards.map((b) => b.id).filter((id) => !options.withDevice.has(id) && hall.boards.get(id)?.round === round).slice(0, Math.max(0, Math.min(budget, round.boards.length)));
+      const boards = round.boards
+        .map((b) => b.id)
+        .filter((id) => !options.withDevice.has(id) && hall.boards.get(id)?.round === round)
+        .slice(0, Math.max(0, Math.min(budget, round.boards.length)));
       budget -= boards.length;
       const late = first ? options.late : undefined;
       first = false;

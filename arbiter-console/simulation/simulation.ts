@@ -65,7 +65,13 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
   const stableMs = x(stableRealMs(hall.source.scale));
   // On a DGT board a move is read once the position has been still for the stability window; a
   // player never replies faster than that, or the board would see several moves at once.
-  const dgtThink: ThinkTime = { kind: 'lognormal', medianMs: 45_000, sigma: 0.9, minMs: Math.round(stableMs * 1.25), maxMs: Math.max(CLASSICAL_MAX_MS, stableMs * 5) };
+  const dgtThink: ThinkTime = {
+    kind: 'lognormal',
+    medianMs: 45_000,
+    sigma: 0.9,
+    minMs: Math.round(stableMs * 1.25),
+    maxMs: Math.max(CLASSICAL_MAX_MS, stableMs * 5),
+  };
   const hardware = new Map<string, { board: VirtualDgtBoard; device: DgtDevice; detach: () => void; sentPly: number }>();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   const queued = new Set<string>();
@@ -151,7 +157,11 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
     if (!move) {
       const end = script.outcome;
       if (end && end.result !== '*' && board.state.status === 'running') {
-        hall.record({ kind: 'clock', board: id, event: { type: 'result', result: end.result, termination: end.termination, at: now, by: { kind: 'device', deviceId: deviceId(id) } } });
+        hall.record({
+          kind: 'clock',
+          board: id,
+          event: { type: 'result', result: end.result, termination: end.termination, at: now, by: { kind: 'device', deviceId: deviceId(id) } },
+        });
       }
       return;
     }
@@ -169,7 +179,10 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
       return;
     }
     const next = arriveAt !== undefined && !board.state.arrived[side] ? Math.min(arriveAt, dueAt) : dueAt;
-    timers.set(id, setTimeout(() => pump(id), Math.max(1, (next - now) / hall.source.scale)));
+    timers.set(
+      id,
+      setTimeout(() => pump(id), Math.max(1, (next - now) / hall.source.scale)),
+    );
   };
 
   const play = (board: Board, san: string, fen: string, side: Side, at: number): void => {
@@ -188,7 +201,11 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
         // says, the board's players stop, and the arbiter sees it in the queue.
         dgt.board.setPosition(board.state.fen ?? new Chess().fen());
         scripts.delete(board.id);
-        hall.record({ kind: 'note', board: board.id, note: { type: 'disagreement', at: hall.source.now(), detail: `simulated board out of step before ${san}: its virtual players stop` } });
+        hall.record({
+          kind: 'note',
+          board: board.id,
+          note: { type: 'disagreement', at: hall.source.now(), detail: `simulated board out of step before ${san}: its virtual players stop` },
+        });
         return;
       }
       dgt.board.press(side === 'white' ? 'left' : 'right');

@@ -81,7 +81,10 @@ export function listenFailure(error: unknown, port: number, host: string): unkno
     case 'EACCES':
       return new StartFailure('port-not-allowed', `port ${port} needs privileges on this machine: give a port above 1023 (--port)`);
     case 'EADDRNOTAVAIL':
-      return new StartFailure('address-unavailable', `${host} is not an address of this machine: give one of its addresses, or 0.0.0.0 for every interface (--host)`);
+      return new StartFailure(
+        'address-unavailable',
+        `${host} is not an address of this machine: give one of its addresses, or 0.0.0.0 for every interface (--host)`,
+      );
     default:
       return error;
   }

@@ -42,7 +42,11 @@ export class Teardown {
   /** A stop: unwinds everything, then throws once if any step failed (each failure in the AggregateError). */
   async stop(what: string): Promise<void> {
     const failures = await this.unwind();
-    if (failures.length > 0) throw new AggregateError(failures.map((f) => f.error), `stopping ${what}: ${describeFailures(failures)}`);
+    if (failures.length > 0)
+      throw new AggregateError(
+        failures.map((f) => f.error),
+        `stopping ${what}: ${describeFailures(failures)}`,
+      );
   }
 
   /**

@@ -35,7 +35,10 @@ export interface Credentials {
   /** Checks a token (one scrypt, off the event loop); undefined when it is not valid or revoked. */
   verify(token: string): Promise<Arbiter | undefined>;
   /** A new named token; the secret is returned once and only its hash is kept. */
-  issue(request: { readonly name: string; readonly role: 'deputy' | 'sector'; readonly sector?: string }, by: string): Promise<{ token: string; credential: CredentialInfo }>;
+  issue(
+    request: { readonly name: string; readonly role: 'deputy' | 'sector'; readonly sector?: string },
+    by: string,
+  ): Promise<{ token: string; credential: CredentialInfo }>;
   /**
    * Who holds a name in the team: the chief, or the holder of a credential not revoked (names compared
    * trimmed and without case: 'FA North' and 'fa north' are one arbiter to the people reading the PGN).

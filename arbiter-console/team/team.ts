@@ -8,8 +8,7 @@ import { parseBoardRanges, sectorMembers, type HallLayout, type Sector, type Sec
 import { refusal, type Refusal, type RefusalCode } from '../contract/index.ts';
 
 export type TeamOutcome =
-  | { readonly ok: true; readonly journalSeq: number; readonly token?: string; readonly credentials?: readonly CredentialInfo[] }
-  | Refusal;
+  { readonly ok: true; readonly journalSeq: number; readonly token?: string; readonly credentials?: readonly CredentialInfo[] } | Refusal;
 
 export interface TeamOptions {
   /** The sections a sector may name (the event's); empty when the console runs no event. */
@@ -59,34 +58,66 @@ export class Team {
         if (command.section !== undefined && !sections.includes(command.section)) {
           return refuse('no-section', `no section '${command.section}' in this console${sections.length ? ` (sections: ${sections.join(', ')})` : ''}`);
         }
-        const sector: Sector = { id: command.sector, name: command.name, boards: command.boards, ...(command.section !== undefined ? { section: command.section } : {}) };
+        const sector: Sector = {
+          id: command.sector,
+          name: command.name,
+          boards: command.boards,
+          ...(command.section !== undefined ? { section: command.section } : {}),
+        };
         if (sectorMembers(sector, this.#layout()).length === 0) {
-          return refuse('bad-boards', `boards ${command.boards} cover no board of ${command.section ? `section ${command.section} (its own board numbers)` : 'the hall'}`);
+          return refuse(
+            'bad-boards',
+            `boards ${command.boards} cover no board of ${command.section ? `section ${command.section} (its own board numbers)` : 'the hall'}`,
+          );
         }
         return { ok: true, journalSeq: this.#record({ type: 'defineSector', sector }, by) };
       }
       case 'removeSector': {
         if (!this.#sectors.has(command.sector)) return refuse('unknown-sector', `no sector '${command.sector}'`);
         const holders = this.credentials.list().filter((c) => c.sector === command.sector && c.revokedAt === undefined);
-        if (holders.length > 0) return refuse('sector-in-use', `sector ${command.sector} still has arbiters (${holders.map((h) => h.name).join(', ')}): revoke their credentials first`);
+        if (holders.length > 0)
+          return refuse(
+            'sector-in-use',
+            `sector ${command.sector} still has arbiters (${holders.map((h) => h.name).join(', ')}): revoke their credentials first`,
+          );
         return { ok: true, journalSeq: this.#record({ type: 'removeSector', sector: command.sector }, by) };
       }
       case 'issueCredential': {
         if (command.sector !== undefined && !this.#sectors.has(command.sector)) {
-          return refuse('unknown-sector', `no sector '${command.sector}' (define it first${this.#sectors.size ? `; sectors: ${[...this.#sectors.keys()].join(', ')}` : ''})`);
+          return refuse(
+            'unknown-sector',
+            `no sector '${command.sector}' (define it first${this.#sectors.size ? `; sectors: ${[...this.#sectors.keys()].join(', ')}` : ''})`,
+          );
         }
         const holder = this.credentials.holderOf(command.name);
-        if (holder) return refuse('name-in-use', `the name '${command.name}' is ${holder.role === 'chief' ? "the chief arbiter's" : `credential ${holder.id}'s`} already: each member of the team has a name of his own (revoke that credential first to give the name again)`);
-        const { token, credential } = await this.credentials.issue({ name: command.name, role: command.role, ...(command.sector ? { sector: command.sector } : {}) }, by.name);
+        if (holder)
+          return refuse(
+            'name-in-use',
+            `the name '${command.name}' is ${holder.role === 'chief' ? "the chief arbiter's" : `credential ${holder.id}'s`} already: each member of the team has a name of his own (revoke that credential first to give the name again)`,
+          );
+        const { token, credential } = await this.credentials.issue(
+          { name: command.name, role: command.role, ...(command.sector ? { sector: command.sector } : {}) },
+          by.name,
+        );
         const journalSeq = this.#record(
-          { type: 'issueCredential', credential: credential.id, name: credential.name, role: credential.role, ...(credential.sector ? { sector: credential.sector } : {}) },
+          {
+            type: 'issueCredential',
+            credential: credential.id,
+            name: credential.name,
+            role: credential.role,
+            ...(credential.sector ? { sector: credential.sector } : {}),
+          },
           by,
         );
         return { ok: true, journalSeq, token };
       }
       case 'revokeCredential': {
         const known = this.credentials.list().find((c) => c.id === command.credential);
-        if (!known) return refuse('unknown-credential', `no credential '${command.credential}'${command.credential === 'chief' ? ' (the chief token is replaced by deleting its file and restarting)' : ''}`);
+        if (!known)
+          return refuse(
+            'unknown-credential',
+            `no credential '${command.credential}'${command.credential === 'chief' ? ' (the chief token is replaced by deleting its file and restarting)' : ''}`,
+          );
         if (known.revokedAt) return refuse('already-revoked', `${known.name}'s credential was revoked at ${known.revokedAt}`);
         const journalSeq = this.#record({ type: 'revokeCredential', credential: known.id, name: known.name }, by);
         this.credentials.revoke(known.id);

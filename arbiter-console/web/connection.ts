@@ -38,7 +38,16 @@ export interface ConnectionEvents {
 }
 
 export class Connection {
-  readonly state: ConsoleState = { round: undefined, boards: new Map(), attention: [], version: 0, tournament: undefined, tournamentVersion: 0, sectors: [], arbiter: undefined };
+  readonly state: ConsoleState = {
+    round: undefined,
+    boards: new Map(),
+    attention: [],
+    version: 0,
+    tournament: undefined,
+    tournamentVersion: 0,
+    sectors: [],
+    arbiter: undefined,
+  };
   #ws: WebSocket | undefined;
   #reference: ClockReference = { at: 0, scale: 1 };
   #receivedAt = performance.now();
@@ -68,7 +77,11 @@ export class Connection {
       this.#lastHeard = performance.now();
       this.events.onStatus('connected', true);
       const since = this.state.version > 0 ? { since: this.state.version } : {};
-      ws.send(JSON.stringify(this.role === 'arbiter' ? { type: 'hello', role: 'arbiter', token: this.token, ...since } : { type: 'hello', role: 'spectator', ...since }));
+      ws.send(
+        JSON.stringify(
+          this.role === 'arbiter' ? { type: 'hello', role: 'arbiter', token: this.token, ...since } : { type: 'hello', role: 'spectator', ...since },
+        ),
+      );
       this.#startPinging(ws);
     };
     ws.onmessage = (e) => {

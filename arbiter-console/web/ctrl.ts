@@ -189,11 +189,13 @@ export class ConsoleCtrl {
     if (q && b && b.id !== q && !b.white.toLowerCase().includes(q) && !b.black.toLowerCase().includes(q)) this.search = '';
     if (this.show !== 'all') this.show = 'all';
     this.redraw();
-    requestAnimationFrame(() => requestAnimationFrame(() => {
-      const el = document.querySelector<HTMLElement>(`[data-board="${CSS.escape(board)}"]:not(dialog)`);
-      el?.scrollIntoView({ block: 'center' });
-      el?.focus();
-    }));
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        const el = document.querySelector<HTMLElement>(`[data-board="${CSS.escape(board)}"]:not(dialog)`);
+        el?.scrollIntoView({ block: 'center' });
+        el?.focus();
+      }),
+    );
   }
 
   openPanel(board: string): void {

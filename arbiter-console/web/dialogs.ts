@@ -28,7 +28,10 @@ export function askConfirm(question: string, confirmText = 'Yes'): Promise<boole
       p.textContent = question;
       const row = document.createElement('div');
       row.className = 'ask-buttons';
-      row.append(button('Cancel', '', () => finish(false)), button(confirmText, 'danger', () => finish(true)));
+      row.append(
+        button('Cancel', '', () => finish(false)),
+        button(confirmText, 'danger', () => finish(true)),
+      );
       d.append(p, row);
     });
     const finish = (answer: boolean) => {
@@ -60,7 +63,10 @@ export function askText(question: string, initial = ''): Promise<string | undefi
       row.className = 'ask-buttons';
       const ok = button('OK', 'primary', () => {});
       ok.type = 'submit';
-      row.append(button('Cancel', '', () => finish(undefined)), ok);
+      row.append(
+        button('Cancel', '', () => finish(undefined)),
+        ok,
+      );
       form.append(label, row);
       form.addEventListener('submit', (e) => {
         e.preventDefault();

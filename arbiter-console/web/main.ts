@@ -43,17 +43,35 @@ function roundActions(ctrl: ConsoleCtrl): VNode | false {
   const conn = ctrl.conn;
   const armed = conn.state.round?.startAt !== undefined;
   return hl('div.round-actions', { attrs: { role: 'toolbar', 'aria-label': 'Round actions' } }, [
-    hl('button', { attrs: { 'data-command': 'arriveAll' }, on: { click: async () => (await askConfirm('Mark every player not yet marked as present?', 'Everyone is here')) && conn.send({ type: 'arriveAll' }, 'Everyone present') } }, 'Everyone present'),
-    hl('button.primary', { attrs: { 'data-command': 'startAll', disabled: armed }, on: { click: () => conn.send({ type: 'startAll' }, 'Start all') } }, armed ? 'Round start set' : 'Start all at the scheduled time'),
-    hl('button', {
-      attrs: { 'data-command': 'pauseAll' },
-      on: {
-        click: async () => {
-          const reason = await askText('Reason for pausing every clock?', 'arbiter: general interruption');
-          if (reason) conn.send({ type: 'pauseAll', reason }, 'Pause all');
+    hl(
+      'button',
+      {
+        attrs: { 'data-command': 'arriveAll' },
+        on: {
+          click: async () =>
+            (await askConfirm('Mark every player not yet marked as present?', 'Everyone is here')) && conn.send({ type: 'arriveAll' }, 'Everyone present'),
         },
       },
-    }, 'Pause all'),
+      'Everyone present',
+    ),
+    hl(
+      'button.primary',
+      { attrs: { 'data-command': 'startAll', disabled: armed }, on: { click: () => conn.send({ type: 'startAll' }, 'Start all') } },
+      armed ? 'Round start set' : 'Start all at the scheduled time',
+    ),
+    hl(
+      'button',
+      {
+        attrs: { 'data-command': 'pauseAll' },
+        on: {
+          click: async () => {
+            const reason = await askText('Reason for pausing every clock?', 'arbiter: general interruption');
+            if (reason) conn.send({ type: 'pauseAll', reason }, 'Pause all');
+          },
+        },
+      },
+      'Pause all',
+    ),
     hl('button', { attrs: { 'data-command': 'resumeAll' }, on: { click: () => conn.send({ type: 'resumeAll' }, 'Resume all') } }, 'Resume all'),
     hl('span.hint', 'Tab to a board, Enter for its panel; the search box jumps to a board or a player.'),
   ]);

@@ -89,7 +89,10 @@ export class TournamentCtrl {
 
   /** Clock results of the section's live round, waiting for the arbiter (the desk has clock results in its live round only). */
   toConfirm(v: TournamentView): number {
-    return v.rounds.filter((r) => r.round === v.liveRound).flatMap((r) => r.games).filter((g) => g.source === 'clock').length;
+    return v.rounds
+      .filter((r) => r.round === v.liveRound)
+      .flatMap((r) => r.games)
+      .filter((g) => g.source === 'clock').length;
   }
 
   // Sent values are forgotten without a redraw: the console's answer (the delta) shows them next.
@@ -111,7 +114,10 @@ export class TournamentCtrl {
    * The result picked in a game's row: an entry, or a correction of a result it already has (asked
    * first, in a dialog that never blocks the clocks).
    */
-  async enterResult(round: number, game: { board: number; white: { id: number; name: string }; black: { id: number; name: string }; result: GameResult | null }): Promise<void> {
+  async enterResult(
+    round: number,
+    game: { board: number; white: { id: number; name: string }; black: { id: number; name: string }; result: GameResult | null },
+  ): Promise<void> {
     const key = resultKey(round, game.board);
     const result = this.#chosen.get(key) ?? '';
     if (!isEntered(result)) return;
@@ -120,7 +126,10 @@ export class TournamentCtrl {
       if (!(await askConfirm(question, 'Correct the result'))) return;
     }
     this.#sent(key);
-    this.send({ type: 'enterResult', round, white: game.white.id, black: game.black.id, result, reason: this.#why() }, `Round ${round} board ${game.board}: result`);
+    this.send(
+      { type: 'enterResult', round, white: game.white.id, black: game.black.id, result, reason: this.#why() },
+      `Round ${round} board ${game.board}: result`,
+    );
   }
 
   confirmResult(round: number, game: { board: number; white: { id: number }; black: { id: number } }): void {
@@ -129,7 +138,10 @@ export class TournamentCtrl {
 
   /** A contradiction between the clock and the desk settled: the entered result kept, or the clock's taken. */
   resolveConflict(round: number, game: { board: number; white: { id: number }; black: { id: number } }, keep: 'entered' | 'clock'): void {
-    this.send({ type: 'resolveResultConflict', round, white: game.white.id, black: game.black.id, keep, reason: this.#why() }, `Round ${round} board ${game.board}: desk and clock`);
+    this.send(
+      { type: 'resolveResultConflict', round, white: game.white.id, black: game.black.id, keep, reason: this.#why() },
+      `Round ${round} board ${game.board}: desk and clock`,
+    );
   }
 
   async confirmRound(round: number, count: number): Promise<void> {
@@ -164,7 +176,10 @@ export class TournamentCtrl {
   /** The byes-and-withdrawals form: `fields` are its defaults (the first player, the next round). */
   requestBye(fields: { player: string; round: string; kind: string }): void {
     const { player, round, kind } = this.#form('absence', fields);
-    this.send({ type: 'requestBye', round: Number(round), player: Number(player), kind: kind === 'zero' ? 'zero' : 'half', reason: this.#why() }, `Bye for ${player} in round ${round}`);
+    this.send(
+      { type: 'requestBye', round: Number(round), player: Number(player), kind: kind === 'zero' ? 'zero' : 'half', reason: this.#why() },
+      `Bye for ${player} in round ${round}`,
+    );
   }
 
   async withdrawPlayer(fields: { player: string; round: string; kind: string }): Promise<void> {
@@ -234,7 +249,9 @@ export class TournamentCtrl {
     if (!file || !this.trfImport.preview) return;
     const reply = await this.#postImport(file, false);
     this.#importAnswer({
-      message: reply.preview ? { ok: true, text: `Imported ${reply.preview.from} by ${reply.by ?? ''} (journal entry ${reply.journalSeq ?? ''}).` } : { ok: false, text: `Refused: ${reply.error ?? 'no reason given'}` },
+      message: reply.preview
+        ? { ok: true, text: `Imported ${reply.preview.from} by ${reply.by ?? ''} (journal entry ${reply.journalSeq ?? ''}).` }
+        : { ok: false, text: `Refused: ${reply.error ?? 'no reason given'}` },
     });
   }
 
@@ -247,7 +264,10 @@ export class TournamentCtrl {
     this.redraw();
   }
 
-  async #postImport(file: { from: string; trf: string }, preview: boolean): Promise<{ error?: string; by?: string; journalSeq?: number; preview?: TrfImportPreview }> {
+  async #postImport(
+    file: { from: string; trf: string },
+    preview: boolean,
+  ): Promise<{ error?: string; by?: string; journalSeq?: number; preview?: TrfImportPreview }> {
     const section = this.view()?.section.id;
     try {
       const answer = await fetch('/api/import-trf', {

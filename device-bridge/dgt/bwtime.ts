@@ -1,14 +1,6 @@
 // DGT_MSG_BWTIME (0x8D): either both clock times or a clock-command acknowledgement.
 // Layout: [3..5] right side (flags|hours, BCD minutes, BCD seconds), [6..8] left side, [9] status.
-import type {
-  BlankClockMessage,
-  ClockAckMessage,
-  ClockButton,
-  ClockSideName,
-  ClockSideReading,
-  ClockTimesMessage,
-  NoClockMessage,
-} from './messages.ts';
+import type { BlankClockMessage, ClockAckMessage, ClockButton, ClockSideName, ClockSideReading, ClockTimesMessage, NoClockMessage } from './messages.ts';
 
 export const Status = {
   running: 0x01,
@@ -21,7 +13,7 @@ export const Status = {
 
 const SideFlag = { finalFlag: 0x10, timePerMove: 0x20, flag: 0x40 } as const;
 
-export const toBcd = (n: number): number => ((Math.floor(n / 10) % 10) << 4) | n % 10;
+export const toBcd = (n: number): number => ((Math.floor(n / 10) % 10) << 4) | (n % 10);
 const fromBcd = (b: number): number | undefined => {
   const hi = b >> 4;
   const lo = b & 0x0f;
@@ -111,8 +103,7 @@ function encodeSide(side: ClockFace): [number, number, number] {
   const hours = Math.min(9, Math.floor(total / 3600));
   const minutes = Math.floor(total / 60) % 60;
   const seconds = total % 60;
-  const flags =
-    (side.flag ? SideFlag.flag : 0) | (side.finalFlag ? SideFlag.finalFlag : 0) | (side.timePerMove ? SideFlag.timePerMove : 0);
+  const flags = (side.flag ? SideFlag.flag : 0) | (side.finalFlag ? SideFlag.finalFlag : 0) | (side.timePerMove ? SideFlag.timePerMove : 0);
   return [flags | hours, toBcd(minutes), toBcd(seconds)];
 }
 

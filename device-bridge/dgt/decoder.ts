@@ -128,7 +128,15 @@ export class DgtDecoder {
     }
     const bytes = hex(this.buffer.subarray(this.head, this.head + count));
     this.consume(count);
-    if (merged) this.noise = { type: 'error', reason: 'garbage', offset, bytes, count, detail: 'line noise: skips of every kind in a row, merged (the stats count each)' };
+    if (merged)
+      this.noise = {
+        type: 'error',
+        reason: 'garbage',
+        offset,
+        bytes,
+        count,
+        detail: 'line noise: skips of every kind in a row, merged (the stats count each)',
+      };
     const error: MutableError = this.noise ?? { type: 'error', reason, offset, bytes, count, detail };
     this.garbage = error.reason === 'garbage' ? { error, end: this.offset } : undefined;
     return error;
@@ -250,7 +258,7 @@ const eeTags: Record<number, string> = {
 /** The board's EEPROM log: field changes, clock times at lever changes, and one-byte tags. */
 export function decodeEeMoves(payload: readonly number[]): EeMovesEntry[] {
   const entries: EeMovesEntry[] = [];
-  for (let i = 0; i < payload.length; ) {
+  for (let i = 0; i < payload.length;) {
     const b = payload[i] ?? 0;
     if (b >= 0x40 && b <= 0x5f && i + 1 < payload.length) {
       entries.push({ kind: 'field', piece: pieceFromCode(b & 0x0f), quick: (b & 0x10) !== 0, square: (payload[i + 1] ?? 0) & 0x3f });

@@ -65,7 +65,14 @@ export function createDgtDevice(options: DgtDeviceOptions): DgtDevice {
         out.event({ type: 'boardMove', side: e.side, san: e.san, fen: e.fen, at: e.at, by: actor });
         break;
       case 'takeback':
-        out.event({ type: 'boardPosition', fen: e.fen, plies: -e.plies, at: e.at, by: actor, detail: `the board took back ${e.plies} ${e.plies === 1 ? 'ply' : 'plies'}` });
+        out.event({
+          type: 'boardPosition',
+          fen: e.fen,
+          plies: -e.plies,
+          at: e.at,
+          by: actor,
+          detail: `the board took back ${e.plies} ${e.plies === 1 ? 'ply' : 'plies'}`,
+        });
         out.arbiterCall(e.at, `the board took back ${e.plies} ${e.plies === 1 ? 'ply' : 'plies'} (a takeback, or a move replaced before the next)`);
         break;
       case 'reseed': {

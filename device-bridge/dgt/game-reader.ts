@@ -145,8 +145,7 @@ function pathsTo(fen: string, target: readonly string[], depth: number): Move[][
   for (let i = 0; i < 64; i++) if (start[i] !== target[i]) changed.add(squareName(i));
   const found: Move[][] = [];
   const walk = (squares: readonly string[], left: number, path: Move[]): void => {
-    const moves =
-      depth <= 2 ? [...changed].flatMap((square) => chess.moves({ square: square as Square, verbose: true })) : chess.moves({ verbose: true });
+    const moves = depth <= 2 ? [...changed].flatMap((square) => chess.moves({ square: square as Square, verbose: true })) : chess.moves({ verbose: true });
     for (const move of moves) {
       const next = squaresAfter(squares, move);
       const apart = differences(next, target);
@@ -344,7 +343,8 @@ export class GameReader {
     // Two plies that undo the last two (knights back and forth) look exactly like a takeback of both;
     // without a press between them it is the takeback.
     const twoBack = this.line[this.line.length - 3];
-    if (!pressed && twoBack && twoBack.placement === placementOf(target as BoardSquare[])) return { kind: 'explained', takeback: 2, moves: [], castlingHalf: false };
+    if (!pressed && twoBack && twoBack.placement === placementOf(target as BoardSquare[]))
+      return { kind: 'explained', takeback: 2, moves: [], castlingHalf: false };
     const two = pathsTo(tip.fen, target, 2);
     if (two.length > 0) return this.explained(0, two);
     for (let k = 1; k <= Math.min(this.takebackPlies, this.plies); k++) {
@@ -401,7 +401,13 @@ export class GameReader {
     if (fits.length !== 1) return undefined;
     const fit = fits[0]!;
     const reseed: Reseed = orphan.fen
-      ? { fromFen: this.fen, fen: fit.fen, ...(orphan.plies ? { plies: orphan.plies } : {}), ...(orphan.candidates ? { candidates: orphan.candidates } : {}), reason: 'ambiguous' }
+      ? {
+          fromFen: this.fen,
+          fen: fit.fen,
+          ...(orphan.plies ? { plies: orphan.plies } : {}),
+          ...(orphan.candidates ? { candidates: orphan.candidates } : {}),
+          reason: 'ambiguous',
+        }
       : { fromFen: this.fen, fen: fit.fen, reason: 'no-legal-path' };
     return { kind: 'reseed', reseed, moves: fit.moves };
   }

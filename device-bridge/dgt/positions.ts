@@ -261,7 +261,10 @@ export class PositionTracker {
     const back = reading.kind === 'explained' && reading.takeback > 0 ? this.reader.fenBack(reading.takeback) : undefined;
     // A re-seed no search explains: its plies counted from the clock before the reader restarts there, so
     // its FEN, and every move read after it, carries the move number the game has reached.
-    const counted = reading.kind === 'reseed' && reading.reseed.plies === undefined ? { ...reading, reseed: this.countedByPresses(reading.reseed, reading.moves.length) } : reading;
+    const counted =
+      reading.kind === 'reseed' && reading.reseed.plies === undefined
+        ? { ...reading, reseed: this.countedByPresses(reading.reseed, reading.moves.length) }
+        : reading;
     const done = this.reader.commit(counted);
     if (back !== undefined) {
       this.plies -= done.takenBack;
@@ -289,7 +292,7 @@ export class PositionTracker {
     // 1 when the side to move differs.
     const odd = (plyOf(reseed.fromFen) + plyOf(reseed.fen)) % 2;
     let plies = this.unreadPresses - after;
-    if ((((plies % 2) + 2) % 2) !== odd) plies++;
+    if (((plies % 2) + 2) % 2 !== odd) plies++;
     return plies > 0 ? { ...reseed, plies, fen: atPly(reseed.fen, plyOf(reseed.fromFen) + plies) } : reseed;
   }
 

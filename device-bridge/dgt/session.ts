@@ -170,7 +170,9 @@ export class DgtSession {
     const board = this.serial ? found.find((b) => b.dgt?.serial === this.serial) : found[0];
     if (!board) {
       const seen = found.map((b) => `${b.path} (serial ${b.dgt?.serial ?? '?'})`).join(', ');
-      throw new Error(this.serial ? `no DGT board with serial ${this.serial} on any serial port${seen ? `; found ${seen}` : ''}` : 'no DGT board answered on any serial port');
+      throw new Error(
+        this.serial ? `no DGT board with serial ${this.serial} on any serial port${seen ? `; found ${seen}` : ''}` : 'no DGT board answered on any serial port',
+      );
     }
     this.path = board.path;
   }

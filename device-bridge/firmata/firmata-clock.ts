@@ -65,7 +65,8 @@ interface Wiring {
 
 export function createFirmataClock(options: FirmataClockOptions): FirmataClock {
   const { boardId } = options;
-  if ((options.io === undefined) === (options.port === undefined)) throw new TypeError(`Firmata clock ${boardId}: give its serial port or an IO object (one of them)`);
+  if ((options.io === undefined) === (options.port === undefined))
+    throw new TypeError(`Firmata clock ${boardId}: give its serial port or an IO object (one of them)`);
   const pins = firmataPinMap(options.pins);
   const scheduler = options.scheduler ?? systemScheduler;
   const repeatGuardMs = options.repeatGuardMs ?? 250;
@@ -234,9 +235,7 @@ export function createFirmataClock(options: FirmataClockOptions): FirmataClock {
 
   const connect = async (): Promise<void> => {
     setConnection('connecting', where);
-    const link = options.io
-      ? { io: options.io, close: async () => {} }
-      : await openFirmataLink({ ...options.port!, readyTimeoutMs });
+    const link = options.io ? { io: options.io, close: async () => {} } : await openFirmataLink({ ...options.port!, readyTimeoutMs });
     if (closing) return link.close();
     let parts: Wiring | undefined;
     const lost = (detail: string): void => {

@@ -36,14 +36,7 @@ declare module 'johnny-five' {
     off(): this;
   }
   export class LCD {
-    constructor(options: {
-      controller?: string;
-      address?: number;
-      rows?: number;
-      cols?: number;
-      board?: Board;
-      pins?: number[];
-    });
+    constructor(options: { controller?: string; address?: number; rows?: number; cols?: number; board?: Board; pins?: number[] });
     print(text: string): this;
     cursor(row: number, col: number): this;
     clear(): this;

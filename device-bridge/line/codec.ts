@@ -48,9 +48,7 @@ export type HostLine =
 
 export type LineMessage = DeviceLine | HostLine;
 
-export type ParsedLine =
-  | { readonly ok: true; readonly message: LineMessage }
-  | { readonly ok: false; readonly error: string };
+export type ParsedLine = { readonly ok: true; readonly message: LineMessage } | { readonly ok: false; readonly error: string };
 
 export function lineChecksum(body: string): string {
   let xor = 0;
@@ -150,9 +148,7 @@ function readFields(type: string, fields: string[]): LineMessage | string {
         return count(4) ?? { type: 'hello', version: uint(a), name: b, bootId: c, deviceMs: uint(d) };
       case 'PRESS':
         if (fields.length === 3) return { type: 'press', seq: uint(a), deviceMs: uint(b), side: side(c) };
-        return (
-          count(5) ?? { type: 'press', seq: uint(a), deviceMs: uint(b), side: side(c), reading: { white: uint(d), black: uint(e) } }
-        );
+        return count(5) ?? { type: 'press', seq: uint(a), deviceMs: uint(b), side: side(c), reading: { white: uint(d), black: uint(e) } };
       case 'BUTTON':
         return count(3) ?? { type: 'button', seq: uint(a), deviceMs: uint(b), button: oneOf(c.toLowerCase(), ['pause', 'arbiter', 'start']) };
       case 'FLAG':

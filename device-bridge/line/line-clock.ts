@@ -196,9 +196,7 @@ export function createLineClock(options: LineClockOptions): LineClock {
   };
 
   const pauseToggle = (status: GameStatus | undefined, at: number): ClockEvent =>
-    status === 'paused'
-      ? { type: 'resume', at, by: deviceActor }
-      : { type: 'pause', at, by: deviceActor, reason: 'pause button on the clock' };
+    status === 'paused' ? { type: 'resume', at, by: deviceActor } : { type: 'pause', at, by: deviceActor, reason: 'pause button on the clock' };
 
   const showState = (state: GameState, at: number): void => {
     const wasFlagged = lastState ? flagFallen(lastState) : false;

@@ -54,8 +54,7 @@ export interface ClockCommandRecord {
   readonly outstanding: number;
 }
 
-const pieceOf = (p: { type: string; color: string }): PieceLetter =>
-  (p.color === 'w' ? p.type.toUpperCase() : p.type) as PieceLetter;
+const pieceOf = (p: { type: string; color: string }): PieceLetter => (p.color === 'w' ? p.type.toUpperCase() : p.type) as PieceLetter;
 
 export class VirtualDgtBoard {
   readonly clock: VirtualClock;
@@ -257,7 +256,12 @@ export class VirtualDgtBoard {
         break;
       case 0x50:
       case 0x52:
-        this.send(boardMessage(command.byte === 0x50 ? 0x94 : 0x95, Array.from({ length: 50 }, () => 0)));
+        this.send(
+          boardMessage(
+            command.byte === 0x50 ? 0x94 : 0x95,
+            Array.from({ length: 50 }, () => 0),
+          ),
+        );
         break;
       default:
         // 0x4E (boot loader), 0x51/0x53/0x54 (draughts scans): accepted, nothing to answer.

@@ -89,7 +89,10 @@ export function createFirmataFirmware(end: DeviceEnd, model: ArduinoModel, name 
         return;
       case EXTENDED_ANALOG: {
         const [, pin = 0, ...value] = data;
-        model.writePwm(pin, value.reduce((sum, part, index) => sum | (part << (7 * index)), 0));
+        model.writePwm(
+          pin,
+          value.reduce((sum, part, index) => sum | (part << (7 * index)), 0),
+        );
         return;
       }
       case I2C_REQUEST: {

@@ -45,8 +45,7 @@ export class Hd44780 {
 
   /** The visible characters of each row (no display shift). */
   rows(columns = 16): string[] {
-    const row = (start: number): string =>
-      String.fromCharCode(...this.ddram.subarray(start, start + columns)).replace(/[^\x20-\x7e]/g, '?');
+    const row = (start: number): string => String.fromCharCode(...this.ddram.subarray(start, start + columns)).replace(/[^\x20-\x7e]/g, '?');
     return this.twoLines ? [row(0x00), row(0x40)] : [row(0x00)];
   }
 

@@ -161,10 +161,13 @@ export function createVirtualLineClock(options: VirtualLineClockOptions): Virtua
     scheduler.clearTimeout(flagTimer);
     if (mode !== 'mirror' || running === 'none' || paused || flagged[running]) return;
     const side = running;
-    flagTimer = scheduler.setTimeout(() => {
-      flagged = { ...flagged, [side]: true };
-      sendEvent({ type: 'flag', side });
-    }, stored[side] - (scheduler.now() - runningSince));
+    flagTimer = scheduler.setTimeout(
+      () => {
+        flagged = { ...flagged, [side]: true };
+        sendEvent({ type: 'flag', side });
+      },
+      stored[side] - (scheduler.now() - runningSince),
+    );
   };
 
   const hello = (): void => {

@@ -14,7 +14,10 @@ export interface Random {
 export function seededRandom(seed: number | string): Random {
   const key = typeof seed === 'number' ? String(seed) : seed;
   // Spread the seed over the state with a string hash (cyrb128-style) so nearby seeds diverge at once.
-  let h1 = 1779033703, h2 = 3144134277, h3 = 1013904242, h4 = 2773480762;
+  let h1 = 1779033703,
+    h2 = 3144134277,
+    h3 = 1013904242,
+    h4 = 2773480762;
   for (let i = 0; i < key.length; i++) {
     const k = key.charCodeAt(i);
     h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
@@ -22,7 +25,10 @@ export function seededRandom(seed: number | string): Random {
     h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
     h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
   }
-  let a = h1 >>> 0, b = h2 >>> 0, c = h3 >>> 0, d = h4 >>> 0;
+  let a = h1 >>> 0,
+    b = h2 >>> 0,
+    c = h3 >>> 0,
+    d = h4 >>> 0;
 
   const nextUint32 = (): number => {
     const t = (((a + b) >>> 0) + d) >>> 0;

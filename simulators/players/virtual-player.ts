@@ -134,15 +134,13 @@ export function createVirtualGame(options: {
   readonly style?: PlayingStyle;
   readonly maxPlies?: number;
 }): GameScript {
-  const player = (side: Side) =>
-    createVirtualPlayer({ seed: `${options.seed}/${side}`, thinkMs: options.thinkMs, style: options.style ?? 'eager' });
+  const player = (side: Side) => createVirtualPlayer({ seed: `${options.seed}/${side}`, thinkMs: options.thinkMs, style: options.style ?? 'eager' });
   return playVirtualGame({ white: player('white'), black: player('black'), maxPlies: options.maxPlies ?? 300 });
 }
 
 /** createVirtualGame's game, played as far as it is asked for (startVirtualGame). */
 export function startSeededGame(options: Parameters<typeof createVirtualGame>[0]): VirtualGame {
-  const player = (side: Side) =>
-    createVirtualPlayer({ seed: `${options.seed}/${side}`, thinkMs: options.thinkMs, style: options.style ?? 'eager' });
+  const player = (side: Side) => createVirtualPlayer({ seed: `${options.seed}/${side}`, thinkMs: options.thinkMs, style: options.style ?? 'eager' });
   return startVirtualGame({ white: player('white'), black: player('black'), maxPlies: options.maxPlies ?? 300 });
 }
 

@@ -81,7 +81,9 @@ describe('the attention queue across the rounds of an event', () => {
       expect(answer.status).toBe(200);
       return ((await answer.json()) as { items: { what: string; at: number }[] }).items;
     };
-    expect((await history(`?section=${section}&round=1`)).filter((h) => h.what.startsWith('flag'))).toEqual([expect.objectContaining({ what: 'flag (white)', at: startAt + 1_000 })]);
+    expect((await history(`?section=${section}&round=1`)).filter((h) => h.what.startsWith('flag'))).toEqual([
+      expect.objectContaining({ what: 'flag (white)', at: startAt + 1_000 }),
+    ]);
     expect((await history('')).filter((h) => h.what.startsWith('flag'))).toEqual([]);
   });
 });

@@ -27,7 +27,11 @@ export interface ConsoleInChromium {
  * the file's tests, `ready` run on the console first; stops both and removes the directory after them.
  * Call it at the top level of a test file.
  */
-export function consoleInChromium(name: string, options: () => Omit<ConsoleOptions, 'dataDir' | 'port'>, ready?: (run: RunningConsole) => void): ConsoleInChromium {
+export function consoleInChromium(
+  name: string,
+  options: () => Omit<ConsoleOptions, 'dataDir' | 'port'>,
+  ready?: (run: RunningConsole) => void,
+): ConsoleInChromium {
   let run: RunningConsole | undefined;
   let browser: Browser | undefined;
   let dataDir: string | undefined;

@@ -14,7 +14,9 @@ describe('zeitnot serve command line', () => {
     expect(parseDeviceSpec('A1=line:/tmp/pty:1')).toEqual({ board: 'A1', kind: 'line', path: '/tmp/pty:1' });
     expect(parseDeviceSpec('7=dgt:serial=01025')).toEqual({ board: '7', kind: 'dgt', path: 'serial 01025', serial: '01025' });
     expect(() => parseDeviceSpec('7=line:serial=01025')).toThrow('only a DGT board is found by its serial number');
-    expect(() => parseDeviceSpec('3=usb:/dev/x')).toThrow("--device '3=usb:/dev/x': expected BOARD=dgt:PATH, BOARD=dgt:serial=NNNNN, BOARD=line:PATH or BOARD=firmata:PATH");
+    expect(() => parseDeviceSpec('3=usb:/dev/x')).toThrow(
+      "--device '3=usb:/dev/x': expected BOARD=dgt:PATH, BOARD=dgt:serial=NNNNN, BOARD=line:PATH or BOARD=firmata:PATH",
+    );
   });
 
   it('prints its help, and refuses bad input with a clear message', () => {
@@ -46,7 +48,11 @@ describe('zeitnot serve command line', () => {
     const dir = mkdtempSync(join(tmpdir(), 'zeitnot-cli-'));
     try {
       expect(serve('--event', 'cairns-cup-2019', '--tls-cert', 'x.pem', '--data', dir).stderr).toContain('--tls-cert and --tls-key go together');
-      const child = spawn(process.execPath, ['bin/zeitnot.js', 'serve', '--event', 'cairns-cup-2019', '--host', '0.0.0.0', '--port', '0', '--data', join(dir, 'data')], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        process.execPath,
+        ['bin/zeitnot.js', 'serve', '--event', 'cairns-cup-2019', '--host', '0.0.0.0', '--port', '0', '--data', join(dir, 'data')],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let out = '';
       let err = '';
       child.stdout.on('data', (d) => (out += String(d)));
@@ -67,7 +73,9 @@ describe('zeitnot serve command line', () => {
     const file = join(dir, 'event.json');
     writeFileSync(file, presetJson('cairns-cup-2019'));
     const start = async (): Promise<string> => {
-      const child = spawn(process.execPath, ['bin/zeitnot.js', 'serve', '--event', file, '--port', '0', '--data', join(dir, 'data')], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['bin/zeitnot.js', 'serve', '--event', file, '--port', '0', '--data', join(dir, 'data')], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       child.stdout.on('data', (d) => (out += String(d)));
       const end = Date.now() + 30_000;
@@ -107,7 +115,11 @@ describe('zeitnot serve command line', () => {
       expect(out).toContain('zeitnot console: 2019 Cairns Cup: Cairns Cup (round 1 of 9), time x40');
       expect(out).toMatch(/arbiter page: http:\/\/localhost:\d+\/#token=\S{24}/);
       const url = /spectators:\s+(\S+)\/spectator/.exec(out)![1]!;
-      type Api = { round: { timeControl: string; defaultTimeMs: number }; boards: { presses: { white: number }; device?: { kind: string } }[]; attention: { board: string; code: string }[] };
+      type Api = {
+        round: { timeControl: string; defaultTimeMs: number };
+        boards: { presses: { white: number }; device?: { kind: string } }[];
+        attention: { board: string; code: string }[];
+      };
       let api: Api | undefined;
       const until = Date.now() + 30_000;
       do {

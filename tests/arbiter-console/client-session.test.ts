@@ -23,7 +23,15 @@ class FakeSocket extends EventEmitter {
   }
 }
 
-const limits: SessionLimits = { maxMessageBytes: 4096, rate: { perSecond: 20, burst: 40 }, sendBufferBytes: 1000, queuedAnswers: 3, behindMs: 5_000, deltasPerSecond: 10, deltaWindowMs: 1000 };
+const limits: SessionLimits = {
+  maxMessageBytes: 4096,
+  rate: { perSecond: 20, burst: 40 },
+  sendBufferBytes: 1000,
+  queuedAnswers: 3,
+  behindMs: 5_000,
+  deltasPerSecond: 10,
+  deltaWindowMs: 1000,
+};
 
 let ws: FakeSocket;
 let snapshots: number;
@@ -34,7 +42,20 @@ beforeEach(() => {
   ws = new FakeSocket();
   snapshots = 0;
   const host: SessionHost = { hello() {}, command() {}, snapshot: () => void (snapshots += 1), delta() {}, pong() {}, closed() {} };
-  session = new ClientSession(ws as unknown as WebSocket, '127.0.0.1', limits, host, { now: () => Date.now(), schedule: (fn, ms) => { const t = setTimeout(fn, ms); return () => clearTimeout(t); } }, 10_000);
+  session = new ClientSession(
+    ws as unknown as WebSocket,
+    '127.0.0.1',
+    limits,
+    host,
+    {
+      now: () => Date.now(),
+      schedule: (fn, ms) => {
+        const t = setTimeout(fn, ms);
+        return () => clearTimeout(t);
+      },
+    },
+    10_000,
+  );
   session.welcome({ kind: 'spectator' });
 });
 

@@ -26,7 +26,12 @@ afterAll(() => {
 function fortyPlayerEvent(): string {
   const event = JSON.parse(presetJson('cairns-cup-2019')) as { sections: Record<string, unknown>[] };
   const section = event.sections[0]!;
-  section.players = Array.from({ length: 40 }, (_, i) => ({ id: i + 1, name: `Player ${String(i + 1).padStart(2, '0')}`, federation: 'USA', fideRating: 2600 - i * 10 }));
+  section.players = Array.from({ length: 40 }, (_, i) => ({
+    id: i + 1,
+    name: `Player ${String(i + 1).padStart(2, '0')}`,
+    federation: 'USA',
+    fideRating: 2600 - i * 10,
+  }));
   section.schedule = Array.from({ length: 39 }, (_, i) => new Date(Date.UTC(2019, 1, 6 + i, 19)).toISOString().replace('.000Z', '+00:00'));
   const file = join(dataDir, 'event.json');
   writeFileSync(file, JSON.stringify(event));
@@ -34,7 +39,10 @@ function fortyPlayerEvent(): string {
 }
 
 async function serve(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['bin/zeitnot.js', 'serve', '--data', join(dataDir, 'data'), '--port', '0', ...args], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['bin/zeitnot.js', 'serve', '--data', join(dataDir, 'data'), '--port', '0', ...args], {
+    cwd: process.cwd(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let out = '';
   let err = '';

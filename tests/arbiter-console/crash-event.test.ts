@@ -17,7 +17,17 @@ afterAll(() => {
 });
 const serve = (args: string[]) => consoles.serve(args);
 
-type Board = { id: string; status: string; white: string; black: string; result?: unknown; presses: unknown; moves: unknown; arrived: unknown; version: number };
+type Board = {
+  id: string;
+  status: string;
+  white: string;
+  black: string;
+  result?: unknown;
+  presses: unknown;
+  moves: unknown;
+  arrived: unknown;
+  version: number;
+};
 
 /** What must be identical after a restart: the arbiter's tournament view, the boards (without their running times), the event. */
 async function eventNow(url: string, token: string): Promise<unknown> {
@@ -93,7 +103,8 @@ describe('SIGKILL in each state of a round', () => {
     const playing = await killAndRestart('playing');
     expect(playing.boards.map((b) => b.status)).toEqual(['running', 'running', 'running', 'running', 'running']);
 
-    for (const board of ['1', '2', '3', '4', '5']) await command(arbiter, { type: 'result', board, result: board === '3' ? '1/2-1/2' : '1-0', termination: 'resignation' });
+    for (const board of ['1', '2', '3', '4', '5'])
+      await command(arbiter, { type: 'result', board, result: board === '3' ? '1/2-1/2' : '1-0', termination: 'resignation' });
     const confirming = await killAndRestart('results to confirm');
     expect(confirming.boards.map((b) => b.status)).toEqual(['finished', 'finished', 'finished', 'finished', 'finished']);
     expect(confirming.view.rounds.find((r) => r.round === 1)!.games.map((g) => g.source)).toEqual(['clock', 'clock', 'clock', 'clock', 'clock']);

@@ -36,12 +36,23 @@ describe('crash and restart', () => {
     });
     await new Promise((r) => ws.once('open', r));
     ws.send(JSON.stringify({ type: 'hello', role: 'arbiter', token: first.token }));
-    await until(() => seen.size === 5 && [...seen.values()].every((b) => b.presses.white + b.presses.black >= 2), 'two presses on each of the five boards', 20_000, 20);
+    await until(
+      () => seen.size === 5 && [...seen.values()].every((b) => b.presses.white + b.presses.black >= 2),
+      'two presses on each of the five boards',
+      20_000,
+      20,
+    );
     ws.send(JSON.stringify({ type: 'command', id: 'pause-5', command: { type: 'pause', board: '5', reason: 'dispute on board 5' } }));
     let sent = 0;
     const commands = setInterval(() => {
       const board = String((sent % 4) + 1);
-      ws.send(JSON.stringify({ type: 'command', id: `add-${sent}`, command: { type: 'addTime', board, side: sent % 2 ? 'black' : 'white', ms: 1000 + sent, reason: `cmd add-${sent}` } }));
+      ws.send(
+        JSON.stringify({
+          type: 'command',
+          id: `add-${sent}`,
+          command: { type: 'addTime', board, side: sent % 2 ? 'black' : 'white', ms: 1000 + sent, reason: `cmd add-${sent}` },
+        }),
+      );
       sent++;
     }, 25);
     await until(() => acks.size >= 40, '40 commands acknowledged', 20_000, 20);
@@ -83,7 +94,16 @@ describe('crash and restart', () => {
     expect(api.clock.at).toBeGreaterThanOrEqual(lastAt);
     for (const after of api.boards) {
       const before = killed.get(after.id)!;
-      const strip = (v: BoardView) => ({ ...v, remainingMs: undefined, remainingNowMs: undefined, asOf: undefined, version: undefined, device: undefined, timeControl: undefined, alerts: undefined });
+      const strip = (v: BoardView) => ({
+        ...v,
+        remainingMs: undefined,
+        remainingNowMs: undefined,
+        asOf: undefined,
+        version: undefined,
+        device: undefined,
+        timeControl: undefined,
+        alerts: undefined,
+      });
       expect(strip(after)).toEqual(strip(before));
       // Downtime rule: the running clock kept running; a paused or waiting clock lost nothing.
       expect(after.remainingNowMs).toEqual(remainingAt(killedStates.get(after.id)!, api.clock.at));

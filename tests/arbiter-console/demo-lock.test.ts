@@ -37,7 +37,9 @@ describe('a second npm start on a running demo', () => {
       expect(readFileSync(join(data, 'console.pid'), 'utf8')).toBe(`${first.child.pid}\n`);
       const second = spawnSync(process.execPath, ['bin/zeitnot.js', 'serve', '--demo', '--data', data, '--port', '0'], { encoding: 'utf8', timeout: 30_000 });
       expect(second.status).toBe(1);
-      expect(second.stderr).toBe(`zeitnot serve: the demo is already running: ${data} is in use by a running console (pid ${first.child.pid}); open the page it printed, or stop it first\n`);
+      expect(second.stderr).toBe(
+        `zeitnot serve: the demo is already running: ${data} is in use by a running console (pid ${first.child.pid}); open the page it printed, or stop it first\n`,
+      );
       expect(second.stdout).toBe('');
       expect(readFileSync(join(data, 'arbiter-token.scrypt'))).toEqual(token);
       expect(existsSync(join(data, 'journal.sqlite'))).toBe(true);

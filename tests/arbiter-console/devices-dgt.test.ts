@@ -59,7 +59,8 @@ describe('a DGT board and clock through a pseudo-terminal (mirror role)', () => 
     const hall = run!.hall;
     expect(hall.boards.get('1')!.config.timekeeper).toBe('device');
     await until(() => hall.view('1')!.device?.connection === 'connected', 'the DGT board to connect');
-    for (const side of ['white', 'black'] as const) hall.record({ kind: 'clock', board: '1', event: { type: 'arrive', side, at: hall.source.now(), by: { kind: 'player', side } } });
+    for (const side of ['white', 'black'] as const)
+      hall.record({ kind: 'clock', board: '1', event: { type: 'arrive', side, at: hall.source.now(), by: { kind: 'player', side } } });
     vboard.clock.startStop(); // the arbiter starts the DGT clock: White's runs
     await until(() => hall.view('1')!.status === 'running', 'the start from the clock');
     await sleep(1_200);

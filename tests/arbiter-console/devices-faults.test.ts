@@ -20,7 +20,9 @@ afterAll(async () => {
 });
 
 const connectionNotes = (run: RunningConsole, board: string) =>
-  [...run.journal.entries()].flatMap((e) => (e.record.kind === 'note' && e.record.board === board && e.record.note.type === 'connection' ? [e.record.note] : []));
+  [...run.journal.entries()].flatMap((e) =>
+    e.record.kind === 'note' && e.record.board === board && e.record.note.type === 'connection' ? [e.record.note] : [],
+  );
 
 describe('a missing and a busy port at start', () => {
   it('brings the console up for the others, says why and how to fix it, and retries', { timeout: 90_000 }, async () => {

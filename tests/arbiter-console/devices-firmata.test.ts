@@ -18,14 +18,19 @@ let end: DeviceEnd;
 let model: ArduinoModel;
 let run: RunningConsole | undefined;
 
-
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'zeitnot-firmata-console-'));
   pair = await openPtyPair();
   end = await ptySerialDevice(pair.b, 57_600);
   model = new ArduinoModel();
   createFirmataFirmware(end, model).powerOn();
-  run = await startConsole({ dataDir: join(dir, 'data'), port: 0, noPage: true, ...oneSectionConsole({ boards: 1 }), devices: [parseDeviceSpec(`1=firmata:${pair.a}`)] });
+  run = await startConsole({
+    dataDir: join(dir, 'data'),
+    port: 0,
+    noPage: true,
+    ...oneSectionConsole({ boards: 1 }),
+    devices: [parseDeviceSpec(`1=firmata:${pair.a}`)],
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -40,7 +45,8 @@ describe('an Arduino clock (Firmata) through a pseudo-terminal', () => {
     const hall = run!.hall;
     expect(hall.boards.get('1')!.config.timekeeper).toBeUndefined();
     await until(() => hall.view('1')!.device?.connection === 'connected', 'the Arduino to connect');
-    for (const side of ['white', 'black'] as const) hall.record({ kind: 'clock', board: '1', event: { type: 'arrive', side, at: hall.source.now(), by: { kind: 'player', side } } });
+    for (const side of ['white', 'black'] as const)
+      hall.record({ kind: 'clock', board: '1', event: { type: 'arrive', side, at: hall.source.now(), by: { kind: 'player', side } } });
     expect(hall.command({ type: 'startAll' }, 'chief')).toMatchObject({ ok: true });
     await until(() => model.output(pin.whiteLed) === 1, "White's LED");
     model.drive(pin.whiteButton, 0);

@@ -12,7 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { defaultFirmataPins as pin, lcdRows, systemScheduler } from '../../device-bridge/internal.ts';
-import { ArduinoModel, createFirmataFirmware, createVirtualLineClock, ptySerialDevice, type DeviceEnd, type VirtualLineClock } from '../../simulators/internal.ts';
+import {
+  ArduinoModel,
+  createFirmataFirmware,
+  createVirtualLineClock,
+  ptySerialDevice,
+  type DeviceEnd,
+  type VirtualLineClock,
+} from '../../simulators/internal.ts';
 import { parseDeviceSpec, startConsole, type JournalRecord, type RunningConsole } from '../../arbiter-console/index.ts';
 import { openPtyPair, type PtyPair } from '../support/pty.ts';
 import { until } from '../support/wait.ts';
@@ -66,7 +73,8 @@ it('a restart continues both games from the journal: no press twice, the press m
   let hall = run!.hall;
   await until(() => connected('1') && connected('2'), 'both clocks connected');
   for (const board of ['1', '2']) {
-    for (const side of ['white', 'black'] as const) hall.record({ kind: 'clock', board, event: { type: 'arrive', side, at: hall.source.now(), by: { kind: 'player', side } } });
+    for (const side of ['white', 'black'] as const)
+      hall.record({ kind: 'clock', board, event: { type: 'arrive', side, at: hall.source.now(), by: { kind: 'player', side } } });
   }
   expect(hall.command({ type: 'startAll' }, 'chief')).toMatchObject({ ok: true });
   await until(() => line.display.running === 'white' && arduino.output(pin.whiteLed) === 1, 'both clocks running for White');

@@ -26,7 +26,13 @@ beforeAll(async () => {
   end = await ptySerialDevice(device);
   clock = createVirtualLineClock({ end, scheduler: systemScheduler, name: 'test-clock' });
   clock.powerOn();
-  run = await startConsole({ dataDir: join(dir, 'data'), port: 0, noPage: true, ...oneSectionConsole({ boards: 2 }), devices: [parseDeviceSpec(`1=line:${host}`)] });
+  run = await startConsole({
+    dataDir: join(dir, 'data'),
+    port: 0,
+    noPage: true,
+    ...oneSectionConsole({ boards: 2 }),
+    devices: [parseDeviceSpec(`1=line:${host}`)],
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -41,7 +47,8 @@ describe('a line clock through a pseudo-terminal', () => {
   it('reports its connection, shows the engine time (host role) and turns presses into journaled events', async () => {
     const hall = run.hall;
     await until(() => hall.view('1')!.device?.connection === 'connected', 'board 1 connected', 15_000, 20);
-    for (const side of ['white', 'black'] as const) hall.record({ kind: 'clock', board: '1', event: { type: 'arrive', side, at: hall.source.now(), by: { kind: 'player', side } } });
+    for (const side of ['white', 'black'] as const)
+      hall.record({ kind: 'clock', board: '1', event: { type: 'arrive', side, at: hall.source.now(), by: { kind: 'player', side } } });
     expect(hall.command({ type: 'startAll' }, 'chief')).toMatchObject({ ok: true });
     await until(() => clock.display.running === 'white', "White's clock running", 15_000, 20);
     clock.press('white');
@@ -52,14 +59,24 @@ describe('a line clock through a pseudo-terminal', () => {
     // Host role: the clock shows what the engine says (Black running, White's time with the increment),
     // to its display resolution, once the host's time line has arrived.
     const engineWhite = () => hall.boards.get('1')!.remainingAt(hall.source.now()).white;
-    await until(() => clock.display.running === 'black' && Math.abs(clock.display.white - engineWhite()) < 1500, "Black's clock running, White's showing the engine's time", 15_000, 20);
+    await until(
+      () => clock.display.running === 'black' && Math.abs(clock.display.white - engineWhite()) < 1500,
+      "Black's clock running, White's showing the engine's time",
+      15_000,
+      20,
+    );
     expect(engineWhite()).toBe(hall.view('1')!.remainingMs.white);
   });
 
   it('journals garbage from the line as input errors and keeps going', async () => {
     const before = run.journal.count();
     clock.sendRaw('\u0000\u00ff garbage that is not a line\n');
-    await until(() => [...run.journal.entries(before)].some((e) => e.record.kind === 'note' && e.record.note.type === 'inputError'), 'the input error journaled', 15_000, 20);
+    await until(
+      () => [...run.journal.entries(before)].some((e) => e.record.kind === 'note' && e.record.note.type === 'inputError'),
+      'the input error journaled',
+      15_000,
+      20,
+    );
     clock.press('black');
     await until(() => run.hall.view('1')!.presses.black === 1, "Black's press", 15_000, 20);
   });

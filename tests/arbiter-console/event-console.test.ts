@@ -69,7 +69,10 @@ describe('the whole event in one console', () => {
     expect(run.hall.boards.get('4')!.state.status).toBe('waiting');
     // A round robin round cannot be published over a round still on the boards.
     ok(rr.command({ type: 'pairNextRound', section: 'rr' }, 'IA'));
-    expect(rr.command({ type: 'publishRound', section: 'rr' }, 'IA')).toMatchObject({ ok: false, reason: expect.stringContaining('confirm its results first') });
+    expect(rr.command({ type: 'publishRound', section: 'rr' }, 'IA')).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('confirm its results first'),
+    });
     const standings = await (await fetch(`${run.url}/api/standings?section=open`)).json();
     const summary = await (await fetch(`${run.url}/api/event`)).json();
     expect(summary).toEqual({
@@ -139,7 +142,10 @@ describe('what the console does not start', () => {
   it("refuses a new data directory without an event, and the journal of an earlier version's single-round console", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'zeitnot-no-event-'));
     dirs.push(dir);
-    await expect(startConsole({ dataDir: dir, port: 0, noPage: true })).rejects.toMatchObject({ code: 'no-event', message: `${dir} holds no event yet: give an event (--event FILE|PRESET)` });
+    await expect(startConsole({ dataDir: dir, port: 0, noPage: true })).rejects.toMatchObject({
+      code: 'no-event',
+      message: `${dir} holds no event yet: give an event (--event FILE|PRESET)`,
+    });
     // Such a journal's meta holds the round it ran, no event (journal format kept).
     const journal = new Journal(join(dir, 'journal.sqlite'));
     journal.setMeta({ round: cairnsRound(), epochWallMs: 0, scale: 1 });

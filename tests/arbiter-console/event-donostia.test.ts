@@ -18,7 +18,8 @@ function donostiaFromTomorrow(): ZeitnotEvent {
   const json = JSON.parse(presetJson('donostia-2009')) as { sections: { schedule: string[]; defaultTimeMinutes: number }[] };
   const first = Date.parse('2009-07-07T00:00:00Z');
   const days = Math.ceil((Date.now() - first) / 86_400_000) + 1;
-  const shift = (start: string): string => new Date(Date.parse(`${start.slice(0, 10)}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10) + start.slice(10);
+  const shift = (start: string): string =>
+    new Date(Date.parse(`${start.slice(0, 10)}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10) + start.slice(10);
   for (const section of json.sections) section.schedule = section.schedule.map(shift);
   // Donostia gives every group 60 minutes; an event file may give each section its own (here Kutxa 45).
   json.sections[3]!.defaultTimeMinutes = 45;

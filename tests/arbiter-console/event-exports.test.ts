@@ -23,10 +23,14 @@ const exported = new Map<string, { trf: string; standings: Row[] }>();
 let summary: EventSummary | undefined;
 
 beforeAll(async () => {
-  const child = spawn(process.execPath, ['bin/zeitnot.js', 'serve', '--event', 'sa-open-2009', '--simulate-event', '--time-scale', '5000', '--port', '0', '--data', join(work, 'data')], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['bin/zeitnot.js', 'serve', '--event', 'sa-open-2009', '--simulate-event', '--time-scale', '5000', '--port', '0', '--data', join(work, 'data')],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   child.stdout.on('data', (d) => (out += String(d)));
   child.stderr.on('data', (d) => (out += String(d)));
@@ -64,25 +68,28 @@ describe('a simulated event exports what other programs check (SA Open 2009, bot
     });
   });
 
-  it.each(['open', 'b'])('%s: /api/trf re-pairs every round as the engine paired it (zeitnot pair --dutch -c), and ranks as /api/standings (zeitnot standings)', (id) => {
-    const { trf, standings } = exported.get(id)!;
-    // Byes and absences as 0000, never '   0' (bbpPairings refuses it), opponents by pairing number.
-    expect(trf).not.toMatch(/ {3}0 [-wb] /);
-    expect(trf).toMatch(/^XXR 11$/m);
-    const file = join(work, `${id}.trf`);
-    writeFileSync(file, trf);
-    const check = run(process.execPath, 'bin/zeitnot.js', 'pair', '--dutch', file, '-c');
-    expect(check.stdout + check.stderr).toBe('11 rounds checked: no differences\n');
-    expect(check.status).toBe(0);
-    const ranked = run(process.execPath, 'bin/zeitnot.js', 'standings', file, '--preset', `sa-open-2009:${id}`, '--json');
-    expect(ranked.status, ranked.stderr).toBe(0);
-    // The file numbers players by pairing number, the console by event id: compared by name.
-    const rows = (JSON.parse(ranked.stdout) as Row[]).map((r) => [r.rank, r.name, r.points, r.tiebreaks]);
-    expect(rows).toEqual(standings.map((r) => [r.rank, r.name, r.points, r.tiebreaks]));
-    // Real games were played: most results are rated ones (1, 0, =), not unplayed ones.
-    const results = [...trf.matchAll(/^001 .*$/gm)].flatMap((m) => [...m[0].slice(91).matchAll(/ {2}[ 0-9]{4} [wb-] (\S)/g)].map((r) => r[1]));
-    expect(results.filter((r) => r === '1' || r === '0' || r === '=').length).toBeGreaterThan(results.length / 2);
-  });
+  it.each(['open', 'b'])(
+    '%s: /api/trf re-pairs every round as the engine paired it (zeitnot pair --dutch -c), and ranks as /api/standings (zeitnot standings)',
+    (id) => {
+      const { trf, standings } = exported.get(id)!;
+      // Byes and absences as 0000, never '   0' (bbpPairings refuses it), opponents by pairing number.
+      expect(trf).not.toMatch(/ {3}0 [-wb] /);
+      expect(trf).toMatch(/^XXR 11$/m);
+      const file = join(work, `${id}.trf`);
+      writeFileSync(file, trf);
+      const check = run(process.execPath, 'bin/zeitnot.js', 'pair', '--dutch', file, '-c');
+      expect(check.stdout + check.stderr).toBe('11 rounds checked: no differences\n');
+      expect(check.status).toBe(0);
+      const ranked = run(process.execPath, 'bin/zeitnot.js', 'standings', file, '--preset', `sa-open-2009:${id}`, '--json');
+      expect(ranked.status, ranked.stderr).toBe(0);
+      // The file numbers players by pairing number, the console by event id: compared by name.
+      const rows = (JSON.parse(ranked.stdout) as Row[]).map((r) => [r.rank, r.name, r.points, r.tiebreaks]);
+      expect(rows).toEqual(standings.map((r) => [r.rank, r.name, r.points, r.tiebreaks]));
+      // Real games were played: most results are rated ones (1, 0, =), not unplayed ones.
+      const results = [...trf.matchAll(/^001 .*$/gm)].flatMap((m) => [...m[0].slice(91).matchAll(/ {2}[ 0-9]{4} [wb-] (\S)/g)].map((r) => r[1]));
+      expect(results.filter((r) => r === '1' || r === '0' || r === '=').length).toBeGreaterThan(results.length / 2);
+    },
+  );
 
   it.skipIf(!bbp).each(['open', 'b'])(
     '%s: bbpPairings -c reads /api/trf and reports no difference (skipped: set BBPPAIRINGS or BBP to a bbpPairings binary built beside the project)',

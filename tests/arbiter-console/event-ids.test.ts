@@ -47,7 +47,13 @@ async function acked(client: TestClient, command: object): Promise<Message> {
  * Plays the section's live round through the console: players arrive, the clocks start, and on each
  * hall board (found from the published pairing's board order) `winner` decides the result by pairing number.
  */
-async function playRound(c: RunningConsole, chief: TestClient, event: ZeitnotEvent, section: string, winner: (white: number, black: number) => 'white' | 'black' | 'draw'): Promise<void> {
+async function playRound(
+  c: RunningConsole,
+  chief: TestClient,
+  event: ZeitnotEvent,
+  section: string,
+  winner: (white: number, black: number) => 'white' | 'black' | 'draw',
+): Promise<void> {
   const desk = c.desks.get(section)!;
   const games = desk.pairingOf(desk.liveRound)!.games;
   const hall = hallBoardNumbers(event, section);
@@ -126,7 +132,9 @@ describe('players by pairing number, names for display', () => {
       const rating = event.sections.find((s) => s.id === section)!.players.find((p) => p.id === 3)!.fideRating!;
       expect(trf).toMatch(new RegExp(`^001 +\\d+ +Chris Renamed +${rating} `, 'm'));
       expect(trf).not.toContain(old);
-      const pairings = (await (await fetch(`${run.url}/api/pairings?section=${section}&round=1`)).json()) as { games: { white: { id: number; name: string } }[] };
+      const pairings = (await (await fetch(`${run.url}/api/pairings?section=${section}&round=1`)).json()) as {
+        games: { white: { id: number; name: string } }[];
+      };
       expect(pairings.games.flatMap((g) => (g.white.id === 3 ? [g.white.name] : []))).not.toContain(old);
       // The round-1 record of the hall keeps the name it was played under.
       const pgnOld = await (await fetch(`${run.url}/api/pgn?section=${encodeURIComponent(section)}&round=1`)).text();

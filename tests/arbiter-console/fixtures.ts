@@ -134,7 +134,8 @@ export function testHall(round = cairnsRound()): TestHall {
 /** Everyone present, clocks started at `at`. */
 export function startAll(t: TestHall, at: number): void {
   for (const id of t.hall.boards.keys()) {
-    for (const side of ['white', 'black'] as const) t.hall.record({ kind: 'clock', board: id, event: { type: 'arrive', side, at: t.source.now(), by: { kind: 'player', side } } });
+    for (const side of ['white', 'black'] as const)
+      t.hall.record({ kind: 'clock', board: id, event: { type: 'arrive', side, at: t.source.now(), by: { kind: 'player', side } } });
   }
   t.source.set(at);
   for (const id of t.hall.boards.keys()) t.hall.record({ kind: 'clock', board: id, event: { type: 'start', at, by: { kind: 'system' } } });

@@ -32,8 +32,12 @@ const garbage = fc.oneof(
   fc.string({ maxLength: 200 }),
   fc.json({ maxDepth: 3 }),
   fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify({ type: 'command', id: 'f', command: v })),
-  fc.record({ type: fc.constantFrom('hello', 'command', 'resync', 'ping', 'HELLO', ''), role: fc.string(), token: fc.anything() }).map((v) => JSON.stringify(v)),
-  fc.constantFrom('resync', 'startAll', 'pauseAll').map((type) => JSON.stringify(type === 'resync' ? { type } : { type: 'command', id: 'u', command: { type, reason: 'unauthenticated' } })),
+  fc
+    .record({ type: fc.constantFrom('hello', 'command', 'resync', 'ping', 'HELLO', ''), role: fc.string(), token: fc.anything() })
+    .map((v) => JSON.stringify(v)),
+  fc
+    .constantFrom('resync', 'startAll', 'pauseAll')
+    .map((type) => JSON.stringify(type === 'resync' ? { type } : { type: 'command', id: 'u', command: { type, reason: 'unauthenticated' } })),
   fc.string({ minLength: 4200, maxLength: 5000 }),
 );
 
@@ -41,7 +45,8 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-fuzz-'));
   run = await startConsole({ dataDir, port: 0, noPage: true, ...oneSectionConsole({ boards: 4 }), server: { rateLimit: { perSecond: 1e6, burst: 1e6 } } });
   for (const id of run.hall.boards.keys()) {
-    for (const side of ['white', 'black'] as const) run.hall.record({ kind: 'clock', board: id, event: { type: 'arrive', side, at: run.hall.source.now(), by: { kind: 'player', side } } });
+    for (const side of ['white', 'black'] as const)
+      run.hall.record({ kind: 'clock', board: id, event: { type: 'arrive', side, at: run.hall.source.now(), by: { kind: 'player', side } } });
   }
   run.hall.command({ type: 'startAll' }, 'chief');
 });
@@ -73,7 +78,9 @@ describe('protocol fuzz', () => {
       for (const f of fuzzers) for (let i = 0; i < 50; i++) f.ws.send(Buffer.from([0xff, 0x00, i]));
       let acked = 0;
       for (let i = 0; i < 20; i++) {
-        arbiter.ws.send(JSON.stringify({ type: 'command', id: `a${i}`, command: { type: 'addTime', board: '2', side: 'white', ms: 1000, reason: `fuzz ${i}` } }));
+        arbiter.ws.send(
+          JSON.stringify({ type: 'command', id: `a${i}`, command: { type: 'addTime', board: '2', side: 'white', ms: 1000, reason: `fuzz ${i}` } }),
+        );
       }
       await until(() => fuzzers.every((f) => f.messages.filter((m) => replyTypes.has(m.type)).length === 850), 'an answer to each fuzzed message', 20_000, 10);
       await until(() => (acked = arbiter.messages.filter((m) => m.type === 'ack').length) === 20, "20 acks of the arbiter's presses", 20_000, 10);
@@ -130,7 +137,9 @@ describe('protocol fuzz', () => {
 
   it('refuses a WebSocket from a foreign origin and names unknown boards', async () => {
     const foreign = new WebSocket(`${run.url.replace('http', 'ws')}/ws`, { headers: { origin: 'http://evil.example' } });
-    const status = await new Promise<number>((resolve) => foreign.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)).on('error', () => resolve(-1)));
+    const status = await new Promise<number>((resolve) =>
+      foreign.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)).on('error', () => resolve(-1)),
+    );
     expect(status).toBe(403);
     const res = await fetch(`${run.url}/api/pgn/42`);
     expect(res.status).toBe(404);

@@ -8,7 +8,17 @@ import { join } from 'node:path';
 import { SimulatedClock } from 'xstate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { replayGame, type ClockEvent } from '../../clock-engine/internal.ts';
-import { Journal, PlayingHall, boardGameConfig, gameSystemId, manualSource, realClock, type HallClock, type HallOptions, type JournalRecord } from '../../arbiter-console/internal.ts';
+import {
+  Journal,
+  PlayingHall,
+  boardGameConfig,
+  gameSystemId,
+  manualSource,
+  realClock,
+  type HallClock,
+  type HallOptions,
+  type JournalRecord,
+} from '../../arbiter-console/internal.ts';
 import { MIN, cairnsRound, seatBare } from './fixtures.ts';
 
 const dirs: string[] = [];
@@ -76,7 +86,12 @@ describe('hall on game-clock actors', () => {
     clock.set(10_000 + 30 * MIN + 1);
     expect(clockEvents(journal, '3').at(-1)).toMatchObject({ type: 'defaultTimeExpired', absent: ['black'], at: 10_000 + 30 * MIN + 1 });
     // Laws 2018: the arbiter decides (6.7.1), so the clock raises the alert rather than a result.
-    expect(hall.attention().filter((a) => a.board === '3').map((a) => a.code)).toContain('default-time-expired');
+    expect(
+      hall
+        .attention()
+        .filter((a) => a.board === '3')
+        .map((a) => a.code),
+    ).toContain('default-time-expired');
     expectActorsEqualReplay(hall, journal);
   });
 
@@ -108,7 +123,11 @@ describe('hall on game-clock actors', () => {
     hall.command({ type: 'startAll' }, 'IA');
     clock.set(10_000);
     const board = hall.boards.get('1')!;
-    for (const [at, side] of [[12_000, 'white'], [15_000, 'black'], [16_500, 'white']] as const) {
+    for (const [at, side] of [
+      [12_000, 'white'],
+      [15_000, 'black'],
+      [16_500, 'white'],
+    ] as const) {
       clock.set(at);
       hall.record({ kind: 'clock', board: '1', event: { type: 'press', side, at, by: { kind: 'device', deviceId: 'clock-1' } } });
       expect(board.clockState()).toBe(board.state);

@@ -53,11 +53,13 @@ async function open(url: string, viewport = { width: 1366, height: 768 }): Promi
 }
 
 const rowsInView = (page: Page) =>
-  page.$$eval('.hall-row', (rows) =>
-    rows.filter((r) => {
-      const box = r.getBoundingClientRect();
-      return box.top >= 0 && box.bottom <= innerHeight && box.left >= 0 && box.right <= innerWidth;
-    }).length,
+  page.$$eval(
+    '.hall-row',
+    (rows) =>
+      rows.filter((r) => {
+        const box = r.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= innerHeight && box.left >= 0 && box.right <= innerWidth;
+      }).length,
   );
 const shownBoards = (page: Page) => page.$$eval('.hall-row', (rows) => rows.map((r) => (r as HTMLElement).dataset.board));
 
@@ -104,14 +106,21 @@ describe('a team of arbiters on a 400-board round, from their own browsers', () 
     const chief = await open(`${run.url}/#token=${run.newToken}`);
     await chief.waitForSelector('.hall-row[data-board="1"]');
     await chief.click('nav a[data-page="team"]');
-    for (const [id, name, boards] of [['A', 'North', '1-200'], ['B', 'South', '201-400']] as const) {
+    for (const [id, name, boards] of [
+      ['A', 'North', '1-200'],
+      ['B', 'South', '201-400'],
+    ] as const) {
       await chief.fill('#define-sector input[name="sector"]', id);
       await chief.fill('#define-sector input[name="name"]', name);
       await chief.fill('#define-sector input[name="boards"]', boards);
       await chief.click('#define-sector button');
       await chief.waitForSelector(`tr[data-sector="${id}"]`);
     }
-    for (const [name, role, sector] of [['FA North', 'sector', 'A'], ['FA South', 'sector', 'B'], ['IA Deputy', 'deputy', '']] as const) {
+    for (const [name, role, sector] of [
+      ['FA North', 'sector', 'A'],
+      ['FA South', 'sector', 'B'],
+      ['IA Deputy', 'deputy', ''],
+    ] as const) {
       await chief.fill('#issue-credential input[name="name"]', name);
       await chief.selectOption('#issue-credential select[name="role"]', role);
       if (sector) await chief.selectOption('#issue-credential select[name="sector"]', sector);
@@ -125,7 +134,7 @@ describe('a team of arbiters on a 400-board round, from their own browsers', () 
     await chief.context().close();
   }, 90_000);
 
-  it("each sector arbiter sees his sector first and acts there; outside it the console refuses, in his panel", async () => {
+  it('each sector arbiter sees his sector first and acts there; outside it the console refuses, in his panel', async () => {
     const north = await open(`${run.url}/#token=${tokens['FA North']}`);
     const south = await open(`${run.url}/#token=${tokens['FA South']}`);
     await north.waitForSelector('.hall-row[data-board="200"]');
@@ -191,7 +200,8 @@ describe('printing', () => {
     await page.click('nav a[data-page="pairings"]');
     await page.waitForSelector('tr[data-round="1"][data-board="1"]');
     await page.emulateMedia({ media: 'print' });
-    const visible = (sel: string) => page.$$eval(sel, (els) => els.filter((el) => getComputedStyle(el).display !== 'none' && (el as HTMLElement).offsetParent !== null).length);
+    const visible = (sel: string) =>
+      page.$$eval(sel, (els) => els.filter((el) => getComputedStyle(el).display !== 'none' && (el as HTMLElement).offsetParent !== null).length);
     expect(await visible('tr[data-round="1"]')).toBe(2);
     expect(await visible('nav a, button, select, .exports a')).toBe(0);
     expect(await visible('.slip')).toBe(0);

@@ -33,7 +33,11 @@ describe('playing hall', () => {
     expect(ok.ok).toBe(true);
     const last = [...t.journal.entries(before)].map((e) => e.record);
     expect(last).toEqual([
-      { kind: 'clock', board: '2', event: { type: 'addTime', at: 60_000, by: { kind: 'arbiter', name: 'IA Smith' }, side: 'black', ms: 120_000, reason: 'external disturbance' } },
+      {
+        kind: 'clock',
+        board: '2',
+        event: { type: 'addTime', at: 60_000, by: { kind: 'arbiter', name: 'IA Smith' }, side: 'black', ms: 120_000, reason: 'external disturbance' },
+      },
     ]);
     expect(ok.ok && ok.journalSeq).toBe(t.journal.count());
     expect(t.hall.view('2')!.remainingMs.black).toBe(5_550_000);
@@ -122,7 +126,9 @@ describe('playing hall', () => {
     expect(pgn).toContain('[WhiteClock "1:30:30"]');
     expect(pgn).toContain('[BlackClock "1:32:45"]');
     // One comment per ply: the clock, then the arbiter's notes.
-    expect(pgn.replace(/\s+/g, ' ')).toContain('1. e4 {[%clk 1:30:45] [%emt 0:00:15]} c5 {[%clk 1:30:45] [%emt 0:00:15]; Arbiter IA Smith: +0:02:00 to black (noise)}');
+    expect(pgn.replace(/\s+/g, ' ')).toContain(
+      '1. e4 {[%clk 1:30:45] [%emt 0:00:15]} c5 {[%clk 1:30:45] [%emt 0:00:15]; Arbiter IA Smith: +0:02:00 to black (noise)}',
+    );
     expect(pgn.trim().endsWith('*')).toBe(true);
     expect(chessJsRejects(pgn)).toBe('');
     expect(pgnExtractRejects(pgn)).toBe('');
@@ -139,9 +145,16 @@ describe('playing hall', () => {
     t.source.set(50_000);
     t.hall.command({ type: 'addTime', board: '1', side: 'black', ms: 120_000, reason: `noise${forged} [%clk 0:00:01]\r\u2028[Result "1-0"]` }, 'IA Smith');
     const pgn = boardPgn(t.hall.round, t.hall.boards.get('1')!, 55_000);
-    expect(pgn.split('\n\n')[1]!.split('\n').filter((l) => l.startsWith('['))).toEqual([]);
+    expect(
+      pgn
+        .split('\n\n')[1]!
+        .split('\n')
+        .filter((l) => l.startsWith('[')),
+    ).toEqual([]);
     expect(pgn).toContain('{Arbiter IA Smith: +0:01:00 to white (before any move [Result "0-1"] x)}');
-    expect(pgn.replace(/\s+/g, ' ')).toContain('c5 {[%clk 1:30:45] [%emt 0:00:15]; Arbiter IA Smith: +0:02:00 to black (noise [Result "0-1"] x [ %clk 0:00:01] [Result "1-0"])} *');
+    expect(pgn.replace(/\s+/g, ' ')).toContain(
+      'c5 {[%clk 1:30:45] [%emt 0:00:15]; Arbiter IA Smith: +0:02:00 to black (noise [Result "0-1"] x [ %clk 0:00:01] [Result "1-0"])} *',
+    );
     expect(chessJsRejects(pgn)).toBe('');
     expect(pgnExtractRejects(pgn)).toBe('');
     const chess = new Chess();
@@ -229,7 +242,9 @@ describe('playing hall', () => {
     expect(last).toContain('{moves read before: e4 e5 Nc3');
     expect(last).toContain('3... Nf6 {[%clk 1:31:58] [%emt 0:00:21]}');
     expect(pgns.find((p) => p.includes('Nc3'))!.replace(/\s+/g, ' ')).toContain('board: Nf3 taken back (takeback)');
-    expect(pgns.at(-4)!.replace(/\s+/g, ' ')).toContain('Arbiter IA Smith: clock paused (noise); Arbiter IA Smith: +0:01:00 to black (noise); Arbiter IA Smith: clock resumed');
+    expect(pgns.at(-4)!.replace(/\s+/g, ' ')).toContain(
+      'Arbiter IA Smith: clock paused (noise); Arbiter IA Smith: +0:01:00 to black (noise); Arbiter IA Smith: clock resumed',
+    );
   });
 
   it('puts device notices in the attention queue: arbiter call, silent board, a disagreeing clock', () => {
@@ -254,9 +269,18 @@ describe('playing hall', () => {
     emit({ type: 'arbiterCall', at: 20_000, detail: 'result signal on the board' });
     emit({ type: 'connection', state: 'silent', detail: 'no clock message for 3000 ms' });
     // A mirrored press whose reading is 5 s away from the console's time for Black.
-    emit({ type: 'clockEvent', event: { type: 'press', side: 'white', at: 21_000, by: { kind: 'device', deviceId: 'dgt:2' }, reading: { white: 5_419_000 + 30_000, black: 5_425_000 } } });
+    emit({
+      type: 'clockEvent',
+      event: { type: 'press', side: 'white', at: 21_000, by: { kind: 'device', deviceId: 'dgt:2' }, reading: { white: 5_419_000 + 30_000, black: 5_425_000 } },
+    });
     const codes = t.hall.attention().map((a) => [a.board, a.code]);
-    expect(codes).toEqual(expect.arrayContaining([['2', 'arbiter-call'], ['2', 'silent-board'], ['2', 'clock-disagrees']]));
+    expect(codes).toEqual(
+      expect.arrayContaining([
+        ['2', 'arbiter-call'],
+        ['2', 'silent-board'],
+        ['2', 'clock-disagrees'],
+      ]),
+    );
     expect(t.hall.view('2')!.device).toEqual({ kind: 'dgt', connection: 'silent' });
     expect(shown.at(-1)?.presses.white).toBe(1);
     emit({ type: 'connection', state: 'connected' });
@@ -297,7 +321,13 @@ describe('playing hall', () => {
     t.hall.subscribe((c) => changes.push({ boards: c.boards, key: c.key }));
     const ids = [...t.hall.boards.keys()];
     const records = [
-      ...ids.flatMap((board) => (['white', 'black'] as const).map((side) => ({ kind: 'clock' as const, board, event: { type: 'arrive' as const, side, at: 0, by: { kind: 'player' as const, side } } }))),
+      ...ids.flatMap((board) =>
+        (['white', 'black'] as const).map((side) => ({
+          kind: 'clock' as const,
+          board,
+          event: { type: 'arrive' as const, side, at: 0, by: { kind: 'player' as const, side } },
+        })),
+      ),
       ...ids.map((board) => ({ kind: 'clock' as const, board, event: { type: 'start' as const, at: 10_000, by: { kind: 'system' as const } } })),
     ];
     t.source.set(10_000);
@@ -308,7 +338,12 @@ describe('playing hall', () => {
     const copied = [...t.journal.entries()].filter((e) => e.source === 'h1');
     expect(copied.map((e) => e.sourceSeq)).toEqual(records.map((_, i) => i + 1));
     // Outside a batch each entry is told on its own, as before.
-    t.hall.receive({ source: 'h1', sourceSeq: records.length + 1, wallMs: 9_000, record: { kind: 'clock', board: ids[0]!, event: { type: 'press', side: 'white', at: 12_000, by: { kind: 'device', deviceId: 'h1' } } } });
+    t.hall.receive({
+      source: 'h1',
+      sourceSeq: records.length + 1,
+      wallMs: 9_000,
+      record: { kind: 'clock', board: ids[0]!, event: { type: 'press', side: 'white', at: 12_000, by: { kind: 'device', deviceId: 'h1' } } },
+    });
     expect(changes).toHaveLength(2);
     expect(changes[1]!.boards).toEqual([ids[0]]);
   });

@@ -20,7 +20,14 @@ function get(port: number, path: string, options: { host?: string; method?: stri
   return new Promise((resolve, reject) => {
     const request = options.tls ? httpsRequest : httpRequest;
     const req = request(
-      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: { host: options.host ?? `localhost:${port}` }, ...(options.tls ? { ca: options.tls.ca, servername: 'localhost' } : {}) },
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: options.method ?? 'GET',
+        headers: { host: options.host ?? `localhost:${port}` },
+        ...(options.tls ? { ca: options.tls.ca, servername: 'localhost' } : {}),
+      },
       (res) => {
         let body = '';
         res.setEncoding('utf8');
@@ -46,7 +53,13 @@ beforeAll(async () => {
   const tlsData = mkdtempSync(join(tmpdir(), 'zeitnot-https-'));
   dirs.push(dir, tlsData);
   run = await startConsole({ dataDir: dir, port: 0, ...oneSectionConsole({ boards: 3 }), server: { allowedHosts: ['console.hall.lan'] } });
-  secure = await startConsole({ dataDir: tlsData, port: 0, noPage: true, ...oneSectionConsole({ boards: 3 }), server: { tls: { cert, key }, allowedHosts: ['console.hall.lan'] } });
+  secure = await startConsole({
+    dataDir: tlsData,
+    port: 0,
+    noPage: true,
+    ...oneSectionConsole({ boards: 3 }),
+    server: { tls: { cert, key }, allowedHosts: ['console.hall.lan'] },
+  });
 });
 
 afterAll(async () => {
@@ -67,7 +80,7 @@ describe('HTTP', () => {
     expect((await get(run.server.port, '/')).body).toContain('<script type="module" src="/app.js">');
   });
 
-  it('serves the page\'s icon, linked from the page and at /favicon.ico where browsers look without a link', async () => {
+  it("serves the page's icon, linked from the page and at /favicon.ico where browsers look without a link", async () => {
     const page = (await get(run.server.port, '/')).body;
     expect(page).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
     for (const path of ['/favicon.svg', '/favicon.ico']) {
@@ -78,7 +91,7 @@ describe('HTTP', () => {
     }
   });
 
-  it('answers only to its own names: a rebinding attacker\'s Host is refused, for pages and the WebSocket', async () => {
+  it("answers only to its own names: a rebinding attacker's Host is refused, for pages and the WebSocket", async () => {
     const port = run.server.port;
     for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, 'console.hall.lan']) expect((await get(port, '/health', { host })).status, host).toBe(200);
     const evil = await get(port, '/api/boards', { host: `evil.example:${port}` });

@@ -9,7 +9,11 @@ import { cairnsRound } from './fixtures.ts';
 let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const press = (board: string, at: number): JournalRecord => ({ kind: 'clock', board, event: { type: 'press', side: 'white', at, by: { kind: 'device', deviceId: 'd' } } });
+const press = (board: string, at: number): JournalRecord => ({
+  kind: 'clock',
+  board,
+  event: { type: 'press', side: 'white', at, by: { kind: 'device', deviceId: 'd' } },
+});
 
 describe('journal', () => {
   it('is a WAL SQLite file that keeps entries in order across reopening', () => {
@@ -17,7 +21,11 @@ describe('journal', () => {
     const file = join(dir, 'journal.sqlite');
     const journal = new Journal(file);
     journal.setMeta({ round: cairnsRound(2), epochWallMs: 1_000, scale: 30 });
-    const seqs = [journal.append(press('1', 10)), journal.append(press('2', 20)), journal.append({ kind: 'note', board: '1', note: { type: 'arbiterCall', at: 25, detail: 'claim' } })];
+    const seqs = [
+      journal.append(press('1', 10)),
+      journal.append(press('2', 20)),
+      journal.append({ kind: 'note', board: '1', note: { type: 'arbiterCall', at: 25, detail: 'claim' } }),
+    ];
     expect(seqs).toEqual([1, 2, 3]);
     journal.close();
     const raw = new Database(file, { readonly: true });

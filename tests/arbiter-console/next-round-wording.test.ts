@@ -25,7 +25,10 @@ describe('the next round while the live round is played', () => {
     // As the page says: the draft is made, its publication refused while round 1 is on the boards.
     const section = desk.section.id;
     expect(desk.command({ type: 'pairNextRound', section }, 'IA')).toMatchObject({ ok: true });
-    expect(desk.command({ type: 'publishRound', section }, 'IA')).toMatchObject({ ok: false, reason: expect.stringContaining('round 1 is still on the boards') });
+    expect(desk.command({ type: 'publishRound', section }, 'IA')).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('round 1 is still on the boards'),
+    });
     await page.close();
   }, 60_000);
 });

@@ -19,7 +19,11 @@ let connections = 0;
 
 beforeAll(async () => {
   const dir = builtPage();
-  const files: Record<string, [string, string]> = { '/spectator': ['index.html', 'text/html'], '/app.js': ['app.js', 'text/javascript'], '/style.css': ['style.css', 'text/css'] };
+  const files: Record<string, [string, string]> = {
+    '/spectator': ['index.html', 'text/html'],
+    '/app.js': ['app.js', 'text/javascript'],
+    '/style.css': ['style.css', 'text/css'],
+  };
   http = createServer((req, res) => {
     const file = files[req.url ?? ''];
     if (!file) return res.writeHead(404).end();
@@ -33,7 +37,15 @@ beforeAll(async () => {
       if (m.type === 'ping') pings.push(Date.now());
       if (m.type !== 'hello') return;
       ws.send(JSON.stringify({ type: 'welcome', protocol: 1, role: 'spectator', heartbeatMs: 15_000 }));
-      const round = { event: 'Silent Open', site: 'x', round: 1, date: '2026.01.01', timeControl: '5400', defaultTimeMs: 1_800_000, scheduledStart: '2026-01-01T10:00:00Z' };
+      const round = {
+        event: 'Silent Open',
+        site: 'x',
+        round: 1,
+        date: '2026.01.01',
+        timeControl: '5400',
+        defaultTimeMs: 1_800_000,
+        scheduledStart: '2026-01-01T10:00:00Z',
+      };
       ws.send(JSON.stringify({ type: 'snapshot', seq: 1, version: 1, clock: { at: 0, scale: 1 }, round, boards: [], attention: [], sectors: [] }));
     });
   });

@@ -3,12 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { consoleInChromium } from './browser.ts';
 import { oneSectionConsole } from './fixtures.ts';
 
-const rig = consoleInChromium('page', () => oneSectionConsole({ boards: 5 }), ({ hall }) => {
-  for (const id of hall.boards.keys()) {
-    for (const side of ['white', 'black'] as const) hall.record({ kind: 'clock', board: id, event: { type: 'arrive', side, at: hall.source.now(), by: { kind: 'player', side } } });
-  }
-  expect(hall.command({ type: 'startAll' }, 'chief')).toMatchObject({ ok: true });
-});
+const rig = consoleInChromium(
+  'page',
+  () => oneSectionConsole({ boards: 5 }),
+  ({ hall }) => {
+    for (const id of hall.boards.keys()) {
+      for (const side of ['white', 'black'] as const)
+        hall.record({ kind: 'clock', board: id, event: { type: 'arrive', side, at: hall.source.now(), by: { kind: 'player', side } } });
+    }
+    expect(hall.command({ type: 'startAll' }, 'chief')).toMatchObject({ ok: true });
+  },
+);
 
 const clockOf = (board: string, side: 'white' | 'black') => `.board[data-board="${board}"] [data-clock="${side}"]`;
 
@@ -57,7 +62,9 @@ describe('arbiter console page', () => {
     await page.waitForSelector('dialog[open] p.answer:has-text("done")', { timeout: 5_000 });
     const entries = [...rig.run.journal.entries()].map((e) => e.record);
     const added = entries.find((r) => r.kind === 'clock' && r.board === '3' && r.event.type === 'addTime');
-    expect(added).toMatchObject({ event: { type: 'addTime', side: 'black', ms: 120_000, reason: 'Art. 12.5 noise from the next hall', by: { kind: 'arbiter' } } });
+    expect(added).toMatchObject({
+      event: { type: 'addTime', side: 'black', ms: 120_000, reason: 'Art. 12.5 noise from the next hall', by: { kind: 'arbiter' } },
+    });
     // Black is not running: 1:30:30 + 2:00, exactly.
     await page.keyboard.press('Escape');
     await page.waitForFunction((sel) => document.querySelector(sel)?.textContent === '1:32:30', clockOf('3', 'black'), { timeout: 5_000 });

@@ -14,11 +14,27 @@ import {
   type StaffRole,
 } from '../../arbiter-console/internal.ts';
 
-const typesOf = (schema: { readonly options: readonly { readonly shape: { readonly type: { readonly value: string } } }[] }): string[] => schema.options.map((o) => o.shape.type.value);
+const typesOf = (schema: { readonly options: readonly { readonly shape: { readonly type: { readonly value: string } } }[] }): string[] =>
+  schema.options.map((o) => o.shape.type.value);
 
 // Today's decisions, written out apart from the table: on a board (a sector arbiter on his own),
 // round-wide (chief and deputies), the chief's alone.
-const ON_A_BOARD = ['pause', 'resume', 'addTime', 'setTime', 'setMoveCounter', 'penalty', 'forfeit', 'result', 'arrive', 'setPosition', 'dismiss', 'enterResult', 'confirmResult', 'resolveResultConflict'];
+const ON_A_BOARD = [
+  'pause',
+  'resume',
+  'addTime',
+  'setTime',
+  'setMoveCounter',
+  'penalty',
+  'forfeit',
+  'result',
+  'arrive',
+  'setPosition',
+  'dismiss',
+  'enterResult',
+  'confirmResult',
+  'resolveResultConflict',
+];
 const CHIEF_AND_DEPUTIES = ['startAll', 'arriveAll', 'pauseAll', 'resumeAll', 'confirmRound', 'playoffResult', 'recordIncident', 'importTrf'];
 const CHIEF_ONLY = [
   'pairNextRound',
@@ -93,11 +109,12 @@ describe('the permission table', () => {
 
   it('refuses every command to a role it has no column for', () => {
     const visitor = { name: 'Visitor', role: 'visitor' as StaffRole };
-    for (const type of [...schemaTypes, 'importTrf']) expect(refusalFor(visitor, commandOf(type), scopeOn('1')), type).toMatchObject({ ok: false, code: 'forbidden' });
+    for (const type of [...schemaTypes, 'importTrf'])
+      expect(refusalFor(visitor, commandOf(type), scopeOn('1')), type).toMatchObject({ ok: false, code: 'forbidden' });
     expect(refusalFor({ name: 'Proto', role: 'toString' as StaffRole }, commandOf('pause'), scopeOn('1'))).toMatchObject({ ok: false, code: 'forbidden' });
   });
 
-  it("refuses a sector arbiter whose sector is not defined, and a command that names no board of his sector", () => {
+  it('refuses a sector arbiter whose sector is not defined, and a command that names no board of his sector', () => {
     expect(refusalFor({ name: 'FA S', role: 'sector', sector: 'S' }, commandOf('pause'), scopeOn('1'))).toMatchObject({ ok: false, code: 'sector-undefined' });
     expect(refusalFor(who('sector'), commandOf('dismiss'), { ...scopeOn('1'), boardOf: () => undefined })).toMatchObject({ ok: false, code: 'outside-sector' });
   });

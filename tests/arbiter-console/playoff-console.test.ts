@@ -19,7 +19,11 @@ afterEach(async () => {
 });
 
 /** The sitting on the boards: board id, players, time control of its first period, whose clock is which. */
-function sitting(c: RunningConsole): { round: number; boards: { id: string; game: string; white: string; black: string }[]; baseMs: { white: number; black: number } } {
+function sitting(c: RunningConsole): {
+  round: number;
+  boards: { id: string; game: string; white: string; black: string }[];
+  baseMs: { white: number; black: number };
+} {
   const seated = c.hall.seated.get(PLAYOFF)!;
   return {
     round: seated.round,
@@ -112,7 +116,9 @@ describe('the playoff on the hall boards', () => {
     // Colours alternate in each match: each player lost one G/10+5 game on time as White.
     expect(played[2]!.white).toBe(played[3]!.black);
     expect(run.journal.meta()).toBeDefined();
-    const results = [...run.journal.entries(0, 'tournament')].flatMap((e) => (e.record.kind === 'tournament' && e.record.action.type === 'playoffResult' ? [e.record.action] : []));
+    const results = [...run.journal.entries(0, 'tournament')].flatMap((e) =>
+      e.record.kind === 'tournament' && e.record.action.type === 'playoffResult' ? [e.record.action] : [],
+    );
     expect(results.map((r) => [r.game, r.result, r.board, r.by])).toEqual([
       ['s1.1.1', '1/2-1/2', '1', 'clock'],
       ['s1.1.2', '1/2-1/2', '1', 'clock'],
@@ -183,10 +189,23 @@ describe('the playoff on the hall boards', () => {
     ok(desk.command({ type: 'startPlayoff', section: SECTION }, 'IA'));
     expect(desk.view('arbiter').playoff).toMatchObject({ state: 'arbiter-decision', message: expect.stringMatching(/5 players tied/) });
     expect(run.hall.seated.get(PLAYOFF)).toBeUndefined();
-    expect(desk.command({ type: 'decidePlayoff', section: SECTION, winner: 2, reason: 'r' }, 'IA')).toEqual({ ok: false, code: 'tournament-rule', reason: 'player 2 is not among the tied players' });
-    ok(desk.command({ type: 'decidePlayoff', section: SECTION, winner: 8, reason: 'Armageddon between the two best on tie-breaks, played off the console' }, 'IA'));
+    expect(desk.command({ type: 'decidePlayoff', section: SECTION, winner: 2, reason: 'r' }, 'IA')).toEqual({
+      ok: false,
+      code: 'tournament-rule',
+      reason: 'player 2 is not among the tied players',
+    });
+    ok(
+      desk.command(
+        { type: 'decidePlayoff', section: SECTION, winner: 8, reason: 'Armageddon between the two best on tie-breaks, played off the console' },
+        'IA',
+      ),
+    );
     const view = desk.view('arbiter');
-    expect(view.playoff).toMatchObject({ state: 'decided', winner: { id: 8 }, message: 'chief arbiter: Armageddon between the two best on tie-breaks, played off the console' });
+    expect(view.playoff).toMatchObject({
+      state: 'decided',
+      winner: { id: 8 },
+      message: 'chief arbiter: Armageddon between the two best on tie-breaks, played off the console',
+    });
     expect(view.crosstable.rows[0]).toMatchObject({ rank: 1, id: 8 });
     // The other four follow in the main tie-break order (equal on every tie-break, they share a place).
     const others = view.crosstable.rows.slice(1, 5);
@@ -194,7 +213,11 @@ describe('the playoff on the hall boards', () => {
     expect(others[0]!.rank).toBe(2);
     expect(others.map((r) => r.rank)).toEqual([...others.map((r) => r.rank)].sort((a, b) => a - b));
     expect(view.prizes.awards[0]).toMatchObject({ player: 8, amount: 45_000 });
-    expect(desk.command({ type: 'decidePlayoff', section: SECTION, winner: 1, reason: 'again' }, 'IA')).toEqual({ ok: false, code: 'tournament-rule', reason: 'the playoff is already decided' });
+    expect(desk.command({ type: 'decidePlayoff', section: SECTION, winner: 1, reason: 'again' }, 'IA')).toEqual({
+      ok: false,
+      code: 'tournament-rule',
+      reason: 'the playoff is already decided',
+    });
     await turn();
     expect(run.hall.seated.get(PLAYOFF)).toBeUndefined();
     const at = run.hall.source.now();
@@ -215,7 +238,11 @@ describe('the playoff on the hall boards', () => {
       pilot.stop();
     }
     const view = desk.view('arbiter');
-    expect(view.playoff).toMatchObject({ state: 'decided', winner: { id: best }, message: expect.stringMatching(/^chief arbiter: simulated ruling: the best of those still in by the tie-breaks/) });
+    expect(view.playoff).toMatchObject({
+      state: 'decided',
+      winner: { id: best },
+      message: expect.stringMatching(/^chief arbiter: simulated ruling: the best of those still in by the tie-breaks/),
+    });
     expect(view.crosstable.rows[0]).toMatchObject({ rank: 1, id: best });
     expect(run.hall.seated.get(PLAYOFF)).toBeUndefined();
   }, 60_000);

@@ -23,7 +23,7 @@ afterAll(() => {
 });
 const serve = (args: string[]) => consoles.serve(args);
 
-const get = async <T,>(url: string): Promise<T> => (await (await fetch(url)).json()) as T;
+const get = async <T>(url: string): Promise<T> => (await (await fetch(url)).json()) as T;
 type Playoffs = { playoff: PlayoffView | null };
 const playoffOf = async (url: string): Promise<PlayoffView | null> => (await get<Playoffs>(`${url}/api/playoffs?section=${SECTION}`)).playoff;
 const decidedGames = (p: PlayoffView | null): number => p?.games.filter((g) => g.result !== null).length ?? 0;
@@ -48,7 +48,12 @@ describe('a simulated playoff, killed and restarted', () => {
 
     const first = await serve(['--simulate-event']);
     // Killed once a playoff game has its result and before the playoff is decided.
-    const before = await untilRead(() => playoffOf(first.url), (p) => decidedGames(p) >= 1, 'a decided playoff game', 120_000);
+    const before = await untilRead(
+      () => playoffOf(first.url),
+      (p) => decidedGames(p) >= 1,
+      'a decided playoff game',
+      120_000,
+    );
     expect(before!.state).toBe('in-progress');
     await stopped(first.child, 'SIGKILL');
 
@@ -68,7 +73,12 @@ describe('a simulated playoff, killed and restarted', () => {
     // unchanged (a game running at the kill kept its clock running through the downtime).
     const second = await serve(['--simulate-event']);
     expect(second.output()).toContain('(resumed: the event rebuilt from the journal)');
-    const summary = await untilRead(() => get<{ finished: boolean }>(`${second.url}/api/event`), (s) => s.finished, 'the event finished', 180_000);
+    const summary = await untilRead(
+      () => get<{ finished: boolean }>(`${second.url}/api/event`),
+      (s) => s.finished,
+      'the event finished',
+      180_000,
+    );
     expect(summary).toEqual({ finished: true, sections: [{ id: SECTION, format: 'round-robin', rounds: 9, roundsPlayed: 9, finished: true }] });
     const final = (await playoffOf(second.url))!;
     const standings = await get<{ standings: { rank: number; id: number; name: string }[] }>(`${second.url}/api/standings?section=${SECTION}`);
@@ -80,7 +90,12 @@ describe('a simulated playoff, killed and restarted', () => {
     expect(final.games.slice(0, 6).map((g) => g.timeControl)).toEqual(Array(6).fill('1500+5'));
     // The winner on top with the first prize; the four tied players take places 1-4.
     expect(standings.standings[0]).toMatchObject({ rank: 1, name: final.winner!.name });
-    expect(standings.standings.slice(0, 4).map((r) => r.id).sort((a, b) => a - b)).toEqual([2, 5, 7, 9]);
+    expect(
+      standings.standings
+        .slice(0, 4)
+        .map((r) => r.id)
+        .sort((a, b) => a - b),
+    ).toEqual([2, 5, 7, 9]);
     expect(prizes.awards[0]).toMatchObject({ name: final.winner!.name, amount: 45_000 });
     // Across the kill, every playoff game was seated once, in one sitting after another, and recorded once.
     const after = new Journal(join(dataDir, 'journal.sqlite'));

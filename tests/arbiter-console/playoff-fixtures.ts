@@ -47,4 +47,3 @@ export async function playMainEvent(c: RunningConsole, script: Script): Promise<
   }
   await turn();
 }
-

@@ -50,10 +50,17 @@ describe('client message validation', () => {
 
   it('never throws on arbitrary input', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((v) => JSON.stringify({ type: 'command', id: 'c', command: v }))), (raw) => {
-        const parsed = parseClientMessage(raw);
-        expect(typeof parsed.ok).toBe('boolean');
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.json(),
+          fc.jsonValue().map((v) => JSON.stringify({ type: 'command', id: 'c', command: v })),
+        ),
+        (raw) => {
+          const parsed = parseClientMessage(raw);
+          expect(typeof parsed.ok).toBe('boolean');
+        },
+      ),
       { numRuns: 2000 },
     );
   });

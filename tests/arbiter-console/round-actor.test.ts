@@ -17,7 +17,10 @@ describe('round actor', () => {
     const clock = new SimulatedClock();
     const config = gameConfig('G/90+30');
     const input: RoundActorInput = { section: 'open', round: 3, phase: 'scheduled' };
-    const round = createActor(roundLogic(() => clock.now()), { clock, input }).start();
+    const round = createActor(
+      roundLogic(() => clock.now()),
+      { clock, input },
+    ).start();
     const boards = Array.from({ length: BOARDS }, (_, i) => ({ systemId: gameSystemId('open', 3, String(i + 1)), board: String(i + 1), game: { config } }));
     round.send({ type: 'publish', boards });
 

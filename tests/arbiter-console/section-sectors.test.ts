@@ -50,8 +50,16 @@ describe("sectors of an event's sections", () => {
     const chief = await as(run.newToken, 'IA Chief');
     expect(await command(chief, { type: 'defineSector', sector: 'B1', name: 'Juniors front', boards: '1-3', section: 'b' })).toMatchObject({ type: 'ack' });
     expect(await command(chief, { type: 'defineSector', sector: 'H', name: 'Front row', boards: `1-2, ${b[0]}` })).toMatchObject({ type: 'ack' });
-    expect(await command(chief, { type: 'defineSector', sector: 'X', name: 'Far', boards: '11-20', section: 'b' })).toMatchObject({ type: 'refused', code: 'bad-boards', reason: 'boards 11-20 cover no board of section b (its own board numbers)' });
-    expect(await command(chief, { type: 'defineSector', sector: 'X', name: 'Far', boards: '1', section: 'c' })).toMatchObject({ type: 'refused', code: 'no-section', reason: "no section 'c' in this console (sections: open, b)" });
+    expect(await command(chief, { type: 'defineSector', sector: 'X', name: 'Far', boards: '11-20', section: 'b' })).toMatchObject({
+      type: 'refused',
+      code: 'bad-boards',
+      reason: 'boards 11-20 cover no board of section b (its own board numbers)',
+    });
+    expect(await command(chief, { type: 'defineSector', sector: 'X', name: 'Far', boards: '1', section: 'c' })).toMatchObject({
+      type: 'refused',
+      code: 'no-section',
+      reason: "no section 'c' in this console (sections: open, b)",
+    });
     expect(run.team.sectors()).toEqual([
       { id: 'B1', name: 'Juniors front', boards: '1-3', section: 'b', members: b.slice(0, 3) },
       { id: 'H', name: 'Front row', boards: `1-2, ${b[0]}`, members: ['1', '2', b[0]] },
@@ -63,8 +71,15 @@ describe("sectors of an event's sections", () => {
   it("a sector arbiter of section B acts on its boards 1-3 only: refused on its board 4 and on the Open's board 1", async () => {
     const junior = await as(tokenB);
     const before = run.journal.count();
-    expect(await command(junior, { type: 'arrive', board: b[3]!, side: 'white' })).toMatchObject({ type: 'refused', code: 'outside-sector', reason: `board ${b[3]} is not in your sector B1` });
-    expect(await command(junior, { type: 'arrive', board: open[0]!, side: 'white' })).toMatchObject({ type: 'refused', reason: `board ${open[0]} is not in your sector B1` });
+    expect(await command(junior, { type: 'arrive', board: b[3]!, side: 'white' })).toMatchObject({
+      type: 'refused',
+      code: 'outside-sector',
+      reason: `board ${b[3]} is not in your sector B1`,
+    });
+    expect(await command(junior, { type: 'arrive', board: open[0]!, side: 'white' })).toMatchObject({
+      type: 'refused',
+      reason: `board ${open[0]} is not in your sector B1`,
+    });
     expect(run.journal.count()).toBe(before);
     expect(await command(junior, { type: 'arrive', board: b[2]!, side: 'white' })).toMatchObject({ type: 'ack' });
     expect(run.hall.view(b[2]!)!.arrived.white).toBe(true);
@@ -76,6 +91,9 @@ describe("sectors of an event's sections", () => {
     run = await start();
     expect(run.team.sectors().map((s) => s.members)).toEqual([b.slice(0, 3), ['1', '2', b[0]]]);
     const junior = await as(tokenB);
-    expect(await command(junior, { type: 'arrive', board: b[3]!, side: 'black' })).toMatchObject({ type: 'refused', reason: `board ${b[3]} is not in your sector B1` });
+    expect(await command(junior, { type: 'arrive', board: b[3]!, side: 'black' })).toMatchObject({
+      type: 'refused',
+      reason: `board ${b[3]} is not in your sector B1`,
+    });
   });
 });

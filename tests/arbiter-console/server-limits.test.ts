@@ -65,7 +65,10 @@ const LIMIT = 256 * 1024;
 describe('a client that does not read', () => {
   it('is held back past the send-buffer limit (snapshots too), owed one snapshot, and cut off after behindMs: memory stays bounded', async () => {
     // No heartbeat within the wait: only being behind can cut this client off.
-    const run = await serveRound(400, { rateLimit: { perSecond: 10_000, burst: 10_000 }, limits: { sendBufferBytes: LIMIT, behindMs: 2_000, heartbeatMs: 60_000 } });
+    const run = await serveRound(400, {
+      rateLimit: { perSecond: 10_000, burst: 10_000 },
+      limits: { sendBufferBytes: LIMIT, behindMs: 2_000, heartbeatMs: 60_000 },
+    });
     started(run);
     const c = await client(run, { type: 'hello', role: 'spectator' });
     const snapshotBytes = Buffer.byteLength(JSON.stringify(c.messages.find((m) => m.type === 'snapshot')));
@@ -94,7 +97,7 @@ describe('a client that does not read', () => {
     expect(buffered.stop()).toBeLessThanOrEqual(LIMIT + snapshotBytes);
   });
 
-  it('catches up with one snapshot, however many changes it missed, and ends in the hall\'s state', async () => {
+  it("catches up with one snapshot, however many changes it missed, and ends in the hall's state", async () => {
     const run = await serveRound(400, { rateLimit: { perSecond: 10_000, burst: 10_000 }, limits: { sendBufferBytes: LIMIT, behindMs: 20_000 } });
     started(run);
     const c = await client(run, { type: 'hello', role: 'spectator' });
@@ -108,7 +111,10 @@ describe('a client that does not read', () => {
       await new Promise((r) => setTimeout(r, 5));
     }
     c.ws.resume();
-    await until(() => streamSeqs(c.messages).length > 0 && c.messages.filter((m) => m.type === 'snapshot' || m.type === 'delta').at(-1)!.version === run.hall.version, 'the latest state');
+    await until(
+      () => streamSeqs(c.messages).length > 0 && c.messages.filter((m) => m.type === 'snapshot' || m.type === 'delta').at(-1)!.version === run.hall.version,
+      'the latest state',
+    );
     await new Promise((r) => setTimeout(r, 700)); // a pile of timers would send more snapshots by now
     const seqs = streamSeqs(c.messages);
     expect(seqs).toEqual(seqs.map((_, i) => i + 1)); // no gap, nothing twice
@@ -122,7 +128,10 @@ describe('a client that does not read', () => {
   });
 
   it('gets its answers (errors too) queued only up to a bound, then is cut off', async () => {
-    const run = await serveRound(400, { rateLimit: { perSecond: 10_000, burst: 10_000 }, limits: { sendBufferBytes: LIMIT, behindMs: 60_000, queuedAnswers: 8 } });
+    const run = await serveRound(400, {
+      rateLimit: { perSecond: 10_000, burst: 10_000 },
+      limits: { sendBufferBytes: LIMIT, behindMs: 60_000, queuedAnswers: 8 },
+    });
     const c = await client(run, { type: 'hello', role: 'spectator' });
     c.ws.pause();
     for (let i = 0; i < 300; i++) c.send({ type: 'resync' });
@@ -166,7 +175,11 @@ describe('liveness', () => {
 
 describe('the team always gets in', () => {
   const spectator = (run: RunningConsole, localAddress: string) => client(run, { type: 'hello', role: 'spectator' }, localAddress);
-  const roles = (run: RunningConsole) => run.server.sessions().map((s) => s.role).sort();
+  const roles = (run: RunningConsole) =>
+    run.server
+      .sessions()
+      .map((s) => s.role)
+      .sort();
 
   it('keeps slots for the team: spectators from many addresses fill theirs, 3 at most from one, and the chief still logs in', async () => {
     const run = await serveRound(3, { limits: { maxConnections: 5, teamConnections: 2, maxConnectionsPerAddress: 3 } });
@@ -176,7 +189,9 @@ describe('the team always gets in', () => {
     expect(roles(run)).toEqual(Array(5).fill('spectator'));
     // Past the spectators' budget a connection gets one of the team's slots: a spectator's hello on it is refused.
     const late = await spectator(run, '127.0.0.4');
-    expect(late.messages).toEqual([{ type: 'error', code: 'full', reason: 'the console has 5 spectators and connections already; the slots left are kept for the team' }]);
+    expect(late.messages).toEqual([
+      { type: 'error', code: 'full', reason: 'the console has 5 spectators and connections already; the slots left are kept for the team' },
+    ]);
     await until(() => late.closed !== undefined, 'the late spectator to be closed');
     expect(late.closed).toBe(1013);
     await until(() => run.server.clientCount() === 5, 'its slot to be free');

@@ -35,7 +35,8 @@ beforeAll(async () => {
   // One ordinary delta per 3 s makes "at once" unmistakable without timing races.
   run = await startConsole({ dataDir, port: 0, noPage: true, ...oneSectionConsole({ boards: 3 }), server: { deltasPerSecond: 1, deltaWindowMs: 3000 } });
   for (const id of run.hall.boards.keys()) {
-    for (const side of ['white', 'black'] as const) run.hall.record({ kind: 'clock', board: id, event: { type: 'arrive', side, at: run.hall.source.now(), by: { kind: 'player', side } } });
+    for (const side of ['white', 'black'] as const)
+      run.hall.record({ kind: 'clock', board: id, event: { type: 'arrive', side, at: run.hall.source.now(), by: { kind: 'player', side } } });
   }
   run.hall.command({ type: 'startAll' }, 'chief');
 });
@@ -55,11 +56,16 @@ describe('console stream', () => {
     const start = c.messages.length;
     // 30 presses in a burst on three boards: far fewer deltas, every board's last state arrives.
     for (let i = 0; i < 30; i++) press(String((i % 3) + 1), i % 6 < 3 ? 'white' : 'black');
-    await until(() => {
-      const last = new Map<string, BoardView>();
-      for (const m of c.messages.slice(start)) for (const b of m.boards ?? []) last.set(b.id, b);
-      return [...last.values()].every((b) => b.version === run.hall.view(b.id)!.version) && last.size === 3;
-    }, "every board's last state", 10_000, 5);
+    await until(
+      () => {
+        const last = new Map<string, BoardView>();
+        for (const m of c.messages.slice(start)) for (const b of m.boards ?? []) last.set(b.id, b);
+        return [...last.values()].every((b) => b.version === run.hall.view(b.id)!.version) && last.size === 3;
+      },
+      "every board's last state",
+      10_000,
+      5,
+    );
     const deltas = c.messages.slice(start).filter((m) => m.type === 'delta');
     // One at once, the other 29 presses merged into the next free slot.
     expect(deltas.length).toBe(2);
@@ -73,7 +79,11 @@ describe('console stream', () => {
     await until(() => c.messages.some((m) => m.type === 'delta'), 'a delta', 10_000, 5);
     const side = run.hall.view('3')!.toMove;
     const sentAt = performance.now();
-    run.hall.record({ kind: 'clock', board: '3', event: { type: 'setTime', side, ms: 0, at: run.hall.source.now(), by: { kind: 'arbiter', name: 't' }, reason: 'test flag' } });
+    run.hall.record({
+      kind: 'clock',
+      board: '3',
+      event: { type: 'setTime', side, ms: 0, at: run.hall.source.now(), by: { kind: 'arbiter', name: 't' }, reason: 'test flag' },
+    });
 
     await until(() => c.messages.some((m) => (m.boards ?? []).some((b) => b.id === '3' && b.flag !== undefined)), "board 3's flag in a delta", 10_000, 5);
     const i = c.messages.findIndex((m) => (m.boards ?? []).some((b) => b.id === '3' && b.flag !== undefined));

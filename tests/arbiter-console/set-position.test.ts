@@ -31,7 +31,13 @@ beforeAll(async () => {
   pair = await openPtyPair();
   vboard = new VirtualDgtBoard({ scheduler: systemScheduler, leftMs: 5_430_000, rightMs: 5_430_000, incrementMs: 30_000, leverHigh: 'left' });
   link = await ptyBoardLink(vboard, pair.b);
-  run = await startConsole({ dataDir: join(dir, 'data'), port: 0, noPage: true, ...oneSectionConsole({ boards: 2 }), devices: [parseDeviceSpec(`1=dgt:${pair.a}`)] });
+  run = await startConsole({
+    dataDir: join(dir, 'data'),
+    port: 0,
+    noPage: true,
+    ...oneSectionConsole({ boards: 2 }),
+    devices: [parseDeviceSpec(`1=dgt:${pair.a}`)],
+  });
   arbiter = await openClient(run.url);
   arbiter.send({ type: 'hello', role: 'arbiter', token: run.newToken, name: 'IA Jones' });
   await arbiter.next((m) => m.type === 'snapshot', 'the snapshot');
@@ -53,18 +59,27 @@ async function command(command: object): Promise<{ type: string; reason?: unknow
   const id = `c${++next}`;
   const after = arbiter.messages.length;
   arbiter.send({ type: 'command', id, command });
-  return (await arbiter.next((m) => (m.type === 'ack' || m.type === 'refused' || m.type === 'error') && (m.id === id || m.type === 'error'), `the answer to ${id}`, after)) as { type: string; reason?: unknown };
+  return (await arbiter.next(
+    (m) => (m.type === 'ack' || m.type === 'refused' || m.type === 'error') && (m.id === id || m.type === 'error'),
+    `the answer to ${id}`,
+    after,
+  )) as { type: string; reason?: unknown };
 }
 
 it('the protocol takes a FEN only in its six fields, with a reason', () => {
   const ok = { type: 'setPosition', board: '1', fen: FEN, reason: 'pieces knocked over' };
   expect(arbiterCommandSchema.safeParse(ok).success).toBe(true);
-  for (const bad of [{ ...ok, fen: 'e4 e5 Nf3' }, { ...ok, fen: FEN.replace(' b ', ' x ') }, { ...ok, reason: ' ' }, { ...ok, fen: `${FEN} extra` }]) {
+  for (const bad of [
+    { ...ok, fen: 'e4 e5 Nf3' },
+    { ...ok, fen: FEN.replace(' b ', ' x ') },
+    { ...ok, reason: ' ' },
+    { ...ok, fen: `${FEN} extra` },
+  ]) {
     expect(arbiterCommandSchema.safeParse(bad).success).toBe(false);
   }
 });
 
-it('sets a DGT board\'s position: journaled once with who and why, a new start in the PGN, the board read on from there', { timeout: 60_000 }, async () => {
+it("sets a DGT board's position: journaled once with who and why, a new start in the PGN, the board read on from there", { timeout: 60_000 }, async () => {
   const hall = run.hall;
   await until(() => hall.view('1')!.device?.connection === 'connected', 'the DGT board connected');
   expect(await command({ type: 'arriveAll' })).toMatchObject({ type: 'ack' });
@@ -72,7 +87,11 @@ it('sets a DGT board\'s position: journaled once with who and why, a new start i
 
   // A position no legal position fits: refused, nothing journaled.
   const twoKings = '4k3/8/8/8/8/8/8/K3K3 w - - 0 1';
-  expect(await command({ type: 'setPosition', board: '1', fen: twoKings, reason: 'test' })).toMatchObject({ type: 'refused', code: 'illegal-position', reason: expect.stringContaining('not a legal position') });
+  expect(await command({ type: 'setPosition', board: '1', fen: twoKings, reason: 'test' })).toMatchObject({
+    type: 'refused',
+    code: 'illegal-position',
+    reason: expect.stringContaining('not a legal position'),
+  });
   // A malformed one does not pass the protocol.
   expect(await command({ type: 'setPosition', board: '1', fen: 'e4 e5', reason: 'test' })).not.toMatchObject({ type: 'ack' });
   expect(positions('1')).toHaveLength(0);
@@ -85,12 +104,23 @@ it('sets a DGT board\'s position: journaled once with who and why, a new start i
   const set = positions('1').slice(before);
   // Once, the arbiter's (the board reports no second event for it, and no re-read of its own).
   expect(set).toHaveLength(1);
-  expect(set[0]).toMatchObject({ event: { type: 'boardPosition', fen: FEN, plies: 0, by: { kind: 'arbiter', name: 'IA Jones' }, detail: 'set by the arbiter: pieces knocked over and set up again' } });
+  expect(set[0]).toMatchObject({
+    event: {
+      type: 'boardPosition',
+      fen: FEN,
+      plies: 0,
+      by: { kind: 'arbiter', name: 'IA Jones' },
+      detail: 'set by the arbiter: pieces knocked over and set up again',
+    },
+  });
   expect(hall.boards.get('1')!.state.fen).toBe(FEN);
 
   // The board's reading goes on from the arbiter's position: Black's 2... Nc6 is a move.
   vboard.move('b8c6');
-  await until(() => records().some((r) => r.kind === 'clock' && r.board === '1' && r.event.type === 'boardMove' && r.event.san === 'Nc6'), "Black's Nc6 read from the set position");
+  await until(
+    () => records().some((r) => r.kind === 'clock' && r.board === '1' && r.event.type === 'boardMove' && r.event.san === 'Nc6'),
+    "Black's Nc6 read from the set position",
+  );
   await new Promise((resolve) => setTimeout(resolve, 300));
   expect(positions('1')).toHaveLength(before + 1);
 

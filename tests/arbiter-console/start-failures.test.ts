@@ -117,9 +117,27 @@ describe('zeitnot serve: a start that fails says why in one line and leaves noth
     const port = (blocker.address() as { port: number }).port;
     try {
       const plain = await zeitnot(['serve', '--event', 'cairns-cup-2019', '--data', join(work, 'port-a'), '--port', String(port)]);
-      expectOneLineFailure(plain, 1, new RegExp(`^zeitnot serve: port ${port} is in use \\(another console\\?\\): stop the program that holds it, or give another port \\(--port\\)$`));
+      expectOneLineFailure(
+        plain,
+        1,
+        new RegExp(`^zeitnot serve: port ${port} is in use \\(another console\\?\\): stop the program that holds it, or give another port \\(--port\\)$`),
+      );
       // Virtual players on virtual DGT boards, their clocks started, the simulated arbiter: all stopped again.
-      const busy = await zeitnot(['serve', '--event', 'cairns-cup-2019', '--data', join(work, 'port-b'), '--port', String(port), '--simulate', 'all', '--auto-publish', '--auto-start', '--time-scale', '20']);
+      const busy = await zeitnot([
+        'serve',
+        '--event',
+        'cairns-cup-2019',
+        '--data',
+        join(work, 'port-b'),
+        '--port',
+        String(port),
+        '--simulate',
+        'all',
+        '--auto-publish',
+        '--auto-start',
+        '--time-scale',
+        '20',
+      ]);
       expectOneLineFailure(busy, 1, new RegExp(`^zeitnot serve: port ${port} is in use`));
       expect(busy.stdout).toBe('');
     } finally {
@@ -132,21 +150,43 @@ describe('zeitnot serve: a start that fails says why in one line and leaves noth
     writeFileSync(file, 'not a directory\n');
     const port = await freePort();
     const isFile = await zeitnot(['serve', '--event', 'cairns-cup-2019', '--data', file, '--port', String(port)]);
-    expectOneLineFailure(isFile, 1, /^zeitnot serve: the data directory \S+a-file cannot be used \(it is a file, not a directory\): give a writable directory \(--data DIR\)$/);
+    expectOneLineFailure(
+      isFile,
+      1,
+      /^zeitnot serve: the data directory \S+a-file cannot be used \(it is a file, not a directory\): give a writable directory \(--data DIR\)$/,
+    );
     const under = await zeitnot(['serve', '--event', 'cairns-cup-2019', '--data', join(file, 'data'), '--port', String(port)]);
     expectOneLineFailure(under, 1, /^zeitnot serve: the data directory \S+a-file\/data cannot be used \(a part of its path is a file\)/);
     expect(await portFree(port)).toBe(true);
   }, 120_000);
 
   const unwritable = unwritableDirectory(work);
-  it.skipIf(unwritable === undefined)('the data directory cannot be written', async () => {
-    const ended = await zeitnot(['serve', '--event', 'cairns-cup-2019', '--data', unwritable!, '--port', '0']);
-    expectOneLineFailure(ended, 1, /^zeitnot serve: the data directory \S+ cannot be used \((permission denied|a read-only file system)\): give a writable directory \(--data DIR\)$/);
-  }, 60_000);
+  it.skipIf(unwritable === undefined)(
+    'the data directory cannot be written',
+    async () => {
+      const ended = await zeitnot(['serve', '--event', 'cairns-cup-2019', '--data', unwritable!, '--port', '0']);
+      expectOneLineFailure(
+        ended,
+        1,
+        /^zeitnot serve: the data directory \S+ cannot be used \((permission denied|a read-only file system)\): give a writable directory \(--data DIR\)$/,
+      );
+    },
+    60_000,
+  );
 
   it('a device on a board the hall does not have, and a device spec of no known form', async () => {
     const port = await freePort();
-    const unknownBoard = await zeitnot(['serve', '--event', 'cairns-cup-2019', '--data', join(work, 'board'), '--port', String(port), '--device', '9=dgt:/dev/null']);
+    const unknownBoard = await zeitnot([
+      'serve',
+      '--event',
+      'cairns-cup-2019',
+      '--data',
+      join(work, 'board'),
+      '--port',
+      String(port),
+      '--device',
+      '9=dgt:/dev/null',
+    ]);
     expectOneLineFailure(unknownBoard, 1, /^zeitnot serve: --device 9=\.\.\.: the hall has no board '9' \(boards: 1, 2, 3, 4, 5\)$/);
     const badSpec = await zeitnot(['serve', '--event', 'cairns-cup-2019', '--data', join(work, 'spec'), '--port', String(port), '--device', '3=usb:/dev/x']);
     expectOneLineFailure(badSpec, 2, /^zeitnot serve: --device '3=usb:\/dev\/x': expected BOARD=dgt:PATH/);
@@ -159,9 +199,13 @@ describe('zeitnot serve: a start that fails says why in one line and leaves noth
   }, 60_000);
 
   it("a device whose port is missing is that board's trouble: the console comes up, says so, and stops on SIGTERM", async () => {
-    const child = spawn(process.execPath, ['bin/zeitnot.js', 'serve', '--event', 'cairns-cup-2019', '--data', join(work, 'missing'), '--port', '0', '--device', '3=dgt:/dev/zeitnot-no-such-port'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['bin/zeitnot.js', 'serve', '--event', 'cairns-cup-2019', '--data', join(work, 'missing'), '--port', '0', '--device', '3=dgt:/dev/zeitnot-no-such-port'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += String(d)));
@@ -185,7 +229,7 @@ describe('zeitnot hall-host: the same for a hall host', () => {
   }, 60_000);
 });
 
-describe('startConsole: a failed start rejects with the failure\'s code', () => {
+describe("startConsole: a failed start rejects with the failure's code", () => {
   it('the port in use: code port-in-use, and the token nobody was shown not kept (the next start prints one)', async () => {
     const blocker = await listening(0);
     const port = (blocker.address() as { port: number }).port;

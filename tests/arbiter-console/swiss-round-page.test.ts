@@ -8,9 +8,13 @@ import { smallSwiss } from './tournament-fixtures.ts';
 const event = smallSwiss(5);
 const live = pairSwissRound(event, 'main', emptyRecord, 1);
 
-const rig = consoleInChromium('swiss-page', () => ({ event }), (run) => {
-  expect(run.desk!.command({ type: 'pairNextRound', section: 'main' }, 'IA')).toMatchObject({ ok: true });
-});
+const rig = consoleInChromium(
+  'swiss-page',
+  () => ({ event }),
+  (run) => {
+    expect(run.desk!.command({ type: 'pairNextRound', section: 'main' }, 'IA')).toMatchObject({ ok: true });
+  },
+);
 
 describe('a Swiss round drafted, on the page', () => {
   it('shows the draft, refuses to start the clocks until it is published, then starts them', async () => {

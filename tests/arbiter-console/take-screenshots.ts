@@ -69,7 +69,13 @@ try {
 /** A 400-board hall with sectors: the compact hall view, a sector arbiter's panel, the team page. */
 async function hallScreenshots(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'zeitnot-shots-hall-'));
-  const hall: RunningConsole = await startConsole({ dataDir: dir, port: 0, scale, ...oneSectionConsole({ boards: 400 }), simulate: { boards: 24, seed: 'hall', hardware: 'none' } });
+  const hall: RunningConsole = await startConsole({
+    dataDir: dir,
+    port: 0,
+    scale,
+    ...oneSectionConsole({ boards: 400 }),
+    simulate: { boards: 24, seed: 'hall', hardware: 'none' },
+  });
   try {
     const h = hall.hall;
     for (const id of h.boards.keys()) {

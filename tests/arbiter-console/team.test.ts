@@ -46,10 +46,21 @@ describe('the arbiters team', () => {
   it('the chief defines sectors and issues named tokens, shown once, listed without secrets', async () => {
     chief = await as(run.newToken, 'IA Chief');
     expect(chief.messages[0]).toMatchObject({ type: 'welcome', arbiter: { id: 'chief', name: 'IA Chief', role: 'chief' } });
-    expect(await command(chief, { type: 'issueCredential', name: 'FA North', role: 'sector', sector: 'N' })).toMatchObject({ type: 'refused', code: 'unknown-sector', reason: "no sector 'N' (define it first)" });
+    expect(await command(chief, { type: 'issueCredential', name: 'FA North', role: 'sector', sector: 'N' })).toMatchObject({
+      type: 'refused',
+      code: 'unknown-sector',
+      reason: "no sector 'N' (define it first)",
+    });
     expect(await command(chief, { type: 'defineSector', sector: 'N', name: 'North wing', boards: '1-3, 99' })).toMatchObject({ type: 'ack' });
-    expect(await command(chief, { type: 'defineSector', sector: 'S', name: 'South', boards: '70-80' })).toMatchObject({ type: 'refused', code: 'bad-boards', reason: 'boards 70-80 cover no board of the hall' });
-    expect(await command(chief, { type: 'defineSector', sector: 'S', name: 'South', boards: 'four' })).toMatchObject({ type: 'refused', reason: "boards: 'four' is not a board number or a range like 1-50" });
+    expect(await command(chief, { type: 'defineSector', sector: 'S', name: 'South', boards: '70-80' })).toMatchObject({
+      type: 'refused',
+      code: 'bad-boards',
+      reason: 'boards 70-80 cover no board of the hall',
+    });
+    expect(await command(chief, { type: 'defineSector', sector: 'S', name: 'South', boards: 'four' })).toMatchObject({
+      type: 'refused',
+      reason: "boards: 'four' is not a board number or a range like 1-50",
+    });
     const delta = await chief.next((m) => m.type === 'delta' && m.sectors !== undefined, 'the sectors in a delta');
     expect(delta.sectors).toEqual([{ id: 'N', name: 'North wing', boards: '1-3, 99', members: ['1', '2', '3'] }]);
     const deputy = await command(chief, { type: 'issueCredential', name: 'IA Deputy', role: 'deputy' });
@@ -58,7 +69,13 @@ describe('the arbiters team', () => {
     sectorToken = sector.token as string;
     expect(deputyToken).toMatch(/^[0-9a-f]{10}\./);
     const list = await command(chief, { type: 'listCredentials' });
-    expect(list).toMatchObject({ type: 'credentials', credentials: [{ name: 'IA Deputy', role: 'deputy', issuedBy: 'IA Chief' }, { name: 'FA North', role: 'sector', sector: 'N' }] });
+    expect(list).toMatchObject({
+      type: 'credentials',
+      credentials: [
+        { name: 'IA Deputy', role: 'deputy', issuedBy: 'IA Chief' },
+        { name: 'FA North', role: 'sector', sector: 'N' },
+      ],
+    });
     expect(JSON.stringify(list)).not.toContain(deputyToken.split('.')[1]);
     expect(readFileSync(join(dir, 'arbiters.json'), 'utf8')).not.toContain(deputyToken.split('.')[1]);
     const staff = [...run.journal.entries(0, 'staff')].map((e) => e.record);
@@ -73,16 +90,29 @@ describe('the arbiters team', () => {
     const north = await as(sectorToken, 'someone else');
     expect(north.messages[0]).toMatchObject({ type: 'welcome', arbiter: { name: 'FA North', role: 'sector', sector: 'N' } });
     const before = run.journal.count();
-    expect(await command(north, { type: 'pause', board: '4', reason: 'noise' })).toEqual({ type: 'refused', id: expect.any(String), code: 'outside-sector', reason: 'board 4 is not in your sector N' });
-    expect(await command(north, { type: 'pauseAll', reason: 'fire alarm' })).toMatchObject({ type: 'refused', code: 'forbidden', reason: "pauseAll is for the chief arbiter and the deputies; a sector arbiter acts on his sector's boards" });
-    expect(await command(north, { type: 'issueCredential', name: 'X', role: 'deputy' })).toMatchObject({ type: 'refused', code: 'forbidden', reason: 'only the chief arbiter manages credentials and sectors (FA North is sector arbiter of N)' });
+    expect(await command(north, { type: 'pause', board: '4', reason: 'noise' })).toEqual({
+      type: 'refused',
+      id: expect.any(String),
+      code: 'outside-sector',
+      reason: 'board 4 is not in your sector N',
+    });
+    expect(await command(north, { type: 'pauseAll', reason: 'fire alarm' })).toMatchObject({
+      type: 'refused',
+      code: 'forbidden',
+      reason: "pauseAll is for the chief arbiter and the deputies; a sector arbiter acts on his sector's boards",
+    });
+    expect(await command(north, { type: 'issueCredential', name: 'X', role: 'deputy' })).toMatchObject({
+      type: 'refused',
+      code: 'forbidden',
+      reason: 'only the chief arbiter manages credentials and sectors (FA North is sector arbiter of N)',
+    });
     expect(run.journal.count()).toBe(before);
     expect(await command(north, { type: 'addTime', board: '2', side: 'white', ms: 120_000, reason: 'Art. 12.5 disturbance' })).toMatchObject({ type: 'ack' });
     const record = [...run.journal.entries(before)].map((e) => e.record).at(-1)!;
     expect(record).toMatchObject({ kind: 'clock', board: '2', event: { type: 'addTime', by: { kind: 'arbiter', name: 'FA North' } } });
   });
 
-  it("a deputy acts on every board, signs his corrections in the journal and the PGN, and may not change credentials", async () => {
+  it('a deputy acts on every board, signs his corrections in the journal and the PGN, and may not change credentials', async () => {
     const deputy = await as(deputyToken);
     expect(await command(deputy, { type: 'setTime', board: '5', side: 'black', ms: 600_000, reason: 'clock set wrongly' })).toMatchObject({ type: 'ack' });
     expect(await command(deputy, { type: 'defineSector', sector: 'S', name: 'South', boards: '4-6' })).toMatchObject({ type: 'refused', code: 'forbidden' });
@@ -98,7 +128,11 @@ describe('the arbiters team', () => {
     expect(deputy.closed).toBe(4003);
     const again = await as(deputyToken);
     expect(again.messages.at(-1)).toMatchObject({ type: 'error', code: 'bad-token' });
-    expect(await command(chief, { type: 'removeSector', sector: 'N' })).toMatchObject({ type: 'refused', code: 'sector-in-use', reason: 'sector N still has arbiters (FA North): revoke their credentials first' });
+    expect(await command(chief, { type: 'removeSector', sector: 'N' })).toMatchObject({
+      type: 'refused',
+      code: 'sector-in-use',
+      reason: 'sector N still has arbiters (FA North): revoke their credentials first',
+    });
   });
 
   it('a restart keeps the sectors (from the journal) and the tokens (their hashes)', async () => {
@@ -113,7 +147,10 @@ describe('the arbiters team', () => {
 });
 
 describe('who may give which command', () => {
-  const scope = { boardOf: (c: ConsoleCommand) => ('board' in c && typeof c.board === 'string' ? c.board : undefined), members: (s: string) => (s === 'A' ? new Set(['1', '2']) : undefined) };
+  const scope = {
+    boardOf: (c: ConsoleCommand) => ('board' in c && typeof c.board === 'string' ? c.board : undefined),
+    members: (s: string) => (s === 'A' ? new Set(['1', '2']) : undefined),
+  };
   const sector = { name: 'FA A', role: 'sector' as const, sector: 'A' };
   const deputy = { name: 'IA D', role: 'deputy' as const };
   it.each([

@@ -54,7 +54,7 @@ describe('the teardown stack', () => {
     expect(journalClosed).toBe(true);
   });
 
-  it('abandon undoes a failed start and throws the start\'s own error', async () => {
+  it("abandon undoes a failed start and throws the start's own error", async () => {
     const teardown = new Teardown();
     const done: string[] = [];
     teardown.defer('journal', () => void done.push('journal'));
@@ -65,7 +65,7 @@ describe('the teardown stack', () => {
     expect(cause.message).toBe('port 8080 is in use');
   });
 
-  it('abandon keeps the start\'s error and adds what failed while undoing it', async () => {
+  it("abandon keeps the start's error and adds what failed while undoing it", async () => {
     const teardown = new Teardown();
     teardown.defer('bus', () => {
       throw new Error('no route');

@@ -24,17 +24,29 @@ describe('timekeeper per board', () => {
     startAll(t, 10_000);
     t.source.set(20_000);
     // The engine makes White's time 5 450 000 ms (5 430 000 − 10 s + 30 s); the clock shows one second more.
-    t.hall.record({ kind: 'clock', board: '1', event: { type: 'press', side: 'white', at: 20_000, by: device, reading: { white: 5_451_000, black: 5_430_000 } } });
+    t.hall.record({
+      kind: 'clock',
+      board: '1',
+      event: { type: 'press', side: 'white', at: 20_000, by: device, reading: { white: 5_451_000, black: 5_430_000 } },
+    });
     expect(t.hall.view('1')!.remainingMs).toEqual({ white: 5_451_000, black: 5_430_000 });
     expect(t.hall.attention()).toEqual([]);
     t.source.set(35_000);
     // Engine: Black 5 445 000; the clock 2.5 s more.
-    t.hall.record({ kind: 'clock', board: '1', event: { type: 'press', side: 'black', at: 35_000, by: device, reading: { white: 5_451_000, black: 5_447_500 } } });
+    t.hall.record({
+      kind: 'clock',
+      board: '1',
+      event: { type: 'press', side: 'black', at: 35_000, by: device, reading: { white: 5_451_000, black: 5_447_500 } },
+    });
     expect(t.hall.view('1')!.remainingMs).toEqual({ white: 5_451_000, black: 5_447_500 });
     expect(t.hall.attention()).toMatchObject([{ board: '1', code: 'clock-disagrees', side: 'black', at: 35_000 }]);
     expect(t.hall.attention()[0]!.message).toContain('clock +2500 ms');
     // The same reading on an engine-kept board is ignored (and within the console's 2 s check).
-    t.hall.record({ kind: 'clock', board: '2', event: { type: 'press', side: 'white', at: 35_000, by: device, reading: { white: 5_436_000, black: 5_430_000 } } });
+    t.hall.record({
+      kind: 'clock',
+      board: '2',
+      event: { type: 'press', side: 'white', at: 35_000, by: device, reading: { white: 5_436_000, black: 5_430_000 } },
+    });
     expect(t.hall.view('2')!.remainingMs.white).toBe(5_435_000);
     expect(t.hall.attention().filter((a) => a.board === '2')).toEqual([]);
     const before = t.hall.boards.get('1')!.state;

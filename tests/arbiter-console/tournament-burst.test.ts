@@ -6,7 +6,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { applyViewPatch, inlineBuilder, manualSource, startConsole, type BuilderSetup, type RunningConsole, type TournamentBuilder, type TournamentView, type ViewPatch } from '../../arbiter-console/internal.ts';
+import {
+  applyViewPatch,
+  inlineBuilder,
+  manualSource,
+  startConsole,
+  type BuilderSetup,
+  type RunningConsole,
+  type TournamentBuilder,
+  type TournamentView,
+  type ViewPatch,
+} from '../../arbiter-console/internal.ts';
 import { smallRoundRobin } from './tournament-fixtures.ts';
 import { helloClient, type Message } from '../support/ws-client.ts';
 
@@ -54,7 +64,16 @@ async function start(options: Parameters<typeof startConsole>[0]['server'] = {})
   dirs.push(dir);
   const event = smallRoundRobin();
   const source = manualSource(0);
-  const c = await startConsole({ dataDir: dir, port: 0, noPage: true, source, event, firstRound: true, lateStartMs: 10_000, server: { tournamentIntervalMs: 0, ...options } });
+  const c = await startConsole({
+    dataDir: dir,
+    port: 0,
+    noPage: true,
+    source,
+    event,
+    firstRound: true,
+    lateStartMs: 10_000,
+    server: { tournamentIntervalMs: 0, ...options },
+  });
   c.hall.command({ type: 'arriveAll' }, 'IA');
   c.hall.command({ type: 'startAll' }, 'IA');
   source.advance(10_000); // the scheduled start: the clocks run
@@ -79,14 +98,18 @@ describe('the end of a round', () => {
     expect(hall.command({ type: 'result', board: '1', result: '1-0', termination: 'resignation' }, 'IA')).toMatchObject({ ok: true });
     // The build began (the desk's parts were taken) and waits; the clocks go on.
     expect(held.started).toBe(startedBefore + 1);
-    hall.record({ kind: 'clock', board: '2', event: { type: 'press', side: hall.boards.get('2')!.state.toMove, at: hall.source.now(), by: { kind: 'device', deviceId: 'test' } } });
+    hall.record({
+      kind: 'clock',
+      board: '2',
+      event: { type: 'press', side: hall.boards.get('2')!.state.toMove, at: hall.source.now(), by: { kind: 'device', deviceId: 'test' } },
+    });
     const delta = await client.next((m) => m.type === 'delta' && presses(m, '2') === 1, 'the press on board 2', at);
     expect(held.finished).toBe(held.started - 1);
     expect(client.messages.slice(at).some((m) => m.type === 'tournamentDelta' || m.type === 'tournament')).toBe(false);
     expect(delta.boards).toEqual(expect.arrayContaining([expect.objectContaining({ id: '2' })]));
     held.release();
     const patch = await client.next((m) => m.type === 'tournamentDelta', 'the result in the tournament view', at);
-    const after = applyViewPatch((first.view as TournamentView), patch.patch as ViewPatch);
+    const after = applyViewPatch(first.view as TournamentView, patch.patch as ViewPatch);
     expect(after.rounds[0]!.games[0]).toMatchObject({ result: '1-0', source: 'clock' });
     expect(after).toEqual(JSON.parse(JSON.stringify(run.desk!.view('spectator'))));
   });
@@ -103,7 +126,11 @@ describe('the end of a round', () => {
     expect(held.started).toBe(before + 1);
     const at = client.messages.length;
     held.release();
-    await client.next((m) => m.type === 'tournamentDelta' && ((m.patch as unknown[]) ?? []).length > 0 && held.started === before + 2 && held.finished === held.started, 'the second build', at);
+    await client.next(
+      (m) => m.type === 'tournamentDelta' && ((m.patch as unknown[]) ?? []).length > 0 && held.started === before + 2 && held.finished === held.started,
+      'the second build',
+      at,
+    );
     await new Promise((r) => setTimeout(r, 50));
     const seen = client.messages.filter((m) => m.type === 'tournamentDelta');
     expect(seen.at(-1)!.version).toBe(run.hall.version);

@@ -38,7 +38,9 @@ describe('tournament desk', () => {
     press(t, '1', 'white', 20_000, 'e4');
     // Board 1 is still running: the scoresheets say Black resigned.
     const before = t.journal.count();
-    expect(desk.command({ type: 'enterResult', round: 1, white: 1, black: 4, result: '1-0', reason: 'Black resigned, both signed' }, 'IA Smith')).toMatchObject({ ok: true });
+    expect(desk.command({ type: 'enterResult', round: 1, white: 1, black: 4, result: '1-0', reason: 'Black resigned, both signed' }, 'IA Smith')).toMatchObject(
+      { ok: true },
+    );
     const board1 = t.hall.boards.get('1')!;
     expect(board1.state.status).toBe('finished');
     expect(board1.state.result).toMatchObject({ result: '1-0', termination: 'result entered by the arbiter: Black resigned, both signed' });
@@ -54,14 +56,23 @@ describe('tournament desk', () => {
     // Board 2's clock ended the game (White's flag); the arbiter's draw is a correction: the clock's
     // record stays, the desk's result counts.
     t.hall.command({ type: 'result', board: '2', result: '0-1', termination: 'resignation' }, 'IA Smith');
-    expect(desk.command({ type: 'enterResult', round: 1, white: 2, black: 3, result: '1/2-1/2', reason: 'draw agreed before the resignation was claimed' }, 'IA Smith')).toMatchObject({ ok: true });
+    expect(
+      desk.command(
+        { type: 'enterResult', round: 1, white: 2, black: 3, result: '1/2-1/2', reason: 'draw agreed before the resignation was claimed' },
+        'IA Smith',
+      ),
+    ).toMatchObject({ ok: true });
     const board2 = t.hall.boards.get('2')!;
     expect(board2.state.result?.result).toBe('0-1');
     // The board's PGN has the corrected result and says who corrected it, why, and what the clock had.
     const pgn = boardPgn(t.hall.round, board2, t.source.now()).replace(/\s+/g, ' ');
     expect(pgn).toContain('[Result "1/2-1/2"]');
     expect(pgn).toContain('result corrected to 1/2-1/2 by IA Smith: draw agreed before the resignation was claimed (the clock had 0-1)');
-    expect(boardHistory(t.journal, '2').at(-1)).toMatchObject({ by: 'IA Smith', what: 'result corrected to 1/2-1/2', why: 'draw agreed before the resignation was claimed' });
+    expect(boardHistory(t.journal, '2').at(-1)).toMatchObject({
+      by: 'IA Smith',
+      what: 'result corrected to 1/2-1/2',
+      why: 'draw agreed before the resignation was claimed',
+    });
     // The same correction again changes nothing on the board.
     const notes = () => [...t.journal.entries(0, 'note')].length;
     const count = notes();
@@ -110,13 +121,24 @@ describe('tournament desk', () => {
     expect(confirmed).toEqual({ ok: true, journalSeq: t.journal.count() });
     expect(tournamentRecords().at(-1)).toMatchObject({ type: 'result', round: 1, white: 1, black: 4, result: '0-1', source: 'confirmed', by: 'IA Smith' });
     // Correct board 2: the arbiter's entry wins over the clock.
-    expect(desk.command({ type: 'enterResult', round: 1, white: 2, black: 3, result: '1/2-1/2', reason: 'Black was excused in advance; agreed draw' }, 'IA Smith')).toMatchObject({ ok: true });
+    expect(
+      desk.command({ type: 'enterResult', round: 1, white: 2, black: 3, result: '1/2-1/2', reason: 'Black was excused in advance; agreed draw' }, 'IA Smith'),
+    ).toMatchObject({ ok: true });
     expect(points()).toEqual({ 1: 0, 2: 0.5, 3: 0.5, 4: 1 });
     expect(desk.view('spectator').rounds[0]!.games.map((g) => g.source)).toEqual(['confirmed', 'arbiter']);
     // The crosstable's history of the game: what the clock had, the arbiter's result, who, why, when.
     const end = 10_000 + 3 * 60 * MIN;
     const p = (id: number) => ({ id, name: `Cairns player 0${id}` });
-    const clockCorrection = { round: 1, white: p(2), black: p(3), from: '+--', to: '1/2-1/2', by: 'IA Smith', reason: 'Black was excused in advance; agreed draw', at: end };
+    const clockCorrection = {
+      round: 1,
+      white: p(2),
+      black: p(3),
+      from: '+--',
+      to: '1/2-1/2',
+      by: 'IA Smith',
+      reason: 'Black was excused in advance; agreed draw',
+      at: end,
+    };
     expect(desk.view('spectator').corrections).toEqual([clockCorrection]);
     expect(tournamentRecords().at(-1)).toMatchObject({ type: 'result', source: 'arbiter', result: '1/2-1/2', replaces: '+--' });
 
@@ -134,8 +156,13 @@ describe('tournament desk', () => {
     expect(t.journal.count()).toBe(before);
     // A confirmed result corrected later: its history follows the first correction's.
     t.source.set(end + 1_000);
-    expect(desk.command({ type: 'enterResult', round: 1, white: 1, black: 4, result: '1-0', reason: 'Black had resigned before the flag fell' }, 'IA Jones')).toMatchObject({ ok: true });
-    expect(desk.view('spectator').corrections).toEqual([clockCorrection, { round: 1, white: p(1), black: p(4), from: '0-1', to: '1-0', by: 'IA Jones', reason: 'Black had resigned before the flag fell', at: end + 1_000 }]);
+    expect(
+      desk.command({ type: 'enterResult', round: 1, white: 1, black: 4, result: '1-0', reason: 'Black had resigned before the flag fell' }, 'IA Jones'),
+    ).toMatchObject({ ok: true });
+    expect(desk.view('spectator').corrections).toEqual([
+      clockCorrection,
+      { round: 1, white: p(1), black: p(4), from: '0-1', to: '1-0', by: 'IA Jones', reason: 'Black had resigned before the flag fell', at: end + 1_000 },
+    ]);
 
     const view = desk.view('arbiter');
     t.reopen(end + 1_000);
@@ -148,9 +175,15 @@ describe('tournament desk', () => {
     t = testDesk(event);
     const desk = t.desk;
     expect(desk.pairingOf(1)!.games).toEqual(first.games);
-    expect(desk.command({ type: 'pairNextRound' }, 'IA')).toEqual({ ok: false, code: 'results-unconfirmed', reason: 'round 1 needs confirmed results: board 1, board 2, board 3' });
+    expect(desk.command({ type: 'pairNextRound' }, 'IA')).toEqual({
+      ok: false,
+      code: 'results-unconfirmed',
+      reason: 'round 1 needs confirmed results: board 1, board 2, board 3',
+    });
     const results: GameResult[] = ['1-0', '0-1', '1/2-1/2'];
-    [...t.hall.boards.keys()].forEach((id, i) => expect(t.hall.command({ type: 'result', board: id, result: results[i]!, termination: 'normal' }, 'IA')).toMatchObject({ ok: true }));
+    [...t.hall.boards.keys()].forEach((id, i) =>
+      expect(t.hall.command({ type: 'result', board: id, result: results[i]!, termination: 'normal' }, 'IA')).toMatchObject({ ok: true }),
+    );
     expect(desk.command({ type: 'pairNextRound' }, 'IA')).toMatchObject({ ok: false, reason: expect.stringContaining('board 1 (clock result to confirm)') });
     for (const g of first.games) expect(desk.command({ type: 'confirmResult', round: 1, ...g }, 'IA')).toMatchObject({ ok: true });
 
@@ -169,14 +202,24 @@ describe('tournament desk', () => {
     expect(swapped[0]).toEqual({ white: engine.games[0]!.black, black: engine.games[0]!.white });
     // Exchange opponents: refused where it would be a rematch, done where it would not.
     const met = (a: number, b: number) => first.games.some((g) => (g.white === a && g.black === b) || (g.white === b && g.black === a));
-    const boardPairs = [[1, 2], [1, 3], [2, 3]] as const;
+    const boardPairs = [
+      [1, 2],
+      [1, 3],
+      [2, 3],
+    ] as const;
     let exchanged: readonly [number, number] | undefined;
     for (const [a, b] of boardPairs) {
       const ga = swapped[a - 1]!;
       const gb = swapped[b - 1]!;
       const rematch = met(ga.white, gb.black) || met(gb.white, ga.black);
       const outcome = desk.command({ type: 'exchangeOpponents', board: a, otherBoard: b, reason: 'players from one club' }, 'IA Jones');
-      if (rematch) expect(outcome).toMatchObject({ ok: false, code: 'already-met', article: 'FIDE C.04.1', reason: expect.stringMatching(/already played each other in round 1$/) });
+      if (rematch)
+        expect(outcome).toMatchObject({
+          ok: false,
+          code: 'already-met',
+          article: 'FIDE C.04.1',
+          reason: expect.stringMatching(/already played each other in round 1$/),
+        });
       else {
         expect(outcome).toMatchObject({ ok: true });
         exchanged = [a, b];
@@ -203,17 +246,32 @@ describe('tournament desk', () => {
     const published = again.view('spectator');
     expect(published.currentRound).toBe(2);
     // Published is on the boards: the clocks of round 2 wait for their start.
-    expect(published.rounds.find((r) => r.round === 2)).toMatchObject({ status: 'live', games: changed.games.map((g) => ({ board: g.board, white: g.white, black: g.black, result: null })) });
+    expect(published.rounds.find((r) => r.round === 2)).toMatchObject({
+      status: 'live',
+      games: changed.games.map((g) => ({ board: g.board, white: g.white, black: g.black, result: null })),
+    });
     expect(again.view('arbiter').draft).toBeUndefined();
     expect(published.nextRound).toEqual({ round: 3, possible: false, why: 'round 2 needs confirmed results: board 1, board 2, board 3' });
-    expect(tournamentRecords().map((r) => r.type)).toEqual(['draft', 'publish', 'result', 'result', 'result', 'draft', 'draftChange', 'draftChange', 'publish']);
+    expect(tournamentRecords().map((r) => r.type)).toEqual([
+      'draft',
+      'publish',
+      'result',
+      'result',
+      'result',
+      'draft',
+      'draftChange',
+      'draftChange',
+      'publish',
+    ]);
 
     t.reopen(60_000);
     again = t.desk;
     expect(again.view('arbiter')).toEqual(published);
     // Round 2's results by hand, then round 3 is paired from them.
     for (const g of changed.games) {
-      expect(again.command({ type: 'enterResult', round: 2, white: g.white.id, black: g.black.id, result: '1-0', reason: 'scoresheets' }, 'IA')).toMatchObject({ ok: true });
+      expect(again.command({ type: 'enterResult', round: 2, white: g.white.id, black: g.black.id, result: '1-0', reason: 'scoresheets' }, 'IA')).toMatchObject({
+        ok: true,
+      });
     }
     expect(again.command({ type: 'pairNextRound' }, 'IA')).toMatchObject({ ok: true });
     const third = again.view('arbiter').draft!;
@@ -229,11 +287,20 @@ describe('tournament desk', () => {
     const desk = t.desk;
     const enterRound = (round: number) => {
       for (const g of desk.view('spectator').rounds.find((r) => r.round === round)!.games) {
-        expect(desk.command({ type: 'enterResult', round, white: g.white.id, black: g.black.id, result: tieForFirst(g.white.id, g.black.id), reason: 'scoresheets' }, 'IA')).toMatchObject({ ok: true });
+        expect(
+          desk.command(
+            { type: 'enterResult', round, white: g.white.id, black: g.black.id, result: tieForFirst(g.white.id, g.black.id), reason: 'scoresheets' },
+            'IA',
+          ),
+        ).toMatchObject({ ok: true });
       }
     };
     enterRound(1);
-    expect(desk.command({ type: 'startPlayoff' }, 'IA')).toEqual({ ok: false, code: 'playoff-impossible', reason: 'the playoff follows the last round (round 1 of 3 is paired)' });
+    expect(desk.command({ type: 'startPlayoff' }, 'IA')).toEqual({
+      ok: false,
+      code: 'playoff-impossible',
+      reason: 'the playoff follows the last round (round 1 of 3 is paired)',
+    });
     for (const round of [2, 3]) {
       expect(desk.command({ type: 'pairNextRound' }, 'IA')).toMatchObject({ ok: true });
       const berger = desk.pairingOf(round)!.games;
@@ -254,17 +321,25 @@ describe('tournament desk', () => {
     expect(playoff.games.every((g) => g.timeControl === '2700+5' && !g.armageddon)).toBe(true);
     expect(new Set(playoff.games.flatMap((g) => [g.white, g.black]))).toEqual(new Set(['Cairns player 01', 'Cairns player 02']));
     expect(desk.command({ type: 'startPlayoff' }, 'IA')).toEqual({ ok: false, code: 'playoff-impossible', reason: 'the playoff has already been started' });
-    expect(desk.command({ type: 'playoffResult', game: 'nope', result: '1-0' }, 'IA')).toEqual({ ok: false, code: 'tournament-rule', reason: "no playoff game 'nope'" });
+    expect(desk.command({ type: 'playoffResult', game: 'nope', result: '1-0' }, 'IA')).toEqual({
+      ok: false,
+      code: 'tournament-rule',
+      reason: "no playoff game 'nope'",
+    });
     expect(desk.command({ type: 'playoffResult', game: playoff.games[0]!.id, result: '1-0' }, 'IA')).toMatchObject({ ok: true });
 
-    expect(desk.command({ type: 'recordIncident', round: 3, player: 1, offence: 'electronic-device', note: 'phone in the jacket' }, 'IA')).toMatchObject({ ok: true });
+    expect(desk.command({ type: 'recordIncident', round: 3, player: 1, offence: 'electronic-device', note: 'phone in the jacket' }, 'IA')).toMatchObject({
+      ok: true,
+    });
     expect(desk.command({ type: 'recordIncident', round: 3, player: 1, offence: 'device-noise-after-game' }, 'IA')).toEqual({
       ok: false,
       code: 'no-rule',
       reason: "the regulations of 'main' have no rule for 'device-noise-after-game' (rules: late-arrival, electronic-device, device-noise)",
     });
     const fines = desk.view('spectator').fines;
-    expect(fines.entries).toEqual([{ round: 3, player: 'Cairns player 01', offence: 'electronic-device', fine: 1000, sanction: 'none', note: 'phone in the jacket' }]);
+    expect(fines.entries).toEqual([
+      { round: 3, player: 'Cairns player 01', offence: 'electronic-device', fine: 1000, sanction: 'none', note: 'phone in the jacket' },
+    ]);
     const prize = desk.view('spectator').prizes.awards.find((p) => p.player === 1)!;
     expect(prize.fine).toBe(1000);
     expect(prize.net).toBe(prize.amount - 1000);
@@ -286,11 +361,22 @@ describe('tournament desk', () => {
     const row = (id: number) => desk.view('spectator').crosstable.rows.find((r) => r.id === id)!;
     expect(row(pab)).toMatchObject({ points: 1, rounds: [{ round: 1, opponent: null, colour: null, result: 'U' }] });
 
-    expect(desk.command({ type: 'requestBye', round: 1, player: 1, kind: 'half', reason: 'r' }, 'IA')).toEqual({ ok: false, code: 'round-paired', reason: 'round 1 is already paired' });
-    expect(desk.command({ type: 'requestBye', round: 2, player: 1, kind: 'half', reason: 'asked before round 1 (regulations 6)' }, 'IA')).toMatchObject({ ok: true });
+    expect(desk.command({ type: 'requestBye', round: 1, player: 1, kind: 'half', reason: 'r' }, 'IA')).toEqual({
+      ok: false,
+      code: 'round-paired',
+      reason: 'round 1 is already paired',
+    });
+    expect(desk.command({ type: 'requestBye', round: 2, player: 1, kind: 'half', reason: 'asked before round 1 (regulations 6)' }, 'IA')).toMatchObject({
+      ok: true,
+    });
     expect(desk.command({ type: 'withdrawPlayer', player: 2, fromRound: 2, reason: 'ill' }, 'IA')).toMatchObject({ ok: true });
-    expect(desk.command({ type: 'withdrawPlayer', player: 2, fromRound: 3, reason: 'again' }, 'IA')).toEqual({ ok: false, code: 'already-recorded', reason: 'Cairns player 02 has already withdrawn' });
-    for (const g of first.games) expect(desk.command({ type: 'enterResult', round: 1, ...g, result: '1-0', reason: 'scoresheets' }, 'IA')).toMatchObject({ ok: true });
+    expect(desk.command({ type: 'withdrawPlayer', player: 2, fromRound: 3, reason: 'again' }, 'IA')).toEqual({
+      ok: false,
+      code: 'already-recorded',
+      reason: 'Cairns player 02 has already withdrawn',
+    });
+    for (const g of first.games)
+      expect(desk.command({ type: 'enterResult', round: 1, ...g, result: '1-0', reason: 'scoresheets' }, 'IA')).toMatchObject({ ok: true });
 
     expect(desk.command({ type: 'pairNextRound' }, 'IA')).toMatchObject({ ok: true });
     const draft = desk.view('arbiter').draft!;
@@ -317,9 +403,11 @@ describe('tournament desk', () => {
   it('refuses a section the event does not have', () => {
     const event = smallRoundRobin();
     t = testDesk(event, { publish: false });
-    expect(() => TournamentDesk.forSection(t.hall, event, 'nope', () => {
-      throw new Error('no round is seated');
-    })).toThrow(/nope/);
+    expect(() =>
+      TournamentDesk.forSection(t.hall, event, 'nope', () => {
+        throw new Error('no round is seated');
+      }),
+    ).toThrow(/nope/);
     expect(t.journal.count()).toBe(0);
   });
 });

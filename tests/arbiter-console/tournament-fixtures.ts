@@ -38,8 +38,23 @@ export function smallSwiss(players = 6): ZeitnotEvent {
 export function twoSections(): ZeitnotEvent {
   const json = JSON.parse(presetJson('cairns-cup-2019')) as { sections: Record<string, unknown>[] };
   const base = json.sections[0]!;
-  const swiss = { ...base, id: 'open', name: 'Open', format: { kind: 'swiss', system: 'dutch', rounds: 3 }, players: (base.players as unknown[]).slice(0, 6), schedule: (base.schedule as unknown[]).slice(0, 3), playoff: { kind: 'none' }, tiebreaks: ['BH-C1', 'SB'] };
-  const rr = { ...base, id: 'rr', name: 'Round robin', players: (base.players as unknown[]).slice(6, 10).map((p, i) => ({ ...(p as object), id: i + 1 })), schedule: (base.schedule as unknown[]).slice(0, 3) };
+  const swiss = {
+    ...base,
+    id: 'open',
+    name: 'Open',
+    format: { kind: 'swiss', system: 'dutch', rounds: 3 },
+    players: (base.players as unknown[]).slice(0, 6),
+    schedule: (base.schedule as unknown[]).slice(0, 3),
+    playoff: { kind: 'none' },
+    tiebreaks: ['BH-C1', 'SB'],
+  };
+  const rr = {
+    ...base,
+    id: 'rr',
+    name: 'Round robin',
+    players: (base.players as unknown[]).slice(6, 10).map((p, i) => ({ ...(p as object), id: i + 1 })),
+    schedule: (base.schedule as unknown[]).slice(0, 3),
+  };
   json.sections = [swiss, rr];
   return loadEvent(json);
 }
@@ -49,7 +64,12 @@ export function consoleRound(event: ZeitnotEvent, round: number, pairings?: { ga
   const setup = roundBoards(event, event.sections[0]!.id, round, pairings);
   const base = cairnsRound(setup.boards.length);
   // As tournament/clocks.ts sets a tournament board: the default time forfeits an absent player.
-  return { ...base, game: { ...base.game, lateArrival: 'forfeit' }, round, boards: setup.boards.map((b) => ({ id: String(b.board), white: b.white.name, black: b.black.name, whiteId: b.white.id, blackId: b.black.id })) };
+  return {
+    ...base,
+    game: { ...base.game, lateArrival: 'forfeit' },
+    round,
+    boards: setup.boards.map((b) => ({ id: String(b.board), white: b.white.name, black: b.black.name, whiteId: b.white.id, blackId: b.black.id })),
+  };
 }
 
 export const swissRoundOne = (event: ZeitnotEvent) => pairSwissRound(event, event.sections[0]!.id, emptyRecord, 1);
@@ -71,9 +91,21 @@ export function testDesk(event: ZeitnotEvent, options: { readonly publish?: bool
   const source = manualSource(0);
   const epochWallMs = Date.now();
   const section = event.sections[0]!.id;
-  const seat = seatFor(event, section, { toMonotonic: (wallMs) => wallMs - epochWallMs, now: () => source.now(), wallNow: () => epochWallMs + source.now(), scale: 1, lateStartMs: 10_000, devices: [] });
+  const seat = seatFor(event, section, {
+    toMonotonic: (wallMs) => wallMs - epochWallMs,
+    now: () => source.now(),
+    wallNow: () => epochWallMs + source.now(),
+    scale: 1,
+    lateStartMs: 10_000,
+    devices: [],
+  });
   const build = (journal: Journal): { hall: PlayingHall; desk: TournamentDesk } => {
-    const hall = new PlayingHall(journal, source, event.sections.map((s) => s.id), options.hall ?? {});
+    const hall = new PlayingHall(
+      journal,
+      source,
+      event.sections.map((s) => s.id),
+      options.hall ?? {},
+    );
     return { hall, desk: TournamentDesk.forSection(hall, event, section, seat) };
   };
   const journal = new Journal(file);

@@ -57,11 +57,22 @@ describe('tournament API', () => {
   it('serves the standings with the event tie-break columns, and they follow a result entered over the WebSocket', async () => {
     const empty = await get('/api/standings');
     expect(empty.status).toBe(200);
-    expect(empty.body).toMatchObject({ event: '2019 Cairns Cup', section: { id: 'main', format: 'round-robin', rounds: 3 }, roundsPlayed: 0, columns: ['DE', 'BPG', 'KS', 'SB', 'WON'] });
+    expect(empty.body).toMatchObject({
+      event: '2019 Cairns Cup',
+      section: { id: 'main', format: 'round-robin', rounds: 3 },
+      roundsPlayed: 0,
+      columns: ['DE', 'BPG', 'KS', 'SB', 'WON'],
+    });
     expect((empty.body.standings as { points: number }[]).map((s) => s.points)).toEqual([0, 0, 0, 0]);
 
     const arbiter = await connect({ type: 'hello', role: 'arbiter', token: run.newToken, name: 'IA Smith' });
-    arbiter.ws.send(JSON.stringify({ type: 'command', id: 't1', command: { type: 'enterResult', round: 1, white: 2, black: 3, result: '0-1', reason: 'scoresheets signed' } }));
+    arbiter.ws.send(
+      JSON.stringify({
+        type: 'command',
+        id: 't1',
+        command: { type: 'enterResult', round: 1, white: 2, black: 3, result: '0-1', reason: 'scoresheets signed' },
+      }),
+    );
     await until(() => arbiter.messages.some((m) => m.id === 't1'), 'the answer to t1', 10_000, 5);
     const ack = arbiter.messages.find((m) => m.id === 't1')!;
     expect(ack).toEqual({ type: 'ack', id: 't1', journalSeq: run.journal.count() });
@@ -94,7 +105,10 @@ describe('tournament API', () => {
       [2, 3],
     ]);
     expect(await get('/api/pairings?round=3')).toEqual({ status: 404, body: { error: 'no pairings for round 3', rounds: [1] } });
-    expect((await get('/api/playoffs')).body).toEqual({ playoff: null, possible: { possible: false, why: 'the playoff follows the last round (round 1 of 3 is paired)' } });
+    expect((await get('/api/playoffs')).body).toEqual({
+      playoff: null,
+      possible: { possible: false, why: 'the playoff follows the last round (round 1 of 3 is paired)' },
+    });
     expect((await get('/api/fines')).body).toMatchObject({ currency: 'USD', entries: [] });
     expect((await get('/api/prizes')).body).toMatchObject({ currency: 'USD' });
     const trf = await fetch(`${run.url}/api/trf`);
@@ -119,7 +133,12 @@ describe('tournament API', () => {
     expect(spectator.messages.find((m) => m.id === 's1')).toEqual({ type: 'refused', id: 's1', code: 'forbidden', reason: 'spectators cannot give commands' });
     arbiter.ws.send(JSON.stringify({ type: 'command', id: 'p2', command: { type: 'exchangeOpponents', board: 1, otherBoard: 9, reason: 'r' } }));
     await until(() => arbiter.messages.some((m) => m.id === 'p2'), 'the answer to p2', 10_000, 5);
-    expect(arbiter.messages.find((m) => m.id === 'p2')).toEqual({ type: 'refused', id: 'p2', code: 'unknown-draft-board', reason: 'the draft of round 2 has boards 1–2, not 9' });
+    expect(arbiter.messages.find((m) => m.id === 'p2')).toEqual({
+      type: 'refused',
+      id: 'p2',
+      code: 'unknown-draft-board',
+      reason: 'the draft of round 2 has boards 1–2, not 9',
+    });
     arbiter.ws.close();
     spectator.ws.close();
   });

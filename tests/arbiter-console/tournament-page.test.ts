@@ -34,7 +34,10 @@ describe('tournament pages', () => {
     await page.waitForSelector(`${row} .source.arbiter`, { timeout: 10_000 });
     expect(await page.textContent(`${row} .result`)).toBe('1-0');
     const journaled = [...rig.run.journal.entries(0, 'tournament')].map((e) => e.record).at(-1);
-    expect(journaled).toMatchObject({ kind: 'tournament', action: { type: 'result', round: 1, white: 1, black: 4, result: '1-0', source: 'arbiter', reason: 'scoresheets signed by both players' } });
+    expect(journaled).toMatchObject({
+      kind: 'tournament',
+      action: { type: 'result', round: 1, white: 1, black: 4, result: '1-0', source: 'arbiter', reason: 'scoresheets signed by both players' },
+    });
 
     await page.click('nav a[data-page="crosstable"]');
     await page.waitForFunction((sel) => document.querySelector(sel)?.textContent === '1', pointsOf(1), { timeout: 10_000 });
@@ -69,17 +72,23 @@ describe('tournament pages', () => {
     expect(await page.textContent('#role')).toBe('spectator');
     expect(await page.textContent(pointsOf(1))).toBe('1');
     // A result entered now appears on the spectator's crosstable without a reload.
-    expect(rig.run.desk!.command({ type: 'enterResult', round: 1, white: 2, black: 3, result: '0-1', reason: 'scoresheets' }, 'IA')).toMatchObject({ ok: true });
+    expect(rig.run.desk!.command({ type: 'enterResult', round: 1, white: 2, black: 3, result: '0-1', reason: 'scoresheets' }, 'IA')).toMatchObject({
+      ok: true,
+    });
     await page.waitForFunction((sel) => document.querySelector(sel)?.textContent === '1', pointsOf(3), { timeout: 10_000 });
     await page.click('nav a[data-page="pairings"]');
     await page.waitForSelector('tr[data-round="1"][data-board="2"] .result');
     expect(await page.textContent('tr[data-round="1"][data-board="2"] .result')).toBe('0-1');
     // Printing and the CSV exports are for everyone; no control changes anything.
-    expect(await page.$$eval('select[name="result"], button[data-t], #t-reason, [data-command]', (els) => els.map((el) => (el as HTMLElement).dataset.t ?? el.tagName))).toEqual(['print', 'print-slips']);
+    expect(
+      await page.$$eval('select[name="result"], button[data-t], #t-reason, [data-command]', (els) =>
+        els.map((el) => (el as HTMLElement).dataset.t ?? el.tagName),
+      ),
+    ).toEqual(['print', 'print-slips']);
     await page.close();
   });
 
-  it("marks a corrected result in the crosstable and shows its history there (old result, new, by whom, why), to a spectator too", async () => {
+  it('marks a corrected result in the crosstable and shows its history there (old result, new, by whom, why), to a spectator too', async () => {
     const page = await rig.browser.newPage();
     await page.goto(`${rig.run.url}/#token=${rig.run.newToken}`);
     await page.waitForSelector('nav a[data-page="pairings"]');
@@ -93,7 +102,10 @@ describe('tournament pages', () => {
     await page.click('dialog.ask[open] button.danger');
     await page.waitForFunction((sel) => document.querySelector(sel)?.textContent === '½-½', `${row} .result`, { timeout: 10_000 });
     const journaled = [...rig.run.journal.entries(0, 'tournament')].map((e) => e.record).at(-1)!;
-    expect(journaled).toMatchObject({ kind: 'tournament', action: { type: 'result', round: 1, white: 1, black: 4, result: '1/2-1/2', replaces: '1-0', reason: 'both scoresheets say draw agreed' } });
+    expect(journaled).toMatchObject({
+      kind: 'tournament',
+      action: { type: 'result', round: 1, white: 1, black: 4, result: '1/2-1/2', replaces: '1-0', reason: 'both scoresheets say draw agreed' },
+    });
     const by = journaled.kind === 'tournament' && journaled.action.type === 'result' ? journaled.action.by : '';
 
     await page.click('nav a[data-page="crosstable"]');
@@ -107,7 +119,11 @@ describe('tournament pages', () => {
     await page.click(`.crosstable tr[data-player="1"] ${marked.slice('.crosstable '.length)}`);
     await page.waitForSelector('.correction-history', { timeout: 10_000 });
     expect(await page.textContent('.correction-history h3')).toBe('Round 1: Cairns player 01 – Cairns player 04');
-    expect(await page.$$eval('.correction-history tbody td', (tds) => tds.slice(1).map((td) => td.textContent))).toEqual(['1-0 → ½-½', by, 'both scoresheets say draw agreed']);
+    expect(await page.$$eval('.correction-history tbody td', (tds) => tds.slice(1).map((td) => td.textContent))).toEqual([
+      '1-0 → ½-½',
+      by,
+      'both scoresheets say draw agreed',
+    ]);
     await page.close();
 
     const spectator = await rig.browser.newPage();
@@ -142,7 +158,10 @@ describe('tournament pages', () => {
     await page.waitForSelector('tr[data-round="2"][data-board="1"]', { timeout: 10_000 });
     expect(await page.$('.t-draft')).toBeNull();
     await spectator.waitForSelector('tr[data-round="2"][data-board="1"]', { timeout: 10_000 });
-    expect(await spectator.$$eval('tr[data-round="2"] td:nth-child(2)', (tds) => tds.map((td) => td.textContent!.replace(/ \(\d+\)$/, '')))).toEqual([drafted[0]![1], drafted[1]![0]]);
+    expect(await spectator.$$eval('tr[data-round="2"] td:nth-child(2)', (tds) => tds.map((td) => td.textContent!.replace(/ \(\d+\)$/, '')))).toEqual([
+      drafted[0]![1],
+      drafted[1]![0],
+    ]);
     const actions = [...rig.run.journal.entries(0, 'tournament')].flatMap((e) => (e.record.kind === 'tournament' ? [e.record.action] : []));
     expect(actions.slice(-3)).toMatchObject([
       { type: 'draft', round: 2 },

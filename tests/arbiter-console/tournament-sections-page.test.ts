@@ -13,7 +13,10 @@ import { consoleInChromium } from './browser.ts';
 const rig = consoleInChromium('tournament-sections', () => ({ event: presetEvent('sa-open-2009'), firstRound: true }));
 
 const desk = (section: string): TournamentDesk => rig.run.desks.get(section)!;
-const roundOne = (section: string) => desk(section).view('arbiter').rounds.find((r) => r.round === 1)!.games;
+const roundOne = (section: string) =>
+  desk(section)
+    .view('arbiter')
+    .rounds.find((r) => r.round === 1)!.games;
 const lastAction = () => [...rig.run.journal.entries(0, 'tournament')].at(-1)?.record;
 
 async function arbiterOn(hash: string): Promise<Page> {
@@ -43,7 +46,11 @@ describe('the tournament pages of an event console', () => {
     await page.selectOption(`${row(1)} select[name="result"]`, '1-0');
     await page.click(`${row(1)} button[data-t="enter"]`);
     await page.waitForSelector(`${row(1)} .source.arbiter`, { timeout: 10_000 });
-    expect(lastAction()).toMatchObject({ kind: 'tournament', section: 'b', action: { type: 'result', round: 1, white: b1!.white.id, black: b1!.black.id, result: '1-0', reason: 'scoresheets of section B' } });
+    expect(lastAction()).toMatchObject({
+      kind: 'tournament',
+      section: 'b',
+      action: { type: 'result', round: 1, white: b1!.white.id, black: b1!.black.id, result: '1-0', reason: 'scoresheets of section B' },
+    });
 
     // A different result for that game is a correction: asked first; Cancel sends nothing.
     const before = rig.run.journal.count();
@@ -61,7 +68,9 @@ describe('the tournament pages of an event console', () => {
 
     // A result picked on board 2 and not sent stays picked while another result redraws the page.
     await page.selectOption(`${row(2)} select[name="result"]`, '1/2-1/2');
-    expect(desk('b').command({ type: 'enterResult', round: 1, white: b3!.white.id, black: b3!.black.id, result: '1-0', reason: 'scoresheets' }, 'IA Deputy')).toMatchObject({ ok: true });
+    expect(
+      desk('b').command({ type: 'enterResult', round: 1, white: b3!.white.id, black: b3!.black.id, result: '1-0', reason: 'scoresheets' }, 'IA Deputy'),
+    ).toMatchObject({ ok: true });
     await page.waitForFunction((sel) => document.querySelector(sel)?.textContent === '1-0', `${row(3)} .result`, { timeout: 10_000 });
     expect(await page.$eval(`${row(2)} select[name="result"]`, (s) => (s as HTMLSelectElement).value)).toBe('1/2-1/2');
     expect(await page.textContent(`${row(2)} .result`)).toBe(b2!.result ?? '');
@@ -78,7 +87,9 @@ describe('the tournament pages of an event console', () => {
     const games = roundOne('open');
     const [last, ...others] = [...games].reverse();
     for (const g of others.filter((g) => g.result === null)) {
-      expect(desk('open').command({ type: 'enterResult', round: 1, white: g.white.id, black: g.black.id, result: '1-0', reason: 'scoresheets' }, 'IA Deputy')).toMatchObject({ ok: true });
+      expect(
+        desk('open').command({ type: 'enterResult', round: 1, white: g.white.id, black: g.black.id, result: '1-0', reason: 'scoresheets' }, 'IA Deputy'),
+      ).toMatchObject({ ok: true });
     }
     const page = await arbiterOn('crosstable');
     const points = (id: number) => `.crosstable tr[data-player="${id}"] td.points`;
@@ -86,7 +97,12 @@ describe('the tournament pages of an event console', () => {
     await page.evaluate(() => {
       const w = window as unknown as { probe: { table: Element; rows: Map<string, Element>; text: Map<string, string>; touched: Set<string> } };
       const rows = new Map([...document.querySelectorAll<HTMLElement>('.crosstable tbody tr')].map((tr) => [tr.dataset.player!, tr as Element]));
-      const probe = { table: document.querySelector('.crosstable')!, rows, text: new Map([...rows].map(([id, tr]) => [id, tr.textContent!])), touched: new Set<string>() };
+      const probe = {
+        table: document.querySelector('.crosstable')!,
+        rows,
+        text: new Map([...rows].map(([id, tr]) => [id, tr.textContent!])),
+        touched: new Set<string>(),
+      };
       w.probe = probe;
       // Changes inside a row (its cells, their text); rows moved by a new order are not counted here.
       new MutationObserver((records) => {
@@ -98,7 +114,12 @@ describe('the tournament pages of an event console', () => {
       }).observe(probe.table.querySelector('tbody')!, { subtree: true, childList: true, characterData: true, attributes: true });
     });
 
-    expect(desk('open').command({ type: 'enterResult', round: 1, white: last!.white.id, black: last!.black.id, result: '1/2-1/2', reason: 'scoresheets' }, 'IA Deputy')).toMatchObject({ ok: true });
+    expect(
+      desk('open').command(
+        { type: 'enterResult', round: 1, white: last!.white.id, black: last!.black.id, result: '1/2-1/2', reason: 'scoresheets' },
+        'IA Deputy',
+      ),
+    ).toMatchObject({ ok: true });
     await page.waitForFunction((sel) => document.querySelector(sel)?.textContent === '0.5', points(last!.black.id), { timeout: 10_000 });
 
     const seen = await page.evaluate(() => {
@@ -131,8 +152,15 @@ describe('the tournament pages of an event console', () => {
     await page.fill(`${form} input[name="name"]`, 'Thandi Mokoena');
     await page.click(`${form} button[data-t="rename"]`);
     await page.waitForFunction(() => document.body.textContent?.includes('Thandi Mokoena') ?? false, undefined, { timeout: 10_000 });
-    expect(lastAction()).toMatchObject({ section: 'b', action: { type: 'rename', player: 7, name: 'Thandi Mokoena', reason: 'misspelt on the entry form', credential: 'chief' } });
-    expect(desk('b').view('spectator').crosstable.rows.find((r) => r.id === 7)?.name).toBe('Thandi Mokoena');
+    expect(lastAction()).toMatchObject({
+      section: 'b',
+      action: { type: 'rename', player: 7, name: 'Thandi Mokoena', reason: 'misspelt on the entry form', credential: 'chief' },
+    });
+    expect(
+      desk('b')
+        .view('spectator')
+        .crosstable.rows.find((r) => r.id === 7)?.name,
+    ).toBe('Thandi Mokoena');
     await page.context().close();
   }, 60_000);
 });

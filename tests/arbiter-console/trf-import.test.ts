@@ -12,7 +12,19 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualSource, startConsole, type RunningConsole, type TournamentRecord } from '../../arbiter-console/internal.ts';
 import type { GameResult } from '../../clock-engine/index.ts';
-import { emptyRecord, exportTrf, findSection, pairSwissRound, recordBoardResult, roundBoards, sectionStandings, sectionTrf, type Pairing, type SectionRecord, type ZeitnotEvent } from '../../tournament/index.ts';
+import {
+  emptyRecord,
+  exportTrf,
+  findSection,
+  pairSwissRound,
+  recordBoardResult,
+  roundBoards,
+  sectionStandings,
+  sectionTrf,
+  type Pairing,
+  type SectionRecord,
+  type ZeitnotEvent,
+} from '../../tournament/index.ts';
 import { launchChromium } from './browser.ts';
 import { twoSections } from './tournament-fixtures.ts';
 
@@ -38,7 +50,12 @@ function tempDir(): string {
 }
 
 /** What another program would export: the section's TRF after `rounds` played with these results. */
-function played(ev: ZeitnotEvent, section: string, rounds: readonly (readonly Pairing[])[], result: (white: number, black: number) => GameResult): { text: string; record: SectionRecord } {
+function played(
+  ev: ZeitnotEvent,
+  section: string,
+  rounds: readonly (readonly Pairing[])[],
+  result: (white: number, black: number) => GameResult,
+): { text: string; record: SectionRecord } {
   let record = emptyRecord;
   rounds.forEach((games, i) => {
     for (const g of games) record = recordBoardResult(findSection(ev, section), record, i + 1, { ...g, result: result(g.white, g.black) });
@@ -46,7 +63,17 @@ function played(ev: ZeitnotEvent, section: string, rounds: readonly (readonly Pa
   return { text: exportTrf(sectionTrf(ev, section, record)), record };
 }
 
-type Reply = { status: number; body: { error?: string; code?: string; imported?: boolean; by?: string; journalSeq?: number; preview?: Record<string, unknown> & { players: { changed: unknown[]; notInFile: string[] } } } };
+type Reply = {
+  status: number;
+  body: {
+    error?: string;
+    code?: string;
+    imported?: boolean;
+    by?: string;
+    journalSeq?: number;
+    preview?: Record<string, unknown> & { players: { changed: unknown[]; notInFile: string[] } };
+  };
+};
 
 async function post(url: string, body: unknown, token: string | undefined): Promise<Reply> {
   const answer = await fetch(`${url}/api/import-trf`, {
@@ -83,7 +110,11 @@ describe('TRF import, an explicit arbiter action', () => {
       rounds: 0,
       games: 0,
       next: 'round 1: paired by the Dutch engine',
-      players: { inFile: 6, changed: [{ id: 6, name: sixth.name, changes: [`rating ${sixth.fideRating} → 2999`, `federation ${sixth.federation} → NZL`] }], notInFile: [] },
+      players: {
+        inFile: 6,
+        changed: [{ id: 6, name: sixth.name, changes: [`rating ${sixth.fideRating} → 2999`, `federation ${sixth.federation} → NZL`] }],
+        notInFile: [],
+      },
     });
     expect(run.journal.count()).toBe(before);
 
@@ -91,13 +122,28 @@ describe('TRF import, an explicit arbiter action', () => {
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ imported: true, by: 'IA Brown', journalSeq: before + 1 });
     expect(imports(run)).toEqual([
-      { type: 'import', from: 'open-registration.trf', digest: createHash('sha256').update(text).digest('hex'), rounds: 0, players: [{ id: 6, fideRating: 2999, federation: 'NZL' }], games: [], byes: [], by: 'IA Brown', credential: 'chief' },
+      {
+        type: 'import',
+        from: 'open-registration.trf',
+        digest: createHash('sha256').update(text).digest('hex'),
+        rounds: 0,
+        players: [{ id: 6, fideRating: 2999, federation: 'NZL' }],
+        games: [],
+        byes: [],
+        by: 'IA Brown',
+        credential: 'chief',
+      },
     ]);
     const desk = run.desks.get('open')!;
     const row = desk.view('spectator').crosstable.rows.find((r) => r.id === 6)!;
     expect([row.rating, row.federation]).toEqual([2999, 'NZL']);
     // Round 1 is paired from the imported ratings: player 6 is the top seed now.
-    const registered: ZeitnotEvent = { ...event, sections: event.sections.map((s) => (s.id === 'open' ? { ...s, players: s.players.map((p) => (p.id === 6 ? { ...p, fideRating: 2999, federation: 'NZL' } : p)) } : s)) };
+    const registered: ZeitnotEvent = {
+      ...event,
+      sections: event.sections.map((s) =>
+        s.id === 'open' ? { ...s, players: s.players.map((p) => (p.id === 6 ? { ...p, fideRating: 2999, federation: 'NZL' } : p)) } : s,
+      ),
+    };
     ok(desk.command({ type: 'pairNextRound', section: 'open' }, 'IA'));
     const drafted = desk.view('arbiter').draft!.games.map((g) => ({ white: g.white.id, black: g.black.id }));
     expect(drafted).toEqual(pairSwissRound(registered, 'open', emptyRecord, 1).games);
@@ -128,9 +174,14 @@ describe('TRF import, an explicit arbiter action', () => {
     const open1 = run.desks.get('open')!;
     expect(open1.view('spectator').rounds.map((r) => [r.round, r.status, r.games.map((g) => g.result)])).toEqual([[1, 'imported', ['1-0', '1-0', '1-0']]]);
     const summary = async () => (await (await fetch(`${run!.url}/api/event`)).json()) as { sections: { id: string; roundsPlayed: number }[] };
-    expect((await summary()).sections).toMatchObject([{ id: 'open', roundsPlayed: 1 }, { id: 'rr', roundsPlayed: 0 }]);
+    expect((await summary()).sections).toMatchObject([
+      { id: 'open', roundsPlayed: 1 },
+      { id: 'rr', roundsPlayed: 0 },
+    ]);
     ok(open1.command({ type: 'pairNextRound', section: 'open' }, 'IA'));
-    expect(open1.view('arbiter').draft!.games.map((g) => ({ white: g.white.id, black: g.black.id }))).toEqual(pairSwissRound(event, 'open', swiss.record, 2).games);
+    expect(open1.view('arbiter').draft!.games.map((g) => ({ white: g.white.id, black: g.black.id }))).toEqual(
+      pairSwissRound(event, 'open', swiss.record, 2).games,
+    );
     ok(open1.command({ type: 'publishRound', section: 'open' }, 'IA'));
     expect(run.hall.seated.get('open')?.round).toBe(2);
     // Its results are corrected on the Pairings page, never by a second import.
@@ -178,7 +229,17 @@ describe('TRF import, an explicit arbiter action', () => {
     const at = lines.findIndex((l) => l.startsWith('001'));
     const bad = [...lines.slice(0, at), `${lines[at]!.slice(0, 48)}2x00${lines[at]!.slice(52)}`, ...lines.slice(at + 1)].join('\n');
     await refused({ section: 'rr', from: 'bad.trf', trf: bad }, token, 422, new RegExp(`^bad\\.trf: TRF line ${at + 1}:\\d+: `), 'bad-trf');
-    await refused({ section: 'rr', from: 'stranger.trf', trf: good.replace(findSection(event, 'rr').players[0]!.name, 'Stranger, A'.padEnd(findSection(event, 'rr').players[0]!.name.length)) }, token, 422, /player \d+ \(Stranger, A.*\) is not in section 'rr'/, 'bad-trf');
+    await refused(
+      {
+        section: 'rr',
+        from: 'stranger.trf',
+        trf: good.replace(findSection(event, 'rr').players[0]!.name, 'Stranger, A'.padEnd(findSection(event, 'rr').players[0]!.name.length)),
+      },
+      token,
+      422,
+      /player \d+ \(Stranger, A.*\) is not in section 'rr'/,
+      'bad-trf',
+    );
     // Round 1 with colours the other way round: not the Berger table the console goes on with.
     const swapped = played(event, 'rr', [roundBoards(event, 'rr', 1).boards.map((b) => ({ white: b.black.id, black: b.white.id }))], () => '1-0').text;
     await refused({ section: 'rr', from: 'swapped.trf', trf: swapped }, token, 422, /round 1 is not the Berger table's/, 'trf-mismatch');
@@ -217,7 +278,9 @@ describe('TRF import, an explicit arbiter action', () => {
       await page.click('#t-import-preview');
       await page.waitForSelector('.t-import-preview', { timeout: 10_000 });
       const preview = (await page.textContent('.t-import-preview'))!.replace(/\s+/g, ' ');
-      expect(preview).toContain('rr-round1.trf into section rr: 4 players, 0 with new registration data; rounds 1–1 played elsewhere (2 games, 0 byes). Then round 2: from the Berger table.');
+      expect(preview).toContain(
+        'rr-round1.trf into section rr: 4 players, 0 with new registration data; rounds 1–1 played elsewhere (2 games, 0 byes). Then round 2: from the Berger table.',
+      );
       expect(imports(run)).toEqual([]);
       await page.click('button[data-import="confirm"]');
       await page.waitForSelector('#t-import-result p:has-text("Imported rr-round1.trf")', { timeout: 10_000 });
@@ -240,7 +303,10 @@ describe('TRF import, an explicit arbiter action', () => {
     writeFileSync(file, played(event, 'rr', [roundBoards(event, 'rr', 1).boards.map((b) => ({ white: b.white.id, black: b.black.id }))], () => '1/2-1/2').text);
     const cli = (...args: string[]) =>
       new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-        const child = spawn(process.execPath, ['bin/zeitnot.js', 'import-trf', '--console', run!.url, ...args], { env: { ...process.env, ZEITNOT_TOKEN: run!.newToken! }, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, ['bin/zeitnot.js', 'import-trf', '--console', run!.url, ...args], {
+          env: { ...process.env, ZEITNOT_TOKEN: run!.newToken! },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let out = '';
         let err = '';
         child.stdout.on('data', (d) => (out += String(d)));

@@ -4,7 +4,16 @@ import { describe, expect, it } from 'vitest';
 import { applyViewPatch, diffView } from '../../arbiter-console/internal.ts';
 
 const json = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: 'small' }, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string(), fc.boolean(), fc.constant(null), tie('array'), tie('object')),
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.integer(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.string(),
+    fc.boolean(),
+    fc.constant(null),
+    tie('array'),
+    tie('object'),
+  ),
   array: fc.array(tie('value'), { maxLength: 5 }),
   object: fc.dictionary(fc.string({ maxLength: 3 }), tie('value'), { maxKeys: 5 }),
 })).object;
@@ -42,8 +51,15 @@ describe('view patches', () => {
   });
 
   it('match rows by id: reordered, added, removed and changed rows of a standings table', () => {
-    const row = fc.record({ rank: fc.integer({ min: 1, max: 40 }), points: fc.integer({ min: 0, max: 9 }), name: fc.constantFrom('a', 'b'), rounds: fc.array(fc.integer(), { maxLength: 3 }) });
-    const table = fc.uniqueArray(fc.integer({ min: 1, max: 60 }), { minLength: 0, maxLength: 40 }).chain((ids) => fc.tuple(...ids.map((id) => row.map((r) => ({ id, ...r })))));
+    const row = fc.record({
+      rank: fc.integer({ min: 1, max: 40 }),
+      points: fc.integer({ min: 0, max: 9 }),
+      name: fc.constantFrom('a', 'b'),
+      rounds: fc.array(fc.integer(), { maxLength: 3 }),
+    });
+    const table = fc
+      .uniqueArray(fc.integer({ min: 1, max: 60 }), { minLength: 0, maxLength: 40 })
+      .chain((ids) => fc.tuple(...ids.map((id) => row.map((r) => ({ id, ...r })))));
     fc.assert(
       fc.property(table, table, (before, after) => {
         const patched = applyViewPatch(structuredClone({ rows: before }), diffView({ rows: before }, { rows: after }));

@@ -36,59 +36,70 @@ function journalSteadily(journal: MemoryJournal, outbox: Outbox, perSecond: numb
 }
 
 describe('bus faults', () => {
-  it(`a host partitioned for ${PARTITION_MS / 1000} s keeps journaling; its backlog arrives exactly once, in order, when the link is back`, async () => {
-    const server: NatsServer = await startNats();
-    cleanup.push(() => server.close());
-    const link: Link = await startLink(server.port);
-    cleanup.push(() => link.stop());
-    const subjects = eventSubjects('partition');
-    const consoleBus = await connectBus({ servers: [server.url] });
-    cleanup.push(() => consoleBus.close());
-    await ensureEventStream(consoleBus, subjects);
-    const hosts = await Promise.all(
-      ['h1', 'h2'].map(async (id) => {
-        const bus: BusConnection = await connectBus({ servers: [id === 'h1' ? link.url : server.url], pingIntervalMs: 500 });
-        cleanup.push(() => bus.close());
-        const journal = new MemoryJournal(id);
-        const outbox = new Outbox(bus, subjects.host(id), journal, { ackTimeoutMs: 1_000 });
-        cleanup.push(async () => outbox.stop());
-        return { id, bus, journal, outbox };
-      }),
-    );
-    const [h1, h2] = hosts as [(typeof hosts)[0], (typeof hosts)[0]];
-    const seen = new Map<string, number[]>([
-      ['h1', []],
-      ['h2', []],
-    ]);
-    const reader = await startReader(consoleBus, subjects, { name: 'console-c1', after: 0, parse: anyRecord, onEntry: (e) => seen.get(e.source)!.push(e.sourceSeq) });
-    cleanup.push(() => reader.stop());
+  it(
+    `a host partitioned for ${PARTITION_MS / 1000} s keeps journaling; its backlog arrives exactly once, in order, when the link is back`,
+    async () => {
+      const server: NatsServer = await startNats();
+      cleanup.push(() => server.close());
+      const link: Link = await startLink(server.port);
+      cleanup.push(() => link.stop());
+      const subjects = eventSubjects('partition');
+      const consoleBus = await connectBus({ servers: [server.url] });
+      cleanup.push(() => consoleBus.close());
+      await ensureEventStream(consoleBus, subjects);
+      const hosts = await Promise.all(
+        ['h1', 'h2'].map(async (id) => {
+          const bus: BusConnection = await connectBus({ servers: [id === 'h1' ? link.url : server.url], pingIntervalMs: 500 });
+          cleanup.push(() => bus.close());
+          const journal = new MemoryJournal(id);
+          const outbox = new Outbox(bus, subjects.host(id), journal, { ackTimeoutMs: 1_000 });
+          cleanup.push(async () => outbox.stop());
+          return { id, bus, journal, outbox };
+        }),
+      );
+      const [h1, h2] = hosts as [(typeof hosts)[0], (typeof hosts)[0]];
+      const seen = new Map<string, number[]>([
+        ['h1', []],
+        ['h2', []],
+      ]);
+      const reader = await startReader(consoleBus, subjects, {
+        name: 'console-c1',
+        after: 0,
+        parse: anyRecord,
+        onEntry: (e) => seen.get(e.source)!.push(e.sourceSeq),
+      });
+      cleanup.push(() => reader.stop());
 
-    const writers = hosts.map((h) => journalSteadily(h.journal, h.outbox, 50));
-    cleanup.push(async () => writers.forEach((w) => w.stop()));
-    await until(() => seen.get('h1')!.length >= 50, 'h1 live');
-    link.freeze();
-    await until(() => !h1.bus.connected(), 'h1 to see its link is gone', 15_000);
-    const cut = seen.get('h1')!.length;
-    const h2Before = seen.get('h2')!.length;
-    await sleep(PARTITION_MS);
-    // Meanwhile h1 journaled on and nothing of it arrived; h2 was read live all along.
-    expect(seen.get('h1')!.length).toBe(cut);
-    expect(h1.outbox.state.backlog).toBeGreaterThanOrEqual((PARTITION_MS / 1000) * 40);
-    expect(seen.get('h2')!.length - h2Before).toBeGreaterThanOrEqual((PARTITION_MS / 1000) * 40);
-    writers.forEach((w) => w.stop());
-    const backlog = h1.outbox.state.backlog;
-    const thawedAt = Date.now();
-    link.thaw();
-    await until(() => h1.outbox.state.backlog === 0 && seen.get('h1')!.length >= h1.journal.last(), 'the backlog', 60_000);
-    const catchUpMs = Date.now() - thawedAt;
-    await h2.outbox.whenPublished(h2.journal.last());
-    await until(() => seen.get('h2')!.length >= h2.journal.last(), 'h2 read');
-    // A little longer: a late duplicate would show here.
-    await sleep(300);
-    expect(seen.get('h1')).toEqual(range(1, h1.journal.last()));
-    expect(seen.get('h2')).toEqual(range(1, h2.journal.last()));
-    console.info(`partition of ${PARTITION_MS} ms: backlog of ${backlog} entries delivered ${catchUpMs} ms after the link came back (ping ${500} ms, reconnect included)`);
-  }, PARTITION_MS + 120_000);
+      const writers = hosts.map((h) => journalSteadily(h.journal, h.outbox, 50));
+      cleanup.push(async () => writers.forEach((w) => w.stop()));
+      await until(() => seen.get('h1')!.length >= 50, 'h1 live');
+      link.freeze();
+      await until(() => !h1.bus.connected(), 'h1 to see its link is gone', 15_000);
+      const cut = seen.get('h1')!.length;
+      const h2Before = seen.get('h2')!.length;
+      await sleep(PARTITION_MS);
+      // Meanwhile h1 journaled on and nothing of it arrived; h2 was read live all along.
+      expect(seen.get('h1')!.length).toBe(cut);
+      expect(h1.outbox.state.backlog).toBeGreaterThanOrEqual((PARTITION_MS / 1000) * 40);
+      expect(seen.get('h2')!.length - h2Before).toBeGreaterThanOrEqual((PARTITION_MS / 1000) * 40);
+      writers.forEach((w) => w.stop());
+      const backlog = h1.outbox.state.backlog;
+      const thawedAt = Date.now();
+      link.thaw();
+      await until(() => h1.outbox.state.backlog === 0 && seen.get('h1')!.length >= h1.journal.last(), 'the backlog', 60_000);
+      const catchUpMs = Date.now() - thawedAt;
+      await h2.outbox.whenPublished(h2.journal.last());
+      await until(() => seen.get('h2')!.length >= h2.journal.last(), 'h2 read');
+      // A little longer: a late duplicate would show here.
+      await sleep(300);
+      expect(seen.get('h1')).toEqual(range(1, h1.journal.last()));
+      expect(seen.get('h2')).toEqual(range(1, h2.journal.last()));
+      console.info(
+        `partition of ${PARTITION_MS} ms: backlog of ${backlog} entries delivered ${catchUpMs} ms after the link came back (ping ${500} ms, reconnect included)`,
+      );
+    },
+    PARTITION_MS + 120_000,
+  );
 
   it('one server of three dies (SIGKILL) or hangs (SIGSTOP) mid-flow: nothing stops, nothing is lost', async () => {
     const cluster: NatsCluster = await startNatsCluster();
@@ -160,7 +171,9 @@ describe('bus faults', () => {
     let child: ChildProcess | undefined;
     cleanup.push(async () => void child?.kill('SIGKILL'));
     const startChild = async (): Promise<void> => {
-      child = spawn(process.execPath, ['bin/run-ts.js', 'tests/bus/reader-process.ts', server.url, 'reader-kill', 'console-c1', file], { stdio: ['ignore', 'pipe', 'inherit'] });
+      child = spawn(process.execPath, ['bin/run-ts.js', 'tests/bus/reader-process.ts', server.url, 'reader-kill', 'console-c1', file], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       let out = '';
       child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
       await until(() => out.includes('ready'), 'the reader process', 30_000);
@@ -198,4 +211,3 @@ describe('bus faults', () => {
     expect(got.length).toBe(total);
   }, 120_000);
 });
-

@@ -8,7 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nkeys } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizationBlock, connectBus, consumerName, ensureEventStream, eventSubjects, Outbox, startReader, type BusConnection, type BusUser } from '../../bus/index.ts';
+import {
+  authorizationBlock,
+  connectBus,
+  consumerName,
+  ensureEventStream,
+  eventSubjects,
+  Outbox,
+  startReader,
+  type BusConnection,
+  type BusUser,
+} from '../../bus/index.ts';
 import { startNats, type NatsServer } from '../support/nats.ts';
 import { anyRecord, MemoryJournal } from './memory-journal.ts';
 
@@ -45,7 +55,7 @@ describe('bus credentials', () => {
     expect((await ensureEventStream(c1, subjects)).config.name).toBe(subjects.stream);
   });
 
-  it('a host writes its own subject, reads the console\'s, and nothing else', async () => {
+  it("a host writes its own subject, reads the console's, and nothing else", async () => {
     const c1 = await as('console-c1', 'c1-secret');
     await ensureEventStream(c1, subjects);
     await c1.js.publish(subjects.desk, new TextEncoder().encode(JSON.stringify({ source: 'c1', sourceSeq: 1, wallMs: 0, record: { kind: 'seat' } })));
@@ -57,7 +67,13 @@ describe('bus credentials', () => {
     await outbox.whenPublished(1);
     outbox.stop();
     const read: string[] = [];
-    const reader = await startReader(h1, subjects, { name: consumerName({ kind: 'host', id: 'h1' }), filter: subjects.forHosts, after: 0, parse: anyRecord, onEntry: (e, place) => read.push(`${place.subject} ${e.source}`) });
+    const reader = await startReader(h1, subjects, {
+      name: consumerName({ kind: 'host', id: 'h1' }),
+      filter: subjects.forHosts,
+      after: 0,
+      parse: anyRecord,
+      onEntry: (e, place) => read.push(`${place.subject} ${e.source}`),
+    });
     await reader.caughtUp;
     await reader.stop();
     expect(read).toEqual([`${subjects.desk} c1`]);

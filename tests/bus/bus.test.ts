@@ -109,7 +109,13 @@ describe('bus on one nats-server -js', () => {
 
     // A reader resumes after the position its journal has; what comes later arrives live.
     const resumed: number[] = [];
-    const later = await startReader(bus, subjects, { name: 'console-c1', after: 450, sources: new Map([['h1', 450]]), parse: anyRecord, onEntry: (e) => resumed.push(e.sourceSeq) });
+    const later = await startReader(bus, subjects, {
+      name: 'console-c1',
+      after: 450,
+      sources: new Map([['h1', 450]]),
+      parse: anyRecord,
+      onEntry: (e) => resumed.push(e.sourceSeq),
+    });
     await later.caughtUp;
     journal.append({ n: 501 });
     again.notify();
@@ -125,11 +131,26 @@ describe('bus on one nats-server -js', () => {
     const subjects = eventSubjects('out-of-order');
     await ensureEventStream(bus, subjects);
     // No message ids: the stream keeps a republished entry as it would after its duplicate window.
-    const put = (source: string, sourceSeq: number) => bus.js.publish(subjects.host(source), encodeEntry({ source, sourceSeq, wallMs: 0, record: { n: sourceSeq } }));
-    for (const [source, n] of [['h1', 1], ['h1', 3], ['h2', 1], ['h1', 2], ['h1', 3], ['h1', 1]] as const) await put(source, n);
+    const put = (source: string, sourceSeq: number) =>
+      bus.js.publish(subjects.host(source), encodeEntry({ source, sourceSeq, wallMs: 0, record: { n: sourceSeq } }));
+    for (const [source, n] of [
+      ['h1', 1],
+      ['h1', 3],
+      ['h2', 1],
+      ['h1', 2],
+      ['h1', 3],
+      ['h1', 1],
+    ] as const)
+      await put(source, n);
     const read = async (after: number, sources?: ReadonlyMap<string, number>): Promise<string[]> => {
       const got: string[] = [];
-      const reader = await startReader(bus, subjects, { name: 'console-o', after, ...(sources ? { sources } : {}), parse: anyRecord, onEntry: (e, p) => got.push(`${e.source}:${e.sourceSeq}@${p.streamSeq}/${p.resumeAfter}`) });
+      const reader = await startReader(bus, subjects, {
+        name: 'console-o',
+        after,
+        ...(sources ? { sources } : {}),
+        parse: anyRecord,
+        onEntry: (e, p) => got.push(`${e.source}:${e.sourceSeq}@${p.streamSeq}/${p.resumeAfter}`),
+      });
       await reader.caughtUp;
       await until(() => reader.position() === 6, 'the whole stream');
       await reader.stop();
@@ -138,7 +159,15 @@ describe('bus on one nats-server -js', () => {
     // h1:3 (stream 2) waits for h1:2 (stream 4): until then a reader that dies resumes after stream 1.
     expect(await read(0)).toEqual(['h1:1@1/1', 'h2:1@3/1', 'h1:2@4/4', 'h1:3@2/4']);
     // The owner died having journaled h1:1 and h2:1 (resume after 1): it gets the rest, once.
-    expect(await read(1, new Map([['h1', 1], ['h2', 1]]))).toEqual(['h1:2@4/4', 'h1:3@2/4']);
+    expect(
+      await read(
+        1,
+        new Map([
+          ['h1', 1],
+          ['h2', 1],
+        ]),
+      ),
+    ).toEqual(['h1:2@4/4', 'h1:3@2/4']);
   });
 
   it('a message that is not a journal entry is reported and skipped, never handed on', async () => {
@@ -148,7 +177,13 @@ describe('bus on one nats-server -js', () => {
     await bus.js.publish(subjects.host('h9'), new TextEncoder().encode('not json'));
     const bad: string[] = [];
     const good: unknown[] = [];
-    const reader = await startReader(bus, subjects, { name: 'console-g', after: 0, parse: anyRecord, onEntry: (e) => good.push(e), onBad: (seq, why) => bad.push(`${seq}: ${why}`) });
+    const reader = await startReader(bus, subjects, {
+      name: 'console-g',
+      after: 0,
+      parse: anyRecord,
+      onEntry: (e) => good.push(e),
+      onBad: (seq, why) => bad.push(`${seq}: ${why}`),
+    });
     await reader.caughtUp;
     await reader.stop();
     expect(good).toEqual([]);
@@ -158,7 +193,10 @@ describe('bus on one nats-server -js', () => {
   it('asks and answers; nobody there is an answer too', async () => {
     const subjects = eventSubjects('requests');
     const sub = answer(bus.nc, subjects.command('h1'), (body) => ({ echo: body }));
-    expect(await ask(bus.nc, subjects.command('h1'), { type: 'pause', board: '3' }, 2_000)).toEqual({ ok: true, value: { echo: { type: 'pause', board: '3' } } });
+    expect(await ask(bus.nc, subjects.command('h1'), { type: 'pause', board: '3' }, 2_000)).toEqual({
+      ok: true,
+      value: { echo: { type: 'pause', board: '3' } },
+    });
     const nobody = await ask(bus.nc, subjects.command('h2'), {}, 2_000);
     expect(nobody).toMatchObject({ ok: false, unreachable: true });
     sub.unsubscribe();
@@ -187,7 +225,11 @@ describe('bus on one nats-server -js', () => {
 
 describe('--bus URLs', () => {
   it('reads servers, a user and a password, and tls://', () => {
-    expect(parseBusUrl('nats://alice:s%40cret@10.0.0.5:4222,10.0.0.6')).toEqual({ servers: ['nats://10.0.0.5:4222', 'nats://10.0.0.6:4222'], user: 'alice', pass: 's@cret' });
+    expect(parseBusUrl('nats://alice:s%40cret@10.0.0.5:4222,10.0.0.6')).toEqual({
+      servers: ['nats://10.0.0.5:4222', 'nats://10.0.0.6:4222'],
+      user: 'alice',
+      pass: 's@cret',
+    });
     expect(parseBusUrl('tls://bus.hall:4443')).toEqual({ servers: ['tls://bus.hall:4443'], tls: {} });
     expect(() => parseBusUrl('http://x')).toThrow(/nats:\/\/ or tls:\/\//);
     expect(() => parseBusUrl(' , ')).toThrow(/expected nats:\/\/HOST:PORT/);

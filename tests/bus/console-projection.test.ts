@@ -33,7 +33,7 @@ function countingClock(): HallClock & { timers: number } {
   return clock;
 }
 
-describe('a console on the bus projects its hosts\' boards', () => {
+describe("a console on the bus projects its hosts' boards", () => {
   const dir = mkdtempSync(join(tmpdir(), 'zeitnot-projection-'));
   let server: NatsServer | undefined;
   let host: RoleProcess | undefined;
@@ -53,7 +53,15 @@ describe('a console on the bus projects its hosts\' boards', () => {
     const event = presetEvent('cairns-cup-2019');
     const section = event.sections[0]!.id;
     const clock = countingClock();
-    run = await startConsole({ dataDir: join(dir, 'c1'), port: 0, noPage: true, event, firstRound: true, source: clock, bus: { bus: { servers: [server.url] }, consoleId: 'c1' } });
+    run = await startConsole({
+      dataDir: join(dir, 'c1'),
+      port: 0,
+      noPage: true,
+      event,
+      firstRound: true,
+      source: clock,
+      bus: { bus: { servers: [server.url] }, consoleId: 'c1' },
+    });
     host = runZeitnot(['hall-host', '--bus', server.url, '--event', 'cairns-cup-2019', '--boards', '1-5', '--host-id', 'h1', '--data', join(dir, 'h1')]);
     const hall = run.hall;
     const boards = ['1', '2', '3', '4', '5'];

@@ -28,10 +28,16 @@ type Game = { board: number; hallBoard?: string; white: { id: number }; black: {
 type DeskStats = { inFlight: number; carriedOut: number; refused: number; stale: number };
 
 /** The desk records of a console's journal: (source, sourceSeq, action) in the journal's order. */
-function deskRecords(file: string): { source: string; n: number; action: { type: string; round?: number; white?: number; black?: number; result?: string; source?: string } }[] {
+function deskRecords(
+  file: string,
+): { source: string; n: number; action: { type: string; round?: number; white?: number; black?: number; result?: string; source?: string } }[] {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    const rows = db.prepare("SELECT source, source_seq AS n, body FROM entries WHERE kind = 'tournament' ORDER BY seq").all() as { source: string; n: number; body: string }[];
+    const rows = db.prepare("SELECT source, source_seq AS n, body FROM entries WHERE kind = 'tournament' ORDER BY seq").all() as {
+      source: string;
+      n: number;
+      body: string;
+    }[];
     return rows.map((r) => ({ source: r.source, n: r.n, action: (JSON.parse(r.body) as { action: { type: string } }).action }));
   } finally {
     db.close();
@@ -64,7 +70,8 @@ describe('two consoles giving desk commands at once', () => {
     const a1 = await helloClient(c1.url, { role: 'arbiter', token: c1.token, name: 'A1' });
     const a2 = await helloClient(c2.url, { role: 'arbiter', token: c2.token, name: 'A2' });
     clients.push(a1, a2);
-    const pairings = async (url: string): Promise<{ status?: string; games: Game[] }> => (await (await fetch(`${url}/api/pairings?round=1`)).json()) as { status?: string; games: Game[] };
+    const pairings = async (url: string): Promise<{ status?: string; games: Game[] }> =>
+      (await (await fetch(`${url}/api/pairings?round=1`)).json()) as { status?: string; games: Game[] };
     const deskStats = async (url: string): Promise<DeskStats> => ((await (await fetch(`${url}/health`)).json()) as { bus: { desk: DeskStats } }).bus.desk;
     const both = <T>(f: (url: string) => Promise<T>): Promise<[T, T]> => Promise.all([f(c1.url), f(c2.url)]);
     const untilBoth = async (what: string, check: (url: string) => Promise<boolean>): Promise<void> => {
@@ -77,7 +84,8 @@ describe('two consoles giving desk commands at once', () => {
       }
     };
     const ours = (file: string) => deskRecords(file).filter((r) => r.source.endsWith('/desk'));
-    const sameDesk = (): Promise<void> => until(() => ours(roles.journalOf('c2')).length === ours(roles.journalOf('c1')).length, 'the same desk records on both consoles', 60_000);
+    const sameDesk = (): Promise<void> =>
+      until(() => ours(roles.journalOf('c2')).length === ours(roles.journalOf('c1')).length, 'the same desk records on both consoles', 60_000);
     /**
      * A2's command decided on c2's view while c2's link is frozen (c2 is seen waiting for the stream),
      * A1's carried out meanwhile; then the link is back and A2's answer comes.
@@ -110,7 +118,11 @@ describe('two consoles giving desk commands at once', () => {
     // A2 swaps board 1's colours while A1 publishes the draft: the publishing came first.
     const [published, swapped] = await race({ type: 'swapColours', board: 1, reason: 'colour history' }, { type: 'publishRound' }, 'publish');
     expect(published).toMatchObject({ type: 'ack' });
-    expect(swapped).toMatchObject({ type: 'refused', code: 'came-first', reason: expect.stringMatching(/^the publishing of round 1 \(A1\) came first from console c1: not carried out/) });
+    expect(swapped).toMatchObject({
+      type: 'refused',
+      code: 'came-first',
+      reason: expect.stringMatching(/^the publishing of round 1 \(A1\) came first from console c1: not carried out/),
+    });
     expect(await arbiterCommand(a1, 'start', { type: 'startAll' })).toMatchObject({ type: 'ack' });
     await roles.waitBoards(c1.url, 'round 1 on the clocks', (b) => b.length === 5 && b.every((x) => x.status === 'running' && x.host?.reachable), 90_000);
     const [p1, p2] = await both(pairings);
@@ -122,7 +134,11 @@ describe('two consoles giving desk commands at once', () => {
     const enter = (g: Game, result: string, reason: string) => ({ type: 'enterResult', round: 1, white: g.white.id, black: g.black.id, result, reason });
     const [r1, r2] = await race(enter(g2, '0-1', 'the players told me'), enter(g2, '1-0', 'scoresheets'), 'result');
     expect(r1).toMatchObject({ type: 'ack' });
-    expect(r2).toMatchObject({ type: 'refused', code: 'came-first', reason: expect.stringContaining(`the result 1-0 in round 1, #${g2.white.id} – #${g2.black.id} (A1), came first from console c1: not carried out`) });
+    expect(r2).toMatchObject({
+      type: 'refused',
+      code: 'came-first',
+      reason: expect.stringContaining(`the result 1-0 in round 1, #${g2.white.id} – #${g2.black.id} (A1), came first from console c1: not carried out`),
+    });
     await untilBoth('1-0 on both consoles', async (u) => (await pairings(u)).games.find((g) => g.white.id === g2.white.id)?.result === '1-0');
 
     // Results for two different games: A2's is stale too, but still stands: checked again, carried out.
@@ -135,7 +151,9 @@ describe('two consoles giving desk commands at once', () => {
     });
 
     // Board 3's game ends on its clock (the arbiter's result on the board); both confirm it at once.
-    expect(await arbiterCommand(a1, 'end-3', { type: 'result', board: '3', result: '1/2-1/2', termination: 'agreed on the board' })).toMatchObject({ type: 'ack' });
+    expect(await arbiterCommand(a1, 'end-3', { type: 'result', board: '3', result: '1/2-1/2', termination: 'agreed on the board' })).toMatchObject({
+      type: 'ack',
+    });
     await roles.waitBoards(c2.url, 'board 3 finished on c2', (b) => b.find((x) => x.id === '3')?.status === 'finished', 60_000);
     await roles.waitBoards(c1.url, 'board 3 finished on c1', (b) => b.find((x) => x.id === '3')?.status === 'finished', 60_000);
     await sameDesk();
@@ -145,7 +163,9 @@ describe('two consoles giving desk commands at once', () => {
     expect(confirmed.map((a) => a.type).sort()).toEqual(['ack', 'refused']);
     // Refused as stale (the other's came first) or, had it read the other's already, by the desk itself.
     expect(String(confirmed.find((a) => a.type === 'refused')!.reason)).toMatch(
-      new RegExp(`^(the confirmation of 1/2-1/2 in round 1, #${g3.white.id} – #${g3.black.id} \\(A[12]\\), came first from console c[12]|round 1: the clock's 1/2-1/2 for .* is confirmed already \\(by A[12]\\))`),
+      new RegExp(
+        `^(the confirmation of 1/2-1/2 in round 1, #${g3.white.id} – #${g3.black.id} \\(A[12]\\), came first from console c[12]|round 1: the clock's 1/2-1/2 for .* is confirmed already \\(by A[12]\\))`,
+      ),
     );
 
     // Both consoles end with the same event: the same desk records in the same order, the stream's.

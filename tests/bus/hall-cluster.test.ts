@@ -51,7 +51,7 @@ describe('hall hosts and consoles on a 3-node JetStream cluster', () => {
     const h1 = roles.host('h1', '1-3', bus);
     let h2 = roles.host('h2', '4-5', bus);
     const c1 = await roles.console('c1', bus, ['--simulate-event']);
-    await roles.waitBoards(c1.url, 'both hosts\' boards playing', (b) => b.length === 5 && b.every((x) => x.host?.reachable && x.status === 'running'), 90_000);
+    await roles.waitBoards(c1.url, "both hosts' boards playing", (b) => b.length === 5 && b.every((x) => x.host?.reachable && x.status === 'running'), 90_000);
     const c2 = await roles.console('c2', bus);
     await roles.waitBoards(c2.url, 'c2 with every board', (b) => b.length === 5 && b.every((x) => x.host?.reachable), 90_000);
 
@@ -65,7 +65,12 @@ describe('hall hosts and consoles on a 3-node JetStream cluster', () => {
     const acknowledged: { host: string; board: string }[] = [];
     // A pause and a resume of a running board of `host`, from one console: both acknowledged.
     const pauseAndResume = async (client: TestClient, url: string, host: string, tag: string): Promise<void> => {
-      const boards = await roles.waitBoards(url, `a running board of ${host} (${tag})`, (b) => b.some((x) => x.host?.id === host && x.host.reachable && x.status === 'running'), 90_000);
+      const boards = await roles.waitBoards(
+        url,
+        `a running board of ${host} (${tag})`,
+        (b) => b.some((x) => x.host?.id === host && x.host.reachable && x.status === 'running'),
+        90_000,
+      );
       const board = boards.find((x: BoardRow) => x.host?.id === host && x.status === 'running')!.id;
       const paused = await arbiterCommand(client, `${tag}-pause`, { type: 'pause', board, reason: tag });
       expect(paused, `${tag}: pause of board ${board}`).toMatchObject({ type: 'ack' });
@@ -99,7 +104,13 @@ describe('hall hosts and consoles on a 3-node JetStream cluster', () => {
     // It comes back on its store; later the stream's new leader hangs (SIGSTOP) and is let go.
     await first.restart();
     await cluster.waitForLeader(90_000);
-    await untilRead(async () => ((await watcher!.jsm.streams.info(subjects.stream)).cluster?.replicas ?? []).filter((r) => r.current).length === 2, (current) => current, 'the restarted server current again', 90_000, 250);
+    await untilRead(
+      async () => ((await watcher!.jsm.streams.info(subjects.stream)).cluster?.replicas ?? []).filter((r) => r.current).length === 2,
+      (current) => current,
+      'the restarted server current again',
+      90_000,
+      250,
+    );
     const second = await leaderNamed();
     second.freeze();
     try {
@@ -116,7 +127,8 @@ describe('hall hosts and consoles on a 3-node JetStream cluster', () => {
     await h2.stop();
     const h2File = roles.journalOf('h2');
     const h2Published = publishedOf(h2File);
-    const onStream = async (): Promise<Record<string, number>> => (await watcher!.jsm.streams.info(subjects.stream, { subjects_filter: subjects.host('h1').replace(/h1$/, '*') })).state.subjects ?? {};
+    const onStream = async (): Promise<Record<string, number>> =>
+      (await watcher!.jsm.streams.info(subjects.stream, { subjects_filter: subjects.host('h1').replace(/h1$/, '*') })).state.subjects ?? {};
     const streamBefore = await onStream();
     // (An entry stored as the host stopped may not have had its acknowledgement: it is not republished twice.)
     const h2OnStream = streamBefore[subjects.host('h2')] ?? 0;
@@ -124,7 +136,9 @@ describe('hall hosts and consoles on a 3-node JetStream cluster', () => {
     const lost = roles.host('h2', '4-5', bus, [], join(dir, 'h2-new-machine'));
     const code = await lost.exited;
     expect(code).not.toBe(0);
-    expect(lost.out()).toMatch(new RegExp(`the stream has ${h2OnStream} entries of hall host h2 and \\S+ only 0: start h2 on its own data directory, or give this host a new --host-id`));
+    expect(lost.out()).toMatch(
+      new RegExp(`the stream has ${h2OnStream} entries of hall host h2 and \\S+ only 0: start h2 on its own data directory, or give this host a new --host-id`),
+    );
     expect((await onStream())[subjects.host('h2')]).toBe(h2OnStream);
     const h2Last = hostJournal(h2File, 'h2').last;
     h2 = roles.host('h2', '4-5', bus);

@@ -13,7 +13,7 @@ import { until } from '../support/wait.ts';
 const guide = readFileSync('docs/hall.md', 'utf8');
 const sample = /```conf\n([\s\S]*?)```/.exec(guide)?.[1] ?? '';
 
-describe('the hall guide\'s NATS cluster', () => {
+describe("the hall guide's NATS cluster", () => {
   const dir = mkdtempSync(join(tmpdir(), 'zeitnot-hall-conf-'));
   const servers: ChildProcess[] = [];
   afterAll(async () => {

@@ -50,7 +50,7 @@ describe('hall roles through their own credentials, over TLS', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('runs the event through each role\'s own user; a host is held to its subjects; a wrong credential ends the role with a clear error', async () => {
+  it("runs the event through each role's own user; a host is held to its subjects; a wrong credential ends the role with a clear error", async () => {
     const tls = makeCertificates(dir);
     const seeds = { h1: join(dir, 'host-h1.nk'), c1: join(dir, 'console-c1.nk'), stranger: join(dir, 'stranger.nk') };
     const users: BusUser[] = [
@@ -68,7 +68,12 @@ describe('hall roles through their own credentials, over TLS', () => {
     const h1 = roles.host('h1', '1-3', `tls://${at}`, [...ca, '--bus-nkey', seeds.h1]);
     roles.host('h2', '4-5', `tls://host-h2:h2-secret@${at}`, ca);
     const c1 = await roles.console('c1', `tls://${at}`, [...ca, '--bus-nkey', seeds.c1, '--simulate-event']);
-    await roles.waitBoards(c1.url, 'both hosts\' boards playing', (b) => b.length === 5 && b.every((x) => x.host?.reachable && x.status === 'running' && x.presses.white > 0), 90_000);
+    await roles.waitBoards(
+      c1.url,
+      "both hosts' boards playing",
+      (b) => b.length === 5 && b.every((x) => x.host?.reachable && x.status === 'running' && x.presses.white > 0),
+      90_000,
+    );
     const c2 = await roles.console('c2', `tls://console-c2:c2-secret@${at}`, ca);
     await roles.waitBoards(c2.url, 'c2 with every board', (b) => b.length === 5 && b.every((x) => x.host?.reachable), 90_000);
     const a2 = await helloClient(c2.url, { role: 'arbiter', token: c2.token, name: 'A2' });
@@ -95,7 +100,11 @@ describe('hall roles through their own credentials, over TLS', () => {
       for await (const s of asH1.nc.status()) if (s.type === 'error') errors.push(String(s.error));
     })();
     asH1.nc.publish('_INBOX.not-yours.1', new TextEncoder().encode('{"ok":true}'));
-    await until(() => errors.some((e) => /permission/i.test(e) && e.includes('_INBOX.not-yours.1')), 'the permission error for a reply it was not asked for', 30_000);
+    await until(
+      () => errors.some((e) => /permission/i.test(e) && e.includes('_INBOX.not-yours.1')),
+      'the permission error for a reply it was not asked for',
+      30_000,
+    );
     // Board 4's commands still reach h2 only.
     expect(await arbiterCommand(a2, 'pause-4-again', { type: 'pause', board: '4', reason: 'still h2' })).toMatchObject({ type: 'ack' });
     expect(await arbiterCommand(a2, 'resume-4-again', { type: 'resume', board: '4' })).toMatchObject({ type: 'ack' });
@@ -103,18 +112,24 @@ describe('hall roles through their own credentials, over TLS', () => {
     // A host started under another id on h1's seed cannot read as that host: refused, non-zero, the reason said.
     const impostor = roles.host('h9', '5-5', `tls://${at}`, [...ca, '--bus-nkey', seeds.h1], join(dir, 'impostor'));
     expect(await impostor.exited).not.toBe(0);
-    expect(impostor.out()).toMatch(/the bus refuses hall host h9 its own subjects \(Permissions Violation for Publish to .*host-h9.*\): these credentials are another role's/);
+    expect(impostor.out()).toMatch(
+      /the bus refuses hall host h9 its own subjects \(Permissions Violation for Publish to .*host-h9.*\): these credentials are another role's/,
+    );
 
     // (c) A wrong credential ends the role at once with a clear error.
     const wrongPassword = roles.host('h2', '4-5', `tls://host-h2:wrong@${at}`, ca, join(dir, 'wrong-password'));
     expect(await wrongPassword.exited).toBe(1);
-    expect(wrongPassword.out()).toMatch(/the NATS servers refused the credentials of zeitnot hall host h2 \(.*[Aa]uthorization.*\): check the user and password in --bus, or --bus-nkey/);
+    expect(wrongPassword.out()).toMatch(
+      /the NATS servers refused the credentials of zeitnot hall host h2 \(.*[Aa]uthorization.*\): check the user and password in --bus, or --bus-nkey/,
+    );
     const stranger = roles.host('h3', '1-1', `tls://${at}`, [...ca, '--bus-nkey', seeds.stranger], join(dir, 'stranger'));
     expect(await stranger.exited).toBe(1);
     expect(stranger.out()).toMatch(/refused the credentials of zeitnot hall host h3/);
     const noCa = roles.host('h2', '4-5', `tls://host-h2:h2-secret@${at}`, [], join(dir, 'no-ca'));
     expect(await noCa.exited).toBe(1);
-    expect(noCa.out()).toMatch(/zeitnot hall host h2 does not trust the NATS servers' TLS certificate \(.*certificate.*\): give the CA that signed it with --bus-ca/);
+    expect(noCa.out()).toMatch(
+      /zeitnot hall host h2 does not trust the NATS servers' TLS certificate \(.*certificate.*\): give the CA that signed it with --bus-ca/,
+    );
     // None of them disturbed the hall.
     expect(h1.child.exitCode).toBeNull();
     await roles.waitBoards(c1.url, 'every board still heard', (b) => b.length === 5 && b.every((x) => x.host?.reachable), 30_000);

@@ -50,7 +50,7 @@ describe('hall hosts and consoles on one nats-server -js', () => {
 
     // Every host's boards on the console, with their hosts, playing.
     const all = ['1', '2', '3', '4', '5'];
-    let boards = await waitBoards(c1.url, 'both hosts\' boards playing', (b) => b.length === 5 && b.every((x) => x.host?.reachable && x.status === 'running'));
+    let boards = await waitBoards(c1.url, "both hosts' boards playing", (b) => b.length === 5 && b.every((x) => x.host?.reachable && x.status === 'running'));
     expect(boards.map((b) => [b.id, b.host?.id])).toEqual([
       ['1', 'h1'],
       ['2', 'h1'],
@@ -69,7 +69,10 @@ describe('hall hosts and consoles on one nats-server -js', () => {
     const a1 = await helloClient(c1.url, { role: 'arbiter', token: c1.token, name: 'A1' });
     const a2 = await helloClient(c2.url, { role: 'arbiter', token: c2.token, name: 'A2' });
     clients.push(a1, a2);
-    const [r1, r2] = await Promise.all([command(a1, 'p1', { type: 'pause', board: '2', reason: 'from c1' }), command(a2, 'p2', { type: 'pause', board: '2', reason: 'from c2' })]);
+    const [r1, r2] = await Promise.all([
+      command(a1, 'p1', { type: 'pause', board: '2', reason: 'from c1' }),
+      command(a2, 'p2', { type: 'pause', board: '2', reason: 'from c2' }),
+    ]);
     expect([r1.type, r2.type].sort()).toEqual(['ack', 'refused']);
     expect(String((r1.type === 'refused' ? r1 : r2).reason)).toContain('already paused');
     expect((r1.type === 'refused' ? r1 : r2).code).toBe('already-paused');
@@ -115,7 +118,11 @@ describe('hall hosts and consoles on one nats-server -js', () => {
     const h1Last = hostJournal(h1Journal, 'h1').last;
     const pressesH1 = pressesOf(await boardsOf(c1again.url), ['1', '2', '3']);
     host('h1', '1-3', server.url);
-    await waitBoards(c1again.url, "h1's boards resumed", (b) => b.filter((x) => x.host?.id === 'h1').every((x) => x.host?.reachable) && pressesOf(b, ['1', '2', '3']) > pressesH1 + 2);
+    await waitBoards(
+      c1again.url,
+      "h1's boards resumed",
+      (b) => b.filter((x) => x.host?.id === 'h1').every((x) => x.host?.reachable) && pressesOf(b, ['1', '2', '3']) > pressesH1 + 2,
+    );
     expect(hostJournal(h1Journal, 'h1').last).toBeGreaterThan(h1Last);
 
     // Every console has every host entry exactly once, in the host's order.

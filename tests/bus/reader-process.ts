@@ -12,7 +12,9 @@ const db = new Database(file);
 db.pragma('journal_mode = WAL');
 db.exec('CREATE TABLE IF NOT EXISTS got (n INTEGER PRIMARY KEY AUTOINCREMENT, source TEXT, source_seq INTEGER, stream_seq INTEGER, resume_after INTEGER)');
 const after = (db.prepare('SELECT MAX(resume_after) AS a FROM got').get() as { a: number | null }).a ?? 0;
-const sources = new Map((db.prepare('SELECT source, MAX(source_seq) AS s FROM got GROUP BY source').all() as { source: string; s: number }[]).map((r) => [r.source, r.s]));
+const sources = new Map(
+  (db.prepare('SELECT source, MAX(source_seq) AS s FROM got GROUP BY source').all() as { source: string; s: number }[]).map((r) => [r.source, r.s]),
+);
 const insert = db.prepare('INSERT INTO got (source, source_seq, stream_seq, resume_after) VALUES (?, ?, ?, ?)');
 const bus = await connectBus({ servers: url.split(','), name });
 await startReader(bus, eventSubjects(event), {

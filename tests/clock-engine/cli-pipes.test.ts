@@ -9,7 +9,10 @@ import { describe, expect, it } from 'vitest';
 const root = resolve(import.meta.dirname, '../..');
 
 /** Runs zeitnot with `stdin`, reads its first chunk of output, then closes the pipe as `head -1` does. */
-function firstLineOnly(args: string[], stdin: Buffer | string = ''): Promise<{ code: number | null; signal: NodeJS.Signals | null; first: string; stderr: string }> {
+function firstLineOnly(
+  args: string[],
+  stdin: Buffer | string = '',
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; first: string; stderr: string }> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [resolve(root, 'bin/zeitnot.js'), ...args], { cwd: root });
     let first = '';
@@ -75,7 +78,9 @@ describe('zeitnot dgt moves on input with no DGT message', () => {
     const r = await run(['dgt', 'moves'], 'hello, this is not a DGT log\n');
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^zeitnot dgt moves: no DGT message decodes from the input \(29 garbage bytes, 0 bad headers, .*\); for hexadecimal text give --hex\n$/);
+    expect(r.stderr).toMatch(
+      /^zeitnot dgt moves: no DGT message decodes from the input \(29 garbage bytes, 0 bad headers, .*\); for hexadecimal text give --hex\n$/,
+    );
   }, 60_000);
   it('the same for empty input and for hex text that holds none', async () => {
     expect((await run(['dgt', 'moves'])).code).toBe(1);

@@ -12,7 +12,11 @@ function zeitnot(args: string[]): Promise<{ code: number; stdout: string; stderr
     });
   });
 }
-const lines = (stdout: string) => stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+const lines = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('zeitnot replay', () => {
   it('prints one object per ply from thinking times (Cairns Cup control, DGT display)', async () => {
@@ -67,7 +71,14 @@ describe('zeitnot replay', () => {
     expect(out.at(-1)).toEqual({ summary: true, games: 1, audited: 1, plies: 75, checked: 75, differences: 0, gamesWithDifferences: 0, skipped: 0 });
     expect(out[0]).toMatchObject({ game: 1, differences: 0, incrementCredit: 'after-press' });
 
-    const london = await zeitnot(['replay', '--pgn', 'tests/fixtures/oracles/clocks/london_chess_classic_2016.pgn', '--time-control', '40/7200:3600+30', '--strict']);
+    const london = await zeitnot([
+      'replay',
+      '--pgn',
+      'tests/fixtures/oracles/clocks/london_chess_classic_2016.pgn',
+      '--time-control',
+      '40/7200:3600+30',
+      '--strict',
+    ]);
     expect(london.code).toBe(1);
     const report = lines(london.stdout);
     const so = report.filter((l) => l['ply'] !== undefined && l['game'] === report.find((g) => g['round'] === '2.3' && g['plies'] !== undefined)!['game']);

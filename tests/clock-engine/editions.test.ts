@@ -28,7 +28,7 @@ describe('the FIDE category by edition', () => {
     expect(buildGameConfig(tc, { lawsEdition: edition }).category).toBe(category);
   });
 
-  it('the event may set the category itself (a section\'s regulations)', () => {
+  it("the event may set the category itself (a section's regulations)", () => {
     expect(buildGameConfig('720', { lawsEdition: '2009', category: 'rapid' }).category).toBe('rapid');
   });
 
@@ -53,7 +53,12 @@ describe('Laws 2009 9.1 b 3: a claim under Article 10.2 is also a draw offer', (
   });
 
   it('rejected, the offer stands until the opponent moves', () => {
-    const rejected = fold(config, [...claim, ev.quickplayClaim('white', 7_111_000), ev.quickplayDecision('reject', 7_120_000), ev.press('white', 7_130_000)]).state;
+    const rejected = fold(config, [
+      ...claim,
+      ev.quickplayClaim('white', 7_111_000),
+      ev.quickplayDecision('reject', 7_120_000),
+      ev.press('white', 7_130_000),
+    ]).state;
     expect(rejected.drawOffer?.side).toBe('white');
     const declined = fold(config, [ev.press('black', 7_140_000), ev.drawAccept('black', 7_141_000)], rejected).state;
     expect(declined.result).toBeUndefined();
@@ -66,7 +71,7 @@ describe('Laws 2009 9.1 b 3: a claim under Article 10.2 is also a draw offer', (
     expect(claimed.drawOffer).toBeUndefined();
   });
 
-  it('an event\'s move rule still holds: no offer with the claim before move 30', () => {
+  it("an event's move rule still holds: no offer with the claim before move 30", () => {
     const ruled = gameConfig('7200', { lawsEdition: '2009', quickplayClaim: true, drawOfferMinMove: 30 });
     const claimed = fold(ruled, [...claim, ev.quickplayClaim('white', 7_111_000)]).state;
     expect(claimed.quickplay?.status).toBe('pending');
@@ -80,14 +85,31 @@ describe('Laws 2018/2023 5.2.3: no draw agreed before both players have made a m
     const { state } = fold(config, [...opening(), ev.drawOffer('white', 1000), ev.press('white', 1500), ev.drawAccept('black', 2000)]);
     expect(state.result).toBeUndefined();
     expect(state.drawOffer).toBeUndefined();
-    expect(state.alerts.at(-1)).toMatchObject({ code: 'draw-offer-refused', side: 'black', message: `draw agreement refused: both players must have made at least one move (Laws ${edition} Art. 5.2.3)` });
+    expect(state.alerts.at(-1)).toMatchObject({
+      code: 'draw-offer-refused',
+      side: 'black',
+      message: `draw agreement refused: both players must have made at least one move (Laws ${edition} Art. 5.2.3)`,
+    });
   });
 
-  it.each(['2018', '2023'] as const)('Laws %s: after 1.e4 e5 (pressed, or Black\'s move read from the board) the agreement draws', (edition) => {
+  it.each(['2018', '2023'] as const)("Laws %s: after 1.e4 e5 (pressed, or Black's move read from the board) the agreement draws", (edition) => {
     const config = gameConfig('5400+30', { lawsEdition: edition });
-    const pressed = fold(config, [...opening(), ev.press('white', 1000), ev.press('black', 2000), ev.drawOffer('white', 3000), ev.drawAccept('black', 3500)]).state;
+    const pressed = fold(config, [
+      ...opening(),
+      ev.press('white', 1000),
+      ev.press('black', 2000),
+      ev.drawOffer('white', 3000),
+      ev.drawAccept('black', 3500),
+    ]).state;
     expect(pressed.result).toEqual({ result: '1/2-1/2', termination: 'agreement' });
-    const onTheBoard = fold(config, [...opening(), ev.boardMove('white', 'e4', 1000), ev.press('white', 1000), ev.boardMove('black', 'e5', 2000), ev.drawOffer('black', 2100), ev.drawAccept('white', 2500)]).state;
+    const onTheBoard = fold(config, [
+      ...opening(),
+      ev.boardMove('white', 'e4', 1000),
+      ev.press('white', 1000),
+      ev.boardMove('black', 'e5', 2000),
+      ev.drawOffer('black', 2100),
+      ev.drawAccept('white', 2500),
+    ]).state;
     expect(onTheBoard.result?.result).toBe('1/2-1/2');
   });
 
@@ -104,7 +126,7 @@ describe('Laws 2009 claim-only flags (A.4 d, B.3 a) with the DGT clock keeping t
   // White presses at 1 s; Black thinks past his five minutes, and the clock reports his flag.
   const fallen = [...opening(), ev.press('white', 1000), { type: 'flag', side: 'black', at: 301_500, by: dgt } as const];
 
-  it('the clock\'s flag is recorded, play goes on, and White\'s claim is upheld', () => {
+  it("the clock's flag is recorded, play goes on, and White's claim is upheld", () => {
     const down = fold(blitz, fallen).state;
     expect(down.status).toBe('running');
     expect(down.flags.black).toBe(301_500);
@@ -112,13 +134,17 @@ describe('Laws 2009 claim-only flags (A.4 d, B.3 a) with the DGT clock keeping t
     expect(claimed.result).toEqual({ result: '1-0', termination: "time forfeit (Art. 6.9) on the opponent's claim" });
   });
 
-  it('the arbiter relaying the claim before the clock\'s message came, the engine at zero: upheld', () => {
+  it("the arbiter relaying the claim before the clock's message came, the engine at zero: upheld", () => {
     const events = [...opening(), ev.press('white', 1000), { type: 'flag', side: 'black', at: 301_000, by: { kind: 'arbiter', name: 'IA' } } as const];
     expect(fold(blitz, events).state.result?.result).toBe('1-0');
   });
 
   it('a claim while the clock still shows time is rejected', () => {
-    const early = fold(blitz, [...opening(), ev.press('white', 1000), { type: 'flag', side: 'black', at: 200_000, by: { kind: 'player', side: 'white' } }]).state;
+    const early = fold(blitz, [
+      ...opening(),
+      ev.press('white', 1000),
+      { type: 'flag', side: 'black', at: 200_000, by: { kind: 'player', side: 'white' } },
+    ]).state;
     expect(early.status).toBe('running');
     expect(early.alerts.at(-1)?.message).toMatch(/Black's flag is still up/);
   });

@@ -58,7 +58,7 @@ describe('Cairns Cup 40/5400+30:1800+30, the move-40 boundary', () => {
     expect(state.alerts.at(-1)?.message).toMatch(/before completing move 40 \(39 presses\)/);
   });
 
-  it('Black receives the period at his own 40th press, not at White\'s', () => {
+  it("Black receives the period at his own 40th press, not at White's", () => {
     const equal = plies(Array.from({ length: 80 }, () => 10_000));
     const { state } = fold(config, [...opening(), ...equal.events]);
     const each = 5_430_000 + 40 * 30_000 - 40 * 10_000 + 1_800_000;
@@ -99,7 +99,13 @@ describe('Armageddon W300-B240', () => {
     const config = gameConfig('W300-B240', { armageddon: true, category: 'blitz' });
     const started = fold(config, opening()).state;
     expect(started.remainingMs).toEqual({ white: 300_000, black: 240_000 });
-    const drawn = fold(config, [...opening(), ev.press('white', 5000), ev.drawOffer('black', 9000), ev.press('black', 9000), ev.drawAccept('white', 12_000)]).state;
+    const drawn = fold(config, [
+      ...opening(),
+      ev.press('white', 5000),
+      ev.drawOffer('black', 9000),
+      ev.press('black', 9000),
+      ev.drawAccept('white', 12_000),
+    ]).state;
     expect(drawn.result?.result).toBe('1/2-1/2');
     expect(drawn.matchWinner).toBe('black');
   });
@@ -195,7 +201,7 @@ describe('default time (late arrival)', () => {
   const config = gameConfig('40/5400+30:1800+30', { defaultTimeMs: 30 * min });
   const whiteHere = [ev.arrive('white', 0), ev.start(0), ev.press('white', 10_000)];
 
-  it('a player present at 29:59 plays on; his clock ran from White\'s press', () => {
+  it("a player present at 29:59 plays on; his clock ran from White's press", () => {
     const { state, emitted } = fold(config, [...whiteHere, ev.arrive('black', 29 * min + 59 * sec), ev.press('black', 30 * min + 5 * sec)]);
     expect(emitted).toEqual([]);
     expect(state.status).toBe('running');
@@ -226,7 +232,7 @@ describe('default time (late arrival)', () => {
     const lateRound = [ev.arrive('white', 0), ev.start(5 * min), ev.press('white', 6 * min)];
     expect(nextDeadline(config, fold(config, lateRound).state)).toEqual({ at: 30 * min + 1, kind: 'defaultTime' });
   });
-  it('both absent: White\'s clock runs, and both lose at the default time', () => {
+  it("both absent: White's clock runs, and both lose at the default time", () => {
     const bothAway = fold(config, [ev.start(0)]).state;
     expect(remainingAt(bothAway, 10 * min)).toEqual({ white: 5_430_000 - 10 * min, black: 5_430_000 });
     expect(bothAway.alerts.map((a) => a.code)).toEqual(['late-player', 'late-player']);

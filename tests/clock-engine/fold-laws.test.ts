@@ -64,7 +64,7 @@ describe('no draw agreement before move N (Cairns Cup: 30)', () => {
     for (let i = 1; i <= n; i++) events.push(ev.press('white', i * 2000 - 1000), ev.press('black', i * 2000));
     return events;
   };
-  it('refuses an offer with White\'s 29th move and names the rule', () => {
+  it("refuses an offer with White's 29th move and names the rule", () => {
     const { state } = fold(config, [...moves(28), ev.drawOffer('white', 60_000)]);
     expect(state.drawOffer).toBeUndefined();
     const alert = state.alerts.at(-1)!;
@@ -79,8 +79,14 @@ describe('no draw agreement before move N (Cairns Cup: 30)', () => {
     const { state } = fold(config, [...moves(29), ev.drawOffer('white', 60_000), ev.press('white', 60_500), ev.drawAccept('black', 61_000)]);
     expect(state.result).toEqual({ result: '1/2-1/2', termination: 'agreement' });
   });
-  it('the opponent\'s move declines a standing offer', () => {
-    const { state } = fold(config, [...moves(29), ev.drawOffer('white', 60_000), ev.press('white', 60_500), ev.press('black', 62_000), ev.drawAccept('black', 63_000)]);
+  it("the opponent's move declines a standing offer", () => {
+    const { state } = fold(config, [
+      ...moves(29),
+      ev.drawOffer('white', 60_000),
+      ev.press('white', 60_500),
+      ev.press('black', 62_000),
+      ev.drawAccept('black', 63_000),
+    ]);
     expect(state.result).toBeUndefined();
     expect(state.alerts.at(-1)?.code).toBe('ignored-event');
   });
@@ -98,7 +104,10 @@ describe('Laws 2009 Article 10.2 (SA Open B section, 120 minutes, no increment)'
     expect(state.alerts.at(-1)).toMatchObject({ code: 'quickplay-claim', side: 'white' });
   });
   it('draw: the game ends drawn', () => {
-    expect(fold(config, [...claim, ev.quickplayDecision('draw', 7_200_000)]).state.result).toEqual({ result: '1/2-1/2', termination: 'Laws 2009 Art. 10.2 claim upheld' });
+    expect(fold(config, [...claim, ev.quickplayDecision('draw', 7_200_000)]).state.result).toEqual({
+      result: '1/2-1/2',
+      termination: 'Laws 2009 Art. 10.2 claim upheld',
+    });
   });
   it('postpone: the arbiter may give the opponent 2 minutes (10.2 b), and does not have to', () => {
     const without = fold(config, [...claim, ev.quickplayDecision('postpone', 7_200_000)]).state;
@@ -137,7 +146,7 @@ describe('Laws 2009 Article 10.2 (SA Open B section, 120 minutes, no increment)'
 
 describe('press counter vs authoritative move count', () => {
   const config = gameConfig('40/5400+30:1800+30');
-  it('alerts when a press had no move, and the arbiter\'s correction clears it', () => {
+  it("alerts when a press had no move, and the arbiter's correction clears it", () => {
     const events = [
       ...opening(),
       ev.press('white', 1000), // pressed without moving (L2018 7.5.3 treats it as an illegal move)
@@ -185,7 +194,7 @@ describe('flag fall result (Laws 6.9)', () => {
     expect(canCheckmate('7k/8/8/8/8/8/8/4K3 w - - 0 1', 'white')).toBe(false);
     expect(canCheckmate(undefined, 'white')).toBe(true);
   });
-  it('a flag reported before the engine\'s deadline only raises an alert', () => {
+  it("a flag reported before the engine's deadline only raises an alert", () => {
     const { state } = fold(config, [...opening(), { type: 'flag', side: 'white', at: 200_000, by: { kind: 'device', deviceId: 'clock-1' } }]);
     expect(state.status).toBe('running');
     expect(state.alerts.at(-1)).toMatchObject({ code: 'clock-disagrees', side: 'white' });

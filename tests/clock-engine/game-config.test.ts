@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TimeControlError, gameConfig, parseTimeControl } from '../../clock-engine/index.ts';
 
 describe('gameConfig', () => {
-  it('fills what the event leaves unsaid with the Laws\' own defaults, leaving optional fields unset', () => {
+  it("fills what the event leaves unsaid with the Laws' own defaults, leaving optional fields unset", () => {
     expect(gameConfig('5400+30')).toStrictEqual({
       timeControl: parseTimeControl('5400+30'),
       scheduledStart: 0,
@@ -28,7 +28,7 @@ describe('gameConfig', () => {
     expect(gameConfig(tc).timeControl).toBe(tc);
   });
 
-  it('lets the event\'s settings win over every default', () => {
+  it("lets the event's settings win over every default", () => {
     const config = gameConfig('300', {
       scheduledStart: 10_000,
       defaultTimeMs: 30 * 60_000,

@@ -49,7 +49,13 @@ export const ev = {
     by: arbiter,
     reason: 'scoresheet check',
   }),
-  quickplayClaim: (side: Side, at: number, request?: 'draw' | 'increment'): ClockEvent => ({ type: 'quickplayClaim', side, at, by: { kind: 'player', side }, ...(request ? { request } : {}) }),
+  quickplayClaim: (side: Side, at: number, request?: 'draw' | 'increment'): ClockEvent => ({
+    type: 'quickplayClaim',
+    side,
+    at,
+    by: { kind: 'player', side },
+    ...(request ? { request } : {}),
+  }),
   quickplayDecision: (decision: 'draw' | 'postpone' | 'reject' | 'increment', at: number, extraTime?: boolean): ClockEvent => ({
     type: 'quickplayDecision',
     decision,

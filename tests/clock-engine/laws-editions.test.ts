@@ -62,7 +62,7 @@ describe('flag falls in rapid and blitz without adequate supervision', () => {
     expect(claimed.result).toEqual({ result: '0-1', termination: "time forfeit (Art. 6.9) on the opponent's claim" });
   });
 
-  it('… a claim while the opponent\'s flag is still up is rejected', () => {
+  it("… a claim while the opponent's flag is still up is rejected", () => {
     const early = fold(rapid2009, [...opening(), { type: 'flag', side: 'white', at: 10_000, by: { kind: 'player', side: 'black' } }]).state;
     expect(early.status).toBe('running');
     expect(early.alerts.at(-1)?.message).toMatch(/White's flag is still up/);
@@ -84,7 +84,8 @@ describe('flag falls in rapid and blitz without adequate supervision', () => {
 });
 
 describe('the quickplay finish only where the edition has it', () => {
-  const noIncrement = (edition: '2009' | '2018' | '2023', category: 'standard' | 'rapid' | 'blitz' = 'standard', tc = '7200') => gameConfig(tc, { lawsEdition: edition, category, quickplayClaim: true });
+  const noIncrement = (edition: '2009' | '2018' | '2023', category: 'standard' | 'rapid' | 'blitz' = 'standard', tc = '7200') =>
+    gameConfig(tc, { lawsEdition: edition, category, quickplayClaim: true });
   const claimAt = (tc: number) => [...opening(), ev.quickplayClaim('white', tc)];
 
   it('L2009: Article 10.2', () => {
@@ -102,10 +103,16 @@ describe('the quickplay finish only where the edition has it', () => {
   });
 
   it('Guidelines III never in blitz, never with an increment (III.2); L2009 10.2 not in unsupervised blitz (B.3 b)', () => {
-    expect(fold(noIncrement('2018', 'blitz', '300'), claimAt(190_000)).state.alerts.at(-1)?.message).toMatch(/do not apply to blitz \(Laws 2018 Guidelines III\.2\)/);
-    expect(fold(noIncrement('2023', 'standard', '5400+30'), claimAt(5_400_000)).state.alerts.at(-1)?.message).toMatch(/only to games without increment or delay/);
+    expect(fold(noIncrement('2018', 'blitz', '300'), claimAt(190_000)).state.alerts.at(-1)?.message).toMatch(
+      /do not apply to blitz \(Laws 2018 Guidelines III\.2\)/,
+    );
+    expect(fold(noIncrement('2023', 'standard', '5400+30'), claimAt(5_400_000)).state.alerts.at(-1)?.message).toMatch(
+      /only to games without increment or delay/,
+    );
     const unsupervised = gameConfig('300', { lawsEdition: '2009', category: 'blitz', supervision: 'inadequate', quickplayClaim: true });
-    expect(fold(unsupervised, claimAt(190_000)).state.alerts.at(-1)?.message).toMatch(/does not apply in blitz without adequate supervision \(Laws 2009 B\.3 b\)/);
+    expect(fold(unsupervised, claimAt(190_000)).state.alerts.at(-1)?.message).toMatch(
+      /does not apply in blitz without adequate supervision \(Laws 2009 B\.3 b\)/,
+    );
   });
 
   it('III.4: a five-second increment for both, asked for (a draw offer), refused, agreed by the arbiter: +2 min to the opponent', () => {

@@ -86,7 +86,12 @@ describe('game clock actor', () => {
     expect(h.game().result?.result).toBe('+--');
     expect(replayGame(config, h.journal)).toEqual(h.game());
     // The journal without the generated events replays to the same state too (the fold regenerates them).
-    expect(replayGame(config, h.journal.filter((e) => e.by.kind !== 'system'))).toEqual(h.game());
+    expect(
+      replayGame(
+        config,
+        h.journal.filter((e) => e.by.kind !== 'system'),
+      ),
+    ).toEqual(h.game());
     h.actor.stop();
   });
 

@@ -66,7 +66,10 @@ describe('"90+30": a preset\'s 90 minutes or PGN\'s 90 seconds, refused where no
     const file = join(dir, 'tag.pgn');
     writeFileSync(file, '[Event "E"]\n[White "A"]\n[Black "B"]\n[Result "*"]\n[TimeControl "90+30"]\n\n1. e4 {[%clk 1:30:28]} e5 {[%clk 1:30:27]} *\n');
     const r = await zeitnot(['replay', '--pgn', file]);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines[0]).toMatchObject({ game: 1 });
     expect(String(lines[0]!['error'])).toMatch(/TimeControl tag: bad time control "90\+30" .* one reading/);
     expect(lines.at(-1)).toMatchObject({ summary: true, skipped: 1, audited: 0 });

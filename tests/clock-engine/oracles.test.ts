@@ -112,7 +112,7 @@ describe('period bonus on the right ply', () => {
     return out;
   }
 
-  it('London Chess Classic 2016 (120/40, 60, +30 s from move 41): at the press of each player\'s 40th move', () => {
+  it("London Chess Classic 2016 (120/40, 60, +30 s from move 41): at the press of each player's 40th move", () => {
     const games = oracle('london_chess_classic_2016.pgn');
     expect(games).toHaveLength(45);
     let bonuses = 0;
@@ -220,8 +220,14 @@ describe('a jump the control cannot explain is reported where it is, not on the 
       if (explained.differences.length > 0 || game.tags['Round'] === '7.1') continue;
       const report = audit(timeControlFromTag(cut), game);
       const periodPlies = explained.periodPlies.map((p) => p.ply);
-      expect(report.differences.slice(0, periodPlies.length).map((d) => d.ply), `round ${game.tags['Round']}`).toEqual(periodPlies);
-      expect(report.differences.filter((d) => d.glitch), `round ${game.tags['Round']}`).toEqual([]);
+      expect(
+        report.differences.slice(0, periodPlies.length).map((d) => d.ply),
+        `round ${game.tags['Round']}`,
+      ).toEqual(periodPlies);
+      expect(
+        report.differences.filter((d) => d.glitch),
+        `round ${game.tags['Round']}`,
+      ).toEqual([]);
       games++;
     }
     expect(games).toBeGreaterThan(40);

@@ -136,7 +136,10 @@ describe('a glitch reading is reported once and the audit goes on', () => {
       execFile(process.execPath, ['bin/zeitnot.js', 'replay', '--pgn', file], { cwd: root }, (error, out) => resolve({ stdout: out, code: error ? 1 : 0 })),
     );
     expect(code).toBe(0);
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatchObject({ game: 1, ply: 39, recordedMs: 0, glitch: true });
     expect(lines[1]).toMatchObject({ game: 1, plies, checked: plies, differences: 1, glitches: 1 });
@@ -145,7 +148,11 @@ describe('a glitch reading is reported once and the audit goes on', () => {
 
   it('a flag the record confirms still ends the audit, and the game line says where', () => {
     // Black's readings run down to 0:00:00 and stay there: no later reading contradicts the flag.
-    const lines = ['[TimeControl "300"]', '', '1. e4 {[%clk 0:04:50]} e5 {[%clk 0:00:00]} 2. Nf3 {[%clk 0:04:40]} Nc6 {[%clk 0:00:00]} 3. Bc4 {[%clk 0:04:30]} *'];
+    const lines = [
+      '[TimeControl "300"]',
+      '',
+      '1. e4 {[%clk 0:04:50]} e5 {[%clk 0:00:00]} 2. Nf3 {[%clk 0:04:40]} Nc6 {[%clk 0:00:00]} 3. Bc4 {[%clk 0:04:30]} *',
+    ];
     const [game] = readPgnGames(lines.join('\n'));
     const report = auditPgnGame(replayConfig(parseTimeControl('300')), game!);
     expect(report.stoppedAtPly).toBe(4);

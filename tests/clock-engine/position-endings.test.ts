@@ -9,14 +9,18 @@ import { advanceTo, type ClockEvent, type EventActor, type GameConfig, type Side
 import { ev, fold, gameConfig, opening } from './helpers.ts';
 
 const editions = ['2009', '2018', '2023'] as const;
-const blitz = (lawsEdition: GameConfig['lawsEdition'], settings: Partial<GameConfig> = {}) => gameConfig('300', { lawsEdition, category: 'blitz', ...settings });
+const blitz = (lawsEdition: GameConfig['lawsEdition'], settings: Partial<GameConfig> = {}) =>
+  gameConfig('300', { lawsEdition, category: 'blitz', ...settings });
 
 /**
  * The board's moves as a DGT board reports them (SAN and the position after, from chess.js), each
  * followed by its press `think` ms later, one ply every `think` ms from `from`; `pressLast` false
  * leaves the last move on the board with its clock still running.
  */
-function played(sans: readonly string[], options: { fen?: string; from?: number; think?: number; pressLast?: boolean } = {}): { events: ClockEvent[]; end: number } {
+function played(
+  sans: readonly string[],
+  options: { fen?: string; from?: number; think?: number; pressLast?: boolean } = {},
+): { events: ClockEvent[]; end: number } {
   const chess = new Chess(options.fen);
   const think = options.think ?? 1000;
   const events: ClockEvent[] = [];
@@ -32,7 +36,7 @@ function played(sans: readonly string[], options: { fen?: string; from?: number;
 }
 
 describe('checkmate ends the game at the mating move, before a later flag', () => {
-  it.each(editions)('Laws %s: f3 e5 g4 Qh4#, then Black\'s flag falls before the press: 0-1 by mate', (edition) => {
+  it.each(editions)("Laws %s: f3 e5 g4 Qh4#, then Black's flag falls before the press: 0-1 by mate", (edition) => {
     const config = blitz(edition);
     const { events } = played(['f3', 'e5', 'g4', 'Qh4#'], { pressLast: false });
     const mated = fold(config, [...opening(), ...events]).state;
@@ -68,7 +72,12 @@ describe('checkmate ends the game at the mating move, before a later flag', () =
 
   it('a move SAN without a FEN is played on the last position (chess.js) and mates too', () => {
     const config = blitz('2023');
-    const sans: [Side, string][] = [['white', 'f3'], ['black', 'e5'], ['white', 'g4'], ['black', 'Qh4#']];
+    const sans: [Side, string][] = [
+      ['white', 'f3'],
+      ['black', 'e5'],
+      ['white', 'g4'],
+      ['black', 'Qh4#'],
+    ];
     const events = sans.map(([side, san], i) => ev.boardMove(side, san, 1000 * (i + 1)));
     expect(fold(config, [...opening(), ...events]).state.result?.result).toBe('0-1');
   });
@@ -77,7 +86,7 @@ describe('checkmate ends the game at the mating move, before a later flag', () =
 describe('stalemate and dead positions end the game in every edition', () => {
   // Sam Loyd's ten-move stalemate: Black to move after 10.Qe6 and has no legal move.
   const loyd = ['e3', 'a5', 'Qh5', 'Ra6', 'Qxa5', 'h5', 'h4', 'Rah6', 'Qxc7', 'f6', 'Qxd7+', 'Kf7', 'Qxb7', 'Qd3', 'Qxb8', 'Qh7', 'Qxc8', 'Kg6', 'Qe6'];
-  it.each(editions)('Laws %s: stalemate at White\'s 10th move is a draw, the clock stops there', (edition) => {
+  it.each(editions)("Laws %s: stalemate at White's 10th move is a draw, the clock stops there", (edition) => {
     const { events, end } = played(loyd, { pressLast: false });
     const { state } = fold(blitz(edition), [...opening(), ...events, ev.press('white', end + 500)]);
     expect(state.result).toEqual({ result: '1/2-1/2', termination: `stalemate (Laws ${edition} ${edition === '2009' ? 'Art. 5.2 a' : 'Art. 5.2.1'})` });
@@ -88,7 +97,9 @@ describe('stalemate and dead positions end the game in every edition', () => {
     const { events } = played(['Kxd2'], { fen: '8/8/8/4k3/8/8/3b4/4K3 w - - 0 60' });
     const { state } = fold(blitz(edition), [...opening(), ...events]);
     expect(state.result?.result).toBe('1/2-1/2');
-    expect(state.result?.termination).toBe(`dead position: neither side can checkmate (Laws ${edition} ${edition === '2009' ? 'Art. 5.2 b, 9.6' : 'Art. 5.2.2'})`);
+    expect(state.result?.termination).toBe(
+      `dead position: neither side can checkmate (Laws ${edition} ${edition === '2009' ? 'Art. 5.2 b, 9.6' : 'Art. 5.2.2'})`,
+    );
   });
 
   it('Armageddon: stalemate is a draw, and the draw wins the match for Black', () => {
@@ -111,7 +122,7 @@ describe('fivefold repetition and the 75-move rule, from the 2018 Laws only', ()
     expect(five.presses).toEqual({ white: 8, black: 7 });
   });
 
-  it('Laws 2009: no automatic draw by repetition (a claim under 9.2 is the players\')', () => {
+  it("Laws 2009: no automatic draw by repetition (a claim under 9.2 is the players')", () => {
     const state = fold(blitz('2009'), [...opening(), ...played(shuffle(6)).events]).state;
     expect(state.status).toBe('running');
     expect(state.repeatablePositions?.length).toBe(25);

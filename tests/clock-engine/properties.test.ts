@@ -15,13 +15,14 @@ import {
 } from '../../clock-engine/internal.ts';
 import { ev, fold, gameConfig, opening } from './helpers.ts';
 
-const fischer = fc.record({
-  baseS: fc.integer({ min: 60, max: 5400 }),
-  incS: fc.integer({ min: 0, max: 60 }),
-  quota: fc.integer({ min: 1, max: 40 }),
-  secondS: fc.integer({ min: 0, max: 1800 }),
-  credit: fc.constantFrom('before-move' as const, 'after-press' as const),
-})
+const fischer = fc
+  .record({
+    baseS: fc.integer({ min: 60, max: 5400 }),
+    incS: fc.integer({ min: 0, max: 60 }),
+    quota: fc.integer({ min: 1, max: 40 }),
+    secondS: fc.integer({ min: 0, max: 1800 }),
+    credit: fc.constantFrom('before-move' as const, 'after-press' as const),
+  })
   // A second period of 0 with no increment adds nothing: the parser refuses it (time-control-edges.test.ts).
   .filter((c) => c.secondS > 0 || c.incS > 0);
 

@@ -78,7 +78,11 @@ describe('bounds on every number', () => {
   });
 
   it('the clock refuses a control built in code beyond the bounds, and instants beyond 2^53', () => {
-    const huge: TimeControl = { periods: [{ baseMs: { white: 1e20, black: 1e20 }, bonus: { kind: 'none' } }], nextPeriod: 'quota-move', incrementCredit: 'before-move' };
+    const huge: TimeControl = {
+      periods: [{ baseMs: { white: 1e20, black: 1e20 }, bonus: { kind: 'none' } }],
+      nextPeriod: 'quota-move',
+      incrementCredit: 'before-move',
+    };
     expect(() => initialGameState(gameConfig(huge))).toThrow(/at most 24 hours/);
     const config = gameConfig('300');
     const state = initialGameState(config);
@@ -144,13 +148,17 @@ describe('zeitnot replay refuses every one of them: exit 2, one line naming the 
     ['40/5400:0', 'position 9: expected a period that adds time'],
     ['1e20', 'position 2'],
     ['100000000000000000000', 'position 1'],
-  ])('--time-control %j', async (text, message) => {
-    const r = await zeitnot(['replay', '--time-control', text, '--think', '1000']);
-    expect(r.code).toBe(2);
-    expect(r.stdout).toBe('');
-    expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringContaining(message)]);
-    expect(r.stderr).toMatch(/^zeitnot replay: --time-control: bad time control/);
-  }, 60_000);
+  ])(
+    '--time-control %j',
+    async (text, message) => {
+      const r = await zeitnot(['replay', '--time-control', text, '--think', '1000']);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringContaining(message)]);
+      expect(r.stderr).toMatch(/^zeitnot replay: --time-control: bad time control/);
+    },
+    60_000,
+  );
 
   it('think times beyond 2^53 ms, alone or added up', async () => {
     for (const think of ['9007199254740993', `${2 ** 52},${2 ** 52}`]) {

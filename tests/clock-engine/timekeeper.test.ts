@@ -30,7 +30,7 @@ const disagreements = (alerts: readonly ClockAlert[]) => alerts.filter((a) => a.
 const device = gameConfig('180+2', { timekeeper: 'device', category: 'blitz' });
 
 describe("timekeeper 'device': the engine follows the clock's readings", () => {
-  it('adopts both readings at a press, the opponent\'s move starting from his', () => {
+  it("adopts both readings at a press, the opponent's move starting from his", () => {
     // Engine: White 182 000 - 10 000 + 2 000 = 174 000; the clock shows 0:02:55 (whole seconds).
     const { state } = fold(device, [...opening(), pressWith('white', 10_000, { white: 175_000, black: 182_000 })]);
     expect(state.remainingMs).toEqual({ white: 175_000, black: 182_000 });
@@ -104,7 +104,7 @@ describe("timekeeper 'device': the engine follows the clock's readings", () => {
     expect(state.alerts.at(-1)).toMatchObject({ code: 'ignored-event', side: 'white', at: 10_000 });
   });
 
-  it('ignores a reading on a press that is not the mover\'s', () => {
+  it("ignores a reading on a press that is not the mover's", () => {
     const start = fold(device, opening()).state;
     const state = applyClockEvent(device, start, pressWith('black', 5_000, { white: 1_000, black: 1_000 })).state;
     expect(state.remainingMs).toEqual({ white: 177_000, black: 182_000 });
@@ -127,7 +127,12 @@ describe("timekeeper 'device': flags", () => {
     const early = applyClockEvent(device, lowOnTime().state, deviceFlag('white', 184_000)).state;
     expect(early).toMatchObject({ status: 'finished', result: { result: '0-1' }, flags: { white: 184_000 } });
     expect(early.alerts).toEqual([
-      { code: 'clock-disagrees', side: 'white', at: 184_000, message: "White's flag fell on the clock while the engine shows 2000 ms left; the engine follows the clock" },
+      {
+        code: 'clock-disagrees',
+        side: 'white',
+        at: 184_000,
+        message: "White's flag fell on the clock while the engine shows 2000 ms left; the engine follows the clock",
+      },
       { code: 'flag-fall', side: 'white', at: 184_000, message: "White's flag fell" },
     ]);
   });
@@ -164,12 +169,19 @@ describe("timekeeper 'device': flags", () => {
     expect(after.emitted).toEqual([{ type: 'flag', side: 'white', at: 188_000, by: { kind: 'system' } }]);
     expect(after.state).toMatchObject({ status: 'finished', flags: { white: 188_000 }, result: { result: '0-1' } });
     expect(after.state.alerts.map((a) => [a.code, a.message])).toEqual([
-      ['clock-disagrees', "White's time ran out on the engine at 186000 but the clock reported no flag within 2000 ms: the engine declares the flag (check the clock and its cable)"],
+      [
+        'clock-disagrees',
+        "White's time ran out on the engine at 186000 but the clock reported no flag within 2000 ms: the engine declares the flag (check the clock and its cable)",
+      ],
       ['flag-fall', "White's flag fell"],
     ]);
     // The same presses under the engine's own timekeeping: the flag at the zero itself, no such alert.
     const engine = gameConfig('180+2', { category: 'blitz' });
-    const own = applyClockEvent(engine, replayGame(engine, [...opening(), ev.press('white', 181_000), ev.press('black', 183_000)]), ev.drawOffer('black', 188_000));
+    const own = applyClockEvent(
+      engine,
+      replayGame(engine, [...opening(), ev.press('white', 181_000), ev.press('black', 183_000)]),
+      ev.drawOffer('black', 188_000),
+    );
     expect(own.emitted).toEqual([{ type: 'flag', side: 'white', at: 186_000, by: { kind: 'system' } }]);
     expect(disagreements(own.state.alerts)).toEqual([]);
   });
@@ -249,7 +261,11 @@ describe('timekeeper properties', () => {
       fc.property(game, (moves) => {
         const engine = gameConfig('300+3');
         const config: GameConfig = { ...engine, timekeeper: 'device' };
-        const agreeing = playWithReadings(config, config, moves.map((m) => ({ ...m, drift: 0 })));
+        const agreeing = playWithReadings(
+          config,
+          config,
+          moves.map((m) => ({ ...m, drift: 0 })),
+        );
         const onDevice = replayGame(config, agreeing);
         const onEngine = replayGame(engine, agreeing);
         // Only the flag differs: the device's grace (and then the alert that it stayed silent).
@@ -257,7 +273,9 @@ describe('timekeeper properties', () => {
 
         // Drifting readings and device flags: the fold regenerates its own events on replay.
         const events = playWithReadings(config, config, moves);
-        const withFlags = events.flatMap((e, i) => (moves[i - opening().length]?.flagNow && e.type === 'press' ? [e, deviceFlag(e.side === 'white' ? 'black' : 'white', e.at + 1)] : [e]));
+        const withFlags = events.flatMap((e, i) =>
+          moves[i - opening().length]?.flagNow && e.type === 'press' ? [e, deviceFlag(e.side === 'white' ? 'black' : 'white', e.at + 1)] : [e],
+        );
         let state = fold(config, []).state;
         const journal: ClockEvent[] = [];
         for (const e of withFlags) {

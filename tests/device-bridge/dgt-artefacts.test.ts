@@ -363,7 +363,9 @@ describe('board artefacts: moves the board never reported (unplugged)', () => {
     for (const san of ['Nf3', 'Nc6', 'Bb5']) r.hands.move(san);
     r.hands.replug();
     r.wait(500);
-    expect(r.kinds('reseed')).toMatchObject([{ reseed: { plies: 3, reason: 'ambiguous', candidates: expect.arrayContaining(['Nf3 Nc6 Bb5', 'Bb5 Nc6 Nf3']) } }]);
+    expect(r.kinds('reseed')).toMatchObject([
+      { reseed: { plies: 3, reason: 'ambiguous', candidates: expect.arrayContaining(['Nf3 Nc6 Bb5', 'Bb5 Nc6 Nf3']) } },
+    ]);
     playPressed(r, ['a6']);
     expect(r.game().slice(-1)).toEqual(['a6']);
   });

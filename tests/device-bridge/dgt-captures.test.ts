@@ -5,13 +5,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Chess } from 'chess.js';
 import { describe, expect, it } from 'vitest';
-import {
-  DgtDecoder,
-  PositionTracker,
-  type ClockSideReading,
-  type DecodeOutput,
-  type PositionEvent,
-} from '../../device-bridge/internal.ts';
+import { DgtDecoder, PositionTracker, type ClockSideReading, type DecodeOutput, type PositionEvent } from '../../device-bridge/internal.ts';
 import { createManualScheduler } from '../../simulators/index.ts';
 
 const dir = resolve(import.meta.dirname, '../fixtures/oracles/dgt/arnsholt_dgtdriver');

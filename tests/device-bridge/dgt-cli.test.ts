@@ -40,7 +40,10 @@ describe('zeitnot dgt decode', () => {
     );
     const { code, stdout, stderr } = await zeitnot(['dgt', 'decode'], raw);
     expect(code).toBe(0);
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
     expect(lines).toHaveLength(455);
     expect(lines.filter((l) => l.type === 'fieldUpdate')).toHaveLength(131);
     expect(lines[1]).toMatchObject({ type: 'clock', right: { ms: 182_000, flag: false }, left: { ms: 182_000 }, runningSide: 'none' });
@@ -50,7 +53,12 @@ describe('zeitnot dgt decode', () => {
   it('--hex: reads hex text and reports what it skipped, in order', async () => {
     const { code, stdout } = await zeitnot(['dgt', 'decode', '--hex'], '0x01,0x02 8D 00 0A 0A 10 0A 0A 00 00 00\nzz 93 00 05 03 0a 8e 00');
     expect(code).toBe(0);
-    expect(stdout.trim().split('\n').map((l) => JSON.parse(l) as unknown)).toEqual([
+    expect(
+      stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as unknown),
+    ).toEqual([
       { type: 'error', reason: 'garbage', offset: 0, bytes: '01 02', count: 2, detail: '2 byte(s) outside any message' },
       { type: 'clockAck', ack: [0x10, 0x0a, 0, 0], ok: true, auto: false, command: 0x0a },
       { type: 'error', reason: 'garbage', offset: 12, bytes: '', count: 0, detail: "'z' in the hex input is not a hex digit" },
@@ -82,7 +90,10 @@ describe('zeitnot dgt moves', () => {
   it('prints the game of a real capture as JSON lines, then the result signal', async () => {
     const { code, stdout, stderr } = await zeitnot(['dgt', 'moves'], captureBytes('johan'));
     expect(code).toBe(0);
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { ply?: number; san?: string; uci?: string; fen?: string; resultSignal?: string });
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { ply?: number; san?: string; uci?: string; fen?: string; resultSignal?: string });
     const chess = new Chess();
     chess.loadPgn(readFileSync(resolve(captures, 'johan.pgn'), 'utf8'));
     const history = chess.history({ verbose: true });
@@ -118,8 +129,21 @@ describe('zeitnot dgt moves', () => {
     const hex = Buffer.concat(frames).toString('hex').replace(/(..)/g, '$1 ');
     const { code, stdout, stderr } = await zeitnot(['dgt', 'moves', '--hex'], hex);
     expect(code).toBe(0);
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { san?: string; unexplained?: { reason: string; fen: string } });
-    expect(lines.map((l) => l.san ?? (l.unexplained ? `unexplained:${l.unexplained.reason}` : '?'))).toEqual(['e4', 'e5', 'Nf3', 'Nc6', 'Bc4', 'Bc5', 'O-O', 'unexplained:no-legal-path', 'h6']);
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { san?: string; unexplained?: { reason: string; fen: string } });
+    expect(lines.map((l) => l.san ?? (l.unexplained ? `unexplained:${l.unexplained.reason}` : '?'))).toEqual([
+      'e4',
+      'e5',
+      'Nf3',
+      'Nc6',
+      'Bc4',
+      'Bc5',
+      'O-O',
+      'unexplained:no-legal-path',
+      'h6',
+    ]);
     expect(lines[7]!.unexplained!.fen).toBe('rNbqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/R1BQ1RK1 b kq - 0 4');
     expect(JSON.parse(stderr.trim())).toMatchObject({ takebacks: 1, reseeds: 1 });
   });
@@ -134,7 +158,10 @@ describe('zeitnot devices', () => {
     cleanups.push(() => link.close());
     const { code, stdout } = await zeitnot(['devices', '--path', pair.a, '--timeout', '2000', '--json']);
     expect(code).toBe(0);
-    const ports = stdout.trim().split('\n').map((l) => JSON.parse(l) as { path: string });
+    const ports = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { path: string });
     expect(ports.find((p) => p.path === pair.a)).toEqual({ path: pair.a, dgt: { version: '3.24', serial: '07777' } });
   });
 
@@ -147,7 +174,10 @@ describe('zeitnot devices', () => {
     clock.powerOn();
     const { code, stdout } = await zeitnot(['devices', '--path', pair.a, '--timeout', '1500', '--json']);
     expect(code).toBe(0);
-    const ports = stdout.trim().split('\n').map((l) => JSON.parse(l) as { path: string });
+    const ports = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { path: string });
     expect(ports.find((p) => p.path === pair.a)).toEqual({ path: pair.a, line: { name: 'LINE-7', version: 1 } });
   });
 

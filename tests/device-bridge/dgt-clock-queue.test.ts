@@ -33,7 +33,12 @@ function queue(options: { ackTimeoutMs?: number; maxRetries?: number } = {}) {
   return { scheduler, written, events, q };
 }
 
-const time = (left: number, right: number) => ({ frame: setAndRun({ leftMs: left, rightMs: right, run: 'left' }), command: 0x0a, key: 'time', label: `${left}/${right}` });
+const time = (left: number, right: number) => ({
+  frame: setAndRun({ leftMs: left, rightMs: right, run: 'left' }),
+  command: 0x0a,
+  key: 'time',
+  label: `${left}/${right}`,
+});
 
 describe('clock command queue', () => {
   it('keeps one command outstanding and sends the next only after its ack', () => {

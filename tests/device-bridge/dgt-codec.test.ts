@@ -30,7 +30,11 @@ import {
   type PieceLetter,
 } from '../../device-bridge/internal.ts';
 
-const bytes = (hex: string): number[] => hex.split(/\s+/).filter(Boolean).map((h) => parseInt(h, 16));
+const bytes = (hex: string): number[] =>
+  hex
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((h) => parseInt(h, 16));
 const hex = (b: Uint8Array): string => [...b].map((x) => x.toString(16).padStart(2, '0').toUpperCase()).join(' ');
 const decode = (hexText: string): DecodeOutput[] => new DgtDecoder().push(bytes(hexText));
 
@@ -82,9 +86,7 @@ describe('board messages', () => {
   });
 
   it('decodes board dumps, field updates, version, serials, trademark, bus address, battery, EEPROM log', () => {
-    const start = decode(
-      '86 00 43 08 09 0A 0C 0B 0A 09 08 ' + '07 '.repeat(8) + '00 '.repeat(32) + '01 '.repeat(8) + '02 03 04 06 05 04 03 02',
-    )[0];
+    const start = decode('86 00 43 08 09 0A 0C 0B 0A 09 08 ' + '07 '.repeat(8) + '00 '.repeat(32) + '01 '.repeat(8) + '02 03 04 06 05 04 03 02')[0];
     expect(start).toMatchObject({ type: 'boardDump' });
     if (start?.type !== 'boardDump') throw new Error('no dump');
     expect(start.squares.join('')).toBe('rnbqkbnrpppppppp' + '.'.repeat(32) + 'PPPPPPPPRNBQKBNR');
@@ -97,7 +99,13 @@ describe('board messages', () => {
     expect(decode('93 00 05 01 02')[0]).toMatchObject({ text: '1.02' });
     expect(decode('91 00 08 41 42 43 44 45')).toEqual([{ type: 'serialNumber', serial: 'ABCDE' }]);
     expect(decode('90 00 05 08 01')).toEqual([{ type: 'busAddress', address: 1025 }]);
-    expect(decode('A0 00 0C 58 00 00 00 00 00 00 00 02')[0]).toMatchObject({ type: 'battery', percent: 88, minutesLeft: 0, discharging: true, charging: false });
+    expect(decode('A0 00 0C 58 00 00 00 00 00 00 00 02')[0]).toMatchObject({
+      type: 'battery',
+      percent: 88,
+      minutesLeft: 0,
+      discharging: true,
+      charging: false,
+    });
     expect(decode('A0 00 0C 64 7F 7F 00 00 00 00 00 00')[0]).toMatchObject({ percent: 100, minutesLeft: null });
     expect(new DgtDecoder().push(longSerialNumberMessage('3.10001025'))).toEqual([{ type: 'longSerialNumber', serial: '3.10001025' }]);
     expect(new DgtDecoder().push(trademarkMessage('DGT'))).toEqual([{ type: 'trademark', text: 'DGT' }]);

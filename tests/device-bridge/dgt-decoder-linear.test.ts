@@ -40,7 +40,9 @@ describe('DGT decoder in linear time', () => {
   });
 
   it('decodes a real capture repeated to 2 MB (~400,000 messages) in one push in under 2 s, every message found', () => {
-    const lines = readFileSync(capture, 'utf8').split('\n').filter((line) => line.trim());
+    const lines = readFileSync(capture, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim());
     const once = Buffer.concat(lines.map((line) => Buffer.from(line.trim(), 'base64')));
     const copies = Math.ceil((2 * MB) / once.length);
     const whole = Buffer.concat(Array.from({ length: copies }, () => once));
@@ -76,7 +78,9 @@ describe('noise costs one error per stretch, across reads', () => {
   it('400 garbage bytes read one at a time are one error of 400 bytes, as in one read', () => {
     const garbage = Uint8Array.from({ length: 400 }, (_, i) => i % 128);
     const whole = errorsOf(garbage, garbage.length);
-    expect(whole.errors).toEqual([{ type: 'error', reason: 'garbage', offset: 0, bytes: expect.any(String), count: 400, detail: '400 byte(s) outside any message' }]);
+    expect(whole.errors).toEqual([
+      { type: 'error', reason: 'garbage', offset: 0, bytes: expect.any(String), count: 400, detail: '400 byte(s) outside any message' },
+    ]);
     for (const chunk of [1, 3, 64]) {
       const { errors, stats } = errorsOf(garbage, chunk);
       expect(errors).toHaveLength(1);

@@ -21,9 +21,11 @@ async function rig(role: 'mirror' | 'host' = 'mirror') {
   const device = createDgtDevice({ boardId: '7', role, path: link.path, binding: link.binding, scheduler, stableMs: 300 });
   const messages: DeviceMessage[] = [];
   device.subscribe((m) => messages.push(m));
-  cleanups.push(() => device.close(), () => board.dispose());
-  const sync = () =>
-    until(() => device.session.stats.bytesReceived === board.bytesSent && board.bytesReceived === device.session.stats.bytesSent, 'I/O');
+  cleanups.push(
+    () => device.close(),
+    () => board.dispose(),
+  );
+  const sync = () => until(() => device.session.stats.bytesReceived === board.bytesSent && board.bytesReceived === device.session.stats.bytesSent, 'I/O');
   const advance = async (ms: number) => {
     await sync();
     for (let left = ms; left > 0; left -= 100) {
@@ -61,7 +63,11 @@ describe('DGT device', () => {
     // until the next reading confirms it (then the flag is White's).
     board.flagFall('left');
     await advance(1_000);
-    expect(summary()).toEqual(['100 start', '5100 call: DGT clock reading not followed: the left side jumped from 0:00:56 to 0:00:00 in 100 ms', '6000 flag white']);
+    expect(summary()).toEqual([
+      '100 start',
+      '5100 call: DGT clock reading not followed: the left side jumped from 0:00:56 to 0:00:00 in 100 ms',
+      '6000 flag white',
+    ]);
   });
 
   it('a lever pressed during a pause is an arbiter call, and counts as a press when the clock resumes', async () => {
@@ -122,13 +128,22 @@ describe('DGT device', () => {
     expect(device.session.decoder.stats.garbageBytes).toBe(400);
   });
 
-  it('a mate on the board ends the game there: Black\'s flag falling before the press changes nothing (f3 e5 g4 Qh4#)', async () => {
+  it("a mate on the board ends the game there: Black's flag falling before the press changes nothing (f3 e5 g4 Qh4#)", async () => {
     const { board, advance, messages, scheduler } = await rig();
     const chess = new Chess();
     const moves = ['f3', 'e5', 'g4'].map((san, ply) => {
       const fenBefore = chess.fen();
       const m = chess.move(san);
-      return { ply, side: ply % 2 === 0 ? ('white' as const) : ('black' as const), san, from: m.from, to: m.to, thinkMs: 1_000, fenBefore, fenAfter: chess.fen() };
+      return {
+        ply,
+        side: ply % 2 === 0 ? ('white' as const) : ('black' as const),
+        san,
+        from: m.from,
+        to: m.to,
+        thinkMs: 1_000,
+        fenBefore,
+        fenAfter: chess.fen(),
+      };
     });
     board.clock.startStop();
     const run = playOnDgtBoard(board, { startFen: moves[0]!.fenBefore, moves, result: '*', termination: 'test', tags: {} }, { scheduler });

@@ -194,7 +194,7 @@ describe('a resumed game', () => {
     return { scheduler, tracker, moves, put };
   };
 
-  it("takes the move whose press the journal already has once the board is still, without the confirm wait", () => {
+  it('takes the move whose press the journal already has once the board is still, without the confirm wait', () => {
     const journal = after('e4');
     const { scheduler, tracker, moves } = resumed(journal, 'black');
     tracker.boardDump(squaresOf(after('e4', 'e5')));
@@ -213,12 +213,22 @@ describe('a resumed game', () => {
     // Killed again before the board read the moves made while it was down: the journal has 4 presses
     // after e4 without their moves, and the board shows 4 plies on, which no search explains.
     const read = (events: PositionEvent[]) =>
-      events.flatMap((e) => (e.type === 'move' ? [`${e.side} ${e.san}`] : e.type === 'reseed' ? [`reseed ${e.reseed.reason} ${e.reseed.plies ?? 'unknown'}`] : []));
+      events.flatMap((e) =>
+        e.type === 'move' ? [`${e.side} ${e.san}`] : e.type === 'reseed' ? [`reseed ${e.reseed.reason} ${e.reseed.plies ?? 'unknown'}`] : [],
+      );
     // The game goes on from there: Black's Nf6, pressed before (or after) the board was still.
     const goOn = (pressFirst: boolean) => {
       const scheduler = createManualScheduler();
       const events: PositionEvent[] = [];
-      const fork = new PositionTracker({ scheduler, stableMs: 400, confirmMs: 2_500, onEvent: (e) => events.push(e), fen: after('e4'), pressed: 'white', unreadPresses: 4 });
+      const fork = new PositionTracker({
+        scheduler,
+        stableMs: 400,
+        confirmMs: 2_500,
+        onEvent: (e) => events.push(e),
+        fen: after('e4'),
+        pressed: 'white',
+        unreadPresses: 4,
+      });
       fork.boardDump(squaresOf(after('e4', 'e5', 'Nf3', 'Nc6', 'Bc4')));
       scheduler.advanceBy(400);
       expect(events.filter((e) => e.type === 'move' || e.type === 'reseed')).toEqual([]);
@@ -262,7 +272,15 @@ describe('a resumed game', () => {
     // after 3.Bc4 with Black to move, move 3, not move 1 as the last position read said.
     const scheduler = createManualScheduler();
     const events: PositionEvent[] = [];
-    const fork = new PositionTracker({ scheduler, stableMs: 400, confirmMs: 2_500, onEvent: (e) => events.push(e), fen: after('e4'), pressed: 'white', unreadPresses: 4 });
+    const fork = new PositionTracker({
+      scheduler,
+      stableMs: 400,
+      confirmMs: 2_500,
+      onEvent: (e) => events.push(e),
+      fen: after('e4'),
+      pressed: 'white',
+      unreadPresses: 4,
+    });
     fork.boardDump(squaresOf(after('e4', 'e5', 'Nf3', 'Nc6', 'Bc4')));
     scheduler.advanceBy(400);
     fork.clockPressed('black');

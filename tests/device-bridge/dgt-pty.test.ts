@@ -3,14 +3,7 @@
 // Time is simulated: one manual scheduler drives the virtual clock, the board's debounce and the
 // session's timers, so every reading is exact; the tests only wait for bytes to cross the pty.
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createGameClock,
-  gameConfig,
-  replayGame,
-  type ClockEvent,
-  type GameConfig,
-  type GameState,
-} from '../../clock-engine/internal.ts';
+import { createGameClock, gameConfig, replayGame, type ClockEvent, type GameConfig, type GameState } from '../../clock-engine/internal.ts';
 import { ClockStatus, clockTimesMessage, createDgtDevice, type DeviceMessage, type DgtDevice } from '../../device-bridge/index.ts';
 import {
   createManualScheduler,
@@ -59,13 +52,16 @@ async function rig(role: 'mirror' | 'host', clockMs: number, incrementMs: number
   const device = createDgtDevice({ boardId: 'pty-1', role, path: pair.a, scheduler, stableMs: 300, confirmMs: 2500 });
   const messages: DeviceMessage[] = [];
   device.subscribe((m) => messages.push(m));
-  cleanups.push(() => pair.close(), () => link.close(), () => board.dispose(), () => device.close());
+  cleanups.push(
+    () => pair.close(),
+    () => link.close(),
+    () => board.dispose(),
+    () => device.close(),
+  );
   const lost = { toHost: 0, toBoard: 0 };
   const sync = () =>
     until(
-      () =>
-        device.session.stats.bytesReceived + lost.toHost === board.bytesSent &&
-        board.bytesReceived + lost.toBoard === device.session.stats.bytesSent,
+      () => device.session.stats.bytesReceived + lost.toHost === board.bytesSent && board.bytesReceived + lost.toBoard === device.session.stats.bytesSent,
       'bytes crossing the pty',
     );
   // Simulated time moves in steps of at most 100 ms with the I/O settled between steps, as real time
@@ -261,39 +257,43 @@ describe('DGT board with clock over a pty pair', () => {
     await r.advance(1_000);
   };
 
-  it.each([1, 2, 3, 10])('unplugged over %i plies: the moves are recovered from the board dump, or re-seeded with an alert', { timeout: 120_000 }, async (plies) => {
-    const r = await rig('mirror', 300_000, 0);
-    r.board.clock.startStop();
-    await r.advance(1_000);
-    await pressedMove(r, 'e4', 'left');
-    await pressedMove(r, 'e5', 'right');
-    expect(sans(r)).toEqual(['e4', 'e5']);
-    // The pieces move while the cable is out (the clock, on its own cable, is not pressed here).
-    const line = plies <= 3 ? ['Nf3', 'Nc6', 'Nxe5'].slice(0, plies) : ['Nf3', 'Nc6', 'Bb5', 'a6', 'Ba4', 'Nf6', 'O-O', 'Be7', 'Re1', 'b5'];
-    await unplugged(r, async () => {
-      for (const san of line) r.board.move(san);
-      await r.advance(5_000);
-    });
-    // The board dump after the reconnect; a single ply waits for its press or the confirm time.
-    await r.advance(3_500);
-    const alerts = () => r.messages.flatMap((m) => (m.type === 'arbiterCall' ? [m.detail] : []));
-    const positions = () => r.events().filter((e) => e.type === 'boardPosition');
-    if (plies <= 3) {
-      expect(sans(r)).toEqual(['e4', 'e5', ...line]);
-      expect(positions()).toEqual([]);
-      return;
-    }
-    // Ten plies: no search explains the position; it is reported, and once the game visibly goes on
-    // from it the board is re-seeded there, with an alert, and tracked on.
-    await r.advance(3_000); // a position nothing explains is reported once it has stood still (not mid-dump)
-    expect(sans(r)).toEqual(['e4', 'e5']);
-    expect(r.messages.some((m) => m.type === 'inputError' && m.detail.startsWith('board position no legal move explains'))).toBe(true);
-    await pressedMove(r, 'Bb3', 'left');
-    await pressedMove(r, 'd6', 'right');
-    expect(positions()).toMatchObject([{ type: 'boardPosition', detail: 'no legal moves lead to the position on the board' }]);
-    expect(alerts().filter((a) => a.startsWith('board re-read: no legal moves lead'))).toHaveLength(1);
-    expect(sans(r).slice(-2)).toEqual(['Bb3', 'd6']);
-  });
+  it.each([1, 2, 3, 10])(
+    'unplugged over %i plies: the moves are recovered from the board dump, or re-seeded with an alert',
+    { timeout: 120_000 },
+    async (plies) => {
+      const r = await rig('mirror', 300_000, 0);
+      r.board.clock.startStop();
+      await r.advance(1_000);
+      await pressedMove(r, 'e4', 'left');
+      await pressedMove(r, 'e5', 'right');
+      expect(sans(r)).toEqual(['e4', 'e5']);
+      // The pieces move while the cable is out (the clock, on its own cable, is not pressed here).
+      const line = plies <= 3 ? ['Nf3', 'Nc6', 'Nxe5'].slice(0, plies) : ['Nf3', 'Nc6', 'Bb5', 'a6', 'Ba4', 'Nf6', 'O-O', 'Be7', 'Re1', 'b5'];
+      await unplugged(r, async () => {
+        for (const san of line) r.board.move(san);
+        await r.advance(5_000);
+      });
+      // The board dump after the reconnect; a single ply waits for its press or the confirm time.
+      await r.advance(3_500);
+      const alerts = () => r.messages.flatMap((m) => (m.type === 'arbiterCall' ? [m.detail] : []));
+      const positions = () => r.events().filter((e) => e.type === 'boardPosition');
+      if (plies <= 3) {
+        expect(sans(r)).toEqual(['e4', 'e5', ...line]);
+        expect(positions()).toEqual([]);
+        return;
+      }
+      // Ten plies: no search explains the position; it is reported, and once the game visibly goes on
+      // from it the board is re-seeded there, with an alert, and tracked on.
+      await r.advance(3_000); // a position nothing explains is reported once it has stood still (not mid-dump)
+      expect(sans(r)).toEqual(['e4', 'e5']);
+      expect(r.messages.some((m) => m.type === 'inputError' && m.detail.startsWith('board position no legal move explains'))).toBe(true);
+      await pressedMove(r, 'Bb3', 'left');
+      await pressedMove(r, 'd6', 'right');
+      expect(positions()).toMatchObject([{ type: 'boardPosition', detail: 'no legal moves lead to the position on the board' }]);
+      expect(alerts().filter((a) => a.startsWith('board re-read: no legal moves lead'))).toHaveLength(1);
+      expect(sans(r).slice(-2)).toEqual(['Bb3', 'd6']);
+    },
+  );
 
   it('a reading of all six time bytes zero with a lever change does not end the game', { timeout: 60_000 }, async () => {
     const r = await rig('mirror', 300_000, 0);
@@ -313,7 +313,12 @@ describe('DGT board with clock over a pty pair', () => {
     expect(r.messages.filter((m) => m.type === 'arbiterCall' && m.detail.includes('both times 0:00:00 without a flag'))).toHaveLength(1);
     // The game goes on: Black's press is a press with the clock's real times.
     await pressedMove(r, 'e5', 'right');
-    expect(r.events().filter((e) => e.type === 'press').map((e) => e.type === 'press' && e.side)).toEqual(['white', 'black']);
+    expect(
+      r
+        .events()
+        .filter((e) => e.type === 'press')
+        .map((e) => e.type === 'press' && e.side),
+    ).toEqual(['white', 'black']);
     expect(replayGame(config('5+0'), [...arrivals, ...r.events()]).status).toBe('running');
   });
 

@@ -15,7 +15,9 @@ import type { ClockEvent, GameState } from '../../clock-engine/index.ts';
 
 const S = ClockStatus;
 function clock(leftMs: number, rightMs: number, status: number, flags: { left?: boolean; right?: boolean } = {}): ClockTimesMessage {
-  const [m] = new DgtDecoder().push(clockTimesMessage({ ms: rightMs, finalFlag: flags.right ?? false }, { ms: leftMs, finalFlag: flags.left ?? false }, status));
+  const [m] = new DgtDecoder().push(
+    clockTimesMessage({ ms: rightMs, finalFlag: flags.right ?? false }, { ms: leftMs, finalFlag: flags.left ?? false }, status),
+  );
   if (m?.type !== 'clock') throw new Error('not a clock message');
   return m;
 }
@@ -36,7 +38,9 @@ function mirror(whiteSide: WhiteSide = 'auto') {
 }
 
 const summary = (events: ClockEvent[]) =>
-  events.map((e) => (e.type === 'press' ? `${e.at} press ${e.side} ${e.reading?.white}/${e.reading?.black}` : `${e.at} ${e.type}${'side' in e ? ` ${e.side}` : ''}`));
+  events.map((e) =>
+    e.type === 'press' ? `${e.at} press ${e.side} ${e.reading?.white}/${e.reading?.black}` : `${e.at} ${e.type}${'side' in e ? ` ${e.side}` : ''}`,
+  );
 
 const state = (over: Partial<GameState>): GameState =>
   ({
@@ -100,13 +104,7 @@ describe('mirror role', () => {
     m.clock(clock(181_000, 170_000, S.leverRightHigh | S.d4), 17_000); // stopped with start/stop
     m.clock(clock(181_000, 170_000, rightRuns), 20_000);
     m.clock(clock(181_000, 0, S.leverRightHigh | S.d4, { right: true }), 190_000); // Black's flag falls
-    expect(summary(events)).toEqual([
-      '2000 start',
-      '5400 press white 181000/182000',
-      '17000 pause',
-      '20000 resume',
-      '190000 flag black',
-    ]);
+    expect(summary(events)).toEqual(['2000 start', '5400 press white 181000/182000', '17000 pause', '20000 resume', '190000 flag black']);
     expect(pressed).toEqual(['white']);
     expect(m.lastReading).toEqual({ reading: { white: 181_000, black: 0 }, at: 190_000, running: 'none' });
   });
@@ -200,7 +198,7 @@ describe('host role', () => {
     expect(host.display(state({ status: 'paused' }), 99_000)).toEqual({ leftMs: 180_000, rightMs: 180_000, run: 'pause' });
   });
 
-  it("accepts a lever press from the side to move only, once; other lever changes are arbiter calls", () => {
+  it('accepts a lever press from the side to move only, once; other lever changes are arbiter calls', () => {
     const events: ClockEvent[] = [];
     const calls: string[] = [];
     const host = new HostClock(new SideMap('left'), { kind: 'system' }, { event: (e) => events.push(e), arbiterCall: (_, d) => calls.push(d) });

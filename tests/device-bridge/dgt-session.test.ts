@@ -18,10 +18,12 @@ function rig(options: { clock?: 'dgt3000' | 'xl' | 'none'; updateMode?: 'update'
   const session = new DgtSession({ path: link.path, binding: link.binding, scheduler, updateMode: options.updateMode ?? 'update' });
   const events: SessionEvent[] = [];
   session.subscribe((e) => events.push(e));
-  cleanups.push(() => session.close(), () => board.dispose());
+  cleanups.push(
+    () => session.close(),
+    () => board.dispose(),
+  );
   /** Waits until every byte either side wrote has arrived. */
-  const sync = () =>
-    until(() => session.stats.bytesReceived === board.bytesSent && board.bytesReceived === session.stats.bytesSent, 'bytes in flight');
+  const sync = () => until(() => session.stats.bytesReceived === board.bytesSent && board.bytesReceived === session.stats.bytesSent, 'bytes in flight');
   /** Simulated time passes, then the I/O it caused settles. */
   const advance = async (ms: number) => {
     await sync();
@@ -52,7 +54,10 @@ describe('a DGT board known by its serial number (--device BOARD=dgt:serial=NNNN
     const scheduler = createManualScheduler(1_000);
     const ours = new VirtualDgtBoard({ scheduler, serial: '02222' });
     const other = new VirtualDgtBoard({ scheduler, serial: '01111' });
-    cleanups.push(() => ours.dispose(), () => other.dispose());
+    cleanups.push(
+      () => ours.dispose(),
+      () => other.dispose(),
+    );
     const links = new Map<string, ReturnType<typeof mockBoardLink>>();
     const plug = (board: VirtualDgtBoard, path: string) => links.set(path, mockBoardLink(board, path));
     plug(other, '/dev/ttyACM0');
@@ -152,7 +157,17 @@ describe('DGT session faults (binding-mock, simulated time)', () => {
     await until(() => session.connection === 'connected', 'the reconnect');
     expect(board.mode).toBe('update');
     const states = events.flatMap((e) => (e.type === 'connection' ? [e.state + (e.detail?.startsWith('reconnect failed') ? ' (failed)' : '')] : []));
-    expect(states).toEqual(['connecting', 'connected', 'disconnected', 'connecting', 'disconnected (failed)', 'connecting', 'disconnected (failed)', 'connecting', 'connected']);
+    expect(states).toEqual([
+      'connecting',
+      'connected',
+      'disconnected',
+      'connecting',
+      'disconnected (failed)',
+      'connecting',
+      'disconnected (failed)',
+      'connecting',
+      'connected',
+    ]);
     expect(session.stats).toMatchObject({ connects: 2, disconnects: 1 });
   });
 

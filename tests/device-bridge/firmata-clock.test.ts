@@ -107,9 +107,7 @@ describe('Firmata clock (johnny-five + mock-firmata)', () => {
     expect(r.events().at(-1)).toMatchObject({ type: 'resume', at: 12_000 });
 
     await board.press(pin.arbiterButton);
-    expect(r.messages.filter((m) => m.type === 'arbiterCall')).toEqual([
-      { type: 'arbiterCall', at: 12_000, detail: 'arbiter-call button on board arduino-1' },
-    ]);
+    expect(r.messages.filter((m) => m.type === 'arbiterCall')).toEqual([{ type: 'arbiterCall', at: 12_000, detail: 'arbiter-call button on board arduino-1' }]);
     expect(board.output(pin.buzzer)).toBe(1);
     expect(board.lcdRows()[1]).toBe('^   ARBITER     ');
     scheduler.advanceBy(300);

@@ -8,7 +8,14 @@ import five from 'johnny-five';
 import { afterEach, expect, it } from 'vitest';
 import { createGameClock, gameConfig, remainingAt, type ClockEvent, type Side } from '../../clock-engine/index.ts';
 import { createFirmataClock, defaultFirmataPins as pin, lcdRows, type DeviceMessage } from '../../device-bridge/internal.ts';
-import { ArduinoModel, createFirmataFirmware, createManualScheduler, ptySerialDevice, type DeviceEnd, type FirmataFirmware } from '../../simulators/internal.ts';
+import {
+  ArduinoModel,
+  createFirmataFirmware,
+  createManualScheduler,
+  ptySerialDevice,
+  type DeviceEnd,
+  type FirmataFirmware,
+} from '../../simulators/internal.ts';
 import { openPtyPair } from '../support/pty.ts';
 import { until } from '../support/wait.ts';
 
@@ -110,7 +117,13 @@ it('unplugged and replugged x20: no press lost, the engine kept time, the clock 
         60_000,
       );
     // Out for a while: the engine's time runs on; the clock's attempts to reopen the port fail.
-    await runUntil(() => notes().slice(before).filter((n) => n.includes('reconnect failed')).length >= 2, 'two failed attempts');
+    await runUntil(
+      () =>
+        notes()
+          .slice(before)
+          .filter((n) => n.includes('reconnect failed')).length >= 2,
+      'two failed attempts',
+    );
     await pair.replug();
     await plugIn();
     await runUntil(() => state() === 'connected', 'the reconnect');

@@ -5,14 +5,7 @@ import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGameClock, gameConfig, type ClockEvent } from '../../clock-engine/index.ts';
 import { createFirmataClock, defaultFirmataPins as pin, openFirmataLink, probeFirmata, type DeviceMessage } from '../../device-bridge/internal.ts';
-import {
-  ArduinoModel,
-  createFirmataFirmware,
-  createManualScheduler,
-  mockSerialDevice,
-  ptySerialDevice,
-  type DeviceEnd,
-} from '../../simulators/internal.ts';
+import { ArduinoModel, createFirmataFirmware, createManualScheduler, mockSerialDevice, ptySerialDevice, type DeviceEnd } from '../../simulators/internal.ts';
 import { openPtyPair } from '../support/pty.ts';
 import { until } from '../support/wait.ts';
 
@@ -21,14 +14,15 @@ const config = gameConfig(
   { defaultTimeMs: 3_600_000, lateArrival: 'arbiter-decides', category: 'rapid' },
 );
 
-
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
 let mockPaths = 0;
-async function deviceEnd(transport: 'binding-mock' | 'pty'): Promise<{ end: DeviceEnd; path: string; binding?: ReturnType<typeof mockSerialDevice>['binding'] }> {
+async function deviceEnd(
+  transport: 'binding-mock' | 'pty',
+): Promise<{ end: DeviceEnd; path: string; binding?: ReturnType<typeof mockSerialDevice>['binding'] }> {
   if (transport === 'binding-mock') {
     const path = `/dev/zeitnot-firmata-${mockPaths++}`;
     const mock = mockSerialDevice(path);

@@ -18,7 +18,6 @@ import { until } from '../support/wait.ts';
 
 const BOOT = 50_000;
 
-
 interface Rig {
   host: ManualScheduler;
   deviceClock: ManualScheduler;

@@ -6,10 +6,18 @@ import { BoundedReadlineParser, formatLine, parseLine, type LineMessage } from '
 
 const good: fc.Arbitrary<LineMessage> = fc.oneof(
   fc.record({ type: fc.constant('press' as const), seq: fc.nat(65_535), deviceMs: fc.nat(1e9), side: fc.constantFrom('white' as const, 'black' as const) }),
-  fc.record({ type: fc.constant('heartbeat' as const), deviceMs: fc.nat(1e9), running: fc.constantFrom('white' as const, 'none' as const), white: fc.nat(1e7), black: fc.nat(1e7) }),
+  fc.record({
+    type: fc.constant('heartbeat' as const),
+    deviceMs: fc.nat(1e9),
+    running: fc.constantFrom('white' as const, 'none' as const),
+    white: fc.nat(1e7),
+    black: fc.nat(1e7),
+  }),
 );
 /** Garbage that ends its own line: any bytes but the line end. */
-const garbageLine = fc.uint8Array({ minLength: 1, maxLength: 200 }).map((bytes) => Buffer.concat([Buffer.from(bytes.filter((b) => b !== 0x0a)), Buffer.from('\n')]));
+const garbageLine = fc
+  .uint8Array({ minLength: 1, maxLength: 200 })
+  .map((bytes) => Buffer.concat([Buffer.from(bytes.filter((b) => b !== 0x0a)), Buffer.from('\n')]));
 
 function feed(chunks: Buffer[]): { lines: string[]; overflows: number[] } {
   const parser = new BoundedReadlineParser();
@@ -36,7 +44,13 @@ describe('BoundedReadlineParser + parseLine', () => {
   it('recovers every good line among garbage lines, whatever the chunking', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.oneof(good.map((m) => ({ good: m })), garbageLine.map((g) => ({ garbage: g }))), { maxLength: 30 }),
+        fc.array(
+          fc.oneof(
+            good.map((m) => ({ good: m })),
+            garbageLine.map((g) => ({ garbage: g })),
+          ),
+          { maxLength: 30 },
+        ),
         fc.array(fc.nat(), { maxLength: 20 }),
         (items, cuts) => {
           const stream = Buffer.concat(items.map((item) => ('good' in item ? Buffer.from(formatLine(item.good), 'latin1') : item.garbage)));

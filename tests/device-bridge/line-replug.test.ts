@@ -37,7 +37,6 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-
 interface Rig {
   readonly host: ReturnType<typeof createManualScheduler>;
   readonly device: ReturnType<typeof createManualScheduler>;
@@ -105,10 +104,14 @@ async function rig(): Promise<Rig> {
       wire.plug(await ptySerialDevice(pair.b));
       const back = () => states().slice(states().lastIndexOf('disconnected')).includes('connected');
       // However loaded the machine, the next attempt after the pty is back succeeds: no count of tries.
-      await until(() => {
-        if (!back()) host.advanceBy(100);
-        return back();
-      }, 'the reconnect', 30_000);
+      await until(
+        () => {
+          if (!back()) host.advanceBy(100);
+          return back();
+        },
+        'the reconnect',
+        30_000,
+      );
     },
   };
 }
@@ -136,7 +139,10 @@ it('an unplug and replug loses no press', { timeout: 60_000 }, async () => {
   await r.replug();
   // The device retransmits every 500 ms of its time until the host, once it has heard the HELLO, acks.
   await r.runUntil(() => r.events().length === 3 && r.virtual.unacknowledged === 0, 'both presses after the replug');
-  expect(r.events().slice(1)).toEqual([press('white', 1_000 + 3_000, { white: 57_000, black: 60_000 }), press('black', 1_000 + 7_000, { white: 57_000, black: 56_000 })]);
+  expect(r.events().slice(1)).toEqual([
+    press('white', 1_000 + 3_000, { white: 57_000, black: 60_000 }),
+    press('black', 1_000 + 7_000, { white: 57_000, black: 56_000 }),
+  ]);
   expect(r.states()).toEqual(['connecting', 'connected', 'disconnected', 'connecting', 'connected']);
 });
 
@@ -168,7 +174,7 @@ it('the press right after a reconnect is not lost, even from a device that resta
   // and acts on the events (the device's retransmissions) once it knows the boot. No time passes until
   // the HELLO is heard: it is the line that ties the new counter to the host's time, and a line still
   // crossing the pty while both clocks move would arrive late in simulated time (as on a loaded machine).
-  await until(() => r.clock.identity?.bootId === 'b1.2', 'the new boot\'s HELLO');
+  await until(() => r.clock.identity?.bootId === 'b1.2', "the new boot's HELLO");
   await r.runUntil(() => r.events().length === 5 && r.virtual.unacknowledged === 0, "the new boot's start and press");
   expect(r.clock.identity?.bootId).toBe('b1.2');
   // Both at the instants they were made on the device's new counter: 1 s after the boot, and 1.5 s

@@ -38,12 +38,23 @@ function* walk(dir: string): Generator<{ path: string; isSymlink: boolean }> {
  * metadata, so a lock file is what lets it install with no network, as `npm ci` does for zeitnot.
  */
 function writeAppLock(app: string): void {
-  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string>; bin: Record<string, string>; engines: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    version: string;
+    dependencies: Record<string, string>;
+    bin: Record<string, string>;
+    engines: Record<string, string>;
+  };
   const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
   const dependency = { zeitnot: `file:${tarball}` };
   const packages: Record<string, unknown> = {
     '': { name: 'app', version: '1.0.0', dependencies: dependency },
-    'node_modules/zeitnot': { version: manifest.version, resolved: `file:${tarball}`, dependencies: manifest.dependencies, bin: manifest.bin, engines: manifest.engines },
+    'node_modules/zeitnot': {
+      version: manifest.version,
+      resolved: `file:${tarball}`,
+      dependencies: manifest.dependencies,
+      bin: manifest.bin,
+      engines: manifest.engines,
+    },
   };
   for (const [path, entry] of Object.entries(lock.packages)) if (path !== '' && !entry.dev) packages[path] = entry;
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true, dependencies: dependency }));
@@ -88,52 +99,56 @@ describe('serve from a read-only install, as a normal user', () => {
   const asRoot = process.getuid?.() === 0;
   const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
   // As root a read-only mode bit stops nothing, so the test drops to `nobody`; without setpriv it cannot.
-  it.skipIf(asRoot && !setpriv)('serves the demo round and its page from the packed files made read-only, run as nobody', async () => {
-    const installed = join(work, 'read-only');
-    mkdirSync(installed);
-    execFileSync('tar', ['-xzf', tarball, '-C', installed]);
-    const pkg = join(installed, 'package');
-    // The packed files with the project's installed dependencies beside them (a tarball install would
-    // put the same packages there).
-    symlinkSync(join(root, 'node_modules'), join(pkg, 'node_modules'));
-    for (const { path, isSymlink } of walk(installed)) if (!isSymlink) chmodSync(path, statSync(path).isDirectory() ? 0o555 : 0o444);
-    chmodSync(work, 0o755);
-    const temp = join(work, 'tmp');
-    mkdirSync(temp, { mode: 0o777 });
-    chmodSync(temp, 0o777);
-    const command = [process.execPath, join(pkg, 'bin', 'zeitnot.js'), 'serve', '--demo', '--port', '0', '--simulate', '1'];
-    const [file, ...args] = asRoot ? [setpriv!, '--reuid=nobody', '--regid=nogroup', '--clear-groups', '--', ...command] : command;
-    const child = spawn(file!, args, { cwd: pkg, env: { ...process.env, TMPDIR: temp, HOME: temp }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no URL in time: ${out}${err}`)), 60_000);
-        child.stdout.on('data', () => {
-          const match = /spectators:\s+(http:\/\/\S+)\/spectator/.exec(out);
-          if (!match) return;
-          clearTimeout(timer);
-          resolve(match[1]!);
+  it.skipIf(asRoot && !setpriv)(
+    'serves the demo round and its page from the packed files made read-only, run as nobody',
+    async () => {
+      const installed = join(work, 'read-only');
+      mkdirSync(installed);
+      execFileSync('tar', ['-xzf', tarball, '-C', installed]);
+      const pkg = join(installed, 'package');
+      // The packed files with the project's installed dependencies beside them (a tarball install would
+      // put the same packages there).
+      symlinkSync(join(root, 'node_modules'), join(pkg, 'node_modules'));
+      for (const { path, isSymlink } of walk(installed)) if (!isSymlink) chmodSync(path, statSync(path).isDirectory() ? 0o555 : 0o444);
+      chmodSync(work, 0o755);
+      const temp = join(work, 'tmp');
+      mkdirSync(temp, { mode: 0o777 });
+      chmodSync(temp, 0o777);
+      const command = [process.execPath, join(pkg, 'bin', 'zeitnot.js'), 'serve', '--demo', '--port', '0', '--simulate', '1'];
+      const [file, ...args] = asRoot ? [setpriv!, '--reuid=nobody', '--regid=nogroup', '--clear-groups', '--', ...command] : command;
+      const child = spawn(file!, args, { cwd: pkg, env: { ...process.env, TMPDIR: temp, HOME: temp }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      try {
+        const url = await new Promise<string>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`no URL in time: ${out}${err}`)), 60_000);
+          child.stdout.on('data', () => {
+            const match = /spectators:\s+(http:\/\/\S+)\/spectator/.exec(out);
+            if (!match) return;
+            clearTimeout(timer);
+            resolve(match[1]!);
+          });
+          child.on('exit', (code) => {
+            clearTimeout(timer);
+            reject(new Error(`serve exited ${code}: ${err}`));
+          });
         });
-        child.on('exit', (code) => {
-          clearTimeout(timer);
-          reject(new Error(`serve exited ${code}: ${err}`));
-        });
-      });
-      for (const path of ['/', '/app.js', '/style.css']) {
-        const res = await fetch(url + path);
-        expect(res.status, path).toBe(200);
-        expect((await res.text()).length, path).toBeGreaterThan(100);
+        for (const path of ['/', '/app.js', '/style.css']) {
+          const res = await fetch(url + path);
+          expect(res.status, path).toBe(200);
+          expect((await res.text()).length, path).toBeGreaterThan(100);
+        }
+        expect(out).toContain(join(temp, asRoot ? 'zeitnot-demo-nobody' : ''));
+      } finally {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => child.once('exit', resolve));
       }
-      expect(out).toContain(join(temp, asRoot ? 'zeitnot-demo-nobody' : ''));
-    } finally {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-    }
-    expect(err).toBe('');
-    if (asRoot) expect(statSync(join(temp, 'zeitnot-demo-nobody', 'journal.sqlite')).uid).toBe(65534);
-    expect(readdirSync(pkg).sort()).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'docs', 'node_modules', 'package.json']);
-  }, 120_000);
+      expect(err).toBe('');
+      if (asRoot) expect(statSync(join(temp, 'zeitnot-demo-nobody', 'journal.sqlite')).uid).toBe(65534);
+      expect(readdirSync(pkg).sort()).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'docs', 'node_modules', 'package.json']);
+    },
+    120_000,
+  );
 });

@@ -44,7 +44,12 @@ function compareRounds(shape: Shape, paths: Map<PairingPath, number>, stages: St
   const ids = Array.from({ length: shape.size }, (_, i) => i + 1);
   const history = new Map<number, PairingRoundRecord[]>(ids.map((id) => [id, []]));
   const leaves = new Map(ids.map((id) => [id, rand() < 0.1 ? 1 + Math.floor(rand() * shape.rounds) : Infinity]));
-  const forbidden = shape.forbidden ? [[1, 2], [3, 4, 5]] : [];
+  const forbidden = shape.forbidden
+    ? [
+        [1, 2],
+        [3, 4, 5],
+      ]
+    : [];
   for (let round = 0; round < shape.rounds; round += 1) {
     const absent = new Set(ids.filter((id) => round >= leaves.get(id)! || rand() < shape.absentRate));
     const entrants: PairingEntrant[] = ids.map((id) => ({ id, rounds: history.get(id)! }));

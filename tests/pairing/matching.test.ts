@@ -231,10 +231,7 @@ describe('WeightedGraph.maximumWeightMatching', () => {
   it('stays exact with any shares, at the cold start and rising between solves', { timeout: 180_000 }, () => {
     // The bracket procedure's case: the generation order's addend of the higher player on every
     // edge, its S1 players sharing it; and arbitrary shares, too small, too large, at S2 players.
-    const sharesOf = fc.oneof(
-      fc.constant('order' as const),
-      fc.array(fc.bigInt({ min: 0n, max: 8n }), { minLength: 10, maxLength: 10 }),
-    );
+    const sharesOf = fc.oneof(fc.constant('order' as const), fc.array(fc.bigInt({ min: 0n, max: 8n }), { minLength: 10, maxLength: 10 }));
     fc.assert(
       fc.property(scenario, sharesOf, fc.integer({ min: 0, max: 10 }), sharesOf, ({ size, values, shift, initial, steps }, first, s1, later) => {
         // The order's addend below the base weights' unit: 2 * (16 [higher < s1] - higher) on top of 2^6 * base.

@@ -36,7 +36,13 @@ function playTournament(seed: number): number {
     joins: rand() < 0.08 ? 1 + Math.floor(rand() * 2) : 0,
     leaves: rand() < 0.08 ? 2 + Math.floor(rand() * totalRounds) : Infinity,
   }));
-  const forbidden = rand() < 0.5 ? [[1, 2], [3, 4, 5]] : [];
+  const forbidden =
+    rand() < 0.5
+      ? [
+          [1, 2],
+          [3, 4, 5],
+        ]
+      : [];
   const forbiddenKey = new Set(forbidden.flatMap((g) => g.flatMap((a) => g.filter((b) => b !== a).map((b) => `${a}-${b}`))));
   for (let round = 0; round < totalRounds; round += 1) {
     const absent = new Set<number>();
@@ -71,7 +77,10 @@ function playTournament(seed: number): number {
     for (const board of pairing.boards) {
       const white = byId.get(board.white)!;
       const black = byId.get(board.black)!;
-      expect(white.rounds.some((r) => r.played && r.opponent === black.id), `rematch ${board.white}-${board.black}`).toBe(false);
+      expect(
+        white.rounds.some((r) => r.played && r.opponent === black.id),
+        `rematch ${board.white}-${board.black}`,
+      ).toBe(false);
       expect(forbiddenKey.has(`${board.white}-${board.black}`), `forbidden ${board.white}-${board.black}`).toBe(false);
     }
     // Results: 30 % draws, 4 % forfeits.

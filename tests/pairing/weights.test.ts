@@ -29,7 +29,18 @@ const player = fc.record({
   floats: fc.tuple(float, float),
 });
 type Fields = typeof player extends fc.Arbitrary<infer T> ? T : never;
-const names = ['score', 'colourImbalance', 'preference', 'repeatedColour', 'strong', 'absolute', 'absoluteImbalance', 'byeEligible', 'playedGames', 'floats'] as const;
+const names = [
+  'score',
+  'colourImbalance',
+  'preference',
+  'repeatedColour',
+  'strong',
+  'absolute',
+  'absoluteImbalance',
+  'byeEligible',
+  'playedGames',
+  'floats',
+] as const;
 // Players made from a few prototypes, each with at most one field of another player's: players
 // of one kind, and near misses differing in a single field, are the cases a memo can get wrong.
 const field = fc
@@ -55,7 +66,9 @@ const completionFieldsOf = (player: PlayerState, layout: ReturnType<typeof weigh
 /** A larger field: `copies` of each generated player, in ranking order. */
 const copiesOf = (fields: readonly Fields[], copies: number): PlayerState[] =>
   fields
-    .flatMap((f, i) => Array.from({ length: copies }, (_, c) => ({ ...f, id: i * copies + c + 1, rank: i * copies + c, unacceleratedScore: f.score, colours: [] })))
+    .flatMap((f, i) =>
+      Array.from({ length: copies }, (_, c) => ({ ...f, id: i * copies + c + 1, rank: i * copies + c, unacceleratedScore: f.score, colours: [] })),
+    )
     .sort((a, b) => b.score - a.score || a.rank - b.rank);
 /** The next of `choices` below n, round and round. */
 const picker = (choices: readonly number[]): ((n: number) => number) => {
@@ -85,7 +98,11 @@ describe('edgeWeights', () => {
           for (let pass = 0; pass < 2; pass += 1) {
             for (let lower = 1; lower < players.length; lower += 1) {
               for (let higher = 0; higher < lower; higher += 1) {
-                for (const [inBracket, inNext] of [[true, false], [false, true], [false, false]] as const) {
+                for (const [inBracket, inNext] of [
+                  [true, false],
+                  [false, true],
+                  [false, false],
+                ] as const) {
                   const h = players[higher]!;
                   const l = players[lower]!;
                   const exact = edgeWeight(h, l, inBracket, inNext, ctx);
@@ -177,7 +194,7 @@ describe('StagePairWeights', () => {
           for (const [k, exact] of pairs) {
             for (const [k2, exact2] of pairs) {
               const [short, short2] = [table.short[k]!, table.short[k2]!];
-              if ((short < short2) !== (exact < exact2) || (short === short2) !== (exact === exact2)) misordered.push(`${exact} ${exact2}`);
+              if (short < short2 !== exact < exact2 || (short === short2) !== (exact === exact2)) misordered.push(`${exact} ${exact2}`);
             }
           }
           expect(misordered).toEqual([]);
@@ -210,74 +227,82 @@ describe('StagePairWeights', () => {
     let shorterStages = 0;
     let singleScoreStages = 0;
     fc.assert(
-      fc.property(field, fc.nat(3), fc.array(fc.boolean(), { minLength: 200, maxLength: 200 }), fc.array(fc.nat(), { minLength: 64, maxLength: 64 }), fc.boolean(), (fields, playedRounds, meets, choices, singleDownfloaterIsBye) => {
-        const copies = 8;
-        const everyone = copiesOf(fields, copies);
-        // The stage: one of each generated player; its bracket all but the lowest score (if two or more).
-        const stage = everyone.filter((p) => p.rank % copies === 0);
-        const lowest = stage[stage.length - 1]!.score;
-        const inBracket = (p: PlayerState): boolean => p.score > lowest || stage[0]!.score === lowest;
-        const bracketSize = stage.filter(inBracket).length;
-        if (bracketSize < 2) return;
-        const layout = weightLayout(everyone, playedRounds);
-        // With C9 in play (a stage with no next score group may have it) its room stays.
-        const bye: ByeContext = { byeScore: lowest, singleDownfloaterIsBye, unplayedRank };
-        const ctx = { layout, bye, compatible: meetsBy(meets) };
-        const weighed = edgeWeights(ctx, stage);
-        const fields3 = completionFieldsOf(stage[0]!, layout, bye);
-        const scoresOf = (players: readonly PlayerState[]): Set<number> => new Set(players.map((p) => p.score));
-        const bracketShortening = StageWeights.forBracket(layout, scoresOf(stage.slice(0, bracketSize)), singleDownfloaterIsBye);
-        const table = new StagePairWeights(weighed.weights, fields3, StageWeights.for(layout, scoresOf(stage)), bracketShortening);
-        const pick = picker(choices);
-        const g = layout.groupBits;
-        const pairs: { exact: bigint; short: bigint; higher: number; lower: number }[] = [];
-        let shorter = false;
-        for (let lower = 1; lower < stage.length; lower += 1) {
-          for (let higher = 0; higher < lower; higher += 1) {
-            const h = stage[higher]!;
-            const l = stage[lower]!;
-            const c = (h.byeEligible && h.score <= lowest ? 0 : 1) + (l.byeEligible && l.score <= lowest ? 0 : 1);
-            const adjustment = ((higher < bracketSize / 2 ? 2 ** (2 * g) : 0) - higher) * 2 + [0, 1, -1, stage.length][pick(4)]!;
-            if (lower >= bracketSize) {
-              // A pair into the next score group sets C8: it has no weight on the bracket alone.
-              const id = weighed.weigh(higher, lower, false, true);
-              if (id !== 0 && higher < bracketSize && bracketShortening) expect(table.bracketShort(table.numberOf(id, c, adjustment))).toBeNull();
-              continue;
+      fc.property(
+        field,
+        fc.nat(3),
+        fc.array(fc.boolean(), { minLength: 200, maxLength: 200 }),
+        fc.array(fc.nat(), { minLength: 64, maxLength: 64 }),
+        fc.boolean(),
+        (fields, playedRounds, meets, choices, singleDownfloaterIsBye) => {
+          const copies = 8;
+          const everyone = copiesOf(fields, copies);
+          // The stage: one of each generated player; its bracket all but the lowest score (if two or more).
+          const stage = everyone.filter((p) => p.rank % copies === 0);
+          const lowest = stage[stage.length - 1]!.score;
+          const inBracket = (p: PlayerState): boolean => p.score > lowest || stage[0]!.score === lowest;
+          const bracketSize = stage.filter(inBracket).length;
+          if (bracketSize < 2) return;
+          const layout = weightLayout(everyone, playedRounds);
+          // With C9 in play (a stage with no next score group may have it) its room stays.
+          const bye: ByeContext = { byeScore: lowest, singleDownfloaterIsBye, unplayedRank };
+          const ctx = { layout, bye, compatible: meetsBy(meets) };
+          const weighed = edgeWeights(ctx, stage);
+          const fields3 = completionFieldsOf(stage[0]!, layout, bye);
+          const scoresOf = (players: readonly PlayerState[]): Set<number> => new Set(players.map((p) => p.score));
+          const bracketShortening = StageWeights.forBracket(layout, scoresOf(stage.slice(0, bracketSize)), singleDownfloaterIsBye);
+          const table = new StagePairWeights(weighed.weights, fields3, StageWeights.for(layout, scoresOf(stage)), bracketShortening);
+          const pick = picker(choices);
+          const g = layout.groupBits;
+          const pairs: { exact: bigint; short: bigint; higher: number; lower: number }[] = [];
+          let shorter = false;
+          for (let lower = 1; lower < stage.length; lower += 1) {
+            for (let higher = 0; higher < lower; higher += 1) {
+              const h = stage[higher]!;
+              const l = stage[lower]!;
+              const c = (h.byeEligible && h.score <= lowest ? 0 : 1) + (l.byeEligible && l.score <= lowest ? 0 : 1);
+              const adjustment = ((higher < bracketSize / 2 ? 2 ** (2 * g) : 0) - higher) * 2 + [0, 1, -1, stage.length][pick(4)]!;
+              if (lower >= bracketSize) {
+                // A pair into the next score group sets C8: it has no weight on the bracket alone.
+                const id = weighed.weigh(higher, lower, false, true);
+                if (id !== 0 && higher < bracketSize && bracketShortening) expect(table.bracketShort(table.numberOf(id, c, adjustment))).toBeNull();
+                continue;
+              }
+              const id = weighed.weigh(higher, lower, true, false);
+              if (id === 0) continue;
+              const k = table.numberOf(id, c, adjustment);
+              const short = table.bracketShort(k);
+              expect(short).not.toBeNull();
+              expect(table.bracketShort(k)).toBe(short);
+              if (short! < table.short[k]!) shorter = true;
+              pairs.push({ exact: edgeWeight(h, l, true, false, ctx) - completionPart(h, l, layout, bye) + BigInt(adjustment), short: short!, higher, lower });
             }
-            const id = weighed.weigh(higher, lower, true, false);
-            if (id === 0) continue;
-            const k = table.numberOf(id, c, adjustment);
-            const short = table.bracketShort(k);
-            expect(short).not.toBeNull();
-            expect(table.bracketShort(k)).toBe(short);
-            if (short! < table.short[k]!) shorter = true;
-            pairs.push({ exact: edgeWeight(h, l, true, false, ctx) - completionPart(h, l, layout, bye) + BigInt(adjustment), short: short!, higher, lower });
           }
-        }
-        if (!bracketShortening) expect(shorter).toBe(false);
-        // Every two pairs, and random matchings of the bracket, in the same order exact and shortened.
-        for (const a of pairs) {
-          for (const b of pairs) expect([Math.sign(Number(a.short - b.short)), a.short === b.short]).toEqual([Math.sign(Number(a.exact - b.exact)), a.exact === b.exact]);
-        }
-        const matching = (): [bigint, bigint] => {
-          const used = new Set<number>();
-          let exact = 0n;
-          let short = 0n;
-          for (const pair of pairs) {
-            if (used.has(pair.higher) || used.has(pair.lower) || pick(3) === 0) continue;
-            used.add(pair.higher).add(pair.lower);
-            exact += pair.exact;
-            short += pair.short;
+          if (!bracketShortening) expect(shorter).toBe(false);
+          // Every two pairs, and random matchings of the bracket, in the same order exact and shortened.
+          for (const a of pairs) {
+            for (const b of pairs)
+              expect([Math.sign(Number(a.short - b.short)), a.short === b.short]).toEqual([Math.sign(Number(a.exact - b.exact)), a.exact === b.exact]);
           }
-          return [exact, short];
-        };
-        for (let trial = 0; trial < 6; trial += 1) {
-          const [a, b] = [matching(), matching()];
-          expect(Math.sign(Number(a[1] - b[1]))).toBe(Math.sign(Number(a[0] - b[0])));
-        }
-        if (shorter) shorterStages += 1;
-        if (shorter && scoresOf(stage.slice(0, bracketSize)).size === 1) singleScoreStages += 1;
-      }),
+          const matching = (): [bigint, bigint] => {
+            const used = new Set<number>();
+            let exact = 0n;
+            let short = 0n;
+            for (const pair of pairs) {
+              if (used.has(pair.higher) || used.has(pair.lower) || pick(3) === 0) continue;
+              used.add(pair.higher).add(pair.lower);
+              exact += pair.exact;
+              short += pair.short;
+            }
+            return [exact, short];
+          };
+          for (let trial = 0; trial < 6; trial += 1) {
+            const [a, b] = [matching(), matching()];
+            expect(Math.sign(Number(a[1] - b[1]))).toBe(Math.sign(Number(a[0] - b[0])));
+          }
+          if (shorter) shorterStages += 1;
+          if (shorter && scoresOf(stage.slice(0, bracketSize)).size === 1) singleScoreStages += 1;
+        },
+      ),
       { seed: 20261203, numRuns: 300 },
     );
     expect(shorterStages).toBeGreaterThan(50);

@@ -51,7 +51,10 @@ describe('virtual DGT 3000: set-and-run and the lever', () => {
     const device = createDgtDevice({ boardId: '4', role: 'host', whiteSide: 'left', orientation: 'normal', path: link.path, binding: link.binding, scheduler });
     const messages: DeviceMessage[] = [];
     device.subscribe((m) => messages.push(m));
-    cleanups.push(() => device.close(), () => board.dispose());
+    cleanups.push(
+      () => device.close(),
+      () => board.dispose(),
+    );
     let injected = 0;
     const sync = () =>
       until(() => device.session.stats.bytesReceived === board.bytesSent && board.bytesReceived === device.session.stats.bytesSent + injected, 'I/O');

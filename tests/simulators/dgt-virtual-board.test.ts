@@ -3,16 +3,7 @@
 import { SerialPortStream } from '@serialport/stream';
 import { SerialPort, SerialPortMock } from 'serialport';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  ClockCommand,
-  DgtDecoder,
-  asciiText,
-  clockVersion,
-  setAndRun,
-  xlDisplay,
-  type DecodeOutput,
-  type DgtMessage,
-} from '../../device-bridge/internal.ts';
+import { ClockCommand, DgtDecoder, asciiText, clockVersion, setAndRun, xlDisplay, type DecodeOutput, type DgtMessage } from '../../device-bridge/internal.ts';
 import { createManualScheduler, mockBoardLink, VirtualDgtBoard, type VirtualDgtBoardOptions } from '../../simulators/internal.ts';
 import { openPtyPair } from '../support/pty.ts';
 import { until } from '../support/wait.ts';
@@ -182,7 +173,10 @@ describe('reaching the virtual board', () => {
     const board = new VirtualDgtBoard({ scheduler: createManualScheduler() });
     const link = mockBoardLink(board);
     const port = new SerialPortStream({ binding: link.binding, path: link.path, baudRate: 9600 });
-    cleanups.push(() => SerialPortMock.binding.reset(), () => new Promise<void>((resolve) => (port.isOpen ? port.close(() => resolve()) : resolve())));
+    cleanups.push(
+      () => SerialPortMock.binding.reset(),
+      () => new Promise<void>((resolve) => (port.isOpen ? port.close(() => resolve()) : resolve())),
+    );
     const decoder = new DgtDecoder();
     const got: DecodeOutput[] = [];
     port.on('data', (chunk: Buffer) => got.push(...decoder.push(chunk)));

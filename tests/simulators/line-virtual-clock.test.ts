@@ -16,11 +16,15 @@ function memoryEnd() {
     close: async () => {},
   };
   const lines = (): DeviceLine[] =>
-    sent.join('').split('\n').filter(Boolean).map((line) => {
-      const parsed = parseLine(line);
-      if (!parsed.ok) throw new Error(parsed.error);
-      return parsed.message as DeviceLine;
-    });
+    sent
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const parsed = parseLine(line);
+        if (!parsed.ok) throw new Error(parsed.error);
+        return parsed.message as DeviceLine;
+      });
   return { end, sent, lines, host: (line: HostLine | string) => toDevice(Buffer.from(typeof line === 'string' ? line : formatLine(line))) };
 }
 

@@ -1,14 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Chess } from 'chess.js';
-import {
-  commandDuration,
-  createManualScheduler,
-  pgnGameScript,
-  PgnScriptError,
-  runGameScript,
-  splitPgnGames,
-} from '../../simulators/internal.ts';
+import { commandDuration, createManualScheduler, pgnGameScript, PgnScriptError, runGameScript, splitPgnGames } from '../../simulators/internal.ts';
 
 const oracle = (name: string) => readFileSync(new URL(`../fixtures/oracles/clocks/${name}`, import.meta.url), 'utf8');
 

@@ -31,14 +31,46 @@ export class HallProcesses {
 
   /** A hall host whose boards are all simulated (virtual players journaling directly). */
   host(id: string, boards: string, bus: string, extra: readonly string[] = [], dataDir = join(this.dir, id)): RoleProcess {
-    const p = runZeitnot(['hall-host', '--bus', bus, '--event', this.event, '--boards', boards, '--host-id', id, '--simulate', 'all', '--simulate-hardware', 'none', '--data', dataDir, ...extra]);
+    const p = runZeitnot([
+      'hall-host',
+      '--bus',
+      bus,
+      '--event',
+      this.event,
+      '--boards',
+      boards,
+      '--host-id',
+      id,
+      '--simulate',
+      'all',
+      '--simulate-hardware',
+      'none',
+      '--data',
+      dataDir,
+      ...extra,
+    ]);
     this.procs.push(p);
     return p;
   }
 
   /** A console on the bus at time x30, ready once it prints its arbiter page. */
   async console(id: string, bus: string, extra: readonly string[] = []): Promise<RunningConsole> {
-    const p = runZeitnot(['serve', '--bus', bus, '--event', this.event, '--console-id', id, '--time-scale', '30', '--port', '0', '--data', join(this.dir, id), ...extra]);
+    const p = runZeitnot([
+      'serve',
+      '--bus',
+      bus,
+      '--event',
+      this.event,
+      '--console-id',
+      id,
+      '--time-scale',
+      '30',
+      '--port',
+      '0',
+      '--data',
+      join(this.dir, id),
+      ...extra,
+    ]);
     this.procs.push(p);
     await until(() => /arbiter page: (http:\/\/\S+?)\//.test(p.out()) || p.child.exitCode !== null, `console ${id}`, 90_000);
     const url = /arbiter page: (http:\/\/\S+?)\//.exec(p.out())?.[1];
@@ -63,7 +95,9 @@ export class HallProcesses {
       }
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last.map((b) => [b.id, b.status, b.presses, b.host, (b as { paused?: unknown }).paused]))}\n${this.outputs()}`);
+    throw new Error(
+      `timed out waiting for ${what}: ${JSON.stringify(last.map((b) => [b.id, b.status, b.presses, b.host, (b as { paused?: unknown }).paused]))}\n${this.outputs()}`,
+    );
   }
 
   outputs(): string {
@@ -75,14 +109,24 @@ export class HallProcesses {
   }
 }
 
-export const pressesOf = (boards: readonly BoardRow[], ids: readonly string[]): number => boards.filter((b) => ids.includes(b.id)).reduce((n, b) => n + b.presses.white + b.presses.black, 0);
+export const pressesOf = (boards: readonly BoardRow[], ids: readonly string[]): number =>
+  boards.filter((b) => ids.includes(b.id)).reduce((n, b) => n + b.presses.white + b.presses.black, 0);
 
 /** Sends an arbiter command over the page's WebSocket and waits for its ack or refusal. */
-export async function arbiterCommand(client: TestClient, id: string, body: object, timeoutMs = 30_000): Promise<{ type: string; code?: unknown; reason?: unknown }> {
+export async function arbiterCommand(
+  client: TestClient,
+  id: string,
+  body: object,
+  timeoutMs = 30_000,
+): Promise<{ type: string; code?: unknown; reason?: unknown }> {
   const before = client.messages.length;
   client.send({ type: 'command', id, command: body });
   let answer: { type: string; code?: unknown; reason?: unknown } | undefined;
-  await until(() => (answer = client.messages.slice(before).find((m) => (m.type === 'ack' || m.type === 'refused') && m.id === id)) !== undefined, `the answer to ${id}`, timeoutMs);
+  await until(
+    () => (answer = client.messages.slice(before).find((m) => (m.type === 'ack' || m.type === 'refused') && m.id === id)) !== undefined,
+    `the answer to ${id}`,
+    timeoutMs,
+  );
   return answer!;
 }
 
@@ -104,7 +148,12 @@ export function hostJournal(file: string, source: string, board?: string): { las
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     const last = (db.prepare('SELECT MAX(source_seq) AS n FROM entries WHERE source = ?').get(source) as { n: number | null }).n ?? 0;
-    const events = board === undefined ? [] : (db.prepare("SELECT body FROM entries WHERE source = ? AND board = ? AND kind = 'clock' ORDER BY seq").all(source, board) as { body: string }[]).map((r) => (JSON.parse(r.body) as { event: { type: string } }).event.type);
+    const events =
+      board === undefined
+        ? []
+        : (db.prepare("SELECT body FROM entries WHERE source = ? AND board = ? AND kind = 'clock' ORDER BY seq").all(source, board) as { body: string }[]).map(
+            (r) => (JSON.parse(r.body) as { event: { type: string } }).event.type,
+          );
     return { last, events };
   } finally {
     db.close();

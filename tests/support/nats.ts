@@ -84,7 +84,9 @@ function configText(plan: NodePlan, options: NatsOptions): string {
   }
   if (options.tls) {
     const t = options.tls;
-    lines.push(`tls { cert_file: ${JSON.stringify(t.certFile)}, key_file: ${JSON.stringify(t.keyFile)}${t.caFile ? `, ca_file: ${JSON.stringify(t.caFile)}, verify: true` : ''} }`);
+    lines.push(
+      `tls { cert_file: ${JSON.stringify(t.certFile)}, key_file: ${JSON.stringify(t.keyFile)}${t.caFile ? `, ca_file: ${JSON.stringify(t.caFile)}, verify: true` : ''} }`,
+    );
   }
   if (options.extra) lines.push(options.extra);
   return lines.join('\n') + '\n';
@@ -161,7 +163,13 @@ function makeNode(plan: NodePlan, options: NatsOptions): NatsNode {
       if (!exited) await node.stop();
       logs += current?.log() ?? '';
       launch();
-      await waitFor(`${plan.name} to listen again`, async () => ((await fetchJson(plan.monitorPort, '/varz')) as { server_name?: string }).server_name === plan.name, 20_000, node.log, node.running);
+      await waitFor(
+        `${plan.name} to listen again`,
+        async () => ((await fetchJson(plan.monitorPort, '/varz')) as { server_name?: string }).server_name === plan.name,
+        20_000,
+        node.log,
+        node.running,
+      );
     },
     monitor: (path) => fetchJson(plan.monitorPort, path),
     async stop() {
@@ -187,10 +195,22 @@ export interface NatsServer extends NatsNode {
 /** One `nats-server` with JetStream (the contract's `nats-server -js`). */
 export async function startNats(options: NatsOptions = {}): Promise<NatsServer> {
   const dir = await mkdtemp(join(tmpdir(), 'zeitnot-nats-'));
-  const plan: NodePlan = { name: 'solo', port: await freePort(), monitorPort: await freePort(), storeDir: join(dir, 'store'), configFile: join(dir, 'solo.conf') };
+  const plan: NodePlan = {
+    name: 'solo',
+    port: await freePort(),
+    monitorPort: await freePort(),
+    storeDir: join(dir, 'store'),
+    configFile: join(dir, 'solo.conf'),
+  };
   const node = makeNode(plan, options);
   try {
-    await waitFor('nats-server with JetStream', async () => ((await fetchJson(plan.monitorPort, '/healthz')) as { status?: string }).status === 'ok', 20_000, node.log, node.running);
+    await waitFor(
+      'nats-server with JetStream',
+      async () => ((await fetchJson(plan.monitorPort, '/healthz')) as { status?: string }).status === 'ok',
+      20_000,
+      node.log,
+      node.running,
+    );
   } catch (err) {
     await node.stop();
     await rm(dir, { recursive: true, force: true });
@@ -245,7 +265,9 @@ export async function startNatsCluster(options: NatsOptions = {}, size = 3): Pro
         'a JetStream meta leader',
         async () => {
           const running = nodes.filter((n) => n.running());
-          const views = await Promise.all(running.map(async (n) => ((await n.monitor('/jsz')) as { meta_cluster?: { leader?: string } }).meta_cluster?.leader ?? ''));
+          const views = await Promise.all(
+            running.map(async (n) => ((await n.monitor('/jsz')) as { meta_cluster?: { leader?: string } }).meta_cluster?.leader ?? ''),
+          );
           leader = views[0] ?? '';
           return leader !== '' && views.every((v) => v === leader);
         },

@@ -36,12 +36,20 @@ describe('Berger tables', () => {
     const nine = bergerSchedule(9);
     expect(nine.map((r) => r.bye)).toEqual([1, 6, 2, 7, 3, 8, 4, 9, 5]);
     expect(nine.map((r) => r.games.map((g) => `${g.white}-${g.black}`).join(' '))).toEqual(
-      table10.map((row) => row.split(' ').filter((g) => !g.split('-').includes('10')).join(' ')),
+      table10.map((row) =>
+        row
+          .split(' ')
+          .filter((g) => !g.split('-').includes('10'))
+          .join(' '),
+      ),
     );
   });
 
   it('gives players 1-5 five Whites and 6-10 four; player 1 starts W W, player 6 B B', () => {
-    const colours = (p: number): string => bergerSchedule(10).map((r) => (r.games.some((g) => g.white === p) ? 'W' : 'B')).join('');
+    const colours = (p: number): string =>
+      bergerSchedule(10)
+        .map((r) => (r.games.some((g) => g.white === p) ? 'W' : 'B'))
+        .join('');
     expect(colours(1)).toBe('WWBWBWBWB');
     expect(colours(6)).toBe('BBWBWBWBW');
     expect(colours(10)).toBe('BWBWBWBWB');
@@ -53,11 +61,17 @@ describe('Berger tables', () => {
     expect(double.slice(0, 7)).toEqual(table10.slice(0, 7));
     expect(double[7]).toBe(table10[8]);
     expect(double[8]).toBe(table10[7]);
-    const reversed = (row: string): string => row.split(' ').map((g) => g.split('-').reverse().join('-')).join(' ');
+    const reversed = (row: string): string =>
+      row
+        .split(' ')
+        .map((g) => g.split('-').reverse().join('-'))
+        .join(' ');
     expect(double.slice(9)).toEqual(table10.map(reversed));
     // Nobody has three games in a row with the same colour across the cycle boundary.
     for (let p = 1; p <= 10; p += 1) {
-      const colours = bergerSchedule(10, { cycles: 2 }).map((r) => (r.games.some((g) => g.white === p) ? 'W' : 'B')).join('');
+      const colours = bergerSchedule(10, { cycles: 2 })
+        .map((r) => (r.games.some((g) => g.white === p) ? 'W' : 'B'))
+        .join('');
       expect(colours, `player ${p}`).not.toMatch(/WWW|BBB/);
     }
   });

@@ -44,7 +44,7 @@ const script: RoundScript = {
     const pattern = (white + black) % 3;
     if (pattern === 1) return 0.5;
     const lowerWins = pattern === 0;
-    return (white < black) === lowerWins ? 1 : 0;
+    return white < black === lowerWins ? 1 : 0;
   },
   absent: (white, _black, round) => (round === 7 && white === 5 ? 'white' : undefined),
 };
@@ -219,9 +219,7 @@ describe('Cairns Cup 2019 end to end', () => {
     expect(view.tiedForFirst).toHaveLength(2);
 
     const pairings = pairingsView(event, 'main', record, 1);
-    expect(pairings.boards.map((b) => [b.white.id, b.black.id, b.result])).toEqual(
-      record.rounds[0]!.games.map((g) => [g.white, g.black, g.result]),
-    );
+    expect(pairings.boards.map((b) => [b.white.id, b.black.id, b.result])).toEqual(record.rounds[0]!.games.map((g) => [g.white, g.black, g.result]));
     expect(playoffView(event, 'main', playoff).games.at(-1)).toMatchObject({ label: 'Armageddon', armageddon: true, result: '1/2-1/2' });
     expect(finesView(event, 'main', record).totals).toEqual([
       { player: 'Cairns player 01', fines: 1000, pointsDeducted: 0 },

@@ -15,7 +15,14 @@ describe('zeitnot standings / pairings', () => {
     expect(run.status).toBe(0);
     const rows = JSON.parse(run.stdout) as { rank: number; id: number; name: string; points: number; tiebreaks: Record<string, number> }[];
     expect(rows[0]).toEqual({ rank: 1, id: 1, name: 'Alyx', points: 3.5, tiebreaks: { DE: 1, SB: 9.25, KS: 2 } });
-    expect(rows.map((r) => [r.id, r.rank])).toEqual([[1, 1], [2, 2], [3, 2], [6, 4], [5, 5], [4, 6]]);
+    expect(rows.map((r) => [r.id, r.rank])).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 2],
+      [6, 4],
+      [5, 5],
+      [4, 6],
+    ]);
     expect(Object.keys(rows[0]!.tiebreaks)).toEqual(['DE', 'SB', 'KS']);
   }, 60_000);
 

@@ -33,7 +33,10 @@ const scriptWithLeaders = (leaders: readonly number[]): RoundScript => ({
   },
 });
 
-const play = (sectionId: string, leaders: number[]): SectionRecord => ({ ...emptyRecord, rounds: playRoundRobin(event, sectionId, 9, scriptWithLeaders(leaders)) });
+const play = (sectionId: string, leaders: number[]): SectionRecord => ({
+  ...emptyRecord,
+  rounds: playRoundRobin(event, sectionId, 9, scriptWithLeaders(leaders)),
+});
 
 describe('Donostia 2009 end to end', () => {
   it('keeps each group on its start time, the last round at 16:00, one hour default time', () => {
@@ -65,7 +68,12 @@ describe('Donostia 2009 end to end', () => {
 
     // League 1: all draws, so all three play a second league; in it player 3 loses both games.
     const start = startPlayoff(section, tiedForFirst(standings), 2009);
-    const { state, clocks } = playPlayoff(event, start, (white, black, id) => (id.startsWith('s1.1.') ? 0.5 : white === 3 ? 0 : black === 3 ? 1 : 0.5), Date.UTC(2009, 6, 16, 19));
+    const { state, clocks } = playPlayoff(
+      event,
+      start,
+      (white, black, id) => (id.startsWith('s1.1.') ? 0.5 : white === 3 ? 0 : black === 3 ? 1 : 0.5),
+      Date.UTC(2009, 6, 16, 19),
+    );
     expect(state.games.map((g) => g.game.id.split('.').slice(0, 2).join('.'))).toEqual(['s1.1', 's1.1', 's1.1', 's1.2', 's1.2', 's1.2', 's2.1']);
     expect(state.games.slice(0, 6).every((g) => g.game.timeControl === '300')).toBe(true);
     expect(clocks.slice(0, 6).every((c) => c.baseMs.white === 300_000 && c.baseMs.black === 300_000)).toBe(true);
@@ -80,7 +88,11 @@ describe('Donostia 2009 end to end', () => {
     expect(standings.slice(0, 3).map((r) => r.rank)).toEqual([1, 1, 1]);
     const final = applyPlayoff(standings, state);
     const second = state.winner === 1 ? 2 : 1;
-    expect(final.slice(0, 3).map((r) => [r.id, r.rank])).toEqual([[state.winner, 1], [second, 2], [3, 2]]);
+    expect(final.slice(0, 3).map((r) => [r.id, r.rank])).toEqual([
+      [state.winner, 1],
+      [second, 2],
+      [3, 2],
+    ]);
     const prizes = awardPrizes(section, final);
     expect(prizes.slice(0, 3).map((p) => [p.player, p.amount, p.prize])).toEqual([
       [state.winner, 3000, 'place 1'],
@@ -100,7 +112,10 @@ describe('Donostia 2009 end to end', () => {
   }, 120_000);
 
   it('plays the other two groups to the end with a tie for first each', () => {
-    for (const [id, leaders] of [['donostia-2016', [2, 9]], ['kutxa', [5, 6, 10]]] as const) {
+    for (const [id, leaders] of [
+      ['donostia-2016', [2, 9]],
+      ['kutxa', [5, 6, 10]],
+    ] as const) {
       const standings = sectionStandings(event, id, play(id, [...leaders]));
       expect(tiedForFirst(standings).sort((a, b) => a - b)).toEqual([...leaders]);
       expect(standings.reduce((s, r) => s + r.points, 0)).toBe(45);

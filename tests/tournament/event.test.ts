@@ -73,7 +73,9 @@ describe('event files', () => {
     event.sections[0].tiebreaks.push('XYZ');
     event.sections[0].timeControl = '';
     const errors = errorsOf(() => loadEvent(event));
-    expect(errors.map((e) => e.path).sort()).toEqual(['lawsEdition', 'sections.0.players.3.fideRating', 'sections.0.tiebreaks.5', 'sections.0.timeControl'].sort());
+    expect(errors.map((e) => e.path).sort()).toEqual(
+      ['lawsEdition', 'sections.0.players.3.fideRating', 'sections.0.tiebreaks.5', 'sections.0.timeControl'].sort(),
+    );
   });
 
   it('cross-checks what the schema cannot: schedule, duplicate ids, entry limits, teams', () => {
@@ -97,9 +99,7 @@ describe('event files', () => {
 
   it('rejects text that is not JSON and checks time controls through the injected parser', () => {
     expect(errorsOf(() => loadEvent('{oops'))[0]?.path).toBe('');
-    const errors = errorsOf(() =>
-      loadEvent(presetJson('donostia-2009'), { checkTimeControl: (text) => (text === '300' ? 'unsupported here' : null) }),
-    );
+    const errors = errorsOf(() => loadEvent(presetJson('donostia-2009'), { checkTimeControl: (text) => (text === '300' ? 'unsupported here' : null) }));
     expect(errors.some((e) => e.path === 'sections.0.playoff.bySize.2.0.timeControl' && /unsupported here/.test(e.message))).toBe(true);
   });
 

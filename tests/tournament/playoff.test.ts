@@ -80,7 +80,7 @@ describe('Donostia playoff', () => {
     const s = run(startPlayoff(donostia, [1, 2, 3, 4], 2), (_w, _b, id) => (id.startsWith('s1.1.') || id.startsWith('s1.2.') ? '1/2-1/2' : '1-0'));
     const legs = [...new Set(s.games.filter((g) => g.game.stage === 1).map((g) => g.game.id.split('.')[1]))];
     expect(legs.length).toBeGreaterThanOrEqual(3);
-    expect(s.games.every((g) => g.game.stage === 2 ? g.game.timeControl === 'W300-B240' : g.game.timeControl === '300')).toBe(true);
+    expect(s.games.every((g) => (g.game.stage === 2 ? g.game.timeControl === 'W300-B240' : g.game.timeControl === '300'))).toBe(true);
     expect(s.winner).toBeDefined();
   });
 
@@ -117,13 +117,15 @@ function standingsWith(top: readonly (readonly [id: number, rank: number])[]): S
 }
 
 /** A fixed playoff table: White's result from who plays whom. */
-const table = (wins: Record<string, GameResult>) => (white: number, black: number): GameResult => {
-  const direct = wins[`${white}-${black}`];
-  if (direct) return direct;
-  const reverse = wins[`${black}-${white}`];
-  if (!reverse) throw new Error(`no result for ${white}-${black}`);
-  return reverse === '1-0' ? '0-1' : reverse === '0-1' ? '1-0' : reverse;
-};
+const table =
+  (wins: Record<string, GameResult>) =>
+  (white: number, black: number): GameResult => {
+    const direct = wins[`${white}-${black}`];
+    if (direct) return direct;
+    const reverse = wins[`${black}-${white}`];
+    if (!reverse) throw new Error(`no result for ${white}-${black}`);
+    return reverse === '1-0' ? '0-1' : reverse === '0-1' ? '1-0' : reverse;
+  };
 
 const placesAndPrizes = (section: typeof cairns, rows: StandingRow[], state: PlayoffState) => {
   const final = applyPlayoff(rows, state);
@@ -139,7 +141,12 @@ describe('the final order of the tied players', () => {
     expect(s.winner).toBe(4);
     expect(playoffOrder(s)).toEqual([4, 3, 2, 1]);
     expect(playoffStatus(s).state).toBe('decided');
-    const rows = standingsWith([[1, 1], [2, 2], [3, 3], [4, 4]]);
+    const rows = standingsWith([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+      [4, 4],
+    ]);
     expect(placesAndPrizes(cairns, rows, s)).toEqual([
       [4, 1, 45000],
       [3, 2, 30000],
@@ -147,7 +154,11 @@ describe('the final order of the tied players', () => {
       [1, 4, 15000],
     ]);
     // The players below keep their places and prizes.
-    expect(applyPlayoff(rows, s).slice(4).map((r) => [r.id, r.rank])).toEqual(rows.slice(4).map((r) => [r.id, r.rank]));
+    expect(
+      applyPlayoff(rows, s)
+        .slice(4)
+        .map((r) => [r.id, r.rank]),
+    ).toEqual(rows.slice(4).map((r) => [r.id, r.rank]));
   });
 
   it('Cairns: equal playoff scores fall back to the main tie-breaks, and share where those are equal too', () => {
@@ -155,16 +166,42 @@ describe('the final order of the tied players', () => {
     const result = table({ '3-4': '1/2-1/2', '3-1': '1-0', '3-2': '1-0', '1-2': '1-0', '1-4': '1/2-1/2', '4-2': '1/2-1/2' });
     const s = run(startPlayoff(cairns, [1, 2, 3, 4], 8), result);
     expect(s.winner).toBe(3);
-    expect(s.eliminated.map((e) => [e.player, e.score]).sort((a, b) => a[0]! - b[0]!)).toEqual([[1, 1.5], [2, 0.5], [4, 1.5]]);
+    expect(s.eliminated.map((e) => [e.player, e.score]).sort((a, b) => a[0]! - b[0]!)).toEqual([
+      [1, 1.5],
+      [2, 0.5],
+      [4, 1.5],
+    ]);
     expect(playoffOrder(s)).toEqual([3, 1, 4, 2]);
-    expect(placesAndPrizes(cairns, standingsWith([[1, 1], [2, 2], [3, 3], [4, 4]]), s)).toEqual([
+    expect(
+      placesAndPrizes(
+        cairns,
+        standingsWith([
+          [1, 1],
+          [2, 2],
+          [3, 3],
+          [4, 4],
+        ]),
+        s,
+      ),
+    ).toEqual([
       [3, 1, 45000],
       [1, 2, 30000],
       [4, 3, 20000],
       [2, 4, 15000],
     ]);
     // 1 and 4 equal on every tie-break of the main event: places 2-3 shared, (30,000 + 20,000) / 2 each.
-    expect(placesAndPrizes(cairns, standingsWith([[1, 1], [4, 1], [2, 3], [3, 4]]), s)).toEqual([
+    expect(
+      placesAndPrizes(
+        cairns,
+        standingsWith([
+          [1, 1],
+          [4, 1],
+          [2, 3],
+          [3, 4],
+        ]),
+        s,
+      ),
+    ).toEqual([
       [3, 1, 45000],
       [1, 2, 25000],
       [4, 2, 25000],
@@ -180,7 +217,18 @@ describe('the final order of the tied players', () => {
     });
     expect(s.games.map((g) => g.game.timeControl)).toEqual([...Array(6).fill('1500+5'), '600+5', '600+5']);
     expect(playoffOrder(s)).toEqual([2, 1, 3, 4]);
-    expect(placesAndPrizes(cairns, standingsWith([[1, 1], [2, 2], [3, 3], [4, 4]]), s).map((r) => r[2])).toEqual([45000, 30000, 20000, 15000]);
+    expect(
+      placesAndPrizes(
+        cairns,
+        standingsWith([
+          [1, 1],
+          [2, 2],
+          [3, 3],
+          [4, 4],
+        ]),
+        s,
+      ).map((r) => r[2]),
+    ).toEqual([45000, 30000, 20000, 15000]);
 
     // Three level after both round robins: the series' first loser is third, its second loser second.
     const series = run(startPlayoff(cairns, [5, 6, 7], 3), (_w, _b, id) => (id.startsWith('s3.') ? '1-0' : '1/2-1/2'));
@@ -192,7 +240,16 @@ describe('the final order of the tied players', () => {
     const s = run(startPlayoff(cairns, [6, 2], 4), (w) => (w === 6 ? '1-0' : '1/2-1/2'));
     expect(s.games).toHaveLength(2);
     expect(playoffOrder(s)).toEqual([6, 2]);
-    expect(placesAndPrizes(cairns, standingsWith([[2, 1], [6, 2]]), s)).toEqual([
+    expect(
+      placesAndPrizes(
+        cairns,
+        standingsWith([
+          [2, 1],
+          [6, 2],
+        ]),
+        s,
+      ),
+    ).toEqual([
       [6, 1, 45000],
       [2, 2, 30000],
     ]);
@@ -206,13 +263,33 @@ describe('the final order of the tied players', () => {
     expect(s.places).toBe(1);
     // Not 3, 1, 2 as the league scores would have it.
     expect(playoffOrder(s)).toEqual([3, 2, 1]);
-    expect(placesAndPrizes(donostia, standingsWith([[2, 1], [1, 2], [3, 3]]), s)).toEqual([
+    expect(
+      placesAndPrizes(
+        donostia,
+        standingsWith([
+          [2, 1],
+          [1, 2],
+          [3, 3],
+        ]),
+        s,
+      ),
+    ).toEqual([
       [3, 1, 3000],
       [2, 2, 2000],
       [1, 3, 1500],
     ]);
     // Equal on BPG, WON and SB: places 2-3 shared, (2,000 + 1,500) / 2 each.
-    expect(placesAndPrizes(donostia, standingsWith([[2, 1], [1, 1], [3, 1]]), s)).toEqual([
+    expect(
+      placesAndPrizes(
+        donostia,
+        standingsWith([
+          [2, 1],
+          [1, 1],
+          [3, 1],
+        ]),
+        s,
+      ),
+    ).toEqual([
       [3, 1, 3000],
       [2, 2, 1750],
       [1, 2, 1750],
@@ -226,9 +303,24 @@ describe('the final order of the tied players', () => {
       return w === 1 ? '1-0' : b === 1 ? '0-1' : '1/2-1/2';
     });
     expect(s.winner).toBe(1);
-    expect(s.eliminated.map((e) => [e.player, e.stage, e.leg])).toEqual([[4, 1, 1], [3, 1, 2], [2, 1, 2]]);
+    expect(s.eliminated.map((e) => [e.player, e.stage, e.leg])).toEqual([
+      [4, 1, 1],
+      [3, 1, 2],
+      [2, 1, 2],
+    ]);
     expect(playoffOrder(s)).toEqual([1, 4, 3, 2]);
-    expect(placesAndPrizes(donostia, standingsWith([[4, 1], [3, 2], [2, 3], [1, 4]]), s).map((r) => r[2])).toEqual([3000, 2000, 1500, 1000]);
+    expect(
+      placesAndPrizes(
+        donostia,
+        standingsWith([
+          [4, 1],
+          [3, 2],
+          [2, 3],
+          [1, 4],
+        ]),
+        s,
+      ).map((r) => r[2]),
+    ).toEqual([3000, 2000, 1500, 1000]);
   });
 });
 
@@ -243,7 +335,19 @@ describe("the chief arbiter's ruling", () => {
     expect(status.message).toBe('chief arbiter: Armageddon between the top two on tie-breaks');
     expect(decided.log.at(-1)).toBe('chief arbiter: Armageddon between the top two on tie-breaks');
     expect(playoffOrder(decided)).toEqual([3, 1, 2, 4, 5]);
-    expect(placesAndPrizes(cairns, standingsWith([[1, 1], [2, 2], [3, 3], [4, 4], [5, 5]]), decided).map((r) => [r[0], r[2]])).toEqual([
+    expect(
+      placesAndPrizes(
+        cairns,
+        standingsWith([
+          [1, 1],
+          [2, 2],
+          [3, 3],
+          [4, 4],
+          [5, 5],
+        ]),
+        decided,
+      ).map((r) => [r[0], r[2]]),
+    ).toEqual([
       [3, 45000],
       [1, 30000],
       [2, 20000],
@@ -266,7 +370,9 @@ describe("the chief arbiter's ruling", () => {
     const s = startPlayoff(cairns, [1, 2, 3], 1);
     expect(() => decidePlayoff(s, 1, 'x')).toThrow(/in progress/);
     // Leagues: 4 loses every game of the first and goes out; the other three draw every league after it.
-    const out = run(startPlayoff(donostia, [1, 2, 3, 4], 1), (w, b, id) => (id.startsWith('s1.1.') && (w === 4 || b === 4) ? (w === 4 ? '0-1' : '1-0') : '1/2-1/2'));
+    const out = run(startPlayoff(donostia, [1, 2, 3, 4], 1), (w, b, id) =>
+      id.startsWith('s1.1.') && (w === 4 || b === 4) ? (w === 4 ? '0-1' : '1-0') : '1/2-1/2',
+    );
     expect(out.arbiterDecision).toMatch(/after 20 legs/);
     expect(() => decidePlayoff(out, 4, 'x')).toThrow(/player 4 is already out/);
     expect(() => decidePlayoff(out, 9, 'x')).toThrow(/not among/);

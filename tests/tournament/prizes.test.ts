@@ -39,20 +39,30 @@ describe('prizes', () => {
     expect(awards.filter((a) => a.player === low).map((a) => [a.prize, a.amount])).toEqual([['Best under 2000', 400]]);
     expect(amounts(awards)).toEqual({ 1: 1000, 2: 600, [low]: 400, 4: 200, 5: 100 });
     const combinable = withPrizes({ places: [1000, 600, 200, 100], special: [{ name: 'Best under 2000', amount: 400, maxRating: 1999, combinable: true }] });
-    expect(awardPrizes(combinable, standings).filter((a) => a.player === low).map((a) => a.amount)).toEqual([200, 400]);
+    expect(
+      awardPrizes(combinable, standings)
+        .filter((a) => a.player === low)
+        .map((a) => a.amount),
+    ).toEqual([200, 400]);
   });
 
   it('excluded players pass their prize down; fines come off, never below zero', () => {
     const section = withPrizes({ places: [1000, 500], sharing: 'tiebreak' });
     const standings = [row(1, 8, 1), row(2, 7, 2), row(3, 6, 3)];
-    const awards = awardPrizes(section, standings, { excluded: new Set([1]), fines: new Map([[3, 1000], [2, 100]]) });
+    const awards = awardPrizes(section, standings, {
+      excluded: new Set([1]),
+      fines: new Map([
+        [3, 1000],
+        [2, 100],
+      ]),
+    });
     expect(awards.map((a) => [a.player, a.amount, a.fine, a.net])).toEqual([
       [2, 1000, 100, 900],
       [3, 500, 1000, 0],
     ]);
   });
 
-  it('team prize: sum of four members, ties by the members\' tie-break sums, then shared', () => {
+  it("team prize: sum of four members, ties by the members' tie-break sums, then shared", () => {
     const section: EventSection = {
       ...withPrizes({ places: [], team: { members: 4, places: [300, 100] } }),
       teams: [

@@ -58,7 +58,10 @@ export function playPlayoff(
   start: PlayoffState,
   whiteScore: (white: number, black: number, gameId: string) => 1 | 0.5 | 0,
   firstStart = Date.UTC(2019, 1, 16, 18, 0, 0),
-): { state: PlayoffState; clocks: { gameId: string; result: string; remainingMs: { white: number; black: number }; baseMs: { white: number; black: number } }[] } {
+): {
+  state: PlayoffState;
+  clocks: { gameId: string; result: string; remainingMs: { white: number; black: number }; baseMs: { white: number; black: number } }[];
+} {
   let state = start;
   const clocks: { gameId: string; result: string; remainingMs: { white: number; black: number }; baseMs: { white: number; black: number } }[] = [];
   let slot = 0;

@@ -73,7 +73,10 @@ interface Played {
   ratingOf23: (number | null)[];
 }
 
-function playSection(sectionId: string, options: { byes?: ByeRequest[]; noShow?: { round: number; player: number }; assign?: { player: number; rating: number } }): Played {
+function playSection(
+  sectionId: string,
+  options: { byes?: ByeRequest[]; noShow?: { round: number; player: number }; assign?: { player: number; rating: number } },
+): Played {
   const section = findSection(event, sectionId);
   let record: SectionRecord = { ...emptyRecord };
   const absentees = new Map(options.noShow ? [[String(options.noShow.round), options.noShow.player]] : []);
@@ -145,7 +148,14 @@ describe('SA Open 2009 end to end', () => {
     const back = parseTrf(text);
     expect(back.teams[0]).toMatchObject({ name: 'Club 1', playerIds: findSection(event, 'open').teams[0]!.members.map((id) => numbers.get(id)) });
     const eventId = new Map([...numbers].map(([id, number]) => [number, id]));
-    expect(back.players.map((p) => [eventId.get(p.id), p.points, p.rounds.map((r) => (r.opponent === null ? 0 : eventId.get(r.opponent))).join(), p.rounds.map((r) => r.result).join('')])).toEqual(
+    expect(
+      back.players.map((p) => [
+        eventId.get(p.id),
+        p.points,
+        p.rounds.map((r) => (r.opponent === null ? 0 : eventId.get(r.opponent))).join(),
+        p.rounds.map((r) => r.result).join(''),
+      ]),
+    ).toEqual(
       sectionCrosstable(event, 'open', withIncidents)
         .players.map((p) => [p.id, p.points, p.rounds.map((r) => r.opponent ?? 0).join(), p.rounds.map((r) => r.result).join('')])
         .sort((a, b) => numbers.get(a[0] as number)! - numbers.get(b[0] as number)!),
@@ -191,7 +201,7 @@ describe('SA Open 2009 end to end', () => {
     expect(shareOf(2)).toBe((places[0]! + places[1]!) / 2);
     // Every group tied on points shares the pooled prizes of the places it covers.
     let position = 1;
-    for (let i = 0; i < standings.length; ) {
+    for (let i = 0; i < standings.length;) {
       const group = standings.filter((r) => r.points === standings[i]!.points);
       const pool = group.reduce((s, _r, k) => s + (places[position - 1 + k] ?? 0), 0);
       const paid = group.reduce((s, r) => s + prizes.filter((p) => p.player === r.id && p.prize.startsWith('place')).reduce((a, p) => a + p.amount, 0), 0);
@@ -227,7 +237,9 @@ describe('SA Open 2009 end to end', () => {
     const b = bSection();
     const standings = sectionStandings(event, 'b', b.record);
     expect(tiedForFirst(standings).sort()).toEqual([1, 2]);
-    expect(standings.reduce((s, r) => s + r.points, 0)).toBe(b.record.rounds.reduce((s, r) => s + r.games.length + (r.byes?.filter((x) => x.kind === 'pab').length ?? 0), 0));
+    expect(standings.reduce((s, r) => s + r.points, 0)).toBe(
+      b.record.rounds.reduce((s, r) => s + r.games.length + (r.byes?.filter((x) => x.kind === 'pab').length ?? 0), 0),
+    );
     const prizes = awardPrizes(findSection(event, 'b'), standings);
     expect(prizes.filter((p) => p.player === 1 || p.player === 2).map((p) => p.amount)).toEqual([1600, 1600]);
   });
@@ -241,17 +253,26 @@ describe('SA Open 2009 end to end', () => {
     return { file, record };
   };
 
-  it.each(['open', 'b'] as const)('%s section: the exported TRF re-pairs every round as paired (zeitnot pair -c) and ranks as the console (zeitnot standings)', { timeout: 180_000 }, (id) => {
-    const { file, record } = exported(id);
-    const check = run(process.execPath, 'bin/zeitnot.js', 'pair', '--dutch', file, '-c');
-    expect(check.stdout + check.stderr).toBe('11 rounds checked: no differences\n');
-    expect(check.status).toBe(0);
-    const standings = run(process.execPath, 'bin/zeitnot.js', 'standings', file, '--preset', `sa-open-2009:${id}`, '--json');
-    expect(standings.status, standings.stderr).toBe(0);
-    const numbers = pairingNumbers(event, id, record);
-    const rows = (JSON.parse(standings.stdout) as { rank: number; id: number; points: number; tiebreaks: Record<string, number> }[]).map((r) => [r.rank, r.id, r.points, r.tiebreaks]);
-    expect(rows).toEqual(sectionStandings(event, id, record).map((r) => [r.rank, numbers.get(r.id), r.points, r.tiebreaks]));
-  });
+  it.each(['open', 'b'] as const)(
+    '%s section: the exported TRF re-pairs every round as paired (zeitnot pair -c) and ranks as the console (zeitnot standings)',
+    { timeout: 180_000 },
+    (id) => {
+      const { file, record } = exported(id);
+      const check = run(process.execPath, 'bin/zeitnot.js', 'pair', '--dutch', file, '-c');
+      expect(check.stdout + check.stderr).toBe('11 rounds checked: no differences\n');
+      expect(check.status).toBe(0);
+      const standings = run(process.execPath, 'bin/zeitnot.js', 'standings', file, '--preset', `sa-open-2009:${id}`, '--json');
+      expect(standings.status, standings.stderr).toBe(0);
+      const numbers = pairingNumbers(event, id, record);
+      const rows = (JSON.parse(standings.stdout) as { rank: number; id: number; points: number; tiebreaks: Record<string, number> }[]).map((r) => [
+        r.rank,
+        r.id,
+        r.points,
+        r.tiebreaks,
+      ]);
+      expect(rows).toEqual(sectionStandings(event, id, record).map((r) => [r.rank, numbers.get(r.id), r.points, r.tiebreaks]));
+    },
+  );
 
   it.skipIf(!bbp).each(['open', 'b'] as const)(
     '%s section: bbpPairings -c on the exported TRF reports no difference (skipped: set BBPPAIRINGS or BBP to a bbpPairings binary built beside the project)',

@@ -51,7 +51,13 @@ export function playGame(config: GameConfig, plan: GamePlan, seed: number, fullM
     }
   }
   if (plan.end === 'resign') {
-    events.push({ type: 'result', result: plan.winner === 'white' ? '1-0' : '0-1', termination: 'resignation', at: now + 1_000, by: { kind: 'arbiter', name: 'Arbiter' } });
+    events.push({
+      type: 'result',
+      result: plan.winner === 'white' ? '1-0' : '0-1',
+      termination: 'resignation',
+      at: now + 1_000,
+      by: { kind: 'arbiter', name: 'Arbiter' },
+    });
   } else if (plan.end === 'agreement') {
     events.push({ type: 'drawOffer', side: 'white', at: now + 1_000, by: player('white') });
     events.push({ type: 'drawAccept', side: 'black', at: now + 2_000, by: player('black') });

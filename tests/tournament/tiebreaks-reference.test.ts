@@ -10,7 +10,10 @@ const fixtures = join(import.meta.dirname, 'fixtures', 'trf');
 const read = (name: string) => readFileSync(join(fixtures, name), 'utf8');
 
 function reference(name: string): { codes: string[]; rows: Map<number, string[]> } {
-  const [header, ...rows] = read(`${name}.tiebreakserver.tsv`).trim().split('\n').map((l) => l.split('\t'));
+  const [header, ...rows] = read(`${name}.tiebreakserver.tsv`)
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t'));
   return { codes: header!.slice(2), rows: new Map(rows.map((r) => [Number(r[0]), r.slice(2)])) };
 }
 
@@ -45,7 +48,7 @@ describe('REP and PTP, the cases that were off', () => {
     expect([1, 2, 3].map((id) => tiebreakValue(ctx, 'REP', id))).toEqual([1, 1, 1]);
   });
 
-  it('the expected-score table is TieBreakServer\'s at every difference (735 is still .99)', () => {
+  it("the expected-score table is TieBreakServer's at every difference (735 is still .99)", () => {
     const table = JSON.parse(read('tiebreakserver-diff-to-pd.json')) as number[];
     expect(table).toHaveLength(801);
     table.forEach((pd, d) => expect(expectedScoreHundredths(1600 + d, 1600), `difference ${d}`).toBe(pd));
@@ -91,9 +94,24 @@ describe('the codes and modifiers added', () => {
     const line = (id: number, points: string, slot: string) => `001 ${String(id).padStart(4)}`.padEnd(80) + points.padStart(4) + ' '.repeat(7) + slot;
     // 1 won their game by forfeit; ranked on equal points, DE finds no game between them, DE/P one.
     const two = parseTrf([line(1, '1.0', '   2 w +'), line(2, '0.0', '   1 b -')].join('\n'));
-    const plain = rankStandings(two, ['DE'], { roundRobin: false, points: new Map([[1, 1], [2, 1]]) });
-    const predetermined = rankStandings(two, ['DE/P'], { roundRobin: false, points: new Map([[1, 1], [2, 1]]) });
+    const plain = rankStandings(two, ['DE'], {
+      roundRobin: false,
+      points: new Map([
+        [1, 1],
+        [2, 1],
+      ]),
+    });
+    const predetermined = rankStandings(two, ['DE/P'], {
+      roundRobin: false,
+      points: new Map([
+        [1, 1],
+        [2, 1],
+      ]),
+    });
     expect(plain.map((r) => r.rank)).toEqual([1, 1]);
-    expect(predetermined.map((r) => [r.id, r.rank])).toEqual([[1, 1], [2, 2]]);
+    expect(predetermined.map((r) => [r.id, r.rank])).toEqual([
+      [1, 1],
+      [2, 2],
+    ]);
   });
 });

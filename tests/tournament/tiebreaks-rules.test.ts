@@ -1,6 +1,15 @@
 // The worked examples of the research notes (§3.4-3.7) and the per-edition rules for unplayed games.
 import { describe, expect, it } from 'vitest';
-import { bergerSchedule, buildCrosstable, dpFor, parseTiebreak, rankStandings, tiebreakContext, tiebreakValue, type RoundResults } from '../../tournament/internal.ts';
+import {
+  bergerSchedule,
+  buildCrosstable,
+  dpFor,
+  parseTiebreak,
+  rankStandings,
+  tiebreakContext,
+  tiebreakValue,
+  type RoundResults,
+} from '../../tournament/internal.ts';
 
 /** Round robin from a table of White's score per pairing ("i-j": score of i against j). */
 function roundRobin(n: number, score: (a: number, b: number) => number, forfeits: Record<string, '+--' | '--+'> = {}): ReturnType<typeof buildCrosstable> {
@@ -13,11 +22,30 @@ function roundRobin(n: number, score: (a: number, b: number) => number, forfeits
       return { white: g.white, black: g.black, result: s === 1 ? '1-0' : s === 0 ? '0-1' : '1/2-1/2' };
     }),
   }));
-  return buildCrosstable(Array.from({ length: n }, (_, i) => ({ id: i + 1, name: `P${i + 1}`, rating: 2000 + i })), rounds);
+  return buildCrosstable(
+    Array.from({ length: n }, (_, i) => ({ id: i + 1, name: `P${i + 1}`, rating: 2000 + i })),
+    rounds,
+  );
 }
 
 describe('research §3.7(a): six-player cyclic tie', () => {
-  const wins: Record<string, number> = { '1-2': 1, '2-3': 1, '3-1': 1, '1-4': 1, '1-5': 1, '1-6': 0.5, '2-4': 0.5, '2-5': 1, '2-6': 1, '3-4': 1, '3-5': 0.5, '3-6': 1, '4-5': 1, '4-6': 0.5, '6-5': 1 };
+  const wins: Record<string, number> = {
+    '1-2': 1,
+    '2-3': 1,
+    '3-1': 1,
+    '1-4': 1,
+    '1-5': 1,
+    '1-6': 0.5,
+    '2-4': 0.5,
+    '2-5': 1,
+    '2-6': 1,
+    '3-4': 1,
+    '3-5': 0.5,
+    '3-6': 1,
+    '4-5': 1,
+    '4-6': 0.5,
+    '6-5': 1,
+  };
   const score = (a: number, b: number): number => wins[`${a}-${b}`] ?? 1 - (wins[`${b}-${a}`] as number);
   const trf = roundRobin(6, score);
   const rows = rankStandings(trf, ['DE', 'BPG', 'KS', 'SB', 'WON'], { roundRobin: true });
@@ -34,9 +62,17 @@ describe('research §3.7(a): six-player cyclic tie', () => {
   });
 
   it('ranks 3 first on SB; 1 and 2 share second (DE is not re-applied after SB)', () => {
-    expect(rows.slice(0, 3).map((r) => [r.id, r.rank])).toEqual([[3, 1], [1, 2], [2, 2]]);
+    expect(rows.slice(0, 3).map((r) => [r.id, r.rank])).toEqual([
+      [3, 1],
+      [1, 2],
+      [2, 2],
+    ]);
     const again = rankStandings(trf, ['DE', 'BPG', 'KS', 'SB', 'WON', 'DE'], { roundRobin: true });
-    expect(again.slice(0, 3).map((r) => [r.id, r.rank])).toEqual([[3, 1], [1, 2], [2, 3]]);
+    expect(again.slice(0, 3).map((r) => [r.id, r.rank])).toEqual([
+      [3, 1],
+      [1, 2],
+      [2, 3],
+    ]);
   });
 });
 
@@ -57,13 +93,17 @@ describe('round-robin forfeits by rule set', () => {
 });
 
 describe('withdrawals and the FIDE tables', () => {
-  it('a withdrawn player counts his missing rounds as draws in his opponents\' Buchholz (16.2.5)', () => {
+  it("a withdrawn player counts his missing rounds as draws in his opponents' Buchholz (16.2.5)", () => {
     // 10 players Swiss-like: player 1 scores 3 in 6 rounds and withdraws; 9 rounds in all.
     const rounds: RoundResults[] = Array.from({ length: 9 }, (_, r) => ({
       round: r + 1,
       games: r < 6 ? [{ white: 1, black: r + 2, result: r % 2 === 0 ? '1-0' : '0-1' }] : [],
     }));
-    const trf = buildCrosstable(Array.from({ length: 8 }, (_, i) => ({ id: i + 1, name: `P${i + 1}` })), rounds, { roundsPlayed: 9 });
+    const trf = buildCrosstable(
+      Array.from({ length: 8 }, (_, i) => ({ id: i + 1, name: `P${i + 1}` })),
+      rounds,
+      { roundsPlayed: 9 },
+    );
     const ctx = tiebreakContext(trf, { roundRobin: false });
     expect(trf.players[0]?.points).toBe(3);
     expect(ctx.players.get(1)?.adjusted).toBe(4.5);

@@ -124,7 +124,7 @@ describe('every problem, at line:column', () => {
 });
 
 describe('tag 162 (TRF-2026 scoring), as bbpPairings reads it', () => {
-  it('3-1-0 with a 1-point PAB: the points add up and the next round is bbpPairings\' pairing', () => {
+  it("3-1-0 with a 1-point PAB: the points add up and the next round is bbpPairings' pairing", () => {
     const t = parseTrf(fixture('scoring-162-after-round-4.trf'));
     expect(t.scoring).toMatchObject({ win: 3, draw: 1, loss: 0, pairingBye: 1, forfeitWin: 3, zeroBye: 0 });
     expect(formatPairing(pairTrf(t)).trim()).toBe(fixture('scoring-162-after-round-4.bbp-next').replace(/\r\n?/g, '\n').trim());
@@ -137,8 +137,12 @@ describe('tag 162 (TRF-2026 scoring), as bbpPairings reads it', () => {
   });
 
   it('a result code bbpPairings does not read is refused at its column', () => {
-    expect(() => parseTrf('162  W 3.0    X 1.0\n001    1      A                                                               0.0\n')).toThrow(/^TRF line 1:15: tag 162: result code 'X' is not one of W D L Z P$/);
-    expect(() => parseTrf('162  W 3.x\n001    1      A                                                               0.0\n')).toThrow(/^TRF line 1:7: points for 'W' '3.x' is not a number$/);
+    expect(() => parseTrf('162  W 3.0    X 1.0\n001    1      A                                                               0.0\n')).toThrow(
+      /^TRF line 1:15: tag 162: result code 'X' is not one of W D L Z P$/,
+    );
+    expect(() => parseTrf('162  W 3.x\n001    1      A                                                               0.0\n')).toThrow(
+      /^TRF line 1:7: points for 'W' '3.x' is not a number$/,
+    );
   });
 });
 

@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { exportTrf, parseTrf, TrfError, totalPoints, type TrfTournament } from '../../tournament/internal.ts';
 
-const oracle = (name: string): string =>
-  readFileSync(new URL(`../fixtures/oracles/tiebreaks/fide_held_exercises/${name}.trf`, import.meta.url), 'utf8');
+const oracle = (name: string): string => readFileSync(new URL(`../fixtures/oracles/tiebreaks/fide_held_exercises/${name}.trf`, import.meta.url), 'utf8');
 
 describe('TRF-16', () => {
   it.each(['held_swiss_5', 'held_swiss_9', 'held_round_robin'])('%s round-trips byte for byte', (name) => {
@@ -70,7 +69,11 @@ describe('TRF-16', () => {
     expect(again).toEqual(t);
   });
 
-  const brokenScores = (): string => oracle('held_round_robin').replace('001    4 m    David                             2050 NOR           0 1990/01/01  1.5', '001    4 m    David                             2050 NOR           0 1990/01/01  2.5');
+  const brokenScores = (): string =>
+    oracle('held_round_robin').replace(
+      '001    4 m    David                             2050 NOR           0 1990/01/01  1.5',
+      '001    4 m    David                             2050 NOR           0 1990/01/01  2.5',
+    );
 
   it('rejects a score that does not match the results, naming the line', () => {
     expect(() => parseTrf(brokenScores())).toThrow(TrfError);
@@ -80,7 +83,9 @@ describe('TRF-16', () => {
   it('rejects asymmetric games, unknown opponents and bad codes with the line', () => {
     const rr = oracle('held_round_robin');
     // Player 1's round 1 result changed to a win against 5, who still draws.
-    const oneSided = rr.replace('     5 w =     2 w 1', '     5 w 1     2 w 1').replace('2200 NOR           0 1990/01/01  3.5', '2200 NOR           0 1990/01/01  4.0');
+    const oneSided = rr
+      .replace('     5 w =     2 w 1', '     5 w 1     2 w 1')
+      .replace('2200 NOR           0 1990/01/01  3.5', '2200 NOR           0 1990/01/01  4.0');
     expect(() => parseTrf(oneSided)).toThrow(/TRF line 5:99: round 1: results '1' and '=' of players 1 and 5 do not match/);
     const unknown = rr.replace('     5 w =     2 w 1', '    17 w =     2 w 1');
     expect(() => parseTrf(unknown)).toThrow(/TRF line 5:92: round 1: opponent 17 has no 001 line/);
@@ -101,7 +106,8 @@ describe('TRF-16', () => {
     const blankInside = parseTrf(padded.replace(nickLine, '14 w +               0 - Z'));
     expect(blankInside.players.find((p) => p.id === 12)?.rounds.map((r) => r.result)).toEqual(['0', 'U', '+', 'Z', 'Z']);
     // Nobody was paired after round 1: blank slots later are no rounds; 1's requested bye for round 2 stays.
-    const line = (id: number, points: string, slots: string[]): string => `001 ${String(id).padStart(4)}`.padEnd(80) + points.padStart(4) + ' '.repeat(7) + slots.join('  ');
+    const line = (id: number, points: string, slots: string[]): string =>
+      `001 ${String(id).padStart(4)}`.padEnd(80) + points.padStart(4) + ' '.repeat(7) + slots.join('  ');
     const cut = parseTrf(`${line(1, '1.5', ['   2 w 1', '   0 - H', '        '])}\n${line(2, '0.0', ['   1 b 0', '        ', '        ', '        '])}\n`);
     expect(cut.players.map((p) => p.rounds.map((r) => r.result))).toEqual([['1', 'H'], ['0']]);
   });
@@ -115,7 +121,10 @@ describe('TRF-16', () => {
     const registration = parseTrf('012 Entry list\n001    1 m    Someone, A                        2100 RSA     1234567\n');
     expect(registration.players[0]).toMatchObject({ id: 1, points: 0, rounds: [], rating: 2100, fideId: '1234567' });
     const rr = oracle('held_round_robin');
-    const twoWhites = rr.replace('001    5 m    Franck                            1950 NOR           0 1990/01/01  1.5    5     1 b =', '001    5 m    Franck                            1950 NOR           0 1990/01/01  1.5    5     1 w =');
+    const twoWhites = rr.replace(
+      '001    5 m    Franck                            1950 NOR           0 1990/01/01  1.5    5     1 b =',
+      '001    5 m    Franck                            1950 NOR           0 1990/01/01  1.5    5     1 w =',
+    );
     expect(() => parseTrf(twoWhites)).toThrow(/TRF line 5:97: round 1: players 1 and 5 both have colour 'w'/);
   });
 });

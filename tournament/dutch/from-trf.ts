@@ -80,7 +80,8 @@ function accelerations(tournament: TrfTournament): Map<number, number[]> {
 function columns(line: string, from: number, to: number, what: string): number {
   const text = line.slice(from, to).trim();
   const value = Number(text);
-  if (text === '' || !Number.isFinite(value)) throw new PairingInputError(`${line.slice(0, 3)} line '${line}': ${what} '${text}' in columns ${from + 1}-${to} is not a number`);
+  if (text === '' || !Number.isFinite(value))
+    throw new PairingInputError(`${line.slice(0, 3)} line '${line}': ${what} '${text}' in columns ${from + 1}-${to} is not a number`);
   return value;
 }
 
@@ -123,7 +124,10 @@ function records2026(tournament: TrfTournament, round: number): { byes: number[]
 function initialColour(tournament: TrfTournament, players: readonly TrfPlayer[]): Colour {
   if (tournament.configuration.includes('white1')) return 'white';
   if (tournament.configuration.includes('black1')) return 'black';
-  const tag = tournament.otherLines.find((line) => line.code === '152')?.text.slice(4).trim();
+  const tag = tournament.otherLines
+    .find((line) => line.code === '152')
+    ?.text.slice(4)
+    .trim();
   if (tag === 'W') return 'white';
   if (tag === 'B') return 'black';
   // Not given: infer it from the first round in which colours were given, as the engines do.
@@ -165,7 +169,9 @@ export function pairingRequestFromTrf(tournament: TrfTournament, options: Pairin
   for (const id of recorded.byes) absent.add(id);
   const accelerated = accelerations(tournament);
   for (const [id, values] of recorded.accelerations) accelerated.set(id, values);
-  const baku = options.baku === true || tournament.otherLines.some((l) => l.code === '192' && ['FIDE_DUTCH_BAKU', 'FIDE_DUTCH_2025_BAKU'].includes(l.text.slice(4).trim()));
+  const baku =
+    options.baku === true ||
+    tournament.otherLines.some((l) => l.code === '192' && ['FIDE_DUTCH_BAKU', 'FIDE_DUTCH_2025_BAKU'].includes(l.text.slice(4).trim()));
   if (baku && accelerated.size === 0) {
     const lastAccelerated = Math.floor((players.length - 1) / 2);
     const lastRound = Math.floor((totalRounds - 1) / 2);

@@ -419,7 +419,7 @@ export class WeightedGraph {
     const queue = [start];
     const flip = (outer: number, inner: number): [number, number][] => {
       const pairs: [number, number][] = [[outer, inner]];
-      for (let t = outer; t !== start; ) {
+      for (let t = outer; t !== start;) {
         const i = outerVia.get(t)!;
         const o = reachedFrom.get(i)!;
         pairs.push([o, i]);
@@ -796,8 +796,7 @@ export class WeightedGraph {
     /** kkey = the key of edge k from the S-vertex u. */
     const keyInto = (u: number, k: number): void => nearestS.keyInto(kkey, 0, u, this.cell(this.edgeHigh[k]!, this.edgeLow[k]!));
     /** Records v's best edge k (-1: none) in `best`, the key in kkey. */
-    const setBest = (best: BestKeys, v: number, k: number): void =>
-      best.set(v, k, kkey, 0, k === -1 ? 0 : nearestS.episodeOf(far(v, k)));
+    const setBest = (best: BestKeys, v: number, k: number): void => best.set(v, k, kkey, 0, k === -1 ? 0 : nearestS.episodeOf(far(v, k)));
     // A scan found edge k from the S-vertex u the best of v, with its slack in kslack.
     const foundBest = (best: BestKeys, v: number, u: number, k: number): void => {
       keyInto(u, k);

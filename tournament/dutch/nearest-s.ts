@@ -298,8 +298,7 @@ export class NearestS {
     const { labels, width } = this;
     let heap = this.heaps[v];
     if (!heap) heap = this.heaps[v] = new CandidateHeap(width);
-    const live = (u: number, stamp: number): boolean =>
-      this.stamp[u] === stamp && labels.isS(u) && labels.blossomOf(u) !== labels.blossomOf(v);
+    const live = (u: number, stamp: number): boolean => this.stamp[u] === stamp && labels.isS(u) && labels.blossomOf(u) !== labels.blossomOf(v);
     const end = this.logLength;
     for (let i = this.next(heap.read); i < end; i = this.next(i + 1)) {
       const u = this.logVertex[i]!;

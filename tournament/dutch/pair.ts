@@ -150,7 +150,6 @@ function wholeField(sorted: readonly PlayerState[], layout: WeightLayout, compat
   return { bye, matcher };
 }
 
-
 /** Who may meet whom (C1, C3), by vertex: a matrix built once, read for every edge. */
 export interface Compatibility {
   readonly at: (u: number, v: number) => boolean;

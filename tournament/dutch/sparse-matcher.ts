@@ -373,7 +373,8 @@ export class SparseMatcher implements BracketMatcher {
         const v = left[i]!;
         const k = this.local[u]! >= 0 && this.local[v]! >= 0 ? edgeIndex(this.local[u]!, this.local[v]!) : -1;
         let weight: bigint;
-        if (k >= 0 && this.pairNumber[k]! >= 0) weight = this.pairNumber[k] === 0 ? 0n : this.pairWeights!.quality(this.pairNumber[k]!) + this.completionWeight(u, v);
+        if (k >= 0 && this.pairNumber[k]! >= 0)
+          weight = this.pairNumber[k] === 0 ? 0n : this.pairWeights!.quality(this.pairNumber[k]!) + this.completionWeight(u, v);
         else weight = this.compatible(u, v) ? completionPart(this.sorted[u]!, this.sorted[v]!, this.layout, this.initialBye) : 0n;
         if (weight !== 0n) exact.setWeight(i, j, weight);
       }

@@ -81,7 +81,7 @@ export class StageWeights {
       }
     }
     let dropped = 0n;
-    for (let bit = 0; bit < total; ) {
+    for (let bit = 0; bit < total;) {
       let end = bit;
       while (end < total && keep[end] === keep[bit]) end += 1;
       if (keep[bit] === 1) this.runs.push([bit, end - bit]);

@@ -33,7 +33,7 @@ export function weightLayout(sortedPlayers: readonly PlayerState[], playedRounds
   let shift = 0;
   let largest = 0;
   // Lowest score group first, so higher scores sit in more significant bits.
-  for (let end = sortedPlayers.length; end > 0; ) {
+  for (let end = sortedPlayers.length; end > 0;) {
     const score = sortedPlayers[end - 1]!.score;
     let start = end - 1;
     while (start > 0 && sortedPlayers[start - 1]!.score === score) start -= 1;
@@ -66,8 +66,7 @@ function colourFlags(lower: PlayerState, higher: PlayerState): bigint[] {
   // C12: both preferences granted.
   const c12 = coloursCompatible(lower, higher);
   // C13: both strong preferences granted.
-  const c13 =
-    (!lower.strong && !lower.absolute) || (!higher.strong && !higher.absolute) || (lower.absolute && higher.absolute) || !samePreference;
+  const c13 = (!lower.strong && !lower.absolute) || (!higher.strong && !higher.absolute) || (lower.absolute && higher.absolute) || !samePreference;
   return [flag(c10), flag(c11), flag(c12), flag(c13)];
 }
 

@@ -30,10 +30,11 @@ export function cardsView(ctrl: ConsoleCtrl, clocks: ClockPainter, boards: reado
 
 function card(ctrl: ConsoleCtrl, clocks: ClockPainter, b: BoardView, alerted: boolean, jumped: boolean): VNode {
   const side = (s: 'white' | 'black') =>
-    hl(`div.side.${s}`, { class: { running: b.status === 'running' && b.toMove === s, flagged: b.flag?.side === s, absent: !b.arrived[s] }, attrs: { 'data-side': s } }, [
-      hl('span.name', { attrs: { title: b[s] } }, `${b[s]}${b.arrived[s] ? '' : ' (absent)'}`),
-      hl('span.clock', clocks.hooks(b, s)),
-    ]);
+    hl(
+      `div.side.${s}`,
+      { class: { running: b.status === 'running' && b.toMove === s, flagged: b.flag?.side === s, absent: !b.arrived[s] }, attrs: { 'data-side': s } },
+      [hl('span.name', { attrs: { title: b[s] } }, `${b[s]}${b.arrived[s] ? '' : ' (absent)'}`), hl('span.clock', clocks.hooks(b, s))],
+    );
   const status =
     b.status === 'finished'
       ? hl('span.state-finished', `${b.result?.result ?? ''} ${b.result?.termination ?? ''}`)

@@ -5,7 +5,13 @@ import type { TournamentCtrl } from '../tournament-ctrl.ts';
 import type { Attrs } from 'snabbdom';
 import { hl, type VNode } from '../snabbdom.ts';
 
-export function choiceSelect(ctrl: TournamentCtrl, key: string, options: readonly (readonly [value: string, text: string])[], current: string, attrs: Attrs = {}): VNode {
+export function choiceSelect(
+  ctrl: TournamentCtrl,
+  key: string,
+  options: readonly (readonly [value: string, text: string])[],
+  current: string,
+  attrs: Attrs = {},
+): VNode {
   const value = ctrl.chosen(key, current);
   return hl(
     'select',
@@ -15,7 +21,11 @@ export function choiceSelect(ctrl: TournamentCtrl, key: string, options: readonl
 }
 
 export function choiceInput(ctrl: TournamentCtrl, key: string, current: string, attrs: Attrs): VNode {
-  return hl('input', { attrs, props: { value: ctrl.chosen(key, current) }, on: { input: (e: Event) => ctrl.choose(key, (e.target as HTMLInputElement).value) } });
+  return hl('input', {
+    attrs,
+    props: { value: ctrl.chosen(key, current) },
+    on: { input: (e: Event) => ctrl.choose(key, (e.target as HTMLInputElement).value) },
+  });
 }
 
 /** The section's players by number, for the forms that name one. */

@@ -34,13 +34,23 @@ export function crosstablePage(ctrl: TournamentCtrl, v: TournamentView): VNode[]
   return [
     hl('div.exports', [
       hl('button', { attrs: { 'data-t': 'print' }, on: { click: () => ctrl.print(false) } }, 'Print crosstable'),
-      hl('a', { attrs: { href: `/api/standings.csv?section=${encodeURIComponent(v.section.id)}`, download: `standings-${v.section.id}.csv` } }, 'Standings (CSV)'),
+      hl(
+        'a',
+        { attrs: { href: `/api/standings.csv?section=${encodeURIComponent(v.section.id)}`, download: `standings-${v.section.id}.csv` } },
+        'Standings (CSV)',
+      ),
     ]),
     hl('section', { attrs: { 'aria-label': 'Crosstable' } }, [
       hl('h2', `${c.section} · after ${c.roundsPlayed} round${c.roundsPlayed === 1 ? '' : 's'}`),
       hl('div.scroll', [
         hl('table.t-table.crosstable', [
-          hl('thead', hl('tr', [...['Rk', 'No', 'Name', 'Fed', 'Rtg'], ...Array.from({ length: rounds }, (_, i) => String(i + 1)), 'Pts', ...c.columns].map((t) => hl('th', t)))),
+          hl(
+            'thead',
+            hl(
+              'tr',
+              [...['Rk', 'No', 'Name', 'Fed', 'Rtg'], ...Array.from({ length: rounds }, (_, i) => String(i + 1)), 'Pts', ...c.columns].map((t) => hl('th', t)),
+            ),
+          ),
           hl(
             'tbody',
             c.rows.map((r) => {
@@ -59,7 +69,13 @@ export function crosstablePage(ctrl: TournamentCtrl, v: TournamentView): VNode[]
   ].filter((x): x is VNode => x !== false);
 }
 
-function playerRow(ctrl: TournamentCtrl, r: CrosstableRow, columns: CrosstableView['columns'], corrections: readonly ResultCorrection[], open: string | undefined): VNode {
+function playerRow(
+  ctrl: TournamentCtrl,
+  r: CrosstableRow,
+  columns: CrosstableView['columns'],
+  corrections: readonly ResultCorrection[],
+  open: string | undefined,
+): VNode {
   const cell = (x: CrosstableRow['rounds'][number]): VNode => {
     const text = `${x.opponent ?? ''}${x.colour ?? ''}${x.result === '=' ? '½' : x.result}`;
     const game = x.opponent === null ? undefined : x.colour === 'w' ? gameKey(x.round, r.id, x.opponent) : gameKey(x.round, x.opponent, r.id);
@@ -69,7 +85,12 @@ function playerRow(ctrl: TournamentCtrl, r: CrosstableRow, columns: CrosstableVi
       hl(
         'button',
         {
-          attrs: { 'data-t': 'history', 'data-game': game, 'aria-expanded': String(open === game), title: `corrected ${resultText(last.from)} → ${resultText(last.to)} by ${last.by}: ${last.reason}` },
+          attrs: {
+            'data-t': 'history',
+            'data-game': game,
+            'aria-expanded': String(open === game),
+            title: `corrected ${resultText(last.from)} → ${resultText(last.to)} by ${last.by}: ${last.reason}`,
+          },
           on: { click: () => ctrl.toggleHistory(game) },
         },
         [text, hl('sup', '✎')],
@@ -98,8 +119,17 @@ function correctionHistory(list: readonly ResultCorrection[]): VNode {
   return hl('section.correction-history', { attrs: { 'aria-label': 'Correction history' } }, [
     hl('h3', `Round ${first.round}: ${first.white.name} – ${first.black.name}`),
     hl('table.t-table', [
-      hl('thead', hl('tr', ['Console time', 'Result', 'By', 'Reason'].map((t) => hl('th', t)))),
-      hl('tbody', list.map((c) => hl('tr', [hl('td', when(c.at)), hl('td', `${resultText(c.from)} → ${resultText(c.to)}`), hl('td', c.by), hl('td', c.reason)]))),
+      hl(
+        'thead',
+        hl(
+          'tr',
+          ['Console time', 'Result', 'By', 'Reason'].map((t) => hl('th', t)),
+        ),
+      ),
+      hl(
+        'tbody',
+        list.map((c) => hl('tr', [hl('td', when(c.at)), hl('td', `${resultText(c.from)} → ${resultText(c.to)}`), hl('td', c.by), hl('td', c.reason)])),
+      ),
     ]),
   ]);
 }

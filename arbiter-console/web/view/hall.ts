@@ -24,7 +24,14 @@ const sectorLabel = (s: { id: string; name: string; boards: string; section?: st
   `${s.id}: ${s.name} (${s.section !== undefined ? `section ${s.section}: ` : ''}${s.boards})`;
 
 /** A filter of the hall or the queue: "every …" (the value '') or one of `options`, kept in ConsoleCtrl. */
-export function filterSelect(ctrl: ConsoleCtrl, key: 'section' | 'sector' | 'queueSector', sel: string, every: string, options: readonly (readonly [value: string, text: string])[], attrs: Attrs = {}): VNode {
+export function filterSelect(
+  ctrl: ConsoleCtrl,
+  key: 'section' | 'sector' | 'queueSector',
+  sel: string,
+  every: string,
+  options: readonly (readonly [value: string, text: string])[],
+  attrs: Attrs = {},
+): VNode {
   const current = ctrl[key];
   return hl(sel, { attrs, on: { change: (e: Event) => ctrl.set(key, (e.target as HTMLSelectElement).value) } }, [
     hl('option', { attrs: { value: '' }, props: { selected: current === '' } }, every),
@@ -37,8 +44,24 @@ export function hallControls(ctrl: ConsoleCtrl, shown: number): VNode {
   const sections = ctrl.sections();
   return hl('div.hall-controls', { attrs: { role: 'toolbar', 'aria-label': 'Hall view' } }, [
     hl('div.layout-switch', [
-      hl('button', { class: { active: ctrl.layout === 'hall' }, attrs: { 'data-layout': 'hall', 'aria-pressed': String(ctrl.layout === 'hall') }, on: { click: () => ctrl.setLayout('hall') } }, 'Hall'),
-      hl('button', { class: { active: ctrl.layout === 'cards' }, attrs: { 'data-layout': 'cards', 'aria-pressed': String(ctrl.layout === 'cards') }, on: { click: () => ctrl.setLayout('cards') } }, 'Cards'),
+      hl(
+        'button',
+        {
+          class: { active: ctrl.layout === 'hall' },
+          attrs: { 'data-layout': 'hall', 'aria-pressed': String(ctrl.layout === 'hall') },
+          on: { click: () => ctrl.setLayout('hall') },
+        },
+        'Hall',
+      ),
+      hl(
+        'button',
+        {
+          class: { active: ctrl.layout === 'cards' },
+          attrs: { 'data-layout': 'cards', 'aria-pressed': String(ctrl.layout === 'cards') },
+          on: { click: () => ctrl.setLayout('cards') },
+        },
+        'Cards',
+      ),
     ]),
     hl('label', [
       'Sort ',
@@ -51,17 +74,39 @@ export function hallControls(ctrl: ConsoleCtrl, shown: number): VNode {
     hl(
       'div.chips',
       { attrs: { role: 'group', 'aria-label': 'Show' } },
-      SHOW.map(([value, text]) => hl('button.chip', { class: { active: ctrl.show === value }, attrs: { 'data-show': value, 'aria-pressed': String(ctrl.show === value) }, on: { click: () => ctrl.set('show', value) } }, text)),
+      SHOW.map(([value, text]) =>
+        hl(
+          'button.chip',
+          {
+            class: { active: ctrl.show === value },
+            attrs: { 'data-show': value, 'aria-pressed': String(ctrl.show === value) },
+            on: { click: () => ctrl.set('show', value) },
+          },
+          text,
+        ),
+      ),
     ),
     sections.length > 1 &&
       hl('label', [
         'Section ',
-        filterSelect(ctrl, 'section', 'select#hall-section', 'every section', sections.map((s) => [s.id, s.name] as const)),
+        filterSelect(
+          ctrl,
+          'section',
+          'select#hall-section',
+          'every section',
+          sections.map((s) => [s.id, s.name] as const),
+        ),
       ]),
     sectors.length > 0 &&
       hl('label', [
         'Sector ',
-        filterSelect(ctrl, 'sector', 'select#hall-sector', 'every sector', sectors.map((s) => [s.id, sectorLabel(s)] as const)),
+        filterSelect(
+          ctrl,
+          'sector',
+          'select#hall-sector',
+          'every sector',
+          sectors.map((s) => [s.id, sectorLabel(s)] as const),
+        ),
       ]),
     hl('input#hall-search', {
       attrs: { type: 'search', placeholder: 'player or board, Enter to jump', 'aria-label': 'Search by player or board number' },
@@ -79,7 +124,10 @@ export function hallView(ctrl: ConsoleCtrl, clocks: ClockPainter, boards: readon
   // An event's hall: a column with each board's section and its board number there.
   const sections = ctrl.sections().length > 1;
   return hl('div.hall', { class: { sections }, attrs: { role: 'table', 'aria-label': 'Every board' } }, [
-    hl('p.hall-legend', `board · ${sections ? 'section and its board · ' : ''}White · clock · Black · clock · move · moves to the time control · status · device · ⚠ alert`),
+    hl(
+      'p.hall-legend',
+      `board · ${sections ? 'section and its board · ' : ''}White · clock · Black · clock · move · moves to the time control · status · device · ⚠ alert`,
+    ),
     hl(
       'div.hall-rows',
       boards.map((b) => thunk('div.hall-row', b.id, hallRow, [ctrl, clocks, b, alerted.has(b.id), ctrl.jumped === b.id, sections])),
@@ -94,7 +142,15 @@ function hallRow(ctrl: ConsoleCtrl, clocks: ClockPainter, b: BoardView, alert: b
   ];
   const toControl = ctrl.toControl(b, b.toMove);
   const status =
-    b.status === 'finished' ? (b.result?.result === '1/2-1/2' ? '½-½' : (b.result?.result ?? 'finished')) : b.status === 'paused' ? 'paused' : b.status === 'waiting' ? 'waiting' : '';
+    b.status === 'finished'
+      ? b.result?.result === '1/2-1/2'
+        ? '½-½'
+        : (b.result?.result ?? 'finished')
+      : b.status === 'paused'
+        ? 'paused'
+        : b.status === 'waiting'
+          ? 'waiting'
+          : '';
   return hl(
     'div.hall-row',
     {
@@ -105,14 +161,30 @@ function hallRow(ctrl: ConsoleCtrl, clocks: ClockPainter, b: BoardView, alert: b
     },
     [
       hl('span.no', b.id),
-      sections && hl('span.section', { attrs: { title: b.section === undefined ? '' : `section ${b.section}, board ${b.sectionBoard ?? '?'}` } }, b.section === undefined ? '' : `${b.section} ${b.sectionBoard ?? ''}`),
+      sections &&
+        hl(
+          'span.section',
+          { attrs: { title: b.section === undefined ? '' : `section ${b.section}, board ${b.sectionBoard ?? '?'}` } },
+          b.section === undefined ? '' : `${b.section} ${b.sectionBoard ?? ''}`,
+        ),
       ...side('white'),
       ...side('black'),
       hl('span.move', { attrs: { 'data-move': '' } }, String(b.moveNumber)),
       hl('span.tc', { attrs: { title: 'moves to the next time control' } }, toControl === undefined ? '' : String(toControl)),
       hl('span.status', { attrs: { title: b.paused?.reason ?? b.result?.termination ?? '' } }, status),
-      hl('span.device', { class: { bad: b.device !== undefined && b.device.connection !== 'connected' }, attrs: { title: b.device ? `${b.device.kind} ${b.device.connection}` : 'no device' } }, b.device ? (b.device.connection === 'connected' ? '●' : '○') : ''),
-      hl('span.alert', { attrs: { title: b.host && !b.host.reachable ? `host ${b.host.id} unreachable` : '' } }, alert ? '⚠' : b.host && !b.host.reachable ? '⌁' : ''),
+      hl(
+        'span.device',
+        {
+          class: { bad: b.device !== undefined && b.device.connection !== 'connected' },
+          attrs: { title: b.device ? `${b.device.kind} ${b.device.connection}` : 'no device' },
+        },
+        b.device ? (b.device.connection === 'connected' ? '●' : '○') : '',
+      ),
+      hl(
+        'span.alert',
+        { attrs: { title: b.host && !b.host.reachable ? `host ${b.host.id} unreachable` : '' } },
+        alert ? '⚠' : b.host && !b.host.reachable ? '⌁' : '',
+      ),
     ],
   );
 }

@@ -17,7 +17,10 @@ export function pairingsPage(ctrl: TournamentCtrl, v: TournamentView): VNode[] {
   const current = v.rounds.find((r) => r.round === v.currentRound);
   return [
     v.unlinkedBoards.length > 0 &&
-      hl('p.warning', `Not in section ${v.section.name} (results not counted): ${v.unlinkedBoards.map((b) => `board ${b.board} ${b.white} – ${b.black}`).join('; ')}`),
+      hl(
+        'p.warning',
+        `Not in section ${v.section.name} (results not counted): ${v.unlinkedBoards.map((b) => `board ${b.board} ${b.white} – ${b.black}`).join('; ')}`,
+      ),
     exports(ctrl, v, current !== undefined),
     ctrl.arbiter && confirmAll(ctrl, v),
     ctrl.arbiter && pairControl(ctrl, v),
@@ -35,7 +38,11 @@ function exports(ctrl: TournamentCtrl, v: TournamentView, hasRound: boolean): VN
   return hl('div.exports', [
     hl('button', { attrs: { 'data-t': 'print' }, on: { click: () => ctrl.print(false) } }, 'Print pairings'),
     hasRound && hl('button', { attrs: { 'data-t': 'print-slips' }, on: { click: () => ctrl.print(true) } }, 'Print result slips'),
-    hl('a', { attrs: { href: `/api/pairings.csv?${inSection}&round=${v.currentRound}`, download: `pairings-${v.section.id}-round-${v.currentRound}.csv` } }, `Pairings of round ${v.currentRound} (CSV)`),
+    hl(
+      'a',
+      { attrs: { href: `/api/pairings.csv?${inSection}&round=${v.currentRound}`, download: `pairings-${v.section.id}-round-${v.currentRound}.csv` } },
+      `Pairings of round ${v.currentRound} (CSV)`,
+    ),
     hl('a', { attrs: { href: `/api/standings.csv?${inSection}`, download: `standings-${v.section.id}.csv` } }, 'Standings (CSV)'),
   ]);
 }
@@ -44,7 +51,11 @@ function confirmAll(ctrl: TournamentCtrl, v: TournamentView): VNode | false {
   const count = ctrl.toConfirm(v);
   if (count === 0) return false;
   return hl('div.round-actions', [
-    hl('button', { attrs: { 'data-t': 'confirm-round' }, on: { click: () => void ctrl.confirmRound(v.liveRound, count) } }, `Confirm every clock result of round ${v.liveRound}`),
+    hl(
+      'button',
+      { attrs: { 'data-t': 'confirm-round' }, on: { click: () => void ctrl.confirmRound(v.liveRound, count) } },
+      `Confirm every clock result of round ${v.liveRound}`,
+    ),
   ]);
 }
 
@@ -67,16 +78,20 @@ function pairControl(ctrl: TournamentCtrl, v: TournamentView): VNode | false {
             ` it once ${next.publishAfter}.`,
           ]
         : next.possible
-        ? [
-            `Round ${next.round - 1 > 0 ? `${next.round - 1} is complete` : '1 is not paired yet'}: `,
-            hl('b', `Pair round ${next.round}`),
-            ', check the draft, then ',
-            hl('b', 'Publish'),
-            ': its boards go on the clocks here, and ',
-            hl('b', 'Start all clocks'),
-            ' on the Clocks page starts them.',
-          ]
-        : [`To continue into round ${next.round}: confirm every result of round ${next.round - 1} (`, hl('b', 'Confirm every clock result'), '), then pair it.'],
+          ? [
+              `Round ${next.round - 1 > 0 ? `${next.round - 1} is complete` : '1 is not paired yet'}: `,
+              hl('b', `Pair round ${next.round}`),
+              ', check the draft, then ',
+              hl('b', 'Publish'),
+              ': its boards go on the clocks here, and ',
+              hl('b', 'Start all clocks'),
+              ' on the Clocks page starts them.',
+            ]
+          : [
+              `To continue into round ${next.round}: confirm every result of round ${next.round - 1} (`,
+              hl('b', 'Confirm every clock result'),
+              '), then pair it.',
+            ],
     ),
   ]);
 }
@@ -85,7 +100,13 @@ function draftSection(ctrl: TournamentCtrl, draft: DraftView): VNode {
   return hl('section.t-draft', { attrs: { 'aria-label': `Draft of round ${draft.round}` } }, [
     hl('h2', [`Draft: round ${draft.round} `, hl('span.badge.bad', 'not published')]),
     hl('table.t-table', [
-      hl('thead', hl('tr', ['Board', 'White', 'Black', 'Change'].map((t) => hl('th', t)))),
+      hl(
+        'thead',
+        hl(
+          'tr',
+          ['Board', 'White', 'Black', 'Change'].map((t) => hl('th', t)),
+        ),
+      ),
       hl(
         'tbody',
         draft.games.map((g) => {
@@ -100,11 +121,21 @@ function draftSection(ctrl: TournamentCtrl, draft: DraftView): VNode {
                 ? []
                 : [
                     hl('button', { attrs: { 'data-t': 'swap' }, on: { click: () => ctrl.swapColours(g.board) } }, 'Swap colours'),
-                    choiceSelect(ctrl, `exchange ${g.board}`, others.map((o) => [String(o.board), `board ${o.board}`] as const), String(others[0]!.board), {
-                      'data-exchange': String(g.board),
-                      'aria-label': `Exchange opponents of board ${g.board} with`,
-                    }),
-                    hl('button', { attrs: { 'data-t': 'exchange' }, on: { click: () => ctrl.exchangeOpponents(g.board, others[0]!.board) } }, 'Exchange opponents'),
+                    choiceSelect(
+                      ctrl,
+                      `exchange ${g.board}`,
+                      others.map((o) => [String(o.board), `board ${o.board}`] as const),
+                      String(others[0]!.board),
+                      {
+                        'data-exchange': String(g.board),
+                        'aria-label': `Exchange opponents of board ${g.board} with`,
+                      },
+                    ),
+                    hl(
+                      'button',
+                      { attrs: { 'data-t': 'exchange' }, on: { click: () => ctrl.exchangeOpponents(g.board, others[0]!.board) } },
+                      'Exchange opponents',
+                    ),
                   ],
             ),
           ]);
@@ -113,7 +144,13 @@ function draftSection(ctrl: TournamentCtrl, draft: DraftView): VNode {
     ]),
     draft.bye && hl('p', `Bye: ${draft.bye.name}`),
     draft.rematches.length > 0 && hl('p.warning', `Players who have met before: ${draft.rematches.join(', ')}`),
-    draft.changes.length > 0 && [hl('h3', 'Changes'), hl('ol', draft.changes.map((c) => hl('li', `${c.change}: ${c.reason} (${c.by})`)))],
+    draft.changes.length > 0 && [
+      hl('h3', 'Changes'),
+      hl(
+        'ol',
+        draft.changes.map((c) => hl('li', `${c.change}: ${c.reason} (${c.by})`)),
+      ),
+    ],
     hl('div.round-actions', [
       hl('button.primary', { attrs: { 'data-t': 'publish' }, on: { click: () => ctrl.publishRound() } }, `Publish round ${draft.round}`),
       hl('button.danger', { attrs: { 'data-t': 'discard' }, on: { click: () => void ctrl.discardDraft(draft.round) } }, 'Discard draft'),
@@ -125,7 +162,13 @@ function roundTable(ctrl: TournamentCtrl, round: RoundPairings): VNode {
   return hl('section.t-round', { key: `round ${round.round}`, attrs: { 'aria-label': `Round ${round.round}` } }, [
     hl('h2', [`Round ${round.round} `, hl('span.badge', round.status === 'live' ? 'on the clocks' : round.status)]),
     hl('table.t-table.pairings', [
-      hl('thead', hl('tr', ['Board', 'White', 'Result', 'Black'].map((t) => hl('th', t)))),
+      hl(
+        'thead',
+        hl(
+          'tr',
+          ['Board', 'White', 'Result', 'Black'].map((t) => hl('th', t)),
+        ),
+      ),
       hl(
         'tbody',
         round.games.map((g) => thunk('tr', g.board, gameRow, [ctrl, round.round, g, ctrl.arbiter ? ctrl.chosen(resultKey(round.round, g.board), '') : ''])),
@@ -150,7 +193,10 @@ function gameRow(ctrl: TournamentCtrl, round: number, g: PairedGame, picked: str
         ctrl.arbiter && g.clockContradicts !== undefined && contradiction(ctrl, round, g, g.clockContradicts),
         ctrl.arbiter &&
           hl('span.entry', [
-            choiceSelect(ctrl, resultKey(round, g.board), RESULT_OPTIONS, picked || (g.result ?? ''), { name: 'result', 'aria-label': `Result, round ${round} board ${g.board}` }),
+            choiceSelect(ctrl, resultKey(round, g.board), RESULT_OPTIONS, picked || (g.result ?? ''), {
+              name: 'result',
+              'aria-label': `Result, round ${round} board ${g.board}`,
+            }),
             hl('button', { attrs: { 'data-t': 'enter' }, on: { click: () => void ctrl.enterResult(round, g) } }, 'Enter'),
             g.source === 'clock' && hl('button.primary', { attrs: { 'data-t': 'confirm' }, on: { click: () => ctrl.confirmResult(round, g) } }, 'Confirm'),
           ]),
@@ -177,9 +223,24 @@ function absences(ctrl: TournamentCtrl, v: TournamentView): VNode {
   return hl('fieldset.t-form', { key: 'absences' }, [
     hl('legend', 'Byes and withdrawals'),
     hl('label', ['Player ', choiceSelect(ctrl, 'absence player', players, defaults.player, { name: 'player' })]),
-    hl('label', ['Round ', choiceInput(ctrl, 'absence round', defaults.round, { name: 'round', type: 'number', min: '1', max: String(v.section.rounds), inputmode: 'numeric' })]),
+    hl('label', [
+      'Round ',
+      choiceInput(ctrl, 'absence round', defaults.round, { name: 'round', type: 'number', min: '1', max: String(v.section.rounds), inputmode: 'numeric' }),
+    ]),
     v.section.format === 'swiss' && [
-      hl('label', ['Bye ', choiceSelect(ctrl, 'absence kind', [['half', 'half point'], ['zero', 'zero']], defaults.kind, { name: 'kind' })]),
+      hl('label', [
+        'Bye ',
+        choiceSelect(
+          ctrl,
+          'absence kind',
+          [
+            ['half', 'half point'],
+            ['zero', 'zero'],
+          ],
+          defaults.kind,
+          { name: 'kind' },
+        ),
+      ]),
       hl('button', { attrs: { 'data-t': 'bye' }, on: { click: () => ctrl.requestBye(defaults) } }, 'Request bye'),
     ],
     hl('button.danger', { attrs: { 'data-t': 'withdraw' }, on: { click: () => void ctrl.withdrawPlayer(defaults) } }, 'Withdraw from this round on'),

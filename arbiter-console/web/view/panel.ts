@@ -8,8 +8,12 @@ import { askConfirm } from '../dialogs.ts';
 import { hl, type VNode } from '../snabbdom.ts';
 
 const sideSelect = (name = 'side') =>
-  hl('select', { attrs: { name, 'aria-label': name } }, [hl('option', { attrs: { value: 'white' } }, 'White'), hl('option', { attrs: { value: 'black' } }, 'Black')]);
-const reasonInput = (value: string) => hl('input', { attrs: { name: 'reason', required: true, maxlength: '200', placeholder: 'reason (journal + PGN)', 'aria-label': 'reason' }, props: { value } });
+  hl('select', { attrs: { name, 'aria-label': name } }, [
+    hl('option', { attrs: { value: 'white' } }, 'White'),
+    hl('option', { attrs: { value: 'black' } }, 'Black'),
+  ]);
+const reasonInput = (value: string) =>
+  hl('input', { attrs: { name: 'reason', required: true, maxlength: '200', placeholder: 'reason (journal + PGN)', 'aria-label': 'reason' }, props: { value } });
 const number = (name: string, label: string, value: number, max: number) =>
   hl('label', [label, hl('input', { attrs: { name, type: 'number', min: '0', max: String(max), inputmode: 'numeric' }, props: { value: String(value) } })]);
 
@@ -34,16 +38,42 @@ async function submit(ctrl: ConsoleCtrl, b: BoardView, e: Event): Promise<void> 
   const ms = () => Math.round((Number(get('minutes')) * 60 + Number(get('seconds'))) * 1000);
   let command: ArbiterCommand | undefined;
   switch (f.dataset.action) {
-    case 'pause': command = { type: 'pause', board, reason: get('reason') }; break;
-    case 'resume': command = { type: 'resume', board }; break;
-    case 'addTime': command = { type: 'addTime', board, side, ms: ms() * (get('sign') === '-' ? -1 : 1), reason: get('reason') }; break;
-    case 'setTime': command = { type: 'setTime', board, side, ms: ms(), reason: get('reason') }; break;
-    case 'setMoveCounter': command = { type: 'setMoveCounter', board, side, counter: get('counter') as 'presses' | 'moves', moves: Number(get('moves')), reason: get('reason') }; break;
-    case 'penalty': command = { type: 'penalty', board, offender: get('offender') as 'white' | 'black', offence: get('offence') as 'illegal-move' | 'false-claim', reason: get('reason') }; break;
-    case 'forfeit': command = { type: 'forfeit', board, side, reason: get('reason') }; break;
-    case 'result': command = { type: 'result', board, result: get('result') as '1-0', termination: get('termination') }; break;
-    case 'arrive': command = { type: 'arrive', board, side }; break;
-    case 'setPosition': command = { type: 'setPosition', board, fen: get('fen').trim(), reason: get('reason') }; break;
+    case 'pause':
+      command = { type: 'pause', board, reason: get('reason') };
+      break;
+    case 'resume':
+      command = { type: 'resume', board };
+      break;
+    case 'addTime':
+      command = { type: 'addTime', board, side, ms: ms() * (get('sign') === '-' ? -1 : 1), reason: get('reason') };
+      break;
+    case 'setTime':
+      command = { type: 'setTime', board, side, ms: ms(), reason: get('reason') };
+      break;
+    case 'setMoveCounter':
+      command = { type: 'setMoveCounter', board, side, counter: get('counter') as 'presses' | 'moves', moves: Number(get('moves')), reason: get('reason') };
+      break;
+    case 'penalty':
+      command = {
+        type: 'penalty',
+        board,
+        offender: get('offender') as 'white' | 'black',
+        offence: get('offence') as 'illegal-move' | 'false-claim',
+        reason: get('reason'),
+      };
+      break;
+    case 'forfeit':
+      command = { type: 'forfeit', board, side, reason: get('reason') };
+      break;
+    case 'result':
+      command = { type: 'result', board, result: get('result') as '1-0', termination: get('termination') };
+      break;
+    case 'arrive':
+      command = { type: 'arrive', board, side };
+      break;
+    case 'setPosition':
+      command = { type: 'setPosition', board, fen: get('fen').trim(), reason: get('reason') };
+      break;
   }
   if (!command) return;
   const question =
@@ -107,17 +137,39 @@ export function panelView(ctrl: ConsoleCtrl, clocks: ClockPainter): VNode | fals
         hl('div.panel-forms', [
           b.status === 'paused'
             ? form(ctrl, b, 'resume', 'resume', 'Clock', [], hl('button.primary', { attrs: { 'data-command': 'resume' } }, 'Resume'))
-            : form(ctrl, b, 'pause', 'pause', 'Clock', [reasonInput('arbiter intervention')], hl('button.primary', { attrs: { 'data-command': 'pause' } }, 'Pause')),
+            : form(
+                ctrl,
+                b,
+                'pause',
+                'pause',
+                'Clock',
+                [reasonInput('arbiter intervention')],
+                hl('button.primary', { attrs: { 'data-command': 'pause' } }, 'Pause'),
+              ),
           form(
             ctrl,
             b,
             'addTime',
             'add time',
             'Add or remove time',
-            [sideSelect(), hl('label', ['±', hl('select', { attrs: { name: 'sign' } }, [hl('option', '+'), hl('option', '-')])]), number('minutes', 'min', 2, 600), number('seconds', 's', 0, 59), reasonInput('Art. 12.5 external disturbance')],
+            [
+              sideSelect(),
+              hl('label', ['±', hl('select', { attrs: { name: 'sign' } }, [hl('option', '+'), hl('option', '-')])]),
+              number('minutes', 'min', 2, 600),
+              number('seconds', 's', 0, 59),
+              reasonInput('Art. 12.5 external disturbance'),
+            ],
             hl('button', { attrs: { 'data-command': 'addTime' } }, 'Add time'),
           ),
-          form(ctrl, b, 'setTime', 'set time', 'Set time', [sideSelect(), number('minutes', 'min', 30, 600), number('seconds', 's', 0, 59), reasonInput('Art. 6.10.2 clock correction')], hl('button', { attrs: { 'data-command': 'setTime' } }, 'Set time')),
+          form(
+            ctrl,
+            b,
+            'setTime',
+            'set time',
+            'Set time',
+            [sideSelect(), number('minutes', 'min', 30, 600), number('seconds', 's', 0, 59), reasonInput('Art. 6.10.2 clock correction')],
+            hl('button', { attrs: { 'data-command': 'setTime' } }, 'Set time'),
+          ),
           form(
             ctrl,
             b,
@@ -126,7 +178,10 @@ export function panelView(ctrl: ConsoleCtrl, clocks: ClockPainter): VNode | fals
             'Move counter',
             [
               sideSelect(),
-              hl('select', { attrs: { name: 'counter', 'aria-label': 'counter' } }, [hl('option', { attrs: { value: 'presses' } }, 'clock presses'), hl('option', { attrs: { value: 'moves' } }, 'scoresheet moves')]),
+              hl('select', { attrs: { name: 'counter', 'aria-label': 'counter' } }, [
+                hl('option', { attrs: { value: 'presses' } }, 'clock presses'),
+                hl('option', { attrs: { value: 'moves' } }, 'scoresheet moves'),
+              ]),
               number('moves', 'moves', b.presses.white, 999),
               reasonInput('Art. 6.10.2 move counter corrected'),
             ],
@@ -140,12 +195,16 @@ export function panelView(ctrl: ConsoleCtrl, clocks: ClockPainter): VNode | fals
             'Penalty (the opponent gets time)',
             [
               sideSelect('offender'),
-              hl('select', { attrs: { name: 'offence', 'aria-label': 'offence' } }, [hl('option', { attrs: { value: 'illegal-move' } }, 'illegal move (7.5)'), hl('option', { attrs: { value: 'false-claim' } }, 'incorrect claim (9.5)')]),
+              hl('select', { attrs: { name: 'offence', 'aria-label': 'offence' } }, [
+                hl('option', { attrs: { value: 'illegal-move' } }, 'illegal move (7.5)'),
+                hl('option', { attrs: { value: 'false-claim' } }, 'incorrect claim (9.5)'),
+              ]),
               reasonInput('Art. 7.5.5'),
             ],
             hl('button', { attrs: { 'data-command': 'penalty' } }, 'Apply penalty'),
           ),
-          (!b.arrived.white || !b.arrived.black) && form(ctrl, b, 'arrive', 'player arrived', 'Arrival', [sideSelect()], hl('button', { attrs: { 'data-command': 'arrive' } }, 'Player arrived')),
+          (!b.arrived.white || !b.arrived.black) &&
+            form(ctrl, b, 'arrive', 'player arrived', 'Arrival', [sideSelect()], hl('button', { attrs: { 'data-command': 'arrive' } }, 'Player arrived')),
           form(
             ctrl,
             b,
@@ -153,12 +212,29 @@ export function panelView(ctrl: ConsoleCtrl, clocks: ClockPainter): VNode | fals
             "set the board's position",
             "Board's position (what the board's reading cannot explain)",
             [
-              hl('input.fen', { attrs: { name: 'fen', required: true, maxlength: '100', spellcheck: 'false', placeholder: 'FEN, e.g. rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1', 'aria-label': 'FEN' } }),
+              hl('input.fen', {
+                attrs: {
+                  name: 'fen',
+                  required: true,
+                  maxlength: '100',
+                  spellcheck: 'false',
+                  placeholder: 'FEN, e.g. rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1',
+                  'aria-label': 'FEN',
+                },
+              }),
               reasonInput('pieces set up again after they were knocked over'),
             ],
             hl('button', { attrs: { 'data-command': 'setPosition' } }, 'Set position'),
           ),
-          form(ctrl, b, 'forfeit', 'forfeit', 'Forfeit', [sideSelect(), reasonInput('Art. 6.7.1 default time expired')], hl('button.danger', { attrs: { 'data-command': 'forfeit' } }, 'Forfeit…')),
+          form(
+            ctrl,
+            b,
+            'forfeit',
+            'forfeit',
+            'Forfeit',
+            [sideSelect(), reasonInput('Art. 6.7.1 default time expired')],
+            hl('button.danger', { attrs: { 'data-command': 'forfeit' } }, 'Forfeit…'),
+          ),
           form(
             ctrl,
             b,
@@ -166,7 +242,11 @@ export function panelView(ctrl: ConsoleCtrl, clocks: ClockPainter): VNode | fals
             'result',
             'Result',
             [
-              hl('select', { attrs: { name: 'result', 'aria-label': 'result' } }, [hl('option', '1-0'), hl('option', '0-1'), hl('option', { attrs: { value: '1/2-1/2' } }, '½-½')]),
+              hl('select', { attrs: { name: 'result', 'aria-label': 'result' } }, [
+                hl('option', '1-0'),
+                hl('option', '0-1'),
+                hl('option', { attrs: { value: '1/2-1/2' } }, '½-½'),
+              ]),
               hl('input', { attrs: { name: 'termination', required: true, maxlength: '100', 'aria-label': 'termination' }, props: { value: 'normal' } }),
             ],
             hl('button.danger', { attrs: { 'data-command': 'result' } }, 'Record result…'),
@@ -180,9 +260,17 @@ export function panelView(ctrl: ConsoleCtrl, clocks: ClockPainter): VNode | fals
             ? hl('p.hint', 'nothing journaled yet')
             : hl(
                 'ol',
-                [...history].reverse().map((h) =>
-                  hl('li', { key: h.seq }, [hl('span.when', new Date(h.wallMs).toLocaleTimeString()), ' ', hl('strong', h.what), ` · ${h.by}`, h.why && hl('span.why', ` — ${h.why}`)]),
-                ),
+                [...history]
+                  .reverse()
+                  .map((h) =>
+                    hl('li', { key: h.seq }, [
+                      hl('span.when', new Date(h.wallMs).toLocaleTimeString()),
+                      ' ',
+                      hl('strong', h.what),
+                      ` · ${h.by}`,
+                      h.why && hl('span.why', ` — ${h.why}`),
+                    ]),
+                  ),
               ),
       ]),
     ],

@@ -7,7 +7,24 @@ import { choiceInput, choiceSelect, playerOptions } from './choice.ts';
 
 const money = (n: number, currency: string): string => `${n.toLocaleString('en')} ${currency}`;
 const table = (head: readonly string[], rows: readonly (readonly string[])[]): VNode =>
-  hl('table.t-table', [hl('thead', hl('tr', head.map((t) => hl('th', t)))), hl('tbody', rows.map((cells) => hl('tr', cells.map((c) => hl('td', c)))))]);
+  hl('table.t-table', [
+    hl(
+      'thead',
+      hl(
+        'tr',
+        head.map((t) => hl('th', t)),
+      ),
+    ),
+    hl(
+      'tbody',
+      rows.map((cells) =>
+        hl(
+          'tr',
+          cells.map((c) => hl('td', c)),
+        ),
+      ),
+    ),
+  ]);
 
 export function finesPage(ctrl: TournamentCtrl, v: TournamentView): VNode[] {
   const f = v.fines;
@@ -17,13 +34,25 @@ export function finesPage(ctrl: TournamentCtrl, v: TournamentView): VNode[] {
       hl('h2', 'Fines and sanctions'),
       ctrl.arbiter && incidentForm(ctrl, v),
       f.entries.length
-        ? table(['Round', 'Player', 'Offence', 'Fine', 'Sanction', 'Note'], f.entries.map((x) => [String(x.round), x.player, x.offence, money(x.fine, f.currency), x.sanction, x.note ?? '']))
+        ? table(
+            ['Round', 'Player', 'Offence', 'Fine', 'Sanction', 'Note'],
+            f.entries.map((x) => [String(x.round), x.player, x.offence, money(x.fine, f.currency), x.sanction, x.note ?? '']),
+          )
         : hl('p.placeholder', 'No fines or sanctions.'),
     ]),
     hl('section', { attrs: { 'aria-label': 'Prizes' } }, [
       hl('h2', ['Prizes ', !v.playoff?.winner && hl('span.badge', 'as the standings are now')]),
-      table(['Player', 'Prize', 'Amount', 'Fines', 'Paid'], p.awards.map((a) => [a.name, a.prize, money(a.amount, p.currency), money(a.fine, p.currency), money(a.net, p.currency)])),
-      p.teams.length > 0 && [hl('h3', 'Teams'), table(['Rk', 'Team', 'Pts', 'Prize'], p.teams.map((t) => [String(t.rank), t.team, pointsText(t.points), money(t.prize, p.currency)]))],
+      table(
+        ['Player', 'Prize', 'Amount', 'Fines', 'Paid'],
+        p.awards.map((a) => [a.name, a.prize, money(a.amount, p.currency), money(a.fine, p.currency), money(a.net, p.currency)]),
+      ),
+      p.teams.length > 0 && [
+        hl('h3', 'Teams'),
+        table(
+          ['Rk', 'Team', 'Pts', 'Prize'],
+          p.teams.map((t) => [String(t.rank), t.team, pointsText(t.points), money(t.prize, p.currency)]),
+        ),
+      ],
       p.excluded.length > 0 && hl('p', `No prize (withdrew or forfeited): ${p.excluded.map((x) => x.name).join(', ')}`),
     ]),
   ];
@@ -34,9 +63,21 @@ function incidentForm(ctrl: TournamentCtrl, v: TournamentView): VNode {
   const defaults = { round: String(v.currentRound), player: players[0]?.[0] ?? '', offence: OFFENCES[0], note: '' };
   return hl('fieldset.t-form', [
     hl('legend', 'Record an incident'),
-    hl('label', ['Round ', choiceInput(ctrl, 'incident round', defaults.round, { name: 'round', type: 'number', min: '1', max: String(v.currentRound), inputmode: 'numeric' })]),
+    hl('label', [
+      'Round ',
+      choiceInput(ctrl, 'incident round', defaults.round, { name: 'round', type: 'number', min: '1', max: String(v.currentRound), inputmode: 'numeric' }),
+    ]),
     hl('label', ['Player ', choiceSelect(ctrl, 'incident player', players, defaults.player, { name: 'player' })]),
-    hl('label', ['Offence ', choiceSelect(ctrl, 'incident offence', OFFENCES.map((o) => [o, o] as const), defaults.offence, { name: 'offence' })]),
+    hl('label', [
+      'Offence ',
+      choiceSelect(
+        ctrl,
+        'incident offence',
+        OFFENCES.map((o) => [o, o] as const),
+        defaults.offence,
+        { name: 'offence' },
+      ),
+    ]),
     hl('label', ['Note ', choiceInput(ctrl, 'incident note', defaults.note, { name: 'note', maxlength: '200' })]),
     hl('button', { attrs: { 'data-t': 'incident' }, on: { click: () => ctrl.recordIncident(defaults) } }, 'Record'),
   ]);

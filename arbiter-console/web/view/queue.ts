@@ -13,12 +13,27 @@ export function queueView(ctrl: ConsoleCtrl): VNode {
     hl('h2', ['Attention ', hl('span#queue-count.badge', String(total))]),
     hl('div.queue-filters', [
       sectors.length > 0 &&
-        filterSelect(ctrl, 'queueSector', 'select#queue-sector', 'every sector', sectors.map((s) => [s.id, `sector ${s.id}`] as const), { 'aria-label': 'Queue sector' }),
+        filterSelect(
+          ctrl,
+          'queueSector',
+          'select#queue-sector',
+          'every sector',
+          sectors.map((s) => [s.id, `sector ${s.id}`] as const),
+          { 'aria-label': 'Queue sector' },
+        ),
       hl(
         'div.chips',
         { attrs: { role: 'group', 'aria-label': 'Kinds' } },
         QUEUE_GROUPS.map((g) =>
-          hl('button.chip', { class: { active: !ctrl.queueHidden.has(g.id) }, attrs: { 'data-kind': g.id, 'aria-pressed': String(!ctrl.queueHidden.has(g.id)) }, on: { click: () => ctrl.toggleQueueGroup(g.id) } }, g.title),
+          hl(
+            'button.chip',
+            {
+              class: { active: !ctrl.queueHidden.has(g.id) },
+              attrs: { 'data-kind': g.id, 'aria-pressed': String(!ctrl.queueHidden.has(g.id)) },
+              on: { click: () => ctrl.toggleQueueGroup(g.id) },
+            },
+            g.title,
+          ),
         ),
       ),
     ]),
@@ -38,7 +53,15 @@ export function queueView(ctrl: ConsoleCtrl): VNode {
                       hl('span.what', [hl('strong', `Board ${a.board}`), ` · ${a.message}`]),
                       hl('span.actions', [
                         hl('button', { attrs: { 'data-goto': a.board }, on: { click: () => ctrl.jumpTo(a.board) } }, 'Show'),
-                        ctrl.arbiter && hl('button', { attrs: { 'data-dismiss': a.id }, on: { click: () => ctrl.conn.send({ type: 'dismiss', alertId: a.id }, `Dismiss board ${a.board}`) } }, 'Dismiss'),
+                        ctrl.arbiter &&
+                          hl(
+                            'button',
+                            {
+                              attrs: { 'data-dismiss': a.id },
+                              on: { click: () => ctrl.conn.send({ type: 'dismiss', alertId: a.id }, `Dismiss board ${a.board}`) },
+                            },
+                            'Dismiss',
+                          ),
                       ]),
                     ]),
                   ),

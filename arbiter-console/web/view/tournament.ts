@@ -28,7 +28,11 @@ export function tournamentView(ctrl: TournamentCtrl): VNode {
       hl('div#t-reason-bar.round-actions', [
         hl('label', [
           'Reason (journal) ',
-          hl('input#t-reason', { attrs: { maxlength: '200' }, props: { value: ctrl.reason }, on: { input: (e: Event) => ctrl.setReason((e.target as HTMLInputElement).value) } }),
+          hl('input#t-reason', {
+            attrs: { maxlength: '200' },
+            props: { value: ctrl.reason },
+            on: { input: (e: Event) => ctrl.setReason((e.target as HTMLInputElement).value) },
+          }),
         ]),
       ]),
     sections.length > 1 &&

@@ -33,8 +33,15 @@ export function trfImportBox(ctrl: TournamentCtrl): VNode {
 function importPreview(ctrl: TournamentCtrl, p: TrfImportPreview): VNode {
   const rounds = p.rounds > 0 ? `; rounds 1–${p.rounds} played elsewhere (${p.games} games, ${p.byes} byes)` : '; no rounds played';
   return hl('div.t-import-preview', [
-    hl('p', `${p.from} into section ${p.section}: ${p.players.inFile} players, ${p.players.changed.length} with new registration data${rounds}. Then ${p.next}.`),
-    p.players.changed.length > 0 && hl('ul', p.players.changed.map((c) => hl('li', `${c.name}: ${c.changes.join(', ')}`))),
+    hl(
+      'p',
+      `${p.from} into section ${p.section}: ${p.players.inFile} players, ${p.players.changed.length} with new registration data${rounds}. Then ${p.next}.`,
+    ),
+    p.players.changed.length > 0 &&
+      hl(
+        'ul',
+        p.players.changed.map((c) => hl('li', `${c.name}: ${c.changes.join(', ')}`)),
+      ),
     p.players.notInFile.length > 0 && hl('p', `Not in the file (left as they are): ${p.players.notInFile.join(', ')}`),
     p.notImported.length > 0 && hl('p.warning', `Not imported: ${p.notImported.join('; ')}`),
     hl('p.hint', `SHA-256 ${p.digest}`),
