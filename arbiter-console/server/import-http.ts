@@ -98,13 +98,13 @@ export async function answerImport(req: IncomingMessage, ctx: ImportContext): Pr
       code: 'no-section' satisfies RefusalCode,
       sections: ctx.sections(),
     });
-  const holder = who.role === 'chief' && request.name ? ctx.credentials.holderOf(request.name) : undefined;
-  if (holder && holder.id !== who.id)
+  const acting = ctx.credentials.actingAs(who, request.name);
+  if (!acting.ok)
     return json(403, {
-      error: `'${request.name}' is the name of credential ${holder.id} (${holder.role}): the chief arbiter's token cannot import under it`,
+      error: `'${request.name}' is the name of credential ${acting.holder.id} (${acting.holder.role}): the chief arbiter's token cannot import under it`,
       code: 'forbidden' satisfies RefusalCode,
     });
-  const by = who.role === 'chief' && request.name ? request.name : who.name;
+  const by = acting.arbiter.name;
   const outcome = desk.importTrf({ trf: request.trf, from: request.from, preview: request.preview }, { name: by, credential: who.id });
   if (!outcome.ok) return json(422, { error: outcome.reason, code: outcome.code, ...(outcome.article !== undefined ? { article: outcome.article } : {}) });
   return json(200, {

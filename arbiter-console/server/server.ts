@@ -258,15 +258,14 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
   };
 
   const admit = (session: ClientSession, arbiter: Arbiter, helloName: string | undefined): void => {
-    // The printed token has no name of its own: the chief says who he is in hello, but never as a
-    // member of his team (the journal, the PGN and the page would show the deputy's name on his actions).
-    const holder = arbiter.role === 'chief' && helloName ? credentials.holderOf(helloName) : undefined;
-    if (holder && holder.id !== arbiter.id)
+    // The printed token has no name of its own: the chief says who he is in hello (credentials.actingAs).
+    const acting = credentials.actingAs(arbiter, helloName);
+    if (!acting.ok)
       return session.error(
         'forbidden',
-        `'${helloName}' is the name of credential ${holder.id} (${holder.role}): the chief arbiter's token cannot act under it; say who you are by a name of your own`,
+        `'${helloName}' is the name of credential ${acting.holder.id} (${acting.holder.role}): the chief arbiter's token cannot act under it; say who you are by a name of your own`,
       );
-    const who: Arbiter = arbiter.role === 'chief' && helloName ? { ...arbiter, name: helloName } : arbiter;
+    const who = acting.arbiter;
     session.welcome({ kind: 'arbiter', arbiter: who });
     session.answer({ type: 'welcome', protocol: PROTOCOL_VERSION, role: 'arbiter', arbiter: who, heartbeatMs: limits.heartbeatMs });
     broadcast.snapshot(session);

@@ -44,6 +44,12 @@ export interface Credentials {
    * trimmed and without case: 'FA North' and 'fa north' are one arbiter to the people reading the PGN).
    */
   holderOf(name: string): Arbiter | undefined;
+  /**
+   * Who acts when `arbiter` says he is `claimed`: the printed chief's token has no name of its own and
+   * takes the one he gives, never a team member's (the journal, the PGN and the page would show the
+   * deputy's name on his actions); a named credential is always its own name. `holder`: whose name it is.
+   */
+  actingAs(arbiter: Arbiter, claimed: string | undefined): { readonly ok: true; readonly arbiter: Arbiter } | { readonly ok: false; readonly holder: Arbiter };
   /** Revokes a named credential; the chief's token cannot be revoked (delete its file and restart). */
   revoke(id: string, at?: Date): CredentialInfo | undefined;
   list(): CredentialInfo[];
@@ -94,6 +100,12 @@ export async function openCredentials(dataDir: string, chiefName = 'Chief Arbite
     return c && { id: c.id, name: c.name, role: c.role, ...(c.sector ? { sector: c.sector } : {}) };
   };
 
+  const holderOf = (name: string): Arbiter | undefined => {
+    const key = sameName(name);
+    if (sameName(chief.name) === key) return chief;
+    const held = named.find((n) => n.revokedAt === undefined && sameName(n.name) === key);
+    return held && arbiterOf(held.id);
+  };
   return {
     ...(newToken ? { newToken } : {}),
     known(token) {
@@ -139,11 +151,11 @@ export async function openCredentials(dataDir: string, chiefName = 'Chief Arbite
       save();
       return info(named[i]!);
     },
-    holderOf(name) {
-      const key = sameName(name);
-      if (sameName(chief.name) === key) return chief;
-      const held = named.find((n) => n.revokedAt === undefined && sameName(n.name) === key);
-      return held && arbiterOf(held.id);
+    holderOf,
+    actingAs(arbiter, claimed) {
+      if (arbiter.role !== 'chief' || !claimed) return { ok: true, arbiter };
+      const holder = holderOf(claimed);
+      return holder && holder.id !== arbiter.id ? { ok: false, holder } : { ok: true, arbiter: { ...arbiter, name: claimed } };
     },
     list: () => named.map(info),
   };

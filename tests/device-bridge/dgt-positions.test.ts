@@ -179,12 +179,35 @@ describe('positions to moves', () => {
 
 // A console restarted mid-game: the tracker starts at the journal's position, and the board's first dump
 // shows what the players did meanwhile.
+/** The position after these moves from the start. */
+const after = (...sans: string[]): string => {
+  const chess = new Chess();
+  for (const san of sans) chess.move(san);
+  return chess.fen();
+};
+
+/**
+ * After 1.e4 the journal has 4 presses without their moves; the board, read again, shows the position
+ * after 3.Bc4 (still for 400 ms): what a board unplugged for 4 plies gives.
+ */
+function unpluggedAfterE4() {
+  const scheduler = createManualScheduler();
+  const events: PositionEvent[] = [];
+  const fork = new PositionTracker({
+    scheduler,
+    stableMs: 400,
+    confirmMs: 2_500,
+    onEvent: (e) => events.push(e),
+    fen: after('e4'),
+    pressed: 'white',
+    unreadPresses: 4,
+  });
+  fork.boardDump(squaresOf(after('e4', 'e5', 'Nf3', 'Nc6', 'Bc4')));
+  scheduler.advanceBy(400);
+  return { scheduler, events, fork };
+}
+
 describe('a resumed game', () => {
-  const after = (...sans: string[]) => {
-    const chess = new Chess();
-    for (const san of sans) chess.move(san);
-    return chess.fen();
-  };
   const resumed = (fen: string, pressed?: 'white' | 'black') => {
     const scheduler = createManualScheduler();
     const events: PositionEvent[] = [];
@@ -218,19 +241,7 @@ describe('a resumed game', () => {
       );
     // The game goes on from there: Black's Nf6, pressed before (or after) the board was still.
     const goOn = (pressFirst: boolean) => {
-      const scheduler = createManualScheduler();
-      const events: PositionEvent[] = [];
-      const fork = new PositionTracker({
-        scheduler,
-        stableMs: 400,
-        confirmMs: 2_500,
-        onEvent: (e) => events.push(e),
-        fen: after('e4'),
-        pressed: 'white',
-        unreadPresses: 4,
-      });
-      fork.boardDump(squaresOf(after('e4', 'e5', 'Nf3', 'Nc6', 'Bc4')));
-      scheduler.advanceBy(400);
+      const { scheduler, events, fork } = unpluggedAfterE4();
       expect(events.filter((e) => e.type === 'move' || e.type === 'reseed')).toEqual([]);
       events.length = 0;
       if (pressFirst) fork.clockPressed('black');
@@ -270,19 +281,7 @@ describe('a resumed game', () => {
   it('a re-seed the presses count carries the move number the game reached, and so do the moves after it', () => {
     // After 1.e4 the board was unplugged for 4 plies (4 presses without moves): it shows the position
     // after 3.Bc4 with Black to move, move 3, not move 1 as the last position read said.
-    const scheduler = createManualScheduler();
-    const events: PositionEvent[] = [];
-    const fork = new PositionTracker({
-      scheduler,
-      stableMs: 400,
-      confirmMs: 2_500,
-      onEvent: (e) => events.push(e),
-      fen: after('e4'),
-      pressed: 'white',
-      unreadPresses: 4,
-    });
-    fork.boardDump(squaresOf(after('e4', 'e5', 'Nf3', 'Nc6', 'Bc4')));
-    scheduler.advanceBy(400);
+    const { scheduler, events, fork } = unpluggedAfterE4();
     fork.clockPressed('black');
     fork.fieldUpdate(squareIndex('g8'), '.');
     fork.fieldUpdate(squareIndex('f6'), 'n');
