@@ -10,7 +10,7 @@ import type { ArbiterCommand, TournamentCommand } from './contract/index.ts';
 import { PlayingHall, type CommandBy } from './hall/index.ts';
 import { Journal, type Durability } from './journal/index.ts';
 import type { LateArrival } from './simulation/index.ts';
-import { prepareDataDir, StartFailure, Teardown } from './start/index.ts';
+import { logLine, prepareDataDir, StartFailure, Teardown } from './start/index.ts';
 import { startConsoleServer, type ConsoleServer, type ConsoleServerOptions } from './server/index.ts';
 import { Team } from './team/index.ts';
 import { TournamentDesk } from './desk/index.ts';
@@ -135,7 +135,7 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
   if (options.bus) {
     if ((options.devices ?? []).length > 0) throw new Error('devices belong on the hall hosts on the bus (zeitnot hall-host --device ...), not on the console');
     const joined = await joinAsConsole(options.bus, journal, { ...(options.event ? { event: options.event } : {}), scale: options.scale ?? 1 }, (m) =>
-      process.stderr.write(`zeitnot serve: bus: ${m}\n`),
+      logLine(process.stderr, 'zeitnot serve', `bus: ${m}`),
     );
     onBus = joined;
     teardown.defer('the bus connection', () => joined.stop());
@@ -223,7 +223,7 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
       start: options.autoStart ?? false,
       publish: options.autopilot !== undefined,
       ...(onBus ? { deskCommand: (d: TournamentDesk, command: TournamentCommand, by: string) => onBus!.deskCommand(d, command, by) } : {}),
-      warn: (message) => process.stderr.write(`zeitnot serve: simulated arbiter: ${message}\n`),
+      warn: (message) => logLine(process.stderr, 'zeitnot serve', `simulated arbiter: ${message}`),
     });
     teardown.defer('the simulated arbiter', () => autopilot.stop());
   }

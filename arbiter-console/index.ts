@@ -10,4 +10,4 @@ export { seatFor, TournamentDesk } from './desk/index.ts';
 export { startHallHost } from './on-bus/index.ts';
 export { Coalescer, ViewMaker, workerBuilder, type BuilderSetup, type TournamentBuilder } from './server/index.ts';
 export { demoLateArrivals } from './simulation/index.ts';
-export { prepareDataDir, StartFailure, Teardown, type StartFailureCode, type TeardownFailure } from './start/index.ts';
+export { logLine, prepareDataDir, StartFailure, Teardown, type StartFailureCode, type TeardownFailure } from './start/index.ts';

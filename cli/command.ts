@@ -74,7 +74,10 @@ export function parseOptions<const O extends OptionSpecs, const P extends boolea
  * keeps what happened either way.
  */
 export async function runUntilStopped(name: string, running: { stop(): Promise<void> }): Promise<number> {
-  process.on('uncaughtException', (err) => process.stderr.write(`${name}: unexpected error (still running): ${err.stack ?? String(err)}\n`));
+  // The stack is kept whole: it is what a bug report needs.
+  process.on('uncaughtException', (err) =>
+    process.stderr.write(`${new Date().toISOString()} ${name}: unexpected error (still running): ${err.stack ?? String(err)}\n`),
+  );
   const stopped = await new Promise<unknown>((resolveStop) => {
     const stop = (): void => {
       process.off('SIGINT', stop);

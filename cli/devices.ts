@@ -1,5 +1,5 @@
 // `zeitnot devices`: which serial ports this machine has and what answers on them.
-import { listSerialPorts, probeDgtPort, probeFirmata, probeLineClock, type ProbeResult } from '../device-bridge/index.ts';
+import { explainPortError, listSerialPorts, probeDgtPort, probeFirmata, probeLineClock, type ProbeResult } from '../device-bridge/index.ts';
 import { failed, parseOptions, UsageError, type Command } from './command.ts';
 
 const help = `zeitnot devices: list serial ports and what answers on them.
@@ -79,7 +79,8 @@ export const command: Command = {
     const results: PortReport[] = [];
     for (const port of all) {
       const probed = await probePort(port.path, timeoutMs);
-      results.push({ ...port, ...probed });
+      // The OS's words with the fix (dialout group, unplugged board, the program holding the port).
+      results.push({ ...port, ...probed, ...(probed.error === undefined ? {} : { error: explainPortError(port.path, probed.error) }) });
     }
     if (json) for (const r of results) process.stdout.write(JSON.stringify(r) + '\n');
     else if (results.length === 0) process.stdout.write('no serial ports found\n');

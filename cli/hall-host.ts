@@ -1,6 +1,6 @@
 // `zeitnot hall-host`: the boards of one machine of a hall on the bus (docs/hall.md).
 import { resolve } from 'node:path';
-import { parseBoardRanges, parseDeviceSpec, startHallHost } from '../arbiter-console/index.ts';
+import { logLine, parseBoardRanges, parseDeviceSpec, startHallHost } from '../arbiter-console/index.ts';
 import { checkToken } from '../bus/index.ts';
 import { presetNames } from '../tournament/index.ts';
 import { busHelp, busOptionSpecs, busOptionsFrom } from './bus-options.ts';
@@ -101,8 +101,8 @@ async function hallHost(args: string[]): Promise<number> {
     durability,
     devices,
     ...(simulate !== 0 ? { simulate: { boards: simulate, hardware } } : {}),
-    warn: (m) => process.stderr.write(`zeitnot hall-host: ${m}\n`),
-    waiting: (what) => process.stdout.write(`zeitnot hall host ${hostId}: waiting for ${what} on the bus\n`),
+    warn: (m) => logLine(process.stderr, 'zeitnot hall-host', m),
+    waiting: (what) => logLine(process.stdout, `zeitnot hall host ${hostId}`, `waiting for ${what} on the bus`),
   });
   for (const w of running.warnings) process.stderr.write(`zeitnot hall-host: warning: ${w}\n`);
   process.stdout.write(

@@ -24,6 +24,7 @@ export { type PositionEvent, PositionTracker } from './dgt/positions.ts';
 export { ClockCommand, DgtCommand, type PieceLetter, squareIndex } from './dgt/protocol.ts';
 export { type BindingInterface, listSerialPorts, probeDgtPort, type ProbeResult } from './dgt/session.ts';
 export { createFirmataClock } from './firmata/firmata-clock.ts';
+export { explainPortError } from './port-errors.ts';
 export { probeFirmata } from './firmata/firmata-io.ts';
 export {
   type DeviceLine,

@@ -2,7 +2,8 @@
 // trouble (a port that fails to open leaves its board disconnected, journaled with the cause and the
 // fix, and is tried again; the others come up), and mirrored clocks compared with the engine.
 import type { PlayingHall } from '../hall/index.ts';
-import { actedOn, explainPortError, openDevice, type DeviceSpec, type OpenedDevice } from './devices.ts';
+import { explainPortError } from '../../device-bridge/index.ts';
+import { actedOn, openDevice, type DeviceSpec, type OpenedDevice } from './devices.ts';
 import { schedulerOf, type HallClock } from '../hall/index.ts';
 
 export interface DeviceStart {

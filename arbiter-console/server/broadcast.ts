@@ -9,6 +9,7 @@ import type { HallChange, PlayingHall } from '../hall/index.ts';
 import type { ClockReference } from '../contract/index.ts';
 import type { Team } from '../team/index.ts';
 import type { TournamentDesk } from '../desk/index.ts';
+import { logLine } from '../start/index.ts';
 import { workerBuilder, type BuilderSetup, type BuiltViews, type TournamentBuilder, type ViewRequest, type ViewRole } from './tournament-builder.ts';
 
 interface SentView {
@@ -59,7 +60,7 @@ export class Broadcast {
     this.#intervalMs = options.tournamentIntervalMs ?? 500;
     this.#viewDesks = this.#desks ? [...this.#desks.values()] : this.#desk ? [this.#desk] : [];
     const first = this.#viewDesks[0];
-    const make = options.tournamentBuilder ?? ((setup: BuilderSetup) => workerBuilder(setup, (reason) => process.stderr.write(`zeitnot: ${reason}\n`)));
+    const make = options.tournamentBuilder ?? ((setup: BuilderSetup) => workerBuilder(setup, (reason) => logLine(process.stderr, 'zeitnot serve', reason)));
     this.#builder = first ? make({ event: first.event, sections: this.#viewDesks.map((d) => d.section.id) }) : undefined;
     this.#unsubscribe.push(this.#hall.subscribe((change) => this.#onHall(change)));
     for (const d of this.#viewDesks) this.#unsubscribe.push(d.subscribe(() => this.#tournamentChanged()));

@@ -181,6 +181,12 @@ describe('zeitnot devices', () => {
     expect(ports.find((p) => p.path === pair.a)).toEqual({ path: pair.a, line: { name: 'LINE-7', version: 1 } });
   });
 
+  it('says what to do about a port that cannot be opened', async () => {
+    const { code, stdout } = await zeitnot(['devices', '--path', '/dev/ttyZEITNOT9', '--timeout', '200']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^\/dev\/ttyZEITNOT9 +cannot open: \/dev\/ttyZEITNOT9 does not exist: is the board plugged in and switched on\?/m);
+  });
+
   it('rejects a bad timeout', async () => {
     const { code, stderr } = await zeitnot(['devices', '--timeout', 'soon']);
     expect(code).toBe(2);

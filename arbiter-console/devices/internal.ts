@@ -1,2 +1,0 @@
-// What tests reach beyond index.ts.
-export { explainPortError } from './devices.ts';
