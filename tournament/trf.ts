@@ -587,6 +587,8 @@ export interface TrfExportOptions {
   readonly lineEnding?: '\r' | '\n' | '\r\n';
   /** Default 0000 (NoOpponent). */
   readonly noOpponent?: NoOpponent;
+  /** The team lines (082, 013); default true. The pairing engines (bbpPairings, JaVaFo) refuse a file that has them. */
+  readonly teams?: boolean;
 }
 
 /** Writes a TRF-16 file: headers, XX* extensions, kept lines, players, teams. */
@@ -602,7 +604,8 @@ export function exportTrf(tournament: TrfTournament, options: TrfExportOptions =
   tag('052', tournament.endDate);
   tag('062', tournament.playerCount);
   tag('072', tournament.ratedPlayerCount);
-  tag('082', tournament.teamCount);
+  const teams = options.teams ?? true;
+  if (teams) tag('082', tournament.teamCount);
   tag('092', tournament.type);
   tag('102', tournament.chiefArbiter);
   for (const deputy of tournament.deputyArbiters) tag('112', deputy);
@@ -624,7 +627,7 @@ export function exportTrf(tournament: TrfTournament, options: TrfExportOptions =
   }
   for (const other of tournament.otherLines) out.push(other.text);
   for (const player of tournament.players) out.push(formatPlayerLine(player, options.noOpponent));
-  for (const team of tournament.teams) {
+  for (const team of teams ? tournament.teams : []) {
     out.push(('013 ' + left(team.name, 32) + team.playerIds.map((id) => right(String(id), 4)).join(' ')).trimEnd());
   }
   const eol = options.lineEnding ?? '\n';

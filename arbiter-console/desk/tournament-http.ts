@@ -102,8 +102,13 @@ export function tournamentApi(desk: TournamentDesk | undefined, path: string, qu
       return { status: 200, body: view.prizes };
     case '/api/tournament':
       return { status: 200, body: view };
-    case '/api/trf':
-      return { status: 200, body: exportTrf(sectionTrf(desk.event, desk.section.id, desk.record())), type: 'text/plain; charset=utf-8' };
+    case '/api/trf': {
+      // The pairing engines refuse a file with team lines, so they come on request.
+      const teams = query.get('teams');
+      if (teams !== null && teams !== 'yes' && teams !== 'no') return { status: 400, body: { error: `teams '${teams}': yes or no` } };
+      const trf = exportTrf(sectionTrf(desk.event, desk.section.id, desk.record()), { teams: teams === 'yes' });
+      return { status: 200, body: trf, type: 'text/plain; charset=utf-8' };
+    }
     default:
       return undefined;
   }

@@ -19,7 +19,7 @@ const bbp = bbpPath && existsSync(bbpPath) ? bbpPath : undefined;
 const run = (command: string, ...args: string[]) => spawnSync(command, args, { cwd: root, encoding: 'utf8', timeout: 120_000 });
 
 type Row = { rank: number; id: number; name: string; points: number; tiebreaks: Record<string, number | null> };
-const exported = new Map<string, { trf: string; standings: Row[] }>();
+const exported = new Map<string, { trf: string; withTeams: string; standings: Row[] }>();
 let summary: EventSummary | undefined;
 
 beforeAll(async () => {
@@ -47,8 +47,9 @@ beforeAll(async () => {
     }
     for (const id of ['open', 'b']) {
       const trf = await (await fetch(`${url}/api/trf?section=${id}`)).text();
+      const withTeams = await (await fetch(`${url}/api/trf?section=${id}&teams=yes`)).text();
       const standings = ((await (await fetch(`${url}/api/standings?section=${id}`)).json()) as { standings: Row[] }).standings;
-      exported.set(id, { trf, standings });
+      exported.set(id, { trf, withTeams, standings });
     }
   } finally {
     child.kill('SIGTERM');
@@ -91,12 +92,22 @@ describe('a simulated event exports what other programs check (SA Open 2009, bot
     },
   );
 
+  it('the Open team prize lines (082, 013) only with teams=yes; the file is otherwise the same', () => {
+    const { trf, withTeams } = exported.get('open')!;
+    expect(trf).not.toMatch(/^(013|082) /m);
+    const teamLines = withTeams.split('\n').filter((l) => /^(013|082) /.test(l));
+    expect(teamLines.filter((l) => l.startsWith('013 ')).length).toBeGreaterThan(1);
+    expect(teamLines.filter((l) => l.startsWith('082 '))).toHaveLength(1);
+    expect(withTeams.split('\n').filter((l) => !/^(013|082) /.test(l))).toEqual(trf.split('\n'));
+  });
+
   it.skipIf(!bbp).each(['open', 'b'])(
     '%s: bbpPairings -c reads /api/trf and reports no difference (skipped: set BBPPAIRINGS or BBP to a bbpPairings binary built beside the project)',
     (id) => {
-      // bbpPairings pairs individuals only and refuses team lines (013, the Open's team prize).
+      // The file as served: bbpPairings pairs individuals only and refuses team lines (013), so the
+      // Open's team prize lines come only with teams=yes.
       const file = join(work, `${id}-individual.trf`);
-      writeFileSync(file, exported.get(id)!.trf.replace(/^013 .*\n/gm, ''));
+      writeFileSync(file, exported.get(id)!.trf);
       const check = run(bbp!, '--dutch', file, '-c');
       expect(check.status, check.stderr).toBe(0);
       // One 'NAME: Round #N' line per round; a difference is listed under its round ('Checker pairings').

@@ -67,6 +67,9 @@ describe('TRF-16', () => {
     expect(t.players[1]?.sex).toBe('w');
     const again = parseTrf(exportTrf(t));
     expect(again).toEqual(t);
+    // For the pairing engines, which refuse team lines: the same file without 082 and 013.
+    const individual = exportTrf(t, { teams: false });
+    expect(individual.split('\n')).toEqual(exportTrf(t).split('\n').filter((l) => !/^(082|013) /.test(l)));
   });
 
   const brokenScores = (): string =>
