@@ -12,7 +12,13 @@ FILE is TRF-16 (FIDE C.04 Annex 2) with the JaVaFo/bbpPairings extensions and th
 zeitnot reads (142 rounds, 152 initial colour, 162 scoring, 192 pairing system). It must be text:
 UTF-8 or Latin-1; an empty file, UTF-16 and binary data are refused.
 
-Exit codes: 0 valid (check) or written (format), 2 bad arguments, 3 unreadable or invalid file.`;
+Besides the file's own rules, check reports what a pairing engine (bbpPairings, zeitnot pair) would
+refuse: a 152 that is not W or B, a 260 with one player, a forbidden pair or acceleration naming a player
+without a 001 line, fewer rounds (XXR) than the file has paired; and, as warnings, what the engines read
+otherwise than it looks meant: a 240 bye or an XXZ absence for a player the file lacks, an XXP of one.
+
+Exit codes: 0 valid (check) or written (format), 1 valid with warnings (check), 2 bad arguments,
+3 unreadable or invalid file.`;
 
 /** The file's reading, or the one problem that stopped it (not text, unreadable). */
 function read(file: string): TrfReading | TrfError {
@@ -30,8 +36,8 @@ function read(file: string): TrfReading | TrfError {
   }
 }
 
-function report(file: string, problems: readonly TrfError[]): boolean {
-  for (const p of problems) process.stderr.write(`${file}:${p.line}:${p.column}: ${p.problem}\n`);
+function report(file: string, problems: readonly TrfError[], label = ''): boolean {
+  for (const p of problems) process.stderr.write(`${file}:${p.line}:${p.column}: ${label}${p.problem}\n`);
   return problems.length === 0;
 }
 
@@ -52,8 +58,11 @@ export const command: Command = {
     const t = reading.tournament;
     if (action === 'check') {
       const rounds = Math.max(0, ...t.players.map((p) => p.rounds.length));
-      process.stdout.write(`${file}: valid TRF, ${t.players.length} players, ${rounds} rounds${t.totalRounds ? ` of ${t.totalRounds}` : ''}\n`);
-      return 0;
+      const clean = report(file, reading.warnings, 'warning: ');
+      const size = `${t.players.length} players, ${rounds} rounds${t.totalRounds ? ` of ${t.totalRounds}` : ''}`;
+      const warned = reading.warnings.length;
+      process.stdout.write(clean ? `${file}: valid TRF, ${size}\n` : `${file}: readable TRF, ${size}, with ${warned} warning${warned === 1 ? '' : 's'}\n`);
+      return clean ? 0 : 1;
     }
     const text = exportTrf(t);
     if (out === undefined) process.stdout.write(text);

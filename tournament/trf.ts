@@ -1,6 +1,10 @@
 // TRF-16 (FIDE C.04 Annex 2) with the JaVaFo / bbpPairings XX* and BB* extensions.
 // The model is the file's own vocabulary (starting ranks, result codes); standings, tie-breaks and
 // the pairing engine all read it. Columns below are 1-based and inclusive, as in the spec.
+import { ENGINE_LINE_CODES, engineLineCheck, readEngineLine, type EngineLine } from './trf-engine-lines.ts';
+import { TrfError } from './trf-error.ts';
+
+export { TrfError };
 
 export type TrfColour = 'w' | 'b';
 
@@ -106,18 +110,6 @@ export interface TrfTournament {
   readonly otherLines: readonly TrfOtherLine[];
 }
 
-/** A problem in a TRF file, at its 1-based line and column. */
-export class TrfError extends Error {
-  constructor(
-    readonly line: number,
-    readonly column: number,
-    readonly problem: string,
-  ) {
-    super(`TRF line ${line}:${column}: ${problem}`);
-    this.name = 'TrfError';
-  }
-}
-
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const latin1 = new TextDecoder('latin1');
 
@@ -196,6 +188,20 @@ export function entryPoints(entry: TrfRoundEntry, scoring: TrfScoring = standard
 
 /** Played over the board (including games of less than one move). */
 export const isPlayed = (entry: TrfRoundEntry): boolean => entry.opponent !== null && '1=0WDL'.includes(entry.result);
+
+/** Paired in that round: an opponent, a pairing-allocated bye (U) or a forfeit win (+), as opposed to a requested bye. */
+export const paired = (entry: TrfRoundEntry): boolean => entry.opponent !== null || entry.result === 'U' || entry.result === '+';
+
+/** Rounds of `tournament` already paired: the last column in which anyone was paired. */
+export function pairedRounds(tournament: TrfTournament): number {
+  let rounds = 0;
+  for (const player of tournament.players) {
+    player.rounds.forEach((entry, index) => {
+      if (paired(entry) || index < player.rounds.length - 1) rounds = Math.max(rounds, index + 1);
+    });
+  }
+  return rounds;
+}
 
 export const totalPoints = (player: TrfPlayer, scoring: TrfScoring = standardScoring): number =>
   player.rounds.reduce((sum, entry) => sum + entryPoints(entry, scoring), 0);
@@ -342,6 +348,8 @@ export interface TrfReading {
   readonly tournament: TrfTournament;
   /** In file order (lines first, then the cross-checks); empty for a valid file. */
   readonly problems: readonly TrfError[];
+  /** What the pairing engines read otherwise than it looks meant (a bye for a player the file lacks): not refused. */
+  readonly warnings: readonly TrfError[];
 }
 
 /**
@@ -361,6 +369,8 @@ export function readTrf(text: string): TrfReading {
   const playerLines = new Map<number, number>();
   const teams: TrfTeam[] = [];
   const otherLines: TrfOtherLine[] = [];
+  const engineLines: { readonly engine: EngineLine; readonly lineNo: number }[] = [];
+  let roundsLine = 0;
   const scoring: { -readonly [K in keyof TrfScoring]: number } = { ...standardScoring };
   let customScoring = false;
   const problems: TrfError[] = [];
@@ -438,6 +448,7 @@ export function readTrf(text: string): TrfReading {
         const rounds = number('number of rounds');
         if (!Number.isInteger(rounds) || rounds < 1) throw new TrfError(lineNo, 5, `number of rounds ${rest} is not a positive integer`);
         header.totalRounds = rounds;
+        roundsLine = lineNo;
         return;
       }
       case 'XXC':
@@ -466,6 +477,10 @@ export function readTrf(text: string): TrfReading {
       scoring[bbKey] = number(code);
       customScoring = true;
       return;
+    }
+    if (ENGINE_LINE_CODES.has(code)) {
+      const engine = readEngineLine(line, lineNo);
+      if (engine) engineLines.push({ engine, lineNo });
     }
     otherLines.push({ code, text: line });
   };
@@ -500,8 +515,34 @@ export function readTrf(text: string): TrfReading {
     teams,
     otherLines,
   };
-  problems.push(...crossCheck(tournament, playerLines, unreadable));
-  return { tournament, problems };
+  const engine = engineCheck(tournament, engineLines, roundsLine);
+  problems.push(...crossCheck(tournament, playerLines, unreadable), ...engine.problems);
+  return { tournament, problems, warnings: engine.warnings };
+}
+
+/**
+ * What a pairing engine would refuse or misread beyond single lines (trf-engine-lines.ts): a player
+ * named on an engine line who has no 001 line; fewer rounds (XXR) than the file has paired.
+ */
+function engineCheck(
+  tournament: TrfTournament,
+  engineLines: readonly { readonly engine: EngineLine; readonly lineNo: number }[],
+  roundsLine: number,
+): { problems: TrfError[]; warnings: TrfError[] } {
+  const problems: TrfError[] = [];
+  const warnings: TrfError[] = [];
+  const ids = new Set(tournament.players.map((player) => player.id));
+  for (const { engine, lineNo } of engineLines) {
+    const { refused, misread } = engineLineCheck(engine, (id) => ids.has(id));
+    for (const p of refused) problems.push(new TrfError(lineNo, p.column, p.problem));
+    for (const p of misread) warnings.push(new TrfError(lineNo, p.column, p.problem));
+  }
+  // A column with a requested bye counts: it is the round about to be paired (bbpPairings refuses it too).
+  const columns = Math.max(0, ...tournament.players.map((player) => player.rounds.length));
+  if (tournament.totalRounds !== undefined && tournament.totalRounds < columns) {
+    problems.push(new TrfError(roundsLine, 5, `the tournament has ${tournament.totalRounds} rounds (XXR), but the file has entries for ${columns}`));
+  }
+  return { problems, warnings };
 }
 
 /** Parses a TRF; throws the first problem readTrf finds (TrfError naming line and column). */
@@ -514,10 +555,14 @@ export function parseTrf(text: string): TrfTournament {
 function crossCheck(tournament: TrfTournament, playerLines: Map<number, number>, unreadable: ReadonlySet<number>): TrfError[] {
   const problems: TrfError[] = [];
   const byId = new Map(tournament.players.map((player) => [player.id, player]));
+  const playedRounds = pairedRounds(tournament);
   for (const player of tournament.players) {
     const lineNo = playerLines.get(player.id) ?? 0;
     const sum = totalPoints(player, tournament.scoring);
-    if (Math.abs(sum - player.points) > 1e-9) {
+    // A bye requested for the round about to be paired may be left out of the points, as the pairing
+    // engines read it (bbpPairings: the score of the rounds played, or with the next round's points).
+    const played = player.rounds.slice(0, playedRounds).reduce((total, entry) => total + entryPoints(entry, tournament.scoring), 0);
+    if (Math.abs(sum - player.points) > 1e-9 && Math.abs(played - player.points) > 1e-9) {
       problems.push(new TrfError(lineNo, 81, `player ${player.id} (${player.name}) has ${player.points} points but the results add up to ${sum}`));
     }
     player.rounds.forEach((entry, index) => {

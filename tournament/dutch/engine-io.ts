@@ -1,7 +1,8 @@
 // The FIDE pairing engines' command-line contract: pair the next round of a TRF, or re-pair every
 // round of a finished one and list the rounds where the engine would have paired differently.
 import type { TrfTournament } from '../trf.ts';
-import { pairedRounds, pairingOfRound, pairingRequestFromTrf, type PairingOptions } from './from-trf.ts';
+import { pairedRounds } from '../trf.ts';
+import { pairingOfRound, pairingRequestFromTrf, type PairingOptions } from './from-trf.ts';
 import type { Board, RoundPairing } from './model.ts';
 import { pairRound } from './pair.ts';
 

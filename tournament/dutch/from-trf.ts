@@ -1,7 +1,8 @@
 // A TRF (tournament/trf.ts's model) as the pairing engine's request, read the way the FIDE pairing
 // engines read a partial tournament: the round columns after the last paired round are the round
 // about to be paired, and any entry there (H, F, Z) keeps the player out of it.
-import { entryPoints, type TrfPlayer, type TrfRoundEntry, type TrfTournament } from '../trf.ts';
+import { readEngineLine, type EngineLine, type PlayerRef } from '../trf-engine-lines.ts';
+import { entryPoints, paired, pairedRounds, TrfError, type TrfPlayer, type TrfRoundEntry, type TrfTournament } from '../trf.ts';
 import type { Colour, Entrant, PairingRequest, PointSystem, RoundRecord } from './model.ts';
 
 export interface PairingOptions {
@@ -21,19 +22,6 @@ export class PairingInputError extends Error {
 
 const tenths = (points: number): number => Math.round(points * 10);
 
-const paired = (entry: TrfRoundEntry): boolean => entry.opponent !== null || entry.result === 'U' || entry.result === '+';
-
-/** Rounds of `tournament` already paired: the last column in which anyone was paired. */
-export function pairedRounds(tournament: TrfTournament): number {
-  let rounds = 0;
-  for (const player of tournament.players) {
-    player.rounds.forEach((entry, index) => {
-      if (paired(entry) || index < player.rounds.length - 1) rounds = Math.max(rounds, index + 1);
-    });
-  }
-  return rounds;
-}
-
 function record(entry: TrfRoundEntry | undefined, tournament: TrfTournament): RoundRecord {
   if (!entry) return { opponent: null, colour: null, points: tenths(tournament.scoring.zeroBye), played: false, paired: false };
   const played = entry.opponent !== null && '1=0WDL'.includes(entry.result);
@@ -41,22 +29,22 @@ function record(entry: TrfRoundEntry | undefined, tournament: TrfTournament): Ro
   return { opponent: entry.opponent, colour, points: tenths(entryPoints(entry, tournament.scoring)), played, paired: paired(entry) };
 }
 
-function otherLineNumbers(tournament: TrfTournament, code: string): number[][] {
-  return tournament.otherLines
-    .filter((line) => line.code === code)
-    .map((line) =>
-      line.text
-        .slice(3)
-        .trim()
-        .split(/\s+/)
-        .filter((word) => word !== '')
-        .map((word) => {
-          const id = Number(word);
-          if (!Number.isInteger(id) || id < 1) throw new PairingInputError(`${code} line: '${word}' is not a pairing number`);
-          return id;
-        }),
-    );
+/** The file's engine lines (XXP, XXZ, 152, 240, 250, 260) as trf-engine-lines.ts reads them. */
+function engineLines(tournament: TrfTournament): EngineLine[] {
+  const read: EngineLine[] = [];
+  for (const { text } of tournament.otherLines) {
+    try {
+      const engine = readEngineLine(text, 0);
+      if (engine) read.push(engine);
+    } catch (error) {
+      if (error instanceof TrfError) throw new PairingInputError(`${text.slice(0, 3)} line '${text}': ${error.problem}`);
+      throw error;
+    }
+  }
+  return read;
 }
+
+const ids = (players: readonly PlayerRef[]): number[] => players.map((p) => p.id);
 
 /** XXA lines: id in columns 5-8, the points of round r in columns 10+5(r-1) .. 13+5(r-1). */
 function accelerations(tournament: TrfTournament): Map<number, number[]> {
@@ -76,41 +64,22 @@ function accelerations(tournament: TrfTournament): Map<number, number[]> {
   return result;
 }
 
-/** A number in `line`'s columns [from, to) (0-based, as bbpPairings reads TRF-2026 records). */
-function columns(line: string, from: number, to: number, what: string): number {
-  const text = line.slice(from, to).trim();
-  const value = Number(text);
-  if (text === '' || !Number.isFinite(value))
-    throw new PairingInputError(`${line.slice(0, 3)} line '${line}': ${what} '${text}' in columns ${from + 1}-${to} is not a number`);
-  return value;
-}
-
-/** Pairing numbers every 5 columns from column `from` (0-based) to the end of a TRF-2026 record. */
-function playerList(line: string, from: number): number[] {
-  const ids: number[] = [];
-  for (let start = from; start < line.trimEnd().length; start += 5) ids.push(columns(line, start, start + 4, 'pairing number'));
-  return ids;
-}
-
 /**
- * TRF-2026 records as bbpPairings reads them: 240 (byes: type in column 5, round in 7-9, players from
- * column 11; a player with a bye in the round to pair is not paired), 250 (accelerations: game points
- * in 10-13, rounds 15-17 to 19-21, players 23-26 to 28-31), 260 (forbidden pairs: rounds 5-7 to 9-11,
- * players from column 13).
+ * TRF-2026 records as bbpPairings reads them for the round to pair: 240 (a player with a bye in it is
+ * not paired), 260 (pairs forbidden in it), 250 (accelerations of the rounds they name).
  */
-function records2026(tournament: TrfTournament, round: number): { byes: number[]; forbidden: number[][]; accelerations: Map<number, number[]> } {
+function records2026(lines: readonly EngineLine[], round: number): { byes: number[]; forbidden: number[][]; accelerations: Map<number, number[]> } {
   const byes: number[] = [];
   const forbidden: number[][] = [];
   const accelerations = new Map<number, number[]>();
-  for (const { code, text } of tournament.otherLines) {
-    if (code === '240' && columns(text, 6, 9, 'round') === round) byes.push(...playerList(text, 10));
-    if (code === '260' && columns(text, 4, 7, 'first round') <= round && round <= columns(text, 8, 11, 'last round')) forbidden.push(playerList(text, 12));
-    if (code === '250') {
-      const points = tenths(columns(text, 9, 13, 'game points'));
-      const [from, to] = [columns(text, 14, 17, 'first round'), columns(text, 18, 21, 'last round')];
-      for (let id = columns(text, 22, 26, 'first player'); id <= columns(text, 27, 31, 'last player'); id++) {
+  for (const line of lines) {
+    if (line.code === '240' && line.round === round) byes.push(...ids(line.players));
+    if (line.code === '260' && line.firstRound <= round && round <= line.lastRound) forbidden.push(ids(line.players));
+    if (line.code === '250') {
+      const points = tenths(line.points);
+      for (let id = line.firstPlayer.id; id <= line.lastPlayer.id; id++) {
         const values = accelerations.get(id) ?? [];
-        for (let r = from; r <= to; r++) {
+        for (let r = line.firstRound; r <= line.lastRound; r++) {
           while (values.length < r) values.push(0);
           values[r - 1] = points;
         }
@@ -121,15 +90,10 @@ function records2026(tournament: TrfTournament, round: number): { byes: number[]
   return { byes, forbidden, accelerations };
 }
 
-function initialColour(tournament: TrfTournament, players: readonly TrfPlayer[]): Colour {
+function initialColour(tournament: TrfTournament, lines: readonly EngineLine[], players: readonly TrfPlayer[]): Colour {
   if (tournament.configuration.includes('white1')) return 'white';
   if (tournament.configuration.includes('black1')) return 'black';
-  const tag = tournament.otherLines
-    .find((line) => line.code === '152')
-    ?.text.slice(4)
-    .trim();
-  if (tag === 'W') return 'white';
-  if (tag === 'B') return 'black';
+  for (const line of lines) if (line.code === '152') return line.colour;
   // Not given: infer it from the first round in which colours were given, as the engines do.
   let first = Infinity;
   for (const p of players) p.rounds.forEach((e, i) => e.colour && (first = Math.min(first, i)));
@@ -160,12 +124,13 @@ export function pairingRequestFromTrf(tournament: TrfTournament, options: Pairin
   if (playedRounds >= totalRounds) throw new PairingInputError(`all ${totalRounds} rounds have been paired already`);
   const players = [...tournament.players].sort((a, b) => a.id - b.id);
   const absent = new Set<number>();
-  for (const ids of otherLineNumbers(tournament, 'XXZ')) for (const id of ids) absent.add(id);
+  const lines = engineLines(tournament);
+  for (const line of lines) if (line.code === 'XXZ') for (const id of ids(line.players)) absent.add(id);
   for (const player of players) {
     const entry = player.rounds[playedRounds];
     if (round === undefined ? entry !== undefined : entry === undefined || !paired(entry)) absent.add(player.id);
   }
-  const recorded = records2026(tournament, playedRounds + 1);
+  const recorded = records2026(lines, playedRounds + 1);
   for (const id of recorded.byes) absent.add(id);
   const accelerated = accelerations(tournament);
   for (const [id, values] of recorded.accelerations) accelerated.set(id, values);
@@ -194,9 +159,9 @@ export function pairingRequestFromTrf(tournament: TrfTournament, options: Pairin
     playedRounds,
     totalRounds,
     absent,
-    initialColour: initialColour(tournament, players),
+    initialColour: initialColour(tournament, lines, players),
     points,
-    forbidden: [...otherLineNumbers(tournament, 'XXP'), ...recorded.forbidden],
+    forbidden: [...lines.flatMap((line) => (line.code === 'XXP' ? [ids(line.players)] : [])), ...recorded.forbidden],
   };
 }
 

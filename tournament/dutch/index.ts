@@ -5,7 +5,7 @@ export { Completion as PairingCompletion } from './completion.ts';
 export { WeightedGraph } from './matching.ts';
 // The matcher's fixed-width arithmetic, for the tests that hold it to BigInt.
 export * as pairingLimbs from './limbs.ts';
-export { pairingRequestFromTrf, pairingOfRound, pairedRounds, PairingInputError, type PairingOptions } from './from-trf.ts';
+export { pairingRequestFromTrf, pairingOfRound, PairingInputError, type PairingOptions } from './from-trf.ts';
 export { formatPairing, pairTrf, checkTrf, type RoundCheck } from './engine-io.ts';
 // The file format the engine reads, so the pair command needs nothing else of tournament/.
 export { decodeTrf, parseTrf } from '../trf.ts';
