@@ -69,7 +69,11 @@ describe('TRF-16', () => {
     expect(again).toEqual(t);
     // For the pairing engines, which refuse team lines: the same file without 082 and 013.
     const individual = exportTrf(t, { teams: false });
-    expect(individual.split('\n')).toEqual(exportTrf(t).split('\n').filter((l) => !/^(082|013) /.test(l)));
+    expect(individual.split('\n')).toEqual(
+      exportTrf(t)
+        .split('\n')
+        .filter((l) => !/^(082|013) /.test(l)),
+    );
   });
 
   const brokenScores = (): string =>
