@@ -16,6 +16,18 @@ export interface RoundBoard {
   readonly whiteFideId?: string;
   readonly blackFideId?: string;
   /**
+   * What broadcasts show of the players, as the event file had them when the round was seated: FIDE
+   * rating (WhiteElo), title, federation. A record of that game, not kept in step with later changes.
+   */
+  readonly whiteElo?: number;
+  readonly blackElo?: number;
+  readonly whiteTitle?: string;
+  readonly blackTitle?: string;
+  readonly whiteFed?: string;
+  readonly blackFed?: string;
+  /** The board number in the section's own pairing (pairings, slips, the PGN's Round "R.B"), where the hall numbers it otherwise. */
+  readonly sectionBoard?: number;
+  /**
    * 'device': a clock in the mirror role keeps this board's time (GameConfig.timekeeper). Set from the
    * devices when the journal is created and kept in it, so a restart replays the same config.
    */
@@ -59,18 +71,27 @@ export function checkRound(round: Round): Round {
   return round;
 }
 
-/** A board's players as the event section has them: names to show, pairing numbers and FIDE ids to go by. */
-export function seatedPlayers(
-  white: EventPlayer,
-  black: EventPlayer,
-): Pick<RoundBoard, 'white' | 'black' | 'whiteId' | 'blackId' | 'whiteFideId' | 'blackFideId'> {
+type SeatedPlayers = Pick<
+  RoundBoard,
+  'white' | 'black' | 'whiteId' | 'blackId' | 'whiteFideId' | 'blackFideId' | 'whiteElo' | 'blackElo' | 'whiteTitle' | 'blackTitle' | 'whiteFed' | 'blackFed'
+>;
+
+/** A board's players as the event section has them: names to show, pairing numbers and FIDE ids to go by, what broadcasts show. */
+export function seatedPlayers(white: EventPlayer, black: EventPlayer): SeatedPlayers {
+  const given = <T>(key: string, value: T | undefined) => (value === undefined ? {} : { [key]: value });
   return {
     white: white.name,
     black: black.name,
     whiteId: white.id,
     blackId: black.id,
-    ...(white.fideId !== undefined ? { whiteFideId: white.fideId } : {}),
-    ...(black.fideId !== undefined ? { blackFideId: black.fideId } : {}),
+    ...given('whiteFideId', white.fideId),
+    ...given('blackFideId', black.fideId),
+    ...given('whiteElo', white.fideRating),
+    ...given('blackElo', black.fideRating),
+    ...given('whiteTitle', white.title),
+    ...given('blackTitle', black.title),
+    ...given('whiteFed', white.federation),
+    ...given('blackFed', black.federation),
   };
 }
 

@@ -38,7 +38,7 @@ export function roundFromEvent(event: ZeitnotEvent, choice: RoundChoice, toMonot
     date: (choice.startWallMs === undefined ? first.scheduledStart : startIso).slice(0, 10).replace(/-/g, '.'),
     scheduledStart: startIso,
     game,
-    boards: setup.boards.map((b) => ({ id: String(b.board), ...seatedPlayers(b.white, b.black) })),
+    boards: setup.boards.map((b) => ({ id: String(b.board), sectionBoard: b.board, ...seatedPlayers(b.white, b.black) })),
   });
 }
 

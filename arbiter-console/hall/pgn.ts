@@ -31,15 +31,22 @@ export function boardPgn(round: Round, board: Board, now: number, wallMs?: numbe
   const s = board.state;
   const lines = board.lines;
   const line = lines[lines.length - 1]!;
+  const info = board.info;
+  // The section's own board number: the hall's numbering is the arbiters', not the players'.
+  const boardNumber = String(info.sectionBoard ?? board.id);
+  const start = new Date(round.scheduledStart).toISOString();
   const tags: [string, string][] = [
     ['Event', round.event],
     ['Site', round.site],
     ['Date', round.date],
-    ['Round', `${round.round}.${board.id}`],
-    ['White', board.info.white],
-    ['Black', board.info.black],
+    ['Round', `${round.round}.${boardNumber}`],
+    ['White', info.white],
+    ['Black', info.black],
     ['Result', result],
-    ['Board', board.id],
+    ['Board', boardNumber],
+    // The round's start as scheduled (or as rescheduled when seated late), which the broadcasts order by.
+    ['UTCDate', start.slice(0, 10).replace(/-/g, '.')],
+    ['UTCTime', start.slice(11, 19)],
     ['TimeControl', pgnTimeControl(round.game.timeControl)],
     ['WhiteClock', clockText(remaining.white)],
     ['BlackClock', clockText(remaining.black)],
@@ -48,9 +55,18 @@ export function boardPgn(round: Round, board: Board, now: number, wallMs?: numbe
     const running = s.status === 'running' ? (s.toMove === 'white' ? 'W' : 'B') : 'N';
     tags.push(['ReferenceTime', `${running}/${new Date(wallMs).toISOString()}`]);
   }
-  // The players' FIDE ids (as broadcasts read them): two entrants of one name stay two players.
-  if (board.info.whiteFideId !== undefined) tags.push(['WhiteFideId', board.info.whiteFideId]);
-  if (board.info.blackFideId !== undefined) tags.push(['BlackFideId', board.info.blackFideId]);
+  // What a relay matches players by (FIDE ids: two entrants of one name stay two players) and shows.
+  const optional: [string, string | number | undefined][] = [
+    ['WhiteFideId', info.whiteFideId],
+    ['BlackFideId', info.blackFideId],
+    ['WhiteElo', info.whiteElo],
+    ['BlackElo', info.blackElo],
+    ['WhiteTitle', info.whiteTitle],
+    ['BlackTitle', info.blackTitle],
+    ['WhiteFed', info.whiteFed],
+    ['BlackFed', info.blackFed],
+  ];
+  for (const [tag, value] of optional) if (value !== undefined) tags.push([tag, String(value)]);
   if (s.result) tags.push(['Termination', s.result.termination]);
   if (line.fen) tags.push(['SetUp', '1'], ['FEN', line.fen]);
   const opening = [...lines.slice(0, -1).map(earlierText), ...line.notes];

@@ -110,10 +110,11 @@ describe('players by pairing number, names for display', () => {
       expect(afterOne.get(1)!.name).toBe(TWIN);
       expect(afterOne.get(2)!.name).toBe(TWIN);
       const pgn1 = await (await fetch(`${run.url}/api/pgn?section=${encodeURIComponent(section)}&round=1`)).text();
-      const gameOf = (text: string, board: string) => text.split(/\n(?=\[Event )/).find((g) => g.includes(`[Board "${board}"]`))!;
+      // The PGN numbers a game by the section's board (Board, Round "R.B"), as the pairings do.
+      const gameOf = (text: string, board: number | undefined) => text.split(/\n(?=\[Event )/).find((g) => g.includes(`[Board "${board}"]`))!;
       const tags = (game: string) => [...game.matchAll(/\[(Result|WhiteFideId|BlackFideId) "([^"]*)"\]/g)].map((m) => `${m[1]} ${m[2]}`);
-      expect(tags(gameOf(pgn1, one.id))).toEqual(one.whiteId === 1 ? ['Result 1-0', 'WhiteFideId 1000001'] : ['Result 0-1', 'BlackFideId 1000001']);
-      expect(tags(gameOf(pgn1, two.id))).toEqual(two.whiteId === 2 ? ['Result 0-1', 'WhiteFideId 1000002'] : ['Result 1-0', 'BlackFideId 1000002']);
+      expect(tags(gameOf(pgn1, one.sectionBoard))).toEqual(one.whiteId === 1 ? ['Result 1-0', 'WhiteFideId 1000001'] : ['Result 0-1', 'BlackFideId 1000001']);
+      expect(tags(gameOf(pgn1, two.sectionBoard))).toEqual(two.whiteId === 2 ? ['Result 0-1', 'WhiteFideId 1000002'] : ['Result 1-0', 'BlackFideId 1000002']);
 
       // Player 3 renamed (the chief's correction): round 2 seats, scores and exports him by number under his new name.
       const old = event.sections.find((s) => s.id === section)!.players.find((p) => p.id === 3)!.name;
