@@ -12,6 +12,7 @@ import {
   sanctionsLedger,
   sectionCrosstable,
   sectionStandings,
+  tiebreakRatings,
   withdrawnOrForfeited,
   type AppealRuling,
   type SectionRecord,
@@ -200,7 +201,7 @@ export function prizesView(event: ZeitnotEvent, sectionId: string, record: Secti
   const standings = sectionStandings(event, sectionId, record);
   const ordered = playoff ? applyPlayoff(standings, playoff) : standings;
   const excluded = section.prizes?.withdrawnOrForfeitedExcluded ? withdrawnOrForfeited(sectionCrosstable(event, sectionId, record), record) : new Set<number>();
-  const awards = awardPrizes(section, ordered, { excluded, fines: sanctionsLedger(section, record).fines });
+  const awards = awardPrizes(section, ordered, { excluded, fines: sanctionsLedger(section, record).fines, ratings: tiebreakRatings(section, record) });
   return {
     currency: section.prizes?.currency ?? '',
     awards: awards.map((a) => ({ ...a, name: nameOf(section.players, a.player) })),
