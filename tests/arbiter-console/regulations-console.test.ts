@@ -245,3 +245,52 @@ describe('SA Open 2009: the regulations at the desk', () => {
     expect(JSON.stringify(sent)).toContain('"regulations"');
   }, 60_000);
 });
+
+describe('Donostia 2009: appeals within one hour of the round, to three members of the other groups (Art. 7-8)', () => {
+  it('runs the hour from the round’s last result, refuses a late appeal and a committee not of the other groups, across a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-regulations-'));
+    dirs.push(dir);
+    const event = presetEvent('donostia-2009');
+    const section = 'kutxa';
+    let o = await open(dir, event, 0);
+    const regs = () => o.run.desks.get(section)!.view('arbiter').regulations;
+    expect(regs().noShows).toBeNull();
+    expect(regs().ratings).toBeNull();
+    await refused(o.chief, { type: 'assignRating', section, player: 3, rating: 2000, reason: 'r' }, 'no-rule');
+
+    const held = await playRound(o, event, section, (w, b) => (w < b ? '1-0' : '1/2-1/2'), { hold: 4 });
+    await refused(o.chief, { type: 'recordNoShow', section, round: 1, player: 1, noNotification: true, reason: 'r' }, 'no-rule');
+    // The round has not ended while a game is still played.
+    const early = await refused(o.chief, { type: 'lodgeAppeal', section, round: 1, player: held!.black, against: 'r' }, 'round-incomplete');
+    expect(early.article).toBe('Donostia 2009 Art. 8');
+    o.source.advance(20 * MIN);
+    await acked(o.chief, { type: 'enterResult', section, ...held, reason: 'scoresheets signed' });
+    o.source.advance(60 * MIN);
+    await refused(o.chief, { type: 'lodgeAppeal', section, round: 1, player: 2, against: 'r', fee: 50 }, 'appeal-fee');
+    await acked(o.chief, { type: 'lodgeAppeal', section, round: 1, player: held!.black, against: 'the arbiter did not stop the clocks for a claim' });
+    o.source.advance(1);
+    await refused(o.chief, { type: 'lodgeAppeal', section, round: 1, player: held!.white, against: 'the same game' }, 'appeal-late');
+
+    const others = event.sections.filter((s) => s.id !== section).map((s) => ({ section: s.id, player: 1 }));
+    const decide = { type: 'decideAppeal', section, appeal: 'A1', upheld: false, reason: 'the claim was not made in the form Art. 9.2 asks' };
+    await refused(o.chief, { ...decide, committee: others.slice(0, 2) }, 'committee-invalid');
+    await refused(o.chief, { ...decide, committee: [...others.slice(0, 2), { section, player: 5 }] }, 'committee-invalid');
+    await refused(o.chief, { ...decide, committee: [...others.slice(0, 2), { section: others[0]!.section, player: 2 }] }, 'committee-invalid');
+    await refused(o.chief, { ...decide, committee: [...others.slice(0, 2), { name: 'An Official' }] }, 'committee-invalid');
+    await acked(o.chief, { ...decide, committee: others });
+
+    o = await restart(o, dir, event);
+    const [appeal] = regs().appeals.log;
+    expect(regs().appeals.rule).toEqual({ deadlineMinutes: 60, after: 'round', committee: '3 members, one of each of the other tournaments' });
+    expect(appeal).toMatchObject({
+      id: 'A1',
+      round: 1,
+      player: { id: held!.black },
+      decision: { upheld: false, committee: event.sections.filter((s) => s.id !== section).map((s) => `${s.players[0]!.name} (${s.name})`) },
+    });
+    expect(appeal).not.toHaveProperty('fee');
+    expect(appeal).not.toHaveProperty('feeReturned');
+    expect(Date.parse(appeal!.deadline) - Date.parse(appeal!.endedAt)).toBe(60 * MIN);
+    expect(Date.parse(appeal!.filedAt) - Date.parse(appeal!.endedAt)).toBe(60 * MIN);
+  }, 60_000);
+});
