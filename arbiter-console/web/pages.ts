@@ -1,5 +1,5 @@
 // The console's pages. The clocks page is the arbiter's screen; the tournament pages (pairings,
-// crosstable, playoffs, fines and prizes: view/tournament.ts) exist when the console runs an event.
+// crosstable, playoffs, fines and prizes, regulations: view/tournament.ts) exist when the console runs an event.
 export interface PageEntry {
   readonly id: string;
   readonly title: string;
@@ -15,6 +15,7 @@ export const pages: readonly PageEntry[] = [
   { id: 'crosstable', title: 'Crosstable', tournament: true },
   { id: 'playoffs', title: 'Playoffs', tournament: true },
   { id: 'fines', title: 'Fines & prizes', tournament: true },
+  { id: 'regulations', title: 'Regulations', tournament: true },
   { id: 'team', title: 'Team', tournament: false, chief: true },
 ];
 
