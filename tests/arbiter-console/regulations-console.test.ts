@@ -223,6 +223,11 @@ describe('SA Open 2009: the regulations at the desk', () => {
       unrated: [{ player: { id: 23 }, assigned: { rating: 1900, afterRound: 4, by: 'IA Chief' } }],
     });
     expect(bestUnder2000()).toMatchObject({ player: 23, amount: 1500 });
+    expect(
+      desk()
+        .view('arbiter')
+        .crosstable.rows.find((r) => r.id === 23)!.rating,
+    ).toBe(1900);
     for (const id of opponents) expect(tpr().get(id), `player ${id}'s TPR`).not.toBe(before.tpr.get(id));
     // C.04.2: the pairing numbers stay as round 4 had them; the export carries the rating.
     const after = await trfNumbers();
