@@ -95,6 +95,11 @@ export class TournamentCtrl {
       .filter((g) => g.source === 'clock').length;
   }
 
+  /** Players of every section who lost by default and whose withdrawal waits for the arbiter's decision. */
+  toDecide(): number {
+    return this.sections().reduce((n, v) => n + (v.regulations.noShows ?? []).filter((s) => s.decided === undefined).length, 0);
+  }
+
   // Sent values are forgotten without a redraw: the console's answer (the delta) shows them next.
   #sent(...keys: string[]): void {
     for (const key of keys) this.#chosen.delete(key);

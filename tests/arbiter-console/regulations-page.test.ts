@@ -43,11 +43,14 @@ describe('the Regulations page', () => {
     const page = await arbiterOn('regulations');
     const row = '#t-content[data-section="open"] #t-no-shows tr[data-no-show="1:20"]';
     await page.waitForSelector(`${row} button[data-t="no-show-withdraw"]`);
+    // The tab says a decision waits.
+    expect(await page.textContent('nav a[data-page="regulations"] .badge')).toBe('1');
     await page.fill('#t-reason', 'no message at the desk or by phone');
     await page.click(`${row} button[data-t="no-show-withdraw"]`);
     await page.waitForFunction((sel) => document.querySelector(sel)?.textContent?.includes('withdrawn from round 2 on'), `${row} td:nth-child(3)`, {
       timeout: 10_000,
     });
+    await page.waitForSelector('nav a[data-page="regulations"] .badge', { state: 'detached', timeout: 10_000 });
     expect(lastAction()).toMatchObject({
       section: 'open',
       action: { type: 'noShow', round: 1, player: 20, noNotification: true, fromRound: 2, reason: 'no message at the desk or by phone' },
