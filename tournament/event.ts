@@ -204,6 +204,8 @@ export const eventSchema = z.strictObject({
       deadlineMinutes: z.number().int().min(1),
       after: z.enum(['game', 'round']),
       fee: money.optional(),
+      /** Who decides (Donostia Art. 7: three members of the other tournaments): checked when an appeal is decided. */
+      committee: z.strictObject({ members: z.number().int().min(1), fromOtherSections: z.boolean() }).optional(),
     })
     .optional(),
   sections: z.array(sectionSchema).min(1),

@@ -18,14 +18,22 @@ export {
 export { presetEvent, presetJson, type PresetName, presetNames } from './presets.ts';
 export { type BoardResult, boardResultFromClock } from './results.ts';
 export {
+  appealDeadline,
+  appealsLog,
+  assignRating,
   clockIncidents,
   emptyRecord,
+  recordNoShow,
+  tiebreakRatings,
+  type Appeal,
+  type AppealRuling,
   type Offence,
   playersToPair,
   recordBoardResult,
   type SectionRecord,
   sectionStandings,
   sectionTrf,
+  type Withdrawal,
 } from './section-record.ts';
 export { type ByeRequest, pairSwissRound } from './swiss.ts';
 export { isTiebreakSpec, parseTiebreak } from './tiebreak-codes.ts';

@@ -130,7 +130,8 @@ const donostia2009: EventInput = {
   startDate: '2009-07-07',
   endDate: '2009-07-16',
   lawsEdition: 'L2009',
-  appeals: { deadlineMinutes: 60, after: 'round' },
+  // Art. 7-8: in writing within one hour of the round's end, to a committee of 3 members of the other tournaments.
+  appeals: { deadlineMinutes: 60, after: 'round', committee: { members: 3, fromOtherSections: true } },
   sections: [
     donostiaGroup('diputacion-foral', 'Tournament Diputacion Foral', '16:30', 2600, 'Diputacion player'),
     donostiaGroup('euskal-xake-eskola', 'Tournament Euskal Xake Eskola', '16:30', 2300, 'Eskola player'),

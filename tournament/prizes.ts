@@ -20,6 +20,11 @@ export interface PrizeOptions {
   readonly fines?: ReadonlyMap<number, number>;
   /** Override the section's sharing rule (Hort as an option). */
   readonly sharing?: PrizeRules['sharing'];
+  /**
+   * The rating a category prize ("Best under 2000") goes by, per player: the section's tie-break ratings,
+   * which include the chief arbiter's assigned ones (SA Open). Absent: FIDE, else national.
+   */
+  readonly ratings?: ReadonlyMap<number, number | null>;
 }
 
 const cents = (x: number): number => Math.round(x * 100) / 100;
@@ -70,7 +75,7 @@ export function awardPrizes(section: EventSection, standings: readonly StandingR
   const qualifies = (id: number, special: PrizeRules['special'][number]): boolean => {
     const p = players.get(id);
     if (!p) return false;
-    const rating = p.fideRating ?? p.nationalRating;
+    const rating = options.ratings ? (options.ratings.get(id) ?? undefined) : (p.fideRating ?? p.nationalRating);
     if (special.maxRating !== undefined && (rating === undefined || rating > special.maxRating)) return false;
     if (special.federation !== undefined && p.federation !== special.federation) return false;
     return true;

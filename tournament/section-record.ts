@@ -27,13 +27,29 @@ export interface Withdrawal {
 }
 
 export interface Appeal {
+  /** The appeal's number in its section's log ("A1"), as the console gives it. */
+  readonly id?: string;
   readonly player: number;
   readonly round: number;
   /** ISO times. */
   readonly filedAt: string;
   /** End of the game or round the appeal concerns (the event says which counts). */
   readonly endedAt: string;
+  /** What is appealed: the arbiter's decision the player contests. */
   readonly text: string;
+  /** The fee paid with the appeal (SA Open: R200). */
+  readonly fee?: number;
+  readonly decision?: AppealDecision;
+}
+
+/** The appeals committee's decision. */
+export interface AppealDecision {
+  readonly upheld: boolean;
+  /** The committee's members as the log shows them. */
+  readonly committee: readonly string[];
+  readonly reason: string;
+  /** ISO time. */
+  readonly at: string;
 }
 
 export interface SectionRecord {
@@ -278,6 +294,13 @@ export interface AppealRuling {
   readonly deadline: string;
   readonly inTime: boolean;
   readonly fee?: number;
+  /** Decided appeals with a fee: whether it goes back (SA Open: "returned if the appeal is successful"). */
+  readonly feeReturned?: boolean;
+}
+
+/** The last instant (ISO) an appeal about what ended at `endedAt` may be lodged: the event's minutes after it. */
+export function appealDeadline(rule: NonNullable<ZeitnotEvent['appeals']>, endedAt: string): string {
+  return new Date(Date.parse(endedAt) + rule.deadlineMinutes * 60_000).toISOString();
 }
 
 /** The appeals log with each appeal's deadline (30 minutes after the game, one hour after the round…). */
@@ -285,8 +308,9 @@ export function appealsLog(event: ZeitnotEvent, record: SectionRecord): AppealRu
   const rule = event.appeals;
   return record.appeals.map((appeal) => {
     if (!rule) return { appeal, deadline: '', inTime: true };
-    const deadlineMs = Date.parse(appeal.endedAt) + rule.deadlineMinutes * 60_000;
-    return { appeal, deadline: new Date(deadlineMs).toISOString(), inTime: Date.parse(appeal.filedAt) <= deadlineMs, fee: rule.fee };
+    const deadline = appealDeadline(rule, appeal.endedAt);
+    const feeReturned = rule.fee !== undefined && appeal.decision ? { feeReturned: appeal.decision.upheld } : {};
+    return { appeal, deadline, inTime: Date.parse(appeal.filedAt) <= Date.parse(deadline), fee: rule.fee, ...feeReturned };
   });
 }
 

@@ -12,6 +12,7 @@ import {
   sanctionsLedger,
   sectionCrosstable,
   sectionStandings,
+  tiebreakRatings,
   withdrawnOrForfeited,
   type AppealRuling,
   type SectionRecord,
@@ -48,6 +49,8 @@ export function crosstableView(event: ZeitnotEvent, sectionId: string, record: S
   const standings = sectionStandings(event, sectionId, record);
   const ordered = playoff ? applyPlayoff(standings, playoff) : standings;
   const byId = new Map(crosstable.players.map((p) => [p.id, p]));
+  // FIDE, else national, else the rating the chief assigned (SA Open: unrated players after round 4).
+  const ratings = tiebreakRatings(section, record);
   return {
     section: section.name,
     roundsPlayed: Math.max(0, ...record.rounds.map((r) => r.round)),
@@ -60,7 +63,7 @@ export function crosstableView(event: ZeitnotEvent, sectionId: string, record: S
         id: row.id,
         name: player?.name ?? '',
         federation: player?.federation ?? '',
-        rating: player?.fideRating ?? player?.nationalRating ?? null,
+        rating: ratings.get(row.id) ?? null,
         points: row.points,
         rounds: (byId.get(row.id)?.rounds ?? []).map((e, i) => ({ round: i + 1, opponent: e.opponent, colour: e.colour, result: e.result })),
         tiebreaks: row.tiebreaks,
@@ -200,7 +203,7 @@ export function prizesView(event: ZeitnotEvent, sectionId: string, record: Secti
   const standings = sectionStandings(event, sectionId, record);
   const ordered = playoff ? applyPlayoff(standings, playoff) : standings;
   const excluded = section.prizes?.withdrawnOrForfeitedExcluded ? withdrawnOrForfeited(sectionCrosstable(event, sectionId, record), record) : new Set<number>();
-  const awards = awardPrizes(section, ordered, { excluded, fines: sanctionsLedger(section, record).fines });
+  const awards = awardPrizes(section, ordered, { excluded, fines: sanctionsLedger(section, record).fines, ratings: tiebreakRatings(section, record) });
   return {
     currency: section.prizes?.currency ?? '',
     awards: awards.map((a) => ({ ...a, name: nameOf(section.players, a.player) })),

@@ -133,6 +133,35 @@ const tournamentCommandOptions = [
     offence: z.enum(['late-arrival', 'electronic-device', 'device-noise', 'device-noise-after-game']),
     note: z.string().trim().max(200).optional(),
   }),
+  /**
+   * SA Open: "a player who does not arrive for a round, without prior notification, will be withdrawn".
+   * `noNotification`: the arbiter confirms no notification came (withdrawn from the next round on);
+   * false: the absence was notified (he stays paired; the console stops asking).
+   */
+  z.strictObject({ type: z.literal('recordNoShow'), section, round: roundNumber, player: playerId, noNotification: z.boolean(), reason }),
+  /** The chief arbiter's rating for an unrated player (SA Open: "after round 4"). */
+  z.strictObject({ type: z.literal('assignRating'), section, player: playerId, rating: z.number().int().min(100).max(3500), reason }),
+  /** A written appeal received now, against an arbiter's decision in `round`, with the fee paid (the event's rule). */
+  z.strictObject({
+    type: z.literal('lodgeAppeal'),
+    section,
+    round: roundNumber,
+    player: playerId,
+    against: z.string().trim().min(1, 'say which decision is appealed').max(200),
+    fee: z.number().int().min(0).max(1_000_000).optional(),
+  }),
+  /** The appeals committee's decision on an appeal of the log ("A1"): its members (players of the event by section and id, or names). */
+  z.strictObject({
+    type: z.literal('decideAppeal'),
+    section,
+    appeal: z.string().regex(/^A[1-9]\d{0,3}$/, 'an appeal of the log: A1, A2, ...'),
+    upheld: z.boolean(),
+    committee: z
+      .array(z.union([z.strictObject({ section: z.string().min(1).max(40), player: playerId }), z.strictObject({ name: z.string().trim().min(1).max(80) })]))
+      .min(1)
+      .max(9),
+    reason,
+  }),
 ] as const;
 export const tournamentCommandSchema = z.discriminatedUnion('type', [...tournamentCommandOptions]);
 export type TournamentCommand = z.infer<typeof tournamentCommandSchema>;

@@ -49,6 +49,16 @@ export const DESK_REFUSALS = [
   'playoff-on-board',
   'not-swiss',
   'no-rule',
+  // The regulations' own steps (desk/regulation-step.ts): a no-show that is none, a rating too early or
+  // for a rated player, an appeal too early, too late, without its fee, unknown, decided, or its committee.
+  'not-a-no-show',
+  'round-incomplete',
+  'player-rated',
+  'appeal-late',
+  'appeal-fee',
+  'unknown-appeal',
+  'appeal-decided',
+  'committee-invalid',
   // What the tournament's rules refuse (the pairing, result or playoff code's own check).
   'tournament-rule',
   'import-too-late',

@@ -127,6 +127,11 @@ export const PERMISSIONS: { readonly [T in CommandType]: Permission } = {
   confirmRound: ROUND_WIDE,
   playoffResult: ROUND_WIDE,
   recordIncident: ROUND_WIDE,
+  // A written appeal is received by whichever arbiter is handed it; the committee's decision is the chief's to record.
+  lodgeAppeal: ROUND_WIDE,
+  decideAppeal: EVENT_CHANGE,
+  recordNoShow: EVENT_CHANGE,
+  assignRating: EVENT_CHANGE,
   pairNextRound: EVENT_CHANGE,
   swapColours: EVENT_CHANGE,
   exchangeOpponents: EVENT_CHANGE,

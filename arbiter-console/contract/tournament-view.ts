@@ -85,6 +85,48 @@ export type TournamentRecord = (
   /** The chief arbiter corrects a player's name: the player stays his pairing number; names are for display. */
   | { readonly type: 'rename'; readonly player: number; readonly name: string; readonly reason: string; readonly by: string }
   | { readonly type: 'incident'; readonly round: number; readonly player: number; readonly offence: Offence; readonly note?: string; readonly by: string }
+  /**
+   * The arbiter's decision on a player who lost by default in `round` (SA Open): no notification came,
+   * so he is withdrawn from `fromRound` on; or (`noNotification` false) he had notified and stays paired.
+   */
+  | {
+      readonly type: 'noShow';
+      readonly round: number;
+      readonly player: number;
+      readonly noNotification: boolean;
+      readonly fromRound?: number;
+      readonly reason: string;
+      readonly by: string;
+    }
+  /** The chief arbiter's rating for an unrated player, once round `afterRound` was complete. */
+  | {
+      readonly type: 'ratingAssigned';
+      readonly player: number;
+      readonly rating: number;
+      readonly afterRound: number;
+      readonly reason: string;
+      readonly by: string;
+    }
+  /** A written appeal received (at the record's time) against a decision in `round`; `endedAt` the console time its game or round ended. */
+  | {
+      readonly type: 'appeal';
+      readonly id: string;
+      readonly round: number;
+      readonly player: number;
+      readonly against: string;
+      readonly fee?: number;
+      readonly endedAt: number;
+      readonly by: string;
+    }
+  /** The appeals committee's decision on appeal `appeal`, its members as the log shows them. */
+  | {
+      readonly type: 'appealDecision';
+      readonly appeal: string;
+      readonly upheld: boolean;
+      readonly committee: readonly string[];
+      readonly reason: string;
+      readonly by: string;
+    }
 ) & {
   /** The id of the credential `by` acted with ('chief': the printed token); absent for the console's own records and in journals before ids. */
   readonly credential?: string;
@@ -174,6 +216,55 @@ export interface DraftView {
   readonly rematches: readonly string[];
 }
 
+/**
+ * What the section's regulations ask of the desk beyond pairing and results (SA Open, Donostia): the
+ * no-shows to decide, the unrated players' ratings, the appeals log. Null parts: the regulation has no such rule.
+ */
+export interface RegulationsView {
+  /** Players who lost a game by default: undecided ones wait for the arbiter (withdraw unless notified). */
+  readonly noShows:
+    | readonly {
+        readonly round: number;
+        readonly player: PairedPlayer;
+        readonly decided?: { readonly withdrawn: boolean; readonly fromRound?: number; readonly reason: string; readonly by: string };
+      }[]
+    | null;
+  readonly ratings: {
+    /** Ratings are assigned once this round is complete. */
+    readonly afterRound: number;
+    readonly possible: boolean;
+    readonly why?: string;
+    readonly unrated: readonly {
+      readonly player: PairedPlayer;
+      readonly assigned?: { readonly rating: number; readonly afterRound: number; readonly reason: string; readonly by: string };
+    }[];
+  } | null;
+  readonly appeals: {
+    /** The event's rule: minutes after the game or the round, the fee, the committee. */
+    readonly rule: { readonly deadlineMinutes: number; readonly after: 'game' | 'round'; readonly fee?: number; readonly committee?: string } | null;
+    readonly log: readonly {
+      readonly id: string;
+      readonly round: number;
+      readonly player: PairedPlayer;
+      readonly against: string;
+      /** ISO times: lodged, the game's or round's end, the deadline. */
+      readonly filedAt: string;
+      readonly endedAt: string;
+      readonly deadline: string;
+      readonly fee?: number;
+      readonly by: string;
+      readonly decision?: {
+        readonly upheld: boolean;
+        readonly committee: readonly string[];
+        readonly reason: string;
+        readonly at: string;
+        readonly by: string;
+      };
+      readonly feeReturned?: boolean;
+    }[];
+  };
+}
+
 export interface TournamentView {
   readonly event: string;
   /** An event console with several sections: every section's view, in the event's order (this one is the first's). */
@@ -197,6 +288,7 @@ export interface TournamentView {
   readonly playoffPossible: { readonly possible: boolean; readonly why?: string };
   readonly fines: FinesView;
   readonly prizes: PrizesView;
+  readonly regulations: RegulationsView;
 }
 
 /**

@@ -6,9 +6,10 @@ import { randomInt } from 'node:crypto';
 import { decidePlayoff, NoValidPairingError, recordBoardResult, recordPlayoffResult, sectionStandings, tiedForFirst } from '../../tournament/index.ts';
 import { refusal, type Refusal } from '../contract/index.ts';
 import type { TournamentCommand, TournamentRecord } from '../contract/index.ts';
-import { key, type DeskFace, type DeskState } from './desk-state.ts';
+import { key, withdrawalsOf, type DeskFace, type DeskState } from './desk-state.ts';
 import { metIn, pairNext } from './pairing-step.ts';
 import { playoffPossible } from './playoff-step.ts';
+import { checkAssignRating, checkDecideAppeal, checkLodgeAppeal, checkNoShow } from './regulation-step.ts';
 import { missingResults } from './result-step.ts';
 
 /** A refusal or the record to journal. Throws (refused with its message, `tournament-rule`) on tournament-rule errors. */
@@ -146,7 +147,7 @@ export function checkCommand(desk: DeskFace, state: DeskState, command: Tourname
       if (!desk.section.players.some((p) => p.id === command.player))
         return refusal('unknown-player', `section '${desk.section.id}' has no player ${command.player}`);
       if (command.fromRound > desk.totalRounds) return refusal('beyond-last-round', `the section has ${desk.totalRounds} rounds`);
-      if (state.withdrawals.some((w) => w.player === command.player)) return refusal('already-recorded', `${name(command.player)} has already withdrawn`);
+      if (withdrawalsOf(state).some((w) => w.player === command.player)) return refusal('already-recorded', `${name(command.player)} has already withdrawn`);
       return { type: 'withdrawal', player: command.player, fromRound: command.fromRound, reason: command.reason, by };
     }
     case 'renamePlayer': {
@@ -167,6 +168,14 @@ export function checkCommand(desk: DeskFace, state: DeskState, command: Tourname
       }
       return { type: 'incident', round: command.round, player: command.player, offence: command.offence, ...(command.note ? { note: command.note } : {}), by };
     }
+    case 'recordNoShow':
+      return checkNoShow(desk, state, command, by);
+    case 'assignRating':
+      return checkAssignRating(desk, state, command, by);
+    case 'lodgeAppeal':
+      return checkLodgeAppeal(desk, state, command, by);
+    case 'decideAppeal':
+      return checkDecideAppeal(desk, state, command, by);
   }
 }
 

@@ -15,6 +15,7 @@ import {
   type Pairing,
   type PlayoffState,
   type SectionRecord,
+  type Withdrawal,
   type ZeitnotEvent,
 } from '../../tournament/index.ts';
 import { actingAs, type CommandBy, type PlayingHall } from '../hall/index.ts';
@@ -51,6 +52,18 @@ export interface DeskState {
   readonly byes: Extract<TournamentRecord, { type: 'bye' }>[];
   readonly withdrawals: Extract<TournamentRecord, { type: 'withdrawal' }>[];
   readonly imported: Extract<TournamentRecord, { type: 'import' }>[];
+  /** The arbiter's decisions on players who lost by default (regulation-step.ts). */
+  readonly noShows: Extract<TournamentRecord, { type: 'noShow' }>[];
+  /** Ratings the chief assigned, the last per player standing. */
+  readonly ratings: Map<number, Extract<TournamentRecord, { type: 'ratingAssigned' }>>;
+  /** The appeals log in order, each with the console time it was lodged and the committee's decision. */
+  readonly appeals: {
+    readonly appeal: Extract<TournamentRecord, { type: 'appeal' }>;
+    readonly at: number;
+    decision?: { readonly record: Extract<TournamentRecord, { type: 'appealDecision' }>; readonly at: number };
+  }[];
+  /** Console time each game's first result was journaled (an appeal's deadline runs from its end). */
+  readonly resultAt: Map<string, number>;
   readonly published: Map<number, { games: readonly Pairing[]; bye: number | null }>;
   draft: Draft | undefined;
   /** The round of the draft the last `discardDraft` dropped. */
@@ -73,6 +86,10 @@ export function newDeskState(event: ZeitnotEvent, sectionId: string): DeskState 
     byes: [],
     withdrawals: [],
     imported: [],
+    noShows: [],
+    ratings: new Map(),
+    appeals: [],
+    resultAt: new Map(),
     published: new Map(),
     draft: undefined,
     discarded: undefined,
@@ -163,6 +180,7 @@ export function applyRecord(state: DeskState, record: TournamentRecord, at: numb
         });
       }
       state.entered.set(k, record);
+      if (!state.resultAt.has(k)) state.resultAt.set(k, at);
       break;
     }
     case 'draft':
@@ -212,6 +230,7 @@ export function applyRecord(state: DeskState, record: TournamentRecord, at: numb
       // A registration list's updates applied to the section's players (the desk's event from now on).
       if (record.players) setPlayers(state, withRegistration(state.section.players, record.players));
       for (const g of record.games) {
+        if (!state.resultAt.has(key(g.round, g.white, g.black))) state.resultAt.set(key(g.round, g.white, g.black), at);
         state.entered.set(key(g.round, g.white, g.black), {
           type: 'result',
           ...g,
@@ -225,6 +244,20 @@ export function applyRecord(state: DeskState, record: TournamentRecord, at: numb
     case 'withdrawal':
       state.withdrawals.push(record);
       break;
+    case 'noShow':
+      state.noShows.push(record);
+      break;
+    case 'ratingAssigned':
+      state.ratings.set(record.player, record);
+      break;
+    case 'appeal':
+      state.appeals.push({ appeal: record, at });
+      break;
+    case 'appealDecision': {
+      const appeal = state.appeals.find((a) => a.appeal.id === record.appeal);
+      if (appeal) appeal.decision = { record, at };
+      break;
+    }
     case 'rename':
       setPlayers(
         state,
@@ -238,4 +271,12 @@ export function applyRecord(state: DeskState, record: TournamentRecord, at: numb
 export function liveBoard(desk: Pick<DeskFace, 'hall' | 'hallSection'>, id: string) {
   const board = desk.hall.boards.get(id);
   return board && board.round === desk.hall.seated.get(desk.hallSection) ? board : undefined;
+}
+
+/** Every withdrawal of the section: the arbiter's, and the no-shows withdrawn without notification (SA Open). */
+export function withdrawalsOf(state: DeskState): Withdrawal[] {
+  return [
+    ...state.withdrawals.map((w) => ({ player: w.player, fromRound: w.fromRound, reason: 'withdrew' as const })),
+    ...state.noShows.flatMap((n) => (n.fromRound !== undefined ? [{ player: n.player, fromRound: n.fromRound, reason: 'no-show' as const }] : [])),
+  ];
 }

@@ -8,6 +8,7 @@ import type { PairedGame, RoundPairings, ViewParts } from '../contract/index.ts'
 import { key, playerOf, type DeskFace, type DeskState } from './desk-state.ts';
 import { draftView, nextRound } from './pairing-step.ts';
 import { playoffBoards, playoffPossible } from './playoff-step.ts';
+import { regulationsView } from './regulation-step.ts';
 import { contradiction, knownResults } from './result-step.ts';
 
 export function deskViewParts(desk: DeskFace, state: DeskState): ViewParts {
@@ -57,6 +58,7 @@ export function deskViewParts(desk: DeskFace, state: DeskState): ViewParts {
       .map((b) => ({ board: b.id, white: b.info.white, black: b.info.black })),
     nextRound: nextRound(desk, state),
     playoffPossible: playoffPossible(desk, state),
+    regulations: regulationsView(desk, state),
     record,
     ...(state.playoff
       ? { playoff: state.playoff, playoffBoards: playoffBoards(desk, state), ...(state.playoffHeld !== undefined ? { playoffHeld: state.playoffHeld } : {}) }

@@ -5,7 +5,7 @@
 import { emptyRecord, pairSwissRound, playersToPair, roundBoards, type Pairing } from '../../tournament/index.ts';
 import { refusal, type Refusal } from '../contract/index.ts';
 import type { DraftView, RoundPairings, TournamentRecord, TournamentView } from '../contract/index.ts';
-import { playerOf, type DeskFace, type DeskState } from './desk-state.ts';
+import { playerOf, withdrawalsOf, type DeskFace, type DeskState } from './desk-state.ts';
 import { missingResults } from './result-step.ts';
 
 /** Who met whom so far: `low-high` pairing numbers -> the round they met in (any colours). */
@@ -87,11 +87,7 @@ function liveBye(desk: DeskFace, state: DeskState): number | null {
   if (desk.section.format.kind !== 'swiss') return null;
   const seated = new Set([...desk.hallPairs.values()].flatMap((p) => [p.white, p.black]));
   const absent = new Set([
-    ...playersToPair(
-      desk.section,
-      { ...emptyRecord, withdrawals: state.withdrawals.map((w) => ({ player: w.player, fromRound: w.fromRound, reason: 'withdrew' as const })) },
-      desk.liveRound,
-    ).notPaired.map((n) => n.player.id),
+    ...playersToPair(desk.section, { ...emptyRecord, withdrawals: withdrawalsOf(state) }, desk.liveRound).notPaired.map((n) => n.player.id),
     ...state.byes.filter((b) => b.round === desk.liveRound).map((b) => b.player),
   ]);
   const left = desk.section.players.filter((p) => !seated.has(p.id) && !absent.has(p.id));

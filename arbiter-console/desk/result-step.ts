@@ -17,7 +17,8 @@ import type { Board, CommandBy } from '../hall/index.ts';
 import type { JournalRecord } from '../journal/index.ts';
 import type { TournamentCommand, TournamentRecord } from '../contract/index.ts';
 import { refusal, within, type Refusal } from '../contract/index.ts';
-import { journalEntry, key, liveBoard, playerOf, signature, type DeskFace, type DeskState, type EnteredResult } from './desk-state.ts';
+import { journalEntry, key, liveBoard, playerOf, signature, withdrawalsOf, type DeskFace, type DeskState, type EnteredResult } from './desk-state.ts';
+import { regulationRecord } from './regulation-record.ts';
 
 /** The result the clock gave a hall board (null while it plays or when its players are unknown). */
 export function clockResultOf(desk: DeskFace, hallBoard: string): BoardResult | null {
@@ -86,8 +87,7 @@ export function sectionRecordOf(desk: DeskFace, state: DeskState): SectionRecord
     const existing = rounds.find((r) => r.round === round) ?? { round, games: [] };
     rounds = [...rounds.filter((r) => r.round !== round), { ...existing, byes: [...(existing.byes ?? []), ...list] }].sort((a, b) => a.round - b.round);
   }
-  const withdrawals = state.withdrawals.map((w) => ({ player: w.player, fromRound: w.fromRound, reason: 'withdrew' as const }));
-  return { ...record, rounds, withdrawals, incidents: [...fromClocks, ...entered] };
+  return { ...record, rounds, withdrawals: withdrawalsOf(state), incidents: [...fromClocks, ...entered], ...regulationRecord(desk, state) };
 }
 
 /** The confirmations of every clock result of the live round not yet confirmed or entered. */

@@ -207,9 +207,19 @@ export function concerns(command: TournamentCommand, action: TournamentRecord): 
       return action.type === 'withdrawal' && action.player === command.player;
     case 'renamePlayer':
       return action.type === 'rename' && action.player === command.player;
-    // Confirming the round skips what is confirmed meanwhile; incidents add up.
+    case 'recordNoShow':
+      return (
+        (action.type === 'noShow' && action.round === command.round && action.player === command.player) ||
+        (action.type === 'withdrawal' && action.player === command.player)
+      );
+    case 'assignRating':
+      return action.type === 'ratingAssigned' && action.player === command.player;
+    case 'decideAppeal':
+      return action.type === 'appealDecision' && action.appeal === command.appeal;
+    // Confirming the round skips what is confirmed meanwhile; incidents and appeals add up (an appeal's number is given anew).
     case 'confirmRound':
     case 'recordIncident':
+    case 'lodgeAppeal':
       return false;
   }
 }
@@ -232,6 +242,12 @@ export function describe(action: TournamentRecord): string {
       return `a bye for #${action.player} in round ${action.round}${by}`;
     case 'withdrawal':
       return `the withdrawal of #${action.player}${by}`;
+    case 'noShow':
+      return `the decision on #${action.player}'s absence in round ${action.round}${by}`;
+    case 'ratingAssigned':
+      return `the rating ${action.rating} for #${action.player}${by}`;
+    case 'appealDecision':
+      return `the decision on appeal ${action.appeal}${by}`;
     default:
       return `a ${action.type} record${by}`;
   }

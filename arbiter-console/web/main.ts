@@ -142,12 +142,13 @@ function start(): void {
 
   const isChief = (): boolean => conn.state.arbiter?.role === 'chief';
   const toConfirm = (): number => (role === 'arbiter' && conn.state.tournament ? tournament.toConfirm(conn.state.tournament) : 0);
+  const toDecide = (): number => (role === 'arbiter' ? tournament.toDecide() : 0);
   const showPage = (): void => {
     current = pageFromHash(location.hash);
     const hasTournament = conn.state.tournament !== undefined;
     if (current === 'team' && !isChief()) current = 'clocks';
     if (current !== 'clocks' && current !== 'team' && !hasTournament) current = 'clocks';
-    renderNav(nav, current, hasTournament, toConfirm(), isChief());
+    renderNav(nav, current, hasTournament, toConfirm(), isChief(), toDecide());
     clocksHost.hidden = current !== 'clocks';
     teamHost.hidden = current !== 'team';
     tournamentHost.hidden = current === 'clocks' || current === 'team';
@@ -184,7 +185,7 @@ function start(): void {
     onTournament: () => {
       if (nav.querySelector('[data-page="pairings"]') === null || current === 'clocks' || current === 'team') showPage();
       else {
-        renderNav(nav, current, true, toConfirm(), isChief());
+        renderNav(nav, current, true, toConfirm(), isChief(), toDecide());
         redraw();
       }
     },

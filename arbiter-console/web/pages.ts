@@ -1,5 +1,5 @@
 // The console's pages. The clocks page is the arbiter's screen; the tournament pages (pairings,
-// crosstable, playoffs, fines and prizes: view/tournament.ts) exist when the console runs an event.
+// crosstable, playoffs, fines and prizes, regulations: view/tournament.ts) exist when the console runs an event.
 export interface PageEntry {
   readonly id: string;
   readonly title: string;
@@ -15,6 +15,7 @@ export const pages: readonly PageEntry[] = [
   { id: 'crosstable', title: 'Crosstable', tournament: true },
   { id: 'playoffs', title: 'Playoffs', tournament: true },
   { id: 'fines', title: 'Fines & prizes', tournament: true },
+  { id: 'regulations', title: 'Regulations', tournament: true },
   { id: 'team', title: 'Team', tournament: false, chief: true },
 ];
 
@@ -24,12 +25,20 @@ export function pageFromHash(hash: string): string {
   return pages.some((p) => p.id === id) ? id : 'clocks';
 }
 
-/** `toConfirm`: clock results waiting for the arbiter, shown on the Pairings tab. */
-export function renderNav(nav: HTMLElement, current: string, tournament: boolean, toConfirm = 0, chief = false): void {
+/**
+ * `toConfirm`: clock results waiting for the arbiter, shown on the Pairings tab; `toDecide`: players
+ * who lost by default and whose withdrawal waits for his decision (SA Open), on the Regulations tab.
+ */
+export function renderNav(nav: HTMLElement, current: string, tournament: boolean, toConfirm = 0, chief = false, toDecide = 0): void {
   nav.innerHTML = pages
     .filter((p) => (tournament || !p.tournament) && (chief || !p.chief))
     .map((p) => {
-      const badge = p.id === 'pairings' && toConfirm > 0 ? ` <span class="badge confirm" title="results from the clocks to confirm">${toConfirm}</span>` : '';
+      const badge =
+        p.id === 'pairings' && toConfirm > 0
+          ? ` <span class="badge confirm" title="results from the clocks to confirm">${toConfirm}</span>`
+          : p.id === 'regulations' && toDecide > 0
+            ? ` <span class="badge confirm" title="players who did not come: withdraw or keep paired">${toDecide}</span>`
+            : '';
       return `<a href="#${p.id}" data-page="${p.id}" ${p.id === current ? 'aria-current="page"' : ''}>${p.title}${badge}</a>`;
     })
     .join('');

@@ -9,7 +9,7 @@ import type { TournamentView, TrfImportPreview } from '../contract/page.ts';
 import type { Connection } from './connection.ts';
 import { askConfirm } from './dialogs.ts';
 
-export type TournamentPageId = 'pairings' | 'crosstable' | 'playoffs' | 'fines';
+export type TournamentPageId = 'pairings' | 'crosstable' | 'playoffs' | 'fines' | 'regulations';
 
 /** What an arbiter can enter for a game: the three results and the forfeits (+-- White wins by forfeit). */
 export const RESULTS = ['1-0', '0-1', '1/2-1/2', '+--', '--+', '---'] as const satisfies readonly GameResult[];
@@ -93,6 +93,11 @@ export class TournamentCtrl {
       .filter((r) => r.round === v.liveRound)
       .flatMap((r) => r.games)
       .filter((g) => g.source === 'clock').length;
+  }
+
+  /** Players of every section who lost by default and whose withdrawal waits for the arbiter's decision. */
+  toDecide(): number {
+    return this.sections().reduce((n, v) => n + (v.regulations.noShows ?? []).filter((s) => s.decided === undefined).length, 0);
   }
 
   // Sent values are forgotten without a redraw: the console's answer (the delta) shows them next.
@@ -204,6 +209,42 @@ export class TournamentCtrl {
     this.send({ type: 'recordIncident', round: Number(round), player: Number(player), offence: known, ...(text ? { note: text } : {}) }, 'Record incident');
   }
 
+  /** A no-show decided: withdrawn (the arbiter confirms no notification came) or notified (stays paired). */
+  recordNoShow(round: number, player: { id: number; name: string }, noNotification: boolean): void {
+    this.send(
+      { type: 'recordNoShow', round, player: player.id, noNotification, reason: this.#why() },
+      `Round ${round}: ${player.name} ${noNotification ? 'withdrawn (no notification)' : 'notified'}`,
+    );
+  }
+
+  /** The chief's rating for an unrated player, as typed in his row. */
+  assignRating(player: { id: number; name: string }): void {
+    const key = `rating ${player.id}`;
+    const rating = Number(this.chosen(key, ''));
+    if (!Number.isInteger(rating) || rating <= 0) return;
+    this.#sent(key);
+    this.send({ type: 'assignRating', player: player.id, rating, reason: this.#why() }, `Rating ${rating} for ${player.name}`);
+  }
+
+  /** A written appeal received now: the form's round, player, what is appealed and the fee paid. */
+  lodgeAppeal(fields: { round: string; player: string; against: string; fee: string }): void {
+    const { round, player, against, fee } = this.#form('appeal', fields);
+    if (!against.trim()) return;
+    this.send(
+      { type: 'lodgeAppeal', round: Number(round), player: Number(player), against: against.trim(), ...(fee.trim() ? { fee: Number(fee) } : {}) },
+      `Appeal of ${player} (round ${round})`,
+    );
+  }
+
+  /** The committee's decision; its members typed as "section:number" (a player of the event) or a name, by commas. */
+  decideAppeal(appeal: string, upheld: boolean): void {
+    const key = `committee ${appeal}`;
+    const committee = committeeOf(this.chosen(key, ''));
+    if (committee.length === 0) return;
+    this.#sent(key);
+    this.send({ type: 'decideAppeal', appeal, upheld, committee, reason: this.#why() }, `Appeal ${appeal}: ${upheld ? 'upheld' : 'dismissed'}`);
+  }
+
   startPlayoff(): void {
     this.send({ type: 'startPlayoff' }, 'Start playoff');
   }
@@ -302,6 +343,18 @@ function decodeText(bytes: ArrayBuffer): string {
   } catch {
     return new TextDecoder('windows-1252').decode(bytes);
   }
+}
+
+/** "kutxa:3, An Official" -> the committee's members: a player of the event by section and number, or a name. */
+export function committeeOf(text: string): ({ section: string; player: number } | { name: string })[] {
+  return text
+    .split(',')
+    .map((m) => m.trim())
+    .filter((m) => m !== '')
+    .map((m) => {
+      const player = /^([a-z0-9-]+):(\d{1,4})$/.exec(m);
+      return player ? { section: player[1]!, player: Number(player[2]) } : { name: m };
+    });
 }
 
 export const resultKey = (round: number, board: number): string => `result ${round}/${board}`;

@@ -35,7 +35,7 @@ const ON_A_BOARD = [
   'confirmResult',
   'resolveResultConflict',
 ];
-const CHIEF_AND_DEPUTIES = ['startAll', 'arriveAll', 'pauseAll', 'resumeAll', 'confirmRound', 'playoffResult', 'recordIncident', 'importTrf'];
+const CHIEF_AND_DEPUTIES = ['startAll', 'arriveAll', 'pauseAll', 'resumeAll', 'confirmRound', 'playoffResult', 'recordIncident', 'importTrf', 'lodgeAppeal'];
 const CHIEF_ONLY = [
   'pairNextRound',
   'swapColours',
@@ -47,6 +47,9 @@ const CHIEF_ONLY = [
   'requestBye',
   'withdrawPlayer',
   'renamePlayer',
+  'recordNoShow',
+  'assignRating',
+  'decideAppeal',
   'defineSector',
   'removeSector',
   'issueCredential',

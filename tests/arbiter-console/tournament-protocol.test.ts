@@ -23,6 +23,11 @@ describe('tournament commands', () => {
       { type: 'requestBye', round: 4, player: 12, kind: 'half', reason: 'asked in writing before round 1' },
       { type: 'withdrawPlayer', player: 12, fromRound: 5, reason: 'ill' },
       { type: 'recordIncident', round: 2, player: 7, offence: 'late-arrival', note: 'arrived 10 min late' },
+      { type: 'recordNoShow', round: 3, player: 9, noNotification: true, reason: 'no message by the end of the default time' },
+      { type: 'assignRating', player: 23, rating: 1900, reason: 'after round 4' },
+      { type: 'lodgeAppeal', round: 2, player: 5, against: 'claim of a threefold repetition refused', fee: 200 },
+      { type: 'lodgeAppeal', section: 'kutxa', round: 2, player: 5, against: 'the clocks were not stopped' },
+      { type: 'decideAppeal', appeal: 'A1', upheld: true, committee: [{ name: 'IA Chair' }, { section: 'b', player: 1 }], reason: 'the claim was correct' },
     ];
     for (const c of good) {
       const parsed = parseClientMessage(command(c));
@@ -48,6 +53,11 @@ describe('tournament commands', () => {
       [{ type: 'publishRound', extra: true }, /extra/],
       [{ type: 'requestBye', round: 4, player: 12, kind: 'full', reason: 'r' }, /command\.kind/],
       [{ type: 'withdrawPlayer', player: 12, reason: 'r' }, /command\.fromRound/],
+      [{ type: 'recordNoShow', round: 3, player: 9, reason: 'r' }, /command\.noNotification/],
+      [{ type: 'assignRating', player: 23, rating: 19000, reason: 'r' }, /command\.rating/],
+      [{ type: 'lodgeAppeal', round: 2, player: 5, against: ' ' }, /command\.against: say which decision is appealed/],
+      [{ type: 'decideAppeal', appeal: 'first', upheld: true, committee: [{ name: 'X' }], reason: 'r' }, /command\.appeal: an appeal of the log/],
+      [{ type: 'decideAppeal', appeal: 'A1', upheld: true, committee: [], reason: 'r' }, /command\.committee/],
     ];
     for (const [c, reason] of cases) {
       const parsed = parseClientMessage(command(c));

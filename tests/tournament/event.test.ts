@@ -51,7 +51,7 @@ describe('event files', () => {
     expect(main?.prizes?.withdrawnOrForfeitedExcluded).toBe(true);
     const donostia = presetEvent('donostia-2009');
     expect(donostia.sections).toHaveLength(4);
-    expect(donostia.appeals).toEqual({ deadlineMinutes: 60, after: 'round' });
+    expect(donostia.appeals).toEqual({ deadlineMinutes: 60, after: 'round', committee: { members: 3, fromOtherSections: true } });
     expect(donostia.sections[0]?.schedule[0]).toBe('2009-07-07T16:30:00+02:00');
     expect(donostia.sections[2]?.schedule[0]).toBe('2009-07-07T17:00:00+02:00');
     expect(donostia.sections.every((s) => s.schedule[8] === '2009-07-16T16:00:00+02:00' && s.defaultTimeMinutes === 60)).toBe(true);

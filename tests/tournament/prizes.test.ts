@@ -46,6 +46,39 @@ describe('prizes', () => {
     ).toEqual([200, 400]);
   });
 
+  it("a category prize goes by the ratings it is given: the chief's assigned rating qualifies an unrated player (SA Open)", () => {
+    const section = withPrizes({ special: [{ name: 'Best under 2000', amount: 1500, maxRating: 1999, combinable: false }] });
+    const unrated = section.players.find((p) => p.fideRating === undefined && p.nationalRating === undefined)!.id;
+    const low = section.players.find((p) => (p.fideRating ?? 9999) <= 1999)!.id;
+    const standings = [row(unrated, 6, 1), row(low, 5, 2)];
+    const best = (ratings?: ReadonlyMap<number, number | null>) => awardPrizes(section, standings, ratings ? { ratings } : {}).map((a) => a.player);
+    expect(best()).toEqual([low]);
+    expect(
+      best(
+        new Map([
+          [unrated, null],
+          [low, 1970],
+        ]),
+      ),
+    ).toEqual([low]);
+    expect(
+      best(
+        new Map([
+          [unrated, 1900],
+          [low, 1970],
+        ]),
+      ),
+    ).toEqual([unrated]);
+    expect(
+      best(
+        new Map([
+          [unrated, 2100],
+          [low, 1970],
+        ]),
+      ),
+    ).toEqual([low]);
+  });
+
   it('excluded players pass their prize down; fines come off, never below zero', () => {
     const section = withPrizes({ places: [1000, 500], sharing: 'tiebreak' });
     const standings = [row(1, 8, 1), row(2, 7, 2), row(3, 6, 3)];

@@ -1,6 +1,6 @@
 // The tournament pages' frame: the arbiter's reason (journaled with what he enters), the section
 // selector of an event console, and the page shown (pairings, crosstable, playoffs, fines and
-// prizes), each keyed so that switching pages builds the new one and a delta only patches.
+// prizes, regulations), each keyed so that switching pages builds the new one and a delta only patches.
 import type { TournamentView } from '../../contract/page.ts';
 import { hl, type VNode } from '../snabbdom.ts';
 import type { TournamentCtrl, TournamentPageId } from '../tournament-ctrl.ts';
@@ -8,16 +8,18 @@ import { crosstablePage } from './crosstable.ts';
 import { pairingsPage } from './pairings.ts';
 import { playoffsPage } from './playoffs.ts';
 import { finesPage } from './prizes.ts';
+import { regulationsPage } from './regulations.ts';
 
 const PAGES: Record<TournamentPageId, (ctrl: TournamentCtrl, v: TournamentView) => VNode[]> = {
   pairings: pairingsPage,
   crosstable: crosstablePage,
   playoffs: playoffsPage,
   fines: finesPage,
+  regulations: regulationsPage,
 };
 
 /** Pages with commands that journal a reason. */
-const REASONED: readonly TournamentPageId[] = ['pairings', 'playoffs'];
+const REASONED: readonly TournamentPageId[] = ['pairings', 'playoffs', 'regulations'];
 
 export function tournamentView(ctrl: TournamentCtrl): VNode {
   const v = ctrl.view();
