@@ -86,6 +86,8 @@ export class Journal {
     readonly file: string,
     durability: Durability = 'process',
     source = 'console',
+    /** The WAL's size past which the checkpoint thread empties it (journal-checkpoint.ts); tests set it low. */
+    walLimitBytes?: number,
   ) {
     this.source = source;
     this.#db = new Database(file);
@@ -93,9 +95,13 @@ export class Journal {
     this.#db.pragma(`synchronous = ${durability === 'power' ? 'FULL' : 'NORMAL'}`);
     // Checkpoints run on a thread of their own (journal-checkpoint.ts), never inside an append.
     this.#db.pragma('wal_autocheckpoint = 0');
-    this.#stopCheckpoints = checkpointOffLoop(file, () => {
-      if (this.#db.open) this.#db.pragma('wal_autocheckpoint = 1000');
-    });
+    this.#stopCheckpoints = checkpointOffLoop(
+      file,
+      () => {
+        if (this.#db.open) this.#db.pragma('wal_autocheckpoint = 1000');
+      },
+      walLimitBytes,
+    );
     this.#db.exec(`
       CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS entries (

@@ -33,6 +33,30 @@ describe('journal checkpoints', () => {
     again.close();
   });
 
+  it('keep the WAL bounded while writes never stop (a passive checkpoint alone never empties it)', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'zeitnot-checkpoint-'));
+    const file = join(dir, 'journal.sqlite');
+    const limit = 2 * 1024 * 1024;
+    const journal = new Journal(file, 'process', 'console', limit);
+    let at = 0;
+    let largest = 0;
+    let emptied = false;
+    const deadline = Date.now() + 60_000;
+    // Bursts with only a microtask between them: the checkpoint thread never finds the writer idle.
+    while (!emptied && Date.now() < deadline) {
+      for (let i = 0; i < 200; i++) journal.append(note(at++));
+      const wal = size(`${file}-wal`);
+      if (wal < largest / 2) emptied = true;
+      largest = Math.max(largest, wal);
+      await Promise.resolve();
+      if (at % 2_000 === 0) await new Promise((r) => setImmediate(r));
+    }
+    expect(emptied, `the WAL reached ${largest} bytes and was never emptied`).toBe(true);
+    expect(largest).toBeGreaterThan(limit);
+    expect(journal.count()).toBe(at);
+    journal.close();
+  });
+
   it('never keep a process alive: a script that leaves its journal open exits by itself', () => {
     dir = mkdtempSync(join(tmpdir(), 'zeitnot-checkpoint-'));
     const script = join(dir, 'open-and-leave.mts');
