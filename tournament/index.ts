@@ -20,6 +20,8 @@ export { type BoardResult, boardResultFromClock } from './results.ts';
 export {
   clockIncidents,
   emptyRecord,
+  type Incident,
+  incidentId,
   type Offence,
   playersToPair,
   recordBoardResult,

@@ -133,6 +133,8 @@ const tournamentCommandOptions = [
     offence: z.enum(['late-arrival', 'electronic-device', 'device-noise', 'device-noise-after-game']),
     note: z.string().trim().max(200).optional(),
   }),
+  /** The chief arbiter waives an incident's fine (the Cairns Cup's late arrival "may receive" one): `incident` its id on the Fines page. */
+  z.strictObject({ type: z.literal('waiveFine'), section, incident: z.string().min(1).max(80), reason }),
 ] as const;
 export const tournamentCommandSchema = z.discriminatedUnion('type', [...tournamentCommandOptions]);
 export type TournamentCommand = z.infer<typeof tournamentCommandSchema>;

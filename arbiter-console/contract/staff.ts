@@ -127,6 +127,8 @@ export const PERMISSIONS: { readonly [T in CommandType]: Permission } = {
   confirmRound: ROUND_WIDE,
   playoffResult: ROUND_WIDE,
   recordIncident: ROUND_WIDE,
+  // The regulations leave a fine to the chief's discretion ("may receive"): waiving one is his alone.
+  waiveFine: EVENT_CHANGE,
   pairNextRound: EVENT_CHANGE,
   swapColours: EVENT_CHANGE,
   exchangeOpponents: EVENT_CHANGE,

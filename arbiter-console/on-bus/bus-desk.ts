@@ -207,7 +207,9 @@ export function concerns(command: TournamentCommand, action: TournamentRecord): 
       return action.type === 'withdrawal' && action.player === command.player;
     case 'renamePlayer':
       return action.type === 'rename' && action.player === command.player;
-    // Confirming the round skips what is confirmed meanwhile; incidents add up.
+    case 'waiveFine':
+      return action.type === 'waiver' && action.incident === command.incident;
+    // Confirming the round skips what is confirmed meanwhile; incidents add up (one id journaled twice is one).
     case 'confirmRound':
     case 'recordIncident':
       return false;
@@ -232,6 +234,8 @@ export function describe(action: TournamentRecord): string {
       return `a bye for #${action.player} in round ${action.round}${by}`;
     case 'withdrawal':
       return `the withdrawal of #${action.player}${by}`;
+    case 'waiver':
+      return `the waiver of ${action.incident}'s fine${by}`;
     default:
       return `a ${action.type} record${by}`;
   }

@@ -47,6 +47,7 @@ const CHIEF_ONLY = [
   'requestBye',
   'withdrawPlayer',
   'renamePlayer',
+  'waiveFine',
   'defineSector',
   'removeSector',
   'issueCredential',

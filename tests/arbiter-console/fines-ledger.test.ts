@@ -1,0 +1,144 @@
+// Fines that outlive their round (Cairns Cup 2019, regulation 1: "Players not at their board at the
+// beginning of each round may receive a fine of $1,000 to be deducted from their prize"): the clock's
+// late arrival in round 1 journaled with the round's confirmation, still listed and deducted after
+// rounds 2 and 3 and after a restart; an arbiter's incident; the chief's waiver over the WebSocket
+// (refused for a deputy, for an unknown or waived incident), journaled with who and why, replayed.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { manualSource, startConsole, type ConsoleCommand, type RunningConsole } from '../../arbiter-console/internal.ts';
+import { presetEvent, type FinesView, type ZeitnotEvent } from '../../tournament/index.ts';
+import { helloClient, sendCommand, type TestClient } from '../support/ws-client.ts';
+
+const event = presetEvent('cairns-cup-2019');
+let run: RunningConsole | undefined;
+const clients: TestClient[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const c of clients.splice(0)) c.ws.terminate();
+  await run?.stop();
+  run = undefined;
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const open = (dataDir: string, e: ZeitnotEvent, at = 0): Promise<RunningConsole> =>
+  startConsole({ dataDir, port: 0, noPage: true, event: e, source: manualSource(at) });
+
+async function chiefOf(c: RunningConsole): Promise<TestClient> {
+  const chief = await helloClient(c.url, { role: 'arbiter', token: c.newToken, name: 'IA Chief' });
+  clients.push(chief);
+  return chief;
+}
+
+const command = (client: TestClient, cmd: ConsoleCommand) => sendCommand(client, cmd);
+
+async function acked(client: TestClient, command: ConsoleCommand): Promise<void> {
+  const answer = await sendCommand(client, command);
+  expect(answer, JSON.stringify(answer)).toMatchObject({ type: 'ack' });
+}
+
+const json = async <T>(c: RunningConsole, path: string): Promise<T> => (await (await fetch(`${c.url}${path}`)).json()) as T;
+const fines = (c: RunningConsole) => json<FinesView>(c, '/api/fines');
+const prizeOf = async (c: RunningConsole, player: number) =>
+  (await json<{ awards: { player: number; fine: number; amount: number; net: number }[] }>(c, '/api/prizes')).awards.find((a) => a.player === player)!;
+
+/**
+ * Pairs, publishes and plays a round over the WebSocket: every player present but `late` (Black on
+ * the first board, who comes once the clocks run), White wins every game on the board, the chief
+ * confirms the round.
+ */
+async function playRound(c: RunningConsole, chief: TestClient, late: boolean): Promise<{ round: number; lateBlack: number }> {
+  await acked(chief, { type: 'pairNextRound', section: 'main' });
+  await acked(chief, { type: 'publishRound', section: 'main' });
+  const seated = c.hall.seated.get('main')!;
+  const first = seated.boards[0]!;
+  for (const board of seated.boards) {
+    await acked(chief, { type: 'arrive', board: board.id, side: 'white' });
+    if (!late || board !== first) await acked(chief, { type: 'arrive', board: board.id, side: 'black' });
+  }
+  await acked(chief, { type: 'startAll', section: 'main' });
+  expect(c.hall.boards.get(first.id)!.state.status).toBe('running');
+  if (late) await acked(chief, { type: 'arrive', board: first.id, side: 'black' });
+  for (const board of seated.boards) await acked(chief, { type: 'result', board: board.id, result: '1-0', termination: 'resignation' });
+  await acked(chief, { type: 'confirmRound', section: 'main' });
+  return { round: seated.round, lateBlack: first.blackId! };
+}
+
+describe('fines journaled for the whole event', () => {
+  it("keeps round 1's late arrival through rounds 2 and 3 and a restart; the chief waives a fine over the WebSocket, a deputy may not", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-fines-'));
+    dirs.push(dir);
+    run = await open(dir, event);
+    const chief = await chiefOf(run);
+
+    const { lateBlack } = await playRound(run, chief, true);
+    const lateId = `r1-p${lateBlack}-late-arrival`;
+    const lateEntry = {
+      id: lateId,
+      round: 1,
+      playerId: lateBlack,
+      player: event.sections[0]!.players.find((p) => p.id === lateBlack)!.name,
+      offence: 'late-arrival',
+      fine: 1000,
+      sanction: 'none',
+      note: 'not at the board when the clock started',
+      source: 'clock',
+      by: 'IA Chief',
+    };
+    expect((await fines(run)).entries).toEqual([lateEntry]);
+    // Journaled once, with the confirmation: a tournament record of the section.
+    const journaled = () =>
+      [...run!.hall.journal.entries(0, 'tournament', { section: 'main' })].filter((e) => e.record.kind === 'tournament' && e.record.action.type === 'incident');
+    expect(journaled()).toHaveLength(1);
+
+    await playRound(run, chief, false);
+    await acked(chief, { type: 'recordIncident', section: 'main', round: 2, player: 3, offence: 'electronic-device', note: 'phone in the jacket' });
+    await playRound(run, chief, false);
+    expect(run.desks.get('main')!.liveRound).toBe(3);
+    const afterThree = await fines(run);
+    expect(afterThree.entries.map((e) => [e.round, e.id, e.playerId, e.fine, e.by])).toEqual([
+      [1, lateId, lateBlack, 1000, 'IA Chief'],
+      [2, 'r2-p3-electronic-device', 3, 1000, 'IA Chief'],
+    ]);
+    expect(afterThree.totals.find((t) => t.fines === 1000 && t.player === lateEntry.player)).toBeDefined();
+    const prize = await prizeOf(run, lateBlack);
+    expect(prize.fine).toBe(1000);
+    expect(prize.net).toBe(prize.amount - 1000);
+    expect(journaled()).toHaveLength(2);
+
+    // A deputy may not waive; the chief may, once, and only a journaled incident with a fine.
+    const deputyToken = (await command(chief, { type: 'issueCredential', name: 'IA Deputy', role: 'deputy' })).token as string;
+    const deputy = await helloClient(run.url, { role: 'arbiter', token: deputyToken });
+    clients.push(deputy);
+    expect(await command(deputy, { type: 'waiveFine', section: 'main', incident: lateId, reason: 'traffic accident on the way' })).toMatchObject({
+      type: 'refused',
+      code: 'forbidden',
+      reason: 'waiveFine changes the event: only the chief arbiter may (IA Deputy is a deputy)',
+    });
+    expect(await command(chief, { type: 'waiveFine', section: 'main', incident: 'r1-p99-late-arrival', reason: 'r' })).toMatchObject({
+      type: 'refused',
+      code: 'unknown-incident',
+    });
+    await acked(chief, { type: 'waiveFine', section: 'main', incident: lateId, reason: 'traffic accident on the way' });
+    expect(await command(chief, { type: 'waiveFine', section: 'main', incident: lateId, reason: 'again' })).toMatchObject({
+      type: 'refused',
+      code: 'already-waived',
+      reason: `the fine of ${lateId} was waived by IA Chief: traffic accident on the way`,
+    });
+    const waived = await fines(run);
+    expect(waived.entries[0]).toEqual({ ...lateEntry, waived: { by: 'IA Chief', reason: 'traffic accident on the way' } });
+    expect((await prizeOf(run, lateBlack)).fine).toBe(0);
+    expect((await prizeOf(run, 3)).fine).toBe(1000);
+
+    const at = run.hall.source.now();
+    const before = { fines: waived, prizes: await json<unknown>(run, '/api/prizes') };
+    await run.stop();
+    run = await open(dir, event, at);
+    expect(run.resumed).toBe(true);
+    expect(await fines(run)).toEqual(before.fines);
+    expect(await json<unknown>(run, '/api/prizes')).toEqual(before.prizes);
+    // Nothing journaled again by the replay.
+    expect(journaled()).toHaveLength(2);
+  });
+});
