@@ -34,7 +34,10 @@ export { isTiebreakSpec, parseTiebreak } from './tiebreak-codes.ts';
 export { rankStandings, tiebreakContext, type UnplayedRules } from './tiebreaks.ts';
 export {
   decodeTrf,
+  deductionsLine,
   exportTrf,
+  parseDeductions,
+  readDeductions,
   parseTrf,
   readTrf,
   standardScoring,

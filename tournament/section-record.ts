@@ -6,7 +6,9 @@ import { roundBoards } from './boards.ts';
 import { findSection, sectionRounds, type EventPlayer, type EventSection, type ZeitnotEvent } from './event.ts';
 import { buildCrosstable, type BoardResult, type RoundResults } from './results.ts';
 import { rankStandings, type StandingRow } from './tiebreaks.ts';
-import type { TrfTournament } from './trf.ts';
+import { deductionsLine, type TrfTournament } from './trf.ts';
+
+const optional = <T>(value: T | undefined): T[] => (value === undefined ? [] : [value]);
 
 export type Offence = 'late-arrival' | 'electronic-device' | 'device-noise' | 'device-noise-after-game';
 
@@ -268,7 +270,10 @@ export function sectionTrf(event: ZeitnotEvent, sectionId: string, record: Secti
       }))
       .sort((a, b) => a.id - b.id),
     teams: section.teams.map((t) => ({ name: t.name, playerIds: t.members.map(numbered) })),
-    otherLines: [{ code: '212', text: `212 ${section.tiebreaks.join(',')}` }],
+    otherLines: [
+      { code: '212', text: `212 ${section.tiebreaks.join(',')}` },
+      ...optional(deductionsLine(new Map([...sanctionsLedger(section, record).pointDeductions].map(([id, points]) => [numbered(id), points])))),
+    ],
   };
 }
 

@@ -3,7 +3,8 @@
 // late arrival in round 1 journaled with the round's confirmation, still listed and deducted after
 // rounds 2 and 3 and after a restart; an arbiter's incident; the chief's waiver over the WebSocket
 // (refused for a deputy, for an unknown or waived incident), journaled with who and why, replayed.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,6 +13,10 @@ import { presetEvent, type FinesView, type ZeitnotEvent } from '../../tournament
 import { helloClient, sendCommand, type TestClient } from '../support/ws-client.ts';
 
 const event = presetEvent('cairns-cup-2019');
+/** bbpPairings, where a developer built it beside the project (BBPPAIRINGS or BBP names it; never committed). */
+const bbpPath = process.env['BBPPAIRINGS'] ?? process.env['BBP'];
+const bbp = bbpPath && existsSync(bbpPath) ? bbpPath : undefined;
+const zeitnot = (...args: string[]) => spawnSync(process.execPath, ['bin/zeitnot.js', ...args], { encoding: 'utf8', timeout: 60_000 });
 let run: RunningConsole | undefined;
 const clients: TestClient[] = [];
 const dirs: string[] = [];
@@ -140,5 +145,65 @@ describe('fines journaled for the whole event', () => {
     expect(await json<unknown>(run, '/api/prizes')).toEqual(before.prizes);
     // Nothing journaled again by the replay.
     expect(journaled()).toHaveLength(2);
+  });
+});
+
+describe('point deductions in the TRF', () => {
+  it("SA Open's point off for noise after the game: zeitnot standings on the exported file ranks as the console does; the engines still read it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-deductions-'));
+    dirs.push(dir);
+    const saOpen = presetEvent('sa-open-2009');
+    run = await startConsole({ dataDir: dir, port: 0, noPage: true, event: saOpen, firstRound: true, source: manualSource(0) });
+    const chief = await chiefOf(run);
+    const games = run.desks.get('b')!.pairingOf(1)!.games;
+    for (const g of games)
+      await acked(chief, { type: 'enterResult', section: 'b', round: 1, white: g.white, black: g.black, result: '1-0', reason: 'scoresheets' });
+    const noisy = games[0]!.white;
+    await acked(chief, {
+      type: 'recordIncident',
+      section: 'b',
+      round: 1,
+      player: noisy,
+      offence: 'device-noise-after-game',
+      note: 'phone rang after his game',
+    });
+    const console = await json<{ standings: { rank: number; name: string; points: number; tiebreaks: Record<string, number> }[] }>(
+      run,
+      '/api/standings?section=b',
+    );
+    expect(console.standings.find((r) => r.name === saOpen.sections[1]!.players.find((p) => p.id === noisy)!.name)!.points).toBe(0);
+
+    const trf = await (await fetch(`${run.url}/api/trf?section=b`)).text();
+    const line = trf.split('\n').find((l) => l.startsWith('###'));
+    expect(line).toMatch(/^### zeitnot deductions \d+=1 \(points off the final score/);
+    const file = join(dir, 'b.trf');
+    writeFileSync(file, trf);
+    const fromFile = zeitnot('standings', file, '--preset', 'sa-open-2009:b', '--json');
+    expect(fromFile.status, fromFile.stderr).toBe(0);
+    const rows = (JSON.parse(fromFile.stdout) as { rank: number; name: string; points: number; tiebreaks: Record<string, number> }[]).map((r) => [
+      r.rank,
+      r.name,
+      r.points,
+      r.tiebreaks,
+    ]);
+    expect(rows).toEqual(console.standings.map((r) => [r.rank, r.name, r.points, r.tiebreaks]));
+    // Without the line the file ranks him a point higher; --deduct gives it back.
+    const bare = join(dir, 'bare.trf');
+    writeFileSync(bare, trf.replace(/^###.*\n/m, ''));
+    const number = /^### zeitnot deductions (\d+)=1/.exec(line!)![1]!;
+    const higher = JSON.parse(zeitnot('standings', bare, '--preset', 'sa-open-2009:b', '--json').stdout) as { id: number; points: number }[];
+    expect(higher.find((r) => r.id === Number(number))!.points).toBe(1);
+    const given = zeitnot('standings', bare, '--preset', 'sa-open-2009:b', '--json', '--deduct', `${number}=1`);
+    expect((JSON.parse(given.stdout) as { rank: number; name: string }[]).map((r) => [r.rank, r.name])).toEqual(rows.map((r) => [r[0], r[1]]));
+    expect(zeitnot('standings', bare, '--deduct', '5:1')).toMatchObject({ status: 2, stderr: expect.stringContaining("--deduct: '5:1' is no deduction") });
+    // The engines read the file as before: its points are the results' (zeitnot pair -c; bbpPairings -c where built).
+    expect(zeitnot('pair', '--dutch', file, '-c').stdout).toBe('1 rounds checked: no differences\n');
+    if (bbp) {
+      const individual = join(dir, 'b-individual.trf');
+      writeFileSync(individual, trf.replace(/^013 .*\n/gm, ''));
+      const check = spawnSync(bbp, ['--dutch', individual, '-c'], { encoding: 'utf8' });
+      expect(check.status, check.stdout + check.stderr).toBe(0);
+      expect(check.stdout.trim()).toBe('b-individual: Round #1');
+    }
   });
 });
