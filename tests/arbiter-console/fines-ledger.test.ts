@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { manualSource, startConsole, type ConsoleCommand, type RunningConsole } from '../../arbiter-console/internal.ts';
 import { presetEvent, type FinesView, type ZeitnotEvent } from '../../tournament/index.ts';
 import { helloClient, sendCommand, type TestClient } from '../support/ws-client.ts';
+import { smallRoundRobin, testDesk, type TestDesk } from './tournament-fixtures.ts';
 
 const event = presetEvent('cairns-cup-2019');
 /** bbpPairings, where a developer built it beside the project (BBPPAIRINGS or BBP names it; never committed). */
@@ -205,5 +206,55 @@ describe('point deductions in the TRF', () => {
       expect(check.status, check.stdout + check.stderr).toBe(0);
       expect(check.stdout.trim()).toBe('b-individual: Round #1');
     }
+  });
+});
+
+describe("the clock's late arrival on a console on the bus", () => {
+  const desks: TestDesk[] = [];
+  afterEach(() => {
+    for (const t of desks.splice(0)) t.cleanup();
+  });
+
+  it('goes to the stream with the confirmation (prepare); written twice by two consoles, it is one incident, also after a restart', () => {
+    const small = smallRoundRobin();
+    const a = testDesk(small);
+    const b = testDesk(small, { publish: false });
+    desks.push(a, b);
+    const boards = a.hall.seated.get('main')!.boards;
+    for (const board of boards) {
+      expect(a.hall.command({ type: 'arrive', board: board.id, side: 'white' }, 'IA')).toMatchObject({ ok: true });
+      if (board !== boards[0]) expect(a.hall.command({ type: 'arrive', board: board.id, side: 'black' }, 'IA')).toMatchObject({ ok: true });
+    }
+    expect(a.hall.command({ type: 'startAll', section: 'main' }, 'IA')).toMatchObject({ ok: true });
+    a.source.advance(10_000);
+    expect(a.hall.boards.get(boards[0]!.id)!.state.status).toBe('running');
+    a.source.advance(60_000);
+    expect(a.hall.command({ type: 'arrive', board: boards[0]!.id, side: 'black' }, 'IA')).toMatchObject({ ok: true });
+    for (const board of boards)
+      expect(a.hall.command({ type: 'result', board: board.id, result: '0-1', termination: 'resignation' }, 'IA')).toMatchObject({ ok: true });
+    // What a console on the bus writes to the stream for confirmRound: the results, then the clock's late arrival.
+    const prepared = a.desk.prepare({ type: 'confirmRound', section: 'main' }, 'A1');
+    if (!prepared.ok) throw new Error(prepared.reason);
+    const late = boards[0]!.blackId!;
+    expect(prepared.actions.map((x) => x.type)).toEqual([...boards.map(() => 'result'), 'incident']);
+    expect(prepared.actions.at(-1)).toEqual({
+      type: 'incident',
+      id: `r1-p${late}-late-arrival`,
+      round: 1,
+      player: late,
+      offence: 'late-arrival',
+      note: 'not at the board when the clock started',
+      source: 'clock',
+      by: 'A1',
+    });
+    // Another console reads them (the incident twice: two consoles confirmed at once).
+    for (const action of [...prepared.actions, prepared.actions.at(-1)!]) {
+      b.hall.record(b.desk.journalRecord(action));
+      b.desk.receive(action, b.source.now());
+    }
+    const listed = () => b.desk.view('spectator').fines.entries.map((e) => [e.id, e.fine, e.by, e.source]);
+    expect(listed()).toEqual([[`r1-p${late}-late-arrival`, 1000, 'A1', 'clock']]);
+    b.reopen();
+    expect(listed()).toEqual([[`r1-p${late}-late-arrival`, 1000, 'A1', 'clock']]);
   });
 });
