@@ -236,6 +236,8 @@ export function describe(action: TournamentRecord): string {
       return `the withdrawal of #${action.player}${by}`;
     case 'waiver':
       return `the waiver of ${action.incident}'s fine${by}`;
+    case 'incident':
+      return `the incident ${action.id ?? `${action.offence} of #${action.player} in round ${action.round}`}${by}`;
     default:
       return `a ${action.type} record${by}`;
   }
