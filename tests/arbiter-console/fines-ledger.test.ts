@@ -54,7 +54,9 @@ const prizeOf = async (c: RunningConsole, player: number) =>
  * the first board, who comes once the clocks run), White wins every game on the board, the chief
  * confirms the round.
  */
-async function playRound(c: RunningConsole, chief: TestClient, late: boolean): Promise<{ round: number; lateBlack: number }> {
+async function playRound(c: RunningConsole, late: boolean): Promise<{ round: number; lateBlack: number }> {
+  // A page of its own for each round: a round's twenty commands stay within one session's rate limit (burst 40).
+  const chief = await chiefOf(c);
   await acked(chief, { type: 'pairNextRound', section: 'main' });
   await acked(chief, { type: 'publishRound', section: 'main' });
   const seated = c.hall.seated.get('main')!;
@@ -76,9 +78,8 @@ describe('fines journaled for the whole event', () => {
     const dir = mkdtempSync(join(tmpdir(), 'zeitnot-fines-'));
     dirs.push(dir);
     run = await open(dir, event);
-    const chief = await chiefOf(run);
 
-    const { lateBlack } = await playRound(run, chief, true);
+    const { lateBlack } = await playRound(run, true);
     const lateId = `r1-p${lateBlack}-late-arrival`;
     const lateEntry = {
       id: lateId,
@@ -98,9 +99,10 @@ describe('fines journaled for the whole event', () => {
       [...run!.hall.journal.entries(0, 'tournament', { section: 'main' })].filter((e) => e.record.kind === 'tournament' && e.record.action.type === 'incident');
     expect(journaled()).toHaveLength(1);
 
-    await playRound(run, chief, false);
+    await playRound(run, false);
+    const chief = await chiefOf(run);
     await acked(chief, { type: 'recordIncident', section: 'main', round: 2, player: 3, offence: 'electronic-device', note: 'phone in the jacket' });
-    await playRound(run, chief, false);
+    await playRound(run, false);
     expect(run.desks.get('main')!.liveRound).toBe(3);
     const afterThree = await fines(run);
     expect(afterThree.entries.map((e) => [e.round, e.id, e.playerId, e.fine, e.by])).toEqual([
