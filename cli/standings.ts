@@ -3,11 +3,13 @@ import { readFile } from 'node:fs/promises';
 import {
   decodeTrf,
   isTiebreakSpec,
+  parseDeductions,
   parseTiebreak,
   parseTrf,
   presetEvent,
   presetNames,
   rankStandings,
+  readDeductions,
   tiebreakContext,
   TrfError,
   type PresetName,
@@ -32,6 +34,10 @@ options:
   --rules 2023|2026  unplayed-games rules of C.07 (default 2023, or the preset's)
   --round-robin | --swiss  how to treat forfeits (default: the system the file names in 192 or
                      092, else recognised from its shape)
+  --deduct LIST      point deductions, pairing number=points, comma-separated (5=1,12=1): points off
+                     the final score a regulation gave (TRF-16's points must equal the results, so the
+                     file cannot carry them). Default: the file's "### zeitnot deductions" line, which
+                     zeitnot's export writes; --deduct replaces it.
   --json             print [{"rank":1,"id":3,"name":"...","points":6.5,"tiebreaks":{"DE":1,...}}, ...]
   --help             this text
 
@@ -43,6 +49,7 @@ interface Args {
   preset?: string;
   rules?: UnplayedRules;
   roundRobin?: boolean;
+  deductions?: Map<number, number>;
   json: boolean;
 }
 
@@ -56,6 +63,7 @@ function argsOf(argv: string[]): Args {
       'round-robin': { type: 'boolean' },
       swiss: { type: 'boolean' },
       json: { type: 'boolean' },
+      deduct: { type: 'string' },
     },
     { positionals: true },
   );
@@ -75,6 +83,13 @@ function argsOf(argv: string[]): Args {
     out.tiebreaks = list;
   }
   if (values.preset !== undefined) out.preset = values.preset;
+  if (values.deduct !== undefined) {
+    try {
+      out.deductions = parseDeductions(values.deduct.split(',').map((s) => s.trim()));
+    } catch (error) {
+      throw new UsageError(`--deduct: ${(error as Error).message}`);
+    }
+  }
   if (values.rules !== undefined) {
     if (values.rules !== '2023' && values.rules !== '2026') throw new UsageError(`--rules is 2023 or 2026, not '${values.rules}'`);
     out.rules = values.rules;
@@ -134,7 +149,13 @@ async function run(argv: string[]): Promise<number> {
   const roundRobin = args.roundRobin ?? (section ? section.format.kind === 'round-robin' : undefined);
   const guessedRoundRobin = tiebreakContext(trf, { roundRobin }).roundRobin;
   const codes = args.tiebreaks ?? fileTiebreaks(trf) ?? section?.tiebreaks ?? (guessedRoundRobin ? ['DE', 'SB', 'WIN'] : ['BH-C1', 'BH', 'SB']);
-  const rows = rankStandings(trf, codes, { roundRobin, unplayedRules: args.rules ?? section?.unplayedRules ?? '2023', sharedRanks: true });
+  const deductions = args.deductions ?? readDeductions(trf) ?? new Map<number, number>();
+  const unknown = [...deductions.keys()].filter((id) => !trf.players.some((p) => p.id === id));
+  if (unknown.length > 0) throw new UsageError(`no player ${unknown.join(', ')} in ${args.file} to deduct points from`);
+  // The points the results give (as rankStandings counts them), less what the regulation took off.
+  const scored = tiebreakContext(trf, { roundRobin }).players;
+  const points = new Map([...deductions].map(([id, off]) => [id, scored.get(id)!.points - off]));
+  const rows = rankStandings(trf, codes, { roundRobin, unplayedRules: args.rules ?? section?.unplayedRules ?? '2023', sharedRanks: true, points });
   const names = new Map(trf.players.map((p) => [p.id, p.name]));
   const columns = codes.map((c) => parseTiebreak(c).code);
   if (args.json) {

@@ -27,6 +27,8 @@ export {
   tiebreakRatings,
   type Appeal,
   type AppealRuling,
+  type Incident,
+  incidentId,
   type Offence,
   playersToPair,
   recordBoardResult,
@@ -40,7 +42,10 @@ export { isTiebreakSpec, parseTiebreak } from './tiebreak-codes.ts';
 export { rankStandings, tiebreakContext, type UnplayedRules } from './tiebreaks.ts';
 export {
   decodeTrf,
+  deductionsLine,
   exportTrf,
+  parseDeductions,
+  readDeductions,
   parseTrf,
   readTrf,
   standardScoring,

@@ -6,7 +6,9 @@ import { roundBoards } from './boards.ts';
 import { findSection, sectionRounds, type EventPlayer, type EventSection, type ZeitnotEvent } from './event.ts';
 import { buildCrosstable, type BoardResult, type RoundResults } from './results.ts';
 import { rankStandings, type StandingRow } from './tiebreaks.ts';
-import type { TrfTournament } from './trf.ts';
+import { deductionsLine, type TrfTournament } from './trf.ts';
+
+const optional = <T>(value: T | undefined): T[] => (value === undefined ? [] : [value]);
 
 export type Offence = 'late-arrival' | 'electronic-device' | 'device-noise' | 'device-noise-after-game';
 
@@ -17,6 +19,25 @@ export interface Incident {
   /** ISO time the arbiter recorded it. */
   readonly at?: string;
   readonly note?: string;
+  /** Its stable id (incidentId), as the console journaled it. */
+  readonly id?: string;
+  /** Who recorded it: the arbiter, or for the clock's late arrival the arbiter who confirmed the game's result. */
+  readonly by?: string;
+  /** 'clock': seen by the clock (a late arrival), not entered by an arbiter. */
+  readonly source?: 'arbiter' | 'clock';
+  /** The chief arbiter waived its fine (the sanction, a forfeit or a point off, stays: the texts say "shall"). */
+  readonly waived?: { readonly by: string; readonly reason: string };
+  /** Seen by the clock of a game whose result is not confirmed yet: journaled with the confirmation. */
+  readonly provisional?: boolean;
+}
+
+/**
+ * An incident's stable id: its round, player, offence and occurrence (`r3-p7-electronic-device`, the
+ * second one that round `...-2`). The same on every console and after every restart, so the clock's
+ * late arrival journaled twice (two consoles confirming one result) is one incident.
+ */
+export function incidentId(round: number, player: number, offence: Offence, occurrence = 1): string {
+  return `r${round}-p${player}-${offence}${occurrence > 1 ? `-${occurrence}` : ''}`;
 }
 
 export interface Withdrawal {
@@ -119,6 +140,7 @@ export function recordNoShow(section: EventSection, record: SectionRecord, playe
 
 export interface LedgerEntry {
   readonly incident: Incident;
+  /** The fine the rule sets (deducted unless waived). */
   readonly fine: number;
   readonly sanction: 'none' | 'forfeit' | 'point-deduction';
 }
@@ -126,7 +148,7 @@ export interface LedgerEntry {
 export interface SanctionsLedger {
   readonly currency: string;
   readonly entries: readonly LedgerEntry[];
-  /** Money to deduct from each player's prize. */
+  /** Money to deduct from each player's prize (waived fines left out). */
   readonly fines: ReadonlyMap<number, number>;
   /** Points off the final score. */
   readonly pointDeductions: ReadonlyMap<number, number>;
@@ -142,7 +164,7 @@ export function sanctionsLedger(section: EventSection, record: SectionRecord): S
   const entries = record.incidents.map((incident): LedgerEntry => {
     const rule = section.fines.find((f) => f.offence === incident.offence);
     if (!rule) throw new RangeError(`section '${section.id}' has no rule for '${incident.offence}' (round ${incident.round}, player ${incident.player})`);
-    if (rule.amount > 0) fines.set(incident.player, (fines.get(incident.player) ?? 0) + rule.amount);
+    if (rule.amount > 0 && !incident.waived) fines.set(incident.player, (fines.get(incident.player) ?? 0) + rule.amount);
     if (rule.sanction === 'point-deduction') pointDeductions.set(incident.player, (pointDeductions.get(incident.player) ?? 0) + 1);
     if (rule.sanction === 'forfeit') forfeits.push({ round: incident.round, player: incident.player });
     return { incident, fine: rule.amount, sanction: rule.sanction };
@@ -264,7 +286,10 @@ export function sectionTrf(event: ZeitnotEvent, sectionId: string, record: Secti
       }))
       .sort((a, b) => a.id - b.id),
     teams: section.teams.map((t) => ({ name: t.name, playerIds: t.members.map(numbered) })),
-    otherLines: [{ code: '212', text: `212 ${section.tiebreaks.join(',')}` }],
+    otherLines: [
+      { code: '212', text: `212 ${section.tiebreaks.join(',')}` },
+      ...optional(deductionsLine(new Map([...sanctionsLedger(section, record).pointDeductions].map(([id, points]) => [numbered(id), points])))),
+    ],
   };
 }
 

@@ -110,6 +110,48 @@ export interface TrfTournament {
   readonly otherLines: readonly TrfOtherLine[];
 }
 
+/**
+ * Point deductions (a regulation's sanction, SA Open: "one point deducted from their final scores")
+ * cannot be carried by TRF-16 itself: a 001 line's points must equal its results (bbpPairings refuses
+ * the file otherwise, and a pairing engine must pair on the scores the games gave). The export says
+ * so in a comment line the engines skip (`###`): `### zeitnot deductions 5=1 12=1 ...`, pairing
+ * number = points off; `zeitnot standings` reads it (or takes --deduct for a file without it).
+ */
+const deductionsTag = '### zeitnot deductions';
+
+/** The comment line of a TRF that carries its point deductions (by pairing number); undefined when there are none. */
+export function deductionsLine(deductions: ReadonlyMap<number, number>): TrfOtherLine | undefined {
+  const entries = [...deductions].filter(([, points]) => points !== 0).sort(([a], [b]) => a - b);
+  if (entries.length === 0) return undefined;
+  const list = entries.map(([id, points]) => `${id}=${points}`).join(' ');
+  return { code: '###', text: `${deductionsTag} ${list} (points off the final score, by pairing number: TRF-16's points must equal the results)` };
+}
+
+/** The point deductions a TRF's comment line carries (deductionsLine), by pairing number; undefined when it has none. */
+export function readDeductions(tournament: TrfTournament): Map<number, number> | undefined {
+  const line = tournament.otherLines.find((l) => l.text.startsWith(`${deductionsTag} `));
+  if (!line) return undefined;
+  return parseDeductions(
+    line.text
+      .slice(deductionsTag.length + 1)
+      .split(' (')[0]!
+      .trim()
+      .split(/\s+/),
+  );
+}
+
+/** `5=1` `12=0.5`: pairing number and points off; throws a RangeError naming the first entry that is neither. */
+export function parseDeductions(entries: readonly string[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const entry of entries.filter((e) => e !== '')) {
+    const match = /^(\d+)=(\d+(?:\.\d+)?)$/.exec(entry);
+    if (!match) throw new RangeError(`'${entry}' is no deduction (pairing number=points, as 5=1)`);
+    const id = Number(match[1]);
+    out.set(id, (out.get(id) ?? 0) + Number(match[2]));
+  }
+  return out;
+}
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const latin1 = new TextDecoder('latin1');
 

@@ -8,6 +8,7 @@ import { awardPrizes, teamStandings, type PrizeAward, type TeamStanding } from '
 import { parseTiebreak } from './tiebreak-codes.ts';
 import {
   appealsLog,
+  incidentId,
   playersToPair,
   sanctionsLedger,
   sectionCrosstable,
@@ -159,13 +160,25 @@ export function playoffView(event: ZeitnotEvent, sectionId: string, state: Playo
 
 export interface FinesView {
   readonly currency: string;
+  /** Every incident, by round (in the order recorded within a round). */
   readonly entries: readonly {
+    /** Stable id (incidentId): what waiveFine names. */
+    readonly id: string;
     readonly round: number;
+    /** The player's name, for display. */
     readonly player: string;
+    readonly playerId: number;
     readonly offence: string;
+    /** The fine the regulation sets; not deducted when `waived`. */
     readonly fine: number;
     readonly sanction: string;
     readonly note?: string;
+    /** Who recorded it (for the clock's late arrival: who confirmed the game's result). */
+    readonly by?: string;
+    readonly source: 'arbiter' | 'clock';
+    readonly waived?: { readonly by: string; readonly reason: string };
+    /** Seen by the clock, journaled when the game's result is confirmed. */
+    readonly provisional?: boolean;
   }[];
   readonly totals: readonly { readonly player: string; readonly fines: number; readonly pointsDeducted: number }[];
   readonly appeals: readonly AppealRuling[];
@@ -177,14 +190,23 @@ export function finesView(event: ZeitnotEvent, sectionId: string, record: Sectio
   const ids = [...new Set([...ledger.fines.keys(), ...ledger.pointDeductions.keys()])].sort((a, b) => a - b);
   return {
     currency: ledger.currency,
-    entries: ledger.entries.map((e) => ({
-      round: e.incident.round,
-      player: nameOf(section.players, e.incident.player),
-      offence: e.incident.offence,
-      fine: e.fine,
-      sanction: e.sanction,
-      note: e.incident.note,
-    })),
+    entries: ledger.entries
+      .map((e, order) => ({ e, order }))
+      .sort((a, b) => a.e.incident.round - b.e.incident.round || a.order - b.order)
+      .map(({ e }) => ({
+        id: e.incident.id ?? incidentId(e.incident.round, e.incident.player, e.incident.offence),
+        round: e.incident.round,
+        player: nameOf(section.players, e.incident.player),
+        playerId: e.incident.player,
+        offence: e.incident.offence,
+        fine: e.fine,
+        sanction: e.sanction,
+        note: e.incident.note,
+        by: e.incident.by,
+        source: e.incident.source ?? 'arbiter',
+        ...(e.incident.waived ? { waived: e.incident.waived } : {}),
+        ...(e.incident.provisional ? { provisional: true } : {}),
+      })),
     totals: ids.map((id) => ({ player: nameOf(section.players, id), fines: ledger.fines.get(id) ?? 0, pointsDeducted: ledger.pointDeductions.get(id) ?? 0 })),
     appeals: appealsLog(event, record),
   };

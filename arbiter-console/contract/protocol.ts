@@ -162,6 +162,8 @@ const tournamentCommandOptions = [
       .max(9),
     reason,
   }),
+  /** The chief arbiter waives an incident's fine (the Cairns Cup's late arrival "may receive" one): `incident` its id on the Fines page. */
+  z.strictObject({ type: z.literal('waiveFine'), section, incident: z.string().min(1).max(80), reason }),
 ] as const;
 export const tournamentCommandSchema = z.discriminatedUnion('type', [...tournamentCommandOptions]);
 export type TournamentCommand = z.infer<typeof tournamentCommandSchema>;

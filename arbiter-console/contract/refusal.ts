@@ -59,6 +59,10 @@ export const DESK_REFUSALS = [
   'unknown-appeal',
   'appeal-decided',
   'committee-invalid',
+  // waiveFine: no journaled incident of that id; waived before; an incident whose rule sets no fine.
+  'unknown-incident',
+  'already-waived',
+  'no-fine',
   // What the tournament's rules refuse (the pairing, result or playoff code's own check).
   'tournament-rule',
   'import-too-late',

@@ -132,6 +132,8 @@ export const PERMISSIONS: { readonly [T in CommandType]: Permission } = {
   decideAppeal: EVENT_CHANGE,
   recordNoShow: EVENT_CHANGE,
   assignRating: EVENT_CHANGE,
+  // The regulations leave a fine to the chief's discretion ("may receive"): waiving one is his alone.
+  waiveFine: EVENT_CHANGE,
   pairNextRound: EVENT_CHANGE,
   swapColours: EVENT_CHANGE,
   exchangeOpponents: EVENT_CHANGE,

@@ -84,7 +84,6 @@ export type TournamentRecord = (
   | { readonly type: 'withdrawal'; readonly player: number; readonly fromRound: number; readonly reason: string; readonly by: string }
   /** The chief arbiter corrects a player's name: the player stays his pairing number; names are for display. */
   | { readonly type: 'rename'; readonly player: number; readonly name: string; readonly reason: string; readonly by: string }
-  | { readonly type: 'incident'; readonly round: number; readonly player: number; readonly offence: Offence; readonly note?: string; readonly by: string }
   /**
    * The arbiter's decision on a player who lost by default in `round` (SA Open): no notification came,
    * so he is withdrawn from `fromRound` on; or (`noNotification` false) he had notified and stays paired.
@@ -127,6 +126,23 @@ export type TournamentRecord = (
       readonly reason: string;
       readonly by: string;
     }
+  /**
+   * A fine or sanction: entered by an arbiter (recordIncident), or (`source` 'clock') the clock's late
+   * arrival, journaled with the confirmation of the game's result and signed by who confirmed it. `id`
+   * is stable (tournament/ incidentId); journals before ids have none (the desk gives the same one).
+   */
+  | {
+      readonly type: 'incident';
+      readonly id?: string;
+      readonly round: number;
+      readonly player: number;
+      readonly offence: Offence;
+      readonly note?: string;
+      readonly source?: 'clock';
+      readonly by: string;
+    }
+  /** The chief arbiter waives an incident's fine (waiveFine), with his reason. */
+  | { readonly type: 'waiver'; readonly incident: string; readonly reason: string; readonly by: string }
 ) & {
   /** The id of the credential `by` acted with ('chief': the printed token); absent for the console's own records and in journals before ids. */
   readonly credential?: string;

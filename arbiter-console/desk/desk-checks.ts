@@ -6,7 +6,7 @@ import { randomInt } from 'node:crypto';
 import { decidePlayoff, NoValidPairingError, recordBoardResult, recordPlayoffResult, sectionStandings, tiedForFirst } from '../../tournament/index.ts';
 import { refusal, type Refusal } from '../contract/index.ts';
 import type { TournamentCommand, TournamentRecord } from '../contract/index.ts';
-import { key, withdrawalsOf, type DeskFace, type DeskState } from './desk-state.ts';
+import { key, nextIncidentId, withdrawalsOf, type DeskFace, type DeskState } from './desk-state.ts';
 import { metIn, pairNext } from './pairing-step.ts';
 import { playoffPossible } from './playoff-step.ts';
 import { checkAssignRating, checkDecideAppeal, checkLodgeAppeal, checkNoShow } from './regulation-step.ts';
@@ -166,7 +166,22 @@ export function checkCommand(desk: DeskFace, state: DeskState, command: Tourname
           `the regulations of '${desk.section.id}' have no rule for '${command.offence}' (rules: ${desk.section.fines.map((f) => f.offence).join(', ') || 'none'})`,
         );
       }
-      return { type: 'incident', round: command.round, player: command.player, offence: command.offence, ...(command.note ? { note: command.note } : {}), by };
+      // Late once a round: the clock's late arrival journaled already (or another arbiter's entry) is the same incident.
+      const late =
+        command.offence === 'late-arrival' &&
+        state.incidents.find((i) => i.round === command.round && i.player === command.player && i.offence === 'late-arrival');
+      if (late)
+        return refusal('already-recorded', `${name(command.player)}'s late arrival in round ${command.round} is recorded already (${late.id}, by ${late.by})`);
+      const id = nextIncidentId(state, command.round, command.player, command.offence);
+      return {
+        type: 'incident',
+        id,
+        round: command.round,
+        player: command.player,
+        offence: command.offence,
+        ...(command.note ? { note: command.note } : {}),
+        by,
+      };
     }
     case 'recordNoShow':
       return checkNoShow(desk, state, command, by);
@@ -176,7 +191,29 @@ export function checkCommand(desk: DeskFace, state: DeskState, command: Tourname
       return checkLodgeAppeal(desk, state, command, by);
     case 'decideAppeal':
       return checkDecideAppeal(desk, state, command, by);
+    case 'waiveFine':
+      return waiver(desk, state, command, by);
   }
+}
+
+/** The chief's waiver of a journaled incident's fine, or why not (the sanction itself is the regulation's and stays). */
+function waiver(desk: DeskFace, state: DeskState, command: Extract<TournamentCommand, { type: 'waiveFine' }>, by: string): Refusal | TournamentRecord {
+  const incident = state.incidents.find((i) => i.id === command.incident);
+  if (!incident) {
+    const seen = desk.record().incidents.find((i) => i.id === command.incident && i.provisional);
+    return seen
+      ? refusal('unknown-incident', `${command.incident} is the clock's, not journaled yet: confirm the game's result of round ${seen.round} first`)
+      : refusal('unknown-incident', `section '${desk.section.id}' has no incident ${command.incident}`);
+  }
+  const waived = state.waivers.get(incident.id);
+  if (waived) return refusal('already-waived', `the fine of ${incident.id} was waived by ${waived.by}: ${waived.reason}`);
+  const rule = desk.section.fines.find((f) => f.offence === incident.offence);
+  if (!rule || rule.amount === 0)
+    return refusal(
+      'no-fine',
+      `${incident.id}: the regulations of '${desk.section.id}' set no fine for '${incident.offence}' (its sanction: ${rule?.sanction ?? 'none'})`,
+    );
+  return { type: 'waiver', incident: incident.id, reason: command.reason, by };
 }
 
 /**

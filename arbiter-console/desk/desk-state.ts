@@ -7,6 +7,7 @@
 import {
   decidePlayoff,
   findSection,
+  incidentId,
   recordPlayoffResult,
   startPlayoff,
   type BoardResult,
@@ -32,6 +33,9 @@ export interface Draft {
 
 export type EnteredResult = Extract<TournamentRecord, { type: 'result' }>;
 
+/** A journaled incident, with its id (given on replay to one journaled before ids). */
+export type JournaledIncident = Extract<TournamentRecord, { type: 'incident' }> & { readonly id: string };
+
 /** The section as the desk knows it from its records. */
 export interface DeskState {
   /** The event as this desk knows it: the event file, with the section's imported registration list. */
@@ -48,7 +52,9 @@ export interface DeskState {
   readonly closed: Set<number>;
   readonly entered: Map<string, EnteredResult>;
   readonly corrections: ResultCorrection[];
-  readonly incidents: Extract<TournamentRecord, { type: 'incident' }>[];
+  readonly incidents: JournaledIncident[];
+  /** Incident id -> the chief's waiver of its fine. */
+  readonly waivers: Map<string, { readonly by: string; readonly reason: string; readonly at: number }>;
   readonly byes: Extract<TournamentRecord, { type: 'bye' }>[];
   readonly withdrawals: Extract<TournamentRecord, { type: 'withdrawal' }>[];
   readonly imported: Extract<TournamentRecord, { type: 'import' }>[];
@@ -83,6 +89,7 @@ export function newDeskState(event: ZeitnotEvent, sectionId: string): DeskState 
     entered: new Map(),
     corrections: [],
     incidents: [],
+    waivers: new Map(),
     byes: [],
     withdrawals: [],
     imported: [],
@@ -219,8 +226,14 @@ export function applyRecord(state: DeskState, record: TournamentRecord, at: numb
       if (state.playoff) state.playoff = recordPlayoffResult(state.playoff, record.game, record.result);
       if (record.board !== undefined) state.playoffBoardOf.set(record.game, record.board);
       break;
-    case 'incident':
-      state.incidents.push(record);
+    case 'incident': {
+      const id = record.id ?? nextIncidentId(state, record.round, record.player, record.offence);
+      // Journaled twice (two consoles confirmed the same result): one incident.
+      if (!state.incidents.some((i) => i.id === id)) state.incidents.push({ ...record, id });
+      break;
+    }
+    case 'waiver':
+      if (!state.waivers.has(record.incident)) state.waivers.set(record.incident, { by: record.by, reason: record.reason, at });
       break;
     case 'bye':
       state.byes.push(record);
@@ -265,6 +278,14 @@ export function applyRecord(state: DeskState, record: TournamentRecord, at: numb
       );
       break;
   }
+}
+
+/** The id of the next incident of this round, player and offence (its occurrence counted from the journal). */
+export function nextIncidentId(state: DeskState, round: number, player: number, offence: JournaledIncident['offence']): string {
+  const ids = new Set(state.incidents.map((i) => i.id));
+  let occurrence = 1;
+  while (ids.has(incidentId(round, player, offence, occurrence))) occurrence += 1;
+  return incidentId(round, player, offence, occurrence);
 }
 
 /** A hall board's game, while it is the desk's seated round's (a playoff game may have taken the board since). */

@@ -6,7 +6,9 @@ import {
   boardResultFromClock,
   clockIncidents,
   emptyRecord,
+  incidentId,
   recordBoardResult,
+  type Incident,
   type BoardResult,
   type Pairing,
   type SectionRecord,
@@ -66,11 +68,21 @@ export function missingResults(desk: DeskFace, state: DeskState, round: number):
 export function sectionRecordOf(desk: DeskFace, state: DeskState): SectionRecord {
   let record: SectionRecord = emptyRecord;
   for (const { round, result } of knownResults(desk, state).sort((a, b) => a.round - b.round)) record = recordBoardResult(desk.section, record, round, result);
-  const fromClocks = [...desk.hallPairs].flatMap(([id, pair]) => {
-    const board = liveBoard(desk, id)?.state;
-    return board?.result ? clockIncidents(desk.section, desk.liveRound, pair, board) : [];
+  const entered = state.incidents.map((i): Incident => {
+    const waived = state.waivers.get(i.id);
+    return {
+      id: i.id,
+      round: i.round,
+      player: i.player,
+      offence: i.offence,
+      ...(i.note ? { note: i.note } : {}),
+      by: i.by,
+      source: i.source ?? 'arbiter',
+      ...(waived ? { waived: { by: waived.by, reason: waived.reason } } : {}),
+    };
   });
-  const entered = state.incidents.map((i) => ({ round: i.round, player: i.player, offence: i.offence, ...(i.note ? { note: i.note } : {}) }));
+  // The clock's late arrivals in games not confirmed yet: shown (provisional) until their confirmation journals them.
+  const fromClocks = unjournaledClockIncidents(desk, state).map((i): Incident => ({ ...i, source: 'clock', by: 'the clock', provisional: true }));
   // Byes of the paired rounds: the Swiss pairing-allocated bye scores a point (TRF U); requested ones half or none.
   const byes = new Map<number, { player: number; kind: 'pab' | 'full' | 'half' | 'zero' }[]>();
   const addBye = (round: number, bye: { player: number; kind: 'pab' | 'full' | 'half' | 'zero' }) => byes.set(round, [...(byes.get(round) ?? []), bye]);
@@ -87,7 +99,47 @@ export function sectionRecordOf(desk: DeskFace, state: DeskState): SectionRecord
     const existing = rounds.find((r) => r.round === round) ?? { round, games: [] };
     rounds = [...rounds.filter((r) => r.round !== round), { ...existing, byes: [...(existing.byes ?? []), ...list] }].sort((a, b) => a.round - b.round);
   }
-  return { ...record, rounds, withdrawals: withdrawalsOf(state), incidents: [...fromClocks, ...entered], ...regulationRecord(desk, state) };
+  return { ...record, rounds, withdrawals: withdrawalsOf(state), incidents: [...entered, ...fromClocks], ...regulationRecord(desk, state) };
+}
+
+/** The clock's late arrivals on the live round's finished boards not journaled yet, with their ids (optionally: of settled games only). */
+function unjournaledClockIncidents(desk: DeskFace, state: DeskState, settled?: (white: number, black: number) => boolean): (Incident & { id: string })[] {
+  const round = desk.liveRound;
+  return [...desk.hallPairs].flatMap(([id, pair]) => {
+    const board = liveBoard(desk, id)?.state;
+    if (!board?.result || (settled && !settled(pair.white, pair.black))) return [];
+    return clockIncidents(desk.section, round, pair, board)
+      .filter((i) => !state.incidents.some((j) => j.round === i.round && j.player === i.player && j.offence === i.offence))
+      .map((i) => ({ ...i, id: incidentId(i.round, i.player, i.offence) }));
+  });
+}
+
+/**
+ * The clock's late arrivals to journal with `actions` (Cairns Cup 1: "may receive a fine of $1,000"):
+ * those of the live round's games whose result these actions or earlier ones settle (entered or
+ * confirmed), signed by who settles it. Journaled with the result and not when the clock shows the
+ * late start, because the fine depends on how the game ended (a player who never came lost by default
+ * and is not fined) and a result is final only once confirmed; and with the desk's own record, so the
+ * desk is its one owner, a console on the bus writes it to the stream with the result, and its id
+ * (incidentId) makes a second write of it one incident. Publishing the next round takes any left (a
+ * result entered before its clock ended the game).
+ */
+export function clockIncidentRecords(desk: DeskFace, state: DeskState, actions: readonly TournamentRecord[], arbiter: CommandBy): TournamentRecord[] {
+  const round = desk.liveRound;
+  if (!actions.some((a) => (a.type === 'result' && a.round === round) || a.type === 'publish')) return [];
+  const settled = (white: number, black: number): boolean =>
+    state.entered.has(key(round, white, black)) || actions.some((a) => a.type === 'result' && a.round === round && a.white === white && a.black === black);
+  const who = signature(arbiter);
+  return unjournaledClockIncidents(desk, state, settled).map((i): TournamentRecord => ({
+    type: 'incident',
+    id: i.id,
+    round: i.round,
+    player: i.player,
+    offence: i.offence,
+    ...(i.note ? { note: i.note } : {}),
+    source: 'clock',
+    ...who,
+  }));
 }
 
 /** The confirmations of every clock result of the live round not yet confirmed or entered. */

@@ -28,6 +28,7 @@ import { playoffHallSection, type SeatPlayoff } from './playoff-boards.ts';
 import { isPlayoffStep, playoffOnBoards } from './playoff-step.ts';
 import { trfImport, type TrfImportRequest } from './registration-step.ts';
 import {
+  clockIncidentRecords,
   clockResultOf,
   conflictNotes,
   conflictSettlement,
@@ -308,8 +309,10 @@ export class TournamentDesk {
       if (ended) return ended;
     }
     const at = this.hall.source.now();
-    const journalSeq = this.#journal(action, at);
+    const incidents = clockIncidentRecords(this, this.#state, [action], arbiter);
+    const journalSeq = incidents.length === 0 ? this.#journal(action, at) : this.hall.recordBatch([action, ...incidents].map((a) => this.#entry(a, at)));
     this.#apply(action, at);
+    for (const incident of incidents) this.#apply(incident, at);
     this.#followRounds(action);
     const seated = this.#seatPublished(action);
     if (seated && !seated.ok) return seated;
@@ -352,8 +355,9 @@ export class TournamentDesk {
 
   /** Every clock result of the live round not yet confirmed or entered, confirmed in one journaled batch. */
   #confirmRound(arbiter: CommandBy): CommandOutcome {
-    const actions = roundConfirmations(this, this.#state, arbiter);
-    if (actions.length === 0) return nothingToConfirm(this);
+    const confirmations = roundConfirmations(this, this.#state, arbiter);
+    if (confirmations.length === 0) return nothingToConfirm(this);
+    const actions = [...confirmations, ...clockIncidentRecords(this, this.#state, confirmations, arbiter)];
     const at = this.hall.source.now();
     const journalSeq = this.hall.recordBatch(actions.map((action) => this.#entry(action, at)));
     for (const action of actions) this.#apply(action, at);
@@ -369,12 +373,14 @@ export class TournamentDesk {
   prepare(command: TournamentCommand, arbiter: CommandBy): Refusal | { readonly ok: true; readonly actions: readonly TournamentRecord[] } {
     if (command.type === 'confirmRound') {
       const actions = roundConfirmations(this, this.#state, arbiter);
-      return actions.length > 0 ? { ok: true, actions } : nothingToConfirm(this);
+      return actions.length > 0 ? { ok: true, actions: [...actions, ...clockIncidentRecords(this, this.#state, actions, arbiter)] } : nothingToConfirm(this);
     }
     try {
       const { by, credential } = signature(arbiter);
       const checked = checkCommand(this, this.#state, command, by);
-      return 'ok' in checked ? checked : { ok: true, actions: [signed(checked, credential)] };
+      if ('ok' in checked) return checked;
+      const action = signed(checked, credential);
+      return { ok: true, actions: [action, ...clockIncidentRecords(this, this.#state, [action], arbiter)] };
     } catch (err) {
       return ruleRefusal(err);
     }

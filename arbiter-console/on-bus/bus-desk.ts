@@ -216,7 +216,10 @@ export function concerns(command: TournamentCommand, action: TournamentRecord): 
       return action.type === 'ratingAssigned' && action.player === command.player;
     case 'decideAppeal':
       return action.type === 'appealDecision' && action.appeal === command.appeal;
-    // Confirming the round skips what is confirmed meanwhile; incidents and appeals add up (an appeal's number is given anew).
+    case 'waiveFine':
+      return action.type === 'waiver' && action.incident === command.incident;
+    // Confirming the round skips what is confirmed meanwhile; incidents add up (one id journaled twice is one);
+    // appeals too (an appeal's number is given anew).
     case 'confirmRound':
     case 'recordIncident':
     case 'lodgeAppeal':
@@ -248,6 +251,10 @@ export function describe(action: TournamentRecord): string {
       return `the rating ${action.rating} for #${action.player}${by}`;
     case 'appealDecision':
       return `the decision on appeal ${action.appeal}${by}`;
+    case 'waiver':
+      return `the waiver of ${action.incident}'s fine${by}`;
+    case 'incident':
+      return `the incident ${action.id ?? `${action.offence} of #${action.player} in round ${action.round}`}${by}`;
     default:
       return `a ${action.type} record${by}`;
   }

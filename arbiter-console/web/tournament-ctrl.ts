@@ -245,6 +245,19 @@ export class TournamentCtrl {
     this.send({ type: 'decideAppeal', appeal, upheld, committee, reason: this.#why() }, `Appeal ${appeal}: ${upheld ? 'upheld' : 'dismissed'}`);
   }
 
+  /** The chief's waiver of a fine: the incident picked and his reason (a waiver without one is not sent). */
+  waiveFine(fields: { incident: string; reason: string }): void {
+    const { incident, reason } = this.#form('waive', fields, false);
+    if (!incident || !reason.trim()) return;
+    this.#form('waive', fields);
+    this.send({ type: 'waiveFine', incident, reason: reason.trim() }, `Waive the fine ${incident}`);
+  }
+
+  /** Whether this page speaks for the chief arbiter (the waiver is his alone: contract/staff.ts). */
+  get chief(): boolean {
+    return this.conn.state.arbiter?.role === 'chief';
+  }
+
   startPlayoff(): void {
     this.send({ type: 'startPlayoff' }, 'Start playoff');
   }

@@ -50,6 +50,7 @@ const CHIEF_ONLY = [
   'recordNoShow',
   'assignRating',
   'decideAppeal',
+  'waiveFine',
   'defineSector',
   'removeSector',
   'issueCredential',

@@ -338,7 +338,18 @@ describe('tournament desk', () => {
     });
     const fines = desk.view('spectator').fines;
     expect(fines.entries).toEqual([
-      { round: 3, player: 'Cairns player 01', offence: 'electronic-device', fine: 1000, sanction: 'none', note: 'phone in the jacket' },
+      {
+        id: 'r3-p1-electronic-device',
+        round: 3,
+        player: 'Cairns player 01',
+        playerId: 1,
+        offence: 'electronic-device',
+        fine: 1000,
+        sanction: 'none',
+        note: 'phone in the jacket',
+        by: 'IA',
+        source: 'arbiter',
+      },
     ]);
     const prize = desk.view('spectator').prizes.awards.find((p) => p.player === 1)!;
     expect(prize.fine).toBe(1000);

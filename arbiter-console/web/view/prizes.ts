@@ -33,12 +33,8 @@ export function finesPage(ctrl: TournamentCtrl, v: TournamentView): VNode[] {
     hl('section', { attrs: { 'aria-label': 'Fines' } }, [
       hl('h2', 'Fines and sanctions'),
       ctrl.arbiter && incidentForm(ctrl, v),
-      f.entries.length
-        ? table(
-            ['Round', 'Player', 'Offence', 'Fine', 'Sanction', 'Note'],
-            f.entries.map((x) => [String(x.round), x.player, x.offence, money(x.fine, f.currency), x.sanction, x.note ?? '']),
-          )
-        : hl('p.placeholder', 'No fines or sanctions.'),
+      ctrl.arbiter && ctrl.chief && waiveForm(ctrl, v),
+      f.entries.length ? incidentsByRound(v) : hl('p.placeholder', 'No fines or sanctions.'),
     ]),
     hl('section', { attrs: { 'aria-label': 'Prizes' } }, [
       hl('h2', ['Prizes ', !v.playoff?.winner && hl('span.badge', 'as the standings are now')]),
@@ -56,6 +52,67 @@ export function finesPage(ctrl: TournamentCtrl, v: TournamentView): VNode[] {
       p.excluded.length > 0 && hl('p', `No prize (withdrew or forfeited): ${p.excluded.map((x) => x.name).join(', ')}`),
     ]),
   ];
+}
+
+type FineEntry = TournamentView['fines']['entries'][number];
+
+/** Every incident under its round: who, what, the fine (struck through when waived), who recorded it, who waived it and why. */
+function incidentsByRound(v: TournamentView): VNode[] {
+  const f = v.fines;
+  const rounds = [...new Set(f.entries.map((x) => x.round))];
+  return rounds.map((round) =>
+    hl('div.t-fines-round', { attrs: { 'data-round': String(round) } }, [
+      hl('h3', `Round ${round}`),
+      hl('table.t-table', [
+        hl(
+          'thead',
+          hl(
+            'tr',
+            ['Player', 'Offence', 'Fine', 'Sanction', 'Recorded by', 'Note', 'Waived'].map((t) => hl('th', t)),
+          ),
+        ),
+        hl(
+          'tbody',
+          f.entries.filter((x) => x.round === round).map((x) => incidentRow(x, f.currency)),
+        ),
+      ]),
+    ]),
+  );
+}
+
+function incidentRow(x: FineEntry, currency: string): VNode {
+  const recorded = x.provisional ? 'the clock (confirm the result to record it)' : x.source === 'clock' ? `${x.by ?? ''} (from the clock)` : (x.by ?? '');
+  return hl('tr', { attrs: { 'data-incident': x.id } }, [
+    hl('td', `${x.player} (#${x.playerId})`),
+    hl('td', x.offence),
+    hl('td', x.waived ? hl('s', money(x.fine, currency)) : money(x.fine, currency)),
+    hl('td', x.sanction),
+    hl('td', recorded),
+    hl('td', x.note ?? ''),
+    hl('td.t-waived', x.waived ? `by ${x.waived.by}: ${x.waived.reason}` : ''),
+  ]);
+}
+
+/** The chief's waiver: a journaled incident with a fine not waived yet, and his reason. */
+function waiveForm(ctrl: TournamentCtrl, v: TournamentView): VNode | false {
+  const waivable = v.fines.entries.filter((x) => x.fine > 0 && !x.waived && !x.provisional);
+  if (waivable.length === 0) return false;
+  const defaults = { incident: waivable[0]!.id, reason: '' };
+  return hl('fieldset.t-form', { attrs: { 'aria-label': 'Waive a fine' } }, [
+    hl('legend', 'Waive a fine'),
+    hl('label', [
+      'Incident ',
+      choiceSelect(
+        ctrl,
+        'waive incident',
+        waivable.map((x) => [x.id, `round ${x.round}: ${x.player}, ${x.offence}, ${money(x.fine, v.fines.currency)}`] as const),
+        defaults.incident,
+        { name: 'incident' },
+      ),
+    ]),
+    hl('label', ['Reason ', choiceInput(ctrl, 'waive reason', defaults.reason, { name: 'reason', maxlength: '200', required: true })]),
+    hl('button', { attrs: { 'data-t': 'waive' }, on: { click: () => ctrl.waiveFine(defaults) } }, 'Waive'),
+  ]);
 }
 
 function incidentForm(ctrl: TournamentCtrl, v: TournamentView): VNode {
