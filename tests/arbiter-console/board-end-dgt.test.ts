@@ -3,7 +3,8 @@
 // presses as the DGT clock's lever (mirror role: the clock keeps time), and the console ends the game from
 // the position at the move that made it (Laws 2018, the Cairns Cup's edition): checkmate before a later
 // flag (5.1.1, 6.9 "unless the game had already ended"), stalemate (5.2.1), fivefold repetition (9.6.1)
-// and the 75-move rule (9.6.2). What the arbiter sees is checked where the arbiter sees it: the board over
+// and the 75-move rule (9.6.2); under Laws 2009, which have neither 9.6 rule, the same repetitions end
+// nothing. What the arbiter sees is checked where the arbiter sees it: the board over
 // the WebSocket and the live PGN (/api/pgn), which chess.js and pgn-extract both read.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,7 @@ import { openPtyPair, type PtyPair } from '../support/pty.ts';
 import { chessJsRejects, pgnExtractRejects } from '../support/pgn-validators.ts';
 import { helloClient, type TestClient } from '../support/ws-client.ts';
 import { until } from '../support/wait.ts';
+import type { ZeitnotEvent } from '../../tournament/index.ts';
 import { oneSectionConsole } from './fixtures.ts';
 
 type Side = 'white' | 'black';
@@ -35,6 +37,7 @@ class DgtHall {
     private readonly boards: number,
     private readonly baseMs: number,
     private readonly incrementMs: number,
+    private readonly lawsEdition: ZeitnotEvent['lawsEdition'] = 'L2018',
   ) {}
 
   async open(): Promise<void> {
@@ -48,11 +51,13 @@ class DgtHall {
       this.vboards.push(vboard);
       this.links.push(await ptyBoardLink(vboard, pair.b));
     }
+    const section = oneSectionConsole({ boards: this.boards, timeControl: `${this.baseMs / 1000}+${this.incrementMs / 1000}` });
     this.run = await startConsole({
       dataDir: join(this.dir, 'data'),
       port: 0,
       noPage: true,
-      ...oneSectionConsole({ boards: this.boards, timeControl: `${this.baseMs / 1000}+${this.incrementMs / 1000}` }),
+      ...section,
+      event: { ...section.event!, lawsEdition: this.lawsEdition },
       devices: this.pairs.map((pair, i) => parseDeviceSpec(`${i + 1}=dgt:${pair.a}`)),
     });
     this.spectator = await helloClient(this.run.url, { role: 'spectator' });
@@ -224,5 +229,25 @@ describe.concurrent('stalemate, fivefold repetition and the 75-move rule from DG
     expect(moves.length).toBe(154);
     await playOut('3', moves);
     await t.expectEnded('3', moves, '1/2-1/2', '75 moves by each player without a pawn move or capture (Laws 2018 Art. 9.6.2)');
+  });
+});
+
+describe('Laws 2009 from a DGT board: a fifth repetition ends nothing (threefold is a claim, 9.2)', () => {
+  const t = new DgtHall(1, 300_000, 2_000, 'L2009');
+  beforeAll(() => t.open(), 60_000);
+  afterAll(() => t.close());
+
+  it('the same knight moves go on past the fifth and sixth occurrence; the game runs until the arbiter rules on a claim', { timeout: 120_000 }, async () => {
+    const cycle = ['Ng1', 'Nb8', 'Nf3', 'Nc6'];
+    const moves = ['e4', 'e5', 'Nf3', 'Nc6', ...cycle, ...cycle, ...cycle, ...cycle, 'Ng1', 'Nb8'];
+    await t.begin('1');
+    for (const san of moves) await t.play('1', san);
+    const view = t.run.hall.view('1')!;
+    expect([view.status, view.result, view.moves]).toEqual(['running', undefined, { white: 11, black: 11 }]);
+    await until(() => t.seen('1')?.status === 'running', 'the board running over the WebSocket');
+    const pgn = await t.livePgn('1');
+    expect(chessJsRejects(pgn)).toBe('');
+    expect(pgnExtractRejects(pgn)).toBe('');
+    expect(pgn).toContain('[Result "*"]');
   });
 });
