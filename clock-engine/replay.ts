@@ -163,40 +163,86 @@ export function auditPgnGame(config: GameConfig, game: PgnGame, options: AuditOp
   return other.differences.length < own.differences.length ? other : own;
 }
 
-/** The most one move can add to a clock under `tc`: its largest bonus and its largest later period. */
-function largestGainMs(tc: TimeControl): number {
-  const bonus = Math.max(0, ...tc.periods.map((p) => (p.bonus.kind === 'none' ? 0 : p.bonus.ms)));
-  const period = Math.max(0, ...tc.periods.slice(1).map((p) => Math.max(p.baseMs.white, p.baseMs.black)));
-  return bonus + period;
+/**
+ * A reading short of the next one's bound by a minute or less is not taken for a glitch: that is time the
+ * control given does not know (an increment it lacks, as +30 s from move 41 under 40/7200:3600), and is
+ * reported at the reading that shows it. A broadcast glitch (`0:00:00`, a frozen or shifted reading) is
+ * off by far more.
+ */
+const GLITCH_MIN_MS = 60_000;
+
+/** How many moves either side of its quota move a record may show a period (a clock's counter off by one or two). */
+const PERIOD_SLACK_MOVES = 2;
+
+const largestBonusMs = (tc: TimeControl): number => Math.max(0, ...tc.periods.map((p) => (p.bonus.kind === 'none' ? 0 : p.bonus.ms)));
+
+/** The later periods (after the first) in order, each with the move after which it comes (undefined: any time). */
+function laterPeriods(tc: TimeControl): { readonly ms: number; readonly afterMove: number | undefined }[] {
+  const out: { ms: number; afterMove: number | undefined }[] = [];
+  let quota: number | undefined = 0;
+  tc.periods.forEach((p, i) => {
+    if (i > 0) out.push({ ms: Math.max(p.baseMs.white, p.baseMs.black), afterMove: tc.nextPeriod === 'first-flag' ? undefined : quota });
+    quota = quota === undefined || p.moves === undefined ? undefined : quota + p.moves;
+  });
+  return out;
+}
+
+/**
+ * The most a player's clock can gain from the reading after his move `from` to the one after his move
+ * `to` under `tc`, the first `added` later periods being on his clock already: the largest bonus for each
+ * move, and each other later period once, where it can come (at its quota move give or take
+ * PERIOD_SLACK_MOVES; under the first-flag rule any time). A period is added once, so readings further
+ * apart are not allowed it twice, and not at all once the record has shown it.
+ */
+function largestGainMs(tc: TimeControl, from: number, to: number, added: number): number {
+  const periods = laterPeriods(tc)
+    .slice(added)
+    .filter((p) => p.afterMove === undefined || (p.afterMove > from - PERIOD_SLACK_MOVES && p.afterMove <= to + PERIOD_SLACK_MOVES));
+  return largestBonusMs(tc) * Math.max(0, to - from) + periods.reduce((sum, p) => sum + p.ms, 0);
 }
 
 /**
  * For each ply, whether its reading is a glitch (a `0:00:00` between normal readings): the same player's
  * next different reading is higher than this one by more than the moves in between can add (tolerance
- * included), yet follows from the reading before this one (or the clock's start). Only then is this one
- * the reading that cannot be his clock. A step the control cannot explain (readings that jump up and stay
- * up, as +30 min at move 40 under a control without it) is no glitch: the readings before it follow
- * from one another, so none of them is labelled, and the jump itself is reported where it is.
+ * included) and by more than GLITCH_MIN_MS, yet follows from the reading before this one (or the clock's
+ * start), and this reading is mostly error: what it is short of the next one's bound is at least half the
+ * time it says the move took (a `0:00:00` says the whole clock went on one move). Only then is this one the
+ * reading that cannot be his clock. A step the control cannot explain (readings that jump up and stay up,
+ * as +30 min at move 40 under a control without it, or a period's increment arriving with it at the same
+ * press under a control without the increment) is no glitch: the readings before it follow from one
+ * another, or the move before it took a normal time, so none of them is labelled, and the jump itself is
+ * reported where it is. A rise by half a period or more is that period, on the clock from then on.
  */
 function glitchReadings(config: GameConfig, game: PgnGame, tolerance: number): boolean[] {
-  const gain = largestGainMs(config.timeControl);
+  const tc = config.timeControl;
+  const later = laterPeriods(tc);
+  const bonus = largestBonusMs(tc);
   const glitches = new Array<boolean>(game.plies.length).fill(false);
   const start = initialGameState(config).remainingMs;
-  type Reading = { readonly index: number; readonly ply: number; readonly clockMs: number };
-  const reach = (from: Reading, to: Reading) => from.clockMs + (gain * (to.ply - from.ply)) / 2 + tolerance;
+  type Reading = { readonly index: number; readonly move: number; readonly clockMs: number };
   for (const side of ['white', 'black'] as const) {
     const readings: Reading[] = [];
     game.plies.forEach((p, index) => {
-      if (p.side === side && p.clockMs !== undefined) readings.push({ index, ply: p.ply, clockMs: p.clockMs });
+      if (p.side === side && p.clockMs !== undefined) readings.push({ index, move: Math.ceil(p.ply / 2), clockMs: p.clockMs });
     });
     const first = readings[0];
     if (!first) continue;
-    let before: Reading = { index: -1, ply: first.ply - 2, clockMs: start[side] };
+    let before: Reading = { index: -1, move: first.move - 1, clockMs: start[side] };
+    let added = 0;
+    const reach = (from: Reading, to: Reading) => from.clockMs + largestGainMs(tc, from.move, to.move, added) + tolerance;
     readings.forEach((reading, k) => {
       // The next reading that is not this one again (a run of the same glitch is judged by what ends it).
       const next = readings.slice(k + 1).find((l) => Math.abs(l.clockMs - reading.clockMs) > tolerance);
-      if (next && next.clockMs > reach(reading, next) && next.clockMs <= reach(before, next)) glitches[reading.index] = true;
-      else before = reading;
+      const short = next ? next.clockMs - reach(reading, next) : 0;
+      // The time this reading says the move took (its bonus given back).
+      const used = before.clockMs + bonus * (reading.move - before.move) - reading.clockMs;
+      if (next && short > GLITCH_MIN_MS && 2 * short >= used && next.clockMs <= reach(before, next)) {
+        glitches[reading.index] = true;
+        return;
+      }
+      const period = later[added];
+      if (period && -used > tolerance + period.ms / 2) added++;
+      before = reading;
     });
   }
   return glitches;

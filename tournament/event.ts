@@ -142,6 +142,13 @@ export const sectionSchema = z.strictObject({
    * L2023 A.5/B.3).
    */
   supervision: z.enum(['adequate', 'inadequate']).default('adequate'),
+  /**
+   * The FIDE category of the section's games where its regulations class them: 'standard', 'rapid' or
+   * 'blitz'. Unset: FIDE's own under the event's edition (fideCategory: 600+2 is blitz under L2009,
+   * under 15 minutes, and rapid under L2018/L2023, over 10). It decides which articles apply (penalties,
+   * Article 10.2 in blitz, supervision). Playoff games are classed by their own controls.
+   */
+  category: z.enum(['standard', 'rapid', 'blitz']).optional(),
   /** Round start times, round 1 first, with their UTC offset. */
   schedule: z.array(isoDateTime).min(1),
   players: z.array(playerSchema),

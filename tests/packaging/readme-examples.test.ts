@@ -31,4 +31,20 @@ describe("the README's commands", () => {
       }
     }
   }, 120_000);
+
+  it('the Tata Steel audit finds what the README says it finds, and without --time-control skips what it says', () => {
+    const example = /^npx zeitnot (replay --pgn \S*tata_steel_2017_masters\.pgn.*)$/m.exec(readme)![1]!.split(/\s+/);
+    const [, off, round] = /finds\s+the\s+(\d+)\s+off\s+readings\s+of\s+game\s+(\d+\.\d+)/.exec(readme)!;
+    const skipped = Number(/Without\s+`--time-control`\s+each\s+game\s+without\s+the\s+tag\s+is\s+skipped\s+\(`"skipped":(\d+)`\)/.exec(readme)![1]);
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, ['bin/zeitnot.js', ...args], { encoding: 'utf8', timeout: 60_000 })
+        .stdout.trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { summary?: boolean; round?: string; differences?: number; skipped?: number; gamesWithDifferences?: number });
+    const audited = run(example);
+    expect(audited.at(-1)).toMatchObject({ summary: true, differences: Number(off), gamesWithDifferences: 1, skipped: 0 });
+    expect(audited.filter((l) => !l.summary && (l.differences ?? 0) > 0).map((l) => [l.round, l.differences])).toEqual([[round, Number(off)]]);
+    const withoutControl = example.filter((a, i) => a !== '--time-control' && example[i - 1] !== '--time-control');
+    expect(run(withoutControl).at(-1)).toMatchObject({ summary: true, audited: 0, skipped });
+  }, 120_000);
 });
