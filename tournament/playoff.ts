@@ -377,6 +377,10 @@ function knockoutLeg(state: PlayoffState, stage: Stage, score: ReadonlyMap<numbe
   return { losers, text: [...text, ...(bye !== undefined ? [`${bye} sat out`] : [])].join(', '), playsOn: !level };
 }
 
+/** Whether the chief arbiter may set the playoff's format now: the regulations leave it to him and nothing is played or ruled yet. */
+export const formatOpen = (state: PlayoffState): boolean =>
+  state.arbiterDecision !== undefined && state.winner === undefined && !state.format && state.games.length === 0;
+
 /** A stage of the chief's format in the arbiter's words. */
 export function formatStageText(stage: FormatStage): string {
   const games = `${stage.games} game${stage.games === 1 ? '' : 's'}`;

@@ -200,7 +200,8 @@ export function concerns(command: TournamentCommand, action: TournamentRecord): 
     case 'startPlayoff':
     case 'playoffResult':
     case 'decidePlayoff':
-      return action.type === 'playoffStart' || action.type === 'playoffResult' || action.type === 'playoffRuling';
+    case 'setPlayoffFormat':
+      return action.type === 'playoffStart' || action.type === 'playoffResult' || action.type === 'playoffRuling' || action.type === 'playoffFormat';
     case 'requestBye':
       return action.type === 'bye' && action.round === command.round && action.player === command.player;
     case 'withdrawPlayer':
