@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualSource, startConsole, type RunningConsole } from '../../arbiter-console/internal.ts';
 import { helloClient, sendCommand, type TestClient } from '../support/ws-client.ts';
 import { launchChromium } from './browser.ts';
-import { event, nameOf, ok, PLAYOFF, playMainEvent, SECTION, source, turn, type Script } from './playoff-fixtures.ts';
+import { event, leadersScript, nameOf, ok, PLAYOFF, playMainEvent, SECTION, source, turn, type Script } from './playoff-fixtures.ts';
 
 const LEADERS = [1, 3, 4, 8, 10];
 /**
@@ -83,8 +83,8 @@ function startSitting(): void {
   ok(run.hall.command({ type: 'startAll', section: PLAYOFF }, 'IA'));
 }
 
-const format = (timeControl: string, cut: object = { to: 4, tiebreaks: ['WON'] }) => ({
-  cut,
+const format = (timeControl: string, cut: object | null = { to: 4, tiebreaks: ['WON'] }) => ({
+  ...(cut ? { cut } : {}),
   stages: [
     { kind: 'knockout', games: 1, timeControl, onTie: 'next-stage' },
     { kind: 'armageddon', games: 1, timeControl: 'W300-B240', onTie: 'next-stage' },
@@ -276,4 +276,26 @@ describe("the chief arbiter's playoff format for a five-way Cairns tie", () => {
     expect(desk().view('arbiter')).toEqual(decided);
     expect(sitting().round).toBe(3);
   }, 90_000);
+});
+
+describe('a tie the regulations give the format of', () => {
+  it('refuses a format for a two-way tie: not-left-to-chief', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'zeitnot-playoff-format-two-'));
+    const two = await startConsole({ dataDir: own, port: 0, noPage: true, event, source: manualSource(0) });
+    try {
+      await playMainEvent(two, leadersScript([3, 6]));
+      const chief = await helloClient(two.url, { role: 'arbiter', token: two.newToken });
+      clients.push(chief);
+      ok(two.desks.get(SECTION)!.command({ type: 'startPlayoff', section: SECTION }, 'IA'));
+      expect(await sendCommand(chief, { type: 'setPlayoffFormat', section: SECTION, format: format('600+5', null), reason: REASON } as never)).toMatchObject({
+        type: 'refused',
+        code: 'not-left-to-chief',
+        reason: "the regulations of 'main' give this playoff's format: its games decide",
+      });
+      expect(two.desks.get(SECTION)!.playoff!.format).toBeUndefined();
+    } finally {
+      await two.stop();
+      rmSync(own, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
