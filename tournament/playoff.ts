@@ -17,7 +17,6 @@ export type PlayoffStage = Omit<LadderStage, 'kind'> & {
   readonly kind: LadderStage['kind'] | 'knockout';
   readonly onTie?: 'next-stage' | 'tiebreaks';
 };
-type Stage = PlayoffStage;
 
 /**
  * The chief arbiter's playoff format where the regulations leave it to him (Cairns Cup 7: more than
@@ -68,7 +67,7 @@ export interface PlayoffState {
   /** Tied players in the order of the main event's tie-breaks. */
   readonly tied: readonly number[];
   readonly seed: number;
-  readonly stages: readonly Stage[];
+  readonly stages: readonly PlayoffStage[];
   readonly stageIndex: number;
   /** Leg within a stage (a league replayed, the next Armageddon of a series). */
   readonly leg: number;
@@ -110,7 +109,7 @@ function shuffled<T>(items: readonly T[], random: () => number): T[] {
   return out;
 }
 
-function stagesFor(procedure: Ladder, size: number): readonly Stage[] | null {
+function stagesFor(procedure: Ladder, size: number): readonly PlayoffStage[] | null {
   for (const [key, stages] of Object.entries(procedure.bySize)) {
     const plus = /^(\d+)\+$/.exec(key);
     const range = /^(\d+)(?:-(\d+))?$/.exec(key);
@@ -201,7 +200,7 @@ function knockoutPairs(players: readonly number[]): { pairs: [number, number][];
 }
 
 /** A knockout leg: each pair's match, game 1 of every match first (they are played side by side), colours by lot then alternating. */
-function knockoutGames(state: PlayoffState, stage: Stage, random: () => number): PlayoffGame[] {
+function knockoutGames(state: PlayoffState, stage: PlayoffStage, random: () => number): PlayoffGame[] {
   const { pairs } = knockoutPairs(state.remaining);
   const prefix = `s${state.stageIndex + 1}.${state.leg}`;
   const firsts = pairs.map(([a, b]) => (random() < 0.5 ? [a, b] : [b, a]));
@@ -300,7 +299,7 @@ export function recordPlayoffResult(state: PlayoffState, gameId: string, result:
   let next: PlayoffState = { ...state, games };
   if (pendingGames(next).length > 0) return next;
 
-  const stage = state.stages[state.stageIndex] as Stage;
+  const stage = state.stages[state.stageIndex] as PlayoffStage;
   const prefix = `s${state.stageIndex + 1}.${state.leg}.`;
   const legGames = games.filter((g) => g.game.id.startsWith(prefix));
   const score = new Map<number, number>(state.remaining.map((p) => [p, 0]));
@@ -345,16 +344,18 @@ interface LegOutcome {
  * A shared best score goes to the next stage, or, where the chief's format says the tie-breaks decide
  * it, to the first of them in the order the playoff started from.
  */
-function scoreLeg(state: PlayoffState, stage: Stage, legGames: PlayoffState['games'], score: ReadonlyMap<number, number>): LegOutcome {
+function scoreLeg(state: PlayoffState, stage: PlayoffStage, legGames: PlayoffState['games'], score: ReadonlyMap<number, number>): LegOutcome {
   const legPlayers = [...new Set(legGames.flatMap((g) => [g.game.white, g.game.black]))];
   const best = Math.max(...legPlayers.map((p) => score.get(p) ?? 0));
   const leaders = state.remaining.filter((p) => legPlayers.includes(p) && score.get(p) === best);
   const goesOn = stage.onTie === 'tiebreaks' ? leaders.slice(0, 1) : leaders;
+  const losers = legPlayers.filter((p) => !goesOn.includes(p));
   const scores = legPlayers.map((p) => `${p}: ${score.get(p)}`).join(', ');
+  const stillIn = state.remaining.length - losers.length;
   return {
-    losers: legPlayers.filter((p) => !goesOn.includes(p)),
+    losers,
     text: goesOn.length < leaders.length ? `${scores}; tied, ${goesOn[0]} first by the tie-breaks` : scores,
-    playsOn: stage.kind === 'armageddon-series' || (stage.kind === 'league-until-two' && state.remaining.length - legPlayers.length + goesOn.length > 2),
+    playsOn: stage.kind === 'armageddon-series' || (stage.kind === 'league-until-two' && stillIn > 2),
   };
 }
 
@@ -363,7 +364,7 @@ function scoreLeg(state: PlayoffState, stage: Stage, legGames: PlayoffState['gam
  * playoff started from where the tie-breaks decide; else the next stage), the knockout plays on
  * until one is left or a match stays level.
  */
-function knockoutLeg(state: PlayoffState, stage: Stage, score: ReadonlyMap<number, number>): LegOutcome {
+function knockoutLeg(state: PlayoffState, stage: PlayoffStage, score: ReadonlyMap<number, number>): LegOutcome {
   const { pairs, bye } = knockoutPairs(state.remaining);
   const losers: number[] = [];
   let level = false;
@@ -408,7 +409,7 @@ export function setPlayoffFormat(state: PlayoffState, format: PlayoffFormat, qua
   if (state.games.length > 0) throw new RangeError("the playoff's games have begun: the chief arbiter rules on the tie (decidePlayoff)");
   if (qualified.length < 2 || qualified.some((p) => !state.tied.includes(p))) throw new RangeError('the format is played by two or more of the tied players');
   const cut = state.tied.filter((p) => !qualified.includes(p));
-  const stages = format.stages.map((s): Stage => ({ ...s, kind: s.kind === 'armageddon' ? 'armageddon-series' : s.kind }));
+  const stages = format.stages.map((s): PlayoffStage => ({ ...s, kind: s.kind === 'armageddon' ? 'armageddon-series' : s.kind }));
   const cutText = format.cut ? `the best ${format.cut.to} by ${format.cut.tiebreaks.join(', ')} play on (${qualified.join(', ')}); ` : '';
   const formatted: PlayoffState = {
     ...state,

@@ -233,6 +233,8 @@ export function describe(action: TournamentRecord): string {
       return `a bye for #${action.player} in round ${action.round}${by}`;
     case 'withdrawal':
       return `the withdrawal of #${action.player}${by}`;
+    case 'playoffFormat':
+      return `the chief arbiter's playoff format${by}`;
     default:
       return `a ${action.type} record${by}`;
   }
