@@ -2,9 +2,17 @@
 // than four players are tied for first place, a combination of math tie-breaks and playoffs will be
 // used … The format … will be determined by the Chief Arbiter"): whether a format fits the section
 // and its tie, and the cut by the math tie-breaks it names. The playoff plays it (playoff.ts).
-import { clockEngineCheck, type EventSection, type ZeitnotEvent } from './event.ts';
+import { clockEngineCheck, findSection, type EventSection, type ZeitnotEvent } from './event.ts';
 import type { PlayoffFormat } from './playoff.ts';
 import { sectionStandings, type SectionRecord } from './section-record.ts';
+import { isTiebreakSpec, parseTiebreak } from './tiebreak-codes.ts';
+
+/** The section's tie-break a code of the cut names (as the crosstable's columns write it), undefined if none. */
+function sectionTiebreak(section: EventSection, code: string): string | undefined {
+  if (!isTiebreakSpec(code)) return undefined;
+  const wanted = parseTiebreak(code).code;
+  return section.tiebreaks.find((spec) => parseTiebreak(spec).code === wanted);
+}
 
 /** Why a format does not fit: a time control the clock engine cannot play, or a format that cannot be played as given. */
 export interface FormatProblem {
@@ -25,7 +33,7 @@ export function checkPlayoffFormat(section: EventSection, tiedCount: number, for
   }
   const cut = format.cut;
   if (cut) {
-    const foreign = cut.tiebreaks.filter((code) => !section.tiebreaks.includes(code));
+    const foreign = cut.tiebreaks.filter((code) => sectionTiebreak(section, code) === undefined);
     if (foreign.length > 0)
       return { problem: 'format', message: `the cut names ${foreign.join(', ')}: the section's tie-breaks are ${section.tiebreaks.join(', ')}` };
     if (cut.to < 2 || cut.to >= tiedCount)
@@ -44,7 +52,9 @@ export function checkPlayoffFormat(section: EventSection, tiedCount: number, for
 export function playoffQualifiers(event: ZeitnotEvent, sectionId: string, record: SectionRecord, tied: readonly number[], format: PlayoffFormat): number[] {
   const cut = format.cut;
   if (!cut) return [...tied];
-  const rank = new Map(sectionStandings(event, sectionId, record, cut.tiebreaks).map((row) => [row.id, row.rank]));
+  const section = findSection(event, sectionId);
+  const tiebreaks = cut.tiebreaks.flatMap((code) => sectionTiebreak(section, code) ?? []);
+  const rank = new Map(sectionStandings(event, sectionId, record, tiebreaks).map((row) => [row.id, row.rank]));
   const byCut = [...tied].sort((a, b) => (rank.get(a) ?? Infinity) - (rank.get(b) ?? Infinity) || tied.indexOf(a) - tied.indexOf(b));
   return byCut.slice(0, cut.to);
 }

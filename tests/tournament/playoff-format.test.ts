@@ -153,6 +153,11 @@ describe("the chief arbiter's playoff format", () => {
   it('checks the format against the section: time controls by the clock engine, the cut, unreachable stages', () => {
     const ok: PlayoffFormat = { cut: { to: 2, tiebreaks: ['SB'] }, stages: [stage('round-robin', 2, '600+5'), stage('armageddon', 1, 'W300-B240')] };
     expect(checkPlayoffFormat(cairns, 5, ok)).toBeNull();
+    // A code as the crosstable's columns write it, in any case, names the section's tie-break.
+    expect(checkPlayoffFormat(cairns, 5, { ...ok, cut: { to: 2, tiebreaks: ['won', 'Sb'] } })).toBeNull();
+    const saOpen = findSection(presetEvent('sa-open-2009'), 'open');
+    expect(checkPlayoffFormat(saOpen, 5, { ...ok, cut: { to: 2, tiebreaks: ['BH-M1'] } })).toBeNull();
+    expect(checkPlayoffFormat(saOpen, 5, { ...ok, cut: { to: 2, tiebreaks: ['BH'] } })).toMatchObject({ problem: 'format' });
     expect(checkPlayoffFormat(cairns, 5, { stages: [stage('round-robin', 1, '10 minutes')] })).toMatchObject({
       problem: 'time-control',
       message: expect.stringMatching(/^stage 1: bad time control '10 minutes'/),
@@ -185,5 +190,6 @@ describe("the chief arbiter's playoff format", () => {
     expect(playoffQualifiers(event, 'main', record, tied, { stages: [] })).toEqual(tied);
     // By wins: 1 and 4 won, 5 and 6 drew (equal: kept in the main order).
     expect(playoffQualifiers(event, 'main', record, [6, 5, 4, 1], { cut: { to: 3, tiebreaks: ['WON'] }, stages: [] })).toEqual([4, 1, 6]);
+    expect(playoffQualifiers(event, 'main', record, [6, 5, 4, 1], { cut: { to: 3, tiebreaks: ['won'] }, stages: [] })).toEqual([4, 1, 6]);
   });
 });
