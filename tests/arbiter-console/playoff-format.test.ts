@@ -34,6 +34,8 @@ const REASON = 'five tied: format agreed with the Saint Louis Chess Club';
 let dir: string;
 let run: RunningConsole;
 let browser: Browser;
+/** The chief's token, printed on the first start only: a restart keeps it. */
+let token: string;
 const clients: TestClient[] = [];
 
 const open = (at: number): Promise<RunningConsole> => startConsole({ dataDir: dir, port: 0, event, source: manualSource(at) });
@@ -41,6 +43,7 @@ const open = (at: number): Promise<RunningConsole> => startConsole({ dataDir: di
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'zeitnot-playoff-format-'));
   run = await open(0);
+  token = run.newToken!;
   await playMainEvent(run, fiveWayTie);
   browser = await launchChromium();
 }, 120_000);
@@ -55,14 +58,15 @@ afterAll(async () => {
 const desk = () => run.desks.get(SECTION)!;
 
 async function chiefClient(): Promise<TestClient> {
-  const chief = await helloClient(run.url, { role: 'arbiter', token: run.newToken });
+  const chief = await helloClient(run.url, { role: 'arbiter', token });
   clients.push(chief);
   return chief;
 }
 
 async function playoffsPage(): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
-  await page.goto(`${run.url}/#token=${run.newToken}`);
+  await page.goto(`${run.url}/#token=${token}`);
+  await page.waitForSelector('#role:has-text("chief")');
   await page.waitForSelector('nav a[data-page="playoffs"]');
   await page.click('nav a[data-page="playoffs"]');
   return page;

@@ -113,25 +113,30 @@ function formatForm(ctrl: TournamentCtrl, p: PlayoffView, tiebreaks: readonly st
         }),
       ]),
     cutting &&
-      hl('span', [
-        'by ',
+      hl('span.t-cut', { attrs: { role: 'group', 'aria-label': 'by the tie-breaks' } }, [
+        'by',
         ...tiebreaks.map((code) =>
-          hl('label', [choiceCheckbox(ctrl, `format cut ${code}`, value(`cut ${code}`) === 'on', { name: `cut-${code}` }), ` ${code} `]),
+          hl('label.t-check', [choiceCheckbox(ctrl, `format cut ${code}`, value(`cut ${code}`) === 'on', { name: `cut-${code}` }), code]),
         ),
       ]),
     hl(
       'ol.format-stages',
       Array.from({ length: ctrl.formatStages }, (_, i) =>
         hl('li', { key: i, attrs: { 'data-stage': String(i + 1) } }, [
-          choiceSelect(
-            ctrl,
-            `format stage ${i} kind`,
-            FORMAT_STAGE_KINDS.map((k) => [k, STAGE_KIND_TEXT[k]] as const),
-            value(`stage ${i} kind`),
-            { name: 'kind', 'aria-label': `Stage ${i + 1}` },
-          ),
           hl('label', [
-            ' games a pairing or match ',
+            `Stage ${i + 1} `,
+            choiceSelect(
+              ctrl,
+              `format stage ${i} kind`,
+              FORMAT_STAGE_KINDS.map((k) => [k, STAGE_KIND_TEXT[k]] as const),
+              value(`stage ${i} kind`),
+              {
+                name: 'kind',
+              },
+            ),
+          ]),
+          hl('label', [
+            'Games a pairing (a match) ',
             choiceInput(ctrl, `format stage ${i} games`, value(`stage ${i} games`), {
               name: 'games',
               type: 'number',
@@ -140,9 +145,9 @@ function formatForm(ctrl: TournamentCtrl, p: PlayoffView, tiebreaks: readonly st
               inputmode: 'numeric',
             }),
           ]),
-          hl('label', [' time control ', choiceInput(ctrl, `format stage ${i} tc`, value(`stage ${i} tc`), { name: 'time-control', maxlength: '40' })]),
+          hl('label', ['Time control ', choiceInput(ctrl, `format stage ${i} tc`, value(`stage ${i} tc`), { name: 'time-control', maxlength: '40' })]),
           hl('label', [
-            ' a tie ',
+            'A tie at its end ',
             choiceSelect(
               ctrl,
               `format stage ${i} tie`,
