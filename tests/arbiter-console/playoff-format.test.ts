@@ -303,3 +303,43 @@ describe('a tie the regulations give the format of', () => {
     }
   }, 60_000);
 });
+
+describe('a format whose stages run out with a tie', () => {
+  it('goes back to the chief, who rules; a second format is refused: playoff-under-way', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'zeitnot-playoff-format-out-'));
+    const c = await startConsole({ dataDir: own, port: 0, noPage: true, event, source: manualSource(0) });
+    try {
+      await playMainEvent(c, leadersScript(LEADERS));
+      const d = c.desks.get(SECTION)!;
+      ok(d.command({ type: 'startPlayoff', section: SECTION }, 'IA'));
+      const oneRoundRobin = { stages: [{ kind: 'round-robin' as const, games: 1, timeControl: '600+5', onTie: 'next-stage' as const }] };
+      ok(d.command({ type: 'setPlayoffFormat', section: SECTION, format: oneRoundRobin, reason: REASON }, 'IA'));
+      // Five rounds of two boards, every game drawn on the board.
+      for (let round = 1; round <= 5; round += 1) {
+        const seated = c.hall.seated.get(PLAYOFF)!;
+        expect(seated.round).toBe(round);
+        expect(seated.boards).toHaveLength(2);
+        ok(c.hall.command({ type: 'arriveAll' }, 'IA'));
+        ok(c.hall.command({ type: 'startAll', section: PLAYOFF }, 'IA'));
+        source(c).advance(60_000);
+        for (const b of seated.boards) ok(c.hall.command({ type: 'result', board: b.id, result: '1/2-1/2', termination: 'agreement' }, 'IA'));
+        await turn();
+      }
+      expect(d.view('arbiter').playoff).toMatchObject({
+        state: 'arbiter-decision',
+        message: 'the playoff stages are exhausted with a tie: the chief arbiter decides',
+        formatOpen: false,
+      });
+      expect(d.command({ type: 'setPlayoffFormat', section: SECTION, format: oneRoundRobin, reason: 'again' }, 'IA')).toMatchObject({
+        ok: false,
+        code: 'playoff-under-way',
+      });
+      ok(d.command({ type: 'decidePlayoff', section: SECTION, winner: 8, reason: 'all drawn: the best on the tie-breaks' }, 'IA'));
+      expect(d.view('arbiter').playoff).toMatchObject({ state: 'decided', winner: { id: 8 } });
+      expect(d.view('arbiter').crosstable.rows[0]).toMatchObject({ rank: 1, id: 8 });
+    } finally {
+      await c.stop();
+      rmSync(own, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
