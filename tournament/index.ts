@@ -8,13 +8,17 @@ export { type EventPlayer, type EventSection, findSection, loadEvent, quickplayF
 export {
   decidePlayoff,
   drawingOfLots,
+  type FormatStage,
+  type PlayoffFormat,
   type PlayoffGame,
   playoffSitting,
   type PlayoffState,
   recordPlayoffResult,
+  setPlayoffFormat,
   startPlayoff,
   tiedForFirst,
 } from './playoff.ts';
+export { checkPlayoffFormat, type FormatProblem, playoffQualifiers } from './playoff-format.ts';
 export { presetEvent, presetJson, type PresetName, presetNames } from './presets.ts';
 export { type BoardResult, boardResultFromClock } from './results.ts';
 export {

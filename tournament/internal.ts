@@ -13,6 +13,7 @@ export * from './results.ts';
 export * from './section-record.ts';
 export * from './prizes.ts';
 export * from './playoff.ts';
+export * from './playoff-format.ts';
 export * from './clocks.ts';
 export * from './swiss.ts';
 export * from './views.ts';

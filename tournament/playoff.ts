@@ -1,12 +1,47 @@
-// Playoffs for first place, generated stage by stage from the event's procedure and run to a winner:
-// matches, playoff round robins, 5-minute leagues until two remain, Armageddon games and series.
+// Playoffs for first place, generated stage by stage from the event's procedure (or, where the
+// regulations leave the format to him, the chief arbiter's: playoff-format.ts) and run to a winner:
+// matches, playoff round robins, 5-minute leagues until two remain, knockouts, Armageddon games and series.
 // Pure: a PlayoffState goes in, the next games come out; results are recorded one by one.
 import type { GameResult } from '../clock-engine/index.ts';
 import { bergerSchedule } from './berger.ts';
 import type { EventSection, PlayoffProcedure } from './event.ts';
 
 type Ladder = Extract<PlayoffProcedure, { kind: 'ladder' }>;
-type Stage = Ladder['bySize'][string][number];
+type LadderStage = Ladder['bySize'][string][number];
+
+/**
+ * A stage as the playoff plays it: a regulation's ladder stage, or one of the chief arbiter's format
+ * (a knockout; `onTie`: what decides a tie at the stage's end, `next-stage` where absent).
+ */
+export type PlayoffStage = Omit<LadderStage, 'kind'> & {
+  readonly kind: LadderStage['kind'] | 'knockout';
+  readonly onTie?: 'next-stage' | 'tiebreaks';
+};
+
+/**
+ * The chief arbiter's playoff format where the regulations leave it to him (Cairns Cup 7: more than
+ * four tied, "a combination of math tie-breaks and playoffs"): an optional cut of the tied players
+ * by some of the section's tie-breaks, then stages played in order. Checked by playoff-format.ts.
+ */
+export interface PlayoffFormat {
+  /** The best `to` of the tied players by these tie-break codes (the section's) play on; the others are placed after them. */
+  readonly cut?: { readonly to: number; readonly tiebreaks: readonly string[] };
+  readonly stages: readonly FormatStage[];
+}
+
+export interface FormatStage {
+  /**
+   * round-robin: every pair plays `games` games (a mini-match, colours alternating); knockout: seeded
+   * first against last, a `games`-game match per pair, the winners play on until one is left (odd: the
+   * best seed sits out the leg); armageddon: one game, a draw to Black, from the bottom of the order up
+   * when more than two are in.
+   */
+  readonly kind: 'round-robin' | 'knockout' | 'armageddon';
+  readonly games: number;
+  readonly timeControl: string;
+  /** A tie at the stage's end (the best score shared, a knockout match level): the next stage plays it off, or the order the playoff started from decides. */
+  readonly onTie: 'next-stage' | 'tiebreaks';
+}
 
 export interface PlayoffGame {
   /** Stable id: s<stage>.<leg>.<game>. */
@@ -32,7 +67,7 @@ export interface PlayoffState {
   /** Tied players in the order of the main event's tie-breaks. */
   readonly tied: readonly number[];
   readonly seed: number;
-  readonly stages: readonly Stage[];
+  readonly stages: readonly PlayoffStage[];
   readonly stageIndex: number;
   /** Leg within a stage (a league replayed, the next Armageddon of a series). */
   readonly leg: number;
@@ -48,6 +83,8 @@ export interface PlayoffState {
   readonly arbiterDecision?: string;
   /** The chief arbiter's ruling on such a case: with it the playoff is decided. */
   readonly ruling?: string;
+  /** The chief arbiter's format for such a case, with his reason: the playoff then plays it (setPlayoffFormat). */
+  readonly format?: { readonly format: PlayoffFormat; readonly reason: string };
   readonly log: readonly string[];
 }
 
@@ -72,7 +109,7 @@ function shuffled<T>(items: readonly T[], random: () => number): T[] {
   return out;
 }
 
-function stagesFor(procedure: Ladder, size: number): Stage[] | null {
+function stagesFor(procedure: Ladder, size: number): readonly PlayoffStage[] | null {
   for (const [key, stages] of Object.entries(procedure.bySize)) {
     const plus = /^(\d+)\+$/.exec(key);
     const range = /^(\d+)(?:-(\d+))?$/.exec(key);
@@ -109,6 +146,7 @@ function generateGames(state: PlayoffState): PlayoffGame[] {
       },
     ];
   }
+  if (stage.kind === 'knockout') return knockoutGames(state, stage, random);
   const twoOnly = players.length === 2;
   const gamesPerPair = twoOnly && stage.kind !== 'match' ? (stage.twoPlayerGames ?? stage.games) : stage.games;
   if (twoOnly || stage.kind === 'match') {
@@ -125,7 +163,7 @@ function generateGames(state: PlayoffState): PlayoffGame[] {
   }
   // Round robin / league: pairing numbers by drawing of lots, Berger table.
   const numbers = shuffled(players, random);
-  return bergerSchedule(numbers.length, { cycles: stage.games >= 2 ? 2 : 1 }).flatMap((round) =>
+  return roundRobinRounds(numbers.length, stage.games).flatMap((round) =>
     round.games.map((g) => ({
       id: `${prefix}.${round.round}.${g.board}`,
       stage: state.stageIndex + 1,
@@ -136,6 +174,47 @@ function generateGames(state: PlayoffState): PlayoffGame[] {
       armageddon: false,
     })),
   );
+}
+
+/**
+ * The Berger rounds of a round robin in which every pair plays `games` games: one or two cycles as
+ * the Berger tables give them, more by repeating the single cycle with the colours reversed each time.
+ */
+function roundRobinRounds(players: number, games: number): { round: number; games: readonly { board: number; white: number; black: number }[] }[] {
+  if (games <= 2) return bergerSchedule(players, { cycles: games >= 2 ? 2 : 1 });
+  const single = bergerSchedule(players);
+  return Array.from({ length: games }, (_, cycle) =>
+    single.map((r) => ({
+      round: cycle * single.length + r.round,
+      games: r.games.map((g) => (cycle % 2 === 0 ? g : { ...g, white: g.black, black: g.white })),
+    })),
+  ).flat();
+}
+
+/** A knockout leg's pairs, in the order of those still in: first against last, second against second last; odd: the first sits out. */
+function knockoutPairs(players: readonly number[]): { pairs: [number, number][]; bye?: number } {
+  const odd = players.length % 2 === 1;
+  const field = odd ? players.slice(1) : [...players];
+  const pairs = Array.from({ length: field.length / 2 }, (_, i): [number, number] => [field[i] as number, field[field.length - 1 - i] as number]);
+  return odd ? { pairs, bye: players[0] as number } : { pairs };
+}
+
+/** A knockout leg: each pair's match, game 1 of every match first (they are played side by side), colours by lot then alternating. */
+function knockoutGames(state: PlayoffState, stage: PlayoffStage, random: () => number): PlayoffGame[] {
+  const { pairs } = knockoutPairs(state.remaining);
+  const prefix = `s${state.stageIndex + 1}.${state.leg}`;
+  const firsts = pairs.map(([a, b]) => (random() < 0.5 ? [a, b] : [b, a]));
+  return Array.from({ length: stage.games }, (_, g) =>
+    firsts.map(([first, second], m) => ({
+      id: `${prefix}.${g + 1}.${m + 1}`,
+      stage: state.stageIndex + 1,
+      label: `knockout match ${m + 1} game ${g + 1}`,
+      white: (g % 2 === 0 ? first : second) as number,
+      black: (g % 2 === 0 ? second : first) as number,
+      timeControl: stage.timeControl,
+      armageddon: false,
+    })),
+  ).flat();
 }
 
 /**
@@ -220,7 +299,7 @@ export function recordPlayoffResult(state: PlayoffState, gameId: string, result:
   let next: PlayoffState = { ...state, games };
   if (pendingGames(next).length > 0) return next;
 
-  const stage = state.stages[state.stageIndex] as Stage;
+  const stage = state.stages[state.stageIndex] as PlayoffStage;
   const prefix = `s${state.stageIndex + 1}.${state.leg}.`;
   const legGames = games.filter((g) => g.game.id.startsWith(prefix));
   const score = new Map<number, number>(state.remaining.map((p) => [p, 0]));
@@ -228,24 +307,21 @@ export function recordPlayoffResult(state: PlayoffState, gameId: string, result:
     score.set(game.white, (score.get(game.white) ?? 0) + points(r as GameResult, 'white', game.armageddon));
     score.set(game.black, (score.get(game.black) ?? 0) + points(r as GameResult, 'black', game.armageddon));
   }
-  const legPlayers = [...new Set(legGames.flatMap((g) => [g.game.white, g.game.black]))];
-  const best = Math.max(...legPlayers.map((p) => score.get(p) ?? 0));
-  const losers = legPlayers.filter((p) => score.get(p) !== best);
-  const scoreText = legPlayers.map((p) => `${p}: ${score.get(p)}`).join(', ');
+  const leg = stage.kind === 'knockout' ? knockoutLeg(state, stage, score) : scoreLeg(state, stage, legGames, score);
   const out = (players: readonly number[]): PlayoffElimination[] =>
     players.map((player) => ({ player, stage: state.stageIndex + 1, leg: state.leg, score: score.get(player) ?? 0 }));
-  // Keep the main tie-break order among those still in.
-  const remaining = state.remaining.filter((p) => !losers.includes(p));
+  // Keep the order the playoff started from among those still in.
+  const remaining = state.remaining.filter((p) => !leg.losers.includes(p));
   next = {
     ...next,
     remaining,
-    eliminated: [...state.eliminated, ...out(losers)],
-    log: [...state.log, `stage ${state.stageIndex + 1} leg ${state.leg} (${stage.kind} ${stage.timeControl}): ${scoreText}`],
+    eliminated: [...state.eliminated, ...out(leg.losers)],
+    log: [...state.log, `stage ${state.stageIndex + 1} leg ${state.leg} (${stage.kind} ${stage.timeControl}): ${leg.text}`],
   };
 
   if (remaining.length === 1) return { ...next, winner: remaining[0] };
   let following: PlayoffState;
-  if (stage.kind === 'armageddon-series' || (stage.kind === 'league-until-two' && remaining.length > 2)) {
+  if (leg.playsOn) {
     if (state.leg >= maxLegs) return { ...next, arbiterDecision: `still tied after ${maxLegs} legs: the chief arbiter decides` };
     following = { ...next, leg: state.leg + 1 };
   } else if (state.stageIndex + 1 < state.stages.length) {
@@ -254,6 +330,99 @@ export function recordPlayoffResult(state: PlayoffState, gameId: string, result:
     return { ...next, arbiterDecision: 'the playoff stages are exhausted with a tie: the chief arbiter decides' };
   }
   return { ...following, games: [...following.games, ...generateGames(following).map((game) => ({ game }))] };
+}
+
+/** How a stage's leg ended: who is out, the line for the log, whether the same stage plays another leg. */
+interface LegOutcome {
+  readonly losers: readonly number[];
+  readonly text: string;
+  readonly playsOn: boolean;
+}
+
+/**
+ * A leg scored as one table (a match, a round robin, a league, an Armageddon): the best score goes on.
+ * A shared best score goes to the next stage, or, where the chief's format says the tie-breaks decide
+ * it, to the first of them in the order the playoff started from.
+ */
+function scoreLeg(state: PlayoffState, stage: PlayoffStage, legGames: PlayoffState['games'], score: ReadonlyMap<number, number>): LegOutcome {
+  const legPlayers = [...new Set(legGames.flatMap((g) => [g.game.white, g.game.black]))];
+  const best = Math.max(...legPlayers.map((p) => score.get(p) ?? 0));
+  const leaders = state.remaining.filter((p) => legPlayers.includes(p) && score.get(p) === best);
+  const goesOn = stage.onTie === 'tiebreaks' ? leaders.slice(0, 1) : leaders;
+  const losers = legPlayers.filter((p) => !goesOn.includes(p));
+  const scores = legPlayers.map((p) => `${p}: ${score.get(p)}`).join(', ');
+  const stillIn = state.remaining.length - losers.length;
+  return {
+    losers,
+    text: goesOn.length < leaders.length ? `${scores}; tied, ${goesOn[0]} first by the tie-breaks` : scores,
+    playsOn: stage.kind === 'armageddon-series' || (stage.kind === 'league-until-two' && stillIn > 2),
+  };
+}
+
+/**
+ * A knockout leg: each match's winner goes on (a level match: the better placed in the order the
+ * playoff started from where the tie-breaks decide; else the next stage), the knockout plays on
+ * until one is left or a match stays level.
+ */
+function knockoutLeg(state: PlayoffState, stage: PlayoffStage, score: ReadonlyMap<number, number>): LegOutcome {
+  const { pairs, bye } = knockoutPairs(state.remaining);
+  const losers: number[] = [];
+  let level = false;
+  const text = pairs.map(([first, second]) => {
+    const [a, b] = [score.get(first) ?? 0, score.get(second) ?? 0];
+    if (a !== b) losers.push(a < b ? first : second);
+    else if (stage.onTie === 'tiebreaks') losers.push(second);
+    else level = true;
+    return `${first}–${second} ${a}–${b}${a === b && stage.onTie === 'tiebreaks' ? ` (${first} by the tie-breaks)` : ''}`;
+  });
+  return { losers, text: [...text, ...(bye !== undefined ? [`${bye} sat out`] : [])].join(', '), playsOn: !level };
+}
+
+/** Whether the chief arbiter may set the playoff's format now: the regulations leave it to him and nothing is played or ruled yet. */
+export const formatOpen = (state: PlayoffState): boolean =>
+  state.arbiterDecision !== undefined && state.winner === undefined && !state.format && state.games.length === 0;
+
+/** A stage of the chief's format in the arbiter's words. */
+export function formatStageText(stage: FormatStage): string {
+  const games = `${stage.games} game${stage.games === 1 ? '' : 's'}`;
+  const kind =
+    stage.kind === 'round-robin'
+      ? `round robin, ${games} a pairing`
+      : stage.kind === 'knockout'
+        ? `knockout, ${games} a match`
+        : 'Armageddon (a draw to Black)';
+  const tie = stage.kind === 'armageddon' ? '' : stage.onTie === 'tiebreaks' ? ', a tie decided by the tie-breaks' : ', a tie to the next stage';
+  return `${kind} at ${stage.timeControl}${tie}`;
+}
+
+/**
+ * The chief arbiter's format where the regulations leave the playoff to him (`arbiterDecision`,
+ * no game yet): `qualified` (the cut's outcome, best first; every tied player without a cut) plays
+ * its stages, the players cut are placed after them in the main tie-break order. Whether the format
+ * fits the section and the tie is playoff-format.ts's check; a playoff that is not the chief's to
+ * format throws.
+ */
+export function setPlayoffFormat(state: PlayoffState, format: PlayoffFormat, qualified: readonly number[], reason: string): PlayoffState {
+  if (state.winner !== undefined) throw new RangeError('the playoff is already decided');
+  if (state.format) throw new RangeError("the playoff already has the chief arbiter's format");
+  if (!state.arbiterDecision) throw new RangeError("the regulations give this playoff's format: its games decide");
+  if (state.games.length > 0) throw new RangeError("the playoff's games have begun: the chief arbiter rules on the tie (decidePlayoff)");
+  if (qualified.length < 2 || qualified.some((p) => !state.tied.includes(p))) throw new RangeError('the format is played by two or more of the tied players');
+  const cut = state.tied.filter((p) => !qualified.includes(p));
+  const stages = format.stages.map((s): PlayoffStage => ({ ...s, kind: s.kind === 'armageddon' ? 'armageddon-series' : s.kind }));
+  const cutText = format.cut ? `the best ${format.cut.to} by ${format.cut.tiebreaks.join(', ')} play on (${qualified.join(', ')}); ` : '';
+  const formatted: PlayoffState = {
+    ...state,
+    stages,
+    stageIndex: 0,
+    leg: 1,
+    remaining: [...qualified],
+    eliminated: cut.map((player) => ({ player, stage: 0, leg: 0, score: 0 })),
+    arbiterDecision: undefined,
+    format: { format, reason },
+    log: [...state.log, `chief arbiter's format (${reason}): ${cutText}${format.stages.map(formatStageText).join(', then ')}`],
+  };
+  return { ...formatted, games: generateGames(formatted).map((game) => ({ game })) };
 }
 
 export interface PlayoffStatus {

@@ -3,7 +3,7 @@
 import type { GameResult } from '../clock-engine/index.ts';
 import { roundBoards, type Pairing } from './boards.ts';
 import { findSection, type EventPlayer, type ZeitnotEvent } from './event.ts';
-import { applyPlayoff, playoffStatus, tiedForFirst, type PlayoffState } from './playoff.ts';
+import { applyPlayoff, formatOpen, formatStageText, playoffStatus, tiedForFirst, type PlayoffState } from './playoff.ts';
 import { awardPrizes, teamStandings, type PrizeAward, type TeamStanding } from './prizes.ts';
 import { parseTiebreak } from './tiebreak-codes.ts';
 import {
@@ -134,6 +134,10 @@ export interface PlayoffView {
     readonly hallBoard?: string;
   }[];
   readonly log: readonly string[];
+  /** The chief arbiter may set the playoff's format now (the regulations leave it to him, nothing played yet). */
+  readonly formatOpen: boolean;
+  /** The chief arbiter's format, where he set one: the cut and the stages in words, and his reason. */
+  readonly format?: { readonly reason: string; readonly cut?: string; readonly stages: readonly string[] };
 }
 
 export function playoffView(event: ZeitnotEvent, sectionId: string, state: PlayoffState): PlayoffView {
@@ -155,6 +159,16 @@ export function playoffView(event: ZeitnotEvent, sectionId: string, state: Playo
       result: result ?? null,
     })),
     log: status.log,
+    formatOpen: formatOpen(state),
+    ...(state.format
+      ? {
+          format: {
+            reason: state.format.reason,
+            ...(state.format.format.cut ? { cut: `the best ${state.format.format.cut.to} by ${state.format.format.cut.tiebreaks.join(', ')}` } : {}),
+            stages: state.format.format.stages.map(formatStageText),
+          },
+        }
+      : {}),
   };
 }
 

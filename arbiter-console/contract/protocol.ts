@@ -88,6 +88,26 @@ const draftBoard = z.number().int().min(1).max(999);
 const gameResult = z.enum(['1-0', '0-1', '1/2-1/2', '+--', '--+', '---']);
 /** Which section of the event a tournament command is for (default: the first). */
 const section = z.string().min(1).max(40).optional();
+/**
+ * The chief arbiter's playoff format (tournament/playoff.ts PlayoffFormat): an optional cut to the best
+ * `to` by some of the section's tie-breaks, then its stages. The desk checks it against the section
+ * (tie-break codes, the cut's size, each time control through the clock engine's parser).
+ */
+const playoffFormat = z.strictObject({
+  cut: z.strictObject({ to: z.number().int().min(2).max(99), tiebreaks: z.array(z.string().min(1).max(16)).min(1).max(10) }).optional(),
+  stages: z
+    .array(
+      z.strictObject({
+        kind: z.enum(['round-robin', 'knockout', 'armageddon']),
+        /** Games per pairing (round robin) or per match (knockout); an Armageddon is one game. */
+        games: z.number().int().min(1).max(10),
+        timeControl: z.string().trim().min(1).max(40),
+        onTie: z.enum(['next-stage', 'tiebreaks']),
+      }),
+    )
+    .min(1)
+    .max(8),
+});
 const tournamentCommandOptions = [
   /** Enters or corrects a game's result (any round up to the current one). */
   z.strictObject({ type: z.literal('enterResult'), section, round: roundNumber, white: playerId, black: playerId, result: gameResult, reason }),
@@ -119,6 +139,8 @@ const tournamentCommandOptions = [
   z.strictObject({ type: z.literal('playoffResult'), section, game: z.string().min(1).max(40), result: gameResult }),
   /** The chief arbiter's ruling where the regulations leave the playoff to him (more tied than the ladder covers, its stages run out). */
   z.strictObject({ type: z.literal('decidePlayoff'), section, winner: playerId, reason }),
+  /** The chief arbiter's playoff format where the regulations leave it to him (Cairns Cup 7: more than four tied), before any game of it. */
+  z.strictObject({ type: z.literal('setPlayoffFormat'), section, format: playoffFormat, reason }),
   /** A bye the player asked for in advance (Swiss): half a point or none; the engine leaves him out. */
   z.strictObject({ type: z.literal('requestBye'), section, round: roundNumber, player: playerId, kind: z.enum(['half', 'zero']), reason }),
   /** The player is not paired from `fromRound` on (and gets no prize where the rules say so). */

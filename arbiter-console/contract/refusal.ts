@@ -47,6 +47,13 @@ export const DESK_REFUSALS = [
   'no-playoff',
   'playoff-impossible',
   'playoff-on-board',
+  // The chief's playoff format: the regulations give this playoff's format (or there is no tie to format);
+  // the playoff has its format or its games already; a stage's time control the clock engine cannot
+  // play; a format that does not fit (the cut's tie-breaks or size, a stage that can never be reached).
+  'not-left-to-chief',
+  'playoff-under-way',
+  'bad-time-control',
+  'bad-playoff-format',
   'not-swiss',
   'no-rule',
   // The regulations' own steps (desk/regulation-step.ts): a no-show that is none, a rating too early or

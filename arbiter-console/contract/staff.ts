@@ -141,6 +141,7 @@ export const PERMISSIONS: { readonly [T in CommandType]: Permission } = {
   publishRound: EVENT_CHANGE,
   startPlayoff: EVENT_CHANGE,
   decidePlayoff: EVENT_CHANGE,
+  setPlayoffFormat: EVENT_CHANGE,
   requestBye: EVENT_CHANGE,
   withdrawPlayer: EVENT_CHANGE,
   renamePlayer: EVENT_CHANGE,

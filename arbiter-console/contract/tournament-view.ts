@@ -7,6 +7,7 @@ import type {
   FinesView,
   Offence,
   Pairing,
+  PlayoffFormat,
   PlayoffState,
   PlayoffView,
   PrizesView,
@@ -51,6 +52,17 @@ export type TournamentRecord = (
   /** A playoff game's result: entered by an arbiter, or (`board`) the clock's on the hall board it was played on. */
   /** The chief arbiter's ruling on a playoff the regulations leave to him (tournament/playoff.ts decidePlayoff). */
   | { readonly type: 'playoffRuling'; readonly winner: number; readonly reason: string; readonly by: string }
+  /**
+   * The chief arbiter's playoff format where the regulations leave it to him (tournament/playoff.ts
+   * setPlayoffFormat); `qualified` the cut's outcome, best first (every tied player without a cut).
+   */
+  | {
+      readonly type: 'playoffFormat';
+      readonly format: PlayoffFormat;
+      readonly qualified: readonly number[];
+      readonly reason: string;
+      readonly by: string;
+    }
   | {
       readonly type: 'playoffResult';
       readonly game: string;

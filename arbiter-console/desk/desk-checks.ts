@@ -8,7 +8,7 @@ import { refusal, type Refusal } from '../contract/index.ts';
 import type { TournamentCommand, TournamentRecord } from '../contract/index.ts';
 import { key, nextIncidentId, withdrawalsOf, type DeskFace, type DeskState } from './desk-state.ts';
 import { metIn, pairNext } from './pairing-step.ts';
-import { playoffPossible } from './playoff-step.ts';
+import { playoffFormatRecord, playoffPossible } from './playoff-step.ts';
 import { checkAssignRating, checkDecideAppeal, checkLodgeAppeal, checkNoShow } from './regulation-step.ts';
 import { missingResults } from './result-step.ts';
 
@@ -131,6 +131,8 @@ export function checkCommand(desk: DeskFace, state: DeskState, command: Tourname
       decidePlayoff(state.playoff, command.winner, command.reason); // not the arbiter's to decide, or not a player still in: throws
       return { type: 'playoffRuling', winner: command.winner, reason: command.reason, by };
     }
+    case 'setPlayoffFormat':
+      return playoffFormatRecord(desk, state, command, by);
     case 'requestBye': {
       if (!desk.section.players.some((p) => p.id === command.player))
         return refusal('unknown-player', `section '${desk.section.id}' has no player ${command.player}`);

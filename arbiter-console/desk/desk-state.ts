@@ -9,6 +9,7 @@ import {
   findSection,
   incidentId,
   recordPlayoffResult,
+  setPlayoffFormat,
   startPlayoff,
   type BoardResult,
   type EventPlayer,
@@ -221,6 +222,9 @@ export function applyRecord(state: DeskState, record: TournamentRecord, at: numb
       break;
     case 'playoffRuling':
       if (state.playoff) state.playoff = decidePlayoff(state.playoff, record.winner, record.reason);
+      break;
+    case 'playoffFormat':
+      if (state.playoff) state.playoff = setPlayoffFormat(state.playoff, record.format, record.qualified, record.reason);
       break;
     case 'playoffResult':
       if (state.playoff) state.playoff = recordPlayoffResult(state.playoff, record.game, record.result);

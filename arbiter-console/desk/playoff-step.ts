@@ -2,8 +2,8 @@
 // the playoff played on the hall's boards (the clocks' results journaled as its games' results, its
 // next sitting seated, its last one closed) and which board each playoff game is played on. The
 // boards themselves are playoff-boards.ts's. Functions over the desk's face and state.
-import { sectionStandings, tiedForFirst } from '../../tournament/index.ts';
-import type { TournamentRecord } from '../contract/index.ts';
+import { checkPlayoffFormat, playoffQualifiers, sectionStandings, tiedForFirst } from '../../tournament/index.ts';
+import { refusal, type Refusal, type TournamentCommand, type TournamentRecord } from '../contract/index.ts';
 import { journalEntry, type DeskFace, type DeskState } from './desk-state.ts';
 import { playoffBoardsStep, type SeatPlayoff } from './playoff-boards.ts';
 import { missingResults } from './result-step.ts';
@@ -20,6 +20,34 @@ export function playoffPossible(desk: DeskFace, state: DeskState): { possible: b
   return { possible: true };
 }
 
+/**
+ * The chief arbiter's playoff format as the record to journal (the cut's outcome with it), or why it
+ * does not apply: only a playoff the regulations leave to him (Cairns Cup 7: more than four tied),
+ * started and with no format, ruling or game yet; every time control one the clock engine plays, the
+ * cut by the section's own tie-breaks.
+ */
+export function playoffFormatRecord(
+  desk: DeskFace,
+  state: DeskState,
+  command: Extract<TournamentCommand, { type: 'setPlayoffFormat' }>,
+  by: string,
+): Refusal | TournamentRecord {
+  const playoff = state.playoff;
+  if (!playoff) return refusal('no-playoff', 'no playoff has been started: start it first (the tie it shows is what the format is for)');
+  if (playoff.format) return refusal('playoff-under-way', `the playoff has the chief arbiter's format already (${playoff.format.reason})`);
+  if (playoff.winner !== undefined)
+    return playoff.ruling || playoff.games.length > 0
+      ? refusal('playoff-under-way', 'the playoff is decided')
+      : refusal('not-left-to-chief', `no playoff to format: ${playoff.log.at(-1) ?? 'the tie-breaks decide'}`);
+  if (!playoff.arbiterDecision) return refusal('not-left-to-chief', `the regulations of '${desk.section.id}' give this playoff's format: its games decide`);
+  if (playoff.games.length > 0)
+    return refusal('playoff-under-way', `the playoff's games have been played (${playoff.arbiterDecision}): record the ruling instead`);
+  const problem = checkPlayoffFormat(desk.section, playoff.tied.length, command.format);
+  if (problem) return refusal(problem.problem === 'time-control' ? 'bad-time-control' : 'bad-playoff-format', problem.message);
+  const qualified = playoffQualifiers(desk.event, desk.section.id, desk.record(), playoff.tied, command.format);
+  return { type: 'playoffFormat', format: command.format, qualified, reason: command.reason, by };
+}
+
 /** Playoff game id -> the hall board it is (or was) played on. */
 export function playoffBoards(desk: DeskFace, state: DeskState): Record<string, string> {
   const boards = new Map(state.playoffBoardOf);
@@ -28,7 +56,7 @@ export function playoffBoards(desk: DeskFace, state: DeskState): Record<string, 
 }
 
 export const isPlayoffStep = (action: TournamentRecord): boolean =>
-  action.type === 'playoffStart' || action.type === 'playoffResult' || action.type === 'playoffRuling';
+  action.type === 'playoffStart' || action.type === 'playoffResult' || action.type === 'playoffRuling' || action.type === 'playoffFormat';
 
 /**
  * The playoff on the hall's boards: every result a playoff board's clock gave is journaled as its

@@ -200,7 +200,8 @@ export function concerns(command: TournamentCommand, action: TournamentRecord): 
     case 'startPlayoff':
     case 'playoffResult':
     case 'decidePlayoff':
-      return action.type === 'playoffStart' || action.type === 'playoffResult' || action.type === 'playoffRuling';
+    case 'setPlayoffFormat':
+      return action.type === 'playoffStart' || action.type === 'playoffResult' || action.type === 'playoffRuling' || action.type === 'playoffFormat';
     case 'requestBye':
       return action.type === 'bye' && action.round === command.round && action.player === command.player;
     case 'withdrawPlayer':
@@ -255,6 +256,8 @@ export function describe(action: TournamentRecord): string {
       return `the waiver of ${action.incident}'s fine${by}`;
     case 'incident':
       return `the incident ${action.id ?? `${action.offence} of #${action.player} in round ${action.round}`}${by}`;
+    case 'playoffFormat':
+      return `the chief arbiter's playoff format${by}`;
     default:
       return `a ${action.type} record${by}`;
   }

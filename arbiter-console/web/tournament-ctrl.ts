@@ -16,6 +16,10 @@ export const RESULTS = ['1-0', '0-1', '1/2-1/2', '+--', '--+', '---'] as const s
 export type EnteredResult = (typeof RESULTS)[number];
 export const PLAYOFF_RESULTS = ['1-0', '0-1', '1/2-1/2'] as const satisfies readonly EnteredResult[];
 
+/** The kinds of stage of the chief arbiter's playoff format (contract/protocol.ts setPlayoffFormat). */
+export const FORMAT_STAGE_KINDS = ['round-robin', 'knockout', 'armageddon'] as const;
+const MAX_FORMAT_STAGES = 8;
+
 export const OFFENCES = ['late-arrival', 'electronic-device', 'device-noise', 'device-noise-after-game'] as const satisfies readonly Offence[];
 
 export const resultText = (r: string | null): string => (r === null ? '' : r === '1/2-1/2' ? '½-½' : r);
@@ -35,6 +39,8 @@ export class TournamentCtrl {
   history: string | undefined;
   /** The TRF import box: the file picked (as text), its preview, the console's last answer. */
   trfImport: { file?: { from: string; trf: string }; preview?: TrfImportPreview; message?: { ok: boolean; text: string } } = {};
+  /** How many stages the playoff format form shows. */
+  formatStages = 2;
   /** Values picked and not sent, by control: `result 1/4`, `exchange 2`, `absence player`, ... */
   readonly #chosen = new Map<string, string>();
 
@@ -268,6 +274,34 @@ export class TournamentCtrl {
     this.send({ type: 'decidePlayoff', winner, reason: this.#why() }, "Playoff: the chief arbiter's ruling");
   }
 
+  addFormatStage(): void {
+    this.formatStages = Math.min(MAX_FORMAT_STAGES, this.formatStages + 1);
+    this.redraw();
+  }
+
+  removeFormatStage(): void {
+    this.formatStages = Math.max(1, this.formatStages - 1);
+    this.redraw();
+  }
+
+  /**
+   * The chief arbiter's playoff format from the Playoffs page's form (`defaults`: formatDefaults), with
+   * the reason. The values stay in the form: a refused format (a time control the engine cannot play)
+   * is corrected, not typed again; an accepted one closes the form.
+   */
+  setPlayoffFormat(defaults: Record<string, string>, tiebreaks: readonly string[]): void {
+    const f = this.#form('format', defaults, false);
+    const field = (name: string): string => f[name] ?? '';
+    const cut = field('cut') === 'cut' ? { cut: { to: Number(field('cut to')), tiebreaks: tiebreaks.filter((code) => field(`cut ${code}`) === 'on') } } : {};
+    const stages = Array.from({ length: this.formatStages }, (_, i) => ({
+      kind: FORMAT_STAGE_KINDS.find((k) => k === field(`stage ${i} kind`)) ?? 'round-robin',
+      games: Number(field(`stage ${i} games`)),
+      timeControl: field(`stage ${i} tc`).trim(),
+      onTie: field(`stage ${i} tie`) === 'tiebreaks' ? ('tiebreaks' as const) : ('next-stage' as const),
+    }));
+    this.send({ type: 'setPlayoffFormat', format: { ...cut, stages }, reason: this.#why() }, "Playoff: the chief arbiter's format");
+  }
+
   playoffResult(game: string, label: string): void {
     const key = `playoff ${game}`;
     const result = this.chosen(key, PLAYOFF_RESULTS[0]);
@@ -371,5 +405,23 @@ export function committeeOf(text: string): ({ section: string; player: number } 
 }
 
 export const resultKey = (round: number, board: number): string => `result ${round}/${board}`;
+
+/**
+ * What the playoff format form shows before the chief changes anything: no cut (or, picked, the best
+ * all but one by every tie-break of the section), round robins of one game a pairing at G/10+5 and
+ * an Armageddon W5-B4 last.
+ */
+export function formatDefaults(stages: number, tied: number, tiebreaks: readonly string[]): Record<string, string> {
+  const fields: Record<string, string> = { cut: 'none', 'cut to': String(Math.max(2, tied - 1)) };
+  for (const code of tiebreaks) fields[`cut ${code}`] = 'on';
+  for (let i = 0; i < stages; i += 1) {
+    const last = stages > 1 && i === stages - 1;
+    fields[`stage ${i} kind`] = last ? 'armageddon' : 'round-robin';
+    fields[`stage ${i} games`] = '1';
+    fields[`stage ${i} tc`] = last ? 'W300-B240' : '600+5';
+    fields[`stage ${i} tie`] = 'next-stage';
+  }
+  return fields;
+}
 
 const isEntered = (r: string): r is EnteredResult => (RESULTS as readonly string[]).includes(r);

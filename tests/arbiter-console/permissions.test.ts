@@ -44,6 +44,7 @@ const CHIEF_ONLY = [
   'publishRound',
   'startPlayoff',
   'decidePlayoff',
+  'setPlayoffFormat',
   'requestBye',
   'withdrawPlayer',
   'renamePlayer',

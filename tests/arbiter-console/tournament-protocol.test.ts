@@ -19,6 +19,17 @@ describe('tournament commands', () => {
       { type: 'startPlayoff' },
       { type: 'playoffResult', game: 's1.1.1', result: '0-1' },
       { type: 'decidePlayoff', winner: 3, reason: 'five tied: Armageddon between the two best on tie-breaks' },
+      {
+        type: 'setPlayoffFormat',
+        format: {
+          cut: { to: 4, tiebreaks: ['KS', 'SB'] },
+          stages: [
+            { kind: 'knockout', games: 2, timeControl: '600+5', onTie: 'next-stage' },
+            { kind: 'armageddon', games: 1, timeControl: 'W300-B240', onTie: 'next-stage' },
+          ],
+        },
+        reason: 'five tied: agreed with the Saint Louis Chess Club',
+      },
       { type: 'recordIncident', round: 2, player: 7, offence: 'electronic-device' },
       { type: 'requestBye', round: 4, player: 12, kind: 'half', reason: 'asked in writing before round 1' },
       { type: 'withdrawPlayer', player: 12, fromRound: 5, reason: 'ill' },
@@ -58,6 +69,19 @@ describe('tournament commands', () => {
       [{ type: 'lodgeAppeal', round: 2, player: 5, against: ' ' }, /command\.against: say which decision is appealed/],
       [{ type: 'decideAppeal', appeal: 'first', upheld: true, committee: [{ name: 'X' }], reason: 'r' }, /command\.appeal: an appeal of the log/],
       [{ type: 'decideAppeal', appeal: 'A1', upheld: true, committee: [], reason: 'r' }, /command\.committee/],
+      [{ type: 'setPlayoffFormat', format: { stages: [] }, reason: 'r' }, /command\.format\.stages/],
+      [
+        { type: 'setPlayoffFormat', format: { stages: [{ kind: 'swiss', games: 1, timeControl: '600', onTie: 'next-stage' }] }, reason: 'r' },
+        /command\.format\.stages\.0\.kind/,
+      ],
+      [
+        {
+          type: 'setPlayoffFormat',
+          format: { cut: { to: 1, tiebreaks: ['SB'] }, stages: [{ kind: 'knockout', games: 1, timeControl: '600', onTie: 'next-stage' }] },
+          reason: 'r',
+        },
+        /command\.format\.cut\.to/,
+      ],
     ];
     for (const [c, reason] of cases) {
       const parsed = parseClientMessage(command(c));

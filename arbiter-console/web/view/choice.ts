@@ -28,6 +28,14 @@ export function choiceInput(ctrl: TournamentCtrl, key: string, current: string, 
   });
 }
 
+export function choiceCheckbox(ctrl: TournamentCtrl, key: string, current: boolean, attrs: Attrs): VNode {
+  return hl('input', {
+    attrs: { type: 'checkbox', ...attrs },
+    props: { checked: ctrl.chosen(key, current ? 'on' : '') === 'on' },
+    on: { change: (e: Event) => ctrl.choose(key, (e.target as HTMLInputElement).checked ? 'on' : '') },
+  });
+}
+
 /** The section's players by number, for the forms that name one. */
 export function playerOptions(v: TournamentView): (readonly [string, string])[] {
   return v.crosstable.rows

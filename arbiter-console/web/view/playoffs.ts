@@ -1,10 +1,10 @@
 // The playoff page: its state, stage and games (on a hall board's clock, or entered here), the chief
-// arbiter's ruling where the regulations leave the playoff to him, and its log.
+// arbiter's format or ruling where the regulations leave the playoff to him, and its log.
 import type { PlayoffView } from '../../contract/page.ts';
 import type { TournamentView } from '../../contract/page.ts';
 import { hl, type VNode } from '../snabbdom.ts';
-import { PLAYOFF_RESULTS, resultText, type TournamentCtrl } from '../tournament-ctrl.ts';
-import { choiceSelect } from './choice.ts';
+import { FORMAT_STAGE_KINDS, formatDefaults, PLAYOFF_RESULTS, resultText, type TournamentCtrl } from '../tournament-ctrl.ts';
+import { choiceCheckbox, choiceInput, choiceSelect } from './choice.ts';
 
 export function playoffsPage(ctrl: TournamentCtrl, v: TournamentView): VNode[] {
   const p = v.playoff;
@@ -26,6 +26,8 @@ export function playoffsPage(ctrl: TournamentCtrl, v: TournamentView): VNode[] {
       p.stage !== undefined && hl('p', `Stage ${p.stage}`),
       p.winner ? hl('p', hl('strong', `Winner: ${p.winner.name}`)) : hl('p', `Still in: ${p.remaining.map((r) => r.name).join(', ')}`),
       p.message !== undefined && hl('p.warning', p.message),
+      p.format && chiefFormat(p.format),
+      ctrl.arbiter && p.formatOpen && formatForm(ctrl, p, v.crosstable.columns),
       ctrl.arbiter && p.state === 'arbiter-decision' && ruling(ctrl, p),
       hl('table.t-table', [
         hl(
@@ -56,6 +58,119 @@ export function playoffsPage(ctrl: TournamentCtrl, v: TournamentView): VNode[] {
       ),
     ]),
   ];
+}
+
+/** The format the chief arbiter set, in words. */
+function chiefFormat(format: NonNullable<PlayoffView['format']>): VNode {
+  return hl('div.playoff-format', [
+    hl('p', `The chief arbiter's format (${format.reason}):`),
+    hl(
+      'ol',
+      [...(format.cut !== undefined ? [`Cut: ${format.cut}`] : []), ...format.stages].map((line) => hl('li', line)),
+    ),
+  ]);
+}
+
+const STAGE_KIND_TEXT: Record<(typeof FORMAT_STAGE_KINDS)[number], string> = {
+  'round-robin': 'round robin',
+  knockout: 'knockout',
+  armageddon: 'Armageddon (a draw to Black)',
+};
+
+/**
+ * The chief arbiter composes the playoff's format where the regulations leave it to him: an optional
+ * cut by some of the section's tie-breaks, then the stages with their time controls (the console
+ * checks each with the clock engine), sent with the reason above.
+ */
+function formatForm(ctrl: TournamentCtrl, p: PlayoffView, tiebreaks: readonly string[]): VNode {
+  const defaults = formatDefaults(ctrl.formatStages, p.remaining.length, tiebreaks);
+  const value = (name: string): string => defaults[name] ?? '';
+  const cutting = ctrl.chosen('format cut', value('cut')) === 'cut';
+  return hl('fieldset.t-form', { key: 'playoff-format', attrs: { 'data-t': 'playoff-format' } }, [
+    hl('legend', "The chief arbiter's playoff format"),
+    hl('label', [
+      'Math tie-breaks first ',
+      choiceSelect(
+        ctrl,
+        'format cut',
+        [
+          ['none', 'no cut: every tied player plays'],
+          ['cut', 'cut to the best by the tie-breaks'],
+        ],
+        value('cut'),
+        { name: 'cut' },
+      ),
+    ]),
+    cutting &&
+      hl('label', [
+        'Best ',
+        choiceInput(ctrl, 'format cut to', value('cut to'), {
+          name: 'cut-to',
+          type: 'number',
+          min: '2',
+          max: String(p.remaining.length - 1),
+          inputmode: 'numeric',
+        }),
+      ]),
+    cutting &&
+      hl('span.t-cut', { attrs: { role: 'group', 'aria-label': 'by the tie-breaks' } }, [
+        'by',
+        ...tiebreaks.map((code) =>
+          hl('label.t-check', [choiceCheckbox(ctrl, `format cut ${code}`, value(`cut ${code}`) === 'on', { name: `cut-${code}` }), code]),
+        ),
+      ]),
+    hl(
+      'ol.format-stages',
+      Array.from({ length: ctrl.formatStages }, (_, i) =>
+        hl('li', { key: i, attrs: { 'data-stage': String(i + 1) } }, [
+          hl('label', [
+            `Stage ${i + 1} `,
+            choiceSelect(
+              ctrl,
+              `format stage ${i} kind`,
+              FORMAT_STAGE_KINDS.map((k) => [k, STAGE_KIND_TEXT[k]] as const),
+              value(`stage ${i} kind`),
+              {
+                name: 'kind',
+              },
+            ),
+          ]),
+          hl('label', [
+            'Games a pairing (a match) ',
+            choiceInput(ctrl, `format stage ${i} games`, value(`stage ${i} games`), {
+              name: 'games',
+              type: 'number',
+              min: '1',
+              max: '10',
+              inputmode: 'numeric',
+            }),
+          ]),
+          hl('label', ['Time control ', choiceInput(ctrl, `format stage ${i} tc`, value(`stage ${i} tc`), { name: 'time-control', maxlength: '40' })]),
+          hl('label', [
+            'A tie at its end ',
+            choiceSelect(
+              ctrl,
+              `format stage ${i} tie`,
+              [
+                ['next-stage', 'goes to the next stage'],
+                ['tiebreaks', 'is decided by the tie-breaks'],
+              ],
+              value(`stage ${i} tie`),
+              { name: 'tie' },
+            ),
+          ]),
+        ]),
+      ),
+    ),
+    hl('button', { attrs: { 'data-t': 'format-add-stage' }, on: { click: () => ctrl.addFormatStage() } }, 'Add a stage'),
+    hl(
+      'button',
+      { attrs: { 'data-t': 'format-remove-stage', disabled: ctrl.formatStages <= 1 }, on: { click: () => ctrl.removeFormatStage() } },
+      'Remove the last stage',
+    ),
+    hl('button.primary', { attrs: { 'data-t': 'format-send' }, on: { click: () => ctrl.setPlayoffFormat(defaults, tiebreaks) } }, 'Play this format'),
+    hl('span.hint', 'with the reason above; time controls as in the event file (600+5, W300-B240)'),
+  ]);
 }
 
 function ruling(ctrl: TournamentCtrl, p: PlayoffView): VNode | false {
