@@ -210,7 +210,8 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
       seed: options.simulate.seed ?? event.id,
       boards: options.simulate.boards,
       hardware: options.simulate.hardware ?? 'none',
-      withDevice: new Set(devices.map((d) => d.device.boardId)),
+      // A board given a --device is the device's, connected or not: virtual players on it would play a game its real board does not show.
+      withDevice: new Set((options.devices ?? []).map((spec) => spec.board)),
       ...(options.simulate.late ? { late: options.simulate.late } : {}),
     });
     teardown.defer('the simulated players', () => eventSimulation.stop());

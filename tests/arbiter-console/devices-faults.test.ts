@@ -63,6 +63,27 @@ describe('a missing and a busy port at start', () => {
     expect(run.hall.view('2')!.device).toBeUndefined();
   });
 
+  it('puts no virtual players on a board whose device is missing (--simulate all)', { timeout: 90_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-device-faults-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const run = await startConsole({
+      dataDir: join(dir, 'data'),
+      port: 0,
+      noPage: true,
+      scale: 50,
+      autoStart: true,
+      ...oneSectionConsole({ boards: 3 }),
+      devices: [parseDeviceSpec(`2=dgt:${join(dir, 'ttyACM9')}`)],
+      simulate: { boards: 'all', seed: 'missing-device', hardware: 'none' },
+    });
+    cleanups.push(() => run.stop());
+    const presses = (board: string) =>
+      [...run.journal.entries()].filter((e) => e.record.kind === 'clock' && e.record.board === board && e.record.event.type === 'press').length;
+    await until(() => presses('1') >= 4 && presses('3') >= 4, 'the virtual players of boards 1 and 3 to move');
+    expect(presses('2')).toBe(0);
+    expect(connectionNotes(run, '2').at(-1)).toMatchObject({ state: 'disconnected' });
+  });
+
   it('names the dialout group for a port it may not open', () => {
     expect(explainPortError('/dev/ttyACM0', new Error('Error: Permission denied, cannot open /dev/ttyACM0'))).toMatch(
       /no permission to open \/dev\/ttyACM0: add the user running zeitnot to the dialout group \(sudo usermod -aG dialout \$USER/,
