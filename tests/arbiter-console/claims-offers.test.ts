@@ -1,0 +1,199 @@
+// The players' claims and offers as an arbiter records them over the WebSocket, each ruled on by the
+// clock engine under the board's Laws edition and the event's rules, on the events' presets where they
+// apply: the SA Open B section's Article 10.2 (Laws 2009: the player having the move, under 2:00;
+// draw, postpone with or without +2 min, reject +2; the claim also a draw offer, 9.1 b 3), the Cairns
+// Cup's 30-move rule (an offer and a ½-½ result at move 10 refused, at move 30 agreed), Laws 2009
+// rapid without adequate supervision (a flag counts only on the opponent's claim, A.4 d; on boards
+// whose DGT clock keeps the time too), Laws 2023 5.2.3 (no agreement before both have moved) against
+// Laws 2009 5.2 c, Guidelines III under Laws 2018 (final period, the III.4 increment). Refusals carry
+// their code and article; what is carried out is journaled with the arbiter's credential, the claims
+// wait in the attention queue until decided, and a restart replays every board to the same state.
+// Real consoles on injected clocks (manualSource): every time below is exact.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ClockEvent, Side } from '../../clock-engine/index.ts';
+import {
+  isRefusalCode,
+  manualSource,
+  parseDeviceSpec,
+  startConsole,
+  type ConsoleCommand,
+  type ConsoleOptions,
+  type ManualSource,
+  type RunningConsole,
+} from '../../arbiter-console/internal.ts';
+import { hallBoardNumbers, loadEvent, presetEvent, presetJson, type ZeitnotEvent } from '../../tournament/index.ts';
+import { helloClient, sendCommand, type TestClient } from '../support/ws-client.ts';
+
+const MIN = 60_000;
+
+interface Desk {
+  readonly dir: string;
+  readonly source: ManualSource;
+  run: RunningConsole;
+  chief: TestClient;
+  readonly options: Omit<ConsoleOptions, 'dataDir' | 'port' | 'source'>;
+}
+
+const opened: Desk[] = [];
+afterAll(async () => {
+  for (const d of opened) {
+    d.chief.ws.terminate();
+    await d.run.stop();
+    rmSync(d.dir, { recursive: true, force: true });
+  }
+});
+
+async function eventConsole(name: string, event: ZeitnotEvent, extra: Partial<ConsoleOptions> = {}): Promise<Desk> {
+  const dir = mkdtempSync(join(tmpdir(), `zeitnot-claims-${name}-`));
+  const source = manualSource(0);
+  const options = { noPage: true, event, firstRound: true, ...extra };
+  const run = await startConsole({ dataDir: dir, port: 0, source, ...options });
+  const chief = await helloClient(run.url, { role: 'arbiter', token: run.newToken, name: 'IA Chief' });
+  const desk = { dir, source, run, chief, options };
+  opened.push(desk);
+  return desk;
+}
+
+/** A restart on the same journal at the same instant: the boards as the journal replays them. */
+async function restart(d: Desk): Promise<void> {
+  d.chief.ws.terminate();
+  await d.run.stop();
+  d.run = await startConsole({ dataDir: d.dir, port: 0, source: manualSource(d.source.now()), ...d.options });
+}
+
+const command = (d: Desk, c: ConsoleCommand) => sendCommand(d.chief, c);
+
+/** A press of `side`'s clock at `at`, as the board's clock reports it. */
+function press(d: Desk, board: string, side: Side, at: number): void {
+  d.source.set(at);
+  d.run.hall.record({ kind: 'clock', board, event: { type: 'press', side, at, by: { kind: 'device', deviceId: 'test' } } });
+}
+
+/** Both players press `moves` times each, a second apart from `from`: White to move at move `moves + 1`. */
+function play(d: Desk, board: string, moves: number, from: number): number {
+  let at = from;
+  for (let i = 0; i < moves; i++) {
+    press(d, board, 'white', (at += 1_000));
+    press(d, board, 'black', (at += 1_000));
+  }
+  return at;
+}
+
+const state = (d: Desk, board: string) => d.run.hall.boards.get(board)!.state;
+const view = (d: Desk, board: string) => d.run.hall.view(board)!;
+const queued = (d: Desk, board: string) => d.run.hall.attention().filter((a) => a.board === board);
+const clockEvents = (d: Desk, board: string, type: ClockEvent['type']): ClockEvent[] =>
+  [...d.run.journal.entries()].flatMap((e) => (e.record.kind === 'clock' && e.record.board === board && e.record.event.type === type ? [e.record.event] : []));
+const chiefBy = { kind: 'arbiter', name: 'IA Chief', credential: 'chief' };
+
+describe('SA Open 2009, B section: Laws 2009 Article 10.2 at the console', () => {
+  let d: Desk;
+  let b: string[];
+
+  it('the player having the move, under two minutes, claims; the arbiter decides: draw, postpone (±2 min), reject +2', async () => {
+    const event = presetEvent('sa-open-2009');
+    b = hallBoardNumbers(event, 'b').map(String);
+    d = await eventConsole('sa-open', event);
+    expect(await command(d, { type: 'arriveAll' })).toMatchObject({ type: 'ack' });
+    expect(await command(d, { type: 'startAll', section: 'b' })).toMatchObject({ type: 'ack' });
+    // Laws 2009 5.2 c has no 5.2.3: a draw agreed before either player has moved stands.
+    expect(await command(d, { type: 'drawOffer', board: b[5]!, side: 'white' })).toMatchObject({ type: 'ack' });
+    expect(await command(d, { type: 'drawAnswer', board: b[5]!, side: 'black', accept: true })).toMatchObject({ type: 'ack' });
+    expect(view(d, b[5]!)).toMatchObject({ status: 'finished', presses: { white: 0, black: 0 }, result: { result: '1/2-1/2', termination: 'agreement' } });
+    expect(clockEvents(d, b[5]!, 'drawAccept')).toMatchObject([{ side: 'black', by: chiefBy }]);
+    // 7200: 120 minutes for the game, one period. One move each on the five boards, White to move.
+    for (const board of b.slice(0, 5)) {
+      press(d, board, 'white', d.source.now() + 1_000);
+      press(d, board, 'black', d.source.now() + 1_000);
+    }
+    const [draw, postponed, rejected, quiet, offered] = b as [string, string, string, string, string];
+
+    // White has about two hours: no claim under 10.2 yet.
+    expect(await command(d, { type: 'quickplayClaim', board: draw, side: 'white' })).toMatchObject({
+      type: 'refused',
+      code: 'claim-not-admitted',
+      article: 'Laws 2009 Art. 10.2',
+      reason: expect.stringContaining('the claimant has 2 minutes or more'),
+    });
+    // A flag claimed while it is up: refused, under the rule the arbiter calls flags by (6.9).
+    expect(await command(d, { type: 'flagClaim', board: draw, claimant: 'black' })).toMatchObject({
+      type: 'refused',
+      code: 'flag-not-fallen',
+      article: 'Laws 2009 Art. 6.9',
+    });
+    // No claim: nothing to decide. 10.2 has no increment option (Guidelines III.4 is 2018 on).
+    expect(await command(d, { type: 'quickplayDecision', board: draw, decision: 'draw' })).toMatchObject({
+      type: 'refused',
+      code: 'no-claim-pending',
+      article: 'Laws 2009 Art. 10.2',
+    });
+    expect(await command(d, { type: 'quickplayClaim', board: draw, side: 'white', request: 'increment' })).toMatchObject({
+      type: 'refused',
+      code: 'claim-not-applied',
+    });
+
+    // White's clock to 1:40: on board k White pressed at 2k + 1 s and his clock runs again from 2k + 2 s.
+    d.source.set(7_101_000);
+    expect(d.run.hall.boards.get(draw)!.remainingAt(d.source.now()).white).toBe(100_000);
+    expect(await command(d, { type: 'quickplayClaim', board: draw, side: 'black' })).toMatchObject({
+      type: 'refused',
+      code: 'claim-not-admitted',
+      article: 'Laws 2009 Art. 10.2',
+      reason: expect.stringContaining('only the player having the move may claim'),
+    });
+    for (const board of [draw, postponed, rejected, quiet, offered]) {
+      expect(await command(d, { type: 'quickplayClaim', board, side: 'white' })).toMatchObject({ type: 'ack' });
+      expect(view(d, board)).toMatchObject({ status: 'paused', quickplay: { side: 'white', status: 'pending', request: 'draw' } });
+      expect(queued(d, board)).toMatchObject([{ code: 'quickplay-claim', side: 'white' }]);
+    }
+    const blackBefore = state(d, postponed).remainingMs.black;
+    expect(clockEvents(d, draw, 'quickplayClaim')).toMatchObject([{ side: 'white', by: chiefBy }]);
+
+    // A decision that does not answer a draw claim.
+    expect(await command(d, { type: 'quickplayDecision', board: draw, decision: 'increment' })).toMatchObject({
+      type: 'refused',
+      code: 'decision-mismatch',
+    });
+    // Draw: the game ends, the claim leaves the queue.
+    expect(await command(d, { type: 'quickplayDecision', board: draw, decision: 'draw' })).toMatchObject({ type: 'ack' });
+    expect(view(d, draw)).toMatchObject({ status: 'finished', result: { result: '1/2-1/2', termination: 'Laws 2009 Art. 10.2 claim upheld' } });
+    expect(queued(d, draw)).toEqual([]);
+
+    // Postponed with two minutes to the opponent: the game goes on; the claim waits for the final decision.
+    expect(await command(d, { type: 'quickplayDecision', board: postponed, decision: 'postpone', extraTime: true })).toMatchObject({ type: 'ack' });
+    expect(view(d, postponed)).toMatchObject({ status: 'running', quickplay: { status: 'postponed' } });
+    expect(state(d, postponed).remainingMs.black).toBe(blackBefore + 2 * MIN);
+    expect(queued(d, postponed)).toMatchObject([{ code: 'quickplay-claim' }]);
+    // ... and later rejected: no second two minutes (10.2 c gives them for a claim rejected at once).
+    expect(await command(d, { type: 'quickplayDecision', board: postponed, decision: 'reject' })).toMatchObject({ type: 'ack' });
+    expect(state(d, postponed).remainingMs.black).toBe(blackBefore + 2 * MIN);
+    expect(view(d, postponed).quickplay).toBeUndefined();
+    expect(queued(d, postponed)).toEqual([]);
+
+    // Rejected: two minutes to the opponent, the clock runs again.
+    expect(await command(d, { type: 'quickplayDecision', board: rejected, decision: 'reject' })).toMatchObject({ type: 'ack' });
+    expect(view(d, rejected)).toMatchObject({ status: 'running' });
+    expect(state(d, rejected).remainingMs.black).toBe(blackBefore + 2 * MIN);
+    expect(queued(d, rejected)).toEqual([]);
+
+    // Postponed without the two minutes ("may"): nothing added.
+    expect(await command(d, { type: 'quickplayDecision', board: quiet, decision: 'postpone' })).toMatchObject({ type: 'ack' });
+    expect(state(d, quiet).remainingMs.black).toBe(blackBefore);
+    expect(clockEvents(d, quiet, 'quickplayDecision')).toMatchObject([{ decision: 'postpone', by: chiefBy }]);
+
+    // 9.1 b 3: the claim is also a draw offer, which Black accepts: a draw by agreement.
+    expect(view(d, offered).drawOffer).toMatchObject({ side: 'white' });
+    expect(await command(d, { type: 'drawAnswer', board: offered, side: 'black', accept: true })).toMatchObject({ type: 'ack' });
+    expect(view(d, offered)).toMatchObject({ status: 'finished', result: { result: '1/2-1/2', termination: 'agreement' } });
+  });
+
+  it('a restart replays every board to the same state', async () => {
+    const before = new Map(b.map((id) => [id, state(d, id)]));
+    await restart(d);
+    for (const [id, s] of before) expect(state(d, id)).toEqual(s);
+    expect(queued(d, b[3]!)).toMatchObject([{ code: 'quickplay-claim' }]);
+  });
+});
