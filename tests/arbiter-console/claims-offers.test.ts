@@ -197,3 +197,228 @@ describe('SA Open 2009, B section: Laws 2009 Article 10.2 at the console', () =>
     expect(queued(d, b[3]!)).toMatchObject([{ code: 'quickplay-claim' }]);
   });
 });
+
+describe("SA Open 2009: who may record a claim or an offer (the permission table's board commands)", () => {
+  it('a sector arbiter on his own boards only; journaled with his credential', async () => {
+    const event = presetEvent('sa-open-2009');
+    const b = hallBoardNumbers(event, 'b').map(String);
+    const d = await eventConsole('sa-sectors', event);
+    expect(await command(d, { type: 'arriveAll' })).toMatchObject({ type: 'ack' });
+    expect(await command(d, { type: 'startAll', section: 'b' })).toMatchObject({ type: 'ack' });
+    expect(await command(d, { type: 'defineSector', sector: 'B1', name: 'Juniors front', boards: '1-2', section: 'b' })).toMatchObject({ type: 'ack' });
+    const issued = await command(d, { type: 'issueCredential', name: 'FA Junior', role: 'sector', sector: 'B1' });
+    const junior = await helloClient(d.run.url, { role: 'arbiter', token: issued.token as string });
+    try {
+      for (const c of [
+        { type: 'drawOffer', board: b[3]!, side: 'white' },
+        { type: 'drawAnswer', board: b[3]!, side: 'black', accept: false },
+        { type: 'flagClaim', board: b[3]!, claimant: 'black' },
+        { type: 'quickplayClaim', board: b[3]!, side: 'white' },
+        { type: 'quickplayDecision', board: b[3]!, decision: 'reject' },
+      ] as const) {
+        expect(await sendCommand(junior, c)).toMatchObject({ type: 'refused', code: 'outside-sector' });
+      }
+      const offer: ConsoleCommand = { type: 'drawOffer', board: b[1]!, side: 'white' };
+      expect(await sendCommand(junior, offer)).toMatchObject({ type: 'ack' });
+      const credential = d.run.team.credentials.list().find((c) => c.name === 'FA Junior')!.id;
+      expect(clockEvents(d, b[1]!, 'drawOffer')).toMatchObject([{ side: 'white', by: { kind: 'arbiter', name: 'FA Junior', credential } }]);
+      expect(clockEvents(d, b[3]!, 'drawOffer')).toEqual([]);
+    } finally {
+      junior.ws.terminate();
+    }
+  });
+});
+
+describe('Cairns Cup 2019: the 30-move rule (Laws 2018 9.1.1 and the event regulation)', () => {
+  it('an offer and a ½-½ result at move 10 refused with code and article; at move 30 offered, declined, offered again and agreed', async () => {
+    const event = presetEvent('cairns-cup-2019');
+    const boards = hallBoardNumbers(event, 'main').map(String);
+    const d = await eventConsole('cairns', event);
+    expect(await command(d, { type: 'arriveAll' })).toMatchObject({ type: 'ack' });
+    expect(await command(d, { type: 'startAll' })).toMatchObject({ type: 'ack' });
+    const [board, ruled] = boards as [string, string];
+    let at = play(d, board, 9, d.source.now());
+    play(d, ruled, 9, at);
+    at = d.source.now();
+    expect(view(d, board).moveNumber).toBe(10);
+    const article = 'event regulation: no draw agreement before move 30; Laws 2018 Art. 9.1.1';
+
+    expect(await command(d, { type: 'drawOffer', board, side: 'white' })).toMatchObject({ type: 'refused', code: 'draw-too-early', article });
+    // The offer was made: journaled as the engine ruled it, the queue shows the refusal to every arbiter.
+    expect(clockEvents(d, board, 'drawOffer')).toMatchObject([{ side: 'white', by: chiefBy }]);
+    expect(view(d, board).drawOffer).toBeUndefined();
+    expect(queued(d, board)).toMatchObject([{ code: 'draw-offer-refused', side: 'white' }]);
+
+    // A ½-½ entered as the players' agreement, on the board or at the desk: refused, nothing journaled.
+    expect(await command(d, { type: 'result', board, result: '1/2-1/2', termination: 'agreed' })).toMatchObject({
+      type: 'refused',
+      code: 'draw-too-early',
+      article,
+    });
+    const game = d.run.desks.get('main')!.pairingOf(1)!.games[0]!;
+    expect(
+      await command(d, { type: 'enterResult', section: 'main', round: 1, white: game.white, black: game.black, result: '1/2-1/2', reason: 'agreed' }),
+    ).toMatchObject({ type: 'refused', code: 'draw-too-early', article });
+    expect(clockEvents(d, board, 'result')).toEqual([]);
+    expect(view(d, board).status).toBe('running');
+    // A draw the arbiter rules (a threefold repetition claim upheld, 9.2) is no agreement: the move rule does not apply.
+    expect(await command(d, { type: 'result', board: ruled, result: '1/2-1/2', termination: 'threefold repetition (9.2)', drawBy: 'ruling' })).toMatchObject({
+      type: 'ack',
+    });
+    expect(view(d, ruled)).toMatchObject({ status: 'finished', result: { result: '1/2-1/2' } });
+
+    // Move 30: offered, declined (journaled; the offer lapses), an acceptance without an offer refused, offered and agreed.
+    play(d, board, 20, at);
+    expect(view(d, board).moveNumber).toBe(30);
+    expect(await command(d, { type: 'drawOffer', board, side: 'white' })).toMatchObject({ type: 'ack' });
+    expect(view(d, board).drawOffer).toMatchObject({ side: 'white' });
+    expect(await command(d, { type: 'drawAnswer', board, side: 'black', accept: false })).toMatchObject({ type: 'ack' });
+    expect(clockEvents(d, board, 'drawDecline')).toMatchObject([{ side: 'black', by: chiefBy }]);
+    expect(view(d, board).drawOffer).toBeUndefined();
+    expect(await command(d, { type: 'drawAnswer', board, side: 'black', accept: true })).toMatchObject({
+      type: 'refused',
+      code: 'no-draw-offer',
+      article: 'Laws 2018 Art. 9.1.2',
+    });
+    expect(await command(d, { type: 'drawOffer', board, side: 'white' })).toMatchObject({ type: 'ack' });
+    expect(await command(d, { type: 'drawAnswer', board, side: 'black', accept: true })).toMatchObject({ type: 'ack' });
+    expect(view(d, board)).toMatchObject({ status: 'finished', result: { result: '1/2-1/2', termination: 'agreement' } });
+  });
+});
+
+/** A preset's event-file JSON changed by `edit` (the Laws edition, a section's rules). */
+function eventFrom(
+  preset: 'cairns-cup-2019' | 'sa-open-2009',
+  edit: (json: Record<string, unknown> & { sections: Record<string, unknown>[] }) => void,
+): ZeitnotEvent {
+  const json = JSON.parse(presetJson(preset)) as Record<string, unknown> & { sections: Record<string, unknown>[] };
+  edit(json);
+  return loadEvent(json);
+}
+
+describe('Laws 2023 5.2.3: no draw agreement before both players have made a move', () => {
+  it('the acceptance refused (the offer lapses, journaled), a ½-½ agreement refused; after a move each, agreed', async () => {
+    const event = eventFrom('cairns-cup-2019', (json) => {
+      json.lawsEdition = 'L2023';
+      delete json.drawRule;
+    });
+    const board = hallBoardNumbers(event, 'main').map(String)[0]!;
+    const d = await eventConsole('l2023', event);
+    expect(await command(d, { type: 'arriveAll' })).toMatchObject({ type: 'ack' });
+    expect(await command(d, { type: 'startAll' })).toMatchObject({ type: 'ack' });
+    expect(await command(d, { type: 'drawOffer', board, side: 'white' })).toMatchObject({ type: 'ack' });
+    expect(await command(d, { type: 'drawAnswer', board, side: 'black', accept: true })).toMatchObject({
+      type: 'refused',
+      code: 'draw-before-first-moves',
+      article: 'Laws 2023 Art. 5.2.3',
+    });
+    expect(clockEvents(d, board, 'drawAccept')).toHaveLength(1);
+    expect(view(d, board)).toMatchObject({ status: 'running' });
+    expect(view(d, board).drawOffer).toBeUndefined();
+    expect(queued(d, board)).toMatchObject([{ code: 'draw-offer-refused', side: 'black' }]);
+    expect(await command(d, { type: 'result', board, result: '1/2-1/2', termination: 'agreed' })).toMatchObject({
+      type: 'refused',
+      code: 'draw-before-first-moves',
+      article: 'Laws 2023 Art. 5.2.3',
+    });
+    press(d, board, 'white', d.source.now() + 1_000);
+    expect(await command(d, { type: 'drawOffer', board, side: 'white' })).toMatchObject({ type: 'ack' });
+    // Only White has moved: Black's acceptance still waits for a move of his.
+    expect(await command(d, { type: 'drawAnswer', board, side: 'black', accept: true })).toMatchObject({ type: 'refused', code: 'draw-before-first-moves' });
+    press(d, board, 'black', d.source.now() + 1_000);
+    expect(await command(d, { type: 'drawOffer', board, side: 'black' })).toMatchObject({ type: 'ack' });
+    expect(await command(d, { type: 'drawAnswer', board, side: 'white', accept: true })).toMatchObject({ type: 'ack' });
+    expect(view(d, board)).toMatchObject({ status: 'finished', result: { result: '1/2-1/2', termination: 'agreement' } });
+  });
+});
+
+describe('Laws 2018 Guidelines III (an event that adopts them, 40/90 + 30 min, no increment)', () => {
+  it('not in the first period (III.5); in the final one the III.4 increment request, also a draw offer, and its decision', async () => {
+    const event = eventFrom('cairns-cup-2019', (json) => {
+      delete json.drawRule;
+      json.sections[0]!.timeControl = '40/5400:1800';
+      json.sections[0]!.quickplayFinish = true;
+    });
+    const [first, last] = hallBoardNumbers(event, 'main').map(String) as [string, string];
+    const d = await eventConsole('guidelines', event);
+    expect(await command(d, { type: 'arriveAll' })).toMatchObject({ type: 'ack' });
+    expect(await command(d, { type: 'startAll' })).toMatchObject({ type: 'ack' });
+    // The last board plays its 40 moves (1 s each): 30 minutes added at each player's 40th.
+    const end = play(d, last, 40, 0);
+    expect(view(d, last).period).toEqual({ white: 2, black: 2 });
+    // White on the first board, still in period 1, under two minutes.
+    d.source.set(5_300_000);
+    expect(await command(d, { type: 'quickplayClaim', board: first, side: 'white' })).toMatchObject({
+      type: 'refused',
+      code: 'claim-not-admitted',
+      article: 'Laws 2018 Guidelines III.5',
+      reason: expect.stringContaining('not in the final period'),
+    });
+    // The last board: White's clock 7 160 000 at 80 000 (40 s used, +30 min) runs down to 1:30.
+    expect(state(d, last).remainingMs.white).toBe(5_400_000 - 40_000 + 1_800_000);
+    d.source.set(end + 7_160_000 - 90_000);
+    expect(await command(d, { type: 'quickplayClaim', board: last, side: 'white', request: 'increment' })).toMatchObject({ type: 'ack' });
+    expect(view(d, last)).toMatchObject({ status: 'paused', quickplay: { status: 'pending', request: 'increment' }, drawOffer: { side: 'white' } });
+    expect(queued(d, last)).toMatchObject([{ code: 'quickplay-claim', side: 'white' }]);
+    expect(await command(d, { type: 'quickplayDecision', board: last, decision: 'postpone' })).toMatchObject({
+      type: 'refused',
+      code: 'decision-mismatch',
+      article: 'Laws 2018 Guidelines III.4',
+    });
+    const black = state(d, last).remainingMs.black;
+    expect(await command(d, { type: 'quickplayDecision', board: last, decision: 'increment' })).toMatchObject({ type: 'ack' });
+    expect(view(d, last)).toMatchObject({ status: 'running', quickplay: { status: 'increment' } });
+    expect(state(d, last).remainingMs.black).toBe(black + 2 * MIN);
+    expect(queued(d, last)).toEqual([]);
+  });
+});
+
+describe('Laws 2009 rapid without adequate supervision: a flag counts on the opponent’s claim (A.4 d)', () => {
+  it('on a board the engine times and on one whose DGT clock keeps the time: refused while up, upheld once down, the game ends', async () => {
+    const base = eventFrom('sa-open-2009', (json) => {
+      const b = json.sections.find((s) => s.id === 'b')!;
+      b.timeControl = '1500';
+      b.supervision = 'inadequate';
+      b.quickplayFinish = false;
+    });
+    const [onDevice, onEngine] = hallBoardNumbers(base, 'b').map(String) as [string, string];
+    // A DGT clock in the mirror role keeps the first board's time (its port is not there: nothing it reports changes the rules).
+    const d = await eventConsole('claim-only', base, { devices: [parseDeviceSpec(`${onDevice}=dgt:/dev/zeitnot-no-such-port`)] });
+    expect(d.run.hall.boards.get(onDevice)!.config.timekeeper).toBe('device');
+    expect(d.run.hall.boards.get(onEngine)!.config.timekeeper).toBeUndefined();
+    expect(await command(d, { type: 'arriveAll' })).toMatchObject({ type: 'ack' });
+    expect(await command(d, { type: 'startAll', section: 'b' })).toMatchObject({ type: 'ack' });
+    for (const board of [onDevice, onEngine]) {
+      expect(view(d, board).flagsOnClaim).toBe(true);
+    }
+    // White's 25 minutes run from 0: five seconds left.
+    d.source.set(1_495_000);
+    for (const board of [onDevice, onEngine]) {
+      expect(await command(d, { type: 'flagClaim', board, claimant: 'black' })).toMatchObject({
+        type: 'refused',
+        code: 'flag-not-fallen',
+        article: 'Laws 2009 Appendix A.4 d',
+      });
+    }
+    // The flag falls: recorded, shown for a claim, the game goes on (the arbiter does not call it).
+    d.source.set(1_510_000);
+    for (const board of [onDevice, onEngine]) {
+      expect(view(d, board)).toMatchObject({ status: 'running', flag: { side: 'white' } });
+      expect(queued(d, board).find((a) => a.code === 'flag-fall')?.message).toContain('it counts only when Black claims it');
+      // White claiming Black's flag: it is up.
+      expect(await command(d, { type: 'flagClaim', board, claimant: 'white' })).toMatchObject({ type: 'refused', code: 'flag-not-fallen' });
+      expect(await command(d, { type: 'flagClaim', board, claimant: 'black' })).toMatchObject({ type: 'ack' });
+      expect(view(d, board)).toMatchObject({ status: 'finished', result: { result: '0-1', termination: "time forfeit (Art. 6.9) on the opponent's claim" } });
+      expect(clockEvents(d, board, 'flag').at(-1)).toMatchObject({ side: 'white', by: chiefBy });
+    }
+    const before = [onDevice, onEngine].map((id) => state(d, id));
+    await restart(d);
+    expect([onDevice, onEngine].map((id) => state(d, id))).toEqual(before);
+  });
+});
+
+it('every refusal given here had a code of the union', () => {
+  const refusals = opened.flatMap((d) => d.chief.messages.filter((m) => m.type === 'refused'));
+  expect(refusals.length).toBeGreaterThan(15);
+  for (const r of refusals) expect(isRefusalCode(r.code), JSON.stringify(r)).toBe(true);
+});
