@@ -26,6 +26,7 @@ import {
 } from '../../arbiter-console/internal.ts';
 import { hallBoardNumbers, loadEvent, presetEvent, presetJson, type ZeitnotEvent } from '../../tournament/index.ts';
 import { helloClient, sendCommand, type TestClient } from '../support/ws-client.ts';
+import { event as cairnsCup, leadersScript, PLAYOFF, playMainEvent, SECTION } from './playoff-fixtures.ts';
 
 const MIN = 60_000;
 
@@ -283,6 +284,24 @@ describe('Cairns Cup 2019: the 30-move rule (Laws 2018 9.1.1 and the event regul
     expect(await command(d, { type: 'drawOffer', board, side: 'white' })).toMatchObject({ type: 'ack' });
     expect(await command(d, { type: 'drawAnswer', board, side: 'black', accept: true })).toMatchObject({ type: 'ack' });
     expect(view(d, board)).toMatchObject({ status: 'finished', result: { result: '1/2-1/2', termination: 'agreement' } });
+  });
+});
+
+describe('Cairns Cup 2019: the 30-move rule covers the playoff games', () => {
+  it('a draw offer in the playoff match at move 1 refused with the regulation and 9.1.1', async () => {
+    const d = await eventConsole('cairns-playoff', cairnsCup, { firstRound: false });
+    await playMainEvent(d.run, leadersScript([3, 6]));
+    expect(d.run.desks.get(SECTION)!.command({ type: 'startPlayoff', section: SECTION }, 'IA')).toMatchObject({ ok: true });
+    expect(await command(d, { type: 'arriveAll' })).toMatchObject({ type: 'ack' });
+    expect(await command(d, { type: 'startAll', section: PLAYOFF })).toMatchObject({ type: 'ack' });
+    const board = d.run.hall.seated.get(PLAYOFF)!.boards[0]!.id;
+    expect(d.run.hall.boards.get(board)!.config.drawOfferMinMove).toBe(30);
+    expect(await command(d, { type: 'drawOffer', board, side: 'white' })).toMatchObject({
+      type: 'refused',
+      code: 'draw-too-early',
+      article: 'event regulation: no draw agreement before move 30; Laws 2018 Art. 9.1.1',
+    });
+    expect(queued(d, board)).toMatchObject([{ code: 'draw-offer-refused', side: 'white' }]);
   });
 });
 
