@@ -117,7 +117,7 @@ const hiddenSide = (side: 'white' | 'black', name = 'side') => hl('input', { att
  * engine rules on each under the board's Laws edition and the event's rules; a refusal shows in the
  * answer above with its code and article.
  */
-function claimsForms(ctrl: ConsoleCtrl, b: BoardView): VNode {
+function claimsForms(ctrl: ConsoleCtrl, b: BoardView): (VNode | false | undefined)[] {
   const offer = b.drawOffer;
   const claim = b.quickplay && b.quickplay.status !== 'increment' ? b.quickplay : undefined;
   const increment = claim?.request === 'increment';
@@ -132,7 +132,7 @@ function claimsForms(ctrl: ConsoleCtrl, b: BoardView): VNode {
         ['postpone+2', 'postpone, +2 min to the opponent'],
         ['reject', 'reject, +2 min to the opponent'],
       ];
-  return hl('div.claims', [
+  return [
     claim &&
       form(
         ctrl,
@@ -150,26 +150,25 @@ function claimsForms(ctrl: ConsoleCtrl, b: BoardView): VNode {
         hl('button.primary', { attrs: { 'data-command': 'quickplayDecision' } }, 'Decide'),
       ),
     offer &&
-      hl('div.offer', [
-        form(
-          ctrl,
-          b,
-          'drawAccept',
-          'draw accepted',
-          `${sideName(offer.side)} offers a draw: ${sideName(other(offer.side))}…`,
-          [hiddenSide(other(offer.side))],
-          hl('button', { attrs: { 'data-command': 'drawAccept' } }, 'Accepts'),
-        ),
-        form(
-          ctrl,
-          b,
-          'drawDecline',
-          'draw declined',
-          `${sideName(other(offer.side))} declines`,
-          [hiddenSide(other(offer.side))],
-          hl('button', { attrs: { 'data-command': 'drawDecline' } }, 'Declines'),
-        ),
-      ]),
+      form(
+        ctrl,
+        b,
+        'drawAccept',
+        'draw accepted',
+        `${sideName(offer.side)} offers a draw: ${sideName(other(offer.side))}…`,
+        [hiddenSide(other(offer.side))],
+        hl('button', { attrs: { 'data-command': 'drawAccept' } }, 'Accepts'),
+      ),
+    offer &&
+      form(
+        ctrl,
+        b,
+        'drawDecline',
+        'draw declined',
+        `${sideName(other(offer.side))} declines`,
+        [hiddenSide(other(offer.side))],
+        hl('button', { attrs: { 'data-command': 'drawDecline' } }, 'Declines'),
+      ),
     form(ctrl, b, 'drawOffer', 'draw offer', 'Draw offer (9.1)', [sideSelect()], hl('button', { attrs: { 'data-command': 'drawOffer' } }, 'Record offer')),
     form(
       ctrl,
@@ -203,7 +202,7 @@ function claimsForms(ctrl: ConsoleCtrl, b: BoardView): VNode {
       ],
       hl('button', { attrs: { 'data-command': 'flagClaim' } }, 'Claim flag'),
     ),
-  ]);
+  ];
 }
 
 /** A board row or card opens its panel on a click, Enter or Space. */
@@ -321,7 +320,7 @@ export function panelView(ctrl: ConsoleCtrl, clocks: ClockPainter): VNode | fals
             ],
             hl('button', { attrs: { 'data-command': 'penalty' } }, 'Apply penalty'),
           ),
-          claimsForms(ctrl, b),
+          ...claimsForms(ctrl, b),
           (!b.arrived.white || !b.arrived.black) &&
             form(ctrl, b, 'arrive', 'player arrived', 'Arrival', [sideSelect()], hl('button', { attrs: { 'data-command': 'arrive' } }, 'Player arrived')),
           form(
