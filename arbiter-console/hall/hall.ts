@@ -611,10 +611,8 @@ export class PlayingHall {
         event = { type: 'forfeit', at, by, side: command.side, reason: command.reason };
         break;
       case 'result': {
-        // A draw the players agreed is the engine's to allow (the event's move rule, Laws 5.2.3) on a game the clock is playing.
-        const agreed = command.result === '1/2-1/2' && (command.drawBy ?? 'agreement') === 'agreement' && (s.status === 'running' || s.status === 'paused');
-        const refused = agreed ? drawAgreementRefusal(board.config, s) : undefined;
-        if (refused) return ruleRefusal(refused.refusal, refused.message);
+        const refused = command.result === '1/2-1/2' && (command.drawBy ?? 'agreement') === 'agreement' ? this.agreementRefusal(board.id) : undefined;
+        if (refused) return refused;
         event = { type: 'result', at, by, result: command.result, termination: command.termination };
         break;
       }
@@ -653,6 +651,18 @@ export class PlayingHall {
       }
     }
     return { ok: true, journalSeq: this.record(clock(board.id, event)) };
+  }
+
+  /**
+   * Why a draw by agreement may not be recorded now on a game the clock is playing: the engine's
+   * check (the event's move rule, Laws 5.2.3), on this hall's state of the board (on the bus, the
+   * projection of its host's journal). Undefined when it may, or when the clock plays no game there.
+   */
+  agreementRefusal(boardId: string): Refusal | undefined {
+    const board = this.boards.get(boardId);
+    if (!board || (board.state.status !== 'running' && board.state.status !== 'paused')) return undefined;
+    const refused = drawAgreementRefusal(board.config, board.state);
+    return refused ? ruleRefusal(refused.refusal, refused.message) : undefined;
   }
 
   /**
