@@ -113,11 +113,11 @@ const sideName = (side: 'white' | 'black') => (side === 'white' ? 'White' : 'Bla
 const hiddenSide = (side: 'white' | 'black', name = 'side') => hl('input', { attrs: { type: 'hidden', name }, props: { value: side } });
 
 /**
- * The players' claims and offers as the arbiter records them, and his decision on a claim: the clock
- * engine rules on each under the board's Laws edition and the event's rules; a refusal shows in the
- * answer above with its code and article.
+ * What waits for an answer, first in the panel: the arbiter's decision on a claim, the opponent's
+ * answer to a draw offer. The clock engine rules on each (and on the claims and offers below) under the
+ * board's Laws edition and the event's rules; a refusal shows in the answer above with its code and article.
  */
-function claimsForms(ctrl: ConsoleCtrl, b: BoardView): (VNode | false | undefined)[] {
+function waitingForms(ctrl: ConsoleCtrl, b: BoardView): (VNode | undefined)[] {
   const offer = b.drawOffer;
   const claim = b.quickplay && b.quickplay.status !== 'increment' ? b.quickplay : undefined;
   const increment = claim?.request === 'increment';
@@ -169,6 +169,12 @@ function claimsForms(ctrl: ConsoleCtrl, b: BoardView): (VNode | false | undefine
         [hiddenSide(other(offer.side))],
         hl('button', { attrs: { 'data-command': 'drawDecline' } }, 'Declines'),
       ),
+  ];
+}
+
+/** What the players may claim or offer, recorded by the arbiter. */
+function claimsForms(ctrl: ConsoleCtrl, b: BoardView): VNode[] {
+  return [
     form(ctrl, b, 'drawOffer', 'draw offer', 'Draw offer (9.1)', [sideSelect()], hl('button', { attrs: { 'data-command': 'drawOffer' } }, 'Record offer')),
     form(
       ctrl,
@@ -252,6 +258,7 @@ export function panelView(ctrl: ConsoleCtrl, clocks: ClockPainter): VNode | fals
       hl('p.answer', { class: { refused: answer?.ok === false }, attrs: { role: 'status', 'aria-live': 'polite' } }, answer?.text ?? ''),
       !finished &&
         hl('div.panel-forms', [
+          ...waitingForms(ctrl, b),
           b.status === 'paused'
             ? form(ctrl, b, 'resume', 'resume', 'Clock', [], hl('button.primary', { attrs: { 'data-command': 'resume' } }, 'Resume'))
             : form(
