@@ -141,6 +141,7 @@ export const clockEventTypes = Object.keys({
   boardPosition: true,
   drawOffer: true,
   drawAccept: true,
+  drawDecline: true,
   quickplayClaim: true,
   quickplayDecision: true,
   flag: true,

@@ -30,6 +30,7 @@ import {
   checkMoveCounts,
   defaultTimeExpired,
   drawAccept,
+  drawDecline,
   drawOffer,
   flag,
   penalty,
@@ -251,6 +252,8 @@ function step(config: GameConfig, state: GameState, e: ClockEvent): GameState {
       return drawOffer(config, s, e.side, at);
     case 'drawAccept':
       return drawAccept(config, s, e.side, at);
+    case 'drawDecline':
+      return drawDecline(config, s, e.side, at);
     case 'quickplayClaim':
       return quickplayClaim(config, s, e.side, at, e.request);
     case 'quickplayDecision':

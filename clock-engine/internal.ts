@@ -15,6 +15,7 @@ export {
 export { parseTimeControl, detectNotation, type TimeControlNotation, type ParseOptions } from './time-control-parse.ts';
 export { formatTimeControl, assertPlayable } from './time-control-format.ts';
 export { gameConfig } from './game-config.ts';
+export { drawAgreementRefusal } from './rulings.ts';
 export { presetAmbiguity, timeControlPresets, type TimeControlPreset } from './presets.ts';
 export { penaltyOutcome, canCheckmate, type PenaltyOutcome } from './laws.ts';
 export {

@@ -82,33 +82,44 @@ export function defaultTimeEnd(config: Pick<GameConfig, 'scheduledStart' | 'defa
 export const quickplayIncrementMs = 5000;
 
 /**
- * The quickplay-finish rule this game has, or why it has none: L2009 Article 10.2 wherever the event
- * keeps it (not in blitz without adequate supervision, B.3 b); under L2018/L2023 only the Guidelines
- * III an event adopts, never in blitz, never with an increment or delay (III.2).
+ * The quickplay-finish rule this game has, or why it has none (and the article that says so): L2009
+ * Article 10.2 wherever the event keeps it (not in blitz without adequate supervision, B.3 b); under
+ * L2018/L2023 only the Guidelines III an event adopts, never in blitz, never with an increment or delay
+ * (III.2).
  */
-export function quickplayRule(config: GameConfig): { readonly article: string; readonly incrementOption: boolean } | { readonly unavailable: string } {
+export function quickplayRule(
+  config: GameConfig,
+): { readonly article: string; readonly incrementOption: boolean } | { readonly unavailable: string; readonly article: string } {
+  const guidelines = `Laws ${config.lawsEdition} Guidelines III.2`;
   if (!config.quickplayClaim) {
-    return {
-      unavailable:
-        config.lawsEdition === '2009'
-          ? 'the event does not apply Article 10.2'
-          : `the event does not adopt Guidelines III (Laws ${config.lawsEdition} have no Article 10.2)`,
-    };
+    return config.lawsEdition === '2009'
+      ? { unavailable: 'the event does not apply Article 10.2', article: 'Laws 2009 Art. 10.2' }
+      : { unavailable: `the event does not adopt Guidelines III (Laws ${config.lawsEdition} have no Article 10.2)`, article: guidelines };
   }
   if (config.lawsEdition === '2009') {
     if (config.category === 'blitz' && config.supervision === 'inadequate')
-      return { unavailable: 'Article 10.2 does not apply in blitz without adequate supervision (Laws 2009 B.3 b)' };
+      return { unavailable: 'Article 10.2 does not apply in blitz without adequate supervision (Laws 2009 B.3 b)', article: 'Laws 2009 Appendix B.3 b' };
     return { article: 'Laws 2009 Art. 10.2', incrementOption: false };
   }
-  if (config.category === 'blitz') return { unavailable: `Guidelines III do not apply to blitz (Laws ${config.lawsEdition} Guidelines III.2)` };
+  if (config.category === 'blitz') return { unavailable: `Guidelines III do not apply to blitz (${guidelines})`, article: guidelines };
   const bonus = config.timeControl.periods.some((p) => p.bonus.kind !== 'none' && p.bonus.ms > 0);
-  if (bonus) return { unavailable: `Guidelines III apply only to games without increment or delay (Laws ${config.lawsEdition} Guidelines III.2)` };
+  if (bonus) return { unavailable: `Guidelines III apply only to games without increment or delay (${guidelines})`, article: guidelines };
   return { article: `Laws ${config.lawsEdition} Guidelines III.5`, incrementOption: true };
 }
 
 /** The article that lets an event forbid early draw agreements. */
 export function drawAgreementArticle(edition: GameConfig['lawsEdition']): string {
   return edition === '2009' ? 'Laws 2009 Art. 9.1 a' : `Laws ${edition} Art. 9.1.1`;
+}
+
+/** The article on how a draw offer is made and how long it stands. */
+export function drawOfferArticle(edition: GameConfig['lawsEdition']): string {
+  return edition === '2009' ? 'Laws 2009 Art. 9.1 b' : `Laws ${edition} Art. 9.1.2`;
+}
+
+/** The article on a flag fall (the loss on time, or the draw when the opponent cannot mate). */
+export function flagArticle(edition: GameConfig['lawsEdition']): string {
+  return `Laws ${edition} Art. 6.9`;
 }
 
 type Material = { kings: number; knights: number; lightBishops: number; darkBishops: number; heavyOrPawns: number };

@@ -19,8 +19,18 @@ import {
   type Mutable,
 } from './clock-state.ts';
 import { nextRepeatable, positionEnding, readPosition, startFen, type ReadPosition } from './position.ts';
-import { drawAgreementArticle, flagNeedsClaim, flagResult, lossResult, penaltyOutcome, quickplayIncrementMs, quickplayRule } from './laws.ts';
-import type { GameConfig, GameResult, GameState, Side } from './types.ts';
+import {
+  drawAgreementArticle,
+  drawOfferArticle,
+  flagArticle,
+  flagNeedsClaim,
+  flagResult,
+  lossResult,
+  penaltyOutcome,
+  quickplayIncrementMs,
+  quickplayRule,
+} from './laws.ts';
+import type { GameConfig, GameResult, GameState, RuleRefusal, Side } from './types.ts';
 import { otherSide } from './types.ts';
 
 /**
@@ -154,19 +164,21 @@ export function positionAfter(fen: string | undefined, san: string): string | un
   }
 }
 
-/** Why the event's move rule refuses an offer by `side` now, or undefined when it may be made. */
-function drawOfferRefusal(config: GameConfig, s: GameState, side: Side): string | undefined {
-  const move = moveInProgress(s);
-  if (config.drawOfferMinMove > 0 && move < config.drawOfferMinMove) {
-    return `${name(side)}'s draw offer at move ${move} refused: no draw agreement before move ${config.drawOfferMinMove} (event rule, ${drawAgreementArticle(config.lawsEdition)}); claims under Art. 9.2/9.3 still go to the arbiter`;
-  }
-  return undefined;
+/** A refusal of the engine: the alert's message and its typed reason. */
+interface Refused {
+  readonly message: string;
+  readonly refusal: RuleRefusal;
 }
 
-export function drawOffer(config: GameConfig, s: GameState, side: Side, at: number): GameState {
-  const refused = drawOfferRefusal(config, s, side);
-  if (refused) return alert(s, { code: 'draw-offer-refused', side, at, message: refused });
-  return { ...s, drawOffer: { side, at } };
+/** Why the event's move rule refuses a draw agreement (`what`: the offer or the agreement) now, or undefined. */
+function moveRuleRefusal(config: GameConfig, s: GameState, what: string): Refused | undefined {
+  const move = moveInProgress(s);
+  if (config.drawOfferMinMove <= 0 || move >= config.drawOfferMinMove) return undefined;
+  const article = `event regulation: no draw agreement before move ${config.drawOfferMinMove}; ${drawAgreementArticle(config.lawsEdition)}`;
+  return {
+    message: `${what} at move ${move} refused: no draw agreement before move ${config.drawOfferMinMove} (event rule, ${drawAgreementArticle(config.lawsEdition)}); claims under Art. 9.2/9.3 still go to the arbiter`,
+    refusal: { reason: 'draw-before-move-limit', article },
+  };
 }
 
 /**
@@ -175,53 +187,92 @@ export function drawOffer(config: GameConfig, s: GameState, side: Side, at: numb
  */
 const hasMoved = (s: GameState, side: Side): boolean => s.presses[side] > 0 || s.moves[side] > 0;
 
+/** L2018/L2023 5.2.3 (L2009 5.2 c has no such condition): no agreement before both players have moved. */
+function firstMovesRefusal(config: GameConfig, s: GameState): Refused | undefined {
+  if (config.lawsEdition === '2009' || (hasMoved(s, 'white') && hasMoved(s, 'black'))) return undefined;
+  const article = `Laws ${config.lawsEdition} Art. 5.2.3`;
+  return {
+    message: `draw agreement refused: both players must have made at least one move (${article})`,
+    refusal: { reason: 'draw-before-first-moves', article },
+  };
+}
+
+/**
+ * Why a draw by agreement the arbiter records now (a result, not an offer and its acceptance) is
+ * refused: the event's move rule or 5.2.3; undefined when it may stand.
+ */
+export function drawAgreementRefusal(config: GameConfig, s: GameState): Refused | undefined {
+  return moveRuleRefusal(config, s, 'a draw by agreement') ?? firstMovesRefusal(config, s);
+}
+
+export function drawOffer(config: GameConfig, s: GameState, side: Side, at: number): GameState {
+  const refused = moveRuleRefusal(config, s, `${name(side)}'s draw offer`);
+  if (refused) return alert(s, { code: 'draw-offer-refused', side, at, ...refused });
+  return { ...s, drawOffer: { side, at } };
+}
+
+const noOffer = (config: GameConfig, s: GameState, side: Side, at: number, answer: string): GameState =>
+  alert(s, {
+    code: 'ignored-event',
+    side,
+    at,
+    message: `${name(side)} ${answer} a draw that was not offered`,
+    refusal: { reason: 'no-draw-offer', article: drawOfferArticle(config.lawsEdition) },
+  });
+
 /**
  * `side` accepts the opponent's standing offer: the game is drawn by agreement, except under L2018/L2023
  * before both players have made a move (5.2.3; L2009 5.2 c has no such condition), when the agreement is
  * refused and the offer lapses.
  */
 export function drawAccept(config: GameConfig, s: GameState, side: Side, at: number): GameState {
-  if (!s.drawOffer || s.drawOffer.side === side) {
-    return alert(s, { code: 'ignored-event', side, at, message: `${name(side)} accepted a draw that was not offered` });
-  }
-  if (config.lawsEdition !== '2009' && (!hasMoved(s, 'white') || !hasMoved(s, 'black'))) {
+  if (!s.drawOffer || s.drawOffer.side === side) return noOffer(config, s, side, at, 'accepted');
+  const refused = firstMovesRefusal(config, s);
+  if (refused) {
     const out: Mutable<GameState> = { ...s };
     delete out.drawOffer;
-    return alert(out, {
-      code: 'draw-offer-refused',
-      side,
-      at,
-      message: `draw agreement refused: both players must have made at least one move (Laws ${config.lawsEdition} Art. 5.2.3)`,
-    });
+    return alert(out, { code: 'draw-offer-refused', side, at, ...refused });
   }
   return finish(config, s, '1/2-1/2', 'agreement');
+}
+
+/** `side` declines the opponent's standing offer: it lapses (a claim it came with still waits for the arbiter). */
+export function drawDecline(config: GameConfig, s: GameState, side: Side, at: number): GameState {
+  if (!s.drawOffer || s.drawOffer.side === side) return noOffer(config, s, side, at, 'declined');
+  const out: Mutable<GameState> = { ...s };
+  delete out.drawOffer;
+  return out;
 }
 
 export function quickplayClaim(config: GameConfig, s: GameState, side: Side, at: number, request: 'draw' | 'increment' = 'draw'): GameState {
   const tc = config.timeControl;
   const p = s.period[side];
   const rule = quickplayRule(config);
-  const why =
+  const notApplied =
     'unavailable' in rule
       ? rule.unavailable
       : request === 'increment' && !rule.incrementOption
         ? `${rule.article} has no five-second increment option (Guidelines III.4, Laws 2018 and 2023)`
-        : s.status !== 'running' || s.toMove !== side
-          ? 'only the player having the move may claim'
-          : s.remainingMs[side] >= twoMinutes
-            ? 'the claimant has 2 minutes or more'
-            : p !== tc.periods.length - 1
-              ? 'not in the final period'
-              : s.quickplay?.status === 'increment'
-                ? 'the five-second increment is already in force'
-                : undefined;
-  const article = 'article' in rule ? (request === 'increment' ? rule.article.replace('III.5', 'III.4') : rule.article) : 'quickplay finish';
+        : undefined;
+  const conditions =
+    s.status !== 'running' || s.toMove !== side
+      ? 'only the player having the move may claim'
+      : s.remainingMs[side] >= twoMinutes
+        ? 'the claimant has 2 minutes or more'
+        : p !== tc.periods.length - 1
+          ? 'not in the final period'
+          : s.quickplay?.status === 'increment'
+            ? 'the five-second increment is already in force'
+            : undefined;
+  const article = 'unavailable' in rule ? rule.article : request === 'increment' ? rule.article.replace('III.5', 'III.4') : rule.article;
+  const why = notApplied ?? conditions;
   if (why) {
     return alert(s, {
       code: 'quickplay-claim',
       side,
       at,
-      message: `${name(side)}'s ${request === 'increment' ? 'increment request' : 'draw claim'} (${article}) not admitted: ${why}`,
+      message: `${name(side)}'s ${request === 'increment' ? 'increment request' : 'draw claim'} (${'unavailable' in rule ? 'quickplay finish' : article}) not admitted: ${why}`,
+      refusal: { reason: notApplied ? 'claim-not-applied' : 'claim-conditions', article },
     });
   }
   const claimed: Mutable<GameState> = {
@@ -232,7 +283,7 @@ export function quickplayClaim(config: GameConfig, s: GameState, side: Side, at:
   };
   // III.4: "This constitutes the offer of a draw": the opponent may accept it. L2009 9.1 b 3: so does a
   // claim under Article 10.2 (where the event's move rule allows an offer at all).
-  const alsoAnOffer = request === 'increment' || (config.lawsEdition === '2009' && drawOfferRefusal(config, s, side) === undefined);
+  const alsoAnOffer = request === 'increment' || (config.lawsEdition === '2009' && moveRuleRefusal(config, s, '') === undefined);
   if (alsoAnOffer) claimed.drawOffer = { side, at };
   const message =
     request === 'increment'
@@ -254,19 +305,25 @@ export function quickplayDecision(
   extraTime = false,
 ): GameState {
   const claim = s.quickplay;
-  if (!claim || claim.status === 'increment') return alert(s, { code: 'ignored-event', at, message: `quickplay decision '${decision}' without a claim` });
+  const rule = quickplayRule(config);
+  if (!claim || claim.status === 'increment') {
+    return alert(s, {
+      code: 'ignored-event',
+      at,
+      message: `quickplay decision '${decision}' without a claim`,
+      refusal: { reason: 'no-claim', article: rule.article },
+    });
+  }
   const incrementRequest = claim.request === 'increment';
   if (incrementRequest !== (decision === 'increment' || (decision === 'reject' && incrementRequest))) {
     return alert(s, {
       code: 'ignored-event',
       at,
       message: `quickplay decision '${decision}' does not answer ${incrementRequest ? 'an increment request (increment or reject)' : 'a draw claim (draw, postpone or reject)'}`,
+      refusal: { reason: 'decision-mismatch', article: incrementRequest ? rule.article.replace('III.5', 'III.4') : rule.article },
     });
   }
-  if (decision === 'draw') {
-    const rule = quickplayRule(config);
-    return finish(config, s, '1/2-1/2', `${'article' in rule ? rule.article : 'quickplay-finish'} claim upheld`);
-  }
+  if (decision === 'draw') return finish(config, s, '1/2-1/2', `${'unavailable' in rule ? 'quickplay-finish' : rule.article} claim upheld`);
   const opponent = otherSide(claim.side);
   const pending = claim.status === 'pending';
   const award = pending && (decision === 'reject' ? !incrementRequest : decision === 'increment' || extraTime);
@@ -288,7 +345,13 @@ export function flag(config: GameConfig, s: GameState, side: Side, at: number, a
   const due = s.status === 'running' && s.toMove === side && display(s.move, s.move.usedMs) === 0;
   if (!due && !accepted) {
     const left = s.remainingMs[side];
-    return alert(s, { code: 'clock-disagrees', side, at, message: `${name(side)}'s flag reported, but the engine shows ${left} ms left` });
+    return alert(s, {
+      code: 'clock-disagrees',
+      side,
+      at,
+      message: `${name(side)}'s flag reported, but the engine shows ${left} ms left`,
+      ...(claimed ? { refusal: { reason: 'flag-up', article: flagArticle(config.lawsEdition) } as const } : {}),
+    });
   }
   const flagged: GameState = {
     ...s,
@@ -338,7 +401,13 @@ function flagOnClaim(config: GameConfig, s: GameState, side: Side, at: number, c
   const claimant = otherSide(side);
   if (!down || s.flags[claimant] !== undefined) {
     const why = !down ? `${name(side)}'s flag is still up` : `${name(claimant)}'s own flag is down too`;
-    return alert(s, { code: 'clock-disagrees', side, at, message: `${name(claimant)}'s flag claim rejected: ${why} (${article})` });
+    return alert(s, {
+      code: 'clock-disagrees',
+      side,
+      at,
+      message: `${name(claimant)}'s flag claim rejected: ${why} (${article})`,
+      refusal: { reason: !down ? 'flag-up' : 'claimant-flag-down', article },
+    });
   }
   const marked: GameState =
     s.flags[side] !== undefined

@@ -162,6 +162,8 @@ export type ClockEvent =
   | (Base & { readonly type: 'boardPosition'; readonly fen: string; readonly plies: number; readonly detail?: string })
   | (Base & { readonly type: 'drawOffer'; readonly side: Side })
   | (Base & { readonly type: 'drawAccept'; readonly side: Side })
+  /** `side` declines the opponent's standing offer (orally, L2009 9.1 b, L2018/L2023 9.1.2.2): it lapses. */
+  | (Base & { readonly type: 'drawDecline'; readonly side: Side })
   /**
    * A quickplay-finish claim by the player to move (L2009 10.2, Guidelines III.5), or under Guidelines
    * III.4 his request for a five-second increment for both players (`request: 'increment'`, which is
@@ -200,6 +202,35 @@ export interface ClockAlert {
   readonly side?: Side;
   readonly at: number;
   readonly message: string;
+  /** Set when the alert says the engine did not admit a claim, an offer or an agreement: why, and the rule. */
+  readonly refusal?: RuleRefusal;
+}
+
+/**
+ * Why the engine did not admit a player's claim, offer or agreement, or the arbiter's decision on a
+ * claim: what a console decides its answer on (never the alert's message), with the article applied.
+ */
+export interface RuleRefusal {
+  readonly reason:
+    /** The event's move rule: no draw agreement before move N (L2009 9.1 a, L2018/L2023 9.1.1). */
+    | 'draw-before-move-limit'
+    /** L2018/L2023 5.2.3: no agreement before both players have made a move. */
+    | 'draw-before-first-moves'
+    /** No standing offer of the opponent to accept or decline. */
+    | 'no-draw-offer'
+    /** The game has no quickplay-finish claim of that kind (10.2 / Guidelines III not in force, no increment option). */
+    | 'claim-not-applied'
+    /** The claim's conditions are not met (the player having the move, under 2 minutes, final period). */
+    | 'claim-conditions'
+    /** A decision with no claim waiting for it. */
+    | 'no-claim'
+    /** A decision that does not answer the claim (draw, postpone, reject a draw claim; increment or reject an increment request). */
+    | 'decision-mismatch'
+    /** A flag claimed while it is still up. */
+    | 'flag-up'
+    /** L2009 A.4 d: the claimant's own flag is down too. */
+    | 'claimant-flag-down';
+  readonly article: string;
 }
 
 export type GameStatus = 'waiting' | 'running' | 'paused' | 'finished';

@@ -56,12 +56,20 @@ export const arbiterCommandSchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({ type: z.literal('penalty'), board: boardId, offender: side, offence: z.enum(['illegal-move', 'false-claim']), reason }),
   z.strictObject({ type: z.literal('forfeit'), board: boardId, side, reason }),
-  z.strictObject({
-    type: z.literal('result'),
-    board: boardId,
-    result: z.enum(['1-0', '0-1', '1/2-1/2', '+--', '--+', '---']),
-    termination: z.string().trim().min(1).max(100),
-  }),
+  z
+    .strictObject({
+      type: z.literal('result'),
+      board: boardId,
+      result: z.enum(['1-0', '0-1', '1/2-1/2', '+--', '--+', '---']),
+      termination: z.string().trim().min(1).max(100),
+      /**
+       * How a draw came about: by the players' agreement (the default: the event's move rule and Laws
+       * 5.2.3 apply), or by a ruling of the arbiter (a claim upheld under 9.2/9.3, stalemate, a dead
+       * position, both flags down), which the move rule does not restrict.
+       */
+      drawBy: z.enum(['agreement', 'ruling']).optional(),
+    })
+    .refine((c) => c.drawBy === undefined || c.result === '1/2-1/2', { message: 'drawBy is for a draw (1/2-1/2)', path: ['drawBy'] }),
   z.strictObject({ type: z.literal('arrive'), board: boardId, side }),
   /** Where the pieces stand (FEN), for what the board's reading cannot explain: the game goes on from there. */
   z.strictObject({
@@ -70,6 +78,28 @@ export const arbiterCommandSchema = z.discriminatedUnion('type', [
     fen: z.string().trim().max(100).regex(FEN_SHAPE, 'a FEN: placement, side to move, castling, en passant, halfmove and move number'),
     reason,
   }),
+  // The players' claims and offers as the arbiter records them, each ruled on by the clock engine under
+  // the board's Laws edition and the event's rules (docs/console.md#claims-and-offers).
+  /** `side` offers a draw (Laws 9.1): refused before the event's move rule allows one (journaled all the same). */
+  z.strictObject({ type: z.literal('drawOffer'), board: boardId, side }),
+  /** `side` accepts or declines the opponent's standing offer. */
+  z.strictObject({ type: z.literal('drawAnswer'), board: boardId, side, accept: z.boolean() }),
+  /** `claimant` claims the opponent's flag (what counts under Laws 2009 A.4 d / B.3 a, where the arbiter does not call flags). */
+  z.strictObject({ type: z.literal('flagClaim'), board: boardId, claimant: side }),
+  /** The player having the move claims a draw under Laws 2009 Art. 10.2 or Guidelines III.5, or asks for the III.4 increment. */
+  z.strictObject({ type: z.literal('quickplayClaim'), board: boardId, side, request: z.enum(['draw', 'increment']).optional() }),
+  /** The arbiter's decision on that claim; `extraTime`: two minutes to the opponent on a postponed claim (10.2 b, III.5 b "may"). */
+  z
+    .strictObject({
+      type: z.literal('quickplayDecision'),
+      board: boardId,
+      decision: z.enum(['draw', 'postpone', 'reject', 'increment']),
+      extraTime: z.boolean().optional(),
+    })
+    .refine((c) => c.extraTime === undefined || c.decision === 'postpone', {
+      message: 'extraTime is for a postponed decision (a rejected claim and the increment always give two minutes)',
+      path: ['extraTime'],
+    }),
   z.strictObject({ type: z.literal('dismiss'), alertId: z.string().min(1).max(120) }),
   /** Every seated round's clocks (or one section's) at their scheduled start, or now if that has passed. */
   z.strictObject({ type: z.literal('startAll'), section: z.string().min(1).max(40).optional() }),
@@ -270,6 +300,17 @@ export interface BoardView {
   readonly paused?: { readonly reason: string; readonly at: number };
   readonly result?: { readonly result: GameResult; readonly termination: string };
   readonly flag?: { readonly side: Side; readonly at: number };
+  /** A draw offer standing until the opponent answers it or moves. */
+  readonly drawOffer?: { readonly side: Side; readonly at: number };
+  /** A quickplay-finish claim waiting for the arbiter's decision (pending, or postponed), or the III.4 increment in force. */
+  readonly quickplay?: {
+    readonly side: Side;
+    readonly at: number;
+    readonly status: 'pending' | 'postponed' | 'increment';
+    readonly request?: 'draw' | 'increment';
+  };
+  /** Laws 2009 A.4 d / B.3 a: a flag counts only when the opponent claims it (the arbiter does not call it). */
+  readonly flagsOnClaim?: true;
   readonly device?: { readonly kind: string; readonly connection: string };
   /** The last completed move as the board reported it ("23... Nf6"), when the board reports moves. */
   readonly lastMove?: string;

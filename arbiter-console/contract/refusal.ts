@@ -1,6 +1,7 @@
 // Why the console refuses: one code per kind of refusal, the arbiter's message with it, and the rule or
 // article where one applies. Code (the page, the CLI, the bus) decides on the code; the message is for
 // the arbiter and may say more. Pure: the page bundle imports it with the protocol.
+import type { RuleRefusal } from '../../clock-engine/index.ts';
 
 /** Refusals of a connection or a message as such (protocol errors: `error` messages). */
 export const SESSION_REFUSALS = ['malformed', 'too-large', 'rate-limited', 'unauthenticated', 'forbidden', 'bad-token', 'busy', 'locked-out', 'full'] as const;
@@ -25,6 +26,28 @@ export const HALL_REFUSALS = [
   'board-in-use',
   // Nothing for the command to act on (no clock running, every player present, no result to confirm).
   'nothing-to-do',
+] as const;
+
+/**
+ * Refusals of a player's claim or offer, or of the arbiter's decision on one, by the clock engine's
+ * rules (the board's Laws edition and the event's): one code per kind of the engine's reasons.
+ */
+export const RULE_REFUSALS = [
+  // The event's move rule (Cairns Cup: no draw agreement before move 30).
+  'draw-too-early',
+  // Laws 2018/2023 5.2.3: no agreement before both players have made a move.
+  'draw-before-first-moves',
+  'no-draw-offer',
+  // The game has no such claim: Article 10.2 or Guidelines III not in force (edition, event, blitz, increment).
+  'claim-not-applied',
+  // The claim's conditions are not met: the player having the move, under two minutes, the final period.
+  'claim-not-admitted',
+  'no-claim-pending',
+  // The decision does not answer the claim (increment for a draw claim, postpone for an increment request).
+  'decision-mismatch',
+  'flag-not-fallen',
+  // Laws 2009 A.4 d: the claimant's own flag is down too.
+  'claimant-flag-fallen',
 ] as const;
 
 /** Refusals of the tournament desk (desk/desk-checks.ts and the desk's steps) and of a TRF import. */
@@ -98,17 +121,20 @@ export const BUS_REFUSALS = [
 export type SessionRefusalCode = (typeof SESSION_REFUSALS)[number];
 export type PermissionRefusalCode = (typeof PERMISSION_REFUSALS)[number];
 export type HallRefusalCode = (typeof HALL_REFUSALS)[number];
+export type RuleRefusalCode = (typeof RULE_REFUSALS)[number];
 export type DeskRefusalCode = (typeof DESK_REFUSALS)[number];
 export type TeamRefusalCode = (typeof TEAM_REFUSALS)[number];
 export type BusRefusalCode = (typeof BUS_REFUSALS)[number];
 
 /** Every refusal the console gives; `internal`: the command failed on an error of the console itself. */
-export type RefusalCode = SessionRefusalCode | PermissionRefusalCode | HallRefusalCode | DeskRefusalCode | TeamRefusalCode | BusRefusalCode | 'internal';
+export type RefusalCode =
+  SessionRefusalCode | PermissionRefusalCode | HallRefusalCode | RuleRefusalCode | DeskRefusalCode | TeamRefusalCode | BusRefusalCode | 'internal';
 
 export const REFUSAL_CODES: ReadonlySet<RefusalCode> = new Set<RefusalCode>([
   ...SESSION_REFUSALS,
   ...PERMISSION_REFUSALS,
   ...HALL_REFUSALS,
+  ...RULE_REFUSALS,
   ...DESK_REFUSALS,
   ...TEAM_REFUSALS,
   ...BUS_REFUSALS,
@@ -133,4 +159,22 @@ export function refusal(code: RefusalCode, reason: string, article?: string): Re
 /** A refusal's message with a prefix saying where it comes from; its code and article kept. */
 export function within(prefix: string, refused: Refusal): Refusal {
   return { ...refused, reason: `${prefix}${refused.reason}` };
+}
+
+/** The console's code for each reason the clock engine gives for not admitting a claim, an offer or a decision. */
+export const RULE_REFUSAL_CODES: { readonly [R in RuleRefusal['reason']]: RuleRefusalCode } = {
+  'draw-before-move-limit': 'draw-too-early',
+  'draw-before-first-moves': 'draw-before-first-moves',
+  'no-draw-offer': 'no-draw-offer',
+  'claim-not-applied': 'claim-not-applied',
+  'claim-conditions': 'claim-not-admitted',
+  'no-claim': 'no-claim-pending',
+  'decision-mismatch': 'decision-mismatch',
+  'flag-up': 'flag-not-fallen',
+  'claimant-flag-down': 'claimant-flag-fallen',
+};
+
+/** The engine's refusal as the console's: its code, the engine's message, the article. */
+export function ruleRefusal(refused: RuleRefusal, message: string): Refusal {
+  return refusal(RULE_REFUSAL_CODES[refused.reason], message, refused.article);
 }

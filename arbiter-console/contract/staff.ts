@@ -116,6 +116,12 @@ export const PERMISSIONS: { readonly [T in CommandType]: Permission } = {
   result: ON_A_BOARD,
   arrive: ON_A_BOARD,
   setPosition: ON_A_BOARD,
+  // The players' claims and offers and the decision on a claim: the arbiter at the board (a sector arbiter on his own).
+  drawOffer: ON_A_BOARD,
+  drawAnswer: ON_A_BOARD,
+  flagClaim: ON_A_BOARD,
+  quickplayClaim: ON_A_BOARD,
+  quickplayDecision: ON_A_BOARD,
   dismiss: ON_A_BOARD,
   startAll: ROUND_WIDE,
   arriveAll: ROUND_WIDE,

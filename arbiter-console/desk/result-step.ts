@@ -201,7 +201,11 @@ export function endOnClock(desk: DeskFace, result: EnteredResult): Refusal | und
   }
   // A console on the bus owns no board: the owning host's clock is not ended from here (yet); a
   // different result its clock gives later is a contradiction the arbiter is alerted to (conflictNotes).
-  if (!desk.hall.owns(board.id)) return undefined;
+  // A draw entered is the players' agreement: the engine's check on the board as this console sees it.
+  if (!desk.hall.owns(board.id)) {
+    const refused = result.result === '1/2-1/2' ? desk.hall.agreementRefusal(board.id) : undefined;
+    return refused ? within(`board ${board.id}'s clock: `, refused) : undefined;
+  }
   const termination = `result entered by the arbiter: ${result.reason ?? ''}`.slice(0, 100);
   const ended = desk.hall.command(
     { type: 'result', board: board.id, result: result.result, termination },

@@ -34,7 +34,18 @@ function eventText(e: ClockEvent): { what: string; why?: string } {
       return e.plies < 0
         ? { what: `${-e.plies} plies taken back`, ...(e.detail ? { why: e.detail } : {}) }
         : { what: `position ${e.fen}`, ...(e.detail ? { why: e.detail } : {}) };
+    case 'drawOffer':
+      return { what: `${e.side} offers a draw` };
+    case 'drawAccept':
+      return { what: `${e.side} accepts the draw offer` };
+    case 'drawDecline':
+      return { what: `${e.side} declines the draw offer` };
+    case 'quickplayClaim':
+      return { what: e.request === 'increment' ? `${e.side} asks for the five-second increment` : `${e.side} claims a draw (quickplay finish)` };
+    case 'quickplayDecision':
+      return { what: `claim decided: ${e.decision}${e.extraTime ? ' +2 min' : ''}`, why: e.reason };
     default:
+      if (e.type === 'flag' && (e.by.kind === 'arbiter' || e.by.kind === 'player')) return { what: `${e.side}'s flag claimed` };
       return { what: e.type.replace(/([A-Z])/g, ' $1').toLowerCase() + ('side' in e && typeof e.side === 'string' ? ` (${e.side})` : '') };
   }
 }

@@ -228,7 +228,10 @@ export class Board {
       if (a.code === 'late-player' && a.side && s.arrived[a.side] && s.defaultTimeExpiredAt === undefined) continue;
       // A board reports a move when its press confirms it: the counts agree again once it has.
       if (a.code === 'move-count-mismatch' && a.side && s.presses[a.side] === s.moves[a.side]) continue;
-      list.push({ id: `${this.id}:${a.code}:${a.side ?? '-'}:${a.at}`, board: this.id, ...a });
+      // A claim waits for the arbiter's decision (a postponed one for his final decision), then leaves.
+      if (a.code === 'quickplay-claim' && !(s.quickplay?.at === a.at && s.quickplay.status !== 'increment')) continue;
+      const { refusal: _ruled, ...shown } = a;
+      list.push({ id: `${this.id}:${a.code}:${a.side ?? '-'}:${a.at}`, board: this.id, ...shown });
     }
     list.push(...this.#notes.values());
     // An alert is a condition, not a history: a newer one of the same kind and side supersedes the older.

@@ -8,7 +8,7 @@
 import { validateFen } from 'chess.js';
 import { createActor, type Actor } from 'xstate';
 import type { ClockEvent, EventActor, GameState } from '../../clock-engine/index.ts';
-import { advanceTo, applyClockEvent, moveInProgress, noDeadlineBy } from '../../clock-engine/index.ts';
+import { advanceTo, applyClockEvent, drawAgreementRefusal, flagNeedsClaim, moveInProgress, noDeadlineBy, otherSide } from '../../clock-engine/index.ts';
 import type { ClockDevice, DeviceMessage, DeviceOrigin } from '../../device-bridge/index.ts';
 import type { Attention } from '../contract/index.ts';
 import { Board } from './board.ts';
@@ -16,7 +16,7 @@ import { eventLogic, gameSystemId, roundPhase, roundSystemId, sectionSystemId } 
 import type { EntryPlace, Journal, JournalEntry, JournalRecord } from '../journal/index.ts';
 import type { ArbiterCommand, BoardView, RoundView } from '../contract/index.ts';
 import { MAIN, checkRound, pgnTimeControl, type Round } from '../contract/index.ts';
-import { refusal, type Refusal, type RefusalCode } from '../contract/index.ts';
+import { refusal, ruleRefusal, type Refusal, type RefusalCode } from '../contract/index.ts';
 import type { RoundActorEvent, RoundPhase } from './round-actor.ts';
 import type { HallClock } from './time.ts';
 
@@ -610,9 +610,32 @@ export class PlayingHall {
       case 'forfeit':
         event = { type: 'forfeit', at, by, side: command.side, reason: command.reason };
         break;
-      case 'result':
+      case 'result': {
+        const refused = command.result === '1/2-1/2' && (command.drawBy ?? 'agreement') === 'agreement' ? this.agreementRefusal(board.id) : undefined;
+        if (refused) return refused;
         event = { type: 'result', at, by, result: command.result, termination: command.termination };
         break;
+      }
+      case 'drawOffer':
+        return this.#ruled(board, { type: 'drawOffer', at, by, side: command.side });
+      case 'drawAnswer':
+        return this.#ruled(board, { type: command.accept ? 'drawAccept' : 'drawDecline', at, by, side: command.side });
+      case 'flagClaim':
+        // The arbiter relays the claim: the engine takes a flag reported by the arbiter as a claim.
+        return this.#ruled(board, { type: 'flag', at, by, side: otherSide(command.claimant) });
+      case 'quickplayClaim':
+        return this.#ruled(board, { type: 'quickplayClaim', at, by, side: command.side, ...(command.request ? { request: command.request } : {}) });
+      case 'quickplayDecision': {
+        const extra = command.extraTime ? ', two minutes to the opponent' : '';
+        return this.#ruled(board, {
+          type: 'quickplayDecision',
+          at,
+          by,
+          decision: command.decision,
+          ...(command.extraTime !== undefined ? { extraTime: command.extraTime } : {}),
+          reason: `decision on the claim: ${command.decision}${extra}`,
+        });
+      }
       case 'arrive':
         if (s.arrived[command.side]) return refuse('already-arrived', `${command.side} on board ${board.id} has already arrived`);
         event = { type: 'arrive', at, by, side: command.side };
@@ -628,6 +651,33 @@ export class PlayingHall {
       }
     }
     return { ok: true, journalSeq: this.record(clock(board.id, event)) };
+  }
+
+  /**
+   * Why a draw by agreement may not be recorded now on a game the clock is playing: the engine's
+   * check (the event's move rule, Laws 5.2.3), on this hall's state of the board (on the bus, the
+   * projection of its host's journal). Undefined when it may, or when the clock plays no game there.
+   */
+  agreementRefusal(boardId: string): Refusal | undefined {
+    const board = this.boards.get(boardId);
+    if (!board || (board.state.status !== 'running' && board.state.status !== 'paused')) return undefined;
+    const refused = drawAgreementRefusal(board.config, board.state);
+    return refused ? ruleRefusal(refused.refusal, refused.message) : undefined;
+  }
+
+  /**
+   * A claim, an offer or a decision the clock engine rules on: journaled when the engine admits it, else
+   * refused with the code of the engine's reason (never its message). A draw offer or agreement the
+   * rules refuse is journaled all the same, as the engine rules it (the offer made, or lapsed): the
+   * player did make it, and the queue shows the refusal (`draw-offer-refused`) to every arbiter.
+   */
+  #ruled(board: Board, event: ClockEvent): CommandOutcome {
+    const before = board.state;
+    const after = applyClockEvent(board.config, before, event).state;
+    const refused = after.alerts.slice(before.alerts.length).find((a) => a.refusal !== undefined);
+    if (!refused?.refusal) return { ok: true, journalSeq: this.record(clock(board.id, event)) };
+    if (refused.code === 'draw-offer-refused') this.record(clock(board.id, event));
+    return ruleRefusal(refused.refusal, refused.message);
   }
 
   attention(): Attention[] {
@@ -660,6 +710,9 @@ export class PlayingHall {
       ...(s.paused ? { paused: { reason: s.paused.reason, at: s.paused.at } } : {}),
       ...(s.result ? { result: s.result } : {}),
       ...(s.firstFlag ? { flag: s.firstFlag } : {}),
+      ...(s.drawOffer ? { drawOffer: s.drawOffer } : {}),
+      ...(s.quickplay ? { quickplay: s.quickplay } : {}),
+      ...(flagNeedsClaim(board.config) ? { flagsOnClaim: true as const } : {}),
       ...(device ? { device: { kind: device.kind, connection: board.connection?.state ?? 'connecting' } } : {}),
       ...(lastMove ? { lastMove } : {}),
       ...(host ? { host } : {}),

@@ -179,7 +179,7 @@ export class Connection {
       case 'refused': {
         const what = this.#pending.get(m.id) ?? 'command';
         this.#pending.delete(m.id);
-        this.events.onOutcome(m.id, false, `${what}: refused: ${m.reason}${m.article !== undefined ? ` (${m.article})` : ''}`);
+        this.events.onOutcome(m.id, false, `${what}: refused: ${m.reason}${m.article !== undefined ? ` (${m.article})` : ''} [${m.code}]`);
         break;
       }
       case 'error':

@@ -103,8 +103,14 @@ describe('SIGKILL in each state of a round', () => {
     const playing = await killAndRestart('playing');
     expect(playing.boards.map((b) => b.status)).toEqual(['running', 'running', 'running', 'running', 'running']);
 
+    // Board 3 drawn at move 1: no agreement under the 30-move rule, a draw the arbiter rules.
     for (const board of ['1', '2', '3', '4', '5'])
-      await command(arbiter, { type: 'result', board, result: board === '3' ? '1/2-1/2' : '1-0', termination: 'resignation' });
+      await command(
+        arbiter,
+        board === '3'
+          ? { type: 'result', board, result: '1/2-1/2', termination: 'stalemate', drawBy: 'ruling' }
+          : { type: 'result', board, result: '1-0', termination: 'resignation' },
+      );
     const confirming = await killAndRestart('results to confirm');
     expect(confirming.boards.map((b) => b.status)).toEqual(['finished', 'finished', 'finished', 'finished', 'finished']);
     expect(confirming.view.rounds.find((r) => r.round === 1)!.games.map((g) => g.source)).toEqual(['clock', 'clock', 'clock', 'clock', 'clock']);

@@ -61,7 +61,14 @@ async function playRound(
   await acked(chief, { type: 'startAll', section });
   for (const [k, g] of games.entries()) {
     const w = winner(g.white, g.black);
-    await acked(chief, { type: 'result', board: String(hall[k]), result: w === 'white' ? '1-0' : w === 'black' ? '0-1' : '1/2-1/2', termination: 'normal' });
+    // A draw at move 1 is no agreement where a move rule forbids one (Cairns Cup): a draw the arbiter rules.
+    await acked(chief, {
+      type: 'result',
+      board: String(hall[k]),
+      result: w === 'white' ? '1-0' : w === 'black' ? '0-1' : '1/2-1/2',
+      termination: 'normal',
+      ...(w === 'draw' ? { drawBy: 'ruling' } : {}),
+    });
   }
   await acked(chief, { type: 'confirmRound', section });
 }

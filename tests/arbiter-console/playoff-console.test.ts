@@ -40,7 +40,15 @@ function startSitting(c: RunningConsole): void {
 
 async function endOnBoard(c: RunningConsole, board: string, result: GameResult): Promise<void> {
   source(c).advance(30_000);
-  ok(c.hall.command({ type: 'result', board, result, termination: result === '1/2-1/2' ? 'agreement' : 'resignation' }, 'IA'));
+  // Thirty seconds in, a draw is no agreement (the 30-move rule covers the playoff games): a repetition the arbiter upholds.
+  ok(
+    c.hall.command(
+      result === '1/2-1/2'
+        ? { type: 'result', board, result, termination: 'threefold repetition (9.2)', drawBy: 'ruling' }
+        : { type: 'result', board, result, termination: 'resignation' },
+      'IA',
+    ),
+  );
   await turn();
 }
 

@@ -40,7 +40,16 @@ export async function playMainEvent(c: RunningConsole, script: Script): Promise<
     source(c).advance(60_000);
     for (const [board, pair] of desk.hallPairs) {
       const score = script(pair.white, pair.black);
-      ok(c.hall.command({ type: 'result', board, result: resultOf(score), termination: score === 0.5 ? 'agreement' : 'resignation' }, 'IA'));
+      // A draw a minute into the game is no agreement (the 30-move rule refuses one): a repetition the arbiter upholds.
+      const result = resultOf(score);
+      ok(
+        c.hall.command(
+          score === 0.5
+            ? { type: 'result', board, result, termination: 'threefold repetition (9.2)', drawBy: 'ruling' }
+            : { type: 'result', board, result, termination: 'resignation' },
+          'IA',
+        ),
+      );
     }
     ok(desk.command({ type: 'confirmRound', section: SECTION }, 'IA'));
     source(c).advance(3_600_000);

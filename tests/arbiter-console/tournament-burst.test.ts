@@ -142,7 +142,8 @@ describe('the end of a round', () => {
     const first = await client.next((m) => m.type === 'tournament', 'the tournament view');
     expect(first.view).toEqual(JSON.parse(JSON.stringify(run.desk!.view('spectator'))));
     const at = client.messages.length;
-    run.hall.command({ type: 'result', board: '1', result: '1/2-1/2', termination: 'agreement' }, 'IA');
+    // A draw at move 1 is no agreement under the 30-move rule: a repetition the arbiter upholds.
+    run.hall.command({ type: 'result', board: '1', result: '1/2-1/2', termination: 'threefold repetition (9.2)', drawBy: 'ruling' }, 'IA');
     const patch = await client.next((m) => m.type === 'tournamentDelta', 'the result', at);
     expect(patch.from).toBe(first.version);
     expect(applyViewPatch(first.view as TournamentView, patch.patch as ViewPatch)).toEqual(JSON.parse(JSON.stringify(run.desk!.view('spectator'))));

@@ -150,8 +150,11 @@ describe('two consoles giving desk commands at once', () => {
       return games.find((g) => g.white.id === g4.white.id)?.result === '0-1' && games.find((g) => g.white.id === g5.white.id)?.result === '1/2-1/2';
     });
 
-    // Board 3's game ends on its clock (the arbiter's result on the board); both confirm it at once.
-    expect(await arbiterCommand(a1, 'end-3', { type: 'result', board: '3', result: '1/2-1/2', termination: 'agreed on the board' })).toMatchObject({
+    // Board 3's game ends on its clock (the arbiter's result on the board: a draw he rules, the 30-move
+    // rule refusing an agreement this early); both confirm it at once.
+    expect(
+      await arbiterCommand(a1, 'end-3', { type: 'result', board: '3', result: '1/2-1/2', termination: 'threefold repetition (9.2)', drawBy: 'ruling' }),
+    ).toMatchObject({
       type: 'ack',
     });
     await roles.waitBoards(c2.url, 'board 3 finished on c2', (b) => b.find((x) => x.id === '3')?.status === 'finished', 60_000);

@@ -74,6 +74,24 @@ async function submit(ctrl: ConsoleCtrl, b: BoardView, e: Event): Promise<void> 
     case 'setPosition':
       command = { type: 'setPosition', board, fen: get('fen').trim(), reason: get('reason') };
       break;
+    case 'drawOffer':
+      command = { type: 'drawOffer', board, side };
+      break;
+    case 'drawAccept':
+    case 'drawDecline':
+      command = { type: 'drawAnswer', board, side, accept: f.dataset.action === 'drawAccept' };
+      break;
+    case 'flagClaim':
+      command = { type: 'flagClaim', board, claimant: get('claimant') as 'white' | 'black' };
+      break;
+    case 'quickplayClaim':
+      command = { type: 'quickplayClaim', board, side, request: get('request') as 'draw' | 'increment' };
+      break;
+    case 'quickplayDecision': {
+      const [decision, extra] = get('decision').split('+') as ['draw' | 'postpone' | 'reject' | 'increment', string | undefined];
+      command = { type: 'quickplayDecision', board, decision, ...(decision === 'postpone' ? { extraTime: extra === '2' } : {}) };
+      break;
+    }
   }
   if (!command) return;
   const question =
@@ -81,11 +99,116 @@ async function submit(ctrl: ConsoleCtrl, b: BoardView, e: Event): Promise<void> 
       ? `Board ${board}: ${side} (${b[side]}) forfeits the game?`
       : command.type === 'result'
         ? `Board ${board}: record ${command.result} (${command.termination}) and end the game?`
-        : (command.type === 'addTime' || command.type === 'setTime') && ctrl.isRepeatedTimeChange(board)
-          ? `Board ${board}'s time was changed from this page a few minutes ago. Change it again?`
-          : undefined;
+        : command.type === 'quickplayDecision' && command.decision === 'draw'
+          ? `Board ${board}: uphold the claim and end the game drawn?`
+          : (command.type === 'addTime' || command.type === 'setTime') && ctrl.isRepeatedTimeChange(board)
+            ? `Board ${board}'s time was changed from this page a few minutes ago. Change it again?`
+            : undefined;
   if (question && !(await askConfirm(question, 'Yes, do it'))) return;
   ctrl.sendFromPanel(command, `Board ${board}: ${f.dataset.label ?? f.dataset.action}`);
+}
+
+const other = (side: 'white' | 'black') => (side === 'white' ? 'black' : 'white');
+const sideName = (side: 'white' | 'black') => (side === 'white' ? 'White' : 'Black');
+const hiddenSide = (side: 'white' | 'black', name = 'side') => hl('input', { attrs: { type: 'hidden', name }, props: { value: side } });
+
+/**
+ * What waits for an answer, first in the panel: the arbiter's decision on a claim, the opponent's
+ * answer to a draw offer. The clock engine rules on each (and on the claims and offers below) under the
+ * board's Laws edition and the event's rules; a refusal shows in the answer above with its code and article.
+ */
+function waitingForms(ctrl: ConsoleCtrl, b: BoardView): (VNode | undefined)[] {
+  const offer = b.drawOffer;
+  const claim = b.quickplay && b.quickplay.status !== 'increment' ? b.quickplay : undefined;
+  const increment = claim?.request === 'increment';
+  const decisions: [string, string][] = increment
+    ? [
+        ['increment', 'introduce the 5 s increment (+2 min to the opponent)'],
+        ['reject', 'reject the request'],
+      ]
+    : [
+        ['draw', 'draw (claim upheld)'],
+        ['postpone', 'postpone'],
+        ['postpone+2', 'postpone, +2 min to the opponent'],
+        ['reject', 'reject, +2 min to the opponent'],
+      ];
+  return [
+    claim &&
+      form(
+        ctrl,
+        b,
+        'quickplayDecision',
+        'decision on the claim',
+        `${sideName(claim.side)}'s ${increment ? 'increment request' : 'draw claim'}${claim.status === 'postponed' ? ' (postponed)' : ''}: your decision`,
+        [
+          hl(
+            'select',
+            { attrs: { name: 'decision', 'aria-label': 'decision' } },
+            decisions.map(([value, text]) => hl('option', { attrs: { value } }, text)),
+          ),
+        ],
+        hl('button.primary', { attrs: { 'data-command': 'quickplayDecision' } }, 'Decide'),
+      ),
+    offer &&
+      form(
+        ctrl,
+        b,
+        'drawAccept',
+        'draw accepted',
+        `${sideName(offer.side)} offers a draw: ${sideName(other(offer.side))}…`,
+        [hiddenSide(other(offer.side))],
+        hl('button', { attrs: { 'data-command': 'drawAccept' } }, 'Accepts'),
+      ),
+    offer &&
+      form(
+        ctrl,
+        b,
+        'drawDecline',
+        'draw declined',
+        `${sideName(other(offer.side))} declines`,
+        [hiddenSide(other(offer.side))],
+        hl('button', { attrs: { 'data-command': 'drawDecline' } }, 'Declines'),
+      ),
+  ];
+}
+
+/** What the players may claim or offer, recorded by the arbiter. */
+function claimsForms(ctrl: ConsoleCtrl, b: BoardView): VNode[] {
+  return [
+    form(ctrl, b, 'drawOffer', 'draw offer', 'Draw offer (9.1)', [sideSelect()], hl('button', { attrs: { 'data-command': 'drawOffer' } }, 'Record offer')),
+    form(
+      ctrl,
+      b,
+      'quickplayClaim',
+      'quickplay claim',
+      'Quickplay-finish claim (Laws 2009 10.2, Guidelines III)',
+      [
+        hl('select', { attrs: { name: 'side', 'aria-label': 'side' } }, [
+          hl('option', { attrs: { value: b.toMove } }, `${sideName(b.toMove)} (to move)`),
+          hl('option', { attrs: { value: other(b.toMove) } }, sideName(other(b.toMove))),
+        ]),
+        hl('select', { attrs: { name: 'request', 'aria-label': 'request' } }, [
+          hl('option', { attrs: { value: 'draw' } }, 'claims a draw'),
+          hl('option', { attrs: { value: 'increment' } }, 'asks for the 5 s increment (III.4)'),
+        ]),
+      ],
+      hl('button', { attrs: { 'data-command': 'quickplayClaim' } }, 'Record claim'),
+    ),
+    form(
+      ctrl,
+      b,
+      'flagClaim',
+      'flag claim',
+      b.flagsOnClaim ? 'Flag claim (the arbiter does not call flags here: Laws 2009 A.4 d)' : 'Flag claim (6.9)',
+      [
+        hl('select', { attrs: { name: 'claimant', 'aria-label': 'claimant' } }, [
+          hl('option', { attrs: { value: other(b.toMove) } }, `${sideName(other(b.toMove))} claims ${sideName(b.toMove)}'s flag`),
+          hl('option', { attrs: { value: b.toMove } }, `${sideName(b.toMove)} claims ${sideName(other(b.toMove))}'s flag`),
+        ]),
+      ],
+      hl('button', { attrs: { 'data-command': 'flagClaim' } }, 'Claim flag'),
+    ),
+  ];
 }
 
 /** A board row or card opens its panel on a click, Enter or Space. */
@@ -135,6 +258,7 @@ export function panelView(ctrl: ConsoleCtrl, clocks: ClockPainter): VNode | fals
       hl('p.answer', { class: { refused: answer?.ok === false }, attrs: { role: 'status', 'aria-live': 'polite' } }, answer?.text ?? ''),
       !finished &&
         hl('div.panel-forms', [
+          ...waitingForms(ctrl, b),
           b.status === 'paused'
             ? form(ctrl, b, 'resume', 'resume', 'Clock', [], hl('button.primary', { attrs: { 'data-command': 'resume' } }, 'Resume'))
             : form(
@@ -203,6 +327,7 @@ export function panelView(ctrl: ConsoleCtrl, clocks: ClockPainter): VNode | fals
             ],
             hl('button', { attrs: { 'data-command': 'penalty' } }, 'Apply penalty'),
           ),
+          ...claimsForms(ctrl, b),
           (!b.arrived.white || !b.arrived.black) &&
             form(ctrl, b, 'arrive', 'player arrived', 'Arrival', [sideSelect()], hl('button', { attrs: { 'data-command': 'arrive' } }, 'Player arrived')),
           form(
