@@ -207,9 +207,9 @@ describe("the chief arbiter's playoff format for a five-way Cairns tie", () => {
     expect(first.boards.map((x) => [x.white, x.black].sort())).toEqual([[nameOf(a), nameOf(d)].sort(), [nameOf(b), nameOf(c)].sort()]);
     startSitting();
     source(run).advance(45_000);
-    // a beats d; b and c agree a draw: level, so b and c go on with a to the Armageddons.
+    // a beats d; b and c draw (a repetition the arbiter rules: an agreement before move 30 is refused): level, so b and c go on with a to the Armageddons.
     ok(run.hall.command({ type: 'result', board: '1', result: first.boards[0]!.white === nameOf(a) ? '1-0' : '0-1', termination: 'resignation' }, 'IA'));
-    ok(run.hall.command({ type: 'result', board: '2', result: '1/2-1/2', termination: 'agreement' }, 'IA'));
+    ok(run.hall.command({ type: 'result', board: '2', result: '1/2-1/2', termination: 'threefold repetition (9.2)', drawBy: 'ruling' }, 'IA'));
     await turn();
     expect(desk().playoff!.remaining).toEqual([a, b, c]);
     const second = sitting();
@@ -247,7 +247,7 @@ describe("the chief arbiter's playoff format for a five-way Cairns tie", () => {
     expect([third.boards[0]!.white, third.boards[0]!.black].sort()).toEqual([nameOf(a), seriesWinner].sort());
     startSitting();
     source(run).advance(90_000);
-    ok(run.hall.command({ type: 'result', board: '1', result: '1/2-1/2', termination: 'agreement' }, 'IA'));
+    ok(run.hall.command({ type: 'result', board: '1', result: '1/2-1/2', termination: 'threefold repetition (9.2)', drawBy: 'ruling' }, 'IA'));
     await turn();
 
     const champion = third.boards[0]!.black;
@@ -322,7 +322,8 @@ describe('a format whose stages run out with a tie', () => {
         ok(c.hall.command({ type: 'arriveAll' }, 'IA'));
         ok(c.hall.command({ type: 'startAll', section: PLAYOFF }, 'IA'));
         source(c).advance(60_000);
-        for (const b of seated.boards) ok(c.hall.command({ type: 'result', board: b.id, result: '1/2-1/2', termination: 'agreement' }, 'IA'));
+        for (const b of seated.boards)
+          ok(c.hall.command({ type: 'result', board: b.id, result: '1/2-1/2', termination: 'threefold repetition (9.2)', drawBy: 'ruling' }, 'IA'));
         await turn();
       }
       expect(d.view('arbiter').playoff).toMatchObject({
