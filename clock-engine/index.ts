@@ -2,7 +2,7 @@
 // the XState game-clock actor, and PGN clock comments; what other parts use (tests reach everything
 // through internal.ts).
 export { clockEventTypes, deviceFlagGraceMs, moveInProgress } from './clock-state.ts';
-export { advanceTo, applyClockEvent, type Deadline, initialGameState, nextDeadline, noDeadlineBy, remainingAt } from './fold.ts';
+export { advanceTo, applyClockEvent, type Deadline, initialGameState, nextDeadline, noDeadlineBy, pressesWhileUnreachable, remainingAt } from './fold.ts';
 export { gameConfig } from './game-config.ts';
 export { createGameClock, type GameClock, type GameClockInput, gameClockLogic } from './machine.ts';
 export { readPgnGames } from './pgn-clock.ts';

@@ -218,6 +218,11 @@ export interface BoardView {
   readonly result?: { readonly result: GameResult; readonly termination: string };
   readonly flag?: { readonly side: Side; readonly at: number };
   readonly device?: { readonly kind: string; readonly connection: string };
+  /**
+   * The clock that keeps this board's time cannot be heard since `since` (monotonic ms): the clocks shown
+   * are the console's guess and no flag falls from it until the clock is heard again.
+   */
+  readonly clockUnreachable?: { readonly since: number };
   /** The last completed move as the board reported it ("23... Nf6"), when the board reports moves. */
   readonly lastMove?: string;
   /** On the bus: the hall host that runs the board, and whether the console hears it (docs/hall.md). */

@@ -23,7 +23,8 @@ export async function startDevices(hall: PlayingHall, specs: readonly DeviceSpec
     try {
       // A line clock's events already journaled (a retransmission after a restart is not taken twice).
       const acted = spec.kind === 'line' ? actedOn([...hall.journal.entriesOf(spec.board)].map((e) => e.record)) : undefined;
-      opened = await openDevice(spec, schedulerOf(source), hall.boards.get(spec.board)?.state, acted);
+      const seatedBoard = hall.boards.get(spec.board);
+      opened = await openDevice(spec, schedulerOf(source), seatedBoard?.state, acted, seatedBoard?.config.timeControl);
       detachDevice = hall.attachDevice(opened.device);
       // A resumed game: a mirrored clock learns whose move the journal says it is before its first
       // reading; a host-driven one shows the journal's time and knows whose button counts.

@@ -49,8 +49,13 @@ export class Board {
   #settledAt = -Infinity;
   /** When the side to move began its move (for %emt). */
   #moveStartedAt = 0;
-  /** Presses whose board move has not come yet (a press often comes before the board is read). */
-  readonly #pendingPresses: Record<Side, { clockMs: number; elapsedMs: number }[]> = { white: [], black: [] };
+  /**
+   * Presses whose board move has not come yet (a press often comes before the board is read); a press
+   * counted while the clock was unreachable has no clock of its own (undefined).
+   */
+  readonly #pendingPresses: Record<Side, ({ clockMs: number; elapsedMs: number } | undefined)[]> = { white: [], black: [] };
+  /** Presses counted from the clock's reading after it was unreachable, since that stretch began. */
+  #unseenPresses = 0;
 
   /** The round's rules with this board's timekeeper (round.ts). */
   readonly config: GameConfig;
@@ -111,11 +116,13 @@ export class Board {
     if (event.type === 'boardMove') this.#boardMove(event.side, event.san, event.fen ?? after.fen ?? '');
     if (event.type === 'boardPosition') this.#boardPosition(event.fen, event.plies, event.detail);
     if (event.type === 'press' && after.presses[event.side] > before.presses[event.side]) {
-      this.#pressed(event.side, { clockMs: after.remainingMs[event.side], elapsedMs: event.at - this.#moveStartedAt });
+      if (event.unseen) this.#unseenPresses++;
+      this.#pressed(event.side, event.unseen ? undefined : { clockMs: after.remainingMs[event.side], elapsedMs: event.at - this.#moveStartedAt });
       this.#moveStartedAt = event.at;
       // Under a device timekeeper the engine itself compares (1 s) and takes the reading over.
       if (event.reading && this.config.timekeeper !== 'device') this.#compareReading(event.at, event.reading);
     }
+    if (event.type === 'clockReading' && before.clockUnreachable) this.#heardAgain(event.at - before.clockUnreachable.since, event.uncounted === true);
     if (event.type === 'resume' && before.status === 'paused') this.#moveStartedAt += event.at - (before.paused?.at ?? event.at);
     const comment = correctionComment(event, remainingAt(before, event.at), after.remainingMs);
     if (comment) this.#comment(comment);
@@ -131,10 +138,21 @@ export class Board {
   }
 
   /** The press of `side` belongs to its latest ply still without a clock, or waits for its move. */
-  #pressed(side: Side, clock: { clockMs: number; elapsedMs: number }): void {
+  #pressed(side: Side, clock: { clockMs: number; elapsedMs: number } | undefined): void {
     const last = this.line.plies.findLast((p) => p.side === side);
-    if (last && !last.clock && this.line.plies.at(-1) === last) last.clock = clock;
-    else this.#pendingPresses[side].push(clock);
+    if (last && !last.clock && this.line.plies.at(-1) === last) {
+      if (clock) last.clock = clock;
+    } else this.#pendingPresses[side].push(clock);
+  }
+
+  /** The clock that keeps the time is heard again: the live PGN says for how long it was not, and what was counted. */
+  #heardAgain(unreachableMs: number, uncounted: boolean): void {
+    const presses = this.#unseenPresses;
+    this.#unseenPresses = 0;
+    const counted = uncounted
+      ? 'the presses made meanwhile cannot be counted from its times'
+      : `${presses} ${presses === 1 ? 'press' : 'presses'} made meanwhile counted from its times`;
+    this.#comment(`clock unreachable for ${fmt(unreachableMs)}; its reading taken, ${counted}`);
   }
 
   #boardMove(side: Side, san: string, fen: string): void {
@@ -228,7 +246,10 @@ export class Board {
       if (a.code === 'late-player' && a.side && s.arrived[a.side] && s.defaultTimeExpiredAt === undefined) continue;
       // A board reports a move when its press confirms it: the counts agree again once it has.
       if (a.code === 'move-count-mismatch' && a.side && s.presses[a.side] === s.moves[a.side]) continue;
-      list.push({ id: `${this.id}:${a.code}:${a.side ?? '-'}:${a.at}`, board: this.id, ...a });
+      // Conditions that end by themselves: the clock heard again, the press counters set by the arbiter.
+      if (a.code === 'clock-unreachable' && !s.clockUnreachable) continue;
+      if (a.code === 'presses-missed' && !s.periodHeld) continue;
+      list.push({ id: `${this.id}:${a.code}:${a.side ?? '-'}:${a.at}`, board: this.id, ...a, message: a.code === 'presses-missed' ? this.#missing(a.message) : a.message });
     }
     list.push(...this.#notes.values());
     // An alert is a condition, not a history: a newer one of the same kind and side supersedes the older.
@@ -240,6 +261,13 @@ export class Board {
       if (!seen || seen.at <= a.at) latest.set(key, a);
     }
     return [...latest.values()];
+  }
+
+  /** A held period's alert with how many presses are missing by the board's moves (when it shows more). */
+  #missing(message: string): string {
+    const s = this.state;
+    const missing = s.moves.white + s.moves.black - s.presses.white - s.presses.black;
+    return missing > 0 ? `${message}: ${missing} ${missing === 1 ? 'press' : 'presses'} missing by the board's moves` : message;
   }
 
   /** "23... Nf6": the last move the board has reported. */

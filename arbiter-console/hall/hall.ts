@@ -661,6 +661,7 @@ export class PlayingHall {
       ...(s.result ? { result: s.result } : {}),
       ...(s.firstFlag ? { flag: s.firstFlag } : {}),
       ...(device ? { device: { kind: device.kind, connection: board.connection?.state ?? 'connecting' } } : {}),
+      ...(s.clockUnreachable && board.config.timekeeper === 'device' ? { clockUnreachable: s.clockUnreachable } : {}),
       ...(lastMove ? { lastMove } : {}),
       ...(host ? { host } : {}),
       version: this.#boardVersion.get(id) ?? 0,
