@@ -126,7 +126,8 @@ export function earliestPossibleDeadline(config: GameConfig, state: GameState, n
   if (state.status !== 'running') return next?.at;
   const other = otherSide(state.toMove);
   // The waiting clock cannot start before `notBefore` (the present, as far as the caller knows it).
-  const otherFlag = state.flags[other] === undefined && !unheard(config, state) ? Math.max(state.asOf, notBefore) + state.remainingMs[other] + flagGrace(config) : undefined;
+  const otherFlag =
+    state.flags[other] === undefined && !unheard(config, state) ? Math.max(state.asOf, notBefore) + state.remainingMs[other] + flagGrace(config) : undefined;
   if (next === undefined) return otherFlag;
   return otherFlag === undefined ? next.at : Math.min(next.at, otherFlag);
 }
@@ -160,7 +161,8 @@ export interface FoldStep {
 /** True when no deadline falls at or before `at` (no flag, no default time): the common case. */
 export function noDeadlineBy(config: GameConfig, s: GameState, at: number): boolean {
   if (s.status !== 'running') return s.status !== 'waiting' || !config.autoStart || config.scheduledStart > at;
-  if (s.flags[s.toMove] === undefined && !unheard(config, s) && s.asOf + s.move.startMs + s.move.delayMs - s.move.usedMs + flagGrace(config) <= at) return false;
+  if (s.flags[s.toMove] === undefined && !unheard(config, s) && s.asOf + s.move.startMs + s.move.delayMs - s.move.usedMs + flagGrace(config) <= at)
+    return false;
   const everyoneHere = s.arrived.white && s.arrived.black;
   return everyoneHere || s.defaultTimeExpiredAt !== undefined || defaultTimeEnd(config) > at;
 }
@@ -238,7 +240,7 @@ function step(config: GameConfig, state: GameState, e: ClockEvent): GameState {
     case 'setMoveCounter': {
       const counts = e.counter === 'presses' ? 'presses' : 'moves';
       const next = { ...s, [counts]: set(s[counts], e.side, Math.max(0, e.moves)) };
-      return checkMoveCounts(e.counter === 'presses' && s.periodHeld ? releasePeriod(config, next, e.side) : next, e.side, at);
+      return checkMoveCounts(e.counter === 'presses' && s.periodHeld?.[e.side] ? releasePeriod(config, next, e.side) : next, e.side, at);
     }
     case 'penalty':
       return penalty(config, s, e.offender, e.offence, at);
@@ -329,7 +331,7 @@ function press(config: GameConfig, s: GameState, side: Side, at: number, reading
   if (tc.incrementCredit === 'after-press') after += incrementFor(tc, s.period[side], move);
   let periodIndex = s.period[side];
   // Presses nobody counted (timekeeper.ts): the counter may be short, and the arbiter sets it first.
-  if (tc.nextPeriod === 'quota-move' && s.periodHeld === undefined) {
+  if (tc.nextPeriod === 'quota-move' && s.periodHeld?.[side] !== true) {
     for (let quota = quotaAtEndOf(tc, periodIndex); quota !== undefined && move >= quota; quota = quotaAtEndOf(tc, periodIndex)) {
       periodIndex++;
       after += tc.periods[periodIndex]?.baseMs[side] ?? 0;

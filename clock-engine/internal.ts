@@ -23,6 +23,7 @@ export {
   advanceTo,
   clockEventTypes,
   noDeadlineBy,
+  pressesWhileUnreachable,
   replayGame,
   remainingAt,
   nextDeadline,

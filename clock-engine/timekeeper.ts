@@ -146,7 +146,11 @@ function creditFor(tc: TimeControl, s: GameState, side: Side, n: number, held: b
     const kind = bonusOf(tc, period).kind;
     if (kind === 'delay' || kind === 'bronstein') return undefined;
     if (tc.incrementCredit === 'after-press') credited += incrementFor(tc, period, move);
-    for (let quota = quotaAtEndOf(tc, period); !held && tc.nextPeriod === 'quota-move' && quota !== undefined && move >= quota; quota = quotaAtEndOf(tc, period)) {
+    for (
+      let quota = quotaAtEndOf(tc, period);
+      !held && tc.nextPeriod === 'quota-move' && quota !== undefined && move >= quota;
+      quota = quotaAtEndOf(tc, period)
+    ) {
       period++;
       credited += tc.periods[period]?.baseMs[side] ?? 0;
     }
@@ -179,13 +183,12 @@ export function pressesWhileUnreachable(
   const ran = s.status === 'running' ? s.move.usedMs + Math.max(0, at - s.asOf) : s.move.usedMs;
   const running = s.status === 'running' ? s.move.startMs - Math.max(0, ran - s.move.delayMs) : s.remainingMs[first];
   const gained = reading.white + reading.black - running - s.remainingMs[second];
-  const held = s.periodHeld !== undefined;
   const found: Pair<number>[] = [];
   for (let total = toMove === first ? 0 : 1; total <= maxUnseenPresses(at - s.asOf); total += 2) {
     const byFirst = Math.ceil(total / 2);
     const bySecond = total - byFirst;
-    const a = creditFor(tc, s, first, byFirst, held);
-    const b = creditFor(tc, s, second, bySecond, held);
+    const a = creditFor(tc, s, first, byFirst, s.periodHeld?.[first] === true);
+    const b = creditFor(tc, s, second, bySecond, s.periodHeld?.[second] === true);
     if (a === undefined || b === undefined) return undefined;
     if (Math.abs(gained - a - b) <= readingSlackMs) found.push(set(set({ white: 0, black: 0 }, first, byFirst), second, bySecond));
     if (found.length > 1) return undefined;
@@ -218,12 +221,12 @@ export function clockReading(config: GameConfig, s: GameState, reading: ClockRea
   let out: GameState = base;
   if (uncounted && quotaAhead(config, s)) {
     out = alert(
-      { ...out, periodHeld: s.periodHeld ?? { since: at } },
+      { ...out, periodHeld: { since: s.periodHeld?.since ?? at, white: true, black: true } },
       {
         code: 'presses-missed',
         at,
         message:
-          "presses were made while the clock was unreachable and its times cannot tell how many (no single count fits them): the press counter may be short, so the next period is held until the arbiter sets the press counters",
+          'presses were made while the clock was unreachable and its times cannot tell how many (no single count fits them): the press counter may be short, so the next period is held until the arbiter sets the press counters',
       },
     );
   }
@@ -240,12 +243,13 @@ function periodAt(tc: TimeControl, presses: number): number {
 }
 
 /**
- * The arbiter sets a press counter while the period is held: the held period is released and `side`'s
- * period follows the counter (no time added: the clock that keeps the time credited it at the board).
+ * The arbiter sets `side`'s press counter while its period is held: released, its period follows the
+ * counter (no time added: the clock that keeps the time credited it at the board).
  */
 export function releasePeriod(config: GameConfig, s: GameState, side: Side): GameState {
-  const out: Mutable<GameState> = { ...s };
-  delete out.periodHeld;
-  out.period = set(s.period, side, periodAt(config.timeControl, s.presses[side]));
+  const out: Mutable<GameState> = { ...s, period: set(s.period, side, periodAt(config.timeControl, s.presses[side])) };
+  const held = s.periodHeld;
+  if (held && held[otherSide(side)]) out.periodHeld = { ...held, [side]: false };
+  else delete out.periodHeld;
   return out;
 }

@@ -293,9 +293,10 @@ export interface GameState {
   readonly clockUnreachable?: { readonly since: number };
   /**
    * Presses were made that nobody could count (the clock unreachable, its times not telling how many):
-   * the press counter may be short, so no next period is taken from it until the arbiter sets it.
+   * the press counter may be short, so no next period is taken from a side's counter until the arbiter
+   * sets it (each side's until its own is set).
    */
-  readonly periodHeld?: { readonly since: number };
+  readonly periodHeld?: { readonly since: number; readonly white: boolean; readonly black: boolean };
   /** Set while the press counter and the authoritative move count of `side` disagree. */
   readonly moveCountMismatch?: { readonly side: Side; readonly presses: number; readonly moves: number };
   /** When the default time expired with a player absent (set once). */

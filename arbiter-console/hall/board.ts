@@ -249,7 +249,12 @@ export class Board {
       // Conditions that end by themselves: the clock heard again, the press counters set by the arbiter.
       if (a.code === 'clock-unreachable' && !s.clockUnreachable) continue;
       if (a.code === 'presses-missed' && !s.periodHeld) continue;
-      list.push({ id: `${this.id}:${a.code}:${a.side ?? '-'}:${a.at}`, board: this.id, ...a, message: a.code === 'presses-missed' ? this.#missing(a.message) : a.message });
+      list.push({
+        id: `${this.id}:${a.code}:${a.side ?? '-'}:${a.at}`,
+        board: this.id,
+        ...a,
+        message: a.code === 'presses-missed' ? this.#missing(a.message) : a.message,
+      });
     }
     list.push(...this.#notes.values());
     // An alert is a condition, not a history: a newer one of the same kind and side supersedes the older.
