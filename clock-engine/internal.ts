@@ -57,3 +57,4 @@ export {
   type AuditReport,
   type AuditDifference,
 } from './replay.ts';
+export { playMoves, type PlayedLine, samePlacement } from './position.ts';

@@ -116,6 +116,7 @@ export const PERMISSIONS: { readonly [T in CommandType]: Permission } = {
   result: ON_A_BOARD,
   arrive: ON_A_BOARD,
   setPosition: ON_A_BOARD,
+  enterMissedMoves: ON_A_BOARD,
   dismiss: ON_A_BOARD,
   startAll: ROUND_WIDE,
   arriveAll: ROUND_WIDE,

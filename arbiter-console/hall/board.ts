@@ -1,7 +1,7 @@
 // One board as the console sees it: the players, the game clock rebuilt from journaled events, the
 // device's health, and what needs the arbiter's eyes.
 import type { ClockEvent, Deadline, GameClock, GameConfig, GameResult, GameState, Side } from '../../clock-engine/index.ts';
-import { applyClockEvent, initialGameState, nextDeadline, remainingAt } from '../../clock-engine/index.ts';
+import { applyClockEvent, initialGameState, nextDeadline, playMoves, remainingAt, startFen } from '../../clock-engine/index.ts';
 import type { ConsoleNote } from '../journal/index.ts';
 import { boardGameConfig, type Round, type RoundBoard } from '../contract/index.ts';
 import type { Attention } from '../contract/index.ts';
@@ -20,6 +20,8 @@ export interface BoardPly {
 export interface BoardLine {
   /** FEN of the first position; undefined = the standard start position. */
   readonly fen?: string;
+  /** A re-read position: the plies the board did not see before it, as counted (0 when unknown). */
+  readonly unseen?: number;
   /** Notes before the first ply. */
   readonly notes: string[];
   readonly plies: BoardPly[];
@@ -169,7 +171,45 @@ export class Board {
     }
     this.#pendingPresses.white = [];
     this.#pendingPresses.black = [];
-    this.lines.push({ fen, notes: [`board re-read${detail ? `: ${detail}` : ''}${plies > 0 ? `; ${plies} plies unseen` : ''}`], plies: [] });
+    this.lines.push({ fen, unseen: plies, notes: [`board re-read${detail ? `: ${detail}` : ''}${plies > 0 ? `; ${plies} plies unseen` : ''}`], plies: [] });
+  }
+
+  /**
+   * The latest stretch of the game the board did not read (a re-read position, or one the arbiter set):
+   * the position before it, the position re-read after it, and the plies counted unseen in between.
+   */
+  get unreadStretch(): { readonly before: string; readonly after: string; readonly unseen: number } | undefined {
+    const line = this.line;
+    const previous = this.lines.at(-2);
+    if (!previous || line.fen === undefined) return undefined;
+    return { before: previous.plies.at(-1)?.fen ?? previous.fen ?? startFen, after: line.fen, unseen: line.unseen ?? 0 };
+  }
+
+  /**
+   * The arbiter's moves for the latest unread stretch (checked by the hall): the re-read line joins the
+   * line before it through them, so the live PGN carries the whole game, not a new start at a FEN. The
+   * moves read after the stretch are replayed from the entered ones, so their positions carry the move
+   * number the game reached (a move chess.js cannot replay keeps the position the board read).
+   */
+  #joinStretch(moves: readonly string[], by: string): void {
+    const stretch = this.unreadStretch;
+    if (!stretch) return;
+    const line = this.lines.pop()!;
+    const previous = this.line;
+    const entered = playMoves(stretch.before, moves);
+    if (!entered.ok) {
+      this.lines.push(line);
+      return;
+    }
+    const firstSide: Side = stretch.before.split(' ')[1] === 'b' ? 'black' : 'white';
+    const sideOf = (i: number): Side => ((i % 2 === 0) === (firstSide === 'white') ? 'white' : 'black');
+    entered.line.sans.forEach((san, i) => previous.plies.push({ side: sideOf(i), san, fen: entered.line.fens[i]!, notes: [] }));
+    (previous.plies.at(-1)?.notes ?? previous.notes).push(`moves played while the board was not read, entered by ${by}`);
+    const after = playMoves(
+      entered.line.fens.at(-1) ?? stretch.before,
+      line.plies.map((p) => p.san),
+    );
+    line.plies.forEach((ply, i) => previous.plies.push({ ...ply, fen: after.ok ? after.line.fens[i]! : ply.fen }));
   }
 
   #compareReading(at: number, reading: { white: number; black: number }): void {
@@ -209,6 +249,9 @@ export class Board {
         break;
       case 'downtime':
         this.#comment(`console down ${fmt(note.at - note.lastAt)}; the running clock kept running`);
+        break;
+      case 'missedMoves':
+        this.#joinStretch(note.moves, note.by);
         break;
       case 'resultConflict':
         this.resultConflicts.add(`${note.clock}:${note.entered}`);
