@@ -3,7 +3,7 @@
 // fix, and is tried again; the others come up), and mirrored clocks compared with the engine.
 import type { PlayingHall } from '../hall/index.ts';
 import { actedOn, explainPortError, openDevice, type DeviceSpec, type OpenedDevice } from './devices.ts';
-import { schedulerOf, type HallClock } from '../hall/index.ts';
+import type { HallClock } from '../hall/index.ts';
 
 export interface DeviceStart {
   /** Where a first failure is told ("tries again every few seconds"). */
@@ -24,7 +24,8 @@ export async function startDevices(hall: PlayingHall, specs: readonly DeviceSpec
       // A line clock's events already journaled (a retransmission after a restart is not taken twice).
       const acted = spec.kind === 'line' ? actedOn([...hall.journal.entriesOf(spec.board)].map((e) => e.record)) : undefined;
       const seatedBoard = hall.boards.get(spec.board);
-      opened = await openDevice(spec, schedulerOf(source), seatedBoard?.state, acted, seatedBoard?.config.timeControl);
+      // The device's timers on the hall's own clock (an injected one in tests: exact readings).
+      opened = await openDevice(spec, source, seatedBoard?.state, acted, seatedBoard?.config.timeControl);
       detachDevice = hall.attachDevice(opened.device);
       // A resumed game: a mirrored clock learns whose move the journal says it is before its first
       // reading; a host-driven one shows the journal's time and knows whose button counts.
