@@ -30,6 +30,7 @@ const ON_A_BOARD = [
   'result',
   'arrive',
   'setPosition',
+  'enterMissedMoves',
   'dismiss',
   'enterResult',
   'confirmResult',
