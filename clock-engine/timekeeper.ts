@@ -58,7 +58,10 @@ export function followReading(engine: GameState, side: Side, reading: ClockReadi
     }
   }
   const opponent = otherSide(side);
-  return { ...out, remainingMs: clock, move: { startMs: clock[opponent], usedMs: 0, delayMs: out.move.delayMs } };
+  const followed: Mutable<GameState> = { ...out, remainingMs: clock, move: { startMs: clock[opponent], usedMs: 0, delayMs: out.move.delayMs } };
+  // A reading is the clock heard.
+  delete followed.clockUnreachable;
+  return followed;
 }
 
 /**

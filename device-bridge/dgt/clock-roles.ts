@@ -97,6 +97,8 @@ export class MirrorClock {
   follow(state: GameState): void {
     this.engine = state;
     if (this.started || this.lastLever !== undefined) return;
+    // Restarted while the clock could not be heard: its first reading resyncs the engine.
+    if (state.clockUnreachable) this.unreachable = true;
     if (state.status !== 'running' && state.status !== 'paused') return;
     this.started = true;
     this.paused = state.status === 'paused';
