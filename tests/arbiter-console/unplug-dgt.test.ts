@@ -317,4 +317,65 @@ describe('a DGT board unplugged over a pty, with the console on the injected clo
     expect(clockRecords(r.run).filter((e) => e.type === 'flag')).toEqual([]);
     expect(r.vboard.clock.side('left').ms).toBeGreaterThan(40_000);
   });
+
+  it(
+    'without an increment the presses cannot be counted: the period is held, the arbiter told how many, and sets the counters',
+    { timeout: 120_000 },
+    async () => {
+      const r = await rig('40/300:60', { ms: 300_000, incrementMs: 0, nextPeriod: { moves: 40, addMs: 60_000 } });
+      const hall = r.run.hall;
+      const script = createVirtualGame({ seed: 'dgt-18', thinkMs: { kind: 'uniform', minMs: 900, maxMs: 1_500 } });
+      const moves = script.moves.slice(0, 16);
+      r.vboard.clock.startStop();
+      await r.advance(500);
+      for (const move of moves.slice(0, 10)) {
+        await ply(r, move);
+        await r.sync();
+      }
+      await r.advance(1_000);
+      expect(hall.view('1')!.presses).toEqual({ white: 5, black: 5 });
+      // Four plies pressed while the cable is out: the lever is where it was, and the times cannot tell.
+      await unplugged(r, async () => {
+        for (const move of moves.slice(10, 14)) await ply(r, move);
+      });
+      await r.advance(1_000);
+      expect(clockRecords(r.run).find((e) => e.type === 'clockReading')).toMatchObject({ uncounted: true, toMove: 'white' });
+      expect(presses(r.run).filter((e) => e.type === 'press' && e.unseen)).toEqual([]);
+      const held = () => hall.attention().filter((a) => a.code === 'presses-missed');
+      expect(held()).toHaveLength(1);
+      await r.advance(5_500);
+      for (const move of moves.slice(14, 16)) {
+        await ply(r, move);
+        await r.sync();
+      }
+      await r.advance(1_000);
+      // Re-read where the pieces stand, at the move number last read: no count of the plies unseen.
+      const stretch = hall.view('1')!.unreadStretch!;
+      expect(stretch.before).toBe(moves[9]!.fenAfter);
+      expect(stretch.after.split(' ').slice(0, 2)).toEqual(moves[13]!.fenAfter.split(' ').slice(0, 2));
+      expect(hall.view('1')!.lastMove).toBe(`6... ${moves[15]!.san}`);
+
+      // The arbiter enters the four moves: the board's moves are counted, and the alert says how many presses are missing.
+      expect(
+        await enterMissedMoves(
+          r,
+          moves.slice(10, 14).map((m) => m.san),
+        ),
+      ).toMatchObject({ type: 'ack' });
+      expect(hall.view('1')!.moves).toEqual({ white: 8, black: 8 });
+      expect(hall.view('1')!.lastMove).toBe(`8... ${moves[15]!.san}`);
+      expect(hall.view('1')!.presses).toEqual({ white: 6, black: 6 });
+      expect(held()[0]!.message).toMatch(/4 presses missing by the board's moves$/);
+      for (const side of ['white', 'black'] as const) {
+        const answer = await sendCommand(r.arbiter, { type: 'setMoveCounter', board: '1', side, counter: 'presses', moves: 8, reason: 'scoresheets' } as {
+          readonly type: string;
+        });
+        expect(answer).toMatchObject({ type: 'ack' });
+      }
+      expect(held()).toEqual([]);
+      expect(hall.boards.get('1')!.state.periodHeld).toBeUndefined();
+      expect(hall.view('1')!.period).toEqual({ white: 1, black: 1 });
+      expect(hall.view('1')!.presses).toEqual({ white: r.vboard.clock.moves('left'), black: r.vboard.clock.moves('right') });
+    },
+  );
 });
