@@ -258,7 +258,8 @@ export class MirrorClock {
    */
   compare(state: GameState, toleranceMs = 1000): ClockAlert | undefined {
     const last = this.last;
-    if (!last || state.status === 'waiting') return undefined;
+    // An unheard clock has no reading to compare: its next one resyncs the engine.
+    if (!last || state.status === 'waiting' || this.unreachable) return undefined;
     for (const side of ['white', 'black'] as const) {
       const runs = state.status === 'running' && state.toMove === side;
       const engineMs = state.remainingMs[side] - (runs ? last.at - state.asOf : 0);
