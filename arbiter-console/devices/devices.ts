@@ -161,7 +161,7 @@ export async function openDevice(
   scheduler: Scheduler,
   resumed?: GameState,
   acted?: LineClockOptions['acted'],
-  timeControl?: TimeControl,
+  timeControl?: () => TimeControl | undefined,
 ): Promise<OpenedDevice> {
   switch (spec.kind) {
     case 'line': {

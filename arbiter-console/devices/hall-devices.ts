@@ -23,9 +23,9 @@ export async function startDevices(hall: PlayingHall, specs: readonly DeviceSpec
     try {
       // A line clock's events already journaled (a retransmission after a restart is not taken twice).
       const acted = spec.kind === 'line' ? actedOn([...hall.journal.entriesOf(spec.board)].map((e) => e.record)) : undefined;
-      const seatedBoard = hall.boards.get(spec.board);
-      // The device's timers on the hall's own clock (an injected one in tests: exact readings).
-      opened = await openDevice(spec, source, seatedBoard?.state, acted, seatedBoard?.config.timeControl);
+      // The device's timers on the hall's own clock (an injected one in tests: exact readings); the time
+      // control of whichever game is on the board when the clock is heard again after an unplug.
+      opened = await openDevice(spec, source, hall.boards.get(spec.board)?.state, acted, () => hall.boards.get(spec.board)?.config.timeControl);
       detachDevice = hall.attachDevice(opened.device);
       // A resumed game: a mirrored clock learns whose move the journal says it is before its first
       // reading; a host-driven one shows the journal's time and knows whose button counts.

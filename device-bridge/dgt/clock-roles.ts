@@ -81,8 +81,8 @@ export class MirrorClock {
     private readonly onPress: (side: Side) => void = () => {},
     /** The most a side's time can rise at once (increment plus a period's bonus). */
     private readonly maxBonusMs: number = DEFAULT_MAX_BONUS_MS,
-    /** The game's time control: the presses made while the clock was unreachable are counted with it. */
-    private readonly timeControl?: TimeControl,
+    /** The time control of the game on the board now: the presses made while the clock was unreachable are counted with it. */
+    private readonly timeControl: () => TimeControl | undefined = () => undefined,
   ) {}
 
   get lastReading(): LastReading | undefined {
@@ -143,7 +143,8 @@ export class MirrorClock {
     const toMove = this.sides.colour(m.runningSide === 'none' ? m.leverHigh : m.runningSide);
     const engine = this.engine;
     const first = engine?.toMove ?? this.sides.colour(this.expected === 'none' ? m.leverHigh : this.expected);
-    const counted = engine && this.timeControl ? pressesWhileUnreachable({ timeControl: this.timeControl }, engine, reading, toMove, at) : undefined;
+    const timeControl = this.timeControl();
+    const counted = engine && timeControl ? pressesWhileUnreachable({ timeControl }, engine, reading, toMove, at) : undefined;
     const total = counted ? counted.white + counted.black : toMove === first ? 0 : 1;
     for (let i = 0, side = first; i < total; i++, side = otherSide(side)) {
       this.out.event({ type: 'press', side, at, by: this.actor, unseen: true, ...(i === total - 1 ? { reading } : {}) });

@@ -21,10 +21,11 @@ export interface DgtDeviceOptions extends DgtSessionOptions {
   /** A resumed game: the presses the journal has without their board moves (PositionTracker's `unreadPresses`). */
   readonly unreadPresses?: number;
   /**
-   * The game's time control (mirror role): the presses made while the clock could not be heard are
-   * counted from its first reading after with it. Without it only the lever's press is seen.
+   * The time control of the game on the board now (mirror role; asked when needed, since the board's next
+   * game may have another): the presses made while the clock could not be heard are counted from its first
+   * reading after with it. Without it only the lever's press is seen.
    */
-  readonly timeControl?: TimeControl;
+  readonly timeControl?: () => TimeControl | undefined;
   /** Board stability window before a position is read (ms). */
   readonly stableMs?: number;
   /** How long a stable move waits for its clock press (ms). */
