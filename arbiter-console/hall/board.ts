@@ -58,6 +58,8 @@ export class Board {
   readonly #pendingPresses: Record<Side, ({ clockMs: number; elapsedMs: number } | undefined)[]> = { white: [], black: [] };
   /** Presses counted from the clock's reading after it was unreachable, since that stretch began. */
   #unseenPresses = 0;
+  /** When the clock that keeps the time became unreachable, until its reading is taken (the PGN's note). */
+  #unreachableSince: number | undefined;
 
   /** The round's rules with this board's timekeeper (round.ts). */
   readonly config: GameConfig;
@@ -124,7 +126,11 @@ export class Board {
       // Under a device timekeeper the engine itself compares (1 s) and takes the reading over.
       if (event.reading && this.config.timekeeper !== 'device') this.#compareReading(event.at, event.reading);
     }
-    if (event.type === 'clockReading' && before.clockUnreachable) this.#heardAgain(event.at - before.clockUnreachable.since, event.uncounted === true);
+    if (!before.clockUnreachable && after.clockUnreachable) this.#unreachableSince = after.clockUnreachable.since;
+    if (event.type === 'clockReading' && this.#unreachableSince !== undefined) {
+      this.#heardAgain(event.at - this.#unreachableSince, event.uncounted === true);
+      this.#unreachableSince = undefined;
+    }
     if (event.type === 'resume' && before.status === 'paused') this.#moveStartedAt += event.at - (before.paused?.at ?? event.at);
     const comment = correctionComment(event, remainingAt(before, event.at), after.remainingMs);
     if (comment) this.#comment(comment);

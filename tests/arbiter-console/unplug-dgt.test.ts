@@ -257,6 +257,7 @@ describe('a DGT board unplugged over a pty, with the console on the injected clo
     game.loadPgn(pgn);
     expect(game.history()).toEqual(moves.map((m) => m.san));
     expect(pgn).toContain('moves played while the board was not read, entered by IA Jones');
+    expect(pgn.replace(/\s+/g, ' ')).toMatch(/clock unreachable for 0:00:\d\d; its reading taken, 10 presses made meanwhile counted from its times/);
   });
 
   it('the 40 s + 30 s board unplugged for four plies with White low: no flag from the console, its times the clock’s after', { timeout: 120_000 }, async () => {
