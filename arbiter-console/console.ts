@@ -18,6 +18,7 @@ import { eventSummary } from './desk/index.ts';
 import { seatFor } from './desk/index.ts';
 import { playoffSeatFor } from './desk/index.ts';
 import { hallBoardNumbers, type ZeitnotEvent } from '../tournament/index.ts';
+import type { ClockDevice } from '../device-bridge/index.ts';
 import { startAutopilot } from './simulation/index.ts';
 import { simulateEvent } from './simulation/index.ts';
 import { realClock, resumeAt, type HallClock } from './hall/index.ts';
@@ -96,6 +97,8 @@ export interface RunningConsole {
   readonly resumed: boolean;
   /** Things the arbiter should know about this start (printed by `zeitnot serve`). */
   readonly warnings: readonly string[];
+  /** The `--device` clocks opened so far (one whose port failed joins when a retry opens it). */
+  readonly devices: readonly ClockDevice[];
   /** On the bus: the hall hosts heard and the stream. */
   readonly onBus?: ConsoleOnBus;
   stop(): Promise<void>;
@@ -260,6 +263,9 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
     ...(credentials.newToken ? { newToken: credentials.newToken } : {}),
     resumed,
     warnings,
+    get devices() {
+      return devices.map((d) => d.device);
+    },
     ...(onBus ? { onBus } : {}),
     stop: () => teardown.stop('the console'),
   };

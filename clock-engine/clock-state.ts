@@ -139,6 +139,8 @@ export const clockEventTypes = Object.keys({
   arrive: true,
   boardMove: true,
   boardPosition: true,
+  clockUnreachable: true,
+  clockReading: true,
   drawOffer: true,
   drawAccept: true,
   drawDecline: true,

@@ -37,14 +37,14 @@ import {
   quickplayClaim,
   quickplayDecision,
 } from './rulings.ts';
-import { deviceFlag, followReading, followsReading } from './timekeeper.ts';
+import { clockReading, clockUnreachable, deviceFlag, followReading, followsReading, releasePeriod, unheard } from './timekeeper.ts';
 import { assertPlayable } from './time-control-format.ts';
 import { defaultTimeEnd, quickplayIncrementMs } from './laws.ts';
 import type { ClockEvent, ClockReading, GameConfig, GameState, Side } from './types.ts';
 import { otherSide } from './types.ts';
 
 export { incrementFor, moveInProgress, deviceFlagGraceMs } from './clock-state.ts';
-export { followsReading } from './timekeeper.ts';
+export { followsReading, pressesWhileUnreachable } from './timekeeper.ts';
 export { clockEventTypes } from './clock-state.ts';
 
 // States are never mutated, so every game can share its empty starting parts (a few hundred bytes
@@ -101,7 +101,8 @@ export function nextDeadline(config: GameConfig, state: GameState): Deadline | u
   }
   if (state.status !== 'running') return undefined;
   let best: Deadline | undefined;
-  if (state.flags[state.toMove] === undefined) {
+  // The clock that keeps the time cannot be heard: its flag, not the engine's guess, decides (timekeeper.ts).
+  if (state.flags[state.toMove] === undefined && !unheard(config, state)) {
     // Zero on the engine's display, plus the wait for the device's flag when a device keeps the time.
     const zeroAt = state.asOf + state.move.startMs + state.move.delayMs - state.move.usedMs;
     best = { at: Math.max(state.asOf, zeroAt + flagGrace(config)), kind: 'flag', side: state.toMove };
@@ -126,7 +127,8 @@ export function earliestPossibleDeadline(config: GameConfig, state: GameState, n
   if (state.status !== 'running') return next?.at;
   const other = otherSide(state.toMove);
   // The waiting clock cannot start before `notBefore` (the present, as far as the caller knows it).
-  const otherFlag = state.flags[other] === undefined ? Math.max(state.asOf, notBefore) + state.remainingMs[other] + flagGrace(config) : undefined;
+  const otherFlag =
+    state.flags[other] === undefined && !unheard(config, state) ? Math.max(state.asOf, notBefore) + state.remainingMs[other] + flagGrace(config) : undefined;
   if (next === undefined) return otherFlag;
   return otherFlag === undefined ? next.at : Math.min(next.at, otherFlag);
 }
@@ -160,7 +162,8 @@ export interface FoldStep {
 /** True when no deadline falls at or before `at` (no flag, no default time): the common case. */
 export function noDeadlineBy(config: GameConfig, s: GameState, at: number): boolean {
   if (s.status !== 'running') return s.status !== 'waiting' || !config.autoStart || config.scheduledStart > at;
-  if (s.flags[s.toMove] === undefined && s.asOf + s.move.startMs + s.move.delayMs - s.move.usedMs + flagGrace(config) <= at) return false;
+  if (s.flags[s.toMove] === undefined && !unheard(config, s) && s.asOf + s.move.startMs + s.move.delayMs - s.move.usedMs + flagGrace(config) <= at)
+    return false;
   const everyoneHere = s.arrived.white && s.arrived.black;
   return everyoneHere || s.defaultTimeExpiredAt !== undefined || defaultTimeEnd(config) > at;
 }
@@ -174,7 +177,7 @@ export function applyClockEvent(config: GameConfig, state: GameState, event: Clo
     Number.isSafeInteger(event.at) &&
     noDeadlineBy(config, state, event.at)
   ) {
-    return { state: press(config, state, event.side, event.at, event.reading), emitted: noEvents };
+    return { state: press(config, state, event.side, event.at, event.reading, event.unseen === true), emitted: noEvents };
   }
   const bad = malformed(event);
   if (bad) {
@@ -225,7 +228,7 @@ function step(config: GameConfig, state: GameState, e: ClockEvent): GameState {
     case 'start':
       return start(config, s, at, e.side ?? 'white');
     case 'press':
-      return press(config, s, e.side, at, e.reading);
+      return press(config, s, e.side, at, e.reading, e.unseen === true);
     case 'pause':
       if (s.status !== 'running') return s;
       return { ...s, status: 'paused', paused: { by: e.by, reason: e.reason, at } };
@@ -238,7 +241,7 @@ function step(config: GameConfig, state: GameState, e: ClockEvent): GameState {
     case 'setMoveCounter': {
       const counts = e.counter === 'presses' ? 'presses' : 'moves';
       const next = { ...s, [counts]: set(s[counts], e.side, Math.max(0, e.moves)) };
-      return checkMoveCounts(next, e.side, at);
+      return checkMoveCounts(e.counter === 'presses' && s.periodHeld?.[e.side] ? releasePeriod(config, next, e.side) : next, e.side, at);
     }
     case 'penalty':
       return penalty(config, s, e.offender, e.offence, at);
@@ -248,6 +251,10 @@ function step(config: GameConfig, state: GameState, e: ClockEvent): GameState {
       return boardMove(config, s, e.side, e.san, e.fen, at);
     case 'boardPosition':
       return boardPosition(config, s, e.fen, e.plies, at);
+    case 'clockUnreachable':
+      return clockUnreachable(config, s, at, e.detail);
+    case 'clockReading':
+      return clockReading(config, s, e.reading, e.toMove, at, e.uncounted === true);
     case 'drawOffer':
       return drawOffer(config, s, e.side, at);
     case 'drawAccept':
@@ -316,7 +323,7 @@ function start(config: GameConfig, s: GameState, at: number, side: Side): GameSt
  * path of every game, so it builds the next state in one step. A device that keeps the time then has
  * its `reading` taken over (timekeeper.ts).
  */
-function press(config: GameConfig, s: GameState, side: Side, at: number, reading?: ClockReading): GameState {
+function press(config: GameConfig, s: GameState, side: Side, at: number, reading: ClockReading | undefined, unseen: boolean): GameState {
   if (s.status !== 'running' || side !== s.toMove) return s;
   const tc = config.timeControl;
   const move = s.presses[side] + 1;
@@ -326,7 +333,8 @@ function press(config: GameConfig, s: GameState, side: Side, at: number, reading
   if (bonus.kind === 'bronstein') after += Math.min(used, bonus.ms);
   if (tc.incrementCredit === 'after-press') after += incrementFor(tc, s.period[side], move);
   let periodIndex = s.period[side];
-  if (tc.nextPeriod === 'quota-move') {
+  // Presses nobody counted (timekeeper.ts): the counter may be short, and the arbiter sets it first.
+  if (tc.nextPeriod === 'quota-move' && s.periodHeld?.[side] !== true) {
     for (let quota = quotaAtEndOf(tc, periodIndex); quota !== undefined && move >= quota; quota = quotaAtEndOf(tc, periodIndex)) {
       periodIndex++;
       after += tc.periods[periodIndex]?.baseMs[side] ?? 0;
@@ -358,12 +366,23 @@ function press(config: GameConfig, s: GameState, side: Side, at: number, reading
   // Making a move declines the opponent's draw offer; the offerer's own offer stands over his press.
   if (out.drawOffer && out.drawOffer.side !== side) delete out.drawOffer;
   const counted = s.movesTracked ? checkMoveCounts(out, opponent, out.asOf) : out;
-  return reading !== undefined && followsReading(config, reading) ? followReading(counted, side, reading, out.asOf) : counted;
+  return reading !== undefined && followsReading(config, reading) ? followReading(counted, side, reading, out.asOf, unseen) : counted;
 }
 
 /** The optional fields of GameState that copyOptional copies (keep the two in step). */
 type CopiedOptional =
-  'paused' | 'result' | 'firstFlag' | 'drawOffer' | 'quickplay' | 'fen' | 'repeatablePositions' | 'moveCountMismatch' | 'defaultTimeExpiredAt' | 'matchWinner';
+  | 'paused'
+  | 'result'
+  | 'firstFlag'
+  | 'drawOffer'
+  | 'quickplay'
+  | 'fen'
+  | 'repeatablePositions'
+  | 'clockUnreachable'
+  | 'periodHeld'
+  | 'moveCountMismatch'
+  | 'defaultTimeExpiredAt'
+  | 'matchWinner';
 
 type OptionalKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? K : never }[keyof T];
 /** Compile-time check that this list knows every optional field of GameState; copyOptional copies each. */
@@ -379,6 +398,8 @@ function copyOptional(from: GameState, to: Mutable<GameState>): void {
   if (from.quickplay !== undefined) to.quickplay = from.quickplay;
   if (from.fen !== undefined) to.fen = from.fen;
   if (from.repeatablePositions !== undefined) to.repeatablePositions = from.repeatablePositions;
+  if (from.clockUnreachable !== undefined) to.clockUnreachable = from.clockUnreachable;
+  if (from.periodHeld !== undefined) to.periodHeld = from.periodHeld;
   if (from.moveCountMismatch !== undefined) to.moveCountMismatch = from.moveCountMismatch;
   if (from.defaultTimeExpiredAt !== undefined) to.defaultTimeExpiredAt = from.defaultTimeExpiredAt;
   if (from.matchWinner !== undefined) to.matchWinner = from.matchWinner;

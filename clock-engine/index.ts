@@ -2,10 +2,11 @@
 // the XState game-clock actor, and PGN clock comments; what other parts use (tests reach everything
 // through internal.ts).
 export { clockEventTypes, deviceFlagGraceMs, moveInProgress } from './clock-state.ts';
-export { advanceTo, applyClockEvent, type Deadline, initialGameState, nextDeadline, noDeadlineBy, remainingAt } from './fold.ts';
+export { advanceTo, applyClockEvent, type Deadline, initialGameState, nextDeadline, noDeadlineBy, pressesWhileUnreachable, remainingAt } from './fold.ts';
 export { gameConfig } from './game-config.ts';
 export { drawAgreementRefusal } from './rulings.ts';
 export { flagNeedsClaim } from './laws.ts';
+export { playMoves, type PlayedLine, samePlacement, startFen } from './position.ts';
 export { createGameClock, type GameClock, type GameClockInput, gameClockLogic } from './machine.ts';
 export { readPgnGames } from './pgn-clock.ts';
 export { presetAmbiguity, timeControlPresets } from './presets.ts';

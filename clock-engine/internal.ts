@@ -24,6 +24,7 @@ export {
   advanceTo,
   clockEventTypes,
   noDeadlineBy,
+  pressesWhileUnreachable,
   replayGame,
   remainingAt,
   nextDeadline,
@@ -57,3 +58,4 @@ export {
   type AuditReport,
   type AuditDifference,
 } from './replay.ts';
+export { playMoves, type PlayedLine, samePlacement } from './position.ts';

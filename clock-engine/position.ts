@@ -78,3 +78,43 @@ export function positionEnding(config: Pick<GameConfig, 'lawsEdition'>, position
   }
   return undefined;
 }
+
+/** Moves played from a position: each one's SAN (as chess.js writes it) and the position after it. */
+export interface PlayedLine {
+  readonly sans: readonly string[];
+  readonly fens: readonly string[];
+}
+
+/**
+ * `moves` (SAN) played one after the other from `fen`: the line, or the index of the first one that is
+ * not a legal move where it comes (or a position chess.js cannot read).
+ */
+export function playMoves(
+  fen: string,
+  moves: readonly string[],
+): { readonly ok: true; readonly line: PlayedLine } | { readonly ok: false; readonly index: number } {
+  const position = readPosition(fen);
+  if (!position) return { ok: false, index: 0 };
+  const { chess } = position;
+  const sans: string[] = [];
+  const fens: string[] = [];
+  for (const [index, san] of moves.entries()) {
+    try {
+      sans.push(chess.move(san, { strict: false }).san);
+    } catch {
+      return { ok: false, index };
+    }
+    fens.push(chess.fen());
+  }
+  return { ok: true, line: { sans, fens } };
+}
+
+/**
+ * Whether two FENs show the same position as a board can see it: the pieces and the side to move. A
+ * re-read position's castling and en passant rights are the reader's guess, its counters unknown.
+ */
+export function samePlacement(a: string, b: string): boolean {
+  const [pieces, turn] = a.split(' ');
+  const [otherPieces, otherTurn] = b.split(' ');
+  return pieces === otherPieces && turn === otherTurn;
+}

@@ -134,7 +134,17 @@ export type ClockEvent =
       readonly side?: Side;
     })
   /** The side whose clock runs completes a move. `reading` carries a physical clock's displays. */
-  | (Base & { readonly type: 'press'; readonly side: Side; readonly reading?: ClockReading })
+  | (Base & {
+      readonly type: 'press';
+      readonly side: Side;
+      readonly reading?: ClockReading;
+      /**
+       * A press the clock counted while it could not be heard, worked out from its first reading after
+       * (all such presses come at that reading's instant; the last carries it): the engine takes the
+       * reading without comparing, as it could not split the time between them.
+       */
+      readonly unseen?: boolean;
+    })
   | (ArbiterAction & { readonly type: 'pause' })
   | (Base & { readonly type: 'resume' })
   | (ArbiterAction & { readonly type: 'setTime'; readonly side: Side; readonly ms: number })
@@ -160,6 +170,20 @@ export type ClockEvent =
    * many plies unseen in between (0 when unknown). The board's move counts follow.
    */
   | (Base & { readonly type: 'boardPosition'; readonly fen: string; readonly plies: number; readonly detail?: string })
+  /**
+   * The clock that keeps the time (`timekeeper: 'device'`) cannot be heard: its cable is out or it has
+   * gone silent. No flag falls from the engine's own arithmetic until the clock is heard again
+   * (`clockReading`): the engine's times are a guess meanwhile (docs/clock-rules.md, docs/dgt.md).
+   */
+  | (Base & { readonly type: 'clockUnreachable'; readonly detail?: string })
+  /**
+   * The clock's first reading after it was unreachable: both displays and whose clock runs (or, stopped,
+   * would run). The engine takes it over at once. The presses the clock counted meanwhile come just
+   * before it (`press` with `unseen`), worked out from its times (`pressesWhileUnreachable`);
+   * `uncounted`: they could not be, only the lever's press came (one when its side changed), so the
+   * period counter is held and the arbiter is asked.
+   */
+  | (Base & { readonly type: 'clockReading'; readonly reading: ClockReading; readonly toMove: Side; readonly uncounted?: boolean })
   | (Base & { readonly type: 'drawOffer'; readonly side: Side })
   | (Base & { readonly type: 'drawAccept'; readonly side: Side })
   /** `side` declines the opponent's standing offer (orally, L2009 9.1 b, L2018/L2023 9.1.2.2): it lapses. */
@@ -194,6 +218,8 @@ export interface ClockAlert {
     | 'default-time-expired'
     | 'move-count-mismatch'
     | 'clock-disagrees'
+    | 'clock-unreachable'
+    | 'presses-missed'
     | 'draw-offer-refused'
     | 'quickplay-claim'
     | 'penalty-limit'
@@ -291,6 +317,17 @@ export interface GameState {
    * 9.6.1). Absent until a board move or position is read.
    */
   readonly repeatablePositions?: readonly string[];
+  /**
+   * Since when the clock that keeps the time cannot be heard (`clockUnreachable`, until its next
+   * `clockReading`): no flag falls from the engine's arithmetic meanwhile.
+   */
+  readonly clockUnreachable?: { readonly since: number };
+  /**
+   * Presses were made that nobody could count (the clock unreachable, its times not telling how many):
+   * the press counter may be short, so no next period is taken from a side's counter until the arbiter
+   * sets it (each side's until its own is set).
+   */
+  readonly periodHeld?: { readonly since: number; readonly white: boolean; readonly black: boolean };
   /** Set while the press counter and the authoritative move count of `side` disagree. */
   readonly moveCountMismatch?: { readonly side: Side; readonly presses: number; readonly moves: number };
   /** When the default time expired with a player absent (set once). */

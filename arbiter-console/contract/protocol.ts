@@ -100,6 +100,23 @@ export const arbiterCommandSchema = z.discriminatedUnion('type', [
       message: 'extraTime is for a postponed decision (a rejected claim and the increment always give two minutes)',
       path: ['extraTime'],
     }),
+  /**
+   * The moves played while the board was not read (unplugged, re-read at a position no move explains), in
+   * SAN from the position before that stretch: checked with chess.js, the game's record whole again.
+   */
+  z.strictObject({
+    type: z.literal('enterMissedMoves'),
+    board: boardId,
+    moves: z
+      .array(
+        z
+          .string()
+          .trim()
+          .regex(/^[A-Za-z0-9=+#!?-]{2,10}$/, 'a move in SAN (e.g. Nf3, exd5, O-O, e8=Q)'),
+      )
+      .min(1)
+      .max(300),
+  }),
   z.strictObject({ type: z.literal('dismiss'), alertId: z.string().min(1).max(120) }),
   /** Every seated round's clocks (or one section's) at their scheduled start, or now if that has passed. */
   z.strictObject({ type: z.literal('startAll'), section: z.string().min(1).max(40).optional() }),
@@ -312,6 +329,16 @@ export interface BoardView {
   /** Laws 2009 A.4 d / B.3 a: a flag counts only when the opponent claims it (the arbiter does not call it). */
   readonly flagsOnClaim?: true;
   readonly device?: { readonly kind: string; readonly connection: string };
+  /**
+   * The clock that keeps this board's time cannot be heard since `since` (monotonic ms): the clocks shown
+   * are the console's guess and no flag falls from it until the clock is heard again.
+   */
+  readonly clockUnreachable?: { readonly since: number };
+  /**
+   * The latest stretch of the game the board did not read (a re-read position): the position before it
+   * and the one re-read after it, until the arbiter enters its moves (`enterMissedMoves`).
+   */
+  readonly unreadStretch?: { readonly before: string; readonly after: string };
   /** The last completed move as the board reported it ("23... Nf6"), when the board reports moves. */
   readonly lastMove?: string;
   /** On the bus: the hall host that runs the board, and whether the console hears it (docs/hall.md). */

@@ -19,6 +19,11 @@ export const HALL_REFUSALS = [
   'already-arrived',
   'not-enough-time',
   'illegal-position',
+  // Missed moves entered (enterMissedMoves): the board's game has no stretch it did not read; a move is not
+  // legal where it comes; the moves do not lead to the position the board re-read.
+  'no-unread-stretch',
+  'illegal-move',
+  'position-mismatch',
   'no-round',
   'already-started',
   // The section's round may not start yet (its pairing is still a draft).

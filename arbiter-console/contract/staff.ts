@@ -122,6 +122,7 @@ export const PERMISSIONS: { readonly [T in CommandType]: Permission } = {
   flagClaim: ON_A_BOARD,
   quickplayClaim: ON_A_BOARD,
   quickplayDecision: ON_A_BOARD,
+  enterMissedMoves: ON_A_BOARD,
   dismiss: ON_A_BOARD,
   startAll: ROUND_WIDE,
   arriveAll: ROUND_WIDE,

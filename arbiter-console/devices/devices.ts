@@ -2,7 +2,7 @@
 // trouble: a port that is missing, forbidden, busy or silent leaves its board disconnected and retried.
 import type { ClockDevice, ClockRole, LineClockOptions, Scheduler } from '../../device-bridge/index.ts';
 import { createDgtDevice, createFirmataClock, createLineClock } from '../../device-bridge/index.ts';
-import { deviceFlagGraceMs, type ClockAlert, type GameState, type Side } from '../../clock-engine/index.ts';
+import { deviceFlagGraceMs, type ClockAlert, type GameState, type Side, type TimeControl } from '../../clock-engine/index.ts';
 import type { JournalRecord } from '../journal/index.ts';
 import type { Round } from '../contract/index.ts';
 
@@ -100,7 +100,13 @@ export function actedOn(records: Iterable<JournalRecord>): { boot: string; seqs:
  * Opens the bridge for a `--device` spec, in its role (deviceRole). A resumed board: `resumed` is its
  * game's state, `acted` its journal's device events (actedOn).
  */
-export async function openDevice(spec: DeviceSpec, scheduler: Scheduler, resumed?: GameState, acted?: LineClockOptions['acted']): Promise<OpenedDevice> {
+export async function openDevice(
+  spec: DeviceSpec,
+  scheduler: Scheduler,
+  resumed?: GameState,
+  acted?: LineClockOptions['acted'],
+  timeControl?: () => TimeControl | undefined,
+): Promise<OpenedDevice> {
   switch (spec.kind) {
     case 'line': {
       const device = createLineClock({ boardId: spec.board, role: deviceRole(spec.kind), path: spec.path, scheduler, ...(acted ? { acted } : {}) });
@@ -121,6 +127,7 @@ export async function openDevice(spec: DeviceSpec, scheduler: Scheduler, resumed
         ...(fen ? { fen } : {}),
         ...(pressed ? { pressed } : {}),
         ...(unread ? { unreadPresses: unread } : {}),
+        ...(timeControl ? { timeControl } : {}),
       });
       return {
         device,

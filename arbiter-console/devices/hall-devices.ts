@@ -4,7 +4,7 @@
 import type { PlayingHall } from '../hall/index.ts';
 import { explainPortError } from '../../device-bridge/index.ts';
 import { actedOn, openDevice, type DeviceSpec, type OpenedDevice } from './devices.ts';
-import { schedulerOf, type HallClock } from '../hall/index.ts';
+import type { HallClock } from '../hall/index.ts';
 
 export interface DeviceStart {
   /** Where a first failure is told ("tries again every few seconds"). */
@@ -24,7 +24,9 @@ export async function startDevices(hall: PlayingHall, specs: readonly DeviceSpec
     try {
       // A line clock's events already journaled (a retransmission after a restart is not taken twice).
       const acted = spec.kind === 'line' ? actedOn([...hall.journal.entriesOf(spec.board)].map((e) => e.record)) : undefined;
-      opened = await openDevice(spec, schedulerOf(source), hall.boards.get(spec.board)?.state, acted);
+      // The device's timers on the hall's own clock (an injected one in tests: exact readings); the time
+      // control of whichever game is on the board when the clock is heard again after an unplug.
+      opened = await openDevice(spec, source, hall.boards.get(spec.board)?.state, acted, () => hall.boards.get(spec.board)?.config.timeControl);
       detachDevice = hall.attachDevice(opened.device);
       // A resumed game: a mirrored clock learns whose move the journal says it is before its first
       // reading; a host-driven one shows the journal's time and knows whose button counts.

@@ -58,6 +58,8 @@ function item(seq: number, wallMs: number, record: JournalRecord): HistoryItem |
   if (record.kind === 'note') {
     const n = record.note;
     if (n.type === 'correction') return { seq, wallMs, at: n.at, by: n.by, what: `result corrected to ${n.result}`, why: n.reason };
+    if (n.type === 'missedMoves')
+      return { seq, wallMs, at: n.at, by: n.by, what: `moves entered: ${n.moves.join(' ')}`, why: 'played while the board was not read' };
     const detail = 'detail' in n && n.detail ? n.detail : undefined;
     const what =
       n.type === 'dismiss'

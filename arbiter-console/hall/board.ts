@@ -1,7 +1,7 @@
 // One board as the console sees it: the players, the game clock rebuilt from journaled events, the
 // device's health, and what needs the arbiter's eyes.
 import type { ClockEvent, Deadline, GameClock, GameConfig, GameResult, GameState, Side } from '../../clock-engine/index.ts';
-import { applyClockEvent, initialGameState, nextDeadline, remainingAt } from '../../clock-engine/index.ts';
+import { applyClockEvent, initialGameState, nextDeadline, playMoves, remainingAt, startFen } from '../../clock-engine/index.ts';
 import type { ConsoleNote } from '../journal/index.ts';
 import { boardGameConfig, type Round, type RoundBoard } from '../contract/index.ts';
 import type { Attention } from '../contract/index.ts';
@@ -20,6 +20,8 @@ export interface BoardPly {
 export interface BoardLine {
   /** FEN of the first position; undefined = the standard start position. */
   readonly fen?: string;
+  /** A re-read position: the plies the board did not see before it, as counted (0 when unknown). */
+  readonly unseen?: number;
   /** Notes before the first ply. */
   readonly notes: string[];
   readonly plies: BoardPly[];
@@ -49,8 +51,15 @@ export class Board {
   #settledAt = -Infinity;
   /** When the side to move began its move (for %emt). */
   #moveStartedAt = 0;
-  /** Presses whose board move has not come yet (a press often comes before the board is read). */
-  readonly #pendingPresses: Record<Side, { clockMs: number; elapsedMs: number }[]> = { white: [], black: [] };
+  /**
+   * Presses whose board move has not come yet (a press often comes before the board is read); a press
+   * counted while the clock was unreachable has no clock of its own (undefined).
+   */
+  readonly #pendingPresses: Record<Side, ({ clockMs: number; elapsedMs: number } | undefined)[]> = { white: [], black: [] };
+  /** Presses counted from the clock's reading after it was unreachable, since that stretch began. */
+  #unseenPresses = 0;
+  /** When the clock that keeps the time became unreachable, until its reading is taken (the PGN's note). */
+  #unreachableSince: number | undefined;
 
   /** The round's rules with this board's timekeeper (round.ts). */
   readonly config: GameConfig;
@@ -111,10 +120,16 @@ export class Board {
     if (event.type === 'boardMove') this.#boardMove(event.side, event.san, event.fen ?? after.fen ?? '');
     if (event.type === 'boardPosition') this.#boardPosition(event.fen, event.plies, event.detail);
     if (event.type === 'press' && after.presses[event.side] > before.presses[event.side]) {
-      this.#pressed(event.side, { clockMs: after.remainingMs[event.side], elapsedMs: event.at - this.#moveStartedAt });
+      if (event.unseen) this.#unseenPresses++;
+      this.#pressed(event.side, event.unseen ? undefined : { clockMs: after.remainingMs[event.side], elapsedMs: event.at - this.#moveStartedAt });
       this.#moveStartedAt = event.at;
       // Under a device timekeeper the engine itself compares (1 s) and takes the reading over.
       if (event.reading && this.config.timekeeper !== 'device') this.#compareReading(event.at, event.reading);
+    }
+    if (!before.clockUnreachable && after.clockUnreachable) this.#unreachableSince = after.clockUnreachable.since;
+    if (event.type === 'clockReading' && this.#unreachableSince !== undefined) {
+      this.#heardAgain(event.at - this.#unreachableSince, event.uncounted === true);
+      this.#unreachableSince = undefined;
     }
     if (event.type === 'resume' && before.status === 'paused') this.#moveStartedAt += event.at - (before.paused?.at ?? event.at);
     const comment = correctionComment(event, remainingAt(before, event.at), after.remainingMs);
@@ -131,10 +146,21 @@ export class Board {
   }
 
   /** The press of `side` belongs to its latest ply still without a clock, or waits for its move. */
-  #pressed(side: Side, clock: { clockMs: number; elapsedMs: number }): void {
+  #pressed(side: Side, clock: { clockMs: number; elapsedMs: number } | undefined): void {
     const last = this.line.plies.findLast((p) => p.side === side);
-    if (last && !last.clock && this.line.plies.at(-1) === last) last.clock = clock;
-    else this.#pendingPresses[side].push(clock);
+    if (last && !last.clock && this.line.plies.at(-1) === last) {
+      if (clock) last.clock = clock;
+    } else this.#pendingPresses[side].push(clock);
+  }
+
+  /** The clock that keeps the time is heard again: the live PGN says for how long it was not, and what was counted. */
+  #heardAgain(unreachableMs: number, uncounted: boolean): void {
+    const presses = this.#unseenPresses;
+    this.#unseenPresses = 0;
+    const counted = uncounted
+      ? 'the presses made meanwhile cannot be counted from its times'
+      : `${presses} ${presses === 1 ? 'press' : 'presses'} made meanwhile counted from its times`;
+    this.#comment(`clock unreachable for ${fmt(unreachableMs)}; its reading taken, ${counted}`);
   }
 
   #boardMove(side: Side, san: string, fen: string): void {
@@ -151,7 +177,45 @@ export class Board {
     }
     this.#pendingPresses.white = [];
     this.#pendingPresses.black = [];
-    this.lines.push({ fen, notes: [`board re-read${detail ? `: ${detail}` : ''}${plies > 0 ? `; ${plies} plies unseen` : ''}`], plies: [] });
+    this.lines.push({ fen, unseen: plies, notes: [`board re-read${detail ? `: ${detail}` : ''}${plies > 0 ? `; ${plies} plies unseen` : ''}`], plies: [] });
+  }
+
+  /**
+   * The latest stretch of the game the board did not read (a re-read position, or one the arbiter set):
+   * the position before it, the position re-read after it, and the plies counted unseen in between.
+   */
+  get unreadStretch(): { readonly before: string; readonly after: string; readonly unseen: number } | undefined {
+    const line = this.line;
+    const previous = this.lines.at(-2);
+    if (!previous || line.fen === undefined) return undefined;
+    return { before: previous.plies.at(-1)?.fen ?? previous.fen ?? startFen, after: line.fen, unseen: line.unseen ?? 0 };
+  }
+
+  /**
+   * The arbiter's moves for the latest unread stretch (checked by the hall): the re-read line joins the
+   * line before it through them, so the live PGN carries the whole game, not a new start at a FEN. The
+   * moves read after the stretch are replayed from the entered ones, so their positions carry the move
+   * number the game reached (a move chess.js cannot replay keeps the position the board read).
+   */
+  #joinStretch(moves: readonly string[], by: string): void {
+    const stretch = this.unreadStretch;
+    if (!stretch) return;
+    const line = this.lines.pop()!;
+    const previous = this.line;
+    const entered = playMoves(stretch.before, moves);
+    if (!entered.ok) {
+      this.lines.push(line);
+      return;
+    }
+    const firstSide: Side = stretch.before.split(' ')[1] === 'b' ? 'black' : 'white';
+    const sideOf = (i: number): Side => ((i % 2 === 0) === (firstSide === 'white') ? 'white' : 'black');
+    entered.line.sans.forEach((san, i) => previous.plies.push({ side: sideOf(i), san, fen: entered.line.fens[i]!, notes: [] }));
+    (previous.plies.at(-1)?.notes ?? previous.notes).push(`moves played while the board was not read, entered by ${by}`);
+    const after = playMoves(
+      entered.line.fens.at(-1) ?? stretch.before,
+      line.plies.map((p) => p.san),
+    );
+    line.plies.forEach((ply, i) => previous.plies.push({ ...ply, fen: after.ok ? after.line.fens[i]! : ply.fen }));
   }
 
   #compareReading(at: number, reading: { white: number; black: number }): void {
@@ -192,6 +256,9 @@ export class Board {
       case 'downtime':
         this.#comment(`console down ${fmt(note.at - note.lastAt)}; the running clock kept running`);
         break;
+      case 'missedMoves':
+        this.#joinStretch(note.moves, note.by);
+        break;
       case 'resultConflict':
         this.resultConflicts.add(`${note.clock}:${note.entered}`);
         this.#note({
@@ -230,8 +297,16 @@ export class Board {
       if (a.code === 'move-count-mismatch' && a.side && s.presses[a.side] === s.moves[a.side]) continue;
       // A claim waits for the arbiter's decision (a postponed one for his final decision), then leaves.
       if (a.code === 'quickplay-claim' && !(s.quickplay?.at === a.at && s.quickplay.status !== 'increment')) continue;
+      // Conditions that end by themselves: the clock heard again, the press counters set by the arbiter.
+      if (a.code === 'clock-unreachable' && !s.clockUnreachable) continue;
+      if (a.code === 'presses-missed' && !s.periodHeld) continue;
       const { refusal: _ruled, ...shown } = a;
-      list.push({ id: `${this.id}:${a.code}:${a.side ?? '-'}:${a.at}`, board: this.id, ...shown });
+      list.push({
+        id: `${this.id}:${a.code}:${a.side ?? '-'}:${a.at}`,
+        board: this.id,
+        ...shown,
+        message: a.code === 'presses-missed' ? this.#missing(a.message) : a.message,
+      });
     }
     list.push(...this.#notes.values());
     // An alert is a condition, not a history: a newer one of the same kind and side supersedes the older.
@@ -243,6 +318,13 @@ export class Board {
       if (!seen || seen.at <= a.at) latest.set(key, a);
     }
     return [...latest.values()];
+  }
+
+  /** A held period's alert with how many presses are missing by the board's moves (when it shows more). */
+  #missing(message: string): string {
+    const s = this.state;
+    const missing = s.moves.white + s.moves.black - s.presses.white - s.presses.black;
+    return missing > 0 ? `${message}: ${missing} ${missing === 1 ? 'press' : 'presses'} missing by the board's moves` : message;
   }
 
   /** "23... Nf6": the last move the board has reported. */

@@ -7,8 +7,18 @@
 // owner's journaled events.
 import { validateFen } from 'chess.js';
 import { createActor, type Actor } from 'xstate';
-import type { ClockEvent, EventActor, GameState } from '../../clock-engine/index.ts';
-import { advanceTo, applyClockEvent, drawAgreementRefusal, flagNeedsClaim, moveInProgress, noDeadlineBy, otherSide } from '../../clock-engine/index.ts';
+import type { ClockEvent, EventActor, GameState, Side } from '../../clock-engine/index.ts';
+import {
+  advanceTo,
+  applyClockEvent,
+  drawAgreementRefusal,
+  flagNeedsClaim,
+  moveInProgress,
+  noDeadlineBy,
+  otherSide,
+  playMoves,
+  samePlacement,
+} from '../../clock-engine/index.ts';
 import type { ClockDevice, DeviceMessage, DeviceOrigin } from '../../device-bridge/index.ts';
 import type { Attention } from '../contract/index.ts';
 import { Board } from './board.ts';
@@ -582,6 +592,8 @@ export class PlayingHall {
     }
     const board = this.boards.get(command.board);
     if (!board) return refuse('unknown-board', `unknown board '${command.board}' (boards: ${[...this.boards.keys()].join(', ')})`);
+    // The record is made whole after the game too.
+    if (command.type === 'enterMissedMoves') return this.#enterMissedMoves(board, command.moves, actingAs(arbiter), by, at);
     const s = board.state;
     if (s.status === 'finished') return refuse('game-finished', `the game on board ${board.id} is finished (${s.result?.result ?? ''})`);
     let event: ClockEvent;
@@ -680,6 +692,57 @@ export class PlayingHall {
     return ruleRefusal(refused.refusal, refused.message);
   }
 
+  /**
+   * The arbiter's moves for the board's latest unread stretch: legal one after the other from the position
+   * before it (chess.js, clock-engine/position.ts) and leading to the position the board re-read. Journaled
+   * as a note with who, with the board's move counts corrected where the re-read had counted other plies;
+   * the board's reading goes on with the move number the game has reached.
+   */
+  #enterMissedMoves(
+    board: Board,
+    moves: readonly string[],
+    who: { readonly name: string; readonly credential?: string },
+    by: EventActor,
+    at: number,
+  ): CommandOutcome {
+    const stretch = board.unreadStretch;
+    if (!stretch) return refusal('no-unread-stretch', `board ${board.id}'s game has no stretch the board did not read: there are no missed moves to enter`);
+    const played = playMoves(stretch.before, moves);
+    if (!played.ok) {
+      return refusal(
+        'illegal-move',
+        `${moves[played.index]} (move ${played.index + 1} of those entered) is not a legal move there (the moves start from ${stretch.before})`,
+        'Laws Art. 3',
+      );
+    }
+    const reached = played.line.fens.at(-1) ?? stretch.before;
+    if (!samePlacement(reached, stretch.after)) {
+      return refusal('position-mismatch', `the moves entered lead to ${reached}, not to the position the board re-read (${stretch.after})`);
+    }
+    const first: Side = stretch.before.split(' ')[1] === 'b' ? 'black' : 'white';
+    const entered = pliesBySide(played.line.sans.length, first);
+    const counted = pliesBySide(stretch.unseen, first);
+    const s = board.state;
+    const records: JournalRecord[] = [
+      {
+        kind: 'note',
+        board: board.id,
+        note: { type: 'missedMoves', at, moves: played.line.sans, by: who.name, ...(who.credential ? { credential: who.credential } : {}) },
+      },
+    ];
+    for (const side of ['white', 'black'] as const) {
+      if (entered[side] === counted[side]) continue;
+      const reason = `${entered[side]} moves entered where the board's re-read counted ${counted[side]}`;
+      records.push(clock(board.id, { type: 'setMoveCounter', at, by, side, counter: 'moves', moves: s.moves[side] + entered[side] - counted[side], reason }));
+    }
+    const seq = this.recordBatch(records);
+    // The board reads on from the move number the game has reached (the re-read may have guessed another).
+    const now = board.line.plies.at(-1)?.fen;
+    if (now && s.status !== 'finished' && s.fen !== undefined && now !== s.fen && samePlacement(now, s.fen))
+      this.#devices.get(board.id)?.setBoardPosition?.(now);
+    return { ok: true, journalSeq: seq };
+  }
+
   attention(): Attention[] {
     return [...this.boards.values()].flatMap((b) => b.attention()).sort((a, b) => a.at - b.at);
   }
@@ -690,6 +753,7 @@ export class PlayingHall {
     const s = board.state;
     const device = this.#devices.get(id);
     const lastMove = board.lastMove();
+    const stretch = board.unreadStretch;
     const host = this.hostOf?.(id);
     const section = board.round.section;
     return {
@@ -714,7 +778,9 @@ export class PlayingHall {
       ...(s.quickplay ? { quickplay: s.quickplay } : {}),
       ...(flagNeedsClaim(board.config) ? { flagsOnClaim: true as const } : {}),
       ...(device ? { device: { kind: device.kind, connection: board.connection?.state ?? 'connecting' } } : {}),
+      ...(s.clockUnreachable && board.config.timekeeper === 'device' ? { clockUnreachable: s.clockUnreachable } : {}),
       ...(lastMove ? { lastMove } : {}),
+      ...(stretch ? { unreadStretch: { before: stretch.before, after: stretch.after } } : {}),
       ...(host ? { host } : {}),
       version: this.#boardVersion.get(id) ?? 0,
     };
@@ -740,6 +806,12 @@ export class PlayingHall {
       ...(this.startAt !== undefined ? { startAt: this.startAt } : {}),
     };
   }
+}
+
+/** `plies` alternating from `first`: how many each side made. */
+function pliesBySide(plies: number, first: Side): { white: number; black: number } {
+  const byFirst = Math.ceil(plies / 2);
+  return first === 'white' ? { white: byFirst, black: plies - byFirst } : { white: plies - byFirst, black: byFirst };
 }
 
 function clock(board: string, event: ClockEvent, origin?: DeviceOrigin): JournalRecord {

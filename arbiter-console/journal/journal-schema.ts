@@ -17,6 +17,11 @@ export type ConsoleNote =
   | { readonly type: 'disagreement'; readonly at: number; readonly detail: string }
   | { readonly type: 'dismiss'; readonly at: number; readonly alertId: string }
   | { readonly type: 'downtime'; readonly at: number; readonly lastAt: number }
+  /**
+   * The arbiter entered the moves played while the board was not read (SAN, checked with chess.js from
+   * the position before the stretch to the position re-read after it): the board's game is whole again.
+   */
+  | { readonly type: 'missedMoves'; readonly at: number; readonly moves: readonly string[]; readonly by: string; readonly credential?: string }
   /** The arbiter corrected the result of a game the clock had ended (tournament desk): the PGN's result. */
   | {
       readonly type: 'correction';
@@ -49,7 +54,7 @@ const ms = z.number().int();
 const by = z.looseObject({ kind: z.enum(['arbiter', 'player', 'device', 'system']) });
 const clockEvent = z.looseObject({ type: z.enum(clockEventTypes as unknown as [string, ...string[]]), at: ms, by });
 const note = z.looseObject({
-  type: z.enum(['arbiterCall', 'connection', 'inputError', 'disagreement', 'dismiss', 'downtime', 'correction', 'resultConflict']),
+  type: z.enum(['arbiterCall', 'connection', 'inputError', 'disagreement', 'dismiss', 'downtime', 'missedMoves', 'correction', 'resultConflict']),
   at: ms,
 });
 const boardId = z.string().min(1).max(32);

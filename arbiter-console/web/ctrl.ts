@@ -14,10 +14,10 @@ export type Show = 'all' | 'alerts' | 'running' | 'finished';
 export type QueueGroup = 'late' | 'flags' | 'disagreements' | 'devices' | 'calls' | 'other';
 
 export const QUEUE_GROUPS: readonly { readonly id: QueueGroup; readonly title: string; readonly codes: readonly string[] }[] = [
-  { id: 'flags', title: 'Flags', codes: ['flag-fall'] },
+  { id: 'flags', title: 'Flags', codes: ['flag-fall', 'clock-unreachable'] },
   { id: 'late', title: 'Late players', codes: ['late-player', 'default-time-expired'] },
   { id: 'calls', title: 'Arbiter calls', codes: ['arbiter-call', 'quickplay-claim', 'draw-offer-refused'] },
-  { id: 'disagreements', title: 'Disagreements', codes: ['clock-disagrees', 'move-count-mismatch', 'result-contradicts'] },
+  { id: 'disagreements', title: 'Disagreements', codes: ['clock-disagrees', 'move-count-mismatch', 'presses-missed', 'result-contradicts'] },
   { id: 'devices', title: 'Device problems', codes: ['silent-board'] },
   { id: 'other', title: 'Penalties and other', codes: [] },
 ];

@@ -4,7 +4,8 @@
 //   engine's idea of the times has drifted more than 1 s from what the clock shows.
 // - host: the engine is the authority. Every state the console shows is sent with set-and-run; lever
 //   presses still come back as presses (without readings), because the players press the real lever.
-import type { ClockAlert, ClockEvent, ClockReading, EventActor, GameState, Side } from '../../clock-engine/index.ts';
+import type { ClockAlert, ClockEvent, ClockReading, EventActor, GameState, Side, TimeControl } from '../../clock-engine/index.ts';
+import { otherSide, pressesWhileUnreachable } from '../../clock-engine/index.ts';
 import type { ClockSideName, ClockTimesMessage } from './messages.ts';
 
 export type WhiteSide = ClockSideName | 'auto';
@@ -68,6 +69,10 @@ export class MirrorClock {
   /** The last reading followed, and one not followed since (a second like it confirms it). */
   private lastRaw: { readonly m: ClockTimesMessage; readonly at: number } | undefined;
   private suspect: ClockTimesMessage | undefined;
+  /** The engine's latest state (`follow`): what the presses counted while unreachable are worked out against. */
+  private engine: GameState | undefined;
+  /** The clock could not be heard (unplugged, silent) since the game started: its next reading resyncs. */
+  private unreachable = false;
 
   constructor(
     private readonly sides: SideMap,
@@ -76,6 +81,8 @@ export class MirrorClock {
     private readonly onPress: (side: Side) => void = () => {},
     /** The most a side's time can rise at once (increment plus a period's bonus). */
     private readonly maxBonusMs: number = DEFAULT_MAX_BONUS_MS,
+    /** The time control of the game on the board now: the presses made while the clock was unreachable are counted with it. */
+    private readonly timeControl: () => TimeControl | undefined = () => undefined,
   ) {}
 
   get lastReading(): LastReading | undefined {
@@ -88,7 +95,10 @@ export class MirrorClock {
    * press made while nobody listened, reported with the first reading. Ignored once the clock spoke.
    */
   follow(state: GameState): void {
+    this.engine = state;
     if (this.started || this.lastLever !== undefined) return;
+    // Restarted while the clock could not be heard: its first reading resyncs the engine.
+    if (state.clockUnreachable) this.unreachable = true;
     if (state.status !== 'running' && state.status !== 'paused') return;
     this.started = true;
     this.paused = state.status === 'paused';
@@ -109,6 +119,39 @@ export class MirrorClock {
     const current = this.sides.white;
     if (apart(other(current)) < apart(current)) this.sides.learn(other(current));
     this.expected = this.sides.clockSide(state.toMove);
+  }
+
+  /**
+   * The clock cannot be heard (the board unplugged or silent): the engine is told at once, so that no flag
+   * falls from its guess, and the next reading resyncs it (`resync`). Before the game nothing is told.
+   */
+  lost(at: number, detail: string | undefined): void {
+    if (!this.started || this.unreachable) return;
+    this.unreachable = true;
+    this.out.event({ type: 'clockUnreachable', at, by: this.actor, ...(detail ? { detail } : {}) });
+  }
+
+  /**
+   * The first reading after the clock was unreachable: the presses it counted meanwhile, worked out from
+   * its times against the engine's state (pressesWhileUnreachable), come as presses at this instant (the
+   * last with the reading), then the reading itself; a count its times cannot give leaves the lever's
+   * press alone and says so (`uncounted`).
+   */
+  private resync(m: ClockTimesMessage, at: number): void {
+    this.unreachable = false;
+    const reading = this.sides.reading(m);
+    const toMove = this.sides.colour(m.runningSide === 'none' ? m.leverHigh : m.runningSide);
+    const engine = this.engine;
+    const first = engine?.toMove ?? this.sides.colour(this.expected === 'none' ? m.leverHigh : this.expected);
+    const timeControl = this.timeControl();
+    const counted = engine && timeControl ? pressesWhileUnreachable({ timeControl }, engine, reading, toMove, at) : undefined;
+    const total = counted ? counted.white + counted.black : toMove === first ? 0 : 1;
+    for (let i = 0, side = first; i < total; i++, side = otherSide(side)) {
+      this.out.event({ type: 'press', side, at, by: this.actor, unseen: true, ...(i === total - 1 ? { reading } : {}) });
+      this.onPress(side);
+    }
+    this.out.event({ type: 'clockReading', reading, toMove, at, by: this.actor, ...(counted ? {} : { uncounted: true }) });
+    this.expected = m.running ? m.runningSide : this.sides.clockSide(toMove);
   }
 
   /** A new game on this board: the next time the clock starts is a `start` again. */
@@ -172,6 +215,7 @@ export class MirrorClock {
       this.expected = m.runningSide;
       this.out.event({ type: 'start', at, by });
     } else if (this.started) {
+      if (this.unreachable) this.resync(m, at);
       const finalFlag = m.left.finalFlag || m.right.finalFlag;
       if (m.running) {
         if (this.paused) {
@@ -215,7 +259,8 @@ export class MirrorClock {
    */
   compare(state: GameState, toleranceMs = 1000): ClockAlert | undefined {
     const last = this.last;
-    if (!last || state.status === 'waiting') return undefined;
+    // An unheard clock has no reading to compare: its next one resyncs the engine.
+    if (!last || state.status === 'waiting' || this.unreachable) return undefined;
     for (const side of ['white', 'black'] as const) {
       const runs = state.status === 'running' && state.toMove === side;
       const engineMs = state.remainingMs[side] - (runs ? last.at - state.asOf : 0);

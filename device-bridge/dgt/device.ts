@@ -1,5 +1,5 @@
 // A DGT e-board with its clock as one `ClockDevice`: session (serial link) + clock role + board moves.
-import type { ClockAlert, EventActor, GameState, Side } from '../../clock-engine/index.ts';
+import type { ClockAlert, EventActor, GameState, Side, TimeControl } from '../../clock-engine/index.ts';
 import type { ClockDevice, ClockRole, DeviceListener, DeviceMessage } from '../device.ts';
 import { after, type CancelTimer } from '../scheduler.ts';
 import { HostClock, MirrorClock, SideMap, type LastReading, type RoleOutput, type WhiteSide } from './clock-roles.ts';
@@ -20,6 +20,12 @@ export interface DgtDeviceOptions extends DgtSessionOptions {
   readonly pressed?: Side;
   /** A resumed game: the presses the journal has without their board moves (PositionTracker's `unreadPresses`). */
   readonly unreadPresses?: number;
+  /**
+   * The time control of the game on the board now (mirror role; asked when needed, since the board's next
+   * game may have another): the presses made while the clock could not be heard are counted from its first
+   * reading after with it. Without it only the lever's press is seen.
+   */
+  readonly timeControl?: () => TimeControl | undefined;
   /** Board stability window before a position is read (ms). */
   readonly stableMs?: number;
   /** How long a stable move waits for its clock press (ms). */
@@ -116,11 +122,13 @@ export function createDgtDevice(options: DgtDeviceOptions): DgtDevice {
     ...(options.unreadPresses ? { unreadPresses: options.unreadPresses } : {}),
   });
   const pressed = (side: Side) => tracker.clockPressed(side);
-  const mirror = options.role === 'mirror' ? new MirrorClock(sides, actor, out, pressed) : undefined;
+  const mirror = options.role === 'mirror' ? new MirrorClock(sides, actor, out, pressed, undefined, options.timeControl) : undefined;
   const host = options.role === 'host' ? new HostClock(sides, actor, out, pressed) : undefined;
 
   const onSession = (e: SessionEvent) => {
     if (e.type === 'connection') {
+      // The engine hears first that the clock keeping the time is out of reach (no flag from its guess).
+      if (e.state === 'silent' || e.state === 'disconnected') mirror?.lost(e.at, e.detail);
       emit({ type: 'connection', state: e.state, ...(e.detail ? { detail: e.detail } : {}) });
     } else if (e.type === 'decodeError') {
       inputError(e.at, `DGT ${e.error.reason}: ${e.error.detail} [${e.error.bytes}]`);

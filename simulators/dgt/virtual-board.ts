@@ -39,6 +39,8 @@ export interface VirtualDgtBoardOptions {
   readonly leftMs?: number;
   readonly rightMs?: number;
   readonly incrementMs?: number;
+  /** The clock's second period (VirtualClockOptions.nextPeriod). */
+  readonly nextPeriod?: { readonly moves: number; readonly addMs: number };
   readonly leverHigh?: ClockSide;
   /** How long the clock takes to acknowledge a clock command. */
   readonly ackDelayMs?: number;
@@ -89,6 +91,7 @@ export class VirtualDgtBoard {
       ...(options.leftMs !== undefined ? { leftMs: options.leftMs } : {}),
       ...(options.rightMs !== undefined ? { rightMs: options.rightMs } : {}),
       ...(options.incrementMs !== undefined ? { incrementMs: options.incrementMs } : {}),
+      ...(options.nextPeriod ? { nextPeriod: options.nextPeriod } : {}),
       ...(options.leverHigh ? { leverHigh: options.leverHigh } : {}),
       onChange: () => this.clockChanged(),
     });

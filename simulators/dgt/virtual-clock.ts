@@ -12,6 +12,11 @@ export interface VirtualClockOptions {
   readonly rightMs?: number;
   /** Fischer increment credited to the side that presses (time-per-move indicator on). */
   readonly incrementMs?: number;
+  /**
+   * A two-period mode (a DGT 3000's "40 moves in 90 min, then 30 min"): the clock counts each side's
+   * presses and adds `addMs` to a side at its `moves`-th press.
+   */
+  readonly nextPeriod?: { readonly moves: number; readonly addMs: number };
   /** Side whose lever is up at power-on (that clock runs on start). */
   readonly leverHigh?: ClockSide;
   /** Called whenever something the clock reports changed (press, start/stop, flag, set). */
@@ -41,6 +46,8 @@ export class VirtualClock {
   private leverToggles = true;
   private expiry: unknown;
   readonly incrementMs: number;
+  /** Presses each side made while the clock ran (the DGT 3000's move counter). */
+  private readonly counted: Record<ClockSide, number> = { left: 0, right: 0 };
   /** Text on the display (DGT 3000 ASCII / XL segments), or undefined when it shows the times. */
   text: string | undefined;
 
@@ -70,6 +77,11 @@ export class VirtualClock {
     return this.running ? this.runs : undefined;
   }
 
+  /** The presses the clock counted on `side` (its move counter). */
+  moves(side: ClockSide): number {
+    return this.counted[side];
+  }
+
   side(side: ClockSide): ClockSideState {
     const elapsed = this.running && side === this.runs ? this.options.scheduler.now() - this.since : 0;
     return { ms: Math.max(0, this.ms[side] - elapsed), flag: false, finalFlag: this.finalFlag[side] };
@@ -89,7 +101,11 @@ export class VirtualClock {
     this.settle();
     this.leverUp = other(side);
     if (this.leverToggles) {
-      if (this.running) this.ms[side] += this.incrementMs;
+      if (this.running) {
+        this.ms[side] += this.incrementMs;
+        this.counted[side]++;
+        if (this.counted[side] === this.options.nextPeriod?.moves) this.ms[side] += this.options.nextPeriod.addMs;
+      }
       this.runs = this.leverUp;
     }
     this.changed();

@@ -35,6 +35,7 @@ const ON_A_BOARD = [
   'flagClaim',
   'quickplayClaim',
   'quickplayDecision',
+  'enterMissedMoves',
   'dismiss',
   'enterResult',
   'confirmResult',

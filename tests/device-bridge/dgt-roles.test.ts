@@ -11,7 +11,7 @@ import {
   type ClockTimesMessage,
   type WhiteSide,
 } from '../../device-bridge/internal.ts';
-import type { ClockEvent, GameState } from '../../clock-engine/index.ts';
+import { gameConfig, replayGame, type ClockEvent, type GameState, type TimeControl } from '../../clock-engine/internal.ts';
 
 const S = ClockStatus;
 function clock(leftMs: number, rightMs: number, status: number, flags: { left?: boolean; right?: boolean } = {}): ClockTimesMessage {
@@ -210,5 +210,52 @@ describe('host role', () => {
     host.clock(clock(99_000, 100_000, rightRuns), 2_000);
     expect(summary(events)).toEqual(['1000 press white undefined/undefined', '1100 press black undefined/undefined']);
     expect(calls).toEqual(["lever pressed on the left side while the game's clock is not running"]);
+  });
+});
+
+describe('mirror role: the clock unreachable, and heard again', () => {
+  // 3 min + 30 s a move, credited before the move as a DGT clock does: both start at 3:30.
+  const config = gameConfig('180+30', { timekeeper: 'device', category: 'blitz' });
+  const dgt = { kind: 'device', deviceId: 'dgt:1' } as const;
+  const unplugged = (timeControl: () => TimeControl | undefined) => {
+    const events: ClockEvent[] = [];
+    const pressed: string[] = [];
+    const m = new MirrorClock(
+      new SideMap('left'),
+      dgt,
+      { event: (e) => events.push(e), arbiterCall: () => {} },
+      (side) => pressed.push(side),
+      undefined,
+      timeControl,
+    );
+    m.clock(clock(210_000, 210_000, leftRuns), 0);
+    m.follow(replayGame(config, events));
+    m.lost(5_000, 'unplugged');
+    return { m, events, pressed };
+  };
+
+  it('tells the engine at once, then turns the presses the times show into presses before taking the reading', () => {
+    const { m, events, pressed } = unplugged(() => config.timeControl);
+    expect(events.at(-1)).toEqual({ type: 'clockUnreachable', at: 5_000, by: dgt, detail: 'unplugged' });
+    // At the board: White pressed at 8 s (3:52 after his 30 s), Black at 12 s (3:56); White runs at 15 s.
+    m.clock(clock(229_000, 236_000, leftRuns), 15_000);
+    expect(events.slice(2)).toEqual([
+      { type: 'press', side: 'white', at: 15_000, by: dgt, unseen: true },
+      { type: 'press', side: 'black', at: 15_000, by: dgt, unseen: true, reading: { white: 229_000, black: 236_000 } },
+      { type: 'clockReading', reading: { white: 229_000, black: 236_000 }, toMove: 'white', at: 15_000, by: dgt },
+    ]);
+    expect(pressed).toEqual(['white', 'black']);
+    // Heard again: the next reading is an ordinary one.
+    m.clock(clock(228_000, 236_000, leftRuns), 16_000);
+    expect(events).toHaveLength(5);
+  });
+
+  it('without the time control only the lever speaks, and the reading says the presses were not counted', () => {
+    const { m, events, pressed } = unplugged(() => undefined);
+    m.clock(clock(229_000, 236_000, leftRuns), 15_000);
+    expect(events.slice(2)).toEqual([
+      { type: 'clockReading', reading: { white: 229_000, black: 236_000 }, toMove: 'white', at: 15_000, by: dgt, uncounted: true },
+    ]);
+    expect(pressed).toEqual([]);
   });
 });

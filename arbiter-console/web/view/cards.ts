@@ -66,6 +66,7 @@ function card(ctrl: ConsoleCtrl, clocks: ClockPainter, b: BoardView, alerted: bo
         hl('span', b.period.white === b.period.black ? `period ${b.period.white}` : `periods: White ${b.period.white}, Black ${b.period.black}`),
         b.flag && hl('span', `flag: ${b.flag.side}`),
         b.device && hl('span', `${b.device.kind} ${b.device.connection}`),
+        b.clockUnreachable && hl('span.alert', { attrs: { 'data-clock-unreachable': '' } }, 'clock unreachable'),
         b.host && !b.host.reachable && hl('span.alert', { attrs: { 'data-host': b.host.id } }, `host ${b.host.id} unreachable`),
         penalties && hl('span', penalties),
         alerted && hl('span', '⚠ needs attention'),

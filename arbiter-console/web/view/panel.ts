@@ -92,6 +92,16 @@ async function submit(ctrl: ConsoleCtrl, b: BoardView, e: Event): Promise<void> 
       command = { type: 'quickplayDecision', board, decision, ...(decision === 'postpone' ? { extraTime: extra === '2' } : {}) };
       break;
     }
+    case 'enterMissedMoves':
+      // Move numbers ("12." or "12...") may be typed with the moves, as on a scoresheet.
+      command = {
+        type: 'enterMissedMoves',
+        board,
+        moves: get('moves')
+          .split(/\s+/)
+          .filter((m) => m !== '' && !/^\d+\.+$/.test(m)),
+      };
+      break;
   }
   if (!command) return;
   const question =
@@ -351,6 +361,27 @@ export function panelView(ctrl: ConsoleCtrl, clocks: ClockPainter): VNode | fals
             ],
             hl('button', { attrs: { 'data-command': 'setPosition' } }, 'Set position'),
           ),
+          b.unreadStretch &&
+            form(
+              ctrl,
+              b,
+              'enterMissedMoves',
+              'enter the missed moves',
+              `Missed moves (played while the board was not read, from ${b.unreadStretch.before} to ${b.unreadStretch.after})`,
+              [
+                hl('input.moves', {
+                  attrs: {
+                    name: 'moves',
+                    required: true,
+                    maxlength: '2000',
+                    spellcheck: 'false',
+                    placeholder: 'SAN from the position before, e.g. Nf3 Nc6 Bb5',
+                    'aria-label': 'missed moves',
+                  },
+                }),
+              ],
+              hl('button', { attrs: { 'data-command': 'enterMissedMoves' } }, 'Enter moves'),
+            ),
           form(
             ctrl,
             b,
