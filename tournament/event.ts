@@ -83,6 +83,12 @@ export const prizeSchema = z.strictObject({
   places: z.array(money),
   /** How tied players share: pooled equally, Hort (half kept, half pooled), or by tie-break order. */
   sharing: z.enum(['equal', 'hort', 'tiebreak']),
+  /**
+   * What a shared prize is paid in: whole cents (default), or multiples of 10 (the SA Open's "rounding
+   * to the nearest 10"). Either way every split adds up to its fund exactly (tournament/prizes.ts,
+   * largest remainder; docs/tournament-rules.md).
+   */
+  rounding: z.enum(['cent', 'ten']).optional(),
   /** A player gets at most one prize, the highest. */
   onePerPlayer: z.boolean().default(true),
   /** No prize for a player who withdraws or loses a game by forfeit. */
