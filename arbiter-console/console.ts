@@ -19,7 +19,7 @@ import { seatFor } from './desk/index.ts';
 import { playoffSeatFor } from './desk/index.ts';
 import { hallBoardNumbers, type ZeitnotEvent } from '../tournament/index.ts';
 import { startAutopilot } from './simulation/index.ts';
-import { simulateEvent } from './simulation/index.ts';
+import { entryRatings, simulateEvent } from './simulation/index.ts';
 import { realClock, resumeAt, type HallClock } from './hall/index.ts';
 import { builtPage } from './server/index.ts';
 
@@ -210,6 +210,7 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
       seed: options.simulate.seed ?? event.id,
       boards: options.simulate.boards,
       hardware: options.simulate.hardware ?? 'none',
+      ratingOf: entryRatings(event),
       withDevice: new Set(devices.map((d) => d.device.boardId)),
       ...(options.simulate.late ? { late: options.simulate.late } : {}),
     });
