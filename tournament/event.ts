@@ -142,6 +142,8 @@ export const sectionSchema = z.strictObject({
    * the arbiter decides otherwise" (lateArrivalOf).
    */
   lateArrival: z.enum(['forfeit', 'arbiter-decides']).optional(),
+  /** The regulations' article that says so (cited with the forfeit in the game's result), e.g. "Regulation 1". */
+  lateArrivalRule: z.string().min(1).optional(),
   /**
    * Rapid and blitz games of the section, playoffs included: whether supervision is adequate in the
    * Laws' sense (L2009 A.3/B.2, L2018 A.3/B.3, L2023 A.4/B.2) or not (L2009 A.4/B.3, L2018 A.4/B.4,
