@@ -4,6 +4,7 @@
 export { clockEventTypes, deviceFlagGraceMs, moveInProgress } from './clock-state.ts';
 export { advanceTo, applyClockEvent, type Deadline, initialGameState, nextDeadline, noDeadlineBy, remainingAt } from './fold.ts';
 export { gameConfig } from './game-config.ts';
+export { flagNeedsClaim } from './laws.ts';
 export { createGameClock, type GameClock, type GameClockInput, gameClockLogic } from './machine.ts';
 export { readPgnGames } from './pgn-clock.ts';
 export { presetAmbiguity, timeControlPresets } from './presets.ts';

@@ -6,7 +6,7 @@
 // Everything they do goes through the journal like a device's events, so a restarted console picks up
 // the games where the journal left them.
 import { Chess } from 'chess.js';
-import type { GameConfig, Side } from '../../clock-engine/index.ts';
+import { flagNeedsClaim, type GameConfig, type Side } from '../../clock-engine/index.ts';
 import { createDgtDevice, type DgtDevice } from '../../device-bridge/index.ts';
 import {
   mockBoardLink,
@@ -137,6 +137,7 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
       ...(blackRating !== undefined ? { blackRating } : {}),
       category: board.config.category,
       drawOfferMinMove: board.config.drawOfferMinMove,
+      flagFalls: !flagNeedsClaim(board.config),
     });
     scripts.set(id, startPlannedGame({ seed: `${options.seed}/${id}`, thinkMs: onDgt && !options.thinkMs ? dgtThink : think, plan }));
     if (onDgt) {

@@ -28,6 +28,11 @@ export interface PlanInput {
   readonly category: GameCategory;
   /** The event's draw-offer rule (GameConfig.drawOfferMinMove): no agreement before this move. */
   readonly drawOfferMinMove: number;
+  /**
+   * False where a fallen flag counts only when the opponent claims it (L2009 rapid and blitz without
+   * adequate supervision): there a loser resigns instead of waiting for a flag nobody calls.
+   */
+  readonly flagFalls?: boolean;
 }
 
 /** Draws between equal ratings, by FIDE category: classical about a third, rapid and blitz fewer. */
@@ -68,7 +73,8 @@ export function planGame(random: Random, input: PlanInput): GamePlan {
   const result: PlannedResult = loser === 'black' ? '1-0' : '0-1';
   const e = random.next();
   const shares = DECISIVE_ENDINGS[input.category];
-  const ending: GameEnding = e < shares.checkmate ? 'checkmate' : e < shares.checkmate + shares.flag ? 'flag' : 'resignation';
+  const flag = e >= shares.checkmate && e < shares.checkmate + shares.flag;
+  const ending: GameEnding = e < shares.checkmate ? 'checkmate' : flag && input.flagFalls !== false ? 'flag' : 'resignation';
   // White is to move after an even number of plies.
   const loserToMove = (plies: number): number => (loser === 'white' ? plies - (plies % 2) : plies - (plies % 2) + 1);
   const span = ending === 'checkmate' ? random.int(100, 160) : ending === 'flag' ? random.int(60, 120) : random.int(50, 130);

@@ -85,6 +85,20 @@ describe('game plans', () => {
     expect([strongerWon, decisive.length]).toEqual([357, 393]);
   });
 
+  it('where a flag counts only on a claim (L2009 blitz, inadequate supervision), a planned flag is a resignation', () => {
+    const random = (seed: string) => seededRandom(seed);
+    const input = { whiteRating: 2500, blackRating: 2500, category: 'blitz', drawOfferMinMove: 0 } as const;
+    const flags = Array.from({ length: 200 }, (_, i) => planGame(random(`claim/${i}`), input)).filter((p) => p.ending === 'flag');
+    expect(flags.length).toBeGreaterThan(0);
+    for (let i = 0; i < 200; i += 1) {
+      const free = planGame(random(`claim/${i}`), input);
+      const claimed = planGame(random(`claim/${i}`), { ...input, flagFalls: false });
+      // The same result; only the way it ends (and so its last ply) changes.
+      expect([claimed.result, claimed.ending]).toEqual([free.result, free.ending === 'flag' ? 'resignation' : free.ending]);
+      if (free.ending !== 'flag') expect(claimed).toEqual(free);
+    }
+  });
+
   it('playoff games (blitz, equal players): either colour wins, fewer draws', () => {
     const blitz = plans('playoff', 200, 'blitz', () => [2500, 2500]);
     // Bounds: each colour wins 30-55 %, draws 10-25 %.
