@@ -4,7 +4,7 @@
 // by resignation, agreement after move 30, mate and flag. Without virtual hardware and accelerated so
 // that it takes seconds; the games (seeded plans, chess.js moves) are the demo's. 500x keeps the round's
 // results exact on a loaded machine (a stall of 1 s real is 8 min of game time, less than any clock
-// left); the whole event runs at 2000x and is held to bounds.
+// left); the whole event runs at 1000x and is held to bounds.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,7 +84,7 @@ describe('simulated results', () => {
       port: 0,
       noPage: true,
       event,
-      scale: 2000,
+      scale: 1000,
       autoStart: true,
       autopilot: { confirm: true, playoff: true },
       simulate: { boards: 'all', seed: 'cairns-results', hardware: 'none' },
@@ -96,11 +96,19 @@ describe('simulated results', () => {
     expect(games).toHaveLength(45);
     const count = (f: (g: Game) => boolean) => games.filter(f).length;
     const draws = count((g) => g.result === '1/2-1/2');
-    // Bounds (45 games between ratings 2380-2560): draws 8-24, each colour at least 8 wins.
-    expect(draws).toBeGreaterThanOrEqual(8);
-    expect(draws).toBeLessThanOrEqual(24);
-    expect(count((g) => g.result === '1-0')).toBeGreaterThanOrEqual(8);
-    expect(count((g) => g.result === '0-1')).toBeGreaterThanOrEqual(8);
+    const tally = JSON.stringify(games.map((g) => `${g.result} ${kind(g.termination)}`).sort());
+    // Bounds (45 games between ratings 2380-2560; about 14 draws, 17 White wins, 14 Black wins expected):
+    // three standard deviations, since a machine stalled for seconds can still let a clock run out.
+    expect(draws, tally).toBeGreaterThanOrEqual(5);
+    expect(draws, tally).toBeLessThanOrEqual(27);
+    expect(
+      count((g) => g.result === '1-0'),
+      tally,
+    ).toBeGreaterThanOrEqual(6);
+    expect(
+      count((g) => g.result === '0-1'),
+      tally,
+    ).toBeGreaterThanOrEqual(5);
     const kinds = new Set(games.map((g) => kind(g.termination)));
     expect(kinds.has('resignation') && kinds.has('agreement')).toBe(true);
     // The Cairns Cup's 30-move rule: no agreement before move 30 (60 plies).
