@@ -20,7 +20,7 @@ import { playoffSeatFor } from './desk/index.ts';
 import { hallBoardNumbers, type ZeitnotEvent } from '../tournament/index.ts';
 import type { ClockDevice } from '../device-bridge/index.ts';
 import { startAutopilot } from './simulation/index.ts';
-import { simulateEvent } from './simulation/index.ts';
+import { entryRatings, simulateEvent } from './simulation/index.ts';
 import { realClock, resumeAt, type HallClock } from './hall/index.ts';
 import { builtPage } from './server/index.ts';
 
@@ -213,6 +213,7 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
       seed: options.simulate.seed ?? event.id,
       boards: options.simulate.boards,
       hardware: options.simulate.hardware ?? 'none',
+      ratingOf: entryRatings(event),
       // A board given a --device is the device's, connected or not: virtual players on it would play a game its real board does not show.
       withDevice: new Set((options.devices ?? []).map((spec) => spec.board)),
       ...(options.simulate.late ? { late: options.simulate.late } : {}),

@@ -465,6 +465,8 @@ export function defaultTimeExpired(config: GameConfig, s: GameState, at: number)
     return alert(paused, { code: 'default-time-expired', at, message: `${who} absent at the end of the default time (${article}): arbiter decides` });
   }
   const result: GameResult = absent.length === 2 ? '---' : absent[0] === 'white' ? '--+' : '+--';
-  const ended = alert(marked, { code: 'default-time-expired', at, message: `${who} absent at the end of the default time: forfeit (${article})` });
-  return finish(config, ended, result, `default time expired (${article})`);
+  // The event's regulation makes it a forfeit where the Laws might leave it to the arbiter: cite it first.
+  const why = config.lateArrivalRule ? `${config.lateArrivalRule}; ${article}` : article;
+  const ended = alert(marked, { code: 'default-time-expired', at, message: `${who} absent at the end of the default time: forfeit (${why})` });
+  return finish(config, ended, result, `default time expired (${why})`);
 }

@@ -57,6 +57,11 @@ export interface GameConfig {
   /** What happens when the default time passes with a player absent. */
   readonly lateArrival: 'forfeit' | 'arbiter-decides';
   /**
+   * The article of the event's regulations that sets `lateArrival` (Cairns Cup 2019: "Regulation 1"),
+   * cited with the forfeit: there the regulation decides, not the Laws' default. Absent: the Laws'.
+   */
+  readonly lateArrivalRule?: string;
+  /**
    * Where the default time ends, as the event's regulations word it (docs/clock-rules.md):
    * - 'more-than' (default; the Laws: L2009 6.6 a "more than the default time after the scheduled
    *   start", L2018/L2023 6.7.1 "after the default time"; the three events' regulations "more than 30

@@ -31,6 +31,7 @@ export function sectionGameConfig(event: ZeitnotEvent, sectionId: string, start:
     defaultTimeMs: section.defaultTimeMinutes * 60_000,
     defaultTimeBoundary: section.defaultTimeBoundary,
     lateArrival: lateArrivalOf(event, section),
+    ...(section.lateArrival !== undefined && section.lateArrivalRule !== undefined ? { lateArrivalRule: section.lateArrivalRule } : {}),
     lawsEdition: lawsEdition[event.lawsEdition],
     drawOfferMinMove: event.drawRule?.minMoves ?? 0,
     quickplayClaim: quickplayFinishOf(event, section),

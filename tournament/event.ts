@@ -83,6 +83,12 @@ export const prizeSchema = z.strictObject({
   places: z.array(money),
   /** How tied players share: pooled equally, Hort (half kept, half pooled), or by tie-break order. */
   sharing: z.enum(['equal', 'hort', 'tiebreak']),
+  /**
+   * What a shared prize is paid in: whole cents (default), or multiples of 10 (the SA Open's "rounding
+   * to the nearest 10"). Either way every split adds up to its fund exactly (tournament/prizes.ts,
+   * largest remainder; docs/tournament-rules.md).
+   */
+  rounding: z.enum(['cent', 'ten']).optional(),
   /** A player gets at most one prize, the highest. */
   onePerPlayer: z.boolean().default(true),
   /** No prize for a player who withdraws or loses a game by forfeit. */
@@ -136,6 +142,8 @@ export const sectionSchema = z.strictObject({
    * the arbiter decides otherwise" (lateArrivalOf).
    */
   lateArrival: z.enum(['forfeit', 'arbiter-decides']).optional(),
+  /** The regulations' article that says so (cited with the forfeit in the game's result), e.g. "Regulation 1". */
+  lateArrivalRule: z.string().min(1).optional(),
   /**
    * Rapid and blitz games of the section, playoffs included: whether supervision is adequate in the
    * Laws' sense (L2009 A.3/B.2, L2018 A.3/B.3, L2023 A.4/B.2) or not (L2009 A.4/B.3, L2018 A.4/B.4,

@@ -48,6 +48,7 @@ const cairnsCup2019: EventInput = {
       // Regulation 1: "Players more than 30 (thirty) minutes late for a round shall forfeit that round"
       // (the Laws 2018 would leave it to the arbiter: 6.7.1 "unless the arbiter decides otherwise").
       lateArrival: 'forfeit',
+      lateArrivalRule: 'Cairns Cup Regulation 1: more than 30 minutes late, forfeit',
       schedule: daily(2019, 2, 6, 9, '13:00', '-06:00', [10, 14]),
       players: field('Cairns player', 10, 2560, 20, 'USA'),
       tiebreaks: ['DE', 'BPG', 'KS', 'SB', 'WON'],
@@ -95,6 +96,7 @@ const donostiaGroup = (id: string, name: string, time: string, top: number, pref
   defaultTimeMinutes: 60,
   // Art. 6: "Players who arrive at the chessboard more than 60 minutes after the scheduled start will lose their games".
   lateArrival: 'forfeit',
+  lateArrivalRule: 'Donostia Art. 6: more than 60 minutes late, loss',
   // Art. 3-5: 16:30 or 17:00, the last round at 16:00. Rest day (12 July) illustrative.
   schedule: [...daily(2009, 7, 7, 8, time, '+02:00', [12]), '2009-07-16T16:00:00+02:00'],
   players: field(prefix, 10, top, 25, 'ESP'),
@@ -193,6 +195,7 @@ const saOpen2009: EventInput = {
       defaultTimeMinutes: 30,
       // "Any player arriving more than 30 minutes late after the scheduled start of a game WILL LOSE the game on default."
       lateArrival: 'forfeit',
+      lateArrivalRule: 'SA Open regulations: more than 30 minutes late, loss by default',
       schedule: saOpenSchedule,
       players: saOpenField(),
       teams: [
@@ -229,6 +232,7 @@ const saOpen2009: EventInput = {
       quickplayFinish: true,
       defaultTimeMinutes: 30,
       lateArrival: 'forfeit',
+      lateArrivalRule: 'SA Open regulations: more than 30 minutes late, loss by default',
       schedule: saOpenSchedule,
       players: Array.from({ length: 20 }, (_, i) => ({
         id: i + 1,

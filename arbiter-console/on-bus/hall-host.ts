@@ -20,7 +20,7 @@ import {
 } from '../../bus/index.ts';
 import { hallBoardNumbers, type ZeitnotEvent } from '../../tournament/index.ts';
 import type { DeviceSpec, OpenedDevice } from '../devices/index.ts';
-import { simulateEvent } from '../simulation/index.ts';
+import { entryRatings, simulateEvent } from '../simulation/index.ts';
 import { publishJournal, readIntoJournal, readOpening, sameEvent, type HostAnswer } from './hall-bus.ts';
 import { startDevices } from '../devices/index.ts';
 import { PlayingHall } from '../hall/index.ts';
@@ -152,6 +152,7 @@ async function openHallHost(options: HallHostOptions, teardown: Teardown): Promi
       seed: options.simulate.seed ?? event.id,
       boards: options.simulate.boards,
       hardware: options.simulate.hardware,
+      ratingOf: entryRatings(event),
       withDevice: new Set([...(options.devices ?? []).map((d) => d.board), ...notHere]),
     });
     simulation = running;

@@ -2,7 +2,17 @@
 // the previous round's players leave and a new simulation (simulation.ts) plays the new round's boards.
 import type { PlayingHall } from '../hall/index.ts';
 import type { Round } from '../contract/index.ts';
+import type { ZeitnotEvent } from '../../tournament/index.ts';
 import { simulateRound, type LateArrival, type Simulation } from './simulation.ts';
+
+/**
+ * The players' ratings for the games' plans: FIDE, else national, as entered, by section and pairing
+ * number; a playoff's hall section (`<section>/playoff`) is its section's.
+ */
+export function entryRatings(event: ZeitnotEvent): (section: string, player: number) => number | undefined {
+  const bySection = new Map(event.sections.map((s) => [s.id, new Map(s.players.map((p) => [p.id, p.fideRating ?? p.nationalRating]))]));
+  return (section, player) => bySection.get(section.split('/')[0] ?? section)?.get(player);
+}
 
 export interface EventSimulationOptions {
   readonly seed: string;
@@ -13,6 +23,8 @@ export interface EventSimulationOptions {
   readonly withDevice: ReadonlySet<string>;
   /** Late arrivals of the first round seated (the demo's). */
   readonly late?: readonly LateArrival[];
+  /** A player's rating by section and pairing number (entryRatings), for the games' plans. */
+  readonly ratingOf?: (section: string, player: number) => number | undefined;
 }
 
 export function simulateEvent(hall: PlayingHall, options: EventSimulationOptions): { readonly ready: Promise<void>; stop(): Promise<void> } {
@@ -37,7 +49,13 @@ export function simulateEvent(hall: PlayingHall, options: EventSimulationOptions
       first = false;
       running.set(section, {
         round,
-        simulation: simulateRound(hall, { seed: `${options.seed}/${section}/${round.round}`, boards, hardware: options.hardware, ...(late ? { late } : {}) }),
+        simulation: simulateRound(hall, {
+          seed: `${options.seed}/${section}/${round.round}`,
+          boards,
+          hardware: options.hardware,
+          ...(late ? { late } : {}),
+          ...(options.ratingOf ? { ratingOf: options.ratingOf } : {}),
+        }),
       });
     }
   };

@@ -2,5 +2,5 @@
 // autopilot that runs an event's rounds, and the demo's late arrivals.
 export { startAutopilot } from './autopilot.ts';
 export { demoLateArrivals } from './demo.ts';
-export { simulateEvent } from './event-simulation.ts';
+export { entryRatings, simulateEvent } from './event-simulation.ts';
 export { type LateArrival, simulateRound, type Simulation } from './simulation.ts';

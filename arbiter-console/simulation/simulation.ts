@@ -1,11 +1,23 @@
 // A simulated round: seeded virtual players (simulators part) make legal moves and press the clocks of
 // boards that have no device, in the console's (possibly accelerated) time. A player may arrive late.
+// Each game ends as its plan (simulators' planGame: the players' ratings, the time control, the event's
+// draw-offer rule) says: the loser resigns, stops moving until his flag falls, or is mated, or the
+// players agree a draw after move 30, unless the moves end the game on the board first.
 // Everything they do goes through the journal like a device's events, so a restarted console picks up
 // the games where the journal left them.
 import { Chess } from 'chess.js';
-import type { Side } from '../../clock-engine/index.ts';
+import { flagNeedsClaim, type GameConfig, type Side } from '../../clock-engine/index.ts';
 import { createDgtDevice, type DgtDevice } from '../../device-bridge/index.ts';
-import { mockBoardLink, startSeededGame, VirtualDgtBoard, type ThinkTime, type VirtualGame } from '../../simulators/index.ts';
+import {
+  mockBoardLink,
+  planGame,
+  seededRandom,
+  startPlannedGame,
+  VirtualDgtBoard,
+  WAITING_FOR_FLAG,
+  type ThinkTime,
+  type VirtualGame,
+} from '../../simulators/index.ts';
 import type { Board } from '../hall/index.ts';
 import { pressWithoutMove, unreadPresses } from '../devices/index.ts';
 import type { PlayingHall } from '../hall/index.ts';
@@ -31,6 +43,8 @@ export interface SimulationOptions {
    * are journaled directly.
    */
   readonly hardware?: 'dgt' | 'none';
+  /** A player's rating by section and pairing number (the event's), for the games' plans; unknown: equal. */
+  readonly ratingOf?: (section: string, player: number) => number | undefined;
 }
 
 export interface Simulation {
@@ -40,6 +54,28 @@ export interface Simulation {
 /** Classical-looking thinking: mostly a minute or so, a long tail of deep thinks. */
 const CLASSICAL_MAX_MS = 15 * 60_000;
 export const classicalThink: ThinkTime = { kind: 'lognormal', medianMs: 45_000, sigma: 0.9, minMs: 2_000, maxMs: CLASSICAL_MAX_MS };
+
+/**
+ * Thinking that fits the time control: a classical game keeps classicalThink; a faster one thinks in
+ * proportion to what the clock gives for some 70 moves (base plus 60 increments), half of that typical.
+ */
+function thinkFor(config: GameConfig, classical: ThinkTime): ThinkTime {
+  if (config.category === 'standard') return classical;
+  const first = config.timeControl.periods[0];
+  const bonus = first?.bonus.kind === 'increment' || first?.bonus.kind === 'delay' ? first.bonus.ms : 0;
+  const perMoveMs = (Math.min(first?.baseMs.white ?? 0, first?.baseMs.black ?? 0) + 60 * bonus) / 70;
+  return {
+    kind: 'lognormal',
+    medianMs: Math.round(perMoveMs / 2),
+    sigma: 0.9,
+    minMs: Math.min(1_000, Math.round(perMoveMs / 4)),
+    maxMs: Math.round(perMoveMs * 4),
+  };
+}
+
+/** The typical move of a think time, in ms. */
+const typicalMs = (think: ThinkTime): number =>
+  think.kind === 'lognormal' ? think.medianMs : think.kind === 'fixed' ? think.ms : think.kind === 'uniform' ? (think.minMs + think.maxMs) / 2 : 0;
 
 /** The DGT board's stability window, in real ms. */
 const STABLE_MS = 400;
@@ -84,10 +120,27 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
   const games = new Map(ids.map((id) => [id, hall.boards.get(id)]));
   for (const id of ids) {
     if (!hall.boards.has(id)) throw new Error(`cannot simulate unknown board '${id}'`);
-    const think = options.thinkMs ?? (options.hardware === 'dgt' ? dgtThink : classicalThink);
-    scripts.set(id, startSeededGame({ seed: `${options.seed}/${id}`, thinkMs: think, style: 'random', maxPlies: 220 }));
     const board = hall.boards.get(id)!;
-    if (options.hardware === 'dgt') {
+    const think = options.thinkMs ?? thinkFor(board.config, classicalThink);
+    // A virtual DGT board reads a move once the pieces have stood still for its window, stretched by the
+    // time scale; where that is longer than the typical move this time control leaves (a 5-minute
+    // playoff game at 40x, any game at 5000x), every game would end on a flag: those players' moves are
+    // journaled directly.
+    const onDgt = options.hardware === 'dgt' && dgtThink.minMs! <= typicalMs(think) * 2;
+    const seated = board.round.boards.find((b) => b.id === id);
+    const section = board.round.section ?? '';
+    const rating = (player: number | undefined) => (player === undefined ? undefined : options.ratingOf?.(section, player));
+    const whiteRating = rating(seated?.whiteId);
+    const blackRating = rating(seated?.blackId);
+    const plan = planGame(seededRandom(`${options.seed}/${id}/plan`), {
+      ...(whiteRating !== undefined ? { whiteRating } : {}),
+      ...(blackRating !== undefined ? { blackRating } : {}),
+      category: board.config.category,
+      drawOfferMinMove: board.config.drawOfferMinMove,
+      flagFalls: !flagNeedsClaim(board.config),
+    });
+    scripts.set(id, startPlannedGame({ seed: `${options.seed}/${id}`, thinkMs: onDgt && !options.thinkMs ? dgtThink : think, plan }));
+    if (onDgt) {
       // White on the left; the lever stands up on the side to move (a resumed game: the journal's).
       const leverHigh = board.state.toMove === 'white' ? 'left' : 'right';
       const vboard = new VirtualDgtBoard({ scheduler, clock: 'dgt3000', clockPeriodMs: x(1000), ackDelayMs: x(20), leverHigh });
@@ -156,13 +209,7 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
     const move = script.move(played);
     if (!move) {
       const end = script.outcome;
-      if (end && end.result !== '*' && board.state.status === 'running') {
-        hall.record({
-          kind: 'clock',
-          board: id,
-          event: { type: 'result', result: end.result, termination: end.termination, at: now, by: { kind: 'device', deviceId: deviceId(id) } },
-        });
-      }
+      if (end) finishGame(board, end, now);
       return;
     }
     const side = move.side;
@@ -183,6 +230,21 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
       id,
       setTimeout(() => pump(id), Math.max(1, (next - now) / hall.source.scale)),
     );
+  };
+
+  /** The game's end as its plan (or the board) has it: an agreement is an offer and its acceptance. */
+  const finishGame = (board: Board, end: NonNullable<VirtualGame['outcome']>, at: number): void => {
+    // The loser stops moving, and his clock decides (the engine's flag, or 6.9's draw).
+    if (end.result === '*' || end.termination === WAITING_FOR_FLAG || board.state.status !== 'running') return;
+    const toMove = board.state.toMove;
+    const other: Side = toMove === 'white' ? 'black' : 'white';
+    if (end.termination === 'agreement') {
+      hall.record({ kind: 'clock', board: board.id, event: { type: 'drawOffer', side: other, at, by: { kind: 'player', side: other } } });
+      hall.record({ kind: 'clock', board: board.id, event: { type: 'drawAccept', side: toMove, at, by: { kind: 'player', side: toMove } } });
+      return;
+    }
+    const by = end.termination === 'resignation' ? ({ kind: 'player', side: toMove } as const) : ({ kind: 'device', deviceId: deviceId(board.id) } as const);
+    hall.record({ kind: 'clock', board: board.id, event: { type: 'result', result: end.result, termination: end.termination, at, by } });
   };
 
   const play = (board: Board, san: string, fen: string, side: Side, at: number): void => {

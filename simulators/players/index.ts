@@ -18,3 +18,5 @@ export {
 export { pgnGameScript, splitPgnGames, commandDuration, PgnScriptError, type PgnScriptOptions } from './pgn-script.ts';
 export { createManualScheduler, createRealTimeScheduler, type Scheduler, type ManualScheduler } from './scheduler.ts';
 export { runGameScript, type ScriptRun, type RunScriptOptions } from './run-script.ts';
+export { planGame, resultOdds, DRAW_RATE, type GamePlan, type GameEnding, type GameCategory, type PlanInput, type PlannedResult } from './game-plan.ts';
+export { startPlannedGame, WAITING_FOR_FLAG } from './planned-game.ts';
