@@ -49,6 +49,7 @@ export interface ConsoleOptions {
       | 'deltasPerSecond'
       | 'deltaWindowMs'
       | 'rateLimit'
+      | 'httpRate'
       | 'maxMessageBytes'
       | 'allowedOrigins'
       | 'allowedHosts'
