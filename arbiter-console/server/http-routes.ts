@@ -200,7 +200,7 @@ function feedDepends(ctx: RouteContext, url: URL): readonly unknown[] | undefine
 /** The limits and the cache of one server's HTTP side. */
 export interface HttpServing {
   readonly feeds: FeedCache;
-  /** The HTTP API's bucket per address; the page's own files are not counted against it. */
+  /** The bucket per address of the HTTP API (`/api/*`): the page's own files and /health are not counted. */
   readonly buckets: AddressBuckets;
 }
 
@@ -220,7 +220,8 @@ export function serveRequest(
   if (!(url instanceof URL)) return writeAnswer(res, url, req.method === 'HEAD');
   const path = url.pathname;
   const page = PAGE_PATHS.has(path);
-  if (!page) {
+  // Only the API is counted: the page's own files load at once, and /health is what monitors poll (cheap, never cached).
+  if (path.startsWith('/api/')) {
     const retryAfter = http.buckets.take(req.socket.remoteAddress ?? '');
     if (retryAfter !== undefined) {
       const refusal = json(429, { error: `more than ${http.buckets.rate.perSecond} requests per second from this address; try again in ${retryAfter} s` });

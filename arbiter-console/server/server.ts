@@ -72,7 +72,7 @@ export interface ConsoleServerOptions {
   readonly maxMessageBytes?: number;
   /** Token bucket per connection. */
   readonly rateLimit?: { readonly perSecond: number; readonly burst: number };
-  /** Token bucket per remote address for HTTP requests other than the page's own files (default 10/s, bursts of 60). */
+  /** Token bucket per remote address for the HTTP API, `/api/*` (default 10/s, bursts of 60). */
   readonly httpRate?: AddressRate;
   readonly limits?: Partial<ServerLimits>;
   readonly login?: LoginGateOptions;
@@ -145,7 +145,7 @@ const MAX_BAD_TOKENS = 3;
 /**
  * The HTTP API per address: a relay polling every second uses a tenth of it, a page's history
  * lookups a few tokens, ten relays behind one NAT still fit; a loop on a feed is held to 10 a second
- * (each served from the feeds' cache). The page's own files are not counted (docs/console.md).
+ * (each served from the feeds' cache). The page's own files and /health are not counted (docs/console.md).
  */
 const DEFAULT_HTTP_RATE: AddressRate = { perSecond: 10, burst: 60 };
 
