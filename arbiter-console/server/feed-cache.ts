@@ -29,8 +29,12 @@ export interface FeedCounters {
 
 /** Below this a compressed body saves less than its headers cost. */
 const COMPRESS_FROM_BYTES = 1024;
-/** Request targets kept at once: the query string is the client's to vary, so the cache must not grow with it. */
-const MAX_ENTRIES = 512;
+/**
+ * Feeds kept at once, and their bytes (identity bodies; a compressed form is smaller): enough for every
+ * board's own PGN at 1,000 boards and each section's feeds, bounded whatever targets clients ask for.
+ */
+const MAX_ENTRIES = 4096;
+const MAX_BYTES = 64 << 20;
 
 const etagOf = (body: Buffer): string => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 
@@ -44,6 +48,7 @@ const sameDepends = (a: readonly unknown[], b: readonly unknown[]): boolean => a
 export class FeedCache {
   readonly counters: FeedCounters = { renders: 0, served: 0, notModified: 0 };
   readonly #entries = new Map<string, { readonly depends: readonly unknown[]; readonly rendered: Rendered }>();
+  #bytes = 0;
   /** The page's files are fixed for the server's life: rendered once, by identity of their bytes. */
   readonly #fixed = new WeakMap<Buffer, Rendered>();
 
@@ -57,12 +62,22 @@ export class FeedCache {
     const answer = render();
     this.counters.renders += 1;
     const made = rendered(answer);
-    this.#entries.delete(target);
+    this.#drop(target);
     if (answer.status === 200) {
-      if (this.#entries.size >= MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!);
+      // The oldest rendering goes first: a feed rendered again after a change is the newest.
+      while (this.#entries.size > 0 && (this.#entries.size >= MAX_ENTRIES || this.#bytes + made.body.length > MAX_BYTES))
+        this.#drop(this.#entries.keys().next().value!);
       this.#entries.set(target, { depends, rendered: made });
+      this.#bytes += made.body.length;
     }
     return made;
+  }
+
+  #drop(target: string): void {
+    const kept = this.#entries.get(target);
+    if (!kept) return;
+    this.#bytes -= kept.rendered.body.length;
+    this.#entries.delete(target);
   }
 
   /** A page file: its Buffer never changes, so its ETag and compressed forms are made once. */

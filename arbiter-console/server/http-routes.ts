@@ -197,6 +197,15 @@ function feedDepends(ctx: RouteContext, url: URL): readonly unknown[] | undefine
   return undefined;
 }
 
+/** The query parameters a feed reads: any other is the client's own (a cache buster) and names the same feed. */
+const FEED_PARAMS = ['section', 'round', 'tiebreaks'] as const;
+
+/** Which feed a URL asks for: its path and the parameters the routes read, in one order. */
+function feedTarget(url: URL): string {
+  const params = FEED_PARAMS.flatMap((name) => url.searchParams.getAll(name).map((value) => `${name}=${encodeURIComponent(value)}`));
+  return params.length > 0 ? `${url.pathname}?${params.join('&')}` : url.pathname;
+}
+
 /** The limits and the cache of one server's HTTP side. */
 export interface HttpServing {
   readonly feeds: FeedCache;
@@ -230,7 +239,7 @@ export function serveRequest(
   }
   const depends = feedDepends(ctx, url);
   const render = (): Answer => routeAnswer(ctx, url);
-  const feed = depends ? http.feeds.feed(`${path}${url.search}`, depends, render) : page ? http.feeds.fixed(render()) : rendered(render());
+  const feed = depends ? http.feeds.feed(feedTarget(url), depends, render) : page ? http.feeds.fixed(render()) : rendered(render());
   http.feeds.counters.served += 1;
   if (feed.status !== 200) return writeAnswer(res, { status: feed.status, type: feed.type, body: feed.body, headers: feed.headers }, req.method === 'HEAD');
   const coding = compressible(feed) ? chooseCoding(req.headers['accept-encoding']) : 'identity';

@@ -92,6 +92,8 @@ describe('the feeds over HTTP', () => {
     const second = await get('/api/pgn', {}, '127.0.0.4');
     expect(second.body.equals(first.body)).toBe(true);
     expect(second.headers.etag).toBe(first.headers.etag);
+    // A parameter no route reads (a cache buster) names the same feed.
+    expect((await get('/api/pgn?nocache=1733363000', {}, '127.0.0.4')).body.equals(first.body)).toBe(true);
     const current = await get('/api/pgn', { 'if-none-match': first.headers.etag as string });
     expect(current.status).toBe(304);
     expect(current.body.length).toBe(0);
