@@ -50,6 +50,7 @@ export interface ConsoleOptions {
       | 'deltasPerSecond'
       | 'deltaWindowMs'
       | 'rateLimit'
+      | 'httpRate'
       | 'maxMessageBytes'
       | 'allowedOrigins'
       | 'allowedHosts'

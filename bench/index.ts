@@ -11,6 +11,7 @@ const suites: Record<string, () => Promise<{ run(): Promise<BenchRow[]> }>> = {
   'command-line': () => import('./start-up.ts'),
   event: () => import('./event.ts'),
   'hall-bus': () => import('./hall-bus.ts'),
+  'http-feeds': () => import('./http-feeds.ts'),
 };
 
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));

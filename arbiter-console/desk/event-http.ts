@@ -66,7 +66,6 @@ export function eventApi(
   path: string,
   query: URLSearchParams,
 ): { readonly answer?: ApiAnswer; readonly desk: TournamentDesk | undefined } {
-  const desks = ctx.desks ?? new Map(ctx.desk ? [[ctx.desk.section.id, ctx.desk]] : []);
   if (path === '/api/event') {
     return {
       desk: ctx.desk,
@@ -81,9 +80,22 @@ export function eventApi(
     const section = asked ?? ctx.desk?.hallSection ?? ctx.hall.seated.keys().next().value ?? '';
     return { desk: ctx.desk, answer: roundPgn(ctx.hall.journal, section, round, ctx.hall.source.now()) };
   }
-  if (asked === null) return { desk: ctx.desk };
-  const desk = desks.get(asked);
-  if (!desk && path.startsWith('/api/'))
-    return { desk: undefined, answer: { status: 404, body: { error: `no section '${asked}'`, sections: [...desks.keys()] } } };
+  const desk = deskAsked(ctx, query);
+  if (!desk && asked !== null && path.startsWith('/api/'))
+    return { desk: undefined, answer: { status: 404, body: { error: `no section '${asked}'`, sections: [...sectionDesks(ctx).keys()] } } };
   return { desk };
+}
+
+const sectionDesks = (ctx: {
+  readonly desk: TournamentDesk | undefined;
+  readonly desks?: ReadonlyMap<string, TournamentDesk>;
+}): ReadonlyMap<string, TournamentDesk> => ctx.desks ?? new Map(ctx.desk ? [[ctx.desk.section.id, ctx.desk]] : []);
+
+/** The desk a tournament endpoint is asked about: `?section=ID`'s, else the first; undefined for an unknown section. */
+export function deskAsked(
+  ctx: { readonly desk: TournamentDesk | undefined; readonly desks?: ReadonlyMap<string, TournamentDesk> },
+  query: URLSearchParams,
+): TournamentDesk | undefined {
+  const asked = query.get('section');
+  return asked === null ? ctx.desk : sectionDesks(ctx).get(asked);
 }

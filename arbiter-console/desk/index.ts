@@ -1,8 +1,8 @@
 // The tournament desk: registration, pairing, results, standings, playoffs and the event's seating
 // of the hall, journaled as tournament records; the views it builds and the HTTP answers it gives.
-export { eventApi, eventSummary, type EventSummary } from './event-http.ts';
+export { deskAsked, eventApi, eventSummary, type EventSummary } from './event-http.ts';
 export { seatFor } from './event-round.ts';
 export { playoffSeatFor } from './playoff-boards.ts';
 export { TournamentDesk } from './tournament-desk.ts';
-export { tournamentApi } from './tournament-http.ts';
+export { TOURNAMENT_PATHS, tournamentApi } from './tournament-http.ts';
 export { assembleViews, eventViews, type RoleViews } from './tournament-view-build.ts';

@@ -417,6 +417,11 @@ export class TournamentDesk {
     return journalEntry(this.section.id, action, at);
   }
 
+  /** How many times the section has changed since start: what its views and HTTP feeds are cached by. */
+  get changes(): number {
+    return this.#changes;
+  }
+
   /** The pages' state; `arbiter` adds the unpublished draft. Cached until something changes. */
   view(role: 'arbiter' | 'spectator'): TournamentView {
     if (!this.#views || this.#views.version !== this.#changes)

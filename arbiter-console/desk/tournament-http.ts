@@ -24,20 +24,22 @@ export const csvLine = (fields: readonly (string | number | null | undefined)[])
 /** A CSV file: CRLF lines after a UTF-8 byte order mark, which spreadsheets need to read names like "Łukasz" as UTF-8. */
 const csvAnswer = (lines: readonly string[]): ApiAnswer => ({ status: 200, body: '\uFEFF' + lines.join('\r\n') + '\r\n', type: CSV });
 
+/** The section's feeds: each depends on its desk alone (the server's cache renders one again when the desk changes). */
+export const TOURNAMENT_PATHS: readonly string[] = [
+  '/api/standings',
+  '/api/pairings',
+  '/api/playoffs',
+  '/api/fines',
+  '/api/prizes',
+  '/api/tournament',
+  '/api/trf',
+  '/api/standings.csv',
+  '/api/pairings.csv',
+];
+
 /** Answers /api/standings, /api/pairings, /api/playoffs, /api/fines, /api/prizes, /api/tournament, /api/trf and the CSV exports; else undefined. */
 export function tournamentApi(desk: TournamentDesk | undefined, path: string, query: URLSearchParams): ApiAnswer | undefined {
-  const known = [
-    '/api/standings',
-    '/api/pairings',
-    '/api/playoffs',
-    '/api/fines',
-    '/api/prizes',
-    '/api/tournament',
-    '/api/trf',
-    '/api/standings.csv',
-    '/api/pairings.csv',
-  ];
-  if (!known.includes(path)) return undefined;
+  if (!TOURNAMENT_PATHS.includes(path)) return undefined;
   if (!desk) return { status: 404, body: { error: 'this console runs no tournament section (start it with --event)' } };
   const view = desk.view('spectator');
   switch (path) {

@@ -9,7 +9,9 @@ import { boardPgn } from '../hall/index.ts';
 import type { ClockReference } from '../contract/index.ts';
 import type { TournamentDesk } from '../desk/index.ts';
 import { tournamentApi } from '../desk/index.ts';
-import { eventApi } from '../desk/index.ts';
+import { deskAsked, eventApi, TOURNAMENT_PATHS } from '../desk/index.ts';
+import type { AddressBuckets } from './address-rate.ts';
+import { chooseCoding, codedEtag, compressible, type FeedCache, rendered, stillCurrent } from './feed-cache.ts';
 
 export interface Answer {
   readonly status: number;
@@ -30,6 +32,8 @@ export interface RouteContext {
   /** /health; on the bus `?lagFrom=&lagTo=` (wall ms) narrow the lag to the clock events hosts journaled then. */
   readonly health: (params: URLSearchParams) => Record<string, unknown>;
   readonly reference: () => ClockReference;
+  /** Changes the hall has told its listeners of since start (what a feed of the hall depends on besides its journal). */
+  readonly hallChanges?: () => number;
 }
 
 export interface PageFiles {
@@ -129,18 +133,22 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'cache-control': 'no-cache',
 };
 
-/** The answer to one request; never throws for anything the client sent. */
-export function answerRequest(ctx: RouteContext, req: IncomingMessage, hostAllowed: (host: string | undefined) => boolean): Answer {
+/** A request refused before any route (host, method, a malformed URL), or the URL a route answers. */
+function admit(req: IncomingMessage, hostAllowed: (host: string | undefined) => boolean): Answer | URL {
   if (!hostAllowed(req.headers.host)) return text(421, `this console does not answer to the host '${req.headers.host ?? ''}'`);
   if (req.method !== 'GET' && req.method !== 'HEAD')
     return { ...text(405, 'method not allowed'), headers: { allow: (req.url ?? '').split('?')[0] === IMPORT_PATH ? 'POST' : 'GET, HEAD' } };
-  let url: URL;
   try {
-    url = new URL(req.url ?? '/', 'http://console');
+    const url = new URL(req.url ?? '/', 'http://console');
     decodeURIComponent(url.pathname);
+    return url;
   } catch {
     return text(400, 'malformed URL');
   }
+}
+
+/** The route's answer to a URL; never throws for anything the client sent. */
+function routeAnswer(ctx: RouteContext, url: URL): Answer {
   const path = url.pathname;
   const event = eventApi(ctx, path, url.searchParams);
   if (event.answer)
@@ -165,4 +173,90 @@ export function answerRequest(ctx: RouteContext, req: IncomingMessage, hostAllow
 export function writeAnswer(res: ServerResponse, answer: Answer, head: boolean): void {
   res.writeHead(answer.status, { ...SECURITY_HEADERS, 'content-type': answer.type, ...answer.headers });
   res.end(head ? undefined : answer.body);
+}
+
+const PAGE_PATHS = new Set(routes.flatMap((r) => (typeof r.path === 'string' && !r.path.startsWith('/api/') && r.path !== '/health' ? [r.path] : [])));
+const HALL_FEED = /^\/api\/(?:boards|pgn(?:\/[^/]+)?)$/;
+
+/**
+ * What a feed's body is made of, as values that change when it must be rendered again: the hall's
+ * journal position and its changes told (device connections and hosts too), and the second of the
+ * hall's clock (a running clock's display moves every second); a section's desk and its changes; the
+ * event's desks. Undefined: rendered per request (/health, a refusal), or a page file (fixed bytes).
+ */
+function feedDepends(ctx: RouteContext, url: URL): readonly unknown[] | undefined {
+  const path = url.pathname;
+  const hall = (): readonly unknown[] => [ctx.hall.version, ctx.hallChanges?.() ?? 0, Math.floor(ctx.hall.source.now() / 1000)];
+  if (path === '/api/event') return ['event', ...[...(ctx.desks?.values() ?? [])].map((d) => d.changes)];
+  if (HALL_FEED.test(path)) return hall();
+  if (path.startsWith('/api/history/')) return [ctx.hall.version, ctx.hallChanges?.() ?? 0];
+  if (TOURNAMENT_PATHS.includes(path)) {
+    const desk = deskAsked(ctx, url.searchParams);
+    return desk ? [desk, desk.changes] : undefined;
+  }
+  return undefined;
+}
+
+/** The query parameters a feed reads: any other is the client's own (a cache buster) and names the same feed. */
+const FEED_PARAMS = ['section', 'round', 'tiebreaks'] as const;
+
+/** Which feed a URL asks for: its path and the parameters the routes read, in one order. */
+function feedTarget(url: URL): string {
+  const params = FEED_PARAMS.flatMap((name) => url.searchParams.getAll(name).map((value) => `${name}=${encodeURIComponent(value)}`));
+  return params.length > 0 ? `${url.pathname}?${params.join('&')}` : url.pathname;
+}
+
+/** The limits and the cache of one server's HTTP side. */
+export interface HttpServing {
+  readonly feeds: FeedCache;
+  /** The bucket per address of the HTTP API (`/api/*`): the page's own files and /health are not counted. */
+  readonly buckets: AddressBuckets;
+}
+
+/**
+ * Answers one GET or HEAD (or its refusal): the address's token first (429 with Retry-After past its
+ * rate), then the feed from the cache, a 304 when the client's ETag is current, else the body in the
+ * coding the client accepts. Every answer says it may be kept but must be revalidated (no-cache).
+ */
+export function serveRequest(
+  ctx: RouteContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  hostAllowed: (host: string | undefined) => boolean,
+  http: HttpServing,
+): void {
+  const url = admit(req, hostAllowed);
+  if (!(url instanceof URL)) return writeAnswer(res, url, req.method === 'HEAD');
+  const path = url.pathname;
+  const page = PAGE_PATHS.has(path);
+  // Only the API is counted: the page's own files load at once, and /health is what monitors poll (cheap, never cached).
+  if (path.startsWith('/api/')) {
+    const retryAfter = http.buckets.take(req.socket.remoteAddress ?? '');
+    if (retryAfter !== undefined) {
+      const refusal = json(429, { error: `more than ${http.buckets.rate.perSecond} requests per second from this address; try again in ${retryAfter} s` });
+      return writeAnswer(res, { ...refusal, headers: { 'retry-after': String(retryAfter) } }, req.method === 'HEAD');
+    }
+  }
+  const depends = feedDepends(ctx, url);
+  const render = (): Answer => routeAnswer(ctx, url);
+  const feed = depends ? http.feeds.feed(feedTarget(url), depends, render) : page ? http.feeds.fixed(render()) : rendered(render());
+  http.feeds.counters.served += 1;
+  if (feed.status !== 200) return writeAnswer(res, { status: feed.status, type: feed.type, body: feed.body, headers: feed.headers }, req.method === 'HEAD');
+  const coding = compressible(feed) ? chooseCoding(req.headers['accept-encoding']) : 'identity';
+  const validators = { etag: codedEtag(feed, coding), vary: 'Accept-Encoding' };
+  if (stillCurrent(req.headers['if-none-match'], feed)) {
+    http.feeds.counters.notModified += 1;
+    res.writeHead(304, { ...SECURITY_HEADERS, ...feed.headers, ...validators });
+    return void res.end();
+  }
+  const body = http.feeds.coded(feed, coding);
+  res.writeHead(200, {
+    ...SECURITY_HEADERS,
+    'content-type': feed.type,
+    ...feed.headers,
+    ...validators,
+    ...(coding !== 'identity' ? { 'content-encoding': coding } : {}),
+    'content-length': String(body.length),
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
 }

@@ -14,7 +14,9 @@ import { ClientSession, type SessionHost, type SessionLimits } from './client-se
 import type { Arbiter } from '../contract/index.ts';
 import type { Credentials } from '../team/index.ts';
 import type { CommandBy, CommandOutcome, PlayingHall } from '../hall/index.ts';
-import { answerRequest, IMPORT_PATH, writeAnswer, type PageFiles } from './http-routes.ts';
+import { IMPORT_PATH, serveRequest, writeAnswer, type PageFiles } from './http-routes.ts';
+import { AddressBuckets, type AddressRate } from './address-rate.ts';
+import { FeedCache } from './feed-cache.ts';
 import { answerImport } from './import-http.ts';
 import { LoginGate, arbiterOfToken, type LoginGateOptions } from './login-gate.ts';
 import {
@@ -70,6 +72,8 @@ export interface ConsoleServerOptions {
   readonly maxMessageBytes?: number;
   /** Token bucket per connection. */
   readonly rateLimit?: { readonly perSecond: number; readonly burst: number };
+  /** Token bucket per remote address for the HTTP API, `/api/*` (default 10/s, bursts of 60). */
+  readonly httpRate?: AddressRate;
   readonly limits?: Partial<ServerLimits>;
   readonly login?: LoginGateOptions;
   readonly tournamentIntervalMs?: number;
@@ -137,6 +141,13 @@ export interface SessionInfo {
 }
 
 const MAX_BAD_TOKENS = 3;
+
+/**
+ * The HTTP API per address: a relay polling every second uses a tenth of it, a page's history
+ * lookups a few tokens, ten relays behind one NAT still fit; a loop on a feed is held to 10 a second
+ * (each served from the feeds' cache). The page's own files and /health are not counted (docs/console.md).
+ */
+const DEFAULT_HTTP_RATE: AddressRate = { perSecond: 10, burst: 60 };
 
 const realTimers = {
   now: () => performance.now(),
@@ -371,6 +382,13 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
   }, limits.heartbeatMs);
   teardown.defer('the heartbeat', () => clearInterval(heartbeat));
 
+  // The feeds are cached by what they are made of (http-routes.ts, feedDepends); the hall's changes told are part of it.
+  let hallChanges = 0;
+  teardown.defer(
+    'the hall-change count of the feeds',
+    hall.subscribe(() => (hallChanges += 1)),
+  );
+  const serving = { feeds: new FeedCache(), buckets: new AddressBuckets(options.httpRate ?? DEFAULT_HTTP_RATE, realTimers.now) };
   const onRequest = (req: IncomingMessage, res: import('node:http').ServerResponse): void => {
     if (options.tls && sendsHsts(req.headers.host)) res.setHeader('strict-transport-security', HSTS);
     if (req.method === 'POST' && hostAllowed(req.headers.host) && (req.url ?? '').split('?')[0] === IMPORT_PATH) {
@@ -384,14 +402,21 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
       return;
     }
     try {
-      writeAnswer(
+      serveRequest(
+        {
+          hall,
+          desk,
+          desks,
+          ...(options.event ? { event: options.event } : {}),
+          page,
+          health,
+          reference: () => broadcast.reference(),
+          hallChanges: () => hallChanges,
+        },
+        req,
         res,
-        answerRequest(
-          { hall, desk, desks, ...(options.event ? { event: options.event } : {}), page, health, reference: () => broadcast.reference() },
-          req,
-          hostAllowed,
-        ),
-        req.method === 'HEAD',
+        hostAllowed,
+        serving,
       );
     } catch (err) {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
@@ -412,6 +437,7 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
       version: hall.version,
       journal: hall.journal.file,
       logins: { running: gate.running, waiting: gate.waiting },
+      http: { ...serving.feeds.counters },
       ...(options.busHealth
         ? { bus: options.busHealth({ ...(lagFrom !== undefined ? { from: lagFrom } : {}), ...(lagTo !== undefined ? { to: lagTo } : {}) }) }
         : {}),
