@@ -71,5 +71,7 @@ export {
   type PlayoffView,
   prizesView,
   type PrizesView,
+  standingsBeforeRounds,
+  type StandingBeforeRound,
 } from './views.ts';
 export { NoValidPairingError } from './dutch/index.ts';

@@ -6,9 +6,11 @@ import { findSection, type EventPlayer, type ZeitnotEvent } from './event.ts';
 import { applyPlayoff, formatOpen, formatStageText, playoffStatus, tiedForFirst, type PlayoffState } from './playoff.ts';
 import { awardPrizes, teamStandings, type PrizeAward, type TeamStanding } from './prizes.ts';
 import { parseTiebreak } from './tiebreak-codes.ts';
+import { runningScores } from './trf.ts';
 import {
   appealsLog,
   incidentId,
+  pairingRating,
   playersToPair,
   sanctionsLedger,
   sectionCrosstable,
@@ -70,6 +72,31 @@ export function crosstableView(event: ZeitnotEvent, sectionId: string, record: S
         tiebreaks: row.tiebreaks,
       };
     }),
+  };
+}
+
+/** What a posted pairing shows beside a player's name: his points before the round and the rating he is paired by in it. */
+export interface StandingBeforeRound {
+  readonly points: number;
+  readonly rating: number | null;
+}
+
+/**
+ * Each player's standing before a round, for the section's posted pairings: points from the
+ * crosstable (byes and forfeits counted as the standings count them), rating as the pairing used it
+ * (federation rule, then a rating the chief assigned). One crosstable for every round asked.
+ */
+export function standingsBeforeRounds(event: ZeitnotEvent, sectionId: string, record: SectionRecord): (player: number, round: number) => StandingBeforeRound {
+  const section = findSection(event, sectionId);
+  const crosstable = sectionCrosstable(event, sectionId, record);
+  const running = new Map(crosstable.players.map((p) => [p.id, runningScores(p, crosstable.scoring)]));
+  const players = new Map(section.players.map((p) => [p.id, p]));
+  return (player, round) => {
+    const known = players.get(player);
+    return {
+      points: round > 1 ? (running.get(player)?.[round - 2] ?? 0) : 0,
+      rating: known ? pairingRating(section, known, record, round) : null,
+    };
   };
 }
 

@@ -6,7 +6,16 @@ export type { Attention } from './attention.ts';
 export type { HistoryItem } from './history-item.ts';
 export type { ArbiterCommand, ArbiterView, BoardView, ClockReference, ConsoleCommand, RoundView, ServerMessage } from './protocol.ts';
 export type { SectorView } from './staff.ts';
-export type { DraftView, PairedGame, RegulationsView, ResultCorrection, RoundPairings, TournamentView, TrfImportPreview } from './tournament-view.ts';
+export type {
+  DraftView,
+  PairedGame,
+  PlayerInRound,
+  RegulationsView,
+  ResultCorrection,
+  RoundPairings,
+  TournamentView,
+  TrfImportPreview,
+} from './tournament-view.ts';
 export { applyViewPatch } from './view-patch.ts';
 // Types of other parts the page shows, so that the page imports nothing but this file.
 export type { GameResult } from '../../clock-engine/index.ts';

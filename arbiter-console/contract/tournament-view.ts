@@ -199,12 +199,19 @@ export interface PairedPlayer {
   readonly name: string;
 }
 
-export interface PairedGame {
+/** A player as a posted pairing shows him: points before the round and the rating he is paired by in it. */
+export interface PlayerInRound extends PairedPlayer {
+  readonly points: number;
+  readonly rating: number | null;
+}
+
+/** `P`: PairedPlayer in the desk's parts; the page's view adds each player's standing (PlayerInRound). */
+export interface PairedGame<P extends PairedPlayer = PlayerInRound> {
   readonly board: number;
   /** The hall's board id while the round is on the clocks here. */
   readonly hallBoard?: string;
-  readonly white: PairedPlayer;
-  readonly black: PairedPlayer;
+  readonly white: P;
+  readonly black: P;
   readonly result: GameResult | null;
   readonly source: ResultSource | null;
   readonly termination?: string;
@@ -212,11 +219,11 @@ export interface PairedGame {
   readonly clockContradicts?: GameResult;
 }
 
-export interface RoundPairings {
+export interface RoundPairings<P extends PairedPlayer = PlayerInRound> {
   readonly round: number;
   /** live: on this console's clocks; published: made official with "publish"; table: Berger table; imported: from a TRF. */
   readonly status: 'live' | 'published' | 'table' | 'imported';
-  readonly games: readonly PairedGame[];
+  readonly games: readonly PairedGame<P>[];
   readonly bye: PairedPlayer | null;
   readonly notPaired: readonly { readonly id: number; readonly name: string; readonly why: string }[];
 }
@@ -323,7 +330,9 @@ export interface TournamentView {
  * A section's view before its derived parts (crosstable, playoff, fines, prizes): what the desk
  * knows at once, and the section record they are derived from. Plain data (it crosses to the view worker).
  */
-export interface ViewParts extends Omit<TournamentView, 'sections' | 'crosstable' | 'playoff' | 'fines' | 'prizes'> {
+export interface ViewParts extends Omit<TournamentView, 'sections' | 'rounds' | 'crosstable' | 'playoff' | 'fines' | 'prizes'> {
+  /** The rounds' games without the players' standings (assembleViews adds them with the crosstable). */
+  readonly rounds: readonly RoundPairings<PairedPlayer>[];
   readonly record: SectionRecord;
   readonly playoff?: PlayoffState;
   /** Playoff game id -> the hall board it is (or was) played on (an event console plays the playoff on its boards). */

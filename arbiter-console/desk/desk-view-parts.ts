@@ -4,7 +4,7 @@
 // the console plays. Plain data, built over the desk's face and state.
 import { pairingsView } from '../../tournament/index.ts';
 import { MAIN } from '../contract/index.ts';
-import type { PairedGame, RoundPairings, ViewParts } from '../contract/index.ts';
+import type { PairedGame, PairedPlayer, RoundPairings, ViewParts } from '../contract/index.ts';
 import { key, playerOf, type DeskFace, type DeskState } from './desk-state.ts';
 import { draftView, nextRound } from './pairing-step.ts';
 import { playoffBoards, playoffPossible } from './playoff-step.ts';
@@ -15,12 +15,12 @@ export function deskViewParts(desk: DeskFace, state: DeskState): ViewParts {
   const record = desk.record();
   const results = new Map(knownResults(desk, state).map((r) => [key(r.round, r.result.white, r.result.black), r]));
   const player = (id: number) => playerOf(state, id);
-  const rounds: RoundPairings[] = [];
+  const rounds: RoundPairings<PairedPlayer>[] = [];
   for (let round = 1; round <= desk.currentRound; round += 1) {
     const pairing = desk.pairingOf(round);
     if (!pairing || (pairing.status === 'table' && ![...results.values()].some((r) => r.round === round))) continue;
     const paired = pairingsView(desk.event, desk.section.id, record, round, pairing);
-    const games: PairedGame[] = pairing.games.map((g, i) => {
+    const games: PairedGame<PairedPlayer>[] = pairing.games.map((g, i) => {
       const found = results.get(key(round, g.white, g.black));
       const hallBoard = pairing.status === 'live' ? desk.hallBoardOf(round, g.white, g.black) : undefined;
       return {

@@ -1,8 +1,18 @@
 // The derived part of the tournament pages' view: the crosstable with its tie-breaks, the playoff,
 // fines and prizes, from the desk's ViewParts. Pure and plain data in, plain data out, so the view
 // worker (tournament-worker.ts) runs it off the event loop that carries the clocks.
-import { crosstableView, finesView, playoffView, prizesView, type CrosstableView, type PlayoffView, type ZeitnotEvent } from '../../tournament/index.ts';
-import type { RoundPairings, TournamentView, ViewParts } from '../contract/index.ts';
+import {
+  crosstableView,
+  finesView,
+  playoffView,
+  prizesView,
+  standingsBeforeRounds,
+  type CrosstableView,
+  type PlayoffView,
+  type SectionRecord,
+  type ZeitnotEvent,
+} from '../../tournament/index.ts';
+import type { PairedPlayer, RoundPairings, TournamentView, ViewParts } from '../contract/index.ts';
 
 export interface RoleViews {
   readonly spectator: TournamentView;
@@ -16,12 +26,22 @@ export function assembleViews(eventFile: ZeitnotEvent, sectionId: string, parts:
   const event = players ? { ...eventFile, sections: eventFile.sections.map((s) => (s.id === sectionId ? { ...s, players: [...players] } : s)) } : eventFile;
   const spectator: TournamentView = {
     ...known,
+    rounds: withStandings(event, sectionId, record, known.rounds),
     crosstable: withGamesInProgress(crosstableView(event, sectionId, record, playoff), parts.rounds),
     playoff: playoff ? withHallBoards(playoffView(event, sectionId, playoff), playoffBoards ?? {}, playoffHeld) : null,
     fines: finesView(event, sectionId, record),
     prizes: prizesView(event, sectionId, record, playoff),
   };
   return { spectator, arbiter: draft ? { ...spectator, draft } : spectator };
+}
+
+/** Each paired player with his points before the round and his rating, as posted pairings show them. */
+function withStandings(event: ZeitnotEvent, sectionId: string, record: SectionRecord, rounds: readonly RoundPairings<PairedPlayer>[]): RoundPairings[] {
+  const standing = standingsBeforeRounds(event, sectionId, record);
+  return rounds.map((r) => ({
+    ...r,
+    games: r.games.map((g) => ({ ...g, white: { ...g.white, ...standing(g.white.id, r.round) }, black: { ...g.black, ...standing(g.black.id, r.round) } })),
+  }));
 }
 
 /** The playoff page: each game with the hall board it is played on; why the next sitting waits. */
@@ -47,7 +67,7 @@ export function eventViews(sections: readonly RoleViews[]): RoleViews {
  * The crosstable counts a missing result as absent ("Z"); a game still being played shows as
  * opponent, colour and "…" instead (its points are 0 until the result comes).
  */
-function withGamesInProgress(crosstable: CrosstableView, rounds: readonly RoundPairings[]): CrosstableView {
+function withGamesInProgress(crosstable: CrosstableView, rounds: readonly RoundPairings<PairedPlayer>[]): CrosstableView {
   const playing = new Map<string, { opponent: number; colour: 'w' | 'b' }>();
   for (const round of rounds) {
     for (const g of round.games) {

@@ -4,6 +4,7 @@
 // result redraws its own row and a 1,000-board round is not rebuilt for it.
 import { thunk } from 'snabbdom';
 import type { DraftView, PairedGame, RoundPairings, TournamentView } from '../../contract/page.ts';
+import { pointsText } from '../format.ts';
 import { hl, type VNode } from '../snabbdom.ts';
 import { RESULTS, resultKey, resultText, type TournamentCtrl } from '../tournament-ctrl.ts';
 import { choiceInput, choiceSelect, playerOptions } from './choice.ts';
@@ -166,7 +167,7 @@ function roundTable(ctrl: TournamentCtrl, round: RoundPairings): VNode {
         'thead',
         hl(
           'tr',
-          ['Board', 'White', 'Result', 'Black'].map((t) => hl('th', t)),
+          ['Board', 'White', 'Rtg', 'Pts', 'Result', 'Pts', 'Rtg', 'Black'].map((t) => hl('th', t)),
         ),
       ),
       hl(
@@ -187,6 +188,8 @@ function gameRow(ctrl: TournamentCtrl, round: number, g: PairedGame, picked: str
     [
       hl('td', g.hallBoard !== undefined && g.hallBoard !== String(g.board) ? `${g.board} (${g.hallBoard})` : String(g.board)),
       hl('td', [`${g.white.name} `, hl('small', `(${g.white.id})`)]),
+      hl('td.rating', ratingText(g.white.rating)),
+      hl('td.points', pointsText(g.white.points)),
       hl('td.result-cell', [
         hl('span.result', resultText(g.result)),
         g.source !== null && [' ', hl(`span.source.${g.source}`, SOURCE_TEXT[g.source])],
@@ -201,10 +204,14 @@ function gameRow(ctrl: TournamentCtrl, round: number, g: PairedGame, picked: str
             g.source === 'clock' && hl('button.primary', { attrs: { 'data-t': 'confirm' }, on: { click: () => ctrl.confirmResult(round, g) } }, 'Confirm'),
           ]),
       ]),
+      hl('td.points', pointsText(g.black.points)),
+      hl('td.rating', ratingText(g.black.rating)),
       hl('td', [`${g.black.name} `, hl('small', `(${g.black.id})`)]),
     ],
   );
 }
+
+const ratingText = (rating: number | null): string => (rating === null ? '' : String(rating));
 
 /** The clock ended the game otherwise than the desk has it: keep one of the two (with the reason). */
 function contradiction(ctrl: TournamentCtrl, round: number, g: PairedGame, clock: string): VNode {
