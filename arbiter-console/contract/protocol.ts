@@ -1,7 +1,7 @@
 // The WebSocket protocol between the console server and its pages (docs/protocol.md).
 // Everything a client sends is validated here; the server trusts nothing else.
 import { z } from 'zod';
-import type { GameResult, GameStatus, Side } from '../../clock-engine/index.ts';
+import type { GameResult, GameState, GameStatus, Side } from '../../clock-engine/index.ts';
 import type { Attention } from './attention.ts';
 import type { TournamentView } from './tournament-view.ts';
 import type { CredentialInfo } from './arbiter.ts';
@@ -317,15 +317,10 @@ export interface BoardView {
   readonly paused?: { readonly reason: string; readonly at: number };
   readonly result?: { readonly result: GameResult; readonly termination: string };
   readonly flag?: { readonly side: Side; readonly at: number };
-  /** A draw offer standing until the opponent answers it or moves. */
-  readonly drawOffer?: { readonly side: Side; readonly at: number };
-  /** A quickplay-finish claim waiting for the arbiter's decision (pending, or postponed), or the III.4 increment in force. */
-  readonly quickplay?: {
-    readonly side: Side;
-    readonly at: number;
-    readonly status: 'pending' | 'postponed' | 'increment';
-    readonly request?: 'draw' | 'increment';
-  };
+  /** A draw offer standing until the opponent answers it or moves (the engine's). */
+  readonly drawOffer?: GameState['drawOffer'];
+  /** A quickplay-finish claim waiting for the arbiter's decision (pending, or postponed), or the III.4 increment in force (the engine's). */
+  readonly quickplay?: GameState['quickplay'];
   /** Laws 2009 A.4 d / B.3 a: a flag counts only when the opponent claims it (the arbiter does not call it). */
   readonly flagsOnClaim?: true;
   readonly device?: { readonly kind: string; readonly connection: string };

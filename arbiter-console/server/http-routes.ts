@@ -198,12 +198,16 @@ function feedDepends(ctx: RouteContext, url: URL): readonly unknown[] | undefine
 }
 
 /** The query parameters a feed reads: any other is the client's own (a cache buster) and names the same feed. */
-const FEED_PARAMS = ['section', 'round', 'tiebreaks'] as const;
+const FEED_PARAMS = ['section', 'round', 'tiebreaks', 'teams'] as const;
 
-/** Which feed a URL asks for: its path and the parameters the routes read, in one order. */
-function feedTarget(url: URL): string {
+/**
+ * Which feed a URL asks for: its path and the parameters the routes read, in one order. A cached feed
+ * is rendered from this URL, not the one asked, so a route that reads a parameter missing here sees
+ * none (and its test fails) instead of being served another request's body.
+ */
+function feedUrl(url: URL): URL {
   const params = FEED_PARAMS.flatMap((name) => url.searchParams.getAll(name).map((value) => `${name}=${encodeURIComponent(value)}`));
-  return params.length > 0 ? `${url.pathname}?${params.join('&')}` : url.pathname;
+  return new URL(params.length > 0 ? `${url.pathname}?${params.join('&')}` : url.pathname, url.origin);
 }
 
 /** The limits and the cache of one server's HTTP side. */
@@ -238,8 +242,9 @@ export function serveRequest(
     }
   }
   const depends = feedDepends(ctx, url);
-  const render = (): Answer => routeAnswer(ctx, url);
-  const feed = depends ? http.feeds.feed(feedTarget(url), depends, render) : page ? http.feeds.fixed(render()) : rendered(render());
+  const asked = depends ? feedUrl(url) : url;
+  const render = (): Answer => routeAnswer(ctx, asked);
+  const feed = depends ? http.feeds.feed(asked.pathname + asked.search, depends, render) : page ? http.feeds.fixed(render()) : rendered(render());
   http.feeds.counters.served += 1;
   if (feed.status !== 200) return writeAnswer(res, { status: feed.status, type: feed.type, body: feed.body, headers: feed.headers }, req.method === 'HEAD');
   const coding = compressible(feed) ? chooseCoding(req.headers['accept-encoding']) : 'identity';
