@@ -23,7 +23,7 @@ import type { ClockDevice, DeviceMessage, DeviceOrigin } from '../../device-brid
 import type { Attention } from '../contract/index.ts';
 import { Board } from './board.ts';
 import { eventLogic, gameSystemId, roundPhase, roundSystemId, sectionSystemId } from './event-actor.ts';
-import type { EntryPlace, Journal, JournalEntry, JournalRecord } from '../journal/index.ts';
+import type { ConsoleNote, EntryPlace, Journal, JournalEntry, JournalRecord } from '../journal/index.ts';
 import type { ArbiterCommand, BoardView, RoundView } from '../contract/index.ts';
 import { MAIN, checkRound, pgnTimeControl, type Round } from '../contract/index.ts';
 import { refusal, ruleRefusal, type Refusal, type RefusalCode } from '../contract/index.ts';
@@ -74,6 +74,11 @@ export class PlayingHall {
   /** The journal sequence number of the last applied entry. */
   version = 0;
   readonly #seated = new Map<string, Round>();
+  /**
+   * Each hall board's device connection as last journaled: the device stays on its board from round to round
+   * (and may report before a round is seated there), so it outlives the game it was heard in.
+   */
+  readonly #connections = new Map<string, ConsoleNote>();
   /** Each section's boards on the tables (what `boards` holds, by section), so no change walks the whole hall. */
   readonly #sectionBoards = new Map<string, Board[]>();
   readonly #startAt = new Map<string, number>();
@@ -237,6 +242,9 @@ export class PlayingHall {
     this.#startAt.delete(section);
     const seated = round.boards.map((info, k) => {
       const board = new Board(info, round.game, round);
+      // The new game starts with its board's device as it is (connected, or silent: then in the queue).
+      const connection = this.#connections.get(info.id);
+      if (connection) board.applyNote(connection);
       const other = this.boards.get(info.id);
       // A finished board of another section that this round takes over leaves that section's tables.
       if (other) {
@@ -462,6 +470,7 @@ export class PlayingHall {
       return;
     }
     if (record.kind === 'tournament' || record.kind === 'staff') return; // the desk and the team apply their own records
+    if (record.kind === 'note' && record.note.type === 'connection') this.#connections.set(record.board, record.note);
     const board = this.boards.get(record.board);
     if (!board) return; // a journal from another round's board list: kept, not applied
     if (record.kind === 'clock') board.applyClock(record.event, folded);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualSource, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
+import type { ClockDevice, DeviceListener } from '../../device-bridge/index.ts';
 import { presetEvent } from '../../tournament/index.ts';
 import { helloClient, type Message, type TestClient } from '../support/ws-client.ts';
 import { until } from '../support/wait.ts';
@@ -85,5 +86,66 @@ describe('the attention queue across the rounds of an event', () => {
       expect.objectContaining({ what: 'flag (white)', at: startAt + 1_000 }),
     ]);
     expect((await history('')).filter((h) => h.what.startsWith('flag'))).toEqual([]);
+  });
+
+  it("keeps each board's device connection from round to round: connected stays connected, silent stays in the queue", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-attention-'));
+    dirs.push(dir);
+    const event = presetEvent('cairns-cup-2019');
+    const section = event.sections[0]!.id;
+    run = await startConsole({ dataDir: dir, port: 0, noPage: true, event, source: manualSource(0), firstRound: true });
+    const hall = run.hall;
+    const desk = run.desks.get(section)!;
+    // Two devices as a bridge presents them: each reports its connection once, as a real one does when it opens.
+    const listeners = new Map<string, DeviceListener>();
+    for (const boardId of ['1', '2']) {
+      const device: ClockDevice = {
+        boardId,
+        kind: 'dgt',
+        role: 'mirror',
+        subscribe: (listener) => (listeners.set(boardId, listener), () => listeners.delete(boardId)),
+        show: () => {},
+        notify: () => {},
+        open: async () => {},
+        close: async () => {},
+      };
+      hall.attachDevice(device);
+    }
+    listeners.get('1')!({ type: 'connection', state: 'connected', detail: '/dev/ttyACM0' });
+    listeners.get('2')!({ type: 'connection', state: 'disconnected', detail: 'unplugged' });
+    expect(hall.view('1')!.device?.connection).toBe('connected');
+    expect(
+      hall
+        .attention()
+        .filter((a) => a.code === 'silent-board')
+        .map((a) => a.board),
+    ).toEqual(['2']);
+
+    ok(hall.command({ type: 'arriveAll' }, 'IA'));
+    ok(hall.command({ type: 'startAll' }, 'IA'));
+    for (const board of ['1', '2', '3', '4', '5']) ok(hall.command({ type: 'result', board, result: '1-0', termination: 'resignation' }, 'IA'));
+    ok(desk.command({ type: 'confirmRound', section }, 'IA'));
+    ok(desk.command({ type: 'pairNextRound', section }, 'IA'));
+    ok(desk.command({ type: 'publishRound', section }, 'IA'));
+    expect(hall.roundOf('1')).toMatchObject({ section, round: 2 });
+
+    // Round 2's games on the same boards: no new report from the devices, their state as it was.
+    expect(hall.view('1')!.device?.connection).toBe('connected');
+    expect(hall.view('2')!.device?.connection).toBe('disconnected');
+    expect(
+      hall
+        .attention()
+        .filter((a) => a.code === 'silent-board')
+        .map((a) => a.board),
+    ).toEqual(['2']);
+    // And after a restart, rebuilt from the journal.
+    await run.stop();
+    run = await startConsole({ dataDir: dir, port: 0, noPage: true, event, source: manualSource(0) });
+    expect(
+      run.hall
+        .attention()
+        .filter((a) => a.code === 'silent-board')
+        .map((a) => a.board),
+    ).toEqual(['2']);
   });
 });
