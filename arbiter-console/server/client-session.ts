@@ -5,6 +5,7 @@
 // with its tournament view as one, and only what comes after it counts against the limit: at 1,000
 // boards the two are 405 + 626 KiB, more than the 1 MiB limit together, and a tablet that fell behind
 // at the end of a round would otherwise get snapshot after snapshot and never the view again.
+import { TokenBucket, type Rate } from './token-bucket.ts';
 import type { RawData, WebSocket } from 'ws';
 import type { Arbiter } from '../contract/index.ts';
 import { Coalescer, type CoalescerTimers, type Pending } from './coalescer.ts';
@@ -29,7 +30,7 @@ export type Backpressure =
 
 export interface SessionLimits {
   readonly maxMessageBytes: number;
-  readonly rate: { readonly perSecond: number; readonly burst: number };
+  readonly rate: Rate;
   /** Unsent bytes past which the client is behind. */
   readonly sendBufferBytes: number;
   /** Answers (acks, errors, pongs) kept for a client that is behind; more and it is cut off. */
@@ -73,8 +74,7 @@ export class ClientSession {
   teamSlot = false;
   readonly coalescer: Coalescer;
   #backpressure: Backpressure = { state: 'flowing' };
-  #tokens: number;
-  #refilledAt: number;
+  readonly #bucket: TokenBucket;
   #catchUp: NodeJS.Timeout | undefined;
   #helloTimer: NodeJS.Timeout | undefined;
   /** Bytes handed to the socket so far (frames, as `bufferedAmount` counts them), and where the last owed snapshot lies in that count. */
@@ -92,9 +92,8 @@ export class ClientSession {
     readonly timers: CoalescerTimers,
     helloWithinMs: number,
   ) {
-    this.#tokens = limits.rate.burst;
-    this.#refilledAt = timers.now();
-    this.heardAt = this.#refilledAt;
+    this.#bucket = new TokenBucket(limits.rate, timers.now());
+    this.heardAt = timers.now();
     this.coalescer = new Coalescer(timers, (pending) => this.host.delta(this, pending), limits.deltasPerSecond, limits.deltaWindowMs);
     this.#helloTimer = setTimeout(() => {
       if (this.role.kind === 'pending') this.close(1008, `no hello within ${helloWithinMs} ms`);
@@ -261,18 +260,8 @@ export class ClientSession {
     this.coalescer.stop();
   }
 
-  #allow(): boolean {
-    const now = this.timers.now();
-    const { perSecond, burst } = this.limits.rate;
-    this.#tokens = Math.min(burst, this.#tokens + ((now - this.#refilledAt) / 1000) * perSecond);
-    this.#refilledAt = now;
-    if (this.#tokens < 1) return false;
-    this.#tokens -= 1;
-    return true;
-  }
-
   #onMessage(data: RawData, isBinary: boolean): void {
-    if (!this.#allow()) return this.error('rate-limited', `more than ${this.limits.rate.perSecond} messages per second`);
+    if (this.#bucket.take(this.timers.now()) !== undefined) return this.error('rate-limited', `more than ${this.limits.rate.perSecond} messages per second`);
     if (isBinary) return this.error('malformed', 'binary frames are not part of the protocol');
     const raw = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
     const parsed = parseClientMessage(raw, this.limits.maxMessageBytes);
