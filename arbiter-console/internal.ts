@@ -23,7 +23,7 @@ export {
 } from './contract/index.ts';
 export { eventSummary, tournamentApi, type EventSummary } from './desk/index.ts';
 export { csvLine, roundFromEvent } from './desk/internal.ts';
-export { timekeeperMismatches, withDeviceTimekeepers } from './devices/index.ts';
+export { withDeviceTimekeepers } from './devices/index.ts';
 export { boardHistory, boardPgn, type ManualSource } from './hall/index.ts';
 export { gameSystemId, roundLogic, type HallOptions, type RoundActorInput } from './hall/internal.ts';
 export { builtPage } from './server/index.ts';

@@ -2,7 +2,7 @@
 // trouble: a port that is missing, forbidden, busy or silent leaves its board disconnected and retried.
 import type { ClockDevice, ClockRole, LineClockOptions, Scheduler } from '../../device-bridge/index.ts';
 import { createDgtDevice, createFirmataClock, createLineClock } from '../../device-bridge/index.ts';
-import { deviceFlagGraceMs, type ClockAlert, type GameState, type Side, type TimeControl } from '../../clock-engine/index.ts';
+import type { ClockAlert, GameState, Side, TimeControl } from '../../clock-engine/index.ts';
 import type { JournalRecord } from '../journal/index.ts';
 import type { Round } from '../contract/index.ts';
 
@@ -41,23 +41,6 @@ export function deviceRole(kind: DeviceKindName): ClockRole {
 export function withDeviceTimekeepers(round: Round, specs: readonly DeviceSpec[]): Round {
   const mirrored = new Set(specs.filter((s) => deviceRole(s.kind) === 'mirror').map((s) => s.board));
   return { ...round, boards: round.boards.map((b) => (mirrored.has(b.id) ? { ...b, timekeeper: 'device' as const } : b)) };
-}
-
-/**
- * What a restart cannot change: the journal's timekeeper per board stands (the replay depends on it).
- * Returns one sentence per board where the devices given now would have chosen otherwise.
- */
-export function timekeeperMismatches(round: Round, specs: readonly DeviceSpec[]): string[] {
-  const wanted = withDeviceTimekeepers({ ...round, boards: round.boards.map(({ timekeeper: _, ...b }) => b) }, specs);
-  return wanted.boards.flatMap((b, i) => {
-    const kept = round.boards[i]?.timekeeper;
-    if (kept === b.timekeeper) return [];
-    return [
-      kept === 'device'
-        ? `board ${b.id}: the journal has its clock keeping the time (mirrored) but no mirrored device is given now; the console follows the journal and waits ${deviceFlagGraceMs / 1000} s past zero for a flag from the clock`
-        : `board ${b.id}: a mirrored clock is given but the journal has the console keeping this board's time; the clock's readings are only compared`,
-    ];
-  });
 }
 
 /** A device ready to open once the console listens to it, and what to close besides it. */
