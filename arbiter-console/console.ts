@@ -7,7 +7,7 @@ import type { DeviceSpec, OpenedDevice } from './devices/index.ts';
 import { startDevices } from './devices/index.ts';
 import { joinAsConsole, type ConsoleBusOptions, type ConsoleOnBus, type LagWindow } from './on-bus/index.ts';
 import type { ArbiterCommand, TournamentCommand } from './contract/index.ts';
-import { PlayingHall, type CommandBy } from './hall/index.ts';
+import { PlayingHall, type CommandBy, type CommandOutcome } from './hall/index.ts';
 import { Journal, type Durability } from './journal/index.ts';
 import type { LateArrival } from './simulation/index.ts';
 import { logLine, prepareDataDir, StartFailure, Teardown } from './start/index.ts';
@@ -242,7 +242,7 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
     event: () => eventSummary(desks),
     ...(onBus
       ? {
-          routeCommand: (command: ArbiterCommand, arbiter: CommandBy) => onBus!.route(command, arbiter),
+          routeCommand: (command: ArbiterCommand, arbiter: CommandBy, resolved?: (outcome: CommandOutcome) => void) => onBus!.route(command, arbiter, resolved),
           routeDeskCommand: (d: TournamentDesk, command: TournamentCommand, arbiter: CommandBy) => onBus!.deskCommand(d, command, arbiter),
           busHealth: (window: LagWindow) => onBus!.health(window),
         }

@@ -5,7 +5,7 @@ import type { GameResult, GameState, GameStatus, Side } from '../../clock-engine
 import type { Attention } from './attention.ts';
 import type { TournamentView } from './tournament-view.ts';
 import type { CredentialInfo } from './arbiter.ts';
-import type { RefusalCode, SessionRefusalCode } from './refusal.ts';
+import type { HostCommandOutcome, RefusalCode, SessionRefusalCode } from './refusal.ts';
 import type { SectorView, StaffRole } from './staff.ts';
 import type { ViewPatch } from './view-patch.ts';
 
@@ -400,10 +400,18 @@ export type ServerMessage =
       readonly sectors?: readonly SectorView[];
     }
   /** `token`: the secret of a credential just issued, shown to the chief once. */
-  | { readonly type: 'ack'; readonly id: string; readonly journalSeq: number; readonly token?: string }
+  /** `hosts`: a round-wide command on the bus, what each hall host did (docs/hall.md). */
+  | { readonly type: 'ack'; readonly id: string; readonly journalSeq: number; readonly token?: string; readonly hosts?: readonly HostCommandOutcome[] }
   | { readonly type: 'credentials'; readonly id: string; readonly credentials: readonly CredentialInfo[] }
   /** `code`: what the page decides on (refusal.ts); `reason` for the arbiter; `article`: the rule, where one applies. */
-  | { readonly type: 'refused'; readonly id: string; readonly code: RefusalCode; readonly reason: string; readonly article?: string }
+  | {
+      readonly type: 'refused';
+      readonly id: string;
+      readonly code: RefusalCode;
+      readonly reason: string;
+      readonly article?: string;
+      readonly hosts?: readonly HostCommandOutcome[];
+    }
   | { readonly type: 'error'; readonly code: ErrorCode; readonly reason: string }
   | { readonly type: 'pong'; readonly id?: string; readonly clock: ClockReference }
   /** The tournament pages' state, whole, after hello and whenever it changes (drafts only to arbiters). */

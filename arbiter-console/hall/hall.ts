@@ -20,7 +20,7 @@ import {
   samePlacement,
 } from '../../clock-engine/index.ts';
 import type { ClockDevice, DeviceMessage, DeviceOrigin } from '../../device-bridge/index.ts';
-import type { Attention } from '../contract/index.ts';
+import type { Attention, HostCommandOutcome } from '../contract/index.ts';
 import { Board } from './board.ts';
 import { eventLogic, gameSystemId, roundPhase, roundSystemId, sectionSystemId } from './event-actor.ts';
 import type { ConsoleNote, EntryPlace, Journal, JournalEntry, JournalRecord } from '../journal/index.ts';
@@ -38,8 +38,11 @@ export interface HallChange {
   readonly round: boolean;
 }
 
-/** A command carried out (journaled at `journalSeq`) or refused, with the refusal's code (refusal.ts). */
-export type CommandOutcome = { readonly ok: true; readonly journalSeq: number } | Refusal;
+/**
+ * A command carried out (journaled at `journalSeq`) or refused, with the refusal's code (refusal.ts);
+ * `hosts`: a round-wide command on the bus, what each hall host did (docs/hall.md).
+ */
+export type CommandOutcome = { readonly ok: true; readonly journalSeq: number; readonly hosts?: readonly HostCommandOutcome[] } | Refusal;
 
 /**
  * Who gives a command: an arbiter at the console (his name to show, the id of his credential to journal:
@@ -98,6 +101,8 @@ export class PlayingHall {
   #pending: { boards: Set<string>; key: boolean; round: boolean; told: boolean } | undefined;
   /** A console on the bus: the hall host of each board (shown with the board). */
   hostOf: ((board: string) => BoardHost | undefined) | undefined;
+  /** A console on the bus: a board's commands whose outcome on its host is not known yet, as queue items (`touch` tells of a change). */
+  pendingOn: ((board: string) => readonly Attention[]) | undefined;
 
   /** `sections`: the event's sections, whose rounds the journal's `seat` records put on the boards. */
   constructor(
@@ -504,13 +509,15 @@ export class PlayingHall {
   }
 
   #attentionSignature(board: string): string {
-    return (
-      this.boards
-        .get(board)
-        ?.attention()
-        .map((a) => a.id)
-        .join('|') ?? ''
-    );
+    return this.#boardAttention(board)
+      .map((a) => a.id)
+      .join('|');
+  }
+
+  #boardAttention(board: string): Attention[] {
+    const own = this.boards.get(board)?.attention() ?? [];
+    const pending = this.pendingOn?.(board);
+    return pending && pending.length > 0 ? [...own, ...pending] : own;
   }
 
   /** An event's hall boards (every section's), known before any round is seated on them: a device may wait there. */
@@ -753,7 +760,7 @@ export class PlayingHall {
   }
 
   attention(): Attention[] {
-    return [...this.boards.values()].flatMap((b) => b.attention()).sort((a, b) => a.at - b.at);
+    return [...this.boards.keys()].flatMap((b) => this.#boardAttention(b)).sort((a, b) => a.at - b.at);
   }
 
   view(id: string): BoardView | undefined {

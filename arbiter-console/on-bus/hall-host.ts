@@ -1,10 +1,9 @@
 // A hall host (docs/hall.md): the devices and the game clocks of its boards, its own SQLite journal, and
 // the bus. It keeps time whether or not the bus is there: every entry is journaled first, then
 // published in order (a backlog after a partition goes out by itself). It reads the console's records
-// (seats, scheduled starts) from the stream, carries out the arbiter commands the consoles send it and
-// answers once they are journaled, and announces its boards every second.
+// (seats, scheduled starts) from the stream, carries out the arbiter commands the consoles send it (each
+// once, never after its deadline: host-commands.ts) and answers once they are journaled, and announces its boards every second.
 import { join } from 'node:path';
-import { z } from 'zod';
 import {
   announce,
   answer,
@@ -21,11 +20,11 @@ import {
 import { hallBoardNumbers, type ZeitnotEvent } from '../../tournament/index.ts';
 import type { DeviceSpec, OpenedDevice } from '../devices/index.ts';
 import { entryRatings, simulateEvent } from '../simulation/index.ts';
-import { publishJournal, readIntoJournal, readOpening, sameEvent, type HostAnswer } from './hall-bus.ts';
+import { publishJournal, readIntoJournal, readOpening, sameEvent } from './hall-bus.ts';
+import { hostCommands } from './host-commands.ts';
 import { startDevices } from '../devices/index.ts';
 import { PlayingHall } from '../hall/index.ts';
 import { Journal, type Durability } from '../journal/index.ts';
-import { arbiterCommandSchema, refusal } from '../contract/index.ts';
 import { prepareDataDir, StartFailure, Teardown } from '../start/index.ts';
 import { realClock, resumeAt } from '../hall/index.ts';
 
@@ -56,8 +55,6 @@ export interface RunningHallHost {
   readonly warnings: readonly string[];
   stop(): Promise<void>;
 }
-
-const commandRequest = z.strictObject({ command: arbiterCommandSchema, arbiter: z.string().min(1).max(80), credential: z.string().min(1).max(16).optional() });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -168,15 +165,7 @@ async function openHallHost(options: HallHostOptions, teardown: Teardown): Promi
   teardown.defer('the devices', () => Promise.all(opened.map((d) => d.close().catch(() => {}))).then(() => {}));
   teardown.defer('the device retries and clock comparison', await startDevices(hall, options.devices ?? [], source, { warnings, opened }));
 
-  const commands = answer(bus.nc, subjects.command(hostId), (body): HostAnswer => {
-    const request = commandRequest.safeParse(body);
-    if (!request.success)
-      return refusal('malformed', `not an arbiter command: ${request.error.issues[0]!.path.join('.')}: ${request.error.issues[0]!.message}`);
-    const { command, arbiter, credential } = request.data;
-    if ('board' in command && !boards.has(command.board)) return refusal('not-on-host', `board ${command.board} is not run by hall host ${hostId}`);
-    const outcome = hall.command(command, credential !== undefined ? { name: arbiter, credential } : arbiter);
-    return outcome.ok ? { ok: true, sourceSeq: journal.lastOwn() } : outcome;
-  });
+  const commands = answer(bus.nc, subjects.command(hostId), hostCommands({ hostId, hall, journal, boards }));
   teardown.defer('the command subscription', () => commands.unsubscribe());
   teardown.defer(
     'the presence announcements',

@@ -49,7 +49,8 @@ export interface ConsoleServerOptions {
   /** On the bus: the hall hosts heard and the bus's lag (of the clock events hosts journaled in `lag`, wall ms), in /health. */
   readonly busHealth?: (lag: { from?: number; to?: number }) => unknown;
   /** On the bus: a board command carried to the hall host that runs the board (undefined: carried out here). */
-  readonly routeCommand?: (command: ArbiterCommand, arbiter: CommandBy) => Promise<CommandOutcome> | undefined;
+  /** `resolved`: a command whose outcome was unknown (`outcome-unknown`), told again once it is known. */
+  readonly routeCommand?: (command: ArbiterCommand, arbiter: CommandBy, resolved?: (outcome: CommandOutcome) => void) => Promise<CommandOutcome> | undefined;
   /** On the bus: a desk command carried out through the stream, ordered with the other consoles' (bus-desk.ts). */
   readonly routeDeskCommand?: (desk: TournamentDesk, command: TournamentCommand, arbiter: CommandBy) => Promise<CommandOutcome>;
   readonly port: number;
@@ -320,6 +321,7 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
           code: refused.code,
           reason: refused.reason,
           ...(refused.article !== undefined ? { article: refused.article } : {}),
+          ...(refused.hosts !== undefined ? { hosts: refused.hosts } : {}),
         });
       const refuse = (code: RefusalCode, reason: string) => answerRefusal(refusal(code, reason));
       if (session.role.kind === 'pending') return refuse('unauthenticated', 'send hello with the arbiter token first');
@@ -343,12 +345,20 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
       const deskOfCommand = isTournamentCommand(command) ? deskFor(command.section) : undefined;
       // The journal keeps the credential's id with the action; the name is what pages and PGN show.
       const by: CommandBy = { name: arbiter.name, credential: arbiter.id };
+      const answerOutcome = (outcome: CommandOutcome): void =>
+        outcome.ok
+          ? session.answer({ type: 'ack', id: message.id, journalSeq: outcome.journalSeq, ...(outcome.hosts !== undefined ? { hosts: outcome.hosts } : {}) })
+          : answerRefusal(outcome);
+      // A second answer to the same id, after an `outcome-unknown` one (docs/protocol.md), if the page is still there.
+      const resolved = (outcome: CommandOutcome): void => {
+        if (session.open) answerOutcome(outcome);
+      };
       const routed = isTournamentCommand(command)
         ? deskOfCommand && options.routeDeskCommand?.(deskOfCommand, command, by)
-        : options.routeCommand?.(command, by);
+        : options.routeCommand?.(command, by, resolved);
       if (routed) {
         void routed.then(
-          (outcome) => (outcome.ok ? session.answer({ type: 'ack', id: message.id, journalSeq: outcome.journalSeq }) : answerRefusal(outcome)),
+          (outcome) => answerOutcome(outcome),
           (err: unknown) => refuse('internal', `could not be carried out: ${String(err)}`),
         );
         return;
