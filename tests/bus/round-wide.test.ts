@@ -13,8 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { arbiterCommand as command, HallProcesses, type BoardRow } from '../support/hall-processes.ts';
-import { startLink, startNats, type Link, type NatsServer } from '../support/nats.ts';
-import { untilRead } from '../support/wait.ts';
+import { startLink, startNats, untilClientGone, type Link, type NatsServer } from '../support/nats.ts';
 import { helloClient, type TestClient } from '../support/ws-client.ts';
 
 const statusOf = (boards: readonly BoardRow[], ids: readonly string[]): string[] => ids.map((id) => boards.find((b) => b.id === id)?.status ?? 'missing');
@@ -61,13 +60,7 @@ describe('round-wide commands across hall hosts', () => {
     // h2 cut off: h1 resumes its boards, h2 cannot be asked: refused as unreachable.
     link.freeze();
     await roles.waitBoards(c1.url, "h2's boards unreachable", (b) => b.filter((x) => x.host?.id === 'h2').every((x) => x.host?.reachable === false), 30_000);
-    await untilRead(
-      async () => ((await server!.monitor('/connz')) as { connections?: { name?: string }[] }).connections ?? [],
-      (connections) => !connections.some((c) => c.name === 'zeitnot hall host h2'),
-      "the server dropping h2's connection",
-      30_000,
-      100,
-    );
+    await untilClientGone(server, 'zeitnot hall host h2');
     const resumed = await command(arbiter, 'all4', { type: 'resumeAll' }, 60_000);
     expect(resumed).toMatchObject({
       type: 'refused',
