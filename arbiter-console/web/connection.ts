@@ -178,7 +178,8 @@ export class Connection {
         break;
       case 'refused': {
         const what = this.#pending.get(m.id) ?? 'command';
-        this.#pending.delete(m.id);
+        // On the bus, "not known yet" is followed by a second answer to the same id (docs/hall.md): kept for it.
+        if (m.code !== 'outcome-unknown') this.#pending.delete(m.id);
         this.events.onOutcome(m.id, false, `${what}: refused: ${m.reason}${m.article !== undefined ? ` (${m.article})` : ''} [${m.code}]`);
         break;
       }
