@@ -1,8 +1,9 @@
 // A hall host (docs/hall.md): the devices and the game clocks of its boards, its own SQLite journal, and
 // the bus. It keeps time whether or not the bus is there: every entry is journaled first, then
 // published in order (a backlog after a partition goes out by itself). It reads the console's records
-// (seats, scheduled starts) from the stream, carries out the arbiter commands the consoles send it (each
-// once, never after its deadline: host-commands.ts) and answers once they are journaled, and announces its boards every second.
+// (seats, scheduled starts) from the stream, carries out the arbiter commands the consoles send it
+// (each once, never after its deadline: host-commands.ts) and answers once they are journaled, and
+// announces its boards every second.
 import { join } from 'node:path';
 import {
   announce,
