@@ -77,6 +77,9 @@ export interface BusHealth {
   readonly desk: DeskStats;
 }
 
+/** A host's clock this far ahead of the console's is told (commands' deadlines are wall-clock times). */
+const CLOCK_AHEAD_WARN_MS = 1_000;
+
 /** How many recent host clock events the lag is measured over (a round of 1,000 boards has some 60,000). */
 const LAG_WINDOW = 100_000;
 
@@ -240,6 +243,13 @@ function consoleOnBus(
         return host === undefined ? undefined : { id: host, reachable: seen?.reachable ?? false };
       };
       watch = new PresenceWatch(bus.nc, subjects.anyPresence, options.unreachableAfterMs ?? 3_000, (host, seen) => {
+        // A heartbeat's wall time can only fall behind on its way: one ahead of this console's clock is
+        // the host's clock ahead, and the host would refuse commands as past their deadline.
+        const ahead = seen.presence.wallMs - seen.heardAt;
+        if (ahead > CLOCK_AHEAD_WARN_MS)
+          warn(
+            `hall host ${host}'s clock is ${ahead} ms ahead of this console's: it refuses commands as past their deadline; give every machine the same time (NTP)`,
+          );
         const boards = new Set(seen.presence.boards);
         for (const [board, h] of owner) if (h === host && !boards.has(board)) owner.delete(board);
         for (const board of boards) owner.set(board, host);
