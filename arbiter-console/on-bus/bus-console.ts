@@ -1,7 +1,8 @@
 // A console on the bus (docs/hall.md): it opens the event on the stream (or finds it opened), rebuilds
 // the event from the stream into its journal, publishes its own records (seats, starts, the desk, the
 // team), hears every hall host's heartbeat, and carries an arbiter's board command to the host that
-// runs the board, acknowledging it once that host has journaled it.
+// runs the board (command-courier.ts), telling the arbiter what became of it: carried out once that
+// host has journaled it, refused, not carried out, or unknown until the host answers.
 import {
   connectBus,
   ensureEventStream,
@@ -227,7 +228,7 @@ function consoleOnBus(
       outbox = publishJournal(bus, subjects.desk, journal);
       unsubscribe = hall.subscribe(() => outbox?.notify());
       const carrier = new CommandCourier({
-        nc: bus.nc,
+        bus,
         subjects,
         consoleId: options.consoleId,
         timeoutMs,

@@ -6,8 +6,7 @@
 // to be "not carried out" by the console on its own: it stays in the queue and the console asks the
 // host for the outcome of that id until the host answers, then tells the arbiter what it says.
 import { randomUUID } from 'node:crypto';
-import { ask, type EventSubjects } from '../../bus/index.ts';
-import type { NatsConnection } from '@nats-io/transport-node';
+import { ask, type BusConnection, type EventSubjects } from '../../bus/index.ts';
 import { actingAs, type CommandBy } from '../hall/index.ts';
 import { refusal, type ArbiterCommand, type Attention, type Refusal } from '../contract/index.ts';
 import { hostAnswerSchema, type CommandRequest, type OutcomeQuery } from './host-commands.ts';
@@ -31,7 +30,7 @@ export interface PendingCommand {
 }
 
 export interface CourierOptions {
-  readonly nc: NatsConnection;
+  readonly bus: BusConnection;
   readonly subjects: EventSubjects;
   readonly consoleId: string;
   /** From sending to the deadline (default 5 s). */
@@ -95,14 +94,14 @@ export class CommandCourier {
 
   /** Sends `command` to `host` (`boards`: what it concerns there, for the queue) and waits for its outcome until the deadline. */
   async send(host: string, command: ArbiterCommand, by: CommandBy, boards: readonly string[]): Promise<Delivery> {
-    const { nc, subjects, consoleId } = this.#o;
+    const { bus, subjects, consoleId } = this.#o;
     const timeoutMs = this.#o.timeoutMs ?? 5_000;
     const id = `${consoleId}-${randomUUID()}`;
     const sentAt = Date.now();
     const deadline = sentAt + timeoutMs;
     const { name: arbiter, credential } = actingAs(by);
     const request: CommandRequest = { id, deadline, command, arbiter, ...(credential !== undefined ? { credential } : {}) };
-    const reply = await ask<unknown>(nc, subjects.command(host), request, timeoutMs + ANSWER_GRACE_MS);
+    const reply = await ask<unknown>(bus.nc, subjects.command(host), request, timeoutMs + ANSWER_GRACE_MS);
     // The server gave the request to no one (NATS's "no responders"): no host has it, and none can get it later.
     if (!reply.ok && reply.noResponders)
       return { kind: 'not-carried-out', host, refusal: refusal('host-unreachable', `hall host ${host} is unreachable (${reply.reason}): not carried out`) };
@@ -144,12 +143,12 @@ export class CommandCourier {
 
   /** Asks the host for the command's outcome until it answers one. */
   async #resolve(pending: PendingCommand, deadline: number): Promise<Settled> {
-    const { nc, subjects } = this.#o;
+    const { bus, subjects } = this.#o;
     const every = this.#o.askEveryMs ?? 1_000;
     const query: OutcomeQuery = { outcomeOf: pending.id, deadline };
     let told = false;
     while (!this.#stopped) {
-      const reply = await ask<unknown>(nc, subjects.command(pending.host), query, every);
+      const reply = await ask<unknown>(bus.nc, subjects.command(pending.host), query, every);
       const settled = reply.ok ? this.#settled(pending.host, reply.value) : undefined;
       if (settled) {
         this.#o.warn(
