@@ -23,6 +23,8 @@ export interface BusOptions {
   readonly tls?: BusTls;
   /** How the connection names itself on the servers' monitoring pages. */
   readonly name?: string;
+  /** The subject prefix of the replies this connection receives: its role's own (permissions.ts). */
+  readonly inboxPrefix?: string;
   /** How often the client pings the server; a connection that misses two is stale and is replaced. */
   readonly pingIntervalMs?: number;
   /** Told when the first connection went unanswered (a loaded or starting server): it is tried again. */
@@ -115,6 +117,7 @@ export async function connectBus(options: BusOptions): Promise<BusConnection> {
         connect({
           servers: [...options.servers],
           name: who,
+          ...(options.inboxPrefix ? { inboxPrefix: options.inboxPrefix } : {}),
           maxReconnectAttempts: -1,
           reconnectTimeWait: 250,
           reconnectJitter: 100,

@@ -12,6 +12,8 @@ export interface StreamPlan {
   readonly replicas?: number;
 }
 
+const STREAM_PREFIX = 'ZEITNOT_';
+
 /** How long JetStream remembers a message id to drop a republished entry (a host's retry). */
 export const DUPLICATE_WINDOW_MS = 10 * 60_000;
 
@@ -53,6 +55,14 @@ export async function awaitEventStream(bus: BusConnection, subjects: EventSubjec
     }
   }
   return undefined;
+}
+
+/** The events the bus holds other than this one: the event tokens of the other zeitnot streams. */
+export async function otherEvents(bus: BusConnection, subjects: EventSubjects): Promise<string[]> {
+  const others: string[] = [];
+  for await (const name of bus.jsm.streams.names())
+    if (name.startsWith(STREAM_PREFIX) && name !== subjects.stream) others.push(name.slice(STREAM_PREFIX.length));
+  return others.sort();
 }
 
 /** Servers the client has heard of (itself and the cluster's others), at most 3. */
