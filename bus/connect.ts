@@ -82,11 +82,14 @@ export class BusRefusedError extends Error {
   override readonly name = 'BusRefusedError';
 }
 
+/** Whether the servers refused a publish or a subscription (the client hands it on as it is, or as the cause of a request's error). */
+export function isPermissionViolation(error: unknown): error is Error {
+  return error instanceof Error && (error.name === 'PermissionViolationError' || /^permissions violation/i.test(error.message));
+}
+
 /** A role's own subjects refused it: its credentials are another role's (docs/hall.md, "Credentials"). */
 export function permissionHint(error: unknown, role: string): unknown {
-  // The client hands it on as it is, or as the cause of a request's error.
-  const violation = error instanceof Error && (error.name === 'PermissionViolationError' || /^permissions violation/i.test(error.message));
-  if (!violation) return error;
+  if (!isPermissionViolation(error)) return error;
   return new BusRefusedError(
     `the bus refuses ${role} its own subjects (${error.message}): these credentials are another role's (zeitnot bus users makes one per role)`,
     { cause: error },

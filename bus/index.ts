@@ -2,7 +2,7 @@
 // knows clocks or boards: journal entries go out in order and come back exactly once. What other parts
 // use; tests reach everything through internal.ts.
 export { lastSeqOn, publishIfLast } from './claim.ts';
-export { type BusConnection, type BusOptions, BusUsageError, connectBus, parseBusUrl, permissionHint } from './connect.ts';
+export { type BusConnection, type BusOptions, BusUsageError, connectBus, isPermissionViolation, parseBusUrl, permissionHint } from './connect.ts';
 export { type BusEntry, decodeEntry, encodeEntry } from './entry.ts';
 export { Outbox, type OutboxSource } from './outbox.ts';
 export { authorizationBlock, type BusRole, type BusUser, consumerName, inboxPrefix } from './permissions.ts';

@@ -1,6 +1,16 @@
 // Everything bus/ exports, for the tests (as nats.js's internal_mod.ts): index.ts is the part's public
 // face, what other parts use. Nothing outside tests/ imports this.
-export { connectBus, parseBusUrl, permissionHint, BusUsageError, BusRefusedError, type BusConnection, type BusOptions, type BusTls } from './connect.ts';
+export {
+  connectBus,
+  parseBusUrl,
+  permissionHint,
+  isPermissionViolation,
+  BusUsageError,
+  BusRefusedError,
+  type BusConnection,
+  type BusOptions,
+  type BusTls,
+} from './connect.ts';
 export { eventSubjects, eventToken, checkToken, type EventSubjects } from './subjects.ts';
 export { encodeEntry, decodeEntry, messageId, type BusEntry, type Decoded } from './entry.ts';
 export { ensureEventStream, awaitEventStream, otherEvents, DUPLICATE_WINDOW_MS, type StreamPlan } from './stream.ts';

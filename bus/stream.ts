@@ -4,7 +4,7 @@
 // credentials) waits until the console has.
 import { DiscardPolicy, JetStreamApiError, RetentionPolicy, StorageType, type StreamInfo } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
-import type { BusConnection } from './connect.ts';
+import { isPermissionViolation, type BusConnection } from './connect.ts';
 import type { EventSubjects } from './subjects.ts';
 
 export interface StreamPlan {
@@ -50,7 +50,9 @@ export async function awaitEventStream(bus: BusConnection, subjects: EventSubjec
   while (!signal.aborted) {
     try {
       return await bus.jsm.streams.info(subjects.stream);
-    } catch {
+    } catch (err) {
+      // Refused credentials do not become right by asking again (a missing stream or no leader yet may).
+      if (isPermissionViolation(err)) throw err;
       await new Promise((resolve) => setTimeout(resolve, everyMs));
     }
   }

@@ -10,6 +10,7 @@ import {
   answer,
   awaitEventStream,
   inboxPrefix,
+  isPermissionViolation,
   otherEvents,
   connectBus,
   decodeEntry,
@@ -98,7 +99,14 @@ async function openHallHost(options: HallHostOptions, teardown: Teardown): Promi
     told = true;
   };
   // Asked once: only a missing stream is waited for (and told).
-  if (!(await bus.jsm.streams.info(subjects.stream).catch(() => undefined))) {
+  const missing = await bus.jsm.streams.info(subjects.stream).then(
+    () => false,
+    (err: unknown) => {
+      if (isPermissionViolation(err)) throw err;
+      return true;
+    },
+  );
+  if (missing) {
     tell(`the stream ${subjects.stream}`);
     await awaitOwnEvent(bus, subjects, never.signal, options.otherEventAfterMs ?? 5_000);
   }

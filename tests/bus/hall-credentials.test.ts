@@ -118,7 +118,7 @@ describe('hall roles through their own credentials, over TLS', () => {
     const impostor = roles.host('h9', '5-5', `tls://${at}`, [...ca, '--bus-nkey', seeds.h1], join(dir, 'impostor'));
     expect(await impostor.exited).not.toBe(0);
     expect(impostor.out()).toMatch(
-      /the bus refuses hall host h9 its own subjects \(Permissions Violation for Publish to .*host-h9.*\): these credentials are another role's/,
+      /the bus refuses hall host h9 its own subjects \(Permissions Violation for Subscription to .*_INBOX_host-h9.*\): these credentials are another role's/,
     );
 
     // (c) A wrong credential ends the role at once with a clear error.
