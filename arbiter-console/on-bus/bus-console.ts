@@ -14,6 +14,7 @@ import {
   type BusOptions,
   type HostSeen,
   type Outbox,
+  inboxPrefix,
 } from '../../bus/index.ts';
 import type { ZeitnotEvent } from '../../tournament/index.ts';
 import { DeskGate, type DeskStats } from './bus-desk.ts';
@@ -95,7 +96,12 @@ export async function joinAsConsole(
   given: { event?: ZeitnotEvent; scale: number },
   warn: (message: string) => void,
 ): Promise<ConsoleOnBus> {
-  const bus = await connectBus({ ...options.bus, name: `zeitnot console ${options.consoleId}`, onRetry: warn });
+  const bus = await connectBus({
+    ...options.bus,
+    name: `zeitnot console ${options.consoleId}`,
+    inboxPrefix: inboxPrefix({ kind: 'console', id: options.consoleId }),
+    onRetry: warn,
+  });
   try {
     const meta = journal.meta();
     const event = meta?.event ?? given.event;

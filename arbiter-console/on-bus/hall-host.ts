@@ -9,6 +9,9 @@ import {
   announce,
   answer,
   awaitEventStream,
+  inboxPrefix,
+  isPermissionViolation,
+  otherEvents,
   connectBus,
   decodeEntry,
   eventSubjects,
@@ -16,6 +19,7 @@ import {
   untilAnswered,
   type BusConnection,
   type BusOptions,
+  type EventSubjects,
   type Outbox,
 } from '../../bus/index.ts';
 import { hallBoardNumbers, type ZeitnotEvent } from '../../tournament/index.ts';
@@ -46,6 +50,8 @@ export interface HallHostOptions {
   readonly warn?: (message: string) => void;
   /** Told once, while the host waits for a console to open the event on the bus. */
   readonly waiting?: (what: string) => void;
+  /** How long the host waits for its event's stream before it asks whether the bus runs another event. */
+  readonly otherEventAfterMs?: number;
 }
 
 export interface RunningHallHost {
@@ -80,7 +86,7 @@ async function openHallHost(options: HallHostOptions, teardown: Teardown): Promi
   teardown.defer('the journal', () => journal.close());
   const warn = options.warn ?? (() => {});
   const warnings: string[] = [];
-  const bus = await connectBus({ ...options.bus, name: `zeitnot hall host ${hostId}`, onRetry: warn });
+  const bus = await connectBus({ ...options.bus, name: `zeitnot hall host ${hostId}`, inboxPrefix: inboxPrefix({ kind: 'host', id: hostId }), onRetry: warn });
   teardown.defer('the bus connection', () => bus.close());
   const subjects = eventSubjects(event.id);
   // The console makes the stream and opens the event: until then the host waits.
@@ -91,9 +97,16 @@ async function openHallHost(options: HallHostOptions, teardown: Teardown): Promi
     told = true;
   };
   // Asked once: only a missing stream is waited for (and told).
-  if (!(await bus.jsm.streams.info(subjects.stream).catch(() => undefined))) {
+  const missing = await bus.jsm.streams.info(subjects.stream).then(
+    () => false,
+    (err: unknown) => {
+      if (isPermissionViolation(err)) throw err;
+      return true;
+    },
+  );
+  if (missing) {
     tell(`the stream ${subjects.stream}`);
-    await awaitEventStream(bus, subjects, never.signal);
+    await awaitOwnEvent(bus, subjects, never.signal, options.otherEventAfterMs ?? 5_000);
   }
   let opening = await readOpening(bus, subjects, warn);
   while (!opening) {
@@ -179,4 +192,21 @@ async function openHallHost(options: HallHostOptions, teardown: Teardown): Promi
   );
 
   return { hall, journal, bus, outbox, warnings, stop: () => teardown.stop(`hall host ${hostId}`) };
+}
+
+/**
+ * Waits for the event's stream. A host started before its console waits as long as it takes; but when
+ * the bus still lacks the event after `afterMs` and runs another one, the host was given the wrong event
+ * file: it stops with a line that says which events the bus runs.
+ */
+async function awaitOwnEvent(bus: BusConnection, subjects: EventSubjects, signal: AbortSignal, afterMs: number): Promise<void> {
+  const first = AbortSignal.any([signal, AbortSignal.timeout(afterMs)]);
+  if (await awaitEventStream(bus, subjects, first)) return;
+  const others = await otherEvents(bus, subjects).catch(() => []);
+  if (others.length > 0)
+    throw new StartFailure(
+      'other-event',
+      `the bus runs event ${others.map((o) => `'${o}'`).join(', ')}, not '${subjects.event}': start this host with the console's event (--event FILE|PRESET)`,
+    );
+  await awaitEventStream(bus, subjects, signal);
 }

@@ -16,6 +16,8 @@ export type StartFailureCode =
   | 'unknown-board'
   /** A new data directory and no event given. */
   | 'no-event'
+  /** A hall host whose event is not on the bus, which runs another event (its event file is wrong). */
+  | 'other-event'
   /** The journal of an earlier version's single-round console (its meta holds a round, no event). */
   | 'round-journal';
 
