@@ -21,7 +21,7 @@ export {
   type TournamentView,
   type ViewPatch,
 } from './contract/index.ts';
-export { eventSummary, tournamentApi, type EventSummary } from './desk/index.ts';
+export { eventSummary, tournamentApi, type EventSummary, type LccGame, type LccRound, type LccTournament } from './desk/index.ts';
 export { csvLine, roundFromEvent } from './desk/internal.ts';
 export { withDeviceTimekeepers } from './devices/index.ts';
 export { boardHistory, boardPgn, type ManualSource } from './hall/index.ts';
