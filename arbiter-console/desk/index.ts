@@ -1,6 +1,6 @@
 // The tournament desk: registration, pairing, results, standings, playoffs and the event's seating
 // of the hall, journaled as tournament records; the views it builds and the HTTP answers it gives.
-export { deskAsked, eventApi, eventSummary, type EventSummary } from './event-http.ts';
+export { deskAsked, eventApi, eventSummary, replayRound, type EventSummary } from './event-http.ts';
 export { seatFor } from './event-round.ts';
 export { LCC_PREFIX, lccApi, type LccGame, type LccPairing, type LccPlayer, type LccRound, type LccTournament } from './lcc-feed.ts';
 export { playoffSeatFor } from './playoff-boards.ts';
