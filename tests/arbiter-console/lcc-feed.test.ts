@@ -26,7 +26,7 @@ import {
 import { findSection, loadEvent, presetJson } from '../../tournament/index.ts';
 import { helloClient, sendCommand, type TestClient } from '../support/ws-client.ts';
 
-/** pgn-mule's checkout with its dependencies installed (chessops 0.13, dayjs, request), e.g. /work/lcc-reader/pgn-mule. */
+/** pgn-mule's checkout, with what its lcc.ts imports (chessops 0.13, dayjs, request) installed in it or the folder above, e.g. /work/lcc-reader/pgn-mule. */
 const READER = process.env['LCC_READER'];
 const readerFile = READER ? join(READER, 'src', 'source', 'lcc.ts') : undefined;
 
@@ -268,7 +268,7 @@ describe('the LiveChessCloud layout per section', () => {
 });
 
 const readerReason = !READER
-  ? 'LCC_READER is not set: fetch github.com/lichess-org/pgn-mule beside the project and install chessops@0.13, dayjs and request in it (docs/console.md, "For broadcasters")'
+  ? 'LCC_READER is not set: clone github.com/lichess-org/pgn-mule beside the project, install chessops@0.13, dayjs and request beside it, and set LCC_READER to the checkout (docs/console.md, "For broadcasters")'
   : `LCC_READER=${READER} has no src/source/lcc.ts`;
 
 describe.skipIf(!readerFile || !existsSync(readerFile))(`pgn-mule's LCC reader (${readerFile ? READER : readerReason})`, () => {
