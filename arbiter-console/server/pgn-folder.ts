@@ -5,7 +5,7 @@
 // folder, fsynced, and renamed over the old one (a rename within a file system replaces at once).
 // Each file is written at most once per `minIntervalMs` (a second): a burst of moves is one write.
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { boardPgn, type Board, type PlayingHall } from '../hall/index.ts';
 import type { Round } from '../contract/index.ts';
 import { replayRound, type TournamentDesk } from '../desk/index.ts';
@@ -47,7 +47,7 @@ const roundFile = (section: string, round: number): string => join(section, `rou
 
 /** Writes `text` to `file` so that a reader sees the old version or the new one, never a part: temp file, fsync, rename. */
 export function writeAtomically(file: string, text: string): void {
-  const temp = join(dirname(file), `.${file.slice(dirname(file).length + 1)}.${process.pid}.tmp`);
+  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
   const fd = openSync(temp, 'w');
   try {
     writeSync(fd, text);

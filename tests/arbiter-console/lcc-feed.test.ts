@@ -248,6 +248,8 @@ describe('the LiveChessCloud layout per section', () => {
     expect(gunzipSync(first.body).equals(plain.body)).toBe(true);
     const etag = plain.headers.etag as string;
     expect((await get(path, { 'if-none-match': etag })).status).toBe(304);
+    // LiveChess viewers ask with `?poll`: a parameter no route reads, the same file.
+    expect((await get(`${path}?poll`, { 'if-none-match': etag })).status).toBe(304);
     // The clock's second moving on is no change: the file holds no time as of now.
     source.set(source.now() + 5_000);
     expect((await get(path, { 'if-none-match': etag })).status).toBe(304);
