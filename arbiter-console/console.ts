@@ -22,7 +22,7 @@ import type { ClockDevice } from '../device-bridge/index.ts';
 import { startAutopilot } from './simulation/index.ts';
 import { entryRatings, simulateEvent } from './simulation/index.ts';
 import { realClock, resumeAt, type HallClock } from './hall/index.ts';
-import { builtPage } from './server/index.ts';
+import { builtPage, startPgnFolder, type PgnFolder } from './server/index.ts';
 
 export interface ConsoleOptions {
   readonly dataDir: string;
@@ -71,6 +71,11 @@ export interface ConsoleOptions {
   readonly firstRound?: boolean;
   /** A round whose scheduled start has passed when it is seated starts this many round-time ms later (default 0: now). */
   readonly lateStartMs?: number;
+  /**
+   * A folder the event's PGN is kept in as files (`<section>/round-N.pgn`, `games.pgn`), each replaced
+   * atomically at most once a second as its games change (server/pgn-folder.ts).
+   */
+  readonly pgnDir?: string;
   /** Serve no page (API-only tests and benchmarks). */
   readonly noPage?: boolean;
   /**
@@ -102,6 +107,8 @@ export interface RunningConsole {
   readonly devices: readonly ClockDevice[];
   /** On the bus: the hall hosts heard and the stream. */
   readonly onBus?: ConsoleOnBus;
+  /** The `--pgn-dir` folder's writer. */
+  readonly pgnFolder?: PgnFolder;
   stop(): Promise<void>;
 }
 
@@ -233,6 +240,8 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
     });
     teardown.defer('the simulated arbiter', () => autopilot.stop());
   }
+  const pgnFolder = options.pgnDir !== undefined ? openPgnFolder(options.pgnDir, hall, desks) : undefined;
+  if (pgnFolder) teardown.defer('the PGN folder', () => pgnFolder.stop());
   const server = await startConsoleServer({
     hall,
     credentials,
@@ -269,6 +278,21 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
       return devices.map((d) => d.device);
     },
     ...(onBus ? { onBus } : {}),
+    ...(pgnFolder ? { pgnFolder } : {}),
     stop: () => teardown.stop('the console'),
   };
+}
+
+/** `--pgn-dir`: the folder must be one this process can create and write; a write that fails later is logged and tried again. */
+function openPgnFolder(dir: string, hall: PlayingHall, desks: ReadonlyMap<string, TournamentDesk>): PgnFolder {
+  try {
+    return startPgnFolder({
+      dir,
+      hall,
+      desks,
+      onError: (file, err) => logLine(process.stderr, 'zeitnot serve', `--pgn-dir: ${join(dir, file)} not written: ${err.message}`),
+    });
+  } catch (err) {
+    throw new Error(`--pgn-dir ${dir}: ${(err as Error).message}; give a folder this user can create and write`);
+  }
 }
