@@ -215,7 +215,7 @@ function consoleOnBus(
     },
     route(command, arbiter) {
       if (command.type === 'startAll') return undefined;
-      if (command.type === 'pauseAll' || command.type === 'resumeAll' || command.type === 'arriveAll') {
+      if (command.type === 'pauseAll' || command.type === 'resumeAll' || command.type === 'arriveAll' || command.type === 'dismissKind') {
         const hosts = [...new Set([...(hallRef?.boards.keys() ?? [])].flatMap((b) => owner.get(b) ?? []))];
         if (hosts.length === 0) return Promise.resolve(refusal('no-host', 'no hall host runs a board of the round'));
         return Promise.all(hosts.map(async (h) => ({ host: h, outcome: await toHost(h, command, arbiter) }))).then((all) => {
