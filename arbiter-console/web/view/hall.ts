@@ -175,6 +175,7 @@ function hallRow(ctrl: ConsoleCtrl, clocks: ClockPainter, b: BoardView, alert: b
       sections &&
         hl('span.section', { attrs: { title: b.section === undefined ? '' : `section ${b.section}, board ${b.sectionBoard ?? '?'}` } }, [
           hl('span.section-id', b.section ?? ''),
+          ' ',
           hl('span.section-board', b.sectionBoard === undefined ? '' : String(b.sectionBoard)),
         ]),
       ...side('white'),
