@@ -14,3 +14,28 @@ export interface Attention {
   readonly at: number;
   readonly message: string;
 }
+
+/**
+ * The kinds of the queue, as the arbiter sorts his work: the page groups by them and `dismissKind`
+ * dismisses one kind at once. A code no kind names is 'other'.
+ */
+export const ATTENTION_KINDS = [
+  { id: 'flags', title: 'Flags', codes: ['flag-fall', 'clock-unreachable'] },
+  { id: 'late', title: 'Late players', codes: ['late-player', 'default-time-expired'] },
+  { id: 'calls', title: 'Arbiter calls', codes: ['arbiter-call', 'quickplay-claim', 'draw-offer-refused'] },
+  { id: 'disagreements', title: 'Disagreements', codes: ['clock-disagrees', 'move-count-mismatch', 'presses-missed', 'result-contradicts'] },
+  { id: 'devices', title: 'Device problems', codes: ['silent-board'] },
+  { id: 'other', title: 'Penalties and other', codes: [] },
+] as const satisfies readonly { readonly id: string; readonly title: string; readonly codes: readonly AttentionCode[] }[];
+
+export type AttentionKind = (typeof ATTENTION_KINDS)[number]['id'];
+
+export const kindOf = (a: Pick<Attention, 'code'>): AttentionKind =>
+  ATTENTION_KINDS.find((k) => (k.codes as readonly AttentionCode[]).includes(a.code))?.id ?? 'other';
+
+/**
+ * What a finished game still asks of the arbiter: a flag fall that ended it (he checks the flag), a
+ * result the clock and the desk disagree on, and the board's device (it outlives the game). The rest
+ * (a late player, move counts, a claim, an offer) was about the game in play and leaves with it.
+ */
+export const AFTER_THE_GAME: readonly AttentionCode[] = ['flag-fall', 'result-contradicts', 'silent-board'];

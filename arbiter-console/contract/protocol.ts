@@ -2,7 +2,7 @@
 // Everything a client sends is validated here; the server trusts nothing else.
 import { z } from 'zod';
 import type { GameResult, GameState, GameStatus, Side } from '../../clock-engine/index.ts';
-import type { Attention } from './attention.ts';
+import { ATTENTION_KINDS, type Attention, type AttentionKind } from './attention.ts';
 import type { TournamentView } from './tournament-view.ts';
 import type { CredentialInfo } from './arbiter.ts';
 import type { HostCommandOutcome, RefusalCode, SessionRefusalCode } from './refusal.ts';
@@ -118,6 +118,8 @@ export const arbiterCommandSchema = z.discriminatedUnion('type', [
       .max(300),
   }),
   z.strictObject({ type: z.literal('dismiss'), alertId: z.string().min(1).max(120) }),
+  /** Every open item of one kind of the queue at once, each journaled as its own dismissal. */
+  z.strictObject({ type: z.literal('dismissKind'), kind: z.enum(ATTENTION_KINDS.map((k) => k.id) as [AttentionKind, ...AttentionKind[]]) }),
   /** Every seated round's clocks (or one section's) at their scheduled start, or now if that has passed. */
   z.strictObject({ type: z.literal('startAll'), section: z.string().min(1).max(40).optional() }),
   /** Every player not yet marked present is at the board (the arbiter's check before the start). */

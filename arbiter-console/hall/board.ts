@@ -3,7 +3,7 @@
 import type { ClockEvent, Deadline, GameClock, GameConfig, GameResult, GameState, Side } from '../../clock-engine/index.ts';
 import { applyClockEvent, initialGameState, nextDeadline, playMoves, remainingAt, startFen } from '../../clock-engine/index.ts';
 import type { ConsoleNote } from '../journal/index.ts';
-import { boardGameConfig, type Round, type RoundBoard } from '../contract/index.ts';
+import { AFTER_THE_GAME, boardGameConfig, type Round, type RoundBoard } from '../contract/index.ts';
 import type { Attention } from '../contract/index.ts';
 
 /** A ply of the board's game (the live PGN), with its press's clock once the press is known. */
@@ -284,14 +284,16 @@ export class Board {
   /**
    * What needs the arbiter now: the engine's alerts and the device's notices, minus what is settled:
    * dismissed by the arbiter, a late player who has since arrived, move counts that agree again,
-   * anything before a recorded result.
-   * (A flag fall that ended the game stays until the arbiter dismisses it.)
+   * anything before a recorded result, and once the game is finished whatever was about the game in
+   * play (AFTER_THE_GAME: a flag fall that ended the game stays until the arbiter dismisses it).
    */
   attention(): Attention[] {
     const s = this.state;
     const list: Attention[] = [];
+    const finished = s.status === 'finished';
     for (const a of s.alerts) {
       if (a.code === 'ignored-event') continue;
+      if (finished && !AFTER_THE_GAME.includes(a.code)) continue;
       if (a.code === 'late-player' && a.side && s.arrived[a.side] && s.defaultTimeExpiredAt === undefined) continue;
       // A board reports a move when its press confirms it: the counts agree again once it has.
       if (a.code === 'move-count-mismatch' && a.side && s.presses[a.side] === s.moves[a.side]) continue;
@@ -308,7 +310,7 @@ export class Board {
         message: a.code === 'presses-missed' ? this.#missing(a.message) : a.message,
       });
     }
-    list.push(...this.#notes.values());
+    for (const a of this.#notes.values()) if (!finished || AFTER_THE_GAME.includes(a.code)) list.push(a);
     // An alert is a condition, not a history: a newer one of the same kind and side supersedes the older.
     const latest = new Map<string, Attention>();
     for (const a of list) {

@@ -25,7 +25,7 @@ import { Board } from './board.ts';
 import { eventLogic, gameSystemId, roundPhase, roundSystemId, sectionSystemId } from './event-actor.ts';
 import type { ConsoleNote, EntryPlace, Journal, JournalEntry, JournalRecord } from '../journal/index.ts';
 import type { ArbiterCommand, BoardView, RoundView } from '../contract/index.ts';
-import { MAIN, checkRound, pgnTimeControl, type Round } from '../contract/index.ts';
+import { MAIN, checkRound, kindOf, pgnTimeControl, type Round } from '../contract/index.ts';
 import { refusal, ruleRefusal, type Refusal, type RefusalCode } from '../contract/index.ts';
 import type { RoundActorEvent, RoundPhase } from './round-actor.ts';
 import type { HallClock } from './time.ts';
@@ -602,6 +602,15 @@ export class PlayingHall {
         const alert = this.attention().find((a) => a.id === command.alertId);
         if (!alert) return refuse('unknown-alert', `no open alert '${command.alertId}'`);
         return { ok: true, journalSeq: this.record({ kind: 'note', board: alert.board, note: { type: 'dismiss', at, alertId: alert.id } }) };
+      }
+      case 'dismissKind': {
+        // One dismissal an item, as a single Dismiss journals it, in one transaction; a hall host dismisses its own boards'.
+        const items = this.attention().filter((a) => kindOf(a) === command.kind && this.#owns(a.board));
+        if (items.length === 0) return refuse('nothing-to-do', `no open item of the kind '${command.kind}'`);
+        return {
+          ok: true,
+          journalSeq: this.#recordAll(items.map((a) => ({ kind: 'note', board: a.board, note: { type: 'dismiss', at, alertId: a.id } }))),
+        };
       }
       default:
         break;

@@ -272,7 +272,7 @@ function consoleOnBus(
       if (!hallRef || !courier) return Promise.resolve(refusal('still-reading', 'the console is still reading the event from the bus'));
       const hall = hallRef;
       const carrier = courier;
-      if (command.type === 'pauseAll' || command.type === 'resumeAll' || command.type === 'arriveAll') {
+      if (command.type === 'pauseAll' || command.type === 'resumeAll' || command.type === 'arriveAll' || command.type === 'dismissKind') {
         const byHost = new Map<string, string[]>();
         for (const b of hall.boards.keys()) {
           const h = owner.get(b);
