@@ -12,8 +12,9 @@ export default class SummaryReporter implements Reporter {
         else if (state === 'failed') count.failed++;
         else count.skipped++;
       }
-      // A file that failed to load has no tests to count, but it is a failure all the same.
-      if (module.state() === 'failed' && [...module.children.allTests()].length === 0) count.failed++;
+      // A file that failed to load, or whose setup hook failed (its tests then count as skipped), has no
+      // failed test to count, but it is a failure all the same.
+      if (module.state() === 'failed' && ![...module.children.allTests()].some((t) => t.result().state === 'failed')) count.failed++;
     }
     process.stdout.write(`\n${count.passed} passed, ${count.failed} failed, ${count.skipped} skipped\n`);
   }
