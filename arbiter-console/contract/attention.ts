@@ -39,3 +39,25 @@ export const kindOf = (a: Pick<Attention, 'code'>): AttentionKind =>
  * (a late player, move counts, a claim, an offer) was about the game in play and leaves with it.
  */
 export const AFTER_THE_GAME: readonly AttentionCode[] = ['flag-fall', 'result-contradicts', 'silent-board'];
+
+/**
+ * Whether the journal takes writes: 'failing' from the first write refused (`code`: SQLite's, e.g.
+ * SQLITE_FULL for a full disk, SQLITE_IOERR_WRITE) at `since` (wall-clock ms) until one goes through.
+ */
+export type JournalHealth = { readonly state: 'ok' } | { readonly state: 'failing'; readonly code: string; readonly since: number };
+
+/** What the console itself went through, not a board: the journal stopped writing, and wrote again. */
+export interface ConsoleIncident {
+  readonly id: string;
+  readonly code: 'journal-failing' | 'journal-recovered';
+  /** Wall-clock ms. */
+  readonly wallMs: number;
+  readonly message: string;
+}
+
+/** The console's own state beside the boards' queue: sent with the queue (snapshot, and a delta that carries it). */
+export interface ConsoleStatus {
+  readonly journal: JournalHealth;
+  /** The latest first, at most a few: they live in memory, not in the journal that failed. */
+  readonly incidents: readonly ConsoleIncident[];
+}

@@ -2,7 +2,7 @@
 // Everything a client sends is validated here; the server trusts nothing else.
 import { z } from 'zod';
 import type { GameResult, GameState, GameStatus, Side } from '../../clock-engine/index.ts';
-import { ATTENTION_KINDS, type Attention, type AttentionKind } from './attention.ts';
+import { ATTENTION_KINDS, type Attention, type AttentionKind, type ConsoleStatus } from './attention.ts';
 import type { TournamentView } from './tournament-view.ts';
 import type { CredentialInfo } from './arbiter.ts';
 import type { HostCommandOutcome, RefusalCode, SessionRefusalCode } from './refusal.ts';
@@ -388,6 +388,8 @@ export type ServerMessage =
       readonly boards: readonly BoardView[];
       readonly attention: readonly Attention[];
       readonly sectors: readonly SectorView[];
+      /** The journal's health and the console's incidents (absent from a console that keeps none). */
+      readonly console?: ConsoleStatus;
     }
   | {
       readonly type: 'delta';
@@ -398,6 +400,8 @@ export type ServerMessage =
       readonly round?: RoundView;
       /** The whole attention queue, present when it changed. */
       readonly attention?: readonly Attention[];
+      /** The console's status, present with the attention queue. */
+      readonly console?: ConsoleStatus;
       /** Every sector, present when the chief changed them. */
       readonly sectors?: readonly SectorView[];
     }

@@ -132,6 +132,9 @@ export const BUS_REFUSALS = [
   'partly-carried-out',
 ] as const;
 
+/** The journal cannot write (a full disk, an I/O error): nothing was done, and the command may be given again once it writes. */
+export const JOURNAL_REFUSALS = ['journal-unavailable'] as const;
+
 export type SessionRefusalCode = (typeof SESSION_REFUSALS)[number];
 export type PermissionRefusalCode = (typeof PERMISSION_REFUSALS)[number];
 export type HallRefusalCode = (typeof HALL_REFUSALS)[number];
@@ -139,10 +142,19 @@ export type RuleRefusalCode = (typeof RULE_REFUSALS)[number];
 export type DeskRefusalCode = (typeof DESK_REFUSALS)[number];
 export type TeamRefusalCode = (typeof TEAM_REFUSALS)[number];
 export type BusRefusalCode = (typeof BUS_REFUSALS)[number];
+export type JournalRefusalCode = (typeof JOURNAL_REFUSALS)[number];
 
 /** Every refusal the console gives; `internal`: the command failed on an error of the console itself. */
 export type RefusalCode =
-  SessionRefusalCode | PermissionRefusalCode | HallRefusalCode | RuleRefusalCode | DeskRefusalCode | TeamRefusalCode | BusRefusalCode | 'internal';
+  | SessionRefusalCode
+  | PermissionRefusalCode
+  | HallRefusalCode
+  | RuleRefusalCode
+  | DeskRefusalCode
+  | TeamRefusalCode
+  | BusRefusalCode
+  | JournalRefusalCode
+  | 'internal';
 
 export const REFUSAL_CODES: ReadonlySet<RefusalCode> = new Set<RefusalCode>([
   ...SESSION_REFUSALS,
@@ -152,6 +164,7 @@ export const REFUSAL_CODES: ReadonlySet<RefusalCode> = new Set<RefusalCode>([
   ...DESK_REFUSALS,
   ...TEAM_REFUSALS,
   ...BUS_REFUSALS,
+  ...JOURNAL_REFUSALS,
   'internal',
 ]);
 

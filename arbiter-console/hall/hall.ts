@@ -20,10 +20,11 @@ import {
   samePlacement,
 } from '../../clock-engine/index.ts';
 import type { ClockDevice, DeviceMessage, DeviceOrigin } from '../../device-bridge/index.ts';
-import type { Attention, HostCommandOutcome } from '../contract/index.ts';
+import type { Attention, ConsoleIncident, ConsoleStatus, HostCommandOutcome, JournalHealth } from '../contract/index.ts';
 import { Board } from './board.ts';
 import { eventLogic, gameSystemId, roundPhase, roundSystemId, sectionSystemId } from './event-actor.ts';
 import type { ConsoleNote, EntryPlace, Journal, JournalEntry, JournalRecord } from '../journal/index.ts';
+import { JournalUnavailable } from '../journal/index.ts';
 import type { ArbiterCommand, BoardView, RoundView } from '../contract/index.ts';
 import { MAIN, checkRound, kindOf, pgnTimeControl, type Round } from '../contract/index.ts';
 import { refusal, ruleRefusal, type Refusal, type RefusalCode } from '../contract/index.ts';
@@ -71,6 +72,9 @@ export interface BoardHost {
   readonly reachable: boolean;
 }
 
+/** The console's incidents kept for the page (the latest). */
+const MAX_INCIDENTS = 10;
+
 export class PlayingHall {
   /** The boards on the hall's tables now, by hall board number: each section's seated round. */
   readonly boards = new Map<string, Board>();
@@ -99,6 +103,15 @@ export class PlayingHall {
   #attentionDropped = false;
   /** Within `batch`: what changed so far, told at its end. */
   #pending: { boards: Set<string>; key: boolean; round: boolean; told: boolean } | undefined;
+  /**
+   * What the devices told while the journal could not write, in order: journaled (then applied) first
+   * when it writes again, before anything else. Nothing of it is applied or acknowledged before.
+   */
+  readonly #held: JournalRecord[] = [];
+  /** The journal's failures and recoveries, the latest first (console-wide, in memory). */
+  #incidents: ConsoleIncident[] = [];
+  #consoleChanged = false;
+  readonly #unsubscribeJournal: () => void;
   /** A console on the bus: the hall host of each board (shown with the board). */
   hostOf: ((board: string) => BoardHost | undefined) | undefined;
   /** A console on the bus: a board's commands whose outcome on its host is not known yet, as queue items (`touch` tells of a change). */
@@ -134,6 +147,7 @@ export class PlayingHall {
     this.#live = true;
     for (const seated of this.#seated.values()) this.#openRound(seated);
     for (const [section, startAt] of this.#startAt) if (startAt <= source.now()) this.#startDue(section, startAt);
+    this.#unsubscribeJournal = journal.onHealth((health) => this.#journalHealth(health));
   }
 
   /** The hall as a journal left it: its event's sections, every seated round replayed. */
@@ -200,6 +214,7 @@ export class PlayingHall {
 
   /** Stops every timer of the hall (the console's stop). */
   stop(): void {
+    this.#unsubscribeJournal();
     this.#actor.stop();
   }
 
@@ -310,13 +325,14 @@ export class PlayingHall {
   #deadline(board: Board, at: number): void {
     if (this.boards.get(board.id) !== board || !this.#owns(board.id) || noDeadlineBy(board.config, board.state, at)) return;
     const emitted = advanceTo(board.config, board.state, at).emitted;
-    if (emitted.length > 0) this.#recordAll(emitted.map((e) => clock(board.id, e)));
+    // A journal that cannot write: the deadline is journaled when it writes again (#journalBack).
+    if (emitted.length > 0) this.#recordUnlessFailing(emitted.map((e) => clock(board.id, e)));
   }
 
   /** A section's scheduled start has come: every waiting clock of it starts at that instant. */
   #startDue(section: string, at: number): void {
     const waiting = this.#boardsOf(section).filter((b) => b.state.status === 'waiting' && this.#owns(b.id));
-    if (waiting.length > 0) this.#recordAll(waiting.map((b) => clock(b.id, { type: 'start', at, by: { kind: 'system' } })));
+    if (waiting.length > 0) this.#recordUnlessFailing(waiting.map((b) => clock(b.id, { type: 'start', at, by: { kind: 'system' } })));
     else this.#followPhase(section);
   }
 
@@ -409,7 +425,16 @@ export class PlayingHall {
    * before it (`applyClockEvent(...).emitted`, which replay would otherwise recompute unjournaled), then
    * applies them in that order.
    */
-  #recordAll(batch: readonly JournalRecord[]): number {
+  #recordAll(batch: readonly JournalRecord[], heldBack = false): number {
+    // While the journal fails nothing is tried but its own probe: the first write that goes through
+    // must be what the devices told meanwhile (#journalBack), in the order they told it.
+    const health = this.journal.health;
+    if (!heldBack && (health.state === 'failing' || this.#held.length > 0))
+      throw new JournalUnavailable(
+        health.state === 'failing' ? health.code : 'held',
+        health.state === 'failing' ? health.since : Date.now(),
+        'writes wait for the journal to write again',
+      );
     const records: JournalRecord[] = [];
     // The state after each clock record, folded here once and handed to its board when it is applied.
     const folded: (GameState | undefined)[] = [];
@@ -492,8 +517,9 @@ export class PlayingHall {
       return;
     }
     const now = this.source.now();
-    let attention = this.#attentionDropped;
+    let attention = this.#attentionDropped || this.#consoleChanged;
     this.#attentionDropped = false;
+    this.#consoleChanged = false;
     for (const id of new Set(boards)) {
       const signature = this.#attentionSignature(id);
       if (signature !== this.#attentionKeys.get(id)) attention = true;
@@ -542,18 +568,100 @@ export class PlayingHall {
     const now = this.source.now();
     switch (message.type) {
       case 'clockEvent':
-        this.record(clock(board, message.event, message.origin));
-        break;
+        return this.#recordOrHold(clock(board, message.event, message.origin));
       case 'connection':
-        this.record({ kind: 'note', board, note: { type: 'connection', at: now, state: message.state, detail: message.detail } });
-        break;
+        return this.#recordOrHold({ kind: 'note', board, note: { type: 'connection', at: now, state: message.state, detail: message.detail } });
       case 'arbiterCall':
-        this.record({ kind: 'note', board, note: { type: 'arbiterCall', at: message.at, detail: message.detail } });
-        break;
+        return this.#recordOrHold({ kind: 'note', board, note: { type: 'arbiterCall', at: message.at, detail: message.detail } });
       case 'inputError':
-        this.record({ kind: 'note', board, note: { type: 'inputError', at: message.at, detail: message.detail, count: message.count } });
-        break;
+        return this.#recordOrHold({ kind: 'note', board, note: { type: 'inputError', at: message.at, detail: message.detail, count: message.count } });
     }
+  }
+
+  /**
+   * A device's message happened on the board whatever the disk does: while the journal cannot write it
+   * is held, in order, and journaled when it writes again. A device is never told its message failed
+   * (a DGT board's press that the console dropped would leave board and clock out of step for good).
+   */
+  #recordOrHold(record: JournalRecord): void {
+    if (this.#held.length > 0 || this.journal.health.state === 'failing') {
+      this.#held.push(record);
+      return;
+    }
+    try {
+      this.record(record);
+    } catch (err) {
+      if (!(err instanceof JournalUnavailable)) throw err;
+      this.#held.push(record);
+    }
+  }
+
+  /** Journals what the hall's own clock made due; nothing while the journal fails (`#journalBack` catches up). */
+  #recordUnlessFailing(records: readonly JournalRecord[]): void {
+    if (this.#held.length > 0 || this.journal.health.state === 'failing') return;
+    try {
+      this.#recordAll(records);
+    } catch (err) {
+      if (!(err instanceof JournalUnavailable)) throw err;
+    }
+  }
+
+  #journalHealth(health: JournalHealth): void {
+    if (health.state === 'failing') {
+      this.#incident({
+        code: 'journal-failing',
+        wallMs: health.since,
+        message: `the journal cannot write (${health.code}${health.code.startsWith('SQLITE_FULL') ? ': the disk is full' : ''}): commands are refused, devices are held in memory`,
+      });
+      this.#afterChange([], true, false);
+      return;
+    }
+    this.#journalBack();
+  }
+
+  /**
+   * The journal writes again: what the devices told meanwhile first (in order, one transaction), then
+   * the deadlines and scheduled starts the hall's clock passed meanwhile, each at its own instant; every
+   * board is told, so virtual players and the simulated arbiter go on by themselves.
+   */
+  #journalBack(): void {
+    const failedAt = this.#incidents.find((i) => i.code === 'journal-failing')?.wallMs;
+    const held = this.#held.splice(0);
+    if (held.length > 0) {
+      try {
+        this.#recordAll(held, true);
+      } catch (err) {
+        this.#held.unshift(...held);
+        if (err instanceof JournalUnavailable) return;
+        throw err;
+      }
+    }
+    const now = this.source.now();
+    for (const board of this.boards.values()) if (this.#owns(board.id) && board.state.status === 'running') this.#deadline(board, now);
+    for (const [section, startAt] of this.#startAt) if (startAt <= now) this.#startDue(section, startAt);
+    const wallMs = Date.now();
+    const after = failedAt === undefined ? '' : ` after ${Math.round((wallMs - failedAt) / 1000)} s`;
+    this.#incident({
+      code: 'journal-recovered',
+      wallMs,
+      message: `the journal writes again${after}; ${held.length} device event${held.length === 1 ? '' : 's'} held meanwhile journaled`,
+    });
+    this.#afterChange([...this.boards.keys()], true, false);
+  }
+
+  #incident(incident: Omit<ConsoleIncident, 'id'>): void {
+    this.#incidents = [{ id: `${incident.code}-${incident.wallMs}`, ...incident }, ...this.#incidents].slice(0, MAX_INCIDENTS);
+    this.#consoleChanged = true;
+  }
+
+  /** The journal's health and what the console went through, for the page's banner and queue. */
+  consoleStatus(): ConsoleStatus {
+    return { journal: this.journal.health, incidents: this.#incidents };
+  }
+
+  /** Device messages waiting for the journal (tests, /health). */
+  get held(): number {
+    return this.#held.length;
   }
 
   /** Checks an arbiter command, journals it, applies it. Refusals journal nothing. */

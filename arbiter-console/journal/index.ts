@@ -1,4 +1,4 @@
 // The journal: every record of the event in order (SQLite, WAL), the one source a restart, a replay and
 // the bus replicate from.
 export { type ConsoleNote, type JournalRecord, journalRecordSchema } from './journal-schema.ts';
-export { type Durability, type EntryPlace, Journal, type JournalEntry, type JournalMeta } from './journal.ts';
+export { type Durability, type EntryPlace, Journal, type JournalEntry, type JournalMeta, JournalUnavailable } from './journal.ts';

@@ -8,7 +8,8 @@
 // writer finds every frame copied), so under steady play it only grew (903 MB beside a 69 MB database).
 // Once it passes `walLimitBytes` the thread runs a TRUNCATE checkpoint: it copies the few frames the last
 // passive one left and empties the file, holding writers off for those milliseconds only; it waits at
-// most 50 ms for a reader and otherwise tries again on the next tick.
+// most 50 ms for a reader and otherwise tries again on the next tick. A checkpoint the disk refuses (full,
+// an I/O error) is tried again on the next tick too: the thread keeps the journal through a full disk.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
@@ -38,7 +39,11 @@ setInterval(() => {
       db.pragma('wal_checkpoint(PASSIVE)');
       if ((statSync(wal, { throwIfNoEntry: false })?.size ?? 0) > limit) db.pragma('wal_checkpoint(TRUNCATE)');
     }
-    catch (err) { journals.delete(id); try { db.close(); } catch {} parentPort.postMessage({ type: 'refused', id, reason: String(err && err.message || err) }); }
+    catch (err) {
+      // A full disk or an I/O error is the disk's trouble, not the thread's: the next tick tries again.
+      if (/^SQLITE_(FULL|IOERR|BUSY|LOCKED|PROTOCOL)/.test(String(err && err.code))) continue;
+      journals.delete(id); try { db.close(); } catch {} parentPort.postMessage({ type: 'refused', id, reason: String(err && err.message || err) });
+    }
   }
 }, workerData.everyMs);
 `;

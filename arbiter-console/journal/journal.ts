@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import type { ZeitnotEvent } from '../../tournament/index.ts';
 import { checkpointOffLoop } from './journal-checkpoint.ts';
 import { parseJournalRecord, parseMeta, type JournalRecord } from './journal-schema.ts';
-import type { Round } from '../contract/index.ts';
+import type { JournalHealth, Round } from '../contract/index.ts';
 import { checkRound } from '../contract/index.ts';
 
 export type { ConsoleNote, JournalRecord } from './journal-schema.ts';
@@ -60,6 +60,29 @@ export class JournalError extends Error {
   }
 }
 
+/**
+ * A write the journal could not make (the disk full, an I/O error, the file gone read-only): nothing of
+ * it is in the journal. `code` is SQLite's. Code decides on the class, never on the message.
+ */
+export class JournalUnavailable extends Error {
+  constructor(
+    readonly code: string,
+    readonly since: number,
+    cause: unknown,
+  ) {
+    super(`the journal cannot write (${code}: ${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+    this.name = 'JournalUnavailable';
+  }
+}
+
+/** SQLite's codes for a file that cannot be written now (rather than a write that is wrong): the disk, not the caller. */
+const UNAVAILABLE = /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|BUSY|LOCKED|PROTOCOL|NOLFS)/;
+
+const sqliteCode = (err: unknown): string | undefined => (err instanceof Database.SqliteError && UNAVAILABLE.test(err.code) ? err.code : undefined);
+
+/** How often a failing journal tries a write of its own, so that it notices the disk is back with nothing else writing. */
+const PROBE_MS = 1_000;
+
 interface Row {
   seq: number;
   source: string | null;
@@ -81,6 +104,9 @@ export class Journal {
   /** The sourceSeq of this journal's last own entry (copied entries of other sources are not counted). */
   #lastOwn: number;
   readonly #stopCheckpoints: () => void;
+  #health: JournalHealth = { state: 'ok' };
+  readonly #healthListeners = new Set<(health: JournalHealth) => void>();
+  #probe: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     readonly file: string,
@@ -146,11 +172,69 @@ export class Journal {
   }
 
   setMeta(meta: JournalMeta): void {
-    this.#db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('console', ?)").run(JSON.stringify(meta));
+    this.#write(() => this.#db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('console', ?)").run(JSON.stringify(meta)));
+  }
+
+  /** Whether writes go through; 'failing' from the first refused write until one goes through again. */
+  get health(): JournalHealth {
+    return this.#health;
+  }
+
+  /** Told each time the health changes (failing, then ok again); returns the unsubscribe. */
+  onHealth(listener: (health: JournalHealth) => void): () => void {
+    this.#healthListeners.add(listener);
+    return () => this.#healthListeners.delete(listener);
+  }
+
+  /**
+   * Runs one write (or a whole transaction): a write the disk refuses marks the journal failing and
+   * throws JournalUnavailable; the first that goes through after that marks it ok again. Nested in a
+   * transaction, the transaction's own call decides.
+   */
+  #write<T>(work: () => T): T {
+    if (this.#db.inTransaction) return work();
+    let done: T;
+    try {
+      done = work();
+    } catch (err) {
+      const code = sqliteCode(err);
+      if (code === undefined) throw err;
+      const since = this.#health.state === 'failing' ? this.#health.since : Date.now();
+      if (this.#health.state === 'ok') this.#setHealth({ state: 'failing', code, since });
+      throw new JournalUnavailable(code, since, err);
+    }
+    if (this.#health.state === 'failing') this.#setHealth({ state: 'ok' });
+    return done;
+  }
+
+  #setHealth(health: JournalHealth): void {
+    this.#health = health;
+    clearInterval(this.#probe);
+    this.#probe = undefined;
+    if (health.state === 'failing') {
+      // Nothing else may write while the journal fails (the hall holds what happens, the server refuses
+      // commands): this write is how the journal learns the disk is back.
+      this.#probe = setInterval(() => this.probe(), PROBE_MS);
+      this.#probe.unref();
+    }
+    for (const listener of this.#healthListeners) listener(health);
+  }
+
+  /** One small write (a note beside the entries): ok again when it goes through. */
+  probe(): void {
+    try {
+      this.#write(() => this.#noteSet.run('note:journal-probe', String(Date.now())));
+    } catch (err) {
+      if (!(err instanceof JournalUnavailable)) throw err;
+    }
   }
 
   /** Appends durably; returns the entry's sequence number. */
   append(record: JournalRecord, wallMs = Date.now(), place: EntryPlace = {}): number {
+    return this.#write(() => this.#appendRow(record, wallMs, place));
+  }
+
+  #appendRow(record: JournalRecord, wallMs: number, place: EntryPlace): number {
     const section =
       place.section ?? (record.kind === 'tournament' || record.kind === 'seat' ? (record.kind === 'seat' ? record.round.section : record.section) : undefined);
     const round = place.round ?? (record.kind === 'seat' ? record.round.round : undefined);
@@ -164,7 +248,7 @@ export class Journal {
   /** Copies another journal's entry (a hall host's or another console's, read from the bus); returns its sequence number here. */
   copy(entry: Omit<JournalEntry, 'seq'>): number {
     if (entry.source === this.source) throw new Error(`journal ${this.file}: an entry of its own source '${this.source}' cannot be copied in`);
-    return this.#insertRow(entry.source, entry.sourceSeq, entry.wallMs, entry.section, entry.round, entry.record);
+    return this.#write(() => this.#insertRow(entry.source, entry.sourceSeq, entry.wallMs, entry.section, entry.round, entry.record));
   }
 
   /**
@@ -173,7 +257,7 @@ export class Journal {
    */
   recover(entry: Omit<JournalEntry, 'seq'>): number | undefined {
     if (entry.source !== this.source || entry.sourceSeq !== this.#lastOwn + 1) return undefined;
-    const seq = this.#insertRow(entry.source, entry.sourceSeq, entry.wallMs, entry.section, entry.round, entry.record);
+    const seq = this.#write(() => this.#insertRow(entry.source, entry.sourceSeq, entry.wallMs, entry.section, entry.round, entry.record));
     this.#lastOwn = entry.sourceSeq;
     return seq;
   }
@@ -209,14 +293,14 @@ export class Journal {
   }
 
   setNote(key: string, value: string): void {
-    this.#noteSet.run(`note:${key}`, value);
+    this.#write(() => this.#noteSet.run(`note:${key}`, value));
   }
 
   /** Runs `work` in one transaction (one sync for a batch of entries read from the bus): all or none. */
   transaction<T>(work: () => T): T {
     const lastOwn = this.#lastOwn;
     try {
-      return this.#db.transaction(work)();
+      return this.#write(() => this.#db.transaction(work)());
     } catch (err) {
       this.#lastOwn = lastOwn;
       throw err;
@@ -278,6 +362,8 @@ export class Journal {
   }
 
   close(): void {
+    clearInterval(this.#probe);
+    this.#probe = undefined;
     this.#stopCheckpoints();
     this.#db.close();
   }

@@ -95,6 +95,7 @@ export class Broadcast {
       clock: this.reference(),
       round: hall.roundView(),
       attention: hall.attention(),
+      console: hall.consoleStatus(),
       sectors: this.#team?.sectors() ?? [],
     });
     const boards = [...hall.boards.keys()].map((id) => this.#board(id)).join(',');
@@ -113,7 +114,10 @@ export class Broadcast {
     if (body === undefined) {
       const hall = this.#hall;
       const head: Record<string, unknown> = { version: hall.version, clock: this.reference() };
-      if (pending.attention) head.attention = hall.attention();
+      if (pending.attention) {
+        head.attention = hall.attention();
+        head.console = hall.consoleStatus();
+      }
       if (pending.round) {
         head.round = hall.roundView();
         head.sectors = this.#team?.sectors() ?? [];

@@ -64,7 +64,14 @@ const pageFile =
     ctx.page ? { status: 200, type, body: ctx.page[file] } : text(404, 'the page is not bundled in this server');
 
 const routes: readonly Route[] = [
-  { path: '/health', answer: (ctx, url) => json(200, ctx.health(url.searchParams)) },
+  {
+    path: '/health',
+    // A monitor that reads only the status sees a failing journal (503) as well as one that reads `ok`.
+    answer: (ctx, url) => {
+      const health = ctx.health(url.searchParams);
+      return json(health.ok === false ? 503 : 200, health);
+    },
+  },
   {
     path: '/api/boards',
     answer: ({ hall, reference }) => {

@@ -18,6 +18,7 @@ import { IMPORT_PATH, serveRequest, writeAnswer, type PageFiles } from './http-r
 import { AddressBuckets, type AddressRate } from './address-rate.ts';
 import { FeedCache } from './feed-cache.ts';
 import { answerImport } from './import-http.ts';
+import { journalHealthOf, journalRefusal, refusalOfError } from './journal-health.ts';
 import { LoginGate, arbiterOfToken, type LoginGateOptions } from './login-gate.ts';
 import {
   MAX_MESSAGE_BYTES,
@@ -328,7 +329,7 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
       const arbiter = session.arbiter;
       if (!arbiter) return refuse('forbidden', 'spectators cannot give commands');
       const command = message.command;
-      const denied = refusalFor(arbiter, command, { boardOf, members: (s) => team?.members(s) });
+      const denied = refusalFor(arbiter, command, { boardOf, members: (s) => team?.members(s) }) ?? journalRefusal(hall.journal.health);
       if (denied) return answerRefusal(denied);
       if (isStaffCommand(command)) {
         if (!team) return refuse('no-team', 'this console keeps no team (named credentials and sectors)');
@@ -338,7 +339,7 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
             if (outcome.credentials) return session.answer({ type: 'credentials', id: message.id, credentials: outcome.credentials });
             session.answer({ type: 'ack', id: message.id, journalSeq: outcome.journalSeq, ...(outcome.token ? { token: outcome.token } : {}) });
           },
-          (err: unknown) => refuse('internal', `could not be carried out: ${String(err)}`),
+          (err: unknown) => answerRefusal(refusalOfError(err)),
         );
         return;
       }
@@ -359,19 +360,25 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
       if (routed) {
         void routed.then(
           (outcome) => answerOutcome(outcome),
-          (err: unknown) => refuse('internal', `could not be carried out: ${String(err)}`),
+          (err: unknown) => answerRefusal(refusalOfError(err)),
         );
         return;
       }
-      const outcome = isTournamentCommand(command)
-        ? (deskOfCommand?.command(command, by) ??
-          refusal(
-            'no-section',
-            command.section !== undefined && desk
-              ? `no section '${command.section}' (sections: ${[...desks.keys()].join(', ')})`
-              : 'this console runs no tournament section (start it with --event)',
-          ))
-        : hall.command(command, by);
+      let outcome: CommandOutcome;
+      try {
+        outcome = isTournamentCommand(command)
+          ? (deskOfCommand?.command(command, by) ??
+            refusal(
+              'no-section',
+              command.section !== undefined && desk
+                ? `no section '${command.section}' (sections: ${[...desks.keys()].join(', ')})`
+                : 'this console runs no tournament section (start it with --event)',
+            ))
+          : hall.command(command, by);
+      } catch (err) {
+        // Never left unanswered: a journal that failed under the command, or the console's own error.
+        outcome = refusalOfError(err);
+      }
       if (outcome.ok) session.answer({ type: 'ack', id: message.id, journalSeq: outcome.journalSeq });
       else answerRefusal(outcome);
     },
@@ -440,12 +447,12 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
     let behind = 0;
     for (const s of sessions) if (s.backpressure.state === 'behind') behind += 1;
     return {
-      ok: true,
+      ok: hall.journal.health.state === 'ok',
       boards: hall.boards.size,
       clients: sessions.size,
       behind,
       version: hall.version,
-      journal: hall.journal.file,
+      journal: journalHealthOf(hall),
       logins: { running: gate.running, waiting: gate.waiting },
       http: { ...serving.feeds.counters },
       ...(options.busHealth

@@ -22,6 +22,7 @@ import type { Board } from '../hall/index.ts';
 import { pressWithoutMove, unreadPresses } from '../devices/index.ts';
 import type { PlayingHall } from '../hall/index.ts';
 import { schedulerOf } from '../hall/index.ts';
+import { JournalUnavailable } from '../journal/index.ts';
 
 export interface LateArrival {
   readonly board: string;
@@ -197,7 +198,16 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
 
   await Promise.all([...hardware.values()].map((h) => h.device.open()));
 
+  // A journal that cannot write: the players wait; the hall tells every board when it writes again.
   const pump = (id: string): void => {
+    try {
+      playOn(id);
+    } catch (err) {
+      if (!(err instanceof JournalUnavailable)) throw err;
+    }
+  };
+
+  const playOn = (id: string): void => {
     const board = hall.boards.get(id)!;
     const script = scripts.get(id);
     clearTimeout(timers.get(id));
@@ -218,6 +228,9 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
     if (arriveAt !== undefined && !board.state.arrived[side] && now >= arriveAt) {
       hall.record({ kind: 'clock', board: id, event: { type: 'arrive', side, at: arriveAt, by: { kind: 'player', side } } });
     }
+    // Seated while the journal failed: the player's arrival was not journaled then.
+    if (arriveAt === undefined && !board.state.arrived[side])
+      hall.record({ kind: 'clock', board: id, event: { type: 'arrive', side, at: now, by: { kind: 'player', side } } });
     let dueAt = board.moveStartedAt + move.thinkMs;
     if (arriveAt !== undefined && board.state.presses[side] === 0) dueAt = Math.max(dueAt, arriveAt + SETTLE_MS);
     if (now >= dueAt && board.state.arrived[side]) {
@@ -239,8 +252,11 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
     const toMove = board.state.toMove;
     const other: Side = toMove === 'white' ? 'black' : 'white';
     if (end.termination === 'agreement') {
-      hall.record({ kind: 'clock', board: board.id, event: { type: 'drawOffer', side: other, at, by: { kind: 'player', side: other } } });
-      hall.record({ kind: 'clock', board: board.id, event: { type: 'drawAccept', side: toMove, at, by: { kind: 'player', side: toMove } } });
+      // One batch: all or none (a journal that fails in between must not leave an offer alone).
+      hall.recordBatch([
+        { kind: 'clock', board: board.id, event: { type: 'drawOffer', side: other, at, by: { kind: 'player', side: other } } },
+        { kind: 'clock', board: board.id, event: { type: 'drawAccept', side: toMove, at, by: { kind: 'player', side: toMove } } },
+      ]);
       return;
     }
     const by = end.termination === 'resignation' ? ({ kind: 'player', side: toMove } as const) : ({ kind: 'device', deviceId: deviceId(board.id) } as const);
@@ -274,8 +290,11 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
       return;
     }
     const by = { kind: 'device', deviceId: deviceId(board.id) } as const;
-    hall.record({ kind: 'clock', board: board.id, event: { type: 'boardMove', side, san, fen, at, by } });
-    hall.record({ kind: 'clock', board: board.id, event: { type: 'press', side, at, by } });
+    // One batch: a move journaled without its press would be played again.
+    hall.recordBatch([
+      { kind: 'clock', board: board.id, event: { type: 'boardMove', side, san, fen, at, by } },
+      { kind: 'clock', board: board.id, event: { type: 'press', side, at, by } },
+    ]);
   };
 
   // Hall listeners run inside `record`; pumping later keeps one move per turn of the event loop.

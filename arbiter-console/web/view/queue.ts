@@ -7,6 +7,22 @@ import type { ConsoleCtrl, QueueGroupLines, QueueLine } from '../ctrl.ts';
 import { QUEUE_GROUPS, QUEUE_LINES } from '../ctrl.ts';
 import { hl, type VNode } from '../snabbdom.ts';
 import { filterSelect } from './hall.ts';
+import { wallTime } from '../journal-banner.ts';
+import type { ConsoleIncident } from '../../contract/page.ts';
+
+/** The console's own incidents (its journal failing and writing again), for the team, above the boards' items. */
+function incidentsView(incidents: readonly ConsoleIncident[]): VNode | false {
+  if (incidents.length === 0) return false;
+  return hl('section.queue-group.console-incidents', { attrs: { 'data-group': 'console' } }, [
+    hl('h3', `Console (${incidents.length})`),
+    hl(
+      'ol',
+      incidents.map((i) =>
+        hl(`li.${i.code}`, { key: i.id, attrs: { 'data-incident': i.code } }, [hl('span.what', [hl('strong', wallTime(i.wallMs)), ` · ${i.message}`])]),
+      ),
+    ),
+  ]);
+}
 
 export function queueView(ctrl: ConsoleCtrl): VNode {
   const groups = ctrl.queue();
@@ -41,6 +57,7 @@ export function queueView(ctrl: ConsoleCtrl): VNode {
         ),
       ),
     ]),
+    incidentsView(ctrl.arbiter ? (ctrl.conn.state.console?.incidents ?? []) : []),
     hl(
       'div#queue.queue-scroll',
       total === 0 ? [hl('p.empty', 'Nothing needs you now.')] : groups.filter((g) => !ctrl.queueHidden.has(g.group.id)).map((g) => groupView(ctrl, g)),
