@@ -15,6 +15,7 @@ import {
   startPlannedGame,
   VirtualDgtBoard,
   WAITING_FOR_FLAG,
+  type GamePosition,
   type ThinkTime,
   type VirtualGame,
 } from '../../simulators/index.ts';
@@ -92,6 +93,25 @@ const stableRealMs = (scale: number): number => Math.max(LINK_MS, Math.min(STABL
 /** A late player's first move comes this long after they sit down. */
 const SETTLE_MS = 20_000;
 
+/**
+ * Where a game the journal has begun stands, for its players to go on from there (instead of playing
+ * every move again, a millisecond of chess.js each: a minute for 1,000 boards late in a round): the
+ * position after the moves the board read. A move the journal has but not its press (killed between
+ * the two, journaled directly) is the player's next move, made again. Undefined: a game not begun.
+ */
+export function resumeFrom(board: Board): GamePosition | undefined {
+  const read = board.state.moves.white + board.state.moves.black;
+  const played = board.state.presses.white + board.state.presses.black;
+  if (read === 0 && played === 0) return undefined;
+  const line = board.line;
+  const last = line.plies.at(-1);
+  if (read === played + 1 && last) {
+    const before = line.plies.at(-2)?.fen ?? line.fen ?? new Chess().fen();
+    return { ply: played, fen: before, forced: last.san };
+  }
+  return { ply: read, fen: board.state.fen ?? new Chess().fen() };
+}
+
 export async function simulateRound(hall: PlayingHall, options: SimulationOptions): Promise<Simulation> {
   const ids = options.boards ?? [...hall.boards.keys()];
   // The serial link runs on the round's (accelerated) clock like everything else, so its own timing
@@ -108,7 +128,8 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
     minMs: Math.round(stableMs * 1.25),
     maxMs: Math.max(CLASSICAL_MAX_MS, stableMs * 5),
   };
-  const hardware = new Map<string, { board: VirtualDgtBoard; device: DgtDevice; detach: () => void; sentPly: number }>();
+  /** `open`: the bridge has read the board (its players wait for it: a move made before would be read as a re-read position). */
+  const hardware = new Map<string, { board: VirtualDgtBoard; device: DgtDevice; detach: () => void; sentPly: number; open: boolean }>();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   const queued = new Set<string>();
   const scripts = new Map<string, VirtualGame>();
@@ -139,14 +160,18 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
       drawOfferMinMove: board.config.drawOfferMinMove,
       flagFalls: !flagNeedsClaim(board.config),
     });
-    scripts.set(id, startPlannedGame({ seed: `${options.seed}/${id}`, thinkMs: onDgt && !options.thinkMs ? dgtThink : think, plan }));
+    const from = resumeFrom(board);
+    scripts.set(
+      id,
+      startPlannedGame({ seed: `${options.seed}/${id}`, thinkMs: onDgt && !options.thinkMs ? dgtThink : think, plan, ...(from ? { from } : {}) }),
+    );
     if (onDgt) {
       // White on the left; the lever stands up on the side to move (a resumed game: the journal's).
       const leverHigh = board.state.toMove === 'white' ? 'left' : 'right';
       const vboard = new VirtualDgtBoard({ scheduler, clock: 'dgt3000', clockPeriodMs: x(1000), ackDelayMs: x(20), leverHigh });
       const link = mockBoardLink(vboard, `/dev/zeitnot-sim-dgt-${id}-${process.pid}-${Date.now()}`);
       // A resumed game: the pieces stand where the players left them: the journal's position, or one
-      // move per press when the journal lacks the last board move (killed between its press and its
+      // move on from it when the journal lacks the last board move (killed between its press and its
       // reading: the board reads it again from its position after the restart).
       const played = board.state.presses.white + board.state.presses.black;
       const read = board.state.moves.white + board.state.moves.black;
@@ -182,7 +207,7 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
       // A resumed game: the clock shows the journal's times and expects the lever of the side to move
       // (the hall shows a state only when it changes, and its first press would be an arbiter call).
       device.show(board.state, hall.source.now());
-      hardware.set(id, { board: vboard, device, detach, sentPly: -1 });
+      hardware.set(id, { board: vboard, device, detach, sentPly: -1, open: false });
     }
     // Everyone who is not late is at the board before the clocks start, or as soon as the players are
     // there (a hall host that joins a round its console has started already: docs/hall.md).
@@ -195,8 +220,6 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
     }
   }
 
-  await Promise.all([...hardware.values()].map((h) => h.device.open()));
-
   const pump = (id: string): void => {
     const board = hall.boards.get(id)!;
     const script = scripts.get(id);
@@ -204,6 +227,7 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
     timers.delete(id);
     if (board !== games.get(id)) return;
     if (!script || stopped || board.state.status !== 'running' || board.startedAt === undefined) return;
+    if (hardware.get(id)?.open === false) return;
     const now = hall.source.now();
     const played = board.state.presses.white + board.state.presses.black;
     const move = script.move(played);
@@ -292,6 +316,22 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
     for (const id of change.boards) if (scripts.has(id)) schedulePump(id);
   });
   for (const id of ids) schedulePump(id);
+  // The boards connect as real ones do, after the console is up: each board's players start once its
+  // bridge has read it. A board that cannot be opened says so itself (its connection note, the queue's
+  // silent board). Their first notes ('connecting', 1,000 of them at a restart) go in one transaction.
+  hall.batch(() =>
+    hall.journal.transaction(() => {
+      for (const [id, h] of hardware) {
+        void h.device.open().then(
+          () => {
+            h.open = true;
+            schedulePump(id);
+          },
+          () => {},
+        );
+      }
+    }),
+  );
 
   return {
     async stop() {
