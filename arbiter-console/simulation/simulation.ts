@@ -90,6 +90,9 @@ const LINK_MS = 40;
  */
 const stableRealMs = (scale: number): number => Math.max(LINK_MS, Math.min(STABLE_MS, CLASSICAL_MAX_MS / 4 / scale));
 
+/** Simulated DGT boards opened in one turn of the event loop (simulateRound). */
+const OPEN_AT_ONCE = 50;
+
 /** A late player's first move comes this long after they sit down. */
 const SETTLE_MS = 20_000;
 
@@ -318,20 +321,28 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
   for (const id of ids) schedulePump(id);
   // The boards connect as real ones do, after the console is up: each board's players start once its
   // bridge has read it. A board that cannot be opened says so itself (its connection note, the queue's
-  // silent board). Their first notes ('connecting', 1,000 of them at a restart) go in one transaction.
-  hall.batch(() =>
-    hall.journal.transaction(() => {
-      for (const [id, h] of hardware) {
-        void h.device.open().then(
-          () => {
-            h.open = true;
-            schedulePump(id);
-          },
-          () => {},
-        );
-      }
-    }),
-  );
+  // silent board). They open OPEN_AT_ONCE at a time, a turn of the event loop apart, so that a restart
+  // with 1,000 of them answers the arbiters meanwhile; each group's 'connecting' notes are one transaction.
+  const closed = [...hardware];
+  const openSome = (): void => {
+    if (stopped) return;
+    const group = closed.splice(0, OPEN_AT_ONCE);
+    hall.batch(() =>
+      hall.journal.transaction(() => {
+        for (const [id, h] of group) {
+          void h.device.open().then(
+            () => {
+              h.open = true;
+              schedulePump(id);
+            },
+            () => {},
+          );
+        }
+      }),
+    );
+    if (closed.length > 0) setImmediate(openSome);
+  };
+  openSome();
 
   return {
     async stop() {
