@@ -46,6 +46,8 @@ export interface SimulationOptions {
   readonly hardware?: 'dgt' | 'none';
   /** A player's rating by section and pairing number (the event's), for the games' plans; unknown: equal. */
   readonly ratingOf?: (section: string, player: number) => number | undefined;
+  /** Virtual DGT boards connect once this has resolved (a console: once it answers); default at once. */
+  readonly connectAfter?: Promise<void>;
 }
 
 export interface Simulation {
@@ -342,7 +344,7 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
     );
     if (closed.length > 0) setImmediate(openSome);
   };
-  openSome();
+  void (options.connectAfter ?? Promise.resolve()).then(openSome);
 
   return {
     async stop() {
