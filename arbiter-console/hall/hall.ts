@@ -152,10 +152,15 @@ export class PlayingHall {
   #replay(): void {
     const usable = this.#snapshots ? usableSnapshots(this.journal) : new Map<string, BoardSnapshot>();
     if (usable.size > 0) {
+      // The journal's last entries may all be in snapshots: the hall stands at the latest of them.
+      const latest = Math.max(...[...usable.values()].map((s) => s.seq));
       this.#restoring = usable;
       for (const entry of this.journal.entriesAfterSnapshots(new Map([...usable].map(([board, s]) => [board, s.seq])))) this.#apply(entry.record, entry.seq);
       this.#restoring = undefined;
-      if (usable.size === 0) return;
+      if (usable.size === 0) {
+        this.version = Math.max(this.version, latest);
+        return;
+      }
       this.journal.snapshots.clear();
       this.#forget();
     }
@@ -329,7 +334,6 @@ export class PlayingHall {
         const connection = snapshot.fold.connection;
         if (connection) this.#connections.set(info.id, { type: 'connection', at: connection.at, state: connection.state, detail: connection.detail });
         this.#boardVersion.set(info.id, snapshot.boardVersion);
-        this.version = Math.max(this.version, snapshot.seq);
       }
       return board;
     });

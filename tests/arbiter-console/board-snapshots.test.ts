@@ -111,6 +111,16 @@ describe('board snapshots', () => {
     expect(expectSameHall(file, t.source.now()).covered).toBe(2);
   });
 
+  it("stands at the journal's last entry when a snapshot holds it", () => {
+    t = testHall();
+    playRound();
+    let at = t.source.now();
+    const snapshotOf3 = () => t.journal.snapshots.all().find((s) => s.board === '3')!.seq;
+    while (snapshotOf3() !== t.journal.count()) press(t, '3', t.hall.boards.get('3')!.state.toMove, (at += 1_000));
+    const file = copyJournal();
+    expectSameHall(file, at);
+  });
+
   it('equals a full fold after a crash between journaling entries and writing their snapshot', () => {
     t = testHall();
     playRound();
