@@ -123,10 +123,9 @@ export class PlayingHall {
     const lastAt = journal.lastAt();
     const now = source.now();
     if (now > lastAt) {
-      for (const board of this.boards.values()) {
-        if (board.state.status === 'running' && this.#owns(board.id))
-          this.record({ kind: 'note', board: board.id, note: { type: 'downtime', at: now, lastAt } });
-      }
+      // One transaction for them all (1,000 commits took a tenth of a restart at 1,000 boards).
+      const running = [...this.boards.values()].filter((board) => board.state.status === 'running' && this.#owns(board.id));
+      if (running.length > 0) this.recordBatch(running.map((board) => ({ kind: 'note', board: board.id, note: { type: 'downtime', at: now, lastAt } })));
     }
     // Boards whose snapshots lag far behind (none yet: the first start of this code on the journal) get one now.
     this.#writeSnapshots([...this.boards.values()].filter((b) => (this.#sinceSnapshot.get(b.id) ?? 0) >= SNAPSHOT_EVERY));
