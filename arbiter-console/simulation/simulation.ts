@@ -323,26 +323,30 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
   for (const id of ids) schedulePump(id);
   // The boards connect as real ones do, after the console is up: each board's players start once its
   // bridge has read it. A board that cannot be opened says so itself (its connection note, the queue's
-  // silent board). They open OPEN_AT_ONCE at a time, a turn of the event loop apart, so that a restart
-  // with 1,000 of them answers the arbiters meanwhile; each group's 'connecting' notes are one transaction.
+  // silent board). They open OPEN_AT_ONCE at a time, the next group once this one's handshakes are
+  // over, so that a restart with 1,000 of them answers the arbiters meanwhile; each group's
+  // 'connecting' notes are one transaction.
   const closed = [...hardware];
   const openSome = (): void => {
     if (stopped) return;
     const group = closed.splice(0, OPEN_AT_ONCE);
+    const opened: Promise<void>[] = [];
     hall.batch(() =>
       hall.journal.transaction(() => {
         for (const [id, h] of group) {
-          void h.device.open().then(
-            () => {
-              h.open = true;
-              schedulePump(id);
-            },
-            () => {},
+          opened.push(
+            h.device.open().then(
+              () => {
+                h.open = true;
+                schedulePump(id);
+              },
+              () => {},
+            ),
           );
         }
       }),
     );
-    if (closed.length > 0) setImmediate(openSome);
+    if (closed.length > 0) void Promise.all(opened).then(() => setImmediate(openSome));
   };
   void (options.connectAfter ?? Promise.resolve()).then(openSome);
 
