@@ -216,8 +216,12 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
   teardown.defer('the devices', () => Promise.all(devices.map((d) => d.close())).then(() => {}));
   const stopDevices = await startDevices(hall, options.devices ?? [], source, { warnings, opened: devices });
   teardown.defer('the device retries and clock comparison', stopDevices);
+  // Simulated DGT boards connect once the console answers, as real boards do (1,000 of them at a restart).
+  let answering = (): void => {};
+  const up = new Promise<void>((resolve) => (answering = resolve));
   if (options.simulate && options.simulate.boards !== 0) {
     const eventSimulation = simulateEvent(hall, {
+      connectAfter: up,
       seed: options.simulate.seed ?? event.id,
       boards: options.simulate.boards,
       hardware: options.simulate.hardware ?? 'none',
@@ -262,6 +266,7 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
     ...options.server,
   });
   teardown.defer('the server', () => server.close());
+  answering();
   return {
     event,
     hall,

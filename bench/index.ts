@@ -13,6 +13,7 @@ const suites: Record<string, () => Promise<{ run(): Promise<BenchRow[]> }>> = {
   'hall-bus': () => import('./hall-bus.ts'),
   'http-feeds': () => import('./http-feeds.ts'),
   'hall-page': () => import('./hall-page.ts'),
+  restart: () => import('./restart.ts'),
 };
 
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -27,6 +27,23 @@ export interface BoardLine {
   readonly plies: BoardPly[];
 }
 
+/** A board's fold state (Board.fold): plain data, kept in its snapshot. */
+export interface BoardFold {
+  readonly state: GameState;
+  readonly startedAt: number | undefined;
+  readonly lines: readonly BoardLine[];
+  readonly connection: Board['connection'];
+  readonly correctedResult: GameResult | undefined;
+  readonly resultConflicts: readonly string[];
+  readonly notes: readonly Attention[];
+  readonly dismissed: readonly string[];
+  readonly settledAt: number;
+  readonly moveStartedAt: number;
+  readonly pendingPresses: Record<Side, ({ clockMs: number; elapsedMs: number } | undefined)[]>;
+  readonly unseenPresses: number;
+  readonly unreachableSince: number | undefined;
+}
+
 /** Readings from a physical clock may lag the engine by its 1 s resolution plus wire time. */
 const DISAGREEMENT_MS = 2_000;
 
@@ -80,6 +97,49 @@ export class Board {
   ) {
     this.config = boardGameConfig(game, info);
     this.state = initialGameState(this.config);
+  }
+
+  /**
+   * Everything the journal's entries folded into this board (its snapshot, board-snapshot.ts): with
+   * `restore` it gives the same board as folding them again. Not the actor, which is attached afresh.
+   */
+  fold(): BoardFold {
+    return {
+      state: this.state,
+      startedAt: this.startedAt,
+      lines: this.lines,
+      connection: this.connection,
+      correctedResult: this.correctedResult,
+      resultConflicts: [...this.resultConflicts],
+      notes: [...this.#notes.values()],
+      dismissed: [...this.#dismissed],
+      settledAt: this.#settledAt,
+      moveStartedAt: this.#moveStartedAt,
+      pendingPresses: this.#pendingPresses,
+      unseenPresses: this.#unseenPresses,
+      unreachableSince: this.#unreachableSince,
+    };
+  }
+
+  /** Takes a fold (a copy: the board goes on changing its parts) made by `fold` of the same game. */
+  restore(fold: BoardFold): void {
+    this.state = fold.state;
+    this.startedAt = fold.startedAt;
+    this.lines.splice(0, this.lines.length, ...fold.lines);
+    this.connection = fold.connection;
+    this.correctedResult = fold.correctedResult;
+    this.resultConflicts.clear();
+    for (const c of fold.resultConflicts) this.resultConflicts.add(c);
+    this.#notes.clear();
+    for (const a of fold.notes) this.#notes.set(a.id, a);
+    this.#dismissed.clear();
+    for (const id of fold.dismissed) this.#dismissed.add(id);
+    this.#settledAt = fold.settledAt;
+    this.#moveStartedAt = fold.moveStartedAt;
+    this.#pendingPresses.white = fold.pendingPresses.white;
+    this.#pendingPresses.black = fold.pendingPresses.black;
+    this.#unseenPresses = fold.unseenPresses;
+    this.#unreachableSince = fold.unreachableSince;
   }
 
   /** When the side to move began its move (pauses excluded): virtual players think from here. */

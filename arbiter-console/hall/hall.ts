@@ -22,6 +22,7 @@ import {
 import type { ClockDevice, DeviceMessage, DeviceOrigin } from '../../device-bridge/index.ts';
 import type { Attention, ConsoleIncident, ConsoleStatus, HostCommandOutcome, JournalHealth } from '../contract/index.ts';
 import { Board } from './board.ts';
+import { encodeSnapshot, SNAPSHOT_EVERY, usableSnapshots, type BoardSnapshot } from './board-snapshot.ts';
 import { eventLogic, gameSystemId, roundPhase, roundSystemId, sectionSystemId } from './event-actor.ts';
 import type { ConsoleNote, EntryPlace, Journal, JournalEntry, JournalRecord } from '../journal/index.ts';
 import { JournalUnavailable } from '../journal/index.ts';
@@ -64,6 +65,8 @@ export interface HallOptions {
    * (`receive`), never from this hall's deadlines or scheduled starts.
    */
   readonly owns?: (board: string) => boolean;
+  /** Board snapshots (board-snapshot.ts): read at start and written as games go on (default); false: every entry folded. */
+  readonly snapshots?: boolean;
 }
 
 /** Which hall host runs a board, and whether it is heard (a console on the bus). */
@@ -98,6 +101,13 @@ export class PlayingHall {
   readonly #attentionKeys = new Map<string, string>();
   readonly #actor: Actor<ReturnType<typeof eventLogic>>;
   readonly #owns: (board: string) => boolean;
+  /** Each seated game's `seat` record (its seq), which its snapshots name. */
+  readonly #gameSeat = new Map<string, number>();
+  /** Each board's entries since its last snapshot. */
+  readonly #sinceSnapshot = new Map<string, number>();
+  readonly #snapshots: boolean;
+  /** While the journal is replayed from snapshots: those not yet taken by the game they belong to. */
+  #restoring: Map<string, BoardSnapshot> | undefined;
   #live = false;
   /** A seated round took boards with open alerts off the tables: the queue changed with no board of it told. */
   #attentionDropped = false;
@@ -125,16 +135,18 @@ export class PlayingHall {
     options: HallOptions = {},
   ) {
     this.#owns = options.owns ?? (() => true);
-    for (const entry of journal.entries()) this.#apply(entry.record, entry.seq);
+    this.#snapshots = options.snapshots ?? true;
+    this.#replay();
     // Host-driven clocks: the running clock kept running while the console was down (docs/console.md).
     const lastAt = journal.lastAt();
     const now = source.now();
     if (now > lastAt) {
-      for (const board of this.boards.values()) {
-        if (board.state.status === 'running' && this.#owns(board.id))
-          this.record({ kind: 'note', board: board.id, note: { type: 'downtime', at: now, lastAt } });
-      }
+      // One transaction for them all (1,000 commits took a tenth of a restart at 1,000 boards).
+      const running = [...this.boards.values()].filter((board) => board.state.status === 'running' && this.#owns(board.id));
+      if (running.length > 0) this.recordBatch(running.map((board) => ({ kind: 'note', board: board.id, note: { type: 'downtime', at: now, lastAt } })));
     }
+    // Boards whose snapshots lag far behind (none yet: the first start of this code on the journal) get one now.
+    this.#writeSnapshots([...this.boards.values()].filter((b) => (this.#sinceSnapshot.get(b.id) ?? 0) >= SNAPSHOT_EVERY));
     for (const id of this.boards.keys()) this.#attentionKeys.set(id, this.#attentionSignature(id));
     // The journal is replayed: restore each board's actor from its fold state (XState does not restore
     // delayed events from a snapshot, statelyai/xstate#5331), all on the hall's one clock.
@@ -148,6 +160,61 @@ export class PlayingHall {
     for (const seated of this.#seated.values()) this.#openRound(seated);
     for (const [section, startAt] of this.#startAt) if (startAt <= source.now()) this.#startDue(section, startAt);
     this.#unsubscribeJournal = journal.onHealth((health) => this.#journalHealth(health));
+  }
+
+  /**
+   * Folds the journal: each board from its latest usable snapshot and its entries after it, the rest
+   * entry by entry. A snapshot whose game the journal does not seat (it cannot be trusted, and its
+   * board's entries were skipped) sends the hall back to folding every entry, without snapshots.
+   */
+  #replay(): void {
+    const usable = this.#snapshots ? usableSnapshots(this.journal) : new Map<string, BoardSnapshot>();
+    if (usable.size > 0) {
+      // The journal's last entries may all be in snapshots: the hall stands at the latest of them.
+      const latest = Math.max(...[...usable.values()].map((s) => s.seq));
+      this.#restoring = usable;
+      for (const entry of this.journal.entriesAfterSnapshots(new Map([...usable].map(([board, s]) => [board, s.seq])))) this.#apply(entry.record, entry.seq);
+      this.#restoring = undefined;
+      if (usable.size === 0) {
+        this.version = Math.max(this.version, latest);
+        return;
+      }
+      this.journal.snapshots.clear();
+      this.#forget();
+    }
+    for (const entry of this.journal.entries()) this.#apply(entry.record, entry.seq);
+  }
+
+  /** Back to an empty hall (before a replay starts again). */
+  #forget(): void {
+    for (const map of [
+      this.boards,
+      this.#seated,
+      this.#connections,
+      this.#sectionBoards,
+      this.#startAt,
+      this.#boardVersion,
+      this.#sectionBoard,
+      this.#gameSeat,
+      this.#sinceSnapshot,
+    ])
+      map.clear();
+    this.version = 0;
+  }
+
+  /** Writes the boards' snapshots as of now (the hall's last applied entry); a failure only leaves the older ones. */
+  #writeSnapshots(boards: readonly Board[]): void {
+    if (!this.#snapshots) return;
+    const stored = boards.flatMap((b) => {
+      const seat = this.#gameSeat.get(b.id);
+      return seat === undefined ? [] : [encodeSnapshot(b, seat, this.version, this.#boardVersion.get(b.id) ?? 0)];
+    });
+    try {
+      this.journal.snapshots.put(stored);
+      for (const b of boards) this.#sinceSnapshot.set(b.id, 0);
+    } catch {
+      // A snapshot is a cache: the entries are journaled, and a restart folds what no snapshot holds.
+    }
   }
 
   /** The hall as a journal left it: its event's sections, every seated round replayed. */
@@ -245,7 +312,7 @@ export class PlayingHall {
     return { ok: true, journalSeq: this.record({ kind: 'seat', at: this.source.now(), round: checkRound(round) }) };
   }
 
-  #seatApply(round: Round): void {
+  #seatApply(round: Round, seq: number): void {
     const section = round.section ?? MAIN;
     const previous = this.#seated.get(section);
     for (const board of this.#boardsOf(section)) {
@@ -276,6 +343,17 @@ export class PlayingHall {
       }
       this.boards.set(info.id, board);
       this.#sectionBoard.set(info.id, k + 1);
+      this.#gameSeat.set(info.id, seq);
+      this.#sinceSnapshot.delete(info.id);
+      const snapshot = this.#restoring?.get(info.id);
+      if (snapshot?.seatSeq === seq) {
+        this.#restoring!.delete(info.id);
+        board.restore(snapshot.fold);
+        // The board's connection is its hall board's last journaled one (the snapshot skipped that note).
+        const connection = snapshot.fold.connection;
+        if (connection) this.#connections.set(info.id, { type: 'connection', at: connection.at, state: connection.state, detail: connection.detail });
+        this.#boardVersion.set(info.id, snapshot.boardVersion);
+      }
       return board;
     });
     this.#sectionBoards.set(section, seated);
@@ -496,7 +574,7 @@ export class PlayingHall {
       return;
     }
     if (record.kind === 'seat') {
-      this.#seatApply(record.round);
+      this.#seatApply(record.round, seq);
       return;
     }
     if (record.kind === 'tournament' || record.kind === 'staff') return; // the desk and the team apply their own records
@@ -506,6 +584,9 @@ export class PlayingHall {
     if (record.kind === 'clock') board.applyClock(record.event, folded);
     else board.applyNote(record.note);
     this.#boardVersion.set(board.id, seq);
+    const since = (this.#sinceSnapshot.get(board.id) ?? 0) + 1;
+    this.#sinceSnapshot.set(board.id, since);
+    if (this.#live && since >= SNAPSHOT_EVERY) this.#writeSnapshots([board]);
   }
 
   #afterChange(boards: readonly string[], key: boolean, round: boolean): void {

@@ -6,6 +6,7 @@
 // checked with zod when it is read back (journal-schema.ts): a damaged journal is refused, naming the entry.
 import Database from 'better-sqlite3';
 import type { ZeitnotEvent } from '../../tournament/index.ts';
+import { BoardSnapshotStore, uncoveredRows, type Covered } from './board-snapshots.ts';
 import { checkpointOffLoop } from './journal-checkpoint.ts';
 import { parseJournalRecord, parseMeta, type JournalRecord } from './journal-schema.ts';
 import type { JournalHealth, Round } from '../contract/index.ts';
@@ -107,6 +108,8 @@ export class Journal {
   #health: JournalHealth = { state: 'ok' };
   readonly #healthListeners = new Set<(health: JournalHealth) => void>();
   #probe: ReturnType<typeof setInterval> | undefined;
+  /** The boards' snapshots beside the entries (board-snapshots.ts): a cache a restart may use, never a fact. */
+  readonly snapshots: BoardSnapshotStore;
 
   constructor(
     readonly file: string,
@@ -150,6 +153,11 @@ export class Journal {
     }
     this.#db.exec('CREATE INDEX IF NOT EXISTS entries_place ON entries (section, round)');
     this.#db.exec('CREATE INDEX IF NOT EXISTS entries_source ON entries (source, source_seq)');
+    // A restart reads the last instant journaled (lastAt), the desks' and the team's records (by kind) and
+    // each board's entries after its snapshot (by board): look-ups, not scans of the whole event.
+    this.#db.exec('CREATE INDEX IF NOT EXISTS entries_at ON entries (at)');
+    this.#db.exec('CREATE INDEX IF NOT EXISTS entries_kind ON entries (kind)');
+    this.#db.exec('CREATE INDEX IF NOT EXISTS entries_board ON entries (board)');
     this.#insert = this.#db.prepare(
       'INSERT INTO entries (source, source_seq, wall_ms, section, round, board, kind, at, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -157,11 +165,14 @@ export class Journal {
     this.#ownAfter = this.#db.prepare(
       'SELECT seq, source, source_seq, wall_ms, section, round, body FROM entries WHERE (source = ? OR source IS NULL) AND COALESCE(source_seq, seq) > ? ORDER BY seq LIMIT ?',
     );
+    this.snapshots = new BoardSnapshotStore(this.#db);
     this.#noteGet = this.#db.prepare('SELECT value FROM meta WHERE key = ?');
     this.#noteSet = this.#db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
-    this.#lastOwn =
-      (this.#db.prepare('SELECT MAX(COALESCE(source_seq, seq)) AS n FROM entries WHERE source = ? OR source IS NULL').get(source) as { n: number | null }).n ??
-      0;
+    // Two look-ups on entries_source (own entries carry their source_seq; entries of journals before
+    // sources have neither column), not a scan of every entry.
+    const own = this.#db.prepare('SELECT MAX(source_seq) AS n FROM entries WHERE source = ?').get(source) as { n: number | null };
+    const unnamed = this.#db.prepare('SELECT MAX(seq) AS n FROM entries WHERE source IS NULL').get() as { n: number | null };
+    this.#lastOwn = Math.max(own.n ?? 0, unnamed.n ?? 0);
   }
 
   meta(): JournalMeta | undefined {
@@ -327,6 +338,12 @@ export class Journal {
     const rows = this.#db
       .prepare(`SELECT seq, source, source_seq, wall_ms, section, round, body FROM entries WHERE ${where.join(' AND ')} ORDER BY seq`)
       .iterate(...args) as IterableIterator<Row>;
+    for (const row of rows) yield this.#entry(row);
+  }
+
+  /** Entries in order, each checked, but a covered board's up to its snapshot's seq (a restart from snapshots). */
+  *entriesAfterSnapshots(covered: Covered): Generator<JournalEntry> {
+    const rows = uncoveredRows(this.#db, covered) as IterableIterator<Row>;
     for (const row of rows) yield this.#entry(row);
   }
 
