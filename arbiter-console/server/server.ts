@@ -241,6 +241,7 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
     desk,
     desks,
     team,
+    spectatorStream: { timers: realTimers, deltasPerWindow: sessionLimits.deltasPerSecond, windowMs: sessionLimits.deltaWindowMs },
     ...(options.tournamentIntervalMs !== undefined ? { tournamentIntervalMs: options.tournamentIntervalMs } : {}),
     ...(options.tournamentBuilder ? { tournamentBuilder: options.tournamentBuilder } : {}),
   });
