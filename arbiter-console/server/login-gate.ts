@@ -45,7 +45,7 @@ export function arbiterOfToken(
   const screening = credentials.screen(token);
   const verify = () => credentials.verify(token);
   const valid = (a: Arbiter | undefined) => a !== undefined;
-  if (screening === 'match') return gate.runFirst(address, verify, valid);
+  if (screening === 'match') return gate.runFirst(token, address, verify, valid);
   const refusal = gate.refusal(address);
   if (refusal) return refusal;
   if (screening === 'no') {
@@ -69,6 +69,8 @@ export class LoginGate {
   readonly #first: (() => void)[] = [];
   readonly #waiting: (() => void)[] = [];
   readonly #inFlight = new Set<string>();
+  /** The checks of matching tokens under way, by token: the team's tablets logging in at once with one token share one. */
+  readonly #firstInFlight = new Map<string, Promise<unknown>>();
   readonly #failures = new Map<string, number[]>();
   #sweepAt = SWEEP_FROM;
   #checks = 0;
@@ -135,10 +137,15 @@ export class LoginGate {
 
   /**
    * Runs the check of a token whose fingerprint matched at the next free slot, before every check
-   * waiting: at most `concurrent` checks stand in front of it, whatever the flood.
+   * waiting: at most `concurrent` checks stand in front of it, whatever the flood. A check of the same
+   * `token` already under way is shared, not run again.
    */
-  runFirst<T>(address: string, check: () => Promise<T>, ok: (result: T) => boolean): Promise<T> {
-    return this.#check(this.#first, address, check, ok);
+  runFirst<T>(token: string, address: string, check: () => Promise<T>, ok: (result: T) => boolean): Promise<T> {
+    const running = this.#firstInFlight.get(token) as Promise<T> | undefined;
+    if (running) return running;
+    const checked = this.#check(this.#first, address, check, ok).finally(() => this.#firstInFlight.delete(token));
+    this.#firstInFlight.set(token, checked);
+    return checked;
   }
 
   async #check<T>(queue: (() => void)[], address: string, check: () => Promise<T>, ok: (result: T) => boolean): Promise<T> {
