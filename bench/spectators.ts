@@ -9,6 +9,8 @@
 // `sh -c 'ulimit -n <hard limit>; exec node ...'`, so its soft file-descriptor limit is the hard one.
 // Every team client parses every message; one spectator in SAMPLE parses and measures, the others
 // read and count bytes (parsing 5,000 streams would load the machine more than the console does).
+// Until the measuring starts the stream is only kept and parsed then: parsing 200 snapshots of a
+// 1,000-board hall while the others log in would hold up this process's own logins.
 // BENCH_SPECTATORS, BENCH_TEAM, BENCH_BOARDS and BENCH_SECONDS make it smaller.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -109,6 +111,8 @@ async function readSpectators(): Promise<void> {
   const clients: WebSocket[] = [];
   let measuring = false;
   let latencies: number[] = [];
+  /** Each measuring client's stream until the measuring starts, read then. */
+  const kept: (() => void)[] = [];
   const loginMs: number[] = [];
   const helloMs: number[] = [];
   let refused = 0;
@@ -151,12 +155,16 @@ async function readSpectators(): Promise<void> {
           return resolve();
         }
         if (!parses || (!head.startsWith('{"type":"delta"') && !head.startsWith('{"type":"snapshot"'))) return;
-        const message = JSON.parse(String(data)) as { type: string; boards?: BoardView[] };
-        for (const b of message.boards ?? []) {
-          const count = b.presses.white + b.presses.black;
-          if (measuring && message.type === 'delta' && count > (presses.get(b.id) ?? 0)) latencies.push(now - (m.wallAtZero + b.asOf));
-          presses.set(b.id, count);
-        }
+        const read = () => {
+          const message = JSON.parse(String(data)) as { type: string; boards?: BoardView[] };
+          for (const b of message.boards ?? []) {
+            const count = b.presses.white + b.presses.black;
+            if (measuring && message.type === 'delta' && count > (presses.get(b.id) ?? 0)) latencies.push(now - (m.wallAtZero + b.asOf));
+            presses.set(b.id, count);
+          }
+        };
+        if (measuring) read();
+        else kept.push(read);
       });
     });
   const report = (): Report => ({
@@ -176,6 +184,7 @@ async function readSpectators(): Promise<void> {
         })();
         return;
       case 'start':
+        for (const read of kept.splice(0)) read();
         latencies = [];
         measuring = true;
         process.send!({ type: 'started' } satisfies FromReader);
