@@ -5,9 +5,9 @@
 // coalescer, one delta body per tick, serialized and encoded once and handed to every spectator's
 // socket behind its own `{"type":"delta","seq":N,` (the protocol's seq stays per connection); each
 // arbiter's deltas are coalesced per session (a delta's body built once per change for all the
-// sessions flushing it). The tournament view is built, diffed and
-// serialized once per role in a worker thread (tournament-builder.ts), encoded once per role here and
-// sent as a patch: the clocks never wait for it.
+// sessions flushing it). The tournament view is built, diffed and serialized once per role in a worker
+// thread (tournament-builder.ts), encoded once per role here and sent as a patch: the clocks never
+// wait for it.
 import type { ClientSession } from './client-session.ts';
 import { Coalescer, type CoalescerTimers, type Pending } from './coalescer.ts';
 import type { HallChange, PlayingHall } from '../hall/index.ts';
