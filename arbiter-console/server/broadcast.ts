@@ -33,8 +33,8 @@ export interface BroadcastOptions {
   readonly tournamentIntervalMs?: number;
   /** Who builds the tournament messages (default a worker thread: tournament-builder.ts). */
   readonly tournamentBuilder?: (setup: BuilderSetup) => TournamentBuilder;
-  /** The spectators' stream: its timers and pace (ordinary deltas per window), as each arbiter's session has. */
-  readonly spectatorStream: { readonly timers: CoalescerTimers; readonly deltasPerWindow: number; readonly windowMs: number };
+  /** The spectators' stream: its timers and its tick (at most one delta per `tickMs`, key events included). */
+  readonly spectatorStream: { readonly timers: CoalescerTimers; readonly tickMs: number };
 }
 
 export class Broadcast {
@@ -74,7 +74,7 @@ export class Broadcast {
     const make = options.tournamentBuilder ?? ((setup: BuilderSetup) => workerBuilder(setup, (reason) => logLine(process.stderr, 'zeitnot serve', reason)));
     this.#builder = first ? make({ event: first.event, sections: this.#viewDesks.map((d) => d.section.id) }) : undefined;
     const pace = options.spectatorStream;
-    this.#spectators = new Coalescer(pace.timers, (pending) => this.#flushSpectators(pending), pace.deltasPerWindow, pace.windowMs);
+    this.#spectators = new Coalescer(pace.timers, (pending) => this.#flushSpectators(pending), 1, pace.tickMs);
     this.#unsubscribe.push(this.#hall.subscribe((change) => this.#onHall(change)));
     for (const d of this.#viewDesks) this.#unsubscribe.push(d.subscribe(() => this.#tournamentChanged()));
     if (this.#team)
@@ -183,7 +183,8 @@ export class Broadcast {
 
   #onHall(change: HallChange): void {
     for (const session of this.sessions) if (session.role.kind === 'arbiter') session.coalescer.mark(change.boards, change);
-    this.#spectators.mark(change.boards, change);
+    // Key events too wait for the spectators' tick: each delta is a write to every spectator's socket.
+    this.#spectators.mark(change.boards, { ...change, key: false });
   }
 
   static roleOf(session: ClientSession): ViewRole {

@@ -232,10 +232,14 @@ export class ClientSession {
   #send(message: Outgoing): void {
     if (!this.open) return;
     const fragments = fragmentsOf(message);
+    // ws writes each frame at once; corked, a message's fragments leave in one write, not one each.
+    const socket = fragments.length > 1 ? (this.ws as unknown as { _socket?: { cork(): void; uncork(): void } })._socket : undefined;
+    socket?.cork();
     fragments.forEach((fragment, i) => {
       this.ws.send(fragment, { binary: false, fin: i === fragments.length - 1 });
       this.#written += frameBytes(fragment);
     });
+    socket?.uncork();
   }
 
   // One timer per session, however many messages were held back (never one per flush).
