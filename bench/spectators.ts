@@ -9,8 +9,8 @@
 // `sh -c 'ulimit -n <hard limit>; exec node ...'`, so its soft file-descriptor limit is the hard one.
 // Every team client parses every message; one spectator in SAMPLE parses and measures, the others
 // read and count bytes (parsing 5,000 streams would load the machine more than the console does).
-// Until the measuring starts the stream is only kept and parsed then: parsing 200 snapshots of a
-// 1,000-board hall while the others log in would hold up this process's own logins.
+// Until every client of a process is logged in its stream is only kept, and parsed then: parsing 200
+// snapshots of a 1,000-board hall while the others log in would hold up this process's own logins.
 // BENCH_SPECTATORS, BENCH_TEAM, BENCH_BOARDS and BENCH_SECONDS make it smaller.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -111,8 +111,9 @@ async function readSpectators(): Promise<void> {
   const clients: WebSocket[] = [];
   let measuring = false;
   let latencies: number[] = [];
-  /** Each measuring client's stream until the measuring starts, read then. */
+  /** Each measuring client's stream until every client is logged in, read then. */
   const kept: (() => void)[] = [];
+  let live = false;
   const loginMs: number[] = [];
   const helloMs: number[] = [];
   let refused = 0;
@@ -163,7 +164,7 @@ async function readSpectators(): Promise<void> {
             presses.set(b.id, count);
           }
         };
-        if (measuring) read();
+        if (live) read();
         else kept.push(read);
       });
     });
@@ -180,11 +181,17 @@ async function readSpectators(): Promise<void> {
       case 'open':
         void (async () => {
           for (let i = 0; i < m.count; i += m.atOnce) await Promise.all(Array.from({ length: Math.min(m.atOnce, m.count - i) }, (_, k) => openOne(m, i + k)));
-          process.send!({ type: 'opened', ...report() } satisfies FromReader);
+          const logins = report();
+          // What came meanwhile, then what comes while that is read, until nothing waits.
+          while (kept.length > 0) {
+            for (const read of kept.splice(0)) read();
+            await new Promise((r) => setImmediate(r));
+          }
+          live = true;
+          process.send!({ type: 'opened', ...logins } satisfies FromReader);
         })();
         return;
       case 'start':
-        for (const read of kept.splice(0)) read();
         latencies = [];
         measuring = true;
         process.send!({ type: 'started' } satisfies FromReader);
@@ -237,7 +244,7 @@ export async function run(): Promise<BenchRow[]> {
     ),
   );
   const connectS = (performance.now() - connectStart) / 1000;
-  await new Promise((r) => setTimeout(r, 5000)); // snapshots and tournament views drained
+  await new Promise((r) => setTimeout(r, 15_000)); // snapshots and tournament views drained
   const rssSpectators = rssMb(ready.pid);
   const team = await open(
     'arbiter',
@@ -303,7 +310,7 @@ export async function run(): Promise<BenchRow[]> {
     },
     {
       part,
-      measure: 'server RSS per 1,000 spectators (/proc, before and 5 s after they connected)',
+      measure: 'server RSS per 1,000 spectators (/proc, before and 15 s after they connected)',
       value: `${perThousand.toFixed(0)} MB (${rssBefore.toFixed(0)} -> ${rssSpectators.toFixed(0)} MB)`,
       target: 'stated',
     },
