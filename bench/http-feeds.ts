@@ -2,8 +2,9 @@
 // the internet are), ask for `/api/pgn` (every game of a 1,000-board hall) every 2 s, sending back the
 // ETag they last got and `Accept-Encoding: gzip`, while the boards press 15 times a second. The console
 // runs in a child process (this file with --serve-feeds) and reports its own CPU; the bytes out are the
-// bodies the relays received (headers not counted). Ten pages on the WebSocket, in a process of their
-// own (hall-readers.ts), measure press -> screen meanwhile. BENCH_BOARDS, BENCH_RELAYS and
+// bodies the relays received (headers not counted). Ten team pages on the WebSocket (arbiters: the
+// spectators' stream has a tick of its own, 250 ms), in a process of their own (hall-readers.ts),
+// measure press -> screen meanwhile. BENCH_BOARDS, BENCH_RELAYS and
 // BENCH_SECONDS make it smaller.
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -131,7 +132,7 @@ export async function run(): Promise<BenchRow[]> {
     token: ready.token,
     wallAtZero: ready.wallAtZero,
     clients: PAGES,
-    arbiters: 0,
+    arbiters: PAGES,
     processes: 1,
   });
   await new Promise((r) => setTimeout(r, 2000)); // their snapshots and tournament views delivered
@@ -153,7 +154,7 @@ export async function run(): Promise<BenchRow[]> {
     { part, measure: 'console CPU', value: `${u.cpuPct.toFixed(0)} %`, target: '≤ 25 %', ok: u.cpuPct <= 25 },
     {
       part,
-      measure: `press->screen p50 / p99 meanwhile (${PAGES} pages on the WebSocket)`,
+      measure: `press->screen p50 / p99 meanwhile (${PAGES} team pages on the WebSocket)`,
       value: `${p50.toFixed(1)} / ${p99.toFixed(1)} ms (${latencies.length} deliveries)`,
       target: 'p99 ≤ 100 ms',
       ok: p99 <= 100,
