@@ -71,6 +71,12 @@ export interface ConsoleServerOptions {
   readonly deltasPerSecond?: number;
   /** Default 100. */
   readonly deltaWindowMs?: number;
+  /**
+   * The spectators' one stream sends at most one delta per this many ms, key events included (default
+   * 250): a change reaches them within a tick, and 5,000 spectators cost 4 writes a second each
+   * however busy the hall (an arbiter's session keeps `deltasPerSecond`, key events at once).
+   */
+  readonly spectatorTickMs?: number;
   readonly maxMessageBytes?: number;
   /** Token bucket per connection. */
   readonly rateLimit?: { readonly perSecond: number; readonly burst: number };
@@ -243,6 +249,7 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
     desk,
     desks,
     team,
+    spectatorStream: { timers: realTimers, tickMs: options.spectatorTickMs ?? 250 },
     ...(options.tournamentIntervalMs !== undefined ? { tournamentIntervalMs: options.tournamentIntervalMs } : {}),
     ...(options.tournamentBuilder ? { tournamentBuilder: options.tournamentBuilder } : {}),
   });
