@@ -361,8 +361,10 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
       const resolved = (outcome: CommandOutcome): void => {
         if (session.open) answerOutcome(outcome);
       };
+      // A Swiss round is paired off the event loop (the pairing worker): answered when it is journaled.
       const routed = isTournamentCommand(command)
-        ? deskOfCommand && options.routeDeskCommand?.(deskOfCommand, command, by)
+        ? deskOfCommand &&
+          (options.routeDeskCommand?.(deskOfCommand, command, by) ?? (command.type === 'pairNextRound' ? deskOfCommand.pairNextRound(command, by) : undefined))
         : options.routeCommand?.(command, by, resolved);
       if (routed) {
         void routed.then(
