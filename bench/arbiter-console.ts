@@ -378,14 +378,20 @@ export async function run(): Promise<BenchRow[]> {
   const views = INLINE_VIEWS ? ' (tournament views inline)' : ' (tournament views in the worker)';
   for (const phase of ['normal', 'burst', 'non-readers'] as const) {
     const r = phases[phase];
-    const p99 = percentile(r.readers.latencies, 99);
-    rows.push({
-      part,
-      measure: `press->client p50 / p99, ${label[phase]}`,
-      value: `${percentile(r.readers.latencies, 50).toFixed(1)} / ${p99.toFixed(1)} ms (${r.readers.latencies.length} deliveries)`,
-      target: 'p99 <= 100 ms',
-      ok: p99 <= 100,
-    });
+    // The team's and the spectators' targets are the issue's own: a spectator's screen follows a shared tick.
+    for (const [who, latencies, limit] of [
+      ['team', r.readers.latencies, 100],
+      ['spectator', r.readers.spectatorLatencies, 1000],
+    ] as const) {
+      const p99 = percentile(latencies, 99);
+      rows.push({
+        part,
+        measure: `press->${who} client p50 / p99, ${label[phase]}`,
+        value: `${percentile(latencies, 50).toFixed(1)} / ${p99.toFixed(1)} ms (${latencies.length} deliveries)`,
+        target: `p99 <= ${limit} ms`,
+        ok: p99 <= limit,
+      });
+    }
     if (phase === 'burst') {
       rows.push({
         part,
@@ -393,14 +399,19 @@ export async function run(): Promise<BenchRow[]> {
         value: `${r.usage.buildCpuP50Ms.toFixed(1)} / ${r.usage.buildCpuMaxMs.toFixed(1)} ms (${r.usage.builds} builds)`,
         target: 'no press behind a rebuild',
       });
-      const rp99 = percentile(r.readers.resultLatencies, 99);
-      rows.push({
-        part,
-        measure: `result->client p50 / p99, ${label[phase]}`,
-        value: `${percentile(r.readers.resultLatencies, 50).toFixed(1)} / ${rp99.toFixed(1)} ms (${r.readers.resultLatencies.length} deliveries)`,
-        target: 'p99 <= 100 ms',
-        ok: rp99 <= 100,
-      });
+      for (const [who, latencies, limit] of [
+        ['team', r.readers.resultLatencies, 100],
+        ['spectator', r.readers.spectatorResultLatencies, 1000],
+      ] as const) {
+        const rp99 = percentile(latencies, 99);
+        rows.push({
+          part,
+          measure: `result->${who} client p50 / p99, ${label[phase]}`,
+          value: `${percentile(latencies, 50).toFixed(1)} / ${rp99.toFixed(1)} ms (${latencies.length} deliveries)`,
+          target: `p99 <= ${limit} ms`,
+          ok: rp99 <= limit,
+        });
+      }
     }
     rows.push(
       { part, measure: `server CPU, ${label[phase]}`, value: `${r.usage.cpuPct.toFixed(0)} % (${loadAverage()})`, target: '<= 25 %', ok: r.usage.cpuPct <= 25 },
