@@ -33,7 +33,8 @@ describe('claims and offers across the bus', () => {
     clients.push(arbiter);
 
     // Board 1 paused: the virtual players' moves (which decline an offer) wait while it is answered.
-    expect(await command(arbiter, 'p1', { type: 'pause', board: '1', reason: 'a draw offer to answer' })).toMatchObject({ type: 'ack' });
+    const p1 = await command(arbiter, 'p1', { type: 'pause', board: '1', reason: 'a draw offer to answer' });
+    expect(p1, JSON.stringify(p1)).toMatchObject({ type: 'ack' });
     expect(await command(arbiter, 'o1', { type: 'drawOffer', board: '1', side: 'white' })).toMatchObject({ type: 'ack' });
     expect(await command(arbiter, 'd1', { type: 'drawAnswer', board: '1', side: 'black', accept: false })).toMatchObject({ type: 'ack' });
     expect(await command(arbiter, 'q1', { type: 'quickplayClaim', board: '2', side: 'white' })).toMatchObject({
