@@ -17,6 +17,7 @@ import { realClock, startConsole } from '../arbiter-console/index.ts';
 import { hallEventForTest } from './arbiter-console.ts';
 import { HallReaders, wallNow } from './hall-readers.ts';
 import type { BenchRow } from './table.ts';
+import { steadyPresses } from './steady-presses.ts';
 
 const BOARDS = Number(process.env.BENCH_BOARDS ?? 1000);
 const RELAYS = Number(process.env.BENCH_RELAYS ?? 1000);
@@ -35,15 +36,7 @@ async function serveFeeds(): Promise<void> {
   const wallAtZero = wallNow() - source.now();
   const run = await startConsole({ dataDir, port: 0, noPage: true, source, event: hallEventForTest(BOARDS), firstRound: true });
   const hall = run.hall;
-  hall.command({ type: 'arriveAll' }, 'bench');
-  hall.command({ type: 'startAll' }, 'bench');
-  let next = 0;
-  const presser = setInterval(() => {
-    const board = String(((next++ * 37) % BOARDS) + 1);
-    const b = hall.boards.get(board);
-    if (b?.state.status !== 'running') return;
-    hall.record({ kind: 'clock', board, event: { type: 'press', side: b.state.toMove, at: source.now(), by: { kind: 'device', deviceId: 'bench' } } });
-  }, 1000 / PRESSES_PER_SECOND);
+  const stopPressing = steadyPresses(hall, BOARDS, PRESSES_PER_SECOND);
   const health = async () => ((await (await fetch(`${run.url}/health`)).json()) as { http: { renders: number; served: number; notModified: number } }).http;
   let cpu = process.cpuUsage();
   let wall = performance.now();
@@ -59,7 +52,7 @@ async function serveFeeds(): Promise<void> {
     }
     const used = process.cpuUsage(cpu);
     const cpuPct = ((used.user + used.system) / 1000 / (performance.now() - wall)) * 100;
-    clearInterval(presser);
+    stopPressing();
     void health().then(async (h) => {
       process.send!({
         type: 'usage',

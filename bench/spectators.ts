@@ -23,6 +23,7 @@ import { realClock, startConsole, type BoardView } from '../arbiter-console/inde
 import { hallEventForTest } from './arbiter-console.ts';
 import { wallNow } from './hall-readers.ts';
 import type { BenchRow } from './table.ts';
+import { steadyPresses } from './steady-presses.ts';
 
 const SPECTATORS = Number(process.env.BENCH_SPECTATORS ?? 5000);
 const TEAM = Number(process.env.BENCH_TEAM ?? 200);
@@ -88,17 +89,9 @@ async function serveSpectators(): Promise<void> {
     server: { limits: { maxConnections: SPECTATORS } },
   });
   const hall = run.hall;
-  hall.command({ type: 'arriveAll' }, 'bench');
-  hall.command({ type: 'startAll' }, 'bench');
-  let next = 0;
-  const presser = setInterval(() => {
-    const board = String(((next++ * 37) % BOARDS) + 1);
-    const b = hall.boards.get(board);
-    if (b?.state.status !== 'running') return;
-    hall.record({ kind: 'clock', board, event: { type: 'press', side: b.state.toMove, at: source.now(), by: { kind: 'device', deviceId: 'bench' } } });
-  }, 1000 / PRESSES_PER_SECOND);
+  const stopPressing = steadyPresses(hall, BOARDS, PRESSES_PER_SECOND);
   process.on('message', () => {
-    clearInterval(presser);
+    stopPressing();
     void run.stop().then(() => {
       rmSync(dataDir, { recursive: true, force: true });
       process.exit(0);

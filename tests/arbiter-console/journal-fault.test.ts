@@ -6,16 +6,16 @@
 // every simulated board moves again by itself, the queue says when the journal failed and when it
 // wrote again, and every command acknowledged before is in the journal.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Journal } from '../../arbiter-console/index.ts';
-import { presetJson } from '../../tournament/index.ts';
 import { ConsoleProcesses } from '../support/console-process.ts';
 import { untilRead } from '../support/wait.ts';
 import { helloClient, sendCommand, type Message } from '../support/ws-client.ts';
 import { launchChromium } from './browser.ts';
+import { fortyPlayerEventFile } from './fixtures.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'zeitnot-journal-fault-'));
 const processes = new ConsoleProcesses(join(work, 'data'));
@@ -25,22 +25,6 @@ afterAll(() => {
 });
 
 const hasPrlimit = spawnSync('prlimit', ['--version']).status === 0;
-
-/** The Cairns Cup with 40 players: round 1 has 20 boards. */
-function fortyPlayerEvent(): string {
-  const event = JSON.parse(presetJson('cairns-cup-2019')) as { sections: Record<string, unknown>[] };
-  const section = event.sections[0]!;
-  section.players = Array.from({ length: 40 }, (_, i) => ({
-    id: i + 1,
-    name: `Player ${String(i + 1).padStart(2, '0')}`,
-    federation: 'USA',
-    fideRating: 2600 - i * 10,
-  }));
-  section.schedule = Array.from({ length: 39 }, (_, i) => new Date(Date.UTC(2019, 1, 6 + i, 19)).toISOString().replace('.000Z', '+00:00'));
-  const file = join(work, 'event.json');
-  writeFileSync(file, JSON.stringify(event));
-  return file;
-}
 
 /** The soft limit on the size of any file the process writes (its hard limit untouched: a normal user may raise it again). */
 const limitFileSize = (pid: number, bytes: number | 'unlimited') => execFileSync('prlimit', ['--pid', String(pid), `--fsize=${bytes}:`]);
@@ -86,7 +70,7 @@ describe('the journal on a disk that fails and comes back', () => {
     async () => {
       const run = await processes.serve([
         '--event',
-        fortyPlayerEvent(),
+        fortyPlayerEventFile(work),
         '--auto-publish',
         '--simulate',
         '20',
