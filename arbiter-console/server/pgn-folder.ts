@@ -9,6 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import { boardPgn, type Board, type PlayingHall } from '../hall/index.ts';
 import type { Round } from '../contract/index.ts';
 import { replayRound, type TournamentDesk } from '../desk/index.ts';
+import type { SectionRecord } from '../../tournament/index.ts';
 
 /** Real time for the throttle: injected in tests. */
 export interface FolderTimers {
@@ -86,16 +87,21 @@ export function startPgnFolder(options: PgnFolderOptions): PgnFolder {
     const seated = hall.seated.get(section);
     return seated?.round === round ? seated : undefined;
   };
-  const resultsOf = (section: string, round: number): string => JSON.stringify(desks.get(section)?.record().rounds[round - 1] ?? null);
+  /** The section's record, built once for all the rounds that ask (a desk builds it whole at each call). */
+  const recordOnce = (section: string): (() => SectionRecord | undefined) => {
+    let record: SectionRecord | undefined;
+    return () => (record ??= desks.get(section)?.record());
+  };
+  const resultsOf = (record: () => SectionRecord | undefined, round: number): string => JSON.stringify(record()?.rounds[round - 1] ?? null);
 
-  function roundText(section: string, round: number): string {
+  function roundText(section: string, round: number, record = recordOnce(section)): string {
     const seated = onBoards(section, round);
     if (seated) {
       const boards = seated.boards.flatMap((info) => hall.boards.get(info.id) ?? []);
       return pgnOf(seated, boards, hall.source.now(), Date.now());
     }
     const key = `${section}/${round}`;
-    const results = resultsOf(section, round);
+    const results = resultsOf(record, round);
     const kept = past.get(key);
     if (kept && kept.results === results) return kept.text;
     const replayed = replayRound(hall.journal, section, round);
@@ -107,7 +113,10 @@ export function startPgnFolder(options: PgnFolderOptions): PgnFolder {
   function textOf(file: string): string {
     if (file === GAMES)
       return sections
-        .flatMap((s) => [...rounds.get(s)!].sort((a, b) => a - b).map((r) => roundText(s, r)))
+        .flatMap((s) => {
+          const record = recordOnce(s);
+          return [...rounds.get(s)!].sort((a, b) => a - b).map((r) => roundText(s, r, record));
+        })
         .filter((t) => t !== '')
         .join('\n');
     const [section, name] = file.split(/[\\/]/) as [string, string];
@@ -168,8 +177,9 @@ export function startPgnFolder(options: PgnFolderOptions): PgnFolder {
   const unsubscribeDesks = [...desks.values()].map((desk) =>
     desk.subscribe(() => {
       const section = desk.section.id;
+      const record = recordOnce(section);
       for (const r of rounds.get(section) ?? [])
-        if (!onBoards(section, r) && past.get(`${section}/${r}`)?.results !== resultsOf(section, r)) mark(roundFile(section, r));
+        if (!onBoards(section, r) && past.get(`${section}/${r}`)?.results !== resultsOf(record, r)) mark(roundFile(section, r));
       mark(GAMES);
     }),
   );
