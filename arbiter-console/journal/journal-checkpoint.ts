@@ -31,6 +31,8 @@ parentPort.on('message', (m) => {
     const journal = journals.get(m.id);
     journals.delete(m.id);
     if (journal) journal.db.close();
+    Atomics.store(m.closed, 0, 1);
+    Atomics.notify(m.closed, 0);
   }
 });
 setInterval(() => {
@@ -54,6 +56,8 @@ type ThreadMessage = { readonly type: 'refused'; readonly id: number; readonly r
 type Fallback = () => void;
 
 let thread: Worker | undefined;
+/** How long a journal's close waits for the thread to close its connection (a tick's checkpoint, at most). */
+const REMOVE_WAIT_MS = 1_000;
 let nextId = 1;
 const fallbacks = new Map<number, Fallback>();
 
@@ -90,6 +94,12 @@ export function checkpointOffLoop(file: string, fallback: Fallback, walLimitByte
   thread.postMessage({ type: 'add', id, file, walLimitBytes });
   return () => {
     fallbacks.delete(id);
-    thread?.postMessage({ type: 'remove', id });
+    if (!thread) return;
+    // The thread's connection closes before the journal's own, so that the journal's close is the last
+    // one and takes the WAL and its index with it: a data directory removed right after a stop had a
+    // file appear in it (the thread's late close checkpointing a WAL already unlinked).
+    const closed = new Int32Array(new SharedArrayBuffer(4));
+    thread.postMessage({ type: 'remove', id, closed });
+    Atomics.wait(closed, 0, 0, REMOVE_WAIT_MS);
   };
 }
