@@ -12,6 +12,8 @@ import type { ViewPatch } from './view-patch.ts';
 export const PROTOCOL_VERSION = 1;
 /** Larger client messages are refused unread (an arbiter command is ~200 bytes). */
 export const MAX_MESSAGE_BYTES = 4096;
+/** The most boards a page may ask to get first (`firstBoards` in hello): a 1080p screen's rows are 160. */
+const MAX_FIRST_BOARDS = 1000;
 
 const side = z.enum(['white', 'black']);
 /** A FEN's six fields (the console checks the position itself with chess.js). */
@@ -285,10 +287,17 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
       name: z.string().trim().min(1).max(40).optional(),
       /** The last state version the client applied (sent after a reconnect). */
       since: z.number().int().nonnegative().optional(),
+      /**
+       * The page draws this many boards first: the snapshot after this hello carries only them and says how
+       * many are still to come (`toCome`); the client asks for those with `rest` once it has drawn them.
+       */
+      firstBoards: z.number().int().min(1).max(MAX_FIRST_BOARDS).optional(),
     })
     .refine((m) => m.role === 'spectator' || m.token !== undefined, { message: 'the arbiter role needs the token', path: ['token'] }),
   z.strictObject({ type: z.literal('command'), id: z.string().min(1).max(64), command: consoleCommandSchema }),
   z.strictObject({ type: z.literal('resync') }),
+  /** The boards a first-screen snapshot left out (`toCome`), and the tournament view after them. */
+  z.strictObject({ type: z.literal('rest') }),
   z.strictObject({ type: z.literal('ping'), id: z.string().max(64).optional() }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
@@ -390,6 +399,11 @@ export type ServerMessage =
       readonly sectors: readonly SectorView[];
       /** The journal's health and the console's incidents (absent from a console that keeps none). */
       readonly console?: ConsoleStatus;
+      /**
+       * After a hello with `firstBoards`: the boards left out of `boards` (the first screen's), sent as one
+       * delta, then the tournament view, when the client asks with `rest`.
+       */
+      readonly toCome?: number;
     }
   | {
       readonly type: 'delta';

@@ -1,7 +1,9 @@
 // What every session is sent: snapshots, coalesced deltas and the tournament view, built once and
 // shared. Board views are serialized once per board version, and a snapshot's boards encoded once for
 // every session that asks until one changes (each session's snapshot is its own small head, then that
-// shared part, as fragments of one message). Spectators, who may be thousands, share one stream: one
+// shared part, as fragments of one message). A page asks for its first screen first (`firstBoards`):
+// its snapshot holds those boards, and the others and the tournament view follow when it asks (`rest`),
+// the first screen and the rest each encoded once for every page that asks. Spectators, who may be thousands, share one stream: one
 // coalescer, one delta body per tick, serialized and encoded once and handed to every spectator's
 // socket behind its own `{"type":"delta","seq":N,` (the protocol's seq stays per connection); each
 // arbiter's deltas are coalesced per session (a delta's body built once per change for all the
@@ -16,6 +18,9 @@ import type { Team } from '../team/index.ts';
 import type { TournamentDesk } from '../desk/index.ts';
 import { logLine } from '../start/index.ts';
 import { workerBuilder, type BuilderSetup, type BuiltViews, type TournamentBuilder, type ViewRequest, type ViewRole } from './tournament-builder.ts';
+
+/** The lists of boards encoded once for every session: a whole snapshot's, a first screen's, the rest after it. */
+type BoardList = 'all' | 'first' | 'rest';
 
 interface SentView {
   readonly version: number;
@@ -44,8 +49,11 @@ export class Broadcast {
   readonly #desks: ReadonlyMap<string, TournamentDesk> | undefined;
   readonly #team: Team | undefined;
   readonly #boardText = new Map<string, { version: number; text: string }>();
-  /** A snapshot's boards (`...]}`), encoded once while no board changes, and the board texts it was made of. */
-  #boardsPart: { readonly texts: readonly string[]; readonly encoded: Buffer } | undefined;
+  /**
+   * Lists of boards as the end of a message (`...]}`): a whole snapshot's, a first screen's and the rest
+   * after it, each encoded once while none of its boards changes, with the board texts it was made of.
+   */
+  readonly #boardLists = new Map<BoardList, { readonly texts: readonly string[]; readonly encoded: Buffer }>();
   /** The spectators' one stream. */
   readonly #spectators: Coalescer;
   /** Delta bodies of this turn of the event loop, by content (every session flushing now shares them). */
@@ -101,9 +109,15 @@ export class Broadcast {
     await this.#builder?.stop();
   }
 
-  /** The whole state, then the tournament view: after hello, on resync, after catching up. */
-  snapshot(session: ClientSession): void {
+  /**
+   * The whole state, then the tournament view: after hello, on resync, after catching up. A hello that
+   * asks for `firstBoards` gets the first screen's boards only (what a page at 1,000 boards draws first):
+   * the others and the tournament view wait until it asks for them (`rest`), so its first rows are not
+   * held up by a megabyte it does not show yet.
+   */
+  snapshot(session: ClientSession, firstBoards?: number): void {
     const hall = this.#hall;
+    const first = firstBoards !== undefined && hall.boards.size > firstBoards ? this.#firstScreen(session, firstBoards) : undefined;
     const head = JSON.stringify({
       version: hall.version,
       clock: this.reference(),
@@ -111,13 +125,47 @@ export class Broadcast {
       attention: hall.attention(),
       console: hall.consoleStatus(),
       sectors: this.#team?.sectors() ?? [],
+      ...(first ? { toCome: first.rest.length } : {}),
     });
     // None yet: the first build is under way and goes to every session that has none.
-    const tournament = this.#sent[Broadcast.roleOf(session)];
-    const snapshot = { fragments: [`{"type":"snapshot","seq":${session.seq + 1},${head.slice(1, -1)},"boards":[`, this.#snapshotBoards()] };
+    const tournament = first ? undefined : this.#sent[Broadcast.roleOf(session)];
+    const boards = first ? this.#boardList(first.shared ? 'first' : undefined, first.ids) : this.#boardList('all', [...hall.boards.keys()]);
+    const snapshot = { fragments: [`{"type":"snapshot","seq":${session.seq + 1},${head.slice(1, -1)},"boards":[`, boards] };
     if (!session.streamSnapshot(tournament ? [snapshot, tournament.text] : [snapshot])) return;
     session.seq += 1;
+    session.restOwed = first?.rest;
     if (tournament) session.tournamentVersion = tournament.version;
+  }
+
+  /** The boards a first-screen snapshot left out, as one delta, then the tournament view (the client asked). */
+  rest(session: ClientSession): void {
+    const owed = session.restOwed;
+    if (!owed) return;
+    session.restOwed = undefined;
+    const hall = this.#hall;
+    const ids = owed.filter((id) => hall.boards.has(id));
+    const head = JSON.stringify({ version: hall.version, clock: this.reference() });
+    const shared = session.arbiter?.sector === undefined;
+    const delta = {
+      fragments: [`{"type":"delta","seq":${session.seq + 1},${head.slice(1, -1)},"boards":[`, this.#boardList(shared ? 'rest' : undefined, ids)],
+    };
+    const tournament = this.#sent[Broadcast.roleOf(session)];
+    // Behind, it gets a whole snapshot when it catches up (the tournament view with it).
+    if (!session.streamSnapshot(tournament ? [delta, tournament.text] : [delta])) return;
+    session.seq += 1;
+    if (tournament) session.tournamentVersion = tournament.version;
+  }
+
+  /**
+   * The first `n` boards as the page orders them (by hall board number), a sector arbiter's own sector's
+   * first, and the others; `shared` when every session that asks gets the same.
+   */
+  #firstScreen(session: ClientSession, n: number): { ids: readonly string[]; rest: readonly string[]; shared: boolean } {
+    const own = session.arbiter?.sector;
+    const members = own === undefined ? undefined : new Set(this.#team?.sectors().find((s) => s.id === own)?.members ?? []);
+    const ordered = [...this.#hall.boards.keys()].sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
+    if (members) ordered.sort((a, b) => Number(!members.has(a)) - Number(!members.has(b)));
+    return { ids: ordered.slice(0, n), rest: ordered.slice(n), shared: members === undefined };
   }
 
   /** The coalesced changes of one arbiter's session. */
@@ -137,13 +185,13 @@ export class Broadcast {
     return body !== undefined;
   }
 
-  /** Every board's view, as the end of a snapshot: encoded again only when a board changed. */
-  #snapshotBoards(): Buffer {
-    const texts = [...this.#hall.boards.keys()].map((id) => this.#board(id));
-    const cached = this.#boardsPart;
+  /** These boards' views as the end of a message; a list kept under `key` is encoded again only when one of its boards changed. */
+  #boardList(key: BoardList | undefined, ids: readonly string[]): Buffer {
+    const texts = ids.map((id) => this.#board(id));
+    const cached = key === undefined ? undefined : this.#boardLists.get(key);
     if (cached && cached.texts.length === texts.length && cached.texts.every((t, i) => t === texts[i])) return cached.encoded;
     const encoded = Buffer.from(`${texts.join(',')}]}`);
-    this.#boardsPart = { texts, encoded };
+    if (key !== undefined) this.#boardLists.set(key, { texts, encoded });
     return encoded;
   }
 
@@ -262,7 +310,8 @@ export class Broadcast {
       patches[role] = same ? patches.spectator : b.patch === undefined ? undefined : Buffer.from(b.patch);
     }
     for (const session of this.sessions) {
-      if (session.role.kind === 'pending') continue;
+      // A page still to ask for the rest of its first snapshot gets the view with it.
+      if (session.role.kind === 'pending' || session.restOwed) continue;
       const role = Broadcast.roleOf(session);
       const p = built[role];
       if (session.tournamentVersion === p.version) continue;

@@ -58,6 +58,8 @@ export interface SessionHost {
   command(session: ClientSession, message: Extract<ClientMessage, { type: 'command' }>): void;
   /** Snapshot (and the tournament view): after hello, on resync, and when a client catches up. */
   snapshot(session: ClientSession): void;
+  /** The boards a first-screen snapshot left out, and the tournament view (the client asked with `rest`). */
+  rest(session: ClientSession): void;
   /** Coalesced changes are due. */
   delta(session: ClientSession, pending: Pending): void;
   pong(session: ClientSession, id: string | undefined): void;
@@ -73,6 +75,11 @@ export class ClientSession {
   seq = 0;
   /** The tournament view version this client has (deltas are against it). */
   tournamentVersion: number | undefined;
+  /**
+   * The boards a first-screen snapshot left out, until the client asks for them (`rest`) or gets a whole
+   * snapshot; the tournament view waits with them, so nothing large comes before the first rows are drawn.
+   */
+  restOwed: readonly string[] | undefined;
   /** Answered the last heartbeat (or sent anything since). */
   alive = true;
   /** When the client last sent a message (real ms): the page pings every 3 s, a silent spectator is idle. */
@@ -290,6 +297,11 @@ export class ClientSession {
         // A client that is behind gets its snapshot when it catches up, not one more now.
         if (this.#backpressure.state === 'behind') return;
         return this.host.snapshot(this);
+      case 'rest':
+        if (this.role.kind === 'pending') return this.error('unauthenticated', 'send hello first');
+        // Behind, it gets a whole snapshot when it catches up, the rest included.
+        if (this.#backpressure.state === 'behind' || this.restOwed === undefined) return;
+        return this.host.rest(this);
       case 'ping':
         return this.host.pong(this, message.id);
       case 'command':

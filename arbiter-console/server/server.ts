@@ -11,7 +11,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { Broadcast } from './broadcast.ts';
 import { ClientSession, type SessionHost, type SessionLimits } from './client-session.ts';
-import type { Arbiter } from '../contract/index.ts';
+import type { Arbiter, ClientMessage } from '../contract/index.ts';
 import type { Credentials } from '../team/index.ts';
 import type { CommandBy, CommandOutcome, PlayingHall } from '../hall/index.ts';
 import { IMPORT_PATH, serveRequest, writeAnswer, type PageFiles } from './http-routes.ts';
@@ -277,18 +277,18 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
     return 'board' in command && typeof command.board === 'string' ? command.board : undefined;
   };
 
-  const admit = (session: ClientSession, arbiter: Arbiter, helloName: string | undefined): void => {
+  const admit = (session: ClientSession, arbiter: Arbiter, hello: Extract<ClientMessage, { type: 'hello' }>): void => {
     // The printed token has no name of its own: the chief says who he is in hello (credentials.actingAs).
-    const acting = credentials.actingAs(arbiter, helloName);
+    const acting = credentials.actingAs(arbiter, hello.name);
     if (!acting.ok)
       return session.error(
         'forbidden',
-        `'${helloName}' is the name of credential ${acting.holder.id} (${acting.holder.role}): the chief arbiter's token cannot act under it; say who you are by a name of your own`,
+        `'${hello.name}' is the name of credential ${acting.holder.id} (${acting.holder.role}): the chief arbiter's token cannot act under it; say who you are by a name of your own`,
       );
     const who = acting.arbiter;
     session.welcome({ kind: 'arbiter', arbiter: who });
     session.answer({ type: 'welcome', protocol: PROTOCOL_VERSION, role: 'arbiter', arbiter: who, heartbeatMs: limits.heartbeatMs });
-    broadcast.snapshot(session);
+    broadcast.snapshot(session, hello.firstBoards);
   };
 
   const host: SessionHost = {
@@ -300,16 +300,16 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
         }
         session.welcome({ kind: 'spectator' });
         session.answer({ type: 'welcome', protocol: PROTOCOL_VERSION, role: 'spectator', heartbeatMs: limits.heartbeatMs });
-        return broadcast.snapshot(session);
+        return broadcast.snapshot(session, message.firstBoards);
       }
       const checked = arbiterOfToken(credentials, gate, session.address, message.token ?? '');
-      if (!(checked instanceof Promise)) return 'code' in checked ? session.error(checked.code, checked.reason) : admit(session, checked, message.name);
+      if (!(checked instanceof Promise)) return 'code' in checked ? session.error(checked.code, checked.reason) : admit(session, checked, message);
       session.verifying = true;
       checked.then(
         (arbiter) => {
           session.verifying = false;
           if (!session.open) return;
-          if (arbiter) return admit(session, arbiter, message.name);
+          if (arbiter) return admit(session, arbiter, message);
           session.badTokens += 1;
           session.error('bad-token', 'the arbiter token is not valid (or was revoked); connect as a spectator or ask the chief arbiter for a token');
           // Guessing costs a new connection (and a wait for the gate) every few tries.
@@ -392,6 +392,7 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
       else answerRefusal(outcome);
     },
     snapshot: (session) => broadcast.snapshot(session),
+    rest: (session) => broadcast.rest(session),
     delta: (session, pending) => broadcast.delta(session, pending),
     pong: (session, id) => session.answer({ type: 'pong', ...(id !== undefined ? { id } : {}), clock: broadcast.reference() }),
     closed: (session) => sessions.delete(session),

@@ -26,6 +26,8 @@ export interface ConsoleState {
   sectors: readonly SectorView[];
   /** Who this page speaks for (arbiters). */
   arbiter: ArbiterView | undefined;
+  /** Boards of the hall not here yet: the first snapshot held the first screen's, the others follow (`rest`). */
+  toCome: number;
 }
 
 export interface ConnectionEvents {
@@ -50,7 +52,10 @@ export class Connection {
     tournamentVersion: 0,
     sectors: [],
     arbiter: undefined,
+    toCome: 0,
   };
+  /** The boards the first snapshot said the hall has: `toCome` counts down to it. */
+  #hallSize = 0;
   #ws: WebSocket | undefined;
   #reference: ClockReference = { at: 0, scale: 1 };
   #receivedAt = performance.now();
@@ -64,6 +69,8 @@ export class Connection {
   constructor(
     readonly role: Role,
     readonly token: string | undefined,
+    /** The page draws this many boards first: a fresh page asks for them alone first (`firstBoards`). */
+    readonly firstBoards: number | undefined,
     readonly events: ConnectionEvents,
   ) {}
 
@@ -79,7 +86,8 @@ export class Connection {
       this.#retryMs = 500;
       this.#lastHeard = performance.now();
       this.events.onStatus('connected', true);
-      const since = this.state.version > 0 ? { since: this.state.version } : {};
+      // A page with boards already keeps its own filters and order: it gets every board at once.
+      const since = this.state.version > 0 ? { since: this.state.version } : this.firstBoards !== undefined ? { firstBoards: this.firstBoards } : {};
       ws.send(
         JSON.stringify(
           this.role === 'arbiter' ? { type: 'hello', role: 'arbiter', token: this.token, ...since } : { type: 'hello', role: 'spectator', ...since },
@@ -132,6 +140,17 @@ export class Connection {
     return id;
   }
 
+  /** The rest of the hall once the first rows are painted: the frame that draws them runs first (its callback came first). */
+  #askRestAfterPaint(): void {
+    const ws = this.#ws;
+    if (!ws) return;
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        if (ws === this.#ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'rest' }));
+      }),
+    );
+  }
+
   #setReference(clock: ClockReference): void {
     this.#reference = clock;
     this.#receivedAt = performance.now();
@@ -152,7 +171,10 @@ export class Connection {
         this.state.console = m.console;
         this.state.sectors = m.sectors;
         this.state.version = m.version;
+        this.#hallSize = m.boards.length + (m.toCome ?? 0);
+        this.state.toCome = m.toCome ?? 0;
         this.events.onState('all');
+        if (m.toCome) this.#askRestAfterPaint();
         break;
       case 'delta': {
         if (m.seq !== this.#lastSeq + 1) {
@@ -167,6 +189,7 @@ export class Connection {
         if (m.round) this.state.round = m.round;
         if (m.sectors) this.state.sectors = m.sectors;
         this.state.version = m.version;
+        if (this.state.toCome > 0) this.state.toCome = Math.max(0, this.#hallSize - this.state.boards.size);
         this.events.onState(m.round ? 'all' : m.boards.map((b) => b.id));
         break;
       }

@@ -32,7 +32,7 @@ export interface QueueGroupLines {
 }
 
 /** Rows of a big hall drawn in the first frame (a 1080p screen's worth), then this many more a frame after it. */
-const FIRST_ROWS = 160;
+export const FIRST_ROWS = 160;
 const ROWS_A_STEP = 240;
 /** Lines of a queue group drawn until the arbiter asks for more. */
 export const QUEUE_LINES = 40;

@@ -41,7 +41,7 @@ beforeEach(() => {
   vi.useFakeTimers();
   ws = new FakeSocket();
   snapshots = 0;
-  const host: SessionHost = { hello() {}, command() {}, snapshot: () => void (snapshots += 1), delta() {}, pong() {}, closed() {} };
+  const host: SessionHost = { hello() {}, command() {}, snapshot: () => void (snapshots += 1), delta() {}, rest() {}, pong() {}, closed() {} };
   session = new ClientSession(
     ws as unknown as WebSocket,
     '127.0.0.1',

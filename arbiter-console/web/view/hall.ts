@@ -116,7 +116,7 @@ export function hallControls(ctrl: ConsoleCtrl, shown: number): VNode {
         keydown: (e: KeyboardEvent) => e.key === 'Enter' && ctrl.jump(),
       },
     }),
-    hl('span.hint', { attrs: { id: 'hall-count' } }, `${shown} of ${ctrl.conn.state.boards.size} boards`),
+    hl('span.hint', { attrs: { id: 'hall-count' } }, `${shown} of ${ctrl.conn.state.boards.size + ctrl.conn.state.toCome} boards`),
   ]);
 }
 
