@@ -3,7 +3,10 @@
 // row drawn. The hall is scripts/sections-hall.ts (the SA Open's two sections at scale, twenty minutes
 // into round 1, a third of the boards waiting for a late player). The first load is the console's
 // first arbiter (its views still being built); the target is on the loads after it, as a chief who
-// opens or reloads the page during the round meets them. BENCH_PAGE_BOARDS makes it smaller.
+// opens or reloads the page during the round meets them. Where the time goes is printed beside it: the
+// socket open, the snapshot in, the first rows in the document, painted; and what the page is sent
+// (the first screen's snapshot, the rest after its paint, the tournament view). BENCH_PAGE_BOARDS
+// makes it smaller.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,34 +19,74 @@ const BOARDS = Number(process.env.BENCH_PAGE_BOARDS ?? 1000);
 const LOADS = 4;
 const TARGET_MS = 300;
 
-/** Marks the first hall row's name for the Element Timing API as soon as it is in the document, and keeps its paint time. */
+/**
+ * Marks the first hall row's name for the Element Timing API as soon as it is in the document, and keeps
+ * its paint time, the time it entered the document, and when the socket opened and the snapshot came.
+ */
 const MARK_FIRST_ROW = `
+  window.__phases = {};
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) if (e.identifier === 'first-row') window.__firstRowPainted = e.renderTime || e.loadTime;
   }).observe({ type: 'element', buffered: true });
   new MutationObserver((_, observer) => {
     const name = document.querySelector('.hall-row .name');
     if (!name) return;
+    window.__phases.inDocument = performance.now();
     name.setAttribute('elementtiming', 'first-row');
     observer.disconnect();
   }).observe(document, { childList: true, subtree: true });
+  const PageSocket = window.WebSocket;
+  window.WebSocket = class extends PageSocket {
+    constructor(...args) {
+      super(...args);
+      window.__phases.created ??= performance.now();
+      this.addEventListener('open', () => (window.__phases.open ??= performance.now()));
+      this.addEventListener('message', (e) => {
+        if (String(e.data).startsWith('{"type":"snapshot"')) window.__phases.snapshot ??= performance.now();
+      });
+    }
+  };
 `;
+
+interface Phases {
+  readonly created: number;
+  readonly open: number;
+  readonly snapshot: number;
+  readonly inDocument: number;
+}
 
 interface Load {
   readonly firstRowsMs: number;
   readonly everyRowMs: number;
+  readonly phases: Phases;
+  /** Bytes of the first snapshot, the delta after it (the rest of the hall, when the page asked for its first screen) and the tournament view. */
+  readonly bytes: { readonly snapshot: number; readonly rest: number; readonly tournament: number };
 }
 
-async function load(browser: Browser, url: string): Promise<Load> {
+async function load(browser: Browser, url: string, countBytes: boolean): Promise<Load> {
   const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
   try {
+    // What the page is sent, counted by the browser out of the page's way (on the first load only: the
+    // frames' text goes through this process, which is the console's too).
+    const bytes = { snapshot: 0, rest: 0, tournament: 0 };
+    const cdp = countBytes ? await page.context().newCDPSession(page) : undefined;
+    await cdp?.send('Network.enable');
+    cdp?.on('Network.webSocketFrameReceived', ({ response }) => {
+      const text = response.payloadData;
+      const size = Buffer.byteLength(text);
+      if (text.startsWith('{"type":"snapshot"')) bytes.snapshot ||= size;
+      else if (text.startsWith('{"type":"delta"') && bytes.snapshot && !bytes.rest) bytes.rest = size;
+      else if (text.startsWith('{"type":"tournament"')) bytes.tournament ||= size;
+    });
     await page.addInitScript(MARK_FIRST_ROW);
     await page.goto(url);
     await page.waitForFunction(() => (window as { __firstRowPainted?: number }).__firstRowPainted !== undefined, undefined, { timeout: 120_000 });
     const firstRowsMs = await page.evaluate(() => (window as { __firstRowPainted?: number }).__firstRowPainted!);
+    const phases = await page.evaluate(() => (window as unknown as { __phases: Phases }).__phases);
     await page.waitForFunction((n) => document.querySelectorAll('.hall-row').length >= n, BOARDS, { timeout: 120_000, polling: 50 });
     const everyRowMs = await page.evaluate(() => performance.now());
-    return { firstRowsMs, everyRowMs };
+    await page.waitForFunction(() => document.querySelector('#pages [data-page="pairings"]') !== null, undefined, { timeout: 120_000 });
+    return { firstRowsMs, everyRowMs, phases, bytes };
   } finally {
     await page.close();
   }
@@ -62,12 +105,14 @@ export async function run(): Promise<BenchRow[]> {
     const url = `${hall.run.url}/#token=${hall.run.newToken}`;
     const loadBefore = loadavg()[0]!;
     const loads: Load[] = [];
-    for (let i = 0; i < LOADS; i++) loads.push(await load(browser, url));
+    for (let i = 0; i < LOADS; i++) loads.push(await load(browser, url, i === 0));
     const [cold, ...warm] = loads as [Load, ...Load[]];
     const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const firstRows = median(warm.map((l) => l.firstRowsMs));
     const load1 = `load ${loadBefore.toFixed(1)}-${loadavg()[0]!.toFixed(1)}`;
     const boards = `${BOARDS.toLocaleString('en')} boards, 1366x768`;
+    const phase = (key: keyof Phases) => Math.round(median(warm.map((l) => l.phases[key])));
+    const kib = (key: keyof Load['bytes']) => `${Math.round(cold.bytes[key] / 1024)} KiB`;
     return [
       {
         part: 'arbiter page',
@@ -78,6 +123,16 @@ export async function run(): Promise<BenchRow[]> {
       },
       { part: 'arbiter page', measure: `first hall rows painted, the console's first arbiter (${boards})`, value: `${Math.round(cold.firstRowsMs)} ms` },
       { part: 'arbiter page', measure: `every hall row drawn (${boards}, median)`, value: `${Math.round(median(warm.map((l) => l.everyRowMs)))} ms` },
+      {
+        part: 'arbiter page',
+        measure: `where the first rows' time goes (median): socket made, open, snapshot in, first rows in the document, painted`,
+        value: `${phase('created')} / ${phase('open')} / ${phase('snapshot')} / ${phase('inDocument')} / ${Math.round(firstRows)} ms`,
+      },
+      {
+        part: 'arbiter page',
+        measure: `sent to the page: the first snapshot (first screen and queue), the rest after its paint, the tournament view`,
+        value: `${kib('snapshot')} / ${kib('rest')} / ${kib('tournament')}`,
+      },
     ];
   } finally {
     await browser.close();

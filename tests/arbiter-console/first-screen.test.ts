@@ -1,0 +1,102 @@
+// A page's first screen first, over the WebSocket: a hello with `firstBoards` gets a snapshot of those
+// boards only (in the page's order, a sector arbiter's own sector first) and how many are still to come;
+// nothing large follows until the page asks with `rest`, then the rest comes as one delta and the
+// tournament view after it. A client that does not ask gets every board at once, as before.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startConsole, type BoardView, type ConsoleCommand, type RunningConsole } from '../../arbiter-console/internal.ts';
+import { oneSectionConsole } from './fixtures.ts';
+import { helloClient, sendCommand, type Message, type TestClient } from '../support/ws-client.ts';
+
+let run: RunningConsole;
+let dir: string;
+const open: TestClient[] = [];
+
+const ids = (m: Message) => (m.boards as BoardView[]).map((b) => b.id);
+const command = (c: TestClient, cmd: ConsoleCommand) => sendCommand(c, cmd);
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => String(from + i));
+
+async function hello(message: object): Promise<TestClient> {
+  const c = await helloClient(run.url, message);
+  open.push(c);
+  return c;
+}
+
+/** Every message the server sent before this answer is in: a pong comes after them on one socket. */
+async function settled(c: TestClient): Promise<void> {
+  const at = c.messages.length;
+  c.send({ type: 'ping', id: 'settled' });
+  await c.next((m) => m.type === 'pong' && m.id === 'settled', 'the pong', at);
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'zeitnot-first-screen-'));
+  run = await startConsole({ dataDir: dir, port: 0, noPage: true, ...oneSectionConsole({ boards: 30 }) });
+  // The tournament view is built before the first-screen clients come: what they do not get is held back, not late.
+  const whole = await hello({ type: 'hello', role: 'spectator' });
+  await whole.next((m) => m.type === 'tournament', 'the tournament view');
+});
+
+afterAll(async () => {
+  for (const c of open) c.ws.terminate();
+  await run?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("a page's first screen", () => {
+  it('gets the first boards and how many are to come; the rest as one delta and the tournament view when it asks', async () => {
+    const c = await hello({ type: 'hello', role: 'arbiter', token: run.newToken, name: 'IA Chief', firstBoards: 10 });
+    const snapshot = c.messages.find((m) => m.type === 'snapshot')!;
+    expect(ids(snapshot)).toEqual(range(1, 10));
+    expect(snapshot.toCome).toBe(20);
+    await settled(c);
+    expect(c.messages.filter((m) => m.type === 'tournament' || m.type === 'delta')).toEqual([]);
+
+    const at = c.messages.length;
+    c.send({ type: 'rest' });
+    const rest = await c.next((m) => m.type === 'delta', 'the rest', at);
+    expect(rest.seq).toBe(2);
+    expect(ids(rest)).toEqual(range(11, 30));
+    const tournament = await c.next((m) => m.type === 'tournament', 'the tournament view', at);
+    expect(c.messages.indexOf(tournament)).toBeGreaterThan(c.messages.indexOf(rest));
+
+    // Asked again, there is nothing more to send.
+    const after = c.messages.length;
+    c.send({ type: 'rest' });
+    await settled(c);
+    expect(c.messages.slice(after).filter((m) => m.type !== 'pong')).toEqual([]);
+  });
+
+  it('gets every board, the tournament view with them, when the hall is no bigger than its first screen or it does not ask', async () => {
+    for (const extra of [{ firstBoards: 30 }, {}]) {
+      const c = await hello({ type: 'hello', role: 'spectator', ...extra });
+      const snapshot = c.messages.find((m) => m.type === 'snapshot')!;
+      expect(ids(snapshot)).toEqual(range(1, 30));
+      expect(snapshot).not.toHaveProperty('toCome');
+      await c.next((m) => m.type === 'tournament', 'the tournament view');
+    }
+  });
+
+  it("gives a sector arbiter his own sector's boards first", async () => {
+    const chief = await hello({ type: 'hello', role: 'arbiter', token: run.newToken, name: 'IA Chief' });
+    expect(await command(chief, { type: 'defineSector', sector: 'S', name: 'South', boards: '21-25' })).toMatchObject({ type: 'ack' });
+    const issued = await command(chief, { type: 'issueCredential', name: 'FA South', role: 'sector', sector: 'S' });
+    const c = await hello({ type: 'hello', role: 'arbiter', token: issued.token, firstBoards: 8 });
+    const snapshot = c.messages.find((m) => m.type === 'snapshot')!;
+    expect(ids(snapshot)).toEqual([...range(21, 25), ...range(1, 3)]);
+    expect(snapshot.toCome).toBe(22);
+    const at = c.messages.length;
+    c.send({ type: 'rest' });
+    const rest = await c.next((m) => m.type === 'delta' && (m.boards as BoardView[]).length > 1, 'the rest', at);
+    expect(ids(rest)).toEqual([...range(4, 20), ...range(26, 30)]);
+  });
+
+  it('refuses a first screen of no boards, and a rest before hello', async () => {
+    const c = await hello({ type: 'hello', role: 'spectator', firstBoards: 0 });
+    expect(c.messages.find((m) => m.type === 'error')).toMatchObject({ code: 'malformed' });
+    c.send({ type: 'rest' });
+    await c.next((m) => m.type === 'error' && m.code === 'unauthenticated', 'the refusal of rest before hello');
+  });
+});
