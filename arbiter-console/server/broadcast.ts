@@ -162,7 +162,7 @@ export class Broadcast {
    */
   #firstScreen(session: ClientSession, n: number): { ids: readonly string[]; rest: readonly string[]; shared: boolean } {
     const own = session.arbiter?.sector;
-    const members = own === undefined ? undefined : new Set(this.#team?.sectors().find((s) => s.id === own)?.members ?? []);
+    const members = own === undefined ? undefined : (this.#team?.members(own) ?? new Set<string>());
     const ordered = [...this.#hall.boards.keys()].sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
     if (members) ordered.sort((a, b) => Number(!members.has(a)) - Number(!members.has(b)));
     return { ids: ordered.slice(0, n), rest: ordered.slice(n), shared: members === undefined };

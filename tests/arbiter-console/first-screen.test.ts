@@ -1,16 +1,20 @@
 // A page's first screen first, over the WebSocket: a hello with `firstBoards` gets a snapshot of those
 // boards only (in the page's order, a sector arbiter's own sector first) and how many are still to come;
 // nothing large follows until the page asks with `rest`, then the rest comes as one delta and the
-// tournament view after it. A client that does not ask gets every board at once, as before.
+// tournament view after it. A client that does not ask gets every board at once, as before. And the
+// arbiter's page in Chromium: its first 160 rows drawn before it asks for the rest, then every row.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConsole, type BoardView, type ConsoleCommand, type RunningConsole } from '../../arbiter-console/internal.ts';
+import { launchChromium } from './browser.ts';
 import { oneSectionConsole } from './fixtures.ts';
 import { helloClient, sendCommand, type Message, type TestClient } from '../support/ws-client.ts';
 
 let run: RunningConsole;
+let browser: Browser | undefined;
 let dir: string;
 const open: TestClient[] = [];
 
@@ -33,13 +37,14 @@ async function settled(c: TestClient): Promise<void> {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'zeitnot-first-screen-'));
-  run = await startConsole({ dataDir: dir, port: 0, noPage: true, ...oneSectionConsole({ boards: 30 }) });
+  run = await startConsole({ dataDir: dir, port: 0, ...oneSectionConsole({ boards: 200 }) });
   // The tournament view is built before the first-screen clients come: what they do not get is held back, not late.
   const whole = await hello({ type: 'hello', role: 'spectator' });
   await whole.next((m) => m.type === 'tournament', 'the tournament view');
 });
 
 afterAll(async () => {
+  await browser?.close();
   for (const c of open) c.ws.terminate();
   await run?.stop();
   rmSync(dir, { recursive: true, force: true });
@@ -50,15 +55,15 @@ describe("a page's first screen", () => {
     const c = await hello({ type: 'hello', role: 'arbiter', token: run.newToken, name: 'IA Chief', firstBoards: 10 });
     const snapshot = c.messages.find((m) => m.type === 'snapshot')!;
     expect(ids(snapshot)).toEqual(range(1, 10));
-    expect(snapshot.toCome).toBe(20);
+    expect(snapshot.toCome).toBe(190);
     await settled(c);
-    expect(c.messages.filter((m) => m.type === 'tournament' || m.type === 'delta')).toEqual([]);
+    expect(c.messages.filter((m) => m.type === 'tournament')).toEqual([]);
 
     const at = c.messages.length;
     c.send({ type: 'rest' });
     const rest = await c.next((m) => m.type === 'delta', 'the rest', at);
     expect(rest.seq).toBe(2);
-    expect(ids(rest)).toEqual(range(11, 30));
+    expect(ids(rest)).toEqual(range(11, 200));
     const tournament = await c.next((m) => m.type === 'tournament', 'the tournament view', at);
     expect(c.messages.indexOf(tournament)).toBeGreaterThan(c.messages.indexOf(rest));
 
@@ -70,10 +75,10 @@ describe("a page's first screen", () => {
   });
 
   it('gets every board, the tournament view with them, when the hall is no bigger than its first screen or it does not ask', async () => {
-    for (const extra of [{ firstBoards: 30 }, {}]) {
+    for (const extra of [{ firstBoards: 200 }, {}]) {
       const c = await hello({ type: 'hello', role: 'spectator', ...extra });
       const snapshot = c.messages.find((m) => m.type === 'snapshot')!;
-      expect(ids(snapshot)).toEqual(range(1, 30));
+      expect(ids(snapshot)).toEqual(range(1, 200));
       expect(snapshot).not.toHaveProperty('toCome');
       await c.next((m) => m.type === 'tournament', 'the tournament view');
     }
@@ -86,11 +91,11 @@ describe("a page's first screen", () => {
     const c = await hello({ type: 'hello', role: 'arbiter', token: issued.token, firstBoards: 8 });
     const snapshot = c.messages.find((m) => m.type === 'snapshot')!;
     expect(ids(snapshot)).toEqual([...range(21, 25), ...range(1, 3)]);
-    expect(snapshot.toCome).toBe(22);
+    expect(snapshot.toCome).toBe(192);
     const at = c.messages.length;
     c.send({ type: 'rest' });
     const rest = await c.next((m) => m.type === 'delta' && (m.boards as BoardView[]).length > 1, 'the rest', at);
-    expect(ids(rest)).toEqual([...range(4, 20), ...range(26, 30)]);
+    expect(ids(rest)).toEqual([...range(4, 20), ...range(26, 200)]);
   });
 
   it('refuses a first screen of no boards, and a rest before hello', async () => {
@@ -99,4 +104,30 @@ describe("a page's first screen", () => {
     c.send({ type: 'rest' });
     await c.next((m) => m.type === 'error' && m.code === 'unauthenticated', 'the refusal of rest before hello');
   });
+});
+
+describe("the arbiter's page", () => {
+  it('draws the first 160 rows of the snapshot, then asks for the rest and draws every row', async () => {
+    browser = await launchChromium();
+    const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+    // What the page had drawn when it asked for the rest.
+    await page.addInitScript(() => {
+      const send = WebSocket.prototype.send;
+      WebSocket.prototype.send = function (data) {
+        if (String(data) === '{"type":"rest"}')
+          (window as { askedRest?: unknown }).askedRest = {
+            rows: document.querySelectorAll('.hall-row').length,
+            count: document.getElementById('hall-count')?.textContent,
+          };
+        send.call(this, data);
+      };
+    });
+    await page.goto(`${run.url}/#token=${run.newToken}`);
+    await page.waitForFunction(() => (window as { askedRest?: unknown }).askedRest !== undefined, undefined, { timeout: 30_000 });
+    expect(await page.evaluate(() => (window as { askedRest?: unknown }).askedRest)).toEqual({ rows: 160, count: '160 of 200 boards' });
+    await page.waitForSelector('.hall-row[data-board="200"]', { timeout: 30_000 });
+    expect(await page.locator('.hall-row').count()).toBe(200);
+    expect(await page.textContent('#hall-count')).toBe('200 of 200 boards');
+    await page.waitForSelector('#pages [data-page="pairings"]', { timeout: 30_000 });
+  }, 60_000);
 });
