@@ -140,15 +140,18 @@ export class Connection {
     return id;
   }
 
-  /** The rest of the hall once the first rows are painted: the frame that draws them runs first (its callback came first). */
+  /**
+   * The rest of the hall once the first rows are painted: the frame that draws them runs first (its
+   * callback came first). A page in a background tab gets no frames: it asks at once.
+   */
   #askRestAfterPaint(): void {
     const ws = this.#ws;
     if (!ws) return;
-    requestAnimationFrame(() =>
-      setTimeout(() => {
-        if (ws === this.#ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'rest' }));
-      }),
-    );
+    const ask = () => {
+      if (ws === this.#ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'rest' }));
+    };
+    if (document.hidden) ask();
+    else requestAnimationFrame(() => setTimeout(ask));
   }
 
   #setReference(clock: ClockReference): void {
