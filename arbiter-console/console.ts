@@ -16,7 +16,7 @@ import { Team } from './team/index.ts';
 import { TournamentDesk } from './desk/index.ts';
 import { eventSummary } from './desk/index.ts';
 import { seatFor } from './desk/index.ts';
-import { playoffSeatFor } from './desk/index.ts';
+import { playoffSeatFor, workerPairer, type SwissPairer } from './desk/index.ts';
 import { hallBoardNumbers, type ZeitnotEvent } from '../tournament/index.ts';
 import type { ClockDevice } from '../device-bridge/index.ts';
 import { startAutopilot } from './simulation/index.ts';
@@ -44,6 +44,8 @@ export interface ConsoleOptions {
   readonly autoStart?: boolean;
   /** Injected time (tests); default a real clock continuing the journal's. */
   readonly source?: HallClock;
+  /** Who pairs a Swiss round the arbiter asks for (default the pairing worker, desk/swiss-pairer.ts); stopped with the console. */
+  readonly pairer?: SwissPairer;
   readonly server?: Partial<
     Pick<
       ConsoleServerOptions,
@@ -164,6 +166,9 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
   const warnings: string[] = [];
   const toMonotonic = (wallMs: number): number => Math.floor((wallMs - epochWallMs) * scale);
   const desks = new Map<string, TournamentDesk>();
+  // One pairing worker for every section, started on the first pairing.
+  const pairer = options.pairer ?? workerPairer();
+  teardown.defer('the pairing worker', () => pairer.stop());
   for (const section of event.sections) {
     const seat = seatFor(event, section.id, {
       toMonotonic,
@@ -178,7 +183,7 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
       wallNow: () => epochWallMs + source.now() / scale,
       devices: options.devices ?? [],
     });
-    desks.set(section.id, TournamentDesk.forSection(hall, event, section.id, seat, seatPlayoff));
+    desks.set(section.id, TournamentDesk.forSection(hall, event, section.id, seat, seatPlayoff, pairer));
   }
   // Entries read from the bus go to the hall and the desks from here on (nothing came between: no await since the hall was built).
   onBus?.attach(hall, desks);

@@ -6,7 +6,7 @@ export { parseBoardRanges } from './contract/index.ts';
 export { parseDeviceSpec } from './devices/index.ts';
 export { PlayingHall, manualSource, realClock, type HallClock } from './hall/index.ts';
 export { Journal, type JournalRecord } from './journal/index.ts';
-export { seatFor, TournamentDesk } from './desk/index.ts';
+export { inlinePairer, seatFor, TournamentDesk, workerPairer, type SwissPairer } from './desk/index.ts';
 export { startHallHost } from './on-bus/index.ts';
 export { Coalescer, ViewMaker, workerBuilder, type BuilderSetup, type TournamentBuilder } from './server/index.ts';
 export { demoLateArrivals } from './simulation/index.ts';

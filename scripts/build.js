@@ -48,8 +48,9 @@ async function buildCommandLine() {
   const outdir = join(dist, 'cli');
   const result = await build({
     absWorkingDir: root,
-    // The tournament view worker is a file of its own (tournament-builder.ts starts it by path).
-    entryPoints: ['cli/main.ts', 'arbiter-console/server/tournament-worker.ts'],
+    // The tournament view worker and the pairing worker are files of their own (tournament-builder.ts
+    // and swiss-pairer.ts start them by path).
+    entryPoints: ['cli/main.ts', 'arbiter-console/server/tournament-worker.ts', 'arbiter-console/desk/pairing-worker.ts'],
     outdir,
     entryNames: '[name]',
     chunkNames: 'chunks/[name]-[hash]',

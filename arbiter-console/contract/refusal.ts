@@ -103,6 +103,10 @@ export const DESK_REFUSALS = [
   'import-too-late',
   'bad-trf',
   'trf-mismatch',
+  // The Dutch engine pairs in a worker thread (desk/swiss-pairer.ts): the section's next round is
+  // being paired already; the worker died, failed or took too long (nothing journaled).
+  'pairing-under-way',
+  'pairing-failed',
 ] as const;
 
 /** Refusals of the chief's team commands (team.ts). */

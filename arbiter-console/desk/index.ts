@@ -3,6 +3,7 @@
 export { deskAsked, eventApi, eventSummary, type EventSummary } from './event-http.ts';
 export { seatFor } from './event-round.ts';
 export { playoffSeatFor } from './playoff-boards.ts';
+export { inlinePairer, workerPairer, type SwissPairer, type SwissPairingInput, type SwissPairing } from './swiss-pairer.ts';
 export { TournamentDesk } from './tournament-desk.ts';
 export { TOURNAMENT_PATHS, tournamentApi } from './tournament-http.ts';
 export { assembleViews, eventViews, type RoleViews } from './tournament-view-build.ts';

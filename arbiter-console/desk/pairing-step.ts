@@ -2,11 +2,12 @@
 // for a round robin), the players who met already, what keeps the next round from being paired, the
 // pairing of any round as far as it is known (live boards, published, imported, the table), and the
 // draft as the arbiter sees it before publishing. Functions over the desk's face and state.
-import { emptyRecord, pairSwissRound, playersToPair, roundBoards, type Pairing } from '../../tournament/index.ts';
+import { emptyRecord, playersToPair, roundBoards, type Pairing } from '../../tournament/index.ts';
 import { refusal, type Refusal } from '../contract/index.ts';
 import type { DraftView, RoundPairings, TournamentRecord, TournamentView } from '../contract/index.ts';
 import { playerOf, withdrawalsOf, type DeskFace, type DeskState } from './desk-state.ts';
 import { missingResults } from './result-step.ts';
+import { swissPairing, type SwissPairing, type SwissPairingInput } from './swiss-pairer.ts';
 
 /** Who met whom so far: `low-high` pairing numbers -> the round they met in (any colours). */
 export function meetings(desk: DeskFace): Map<string, number> {
@@ -42,18 +43,38 @@ export function nextRound(desk: DeskFace, state: DeskState): TournamentView['nex
   return { round, possible: true };
 }
 
-/** The draft of the next round, or why it cannot be paired. Throws when the Dutch engine finds no pairing. */
-export function pairNext(desk: DeskFace, state: DeskState, by: string): Refusal | TournamentRecord {
+/**
+ * What pairing the next round takes: a refusal, the draft at once (a round robin's Berger table), or
+ * the Dutch engine's input (a Swiss), to pair inline (`pairNext`) or in the pairing worker.
+ */
+export function pairingPlan(
+  desk: DeskFace,
+  state: DeskState,
+  by: string,
+): Refusal | { readonly draft: TournamentRecord } | { readonly swiss: SwissPairingInput } {
   const next = nextRound(desk, state);
   if (!next) return refusal('beyond-last-round', `all ${desk.totalRounds} rounds are paired`);
   if (!next.possible) return refusal(state.draft ? 'draft-waiting' : 'results-unconfirmed', next.why!);
   if (desk.section.format.kind === 'swiss') {
     const byes = state.byes.filter((b) => b.round === next.round).map((b) => ({ player: b.player, round: b.round, kind: b.kind }));
-    const swiss = pairSwissRound(desk.event, desk.section.id, desk.record(), next.round, byes);
-    return { type: 'draft', round: next.round, games: swiss.games, bye: swiss.bye, by };
+    return { swiss: { event: desk.event, section: desk.section.id, record: desk.record(), round: next.round, byes } };
   }
   const table = roundBoards(desk.event, desk.section.id, next.round);
-  return { type: 'draft', round: next.round, games: table.boards.map((b) => ({ white: b.white.id, black: b.black.id })), bye: table.bye?.id ?? null, by };
+  return {
+    draft: { type: 'draft', round: next.round, games: table.boards.map((b) => ({ white: b.white.id, black: b.black.id })), bye: table.bye?.id ?? null, by },
+  };
+}
+
+/** The Dutch engine's pairing as the draft record of its round. */
+export function swissDraft(input: SwissPairingInput, pairing: SwissPairing, by: string): TournamentRecord {
+  return { type: 'draft', round: input.round, games: pairing.games, bye: pairing.bye, by };
+}
+
+/** The draft of the next round, or why it cannot be paired, paired here. Throws when the Dutch engine finds no pairing. */
+export function pairNext(desk: DeskFace, state: DeskState, by: string): Refusal | TournamentRecord {
+  const plan = pairingPlan(desk, state, by);
+  if ('code' in plan) return plan;
+  return 'draft' in plan ? plan.draft : swissDraft(plan.swiss, swissPairing(plan.swiss), by);
 }
 
 /** The pairing of a round, where it is known: live boards, a published round, the Berger table. */

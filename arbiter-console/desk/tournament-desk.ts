@@ -23,7 +23,7 @@ import type { JournalRecord } from '../journal/index.ts';
 import { checkCommand, ruleRefusal } from './desk-checks.ts';
 import { applyRecord, journalEntry, journaledActions, newDeskState, signature, signed, type DeskState, type Journaled } from './desk-state.ts';
 import { deskViewParts } from './desk-view-parts.ts';
-import { roundPairing } from './pairing-step.ts';
+import { pairingPlan, roundPairing, swissDraft } from './pairing-step.ts';
 import { playoffHallSection, type SeatPlayoff } from './playoff-boards.ts';
 import { isPlayoffStep, playoffOnBoards } from './playoff-step.ts';
 import { trfImport, type TrfImportRequest } from './registration-step.ts';
@@ -39,7 +39,10 @@ import {
   roundConfirmations,
   sectionRecordOf,
 } from './result-step.ts';
+import { inlinePairer, PairingFailure, type SwissPairer } from './swiss-pairer.ts';
 import { assembleViews } from './tournament-view-build.ts';
+import { isDeepStrictEqual } from 'node:util';
+import { refusal } from '../contract/index.ts';
 
 /**
  * Puts a published round on the hall's boards: the event console builds it (clock settings, hall board
@@ -80,6 +83,10 @@ export class TournamentDesk {
   readonly #queueConflicts = nextTurn(() => this.#raiseConflicts());
   readonly #listeners = new Set<() => void>();
   readonly #finished = new Map<string, string>();
+  /** Who pairs a Swiss round for `pairNextRound` (the console's: a worker thread). */
+  readonly #pairer: SwissPairer;
+  /** The round being paired by `pairer` (undefined: none). */
+  #pairing: number | undefined;
   #views: { version: number; arbiter: TournamentView; spectator: TournamentView } | undefined;
   #changes = 0;
 
@@ -87,8 +94,15 @@ export class TournamentDesk {
    * The desk of one section of the event a hall runs: its records are the journal's tournament records
    * of that section, its rounds are seated on the hall's boards by `seat` when published.
    */
-  static forSection(hall: PlayingHall, event: ZeitnotEvent, sectionId: string, seat: SeatRound, seatPlayoff?: SeatPlayoff): TournamentDesk {
-    return new TournamentDesk(hall, event, sectionId, journaledActions(hall, { section: sectionId }), seat, seatPlayoff);
+  static forSection(
+    hall: PlayingHall,
+    event: ZeitnotEvent,
+    sectionId: string,
+    seat: SeatRound,
+    seatPlayoff?: SeatPlayoff,
+    pairer: SwissPairer = inlinePairer(),
+  ): TournamentDesk {
+    return new TournamentDesk(hall, event, sectionId, journaledActions(hall, { section: sectionId }), seat, seatPlayoff, pairer);
   }
 
   private constructor(
@@ -97,9 +111,11 @@ export class TournamentDesk {
     sectionId: string,
     records: readonly Journaled[],
     seat: SeatRound,
-    seatPlayoff?: SeatPlayoff,
+    seatPlayoff: SeatPlayoff | undefined,
+    pairer: SwissPairer,
   ) {
     this.#state = newDeskState(event, sectionId);
+    this.#pairer = pairer;
     this.hallSection = sectionId;
     this.#seat = seat;
     this.#seatPlayoff = seatPlayoff;
@@ -308,6 +324,47 @@ export class TournamentDesk {
       const ended = endOnClock(this, action);
       if (ended) return ended;
     }
+    return this.#carryOut(action, arbiter);
+  }
+
+  /**
+   * `pairNextRound` with the Dutch engine off the event loop (the console's pairer: a worker thread),
+   * so the clocks go on while a large Swiss is paired; a round robin's table is drawn at once. The
+   * draft is journaled only if the section still stands as it was paired from; a section that moved
+   * meanwhile (a result corrected, a bye) is paired again. A worker that fails: `pairing-failed`.
+   */
+  async pairNextRound(command: Extract<TournamentCommand, { type: 'pairNextRound' }>, arbiter: CommandBy): Promise<CommandOutcome> {
+    if (this.#pairing !== undefined) return refusal('pairing-under-way', `round ${this.#pairing} of section '${this.section.id}' is being paired already`);
+    for (let attempt = 1; ; attempt++) {
+      let action: TournamentRecord;
+      try {
+        const { by, credential } = signature(arbiter);
+        const plan = pairingPlan(this, this.#state, by);
+        if ('code' in plan) return plan;
+        if ('draft' in plan) return this.command(command, arbiter);
+        this.#pairing = plan.swiss.round;
+        let pairing;
+        try {
+          pairing = await this.#pairer.pair(plan.swiss);
+        } finally {
+          this.#pairing = undefined;
+        }
+        const now = pairingPlan(this, this.#state, by);
+        if (!('swiss' in now) || !isDeepStrictEqual(now.swiss, plan.swiss)) {
+          if ('code' in now) return now;
+          if (attempt < 3) continue;
+          return refusal('pairing-failed', `section '${this.section.id}' kept changing while round ${plan.swiss.round} was paired: pair it again`);
+        }
+        action = signed(swissDraft(plan.swiss, pairing, by), credential);
+      } catch (err) {
+        return err instanceof PairingFailure ? refusal('pairing-failed', `${err.message}: nothing was paired, pair the round again`) : ruleRefusal(err);
+      }
+      return this.#carryOut(action, arbiter);
+    }
+  }
+
+  /** Journals a checked record (with the clock incidents it settles), applies it and what follows from it. */
+  #carryOut(action: TournamentRecord, arbiter: CommandBy): CommandOutcome {
     const at = this.hall.source.now();
     const incidents = clockIncidentRecords(this, this.#state, [action], arbiter);
     const journalSeq = incidents.length === 0 ? this.#journal(action, at) : this.hall.recordBatch([action, ...incidents].map((a) => this.#entry(a, at)));

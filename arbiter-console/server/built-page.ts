@@ -4,14 +4,9 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../start/index.ts';
 
-/** The package root: the TypeScript sources (tests) and the compiled command line (dist/cli) both sit inside it. */
-export function packageRoot(from = dirname(fileURLToPath(import.meta.url))): string {
-  for (let dir = from; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
-  }
-}
+export { packageRoot };
 
 /** Returns the directory holding index.html, app.js, style.css and favicon.svg. */
 export function builtPage(): string {

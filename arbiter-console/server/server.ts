@@ -343,8 +343,10 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
       const deskOfCommand = isTournamentCommand(command) ? deskFor(command.section) : undefined;
       // The journal keeps the credential's id with the action; the name is what pages and PGN show.
       const by: CommandBy = { name: arbiter.name, credential: arbiter.id };
+      // A Swiss round is paired off the event loop (the pairing worker): answered when it is journaled.
       const routed = isTournamentCommand(command)
-        ? deskOfCommand && options.routeDeskCommand?.(deskOfCommand, command, by)
+        ? deskOfCommand &&
+          (options.routeDeskCommand?.(deskOfCommand, command, by) ?? (command.type === 'pairNextRound' ? deskOfCommand.pairNextRound(command, by) : undefined))
         : options.routeCommand?.(command, by);
       if (routed) {
         void routed.then(

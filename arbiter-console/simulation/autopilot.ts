@@ -31,8 +31,13 @@ export function startAutopilot(hall: PlayingHall, desks: ReadonlyMap<string, Tou
   /** A desk command on its way through the bus: one step at a time; a change meanwhile is looked at after it. */
   let inFlight = false;
   let missed = false;
+  // A Swiss round is paired as the arbiter's is: off the event loop (the desk's pairer).
   const act = (desk: TournamentDesk, command: TournamentCommand): boolean | Promise<boolean> =>
-    options.deskCommand ? options.deskCommand(desk, command, BY).then((o) => o.ok) : desk.command(command, BY).ok;
+    options.deskCommand
+      ? options.deskCommand(desk, command, BY).then((o) => o.ok)
+      : command.type === 'pairNextRound'
+        ? desk.pairNextRound(command, BY).then((o) => o.ok)
+        : desk.command(command, BY).ok;
   const step = (desk: TournamentDesk): boolean | Promise<boolean> => {
     const section = desk.section.id;
     const view = desk.view('arbiter');
