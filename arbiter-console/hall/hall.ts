@@ -27,7 +27,7 @@ import type { ConsoleNote, EntryPlace, Journal, JournalEntry, JournalRecord } fr
 import type { ArbiterCommand, BoardView, RoundView } from '../contract/index.ts';
 import { MAIN, checkRound, pgnTimeControl, type Round } from '../contract/index.ts';
 import { refusal, ruleRefusal, type Refusal, type RefusalCode } from '../contract/index.ts';
-import type { RoundActorEvent, RoundPhase } from './round-actor.ts';
+import type { RoundActorEvent, RoundBoardInput, RoundPhase } from './round-actor.ts';
 import type { HallClock } from './time.ts';
 
 export interface HallChange {
@@ -60,6 +60,12 @@ export interface HallOptions {
    * (`receive`), never from this hall's deadlines or scheduled starts.
    */
   readonly owns?: (board: string) => boolean;
+  /**
+   * Boards per turn of the event loop when a seated round's game clocks are made and when its clocks
+   * start (default 100): at 1,000 boards either, in one turn, held every press in the hall for
+   * hundreds of ms. A smaller round goes in one turn, as before.
+   */
+  readonly chunk?: number;
 }
 
 /** Which hall host runs a board, and whether it is heard (a console on the bus). */
@@ -91,6 +97,10 @@ export class PlayingHall {
   readonly #attentionKeys = new Map<string, string>();
   readonly #actor: Actor<ReturnType<typeof eventLogic>>;
   readonly #owns: (board: string) => boolean;
+  readonly #chunk: number;
+  /** The parts of a seat or a start still to come, each a turn later (cleared by `stop`). */
+  readonly #parts = new Set<NodeJS.Immediate>();
+  #stopped = false;
   #live = false;
   /** A seated round took boards with open alerts off the tables: the queue changed with no board of it told. */
   #attentionDropped = false;
@@ -107,6 +117,7 @@ export class PlayingHall {
     options: HallOptions = {},
   ) {
     this.#owns = options.owns ?? (() => true);
+    this.#chunk = options.chunk ?? 100;
     for (const entry of journal.entries()) this.#apply(entry.record, entry.seq);
     // Host-driven clocks: the running clock kept running while the console was down (docs/console.md).
     const lastAt = journal.lastAt();
@@ -193,9 +204,21 @@ export class PlayingHall {
     return boards.every((b) => b.state.status === 'finished') ? 'confirming' : 'playing';
   }
 
-  /** Stops every timer of the hall (the console's stop). */
+  /** Stops every timer of the hall (the console's stop), and the parts of a seat or a start still to come. */
   stop(): void {
+    this.#stopped = true;
+    for (const part of this.#parts) clearImmediate(part);
+    this.#parts.clear();
     this.#actor.stop();
+  }
+
+  /** `work` a turn of the event loop later (what waits for it runs first), unless the hall stops before. */
+  #nextTurn(work: () => void): void {
+    const part = setImmediate(() => {
+      this.#parts.delete(part);
+      if (!this.#stopped) work();
+    });
+    this.#parts.add(part);
   }
 
   /**
@@ -261,7 +284,7 @@ export class PlayingHall {
     this.#sectionBoards.set(section, seated);
     if (this.#live) {
       for (const id of round.boards.map((b) => b.id)) this.#attentionKeys.set(id, this.#attentionSignature(id));
-      this.#openRound(round);
+      this.#openRound(round, true);
     }
   }
 
@@ -269,30 +292,60 @@ export class PlayingHall {
    * Makes (or moves on) the seated round's actor and wires its game-clock actors to the hall: one for
    * each board this hall keeps time for. A board another machine owns gets none: its state is the fold
    * of its owner's journaled events (`receive`), with no timer, deadline or flag of its own here.
+   * `inParts`: a round seated while the hall runs gets its clocks `chunk` boards a turn (`addBoards`);
+   * each clock starts from its board's state when it is made, so a board started or pressed before its
+   * clock is made loses nothing (the journal and the board have it; only its deadline timer waits).
    */
-  #openRound(round: Round): void {
+  #openRound(round: Round, inParts = false): void {
     const section = round.section ?? MAIN;
-    const boards = this.#boardsOf(section)
-      .filter((b) => this.#owns(b.id))
-      .map((b) => ({
-        systemId: gameSystemId(section, round.round, b.id),
-        board: b.id,
-        game: { config: b.config, state: b.state, deadlines: 'report' as const },
-      }));
+    const owned = this.#boardsOf(section).filter((b) => this.#owns(b.id));
+    const first = inParts ? owned.slice(0, this.#chunk) : owned;
     const startAt = this.#startAt.get(section);
     this.#actor.send({ type: 'addSection', section });
     if (this.phaseOf(section, round.round) === undefined) {
       this.#actor.system.get(sectionSystemId(section))?.send({
         type: 'open',
-        input: { section, round: round.round, phase: this.#phaseNow(section), boards, ...(startAt !== undefined ? { startAt } : {}) },
+        input: {
+          section,
+          round: round.round,
+          phase: this.#phaseNow(section),
+          boards: this.#clockInputs(section, round, first),
+          ...(startAt !== undefined ? { startAt } : {}),
+        },
       });
     } else {
-      this.lifecycle(section, round.round, { type: 'publish', boards });
+      this.lifecycle(section, round.round, { type: 'publish', boards: this.#clockInputs(section, round, first) });
     }
     const roundActor = this.#actor.system.get(roundSystemId(section, round.round)) as
       { on(type: 'startDue', h: (e: { at: number }) => void): unknown } | undefined;
     roundActor?.on('startDue', ({ at }) => this.#startDue(section, at));
-    for (const board of this.#boardsOf(section)) {
+    this.#attachClocks(section, round, first);
+    if (owned.length > first.length) this.#nextTurn(() => this.#moreClocks(round, owned.slice(first.length)));
+  }
+
+  /** The next part of a seated round's game clocks (`#openRound`), while the round is still the one on its boards. */
+  #moreClocks(round: Round, boards: readonly Board[]): void {
+    const section = round.section ?? MAIN;
+    if (this.#seated.get(section) !== round) return;
+    // A board another section took over meanwhile is no longer this round's.
+    const part = boards.slice(0, this.#chunk).filter((b) => this.boards.get(b.id) === b);
+    this.lifecycle(section, round.round, { type: 'addBoards', boards: this.#clockInputs(section, round, part) });
+    this.#attachClocks(section, round, part);
+    if (boards.length > this.#chunk) this.#nextTurn(() => this.#moreClocks(round, boards.slice(this.#chunk)));
+  }
+
+  /** What each board's game-clock actor starts from: the board's state now. */
+  #clockInputs(section: string, round: Round, boards: readonly Board[]): RoundBoardInput[] {
+    return boards.map((b) => ({
+      systemId: gameSystemId(section, round.round, b.id),
+      board: b.id,
+      game: { config: b.config, state: b.state, deadlines: 'report' as const },
+    }));
+  }
+
+  /** Each board takes its game-clock actor, and the hall hears the actor's deadlines. */
+  #attachClocks(section: string, round: Round, boards: readonly Board[]): void {
+    for (const board of boards) {
       const ref = this.#actor.system.get(gameSystemId(section, round.round, board.id)) as
         (Parameters<Board['attach']>[0] & { on(type: 'deadline', h: (e: { at: number }) => void): unknown }) | undefined;
       if (!ref) continue;
@@ -308,11 +361,17 @@ export class PlayingHall {
     if (emitted.length > 0) this.#recordAll(emitted.map((e) => clock(board.id, e)));
   }
 
-  /** A section's scheduled start has come: every waiting clock of it starts at that instant. */
+  /**
+   * A section's scheduled start has come: every waiting clock of it starts at that instant, `chunk`
+   * boards a turn, each part journaled (one transaction) before it is applied. The journal's
+   * `scheduleStart` says the start: a console stopped midway starts the rest at the same instant on restart.
+   */
   #startDue(section: string, at: number): void {
+    const round = this.#seated.get(section);
     const waiting = this.#boardsOf(section).filter((b) => b.state.status === 'waiting' && this.#owns(b.id));
-    if (waiting.length > 0) this.#recordAll(waiting.map((b) => clock(b.id, { type: 'start', at, by: { kind: 'system' } })));
-    else this.#followPhase(section);
+    if (waiting.length === 0) return this.#followPhase(section);
+    this.#recordAll(waiting.slice(0, this.#chunk).map((b) => clock(b.id, { type: 'start', at, by: { kind: 'system' } })));
+    if (waiting.length > this.#chunk) this.#nextTurn(() => this.#seated.get(section) === round && this.#startDue(section, at));
   }
 
   /** Tells the section's round actor what its boards now say (the journal has it already). */

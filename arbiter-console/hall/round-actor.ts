@@ -5,6 +5,9 @@
 // actor finds by itself with its timers (the scheduled start, a game's deadline) it only reports, as an
 // emitted event, for the owner to journal and send back.
 //
+// A large round's clocks come in parts (`addBoards` after `publish`): its owner spawns them a few
+// table groups per turn of the event loop, so seating 1,000 boards never holds the hall's clocks.
+//
 // The game clocks sit in table groups of at most 32 boards, each group an actor of its own: XState
 // copies a parent's children on every spawn and every stop, so a round that spawned 1,000 clocks itself
 // would spend seconds stopping them (quadratic; 7 s at 1,000 boards), with every clock of the hall
@@ -38,6 +41,8 @@ interface RoundContext {
   readonly round: number;
   readonly phase: RoundPhase;
   readonly boards: readonly RoundBoardInput[];
+  /** Table groups spawned so far (tables:<section>:<round>:0 ..). */
+  readonly groups: number;
   readonly startAt: number | undefined;
 }
 
@@ -45,6 +50,8 @@ export type RoundActorEvent =
   | { readonly type: 'draft' }
   | { readonly type: 'discard' }
   | { readonly type: 'publish'; readonly boards: readonly RoundBoardInput[] }
+  /** More of a published round's boards (a large round's clocks come in parts). */
+  | { readonly type: 'addBoards'; readonly boards: readonly RoundBoardInput[] }
   | { readonly type: 'scheduleStart'; readonly startAt: number }
   | { readonly type: 'started' }
   | { readonly type: 'finished' }
@@ -97,12 +104,20 @@ export function roundLogic(now: () => number) {
     },
     actions: {
       spawnBoards: enqueueActions(({ context, enqueue }) => {
-        tableGroups(context.boards).forEach((boards, k) =>
-          enqueue.spawnChild('tableGroup', { id: tableGroupId(context.section, context.round, k), input: { boards } }),
+        const groups = tableGroups(context.boards);
+        groups.forEach((boards, k) => enqueue.spawnChild('tableGroup', { id: tableGroupId(context.section, context.round, k), input: { boards } }));
+        enqueue.assign({ groups: groups.length });
+      }),
+      addBoards: enqueueActions(({ context, event, enqueue }) => {
+        if (event.type !== 'addBoards') return;
+        const groups = tableGroups(event.boards);
+        groups.forEach((boards, k) =>
+          enqueue.spawnChild('tableGroup', { id: tableGroupId(context.section, context.round, context.groups + k), input: { boards } }),
         );
+        enqueue.assign({ boards: [...context.boards, ...event.boards], groups: context.groups + groups.length });
       }),
       stopBoards: enqueueActions(({ context, enqueue }) => {
-        tableGroups(context.boards).forEach((_, k) => enqueue.stopChild(tableGroupId(context.section, context.round, k)));
+        for (let k = 0; k < context.groups; k++) enqueue.stopChild(tableGroupId(context.section, context.round, k));
       }),
       phase: assign((_, phase: RoundPhase) => ({ phase })),
     },
@@ -113,6 +128,7 @@ export function roundLogic(now: () => number) {
       round: input.round,
       phase: input.phase ?? 'scheduled',
       boards: input.boards ?? [],
+      groups: 0,
       startAt: input.startAt,
     }),
     initial: 'restoring',
@@ -144,6 +160,7 @@ export function roundLogic(now: () => number) {
       },
       seated: {
         entry: 'spawnBoards',
+        on: { addBoards: { actions: 'addBoards' } },
         initial: 'published',
         states: {
           published: {
