@@ -1,11 +1,13 @@
 // Arbiter console at the scale of a real open: 1,000 boards (a 2,000-player Swiss with its tournament
 // pages) and 200 WebSocket clients, in normal play, in an end-of-round burst of results, and with 20
-// clients that never read. The server runs in a child process (this file with --serve-hall) and makes
+// clients that never read, and at the end of a round: every result in, the next round paired (in the
+// pairing worker), published and started. The server runs in a child process (this file with --serve-hall) and makes
 // the presses and results itself, as the boards would; the reading clients live in other child
 // processes (hall-readers.ts, 25 each by default) and measure press-to-client latency against the
 // server's own event timestamps (`asOf`, the event's `at`), every process reading the same wall clock
 // (performance.timeOrigin + performance.now()); the clients that never read stay in this one.
-// BENCH_BOARDS, BENCH_CLIENTS, BENCH_CLIENT_PROCESSES and BENCH_SECONDS make it smaller.
+// BENCH_BOARDS, BENCH_CLIENTS, BENCH_CLIENT_PROCESSES and BENCH_SECONDS make it smaller; BENCH_PHASES
+// (comma-separated: normal, burst, non-readers, round-end) runs only those.
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -46,7 +48,14 @@ const BURST_RESULTS = 40;
 // BENCH_TOURNAMENT_VIEWS=inline builds the tournament view on the event loop (as before the view worker), for comparison.
 const INLINE_VIEWS = process.env.BENCH_TOURNAMENT_VIEWS === 'inline';
 
-type Phase = 'normal' | 'burst' | 'non-readers';
+const PHASES = ['normal', 'burst', 'non-readers', 'round-end'] as const;
+type Phase = (typeof PHASES)[number];
+const RUN_PHASES: readonly Phase[] = process.env.BENCH_PHASES ? PHASES.filter((p) => process.env.BENCH_PHASES!.split(',').includes(p)) : PHASES;
+/** The end of a round's steps, each from the call to its answer (the pairing's waits for the worker). */
+const STEPS = ['confirm', 'pair', 'publish', 'start'] as const;
+type Step = (typeof STEPS)[number];
+/** A command's answer, as the hall and the desk give it. */
+type Outcome = { readonly ok: true } | { readonly ok: false; readonly code: string; readonly reason: string };
 interface Usage {
   readonly cpuPct: number;
   readonly rssStartMb: number;
@@ -61,6 +70,9 @@ interface Usage {
   /** How long the server's event loop was held up (perf_hooks' event-loop delay): p99 and max. */
   readonly loopDelayP99Ms: number;
   readonly loopDelayMaxMs: number;
+  /** The end of a round: each step's time to its answer, and the refusal that stopped it if one did. */
+  readonly steps?: Partial<Record<Step, number>>;
+  readonly stepFailed?: string;
 }
 type FromServer = { type: 'ready'; url: string; token: string; wallAtZero: number; setupMs: number; viewKb: number } | ({ type: 'usage' } & Usage);
 type ToServer = { type: 'phase'; phase: Phase; seconds: number } | { type: 'stop' };
@@ -164,11 +176,14 @@ async function serveHall(): Promise<void> {
   const send = (m: FromServer) => process.send!(m);
   const random = seededRandom(2026).next;
   let nextBoard = 0;
-  const finished = new Set<string>();
+  /** A press on the next running board (none between the end of a round and the next one's start). */
   const press = (): void => {
-    let board: string;
-    do board = String(((nextBoard++ * 37) % BOARDS) + 1);
-    while (finished.has(board));
+    let board: string | undefined;
+    for (let tries = 0; tries < BOARDS && board === undefined; tries++) {
+      const id = String(((nextBoard++ * 37) % BOARDS) + 1);
+      if (hall.boards.get(id)?.state.status === 'running') board = id;
+    }
+    if (board === undefined) return;
     hall.record({
       kind: 'clock',
       board,
@@ -206,7 +221,6 @@ async function serveHall(): Promise<void> {
         timers.push(
           setTimeout(
             () => {
-              finished.add(board);
               const at = source.now();
               const outcome = hall.command({ type: 'result', board, result: (['1-0', '0-1', '1/2-1/2'] as const)[i % 3]!, termination: 'normal' }, 'FA Bench');
               if (outcome.ok) results.push({ board, at });
@@ -215,6 +229,46 @@ async function serveHall(): Promise<void> {
           ),
         );
       }
+    }
+    const steps: Partial<Record<Step, number>> = {};
+    let stepFailed: string | undefined;
+    if (m.phase === 'round-end') {
+      // Every game still on the clock gets its result over the first half, then the arbiter confirms
+      // them, pairs the next round (the pairing worker), publishes it and starts its clocks.
+      const open = [...hall.boards.keys()].filter((id) => hall.boards.get(id)!.state.status !== 'finished');
+      const resultsFor = (m.seconds * 1000) / 2;
+      open.forEach((board, i) =>
+        timers.push(
+          setTimeout(
+            () => {
+              const at = source.now();
+              const outcome = hall.command({ type: 'result', board, result: i % 2 ? '0-1' : '1-0', termination: 'normal' }, 'FA Bench');
+              if (outcome.ok) results.push({ board, at });
+            },
+            (i * resultsFor) / open.length,
+          ),
+        ),
+      );
+      const step = async (name: Step, run: () => Outcome | Promise<Outcome>): Promise<boolean> => {
+        const t0 = performance.now();
+        const outcome = await run();
+        steps[name] = performance.now() - t0;
+        if (!outcome.ok) stepFailed = `${name}: ${outcome.code} (${outcome.reason})`;
+        return outcome.ok;
+      };
+      const by = 'IA Bench';
+      timers.push(
+        setTimeout(
+          () =>
+            void (async () => {
+              if (!(await step('confirm', () => desk.command({ type: 'confirmRound' }, by)))) return;
+              if (!(await step('pair', () => desk.pairNextRound({ type: 'pairNextRound' }, by)))) return;
+              if (!(await step('publish', () => desk.command({ type: 'publishRound' }, by)))) return;
+              await step('start', () => hall.command({ type: 'startAll' }, by));
+            })(),
+          resultsFor + 500,
+        ),
+      );
     }
     setTimeout(
       () => {
@@ -238,6 +292,8 @@ async function serveHall(): Promise<void> {
           builds: buildCpu.length,
           loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
           loopDelayMaxMs: loopDelay.max / 1e6,
+          steps,
+          ...(stepFailed !== undefined ? { stepFailed } : {}),
         });
       },
       m.seconds * 1000 + 500,
@@ -275,7 +331,7 @@ async function measure(): Promise<{ ready: Extract<FromServer, { type: 'ready' }
   await new Promise((r) => setTimeout(r, 3000)); // every snapshot and tournament view delivered
   const phases = {} as Record<Phase, PhaseResult>;
   let nonReaders: WebSocket[] = [];
-  for (const phase of ['normal', 'burst', 'non-readers'] as const) {
+  for (const phase of RUN_PHASES) {
     if (phase === 'non-readers') {
       nonReaders = await Promise.all(
         Array.from({ length: NON_READERS }, async () => {
@@ -374,9 +430,10 @@ export async function run(): Promise<BenchRow[]> {
     normal: `normal play (${PRESSES_PER_SECOND} presses/s)`,
     burst: `end of round (${BURST_RESULTS} results in ${SECONDS} s + presses)`,
     'non-readers': `${NON_READERS} more clients that never read and ask for resyncs`,
+    'round-end': `round over (every result in, confirmed, next round paired, published, started; ${SECONDS} s)`,
   } as const;
   const views = INLINE_VIEWS ? ' (tournament views inline)' : ' (tournament views in the worker)';
-  for (const phase of ['normal', 'burst', 'non-readers'] as const) {
+  for (const phase of RUN_PHASES) {
     const r = phases[phase];
     const p99 = percentile(r.readers.latencies, 99);
     rows.push({
@@ -386,7 +443,26 @@ export async function run(): Promise<BenchRow[]> {
       target: 'p99 <= 100 ms',
       ok: p99 <= 100,
     });
-    if (phase === 'burst') {
+    if (phase === 'round-end') {
+      const s = r.usage.steps ?? {};
+      rows.push(
+        {
+          part,
+          measure: `longest event-loop block, ${label[phase]}`,
+          value: `${r.usage.loopDelayMaxMs.toFixed(0)} ms`,
+          target: '<= 50 ms',
+          ok: r.usage.loopDelayMaxMs <= 50,
+        },
+        {
+          part,
+          measure: `end of round: each step to its answer (confirm / pair (worker) / publish / start)`,
+          value: `${STEPS.map((k) => (s[k] === undefined ? '-' : s[k].toFixed(0))).join(' / ')} ms${r.usage.stepFailed ? `; stopped at ${r.usage.stepFailed}` : ''}`,
+          target: 'every step carried out',
+          ok: r.usage.stepFailed === undefined && STEPS.every((k) => s[k] !== undefined),
+        },
+      );
+    }
+    if (phase === 'burst' || phase === 'round-end') {
       rows.push({
         part,
         measure: `event-loop CPU per tournament build p50 / max, ${label[phase]}${views}`,
