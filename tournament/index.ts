@@ -36,6 +36,7 @@ export {
   type Offence,
   playersToPair,
   recordBoardResult,
+  recordBoardResults,
   type SectionRecord,
   sectionStandings,
   sectionTrf,

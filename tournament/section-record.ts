@@ -367,6 +367,58 @@ export function recordBoardResult(section: EventSection, record: SectionRecord, 
 }
 
 /**
+ * `recordBoardResult` for many results at once, in order, with the same checks and the same record
+ * (a later result of the same game replaces the earlier one and goes last; a clash throws the same
+ * error): linear in the results, where one call per result copies its round each time (a round of
+ * 1,000 games: a million steps, on the clocks' event loop at every desk change).
+ */
+export function recordBoardResults(
+  section: EventSection,
+  record: SectionRecord,
+  results: readonly { readonly round: number; readonly result: BoardResult }[],
+): SectionRecord {
+  if (results.length === 0) return record;
+  const ids = new Set(section.players.map((p) => p.id));
+  const pairKey = (g: BoardResult): string => `${g.white}-${g.black}`;
+  const touched = new Map<number, { games: Map<string, BoardResult>; playerIn: Map<number, string>; existing: RoundResults }>();
+  const roundOf = (round: number) => {
+    let r = touched.get(round);
+    if (!r) {
+      const existing = record.rounds.find((x) => x.round === round) ?? { round, games: [], byes: [] };
+      r = { games: new Map(), playerIn: new Map(), existing };
+      for (const g of existing.games) {
+        r.games.set(pairKey(g), g);
+        r.playerIn.set(g.white, pairKey(g)).set(g.black, pairKey(g));
+      }
+      touched.set(round, r);
+    }
+    return r;
+  };
+  for (const { round, result } of results) {
+    for (const id of [result.white, result.black]) if (!ids.has(id)) throw new RangeError(`section '${section.id}' has no player ${id}`);
+    if (result.white === result.black) throw new RangeError(`player ${result.white} cannot play himself`);
+    const r = roundOf(round);
+    const own = pairKey(result);
+    const clashing = new Set([result.white, result.black].map((id) => r.playerIn.get(id)).filter((k) => k !== undefined && k !== own));
+    if (clashing.size > 0) {
+      // The first in the round's order, as recordBoardResult names it.
+      const clash = [...r.games.entries()].find(([k]) => clashing.has(k))![1];
+      throw new RangeError(
+        `round ${round}: player ${[result.white, result.black].find((id) => id === clash.white || id === clash.black)} already has a result (${clash.white}-${clash.black})`,
+      );
+    }
+    r.games.delete(own);
+    r.games.set(own, result);
+    r.playerIn.set(result.white, own).set(result.black, own);
+  }
+  const rounds = [
+    ...record.rounds.filter((x) => !touched.has(x.round)),
+    ...[...touched.values()].map((r) => ({ ...r.existing, games: [...r.games.values()] })),
+  ].sort((a, b) => a.round - b.round);
+  return { ...record, rounds };
+}
+
+/**
  * Round robin: the games of `round` against players who have withdrawn, scored as forfeits at once
  * (the withdrawn player loses; two withdrawn players: both lose).
  */

@@ -7,7 +7,7 @@ import {
   clockIncidents,
   emptyRecord,
   incidentId,
-  recordBoardResult,
+  recordBoardResults,
   type Incident,
   type BoardResult,
   type Pairing,
@@ -56,9 +56,14 @@ export function knownResults(desk: DeskFace, state: DeskState): { round: number;
 export function missingResults(desk: DeskFace, state: DeskState, round: number): string[] {
   const pairing = desk.pairingOf(round);
   if (!pairing) return [];
-  const results = knownResults(desk, state).filter((r) => r.round === round);
+  // The first known result of each game (a Map: a round of 1,000 games is looked up 1,000 times).
+  const results = new Map<string, ReturnType<typeof knownResults>[number]>();
+  for (const r of knownResults(desk, state)) {
+    const k = `${r.result.white}:${r.result.black}`;
+    if (r.round === round && !results.has(k)) results.set(k, r);
+  }
   return pairing.games.flatMap((g, i) => {
-    const found = results.find((r) => r.result.white === g.white && r.result.black === g.black);
+    const found = results.get(`${g.white}:${g.black}`);
     if (!found) return [`board ${i + 1}`];
     return found.source === 'clock' ? [`board ${i + 1} (clock result to confirm)`] : [];
   });
@@ -67,7 +72,11 @@ export function missingResults(desk: DeskFace, state: DeskState, round: number):
 /** The section record as it stands: every known result, the incidents, and the clocks' late arrivals. */
 export function sectionRecordOf(desk: DeskFace, state: DeskState): SectionRecord {
   let record: SectionRecord = emptyRecord;
-  for (const { round, result } of knownResults(desk, state).sort((a, b) => a.round - b.round)) record = recordBoardResult(desk.section, record, round, result);
+  record = recordBoardResults(
+    desk.section,
+    record,
+    knownResults(desk, state).sort((a, b) => a.round - b.round),
+  );
   const entered = state.incidents.map((i): Incident => {
     const waived = state.waivers.get(i.id);
     return {
