@@ -27,7 +27,7 @@ import type { ConsoleNote, EntryPlace, Journal, JournalEntry, JournalRecord } fr
 import type { ArbiterCommand, BoardView, RoundView } from '../contract/index.ts';
 import { MAIN, checkRound, pgnTimeControl, type Round } from '../contract/index.ts';
 import { refusal, ruleRefusal, type Refusal, type RefusalCode } from '../contract/index.ts';
-import type { RoundActorEvent, RoundBoardInput, RoundPhase } from './round-actor.ts';
+import { tableGroupSize, type RoundActorEvent, type RoundBoardInput, type RoundPhase } from './round-actor.ts';
 import type { HallClock } from './time.ts';
 
 export interface HallChange {
@@ -233,7 +233,26 @@ export class PlayingHall {
       sectionActor.send({ type: 'open', input: { section, round, phase: 'drafted' } });
       return;
     }
-    sectionActor.send({ type: 'toRound', round, event });
+    // A large round's clocks are stopped in parts after it is closed (XState stops a parent's children in one turn).
+    const inParts = event.type === 'close' && this.#live && this.#clocksOf(section, round) > this.#chunk;
+    sectionActor.send({ type: 'toRound', round, event: inParts ? { type: 'close', inParts } : event });
+    if (inParts) this.#stopClocks(section, round);
+  }
+
+  /** The game clocks a round's actor holds. */
+  #clocksOf(section: string, round: number): number {
+    const context = (this.#actor.system.get(roundSystemId(section, round))?.getSnapshot() as { context?: { boards?: readonly unknown[] } } | undefined)
+      ?.context;
+    return context?.boards?.length ?? 0;
+  }
+
+  /** A closed round's game clocks stopped `chunk` boards a turn, from this turn on. */
+  #stopClocks(section: string, round: number): void {
+    const actor = this.#actor.system.get(roundSystemId(section, round));
+    const groups = (actor?.getSnapshot() as { context?: { groups?: number } } | undefined)?.context?.groups ?? 0;
+    if (!actor || groups === 0 || this.phaseOf(section, round) !== 'closed') return;
+    actor.send({ type: 'stopTables', groups: Math.max(1, Math.floor(this.#chunk / tableGroupSize)) });
+    this.#nextTurn(() => this.#stopClocks(section, round));
   }
 
   /** Puts a section's round on its hall boards (journal first), replacing the section's previous round. */

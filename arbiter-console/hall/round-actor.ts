@@ -43,6 +43,8 @@ interface RoundContext {
   readonly boards: readonly RoundBoardInput[];
   /** Table groups spawned so far (tables:<section>:<round>:0 ..). */
   readonly groups: number;
+  /** Closed with its clocks to stop in parts (`stopTables`), not all at once. */
+  readonly stopInParts: boolean;
   readonly startAt: number | undefined;
 }
 
@@ -56,12 +58,15 @@ export type RoundActorEvent =
   | { readonly type: 'started' }
   | { readonly type: 'finished' }
   | { readonly type: 'reopened' }
-  | { readonly type: 'close' };
+  /** `inParts`: the owner stops the clocks itself, `stopTables` a few groups at a time (a large round). */
+  | { readonly type: 'close'; readonly inParts?: boolean }
+  /** A closed round's last `groups` table groups stopped. */
+  | { readonly type: 'stopTables'; readonly groups: number };
 
 export type RoundActorEmitted = { readonly type: 'startDue'; readonly at: number };
 
 /** Boards per table group: a parent's spawn and stop cost grows with its children squared. */
-const tableGroupSize = 32;
+export const tableGroupSize = 32;
 
 /** A group of the round's game clocks: spawned with the group, stopped with it. */
 function tableGroupLogic(now: () => number) {
@@ -117,7 +122,15 @@ export function roundLogic(now: () => number) {
         enqueue.assign({ boards: [...context.boards, ...event.boards], groups: context.groups + groups.length });
       }),
       stopBoards: enqueueActions(({ context, enqueue }) => {
+        if (context.stopInParts) return;
         for (let k = 0; k < context.groups; k++) enqueue.stopChild(tableGroupId(context.section, context.round, k));
+        enqueue.assign({ groups: 0 });
+      }),
+      stopTables: enqueueActions(({ context, event, enqueue }) => {
+        if (event.type !== 'stopTables') return;
+        const left = Math.max(0, context.groups - event.groups);
+        for (let k = left; k < context.groups; k++) enqueue.stopChild(tableGroupId(context.section, context.round, k));
+        enqueue.assign({ groups: left });
       }),
       phase: assign((_, phase: RoundPhase) => ({ phase })),
     },
@@ -129,6 +142,7 @@ export function roundLogic(now: () => number) {
       phase: input.phase ?? 'scheduled',
       boards: input.boards ?? [],
       groups: 0,
+      stopInParts: false,
       startAt: input.startAt,
     }),
     initial: 'restoring',
@@ -184,12 +198,16 @@ export function roundLogic(now: () => number) {
           },
           confirming: {
             entry: { type: 'phase', params: 'confirming' },
-            on: { reopened: 'playing', close: '#round.closed' },
+            on: {
+              reopened: 'playing',
+              close: { target: '#round.closed', actions: assign({ stopInParts: ({ event }) => event.inParts ?? false }) },
+            },
           },
         },
       },
       closed: {
         entry: ['stopBoards', { type: 'phase', params: 'closed' }],
+        on: { stopTables: { actions: 'stopTables' } },
       },
     },
   });

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Journal, PlayingHall, manualSource, type ManualSource } from '../../arbiter-console/internal.ts';
+import { Journal, PlayingHall, gameSystemId, manualSource, type ManualSource } from '../../arbiter-console/internal.ts';
 import { cairnsRound, MIN } from './fixtures.ts';
 
 const BOARDS = 45;
@@ -149,5 +149,25 @@ describe('a round seated and started in parts', () => {
       return { journal: journaled(o.journal), hall: hallNow(o.hall) };
     };
     expect(await run(CHUNK)).toEqual(await run(1_000));
+  });
+
+  it('closed, stops its clocks in parts; a small round all at once', async () => {
+    const clocks = (hall: PlayingHall) => [...hall.boards.keys()].filter((id) => hall.system.get(gameSystemId('main', 1, id)) !== undefined).length;
+    for (const chunk of [CHUNK, 1_000]) {
+      const o = openHall(chunk);
+      await seatAndStart(o, true);
+      await playOn(o);
+      for (const [id, board] of o.hall.boards)
+        if (board.state.status !== 'finished')
+          expect(o.hall.command({ type: 'result', board: id, result: '1-0', termination: 'normal' }, 'IA')).toMatchObject({ ok: true });
+      expect(o.hall.phaseOf('main', 1)).toBe('confirming');
+      expect(clocks(o.hall)).toBe(BOARDS);
+      o.hall.lifecycle('main', 1, { type: 'close' });
+      expect(o.hall.phaseOf('main', 1)).toBe('closed');
+      // In parts: a table group a turn (chunk 7 < 32 boards), the last one (its 3 boards) now.
+      expect(clocks(o.hall)).toBe(chunk === CHUNK ? BOARDS - (BOARDS % CHUNK) : 0);
+      await turns();
+      expect(clocks(o.hall)).toBe(0);
+    }
   });
 });
