@@ -7,7 +7,7 @@ import type { DeviceSpec, OpenedDevice } from './devices/index.ts';
 import { startDevices } from './devices/index.ts';
 import { joinAsConsole, type ConsoleBusOptions, type ConsoleOnBus, type LagWindow } from './on-bus/index.ts';
 import type { ArbiterCommand, TournamentCommand } from './contract/index.ts';
-import { PlayingHall, type CommandBy } from './hall/index.ts';
+import { PlayingHall, type CommandBy, type CommandOutcome } from './hall/index.ts';
 import { Journal, type Durability } from './journal/index.ts';
 import type { LateArrival } from './simulation/index.ts';
 import { logLine, prepareDataDir, StartFailure, Teardown } from './start/index.ts';
@@ -22,7 +22,7 @@ import type { ClockDevice } from '../device-bridge/index.ts';
 import { startAutopilot } from './simulation/index.ts';
 import { entryRatings, simulateEvent } from './simulation/index.ts';
 import { realClock, resumeAt, type HallClock } from './hall/index.ts';
-import { builtPage } from './server/index.ts';
+import { builtPage, startPgnFolder, type PgnFolder } from './server/index.ts';
 
 export interface ConsoleOptions {
   readonly dataDir: string;
@@ -73,6 +73,11 @@ export interface ConsoleOptions {
   readonly firstRound?: boolean;
   /** A round whose scheduled start has passed when it is seated starts this many round-time ms later (default 0: now). */
   readonly lateStartMs?: number;
+  /**
+   * A folder the event's PGN is kept in as files (`<section>/round-N.pgn`, `games.pgn`), each replaced
+   * atomically at most once a second as its games change (server/pgn-folder.ts).
+   */
+  readonly pgnDir?: string;
   /** Serve no page (API-only tests and benchmarks). */
   readonly noPage?: boolean;
   /**
@@ -104,6 +109,8 @@ export interface RunningConsole {
   readonly devices: readonly ClockDevice[];
   /** On the bus: the hall hosts heard and the stream. */
   readonly onBus?: ConsoleOnBus;
+  /** The `--pgn-dir` folder's writer. */
+  readonly pgnFolder?: PgnFolder;
   stop(): Promise<void>;
 }
 
@@ -214,8 +221,12 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
   teardown.defer('the devices', () => Promise.all(devices.map((d) => d.close())).then(() => {}));
   const stopDevices = await startDevices(hall, options.devices ?? [], source, { warnings, opened: devices });
   teardown.defer('the device retries and clock comparison', stopDevices);
+  // Simulated DGT boards connect once the console answers, as real boards do (1,000 of them at a restart).
+  let answering = (): void => {};
+  const up = new Promise<void>((resolve) => (answering = resolve));
   if (options.simulate && options.simulate.boards !== 0) {
     const eventSimulation = simulateEvent(hall, {
+      connectAfter: up,
       seed: options.simulate.seed ?? event.id,
       boards: options.simulate.boards,
       hardware: options.simulate.hardware ?? 'none',
@@ -238,6 +249,8 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
     });
     teardown.defer('the simulated arbiter', () => autopilot.stop());
   }
+  const pgnFolder = options.pgnDir !== undefined ? openPgnFolder(options.pgnDir, hall, desks) : undefined;
+  if (pgnFolder) teardown.defer('the PGN folder', () => pgnFolder.stop());
   const server = await startConsoleServer({
     hall,
     credentials,
@@ -247,7 +260,7 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
     event: () => eventSummary(desks),
     ...(onBus
       ? {
-          routeCommand: (command: ArbiterCommand, arbiter: CommandBy) => onBus!.route(command, arbiter),
+          routeCommand: (command: ArbiterCommand, arbiter: CommandBy, resolved?: (outcome: CommandOutcome) => void) => onBus!.route(command, arbiter, resolved),
           routeDeskCommand: (d: TournamentDesk, command: TournamentCommand, arbiter: CommandBy) => onBus!.deskCommand(d, command, arbiter),
           busHealth: (window: LagWindow) => onBus!.health(window),
         }
@@ -258,6 +271,7 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
     ...options.server,
   });
   teardown.defer('the server', () => server.close());
+  answering();
   return {
     event,
     hall,
@@ -274,6 +288,21 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
       return devices.map((d) => d.device);
     },
     ...(onBus ? { onBus } : {}),
+    ...(pgnFolder ? { pgnFolder } : {}),
     stop: () => teardown.stop('the console'),
   };
+}
+
+/** `--pgn-dir`: the folder must be one this process can create and write; a write that fails later is logged and tried again. */
+function openPgnFolder(dir: string, hall: PlayingHall, desks: ReadonlyMap<string, TournamentDesk>): PgnFolder {
+  try {
+    return startPgnFolder({
+      dir,
+      hall,
+      desks,
+      onError: (file, err) => logLine(process.stderr, 'zeitnot serve', `--pgn-dir: ${join(dir, file)} not written: ${err.message}`),
+    });
+  } catch (err) {
+    throw new Error(`--pgn-dir ${dir}: ${(err as Error).message}; give a folder this user can create and write`);
+  }
 }

@@ -21,12 +21,13 @@ export {
   type TournamentView,
   type ViewPatch,
 } from './contract/index.ts';
-export { eventSummary, tournamentApi, type EventSummary } from './desk/index.ts';
+export { eventSummary, tournamentApi, type EventSummary, type LccGame, type LccRound, type LccTournament } from './desk/index.ts';
 export { csvLine, roundFromEvent } from './desk/internal.ts';
 export { withDeviceTimekeepers } from './devices/index.ts';
 export { boardHistory, boardPgn, type ManualSource } from './hall/index.ts';
 export { gameSystemId, roundLogic, type HallOptions, type RoundActorInput } from './hall/internal.ts';
-export { builtPage } from './server/index.ts';
+export { hostCommands } from './on-bus/internal.ts';
+export { builtPage, startPgnFolder } from './server/index.ts';
 export { ClientSession, inlineBuilder, type Pending, type SessionHost, type SessionLimits } from './server/internal.ts';
 export { startAutopilot } from './simulation/index.ts';
 export { openCredentials } from './team/index.ts';

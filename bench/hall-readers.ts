@@ -26,8 +26,12 @@ export interface ReadersSetup {
 
 /** What the clients measured in one phase (one process's, or every process's merged). */
 export interface ReadersReport {
+  /** The team's (the arbiters among the clients): press -> client, result -> client. */
   readonly latencies: number[];
   readonly resultLatencies: number[];
+  /** The spectators' (one shared stream, a tick at most every 250 ms): their targets are their own. */
+  readonly spectatorLatencies: number[];
+  readonly spectatorResultLatencies: number[];
   readonly bytes: number;
   readonly clients: number;
   /** Clients whose connection is still open at the end of the phase. */
@@ -75,6 +79,8 @@ export class HallReaders {
     return {
       latencies: reports.flatMap((r) => r.latencies).sort((a, b) => a - b),
       resultLatencies: reports.flatMap((r) => r.resultLatencies).sort((a, b) => a - b),
+      spectatorLatencies: reports.flatMap((r) => r.spectatorLatencies).sort((a, b) => a - b),
+      spectatorResultLatencies: reports.flatMap((r) => r.spectatorResultLatencies).sort((a, b) => a - b),
       bytes: reports.reduce((s, r) => s + r.bytes, 0),
       clients: reports.reduce((s, r) => s + r.clients, 0),
       connected: reports.reduce((s, r) => s + r.connected, 0),
@@ -111,6 +117,7 @@ function answer(child: ChildProcess, to: string): Promise<FromReader> {
 
 interface Client {
   readonly ws: WebSocket;
+  readonly team: boolean;
   bytes: number;
   readonly presses: Map<string, number>;
   /** When each board's result first reached this client (wall ms). */
@@ -146,12 +153,13 @@ async function readHall(): Promise<void> {
   let wallAtZero = 0;
   let measuring = false;
   let latencies: number[] = [];
+  let spectatorLatencies: number[] = [];
   const reply = (m: FromReader) => process.send!(m);
   const open = async (m: Extract<ToReader, { type: 'open' }>): Promise<void> => {
     wallAtZero = m.wallAtZero;
     for (let i = m.first; i < m.first + m.count; i++) {
       const ws = new WebSocket(m.wsUrl);
-      const client: Client = { ws, bytes: 0, presses: new Map(), results: new Map() };
+      const client: Client = { ws, team: i < m.arbiters, bytes: 0, presses: new Map(), results: new Map() };
       ws.on('error', () => {});
       ws.on('message', (data: Buffer) => {
         const now = wallNow();
@@ -161,13 +169,14 @@ async function readHall(): Promise<void> {
         const message = JSON.parse(String(data)) as { type: string; boards?: BoardView[] };
         for (const b of message.boards ?? []) {
           const presses = b.presses.white + b.presses.black;
-          if (measuring && message.type === 'delta' && presses > (client.presses.get(b.id) ?? 0)) latencies.push(now - (wallAtZero + b.asOf));
+          if (measuring && message.type === 'delta' && presses > (client.presses.get(b.id) ?? 0))
+            (client.team ? latencies : spectatorLatencies).push(now - (wallAtZero + b.asOf));
           client.presses.set(b.id, presses);
           if (b.result && !client.results.has(b.id)) client.results.set(b.id, now);
         }
       });
       await new Promise((r) => ws.once('open', r));
-      await login(ws, i < m.arbiters ? { type: 'hello', role: 'arbiter', token: m.token, name: `Arbiter ${i}` } : { type: 'hello', role: 'spectator' });
+      await login(ws, client.team ? { type: 'hello', role: 'arbiter', token: m.token, name: `Arbiter ${i}` } : { type: 'hello', role: 'spectator' });
       clients.push(client);
     }
     reply({ type: 'opened' });
@@ -179,22 +188,26 @@ async function readHall(): Promise<void> {
         return;
       case 'start':
         latencies = [];
+        spectatorLatencies = [];
         for (const c of clients) c.bytes = 0;
         measuring = true;
         reply({ type: 'started' });
         return;
       case 'end': {
         measuring = false;
-        const resultLatencies = m.results.flatMap((r) =>
-          clients.flatMap((c) => {
-            const t = c.results.get(r.board);
-            return t === undefined ? [] : [t - (wallAtZero + r.at)];
-          }),
-        );
+        const resultsAt = (team: boolean): number[] =>
+          m.results.flatMap((r) =>
+            clients.flatMap((c) => {
+              const t = c.team === team ? c.results.get(r.board) : undefined;
+              return t === undefined ? [] : [t - (wallAtZero + r.at)];
+            }),
+          );
         reply({
           type: 'report',
           latencies,
-          resultLatencies,
+          resultLatencies: resultsAt(true),
+          spectatorLatencies,
+          spectatorResultLatencies: resultsAt(false),
           bytes: clients.reduce((s, c) => s + c.bytes, 0),
           clients: clients.length,
           connected: clients.filter((c) => c.ws.readyState === WebSocket.OPEN).length,

@@ -2,8 +2,10 @@
 // the internet are), ask for `/api/pgn` (every game of a 1,000-board hall) every 2 s, sending back the
 // ETag they last got and `Accept-Encoding: gzip`, while the boards press 15 times a second. The console
 // runs in a child process (this file with --serve-feeds) and reports its own CPU; the bytes out are the
-// bodies the relays received (headers not counted). BENCH_BOARDS, BENCH_RELAYS and BENCH_SECONDS make
-// it smaller.
+// bodies the relays received (headers not counted). Ten team pages on the WebSocket (arbiters: the
+// spectators' stream has a tick of its own, 250 ms), in a process of their own (hall-readers.ts),
+// measure press -> screen meanwhile. BENCH_BOARDS, BENCH_RELAYS and
+// BENCH_SECONDS make it smaller.
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -13,7 +15,9 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { realClock, startConsole } from '../arbiter-console/index.ts';
 import { hallEventForTest } from './arbiter-console.ts';
+import { HallReaders, wallNow } from './hall-readers.ts';
 import type { BenchRow } from './table.ts';
+import { steadyPresses } from './steady-presses.ts';
 
 const BOARDS = Number(process.env.BENCH_BOARDS ?? 1000);
 const RELAYS = Number(process.env.BENCH_RELAYS ?? 1000);
@@ -21,22 +25,18 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const POLL_MS = 2000;
 const PRESSES_PER_SECOND = 15;
 
-type FromServer = { type: 'ready'; url: string } | { type: 'usage'; cpuPct: number; renders: number; served: number; notModified: number };
+const PAGES = 10;
+
+type FromServer =
+  { type: 'ready'; url: string; token: string; wallAtZero: number } | { type: 'usage'; cpuPct: number; renders: number; served: number; notModified: number };
 
 async function serveFeeds(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-bench-feeds-'));
   const source = realClock(0);
+  const wallAtZero = wallNow() - source.now();
   const run = await startConsole({ dataDir, port: 0, noPage: true, source, event: hallEventForTest(BOARDS), firstRound: true });
   const hall = run.hall;
-  hall.command({ type: 'arriveAll' }, 'bench');
-  hall.command({ type: 'startAll' }, 'bench');
-  let next = 0;
-  const presser = setInterval(() => {
-    const board = String(((next++ * 37) % BOARDS) + 1);
-    const b = hall.boards.get(board);
-    if (b?.state.status !== 'running') return;
-    hall.record({ kind: 'clock', board, event: { type: 'press', side: b.state.toMove, at: source.now(), by: { kind: 'device', deviceId: 'bench' } } });
-  }, 1000 / PRESSES_PER_SECOND);
+  const stopPressing = steadyPresses(hall, BOARDS, PRESSES_PER_SECOND);
   const health = async () => ((await (await fetch(`${run.url}/health`)).json()) as { http: { renders: number; served: number; notModified: number } }).http;
   let cpu = process.cpuUsage();
   let wall = performance.now();
@@ -52,7 +52,7 @@ async function serveFeeds(): Promise<void> {
     }
     const used = process.cpuUsage(cpu);
     const cpuPct = ((used.user + used.system) / 1000 / (performance.now() - wall)) * 100;
-    clearInterval(presser);
+    stopPressing();
     void health().then(async (h) => {
       process.send!({
         type: 'usage',
@@ -66,7 +66,7 @@ async function serveFeeds(): Promise<void> {
       process.exit(0);
     });
   });
-  process.send!({ type: 'ready', url: run.url } satisfies FromServer);
+  process.send!({ type: 'ready', url: run.url, token: run.newToken!, wallAtZero } satisfies FromServer);
 }
 
 /** One relay: its own address and keep-alive connection, the ETag it last got. */
@@ -120,10 +120,24 @@ export async function run(): Promise<BenchRow[]> {
   const ready = await nextMessage();
   if (ready.type !== 'ready') throw new Error('the feeds bench server did not start');
   const url = new URL(ready.url);
+  const pages = await HallReaders.start({
+    wsUrl: `${ready.url.replace('http', 'ws')}/ws`,
+    token: ready.token,
+    wallAtZero: ready.wallAtZero,
+    clients: PAGES,
+    arbiters: PAGES,
+    processes: 1,
+  });
+  await new Promise((r) => setTimeout(r, 2000)); // their snapshots and tournament views delivered
   const tally = { bytes: 0, ok: 0, notModified: 0, limited: 0, errors: 0 };
   child.send({ type: 'start' });
+  await pages.startPhase();
   const until = performance.now() + SECONDS * 1000;
   await Promise.all(Array.from({ length: RELAYS }, (_, i) => relay(url, i, until, tally)));
+  const latencies = (await pages.endPhase([])).latencies;
+  await pages.stop();
+  const p99 = latencies[Math.min(latencies.length - 1, Math.floor(0.99 * latencies.length))] ?? NaN;
+  const p50 = latencies[Math.floor(0.5 * latencies.length)] ?? NaN;
   const usage = nextMessage();
   child.send({ type: 'stop' });
   const u = await usage;
@@ -131,6 +145,13 @@ export async function run(): Promise<BenchRow[]> {
   const part = `http feeds (${RELAYS} relays / ${POLL_MS / 1000} s, ${BOARDS} boards, ${PRESSES_PER_SECOND} presses/s)`;
   return [
     { part, measure: 'console CPU', value: `${u.cpuPct.toFixed(0)} %`, target: '≤ 25 %', ok: u.cpuPct <= 25 },
+    {
+      part,
+      measure: `press->screen p50 / p99 meanwhile (${PAGES} team pages on the WebSocket)`,
+      value: `${p50.toFixed(1)} / ${p99.toFixed(1)} ms (${latencies.length} deliveries)`,
+      target: 'p99 ≤ 100 ms',
+      ok: p99 <= 100,
+    },
     { part, measure: 'bytes out (bodies, gzip)', value: `${(tally.bytes / SECONDS / 1e6).toFixed(2)} MB/s` },
     {
       part,

@@ -12,6 +12,9 @@ const suites: Record<string, () => Promise<{ run(): Promise<BenchRow[]> }>> = {
   event: () => import('./event.ts'),
   'hall-bus': () => import('./hall-bus.ts'),
   'http-feeds': () => import('./http-feeds.ts'),
+  'hall-page': () => import('./hall-page.ts'),
+  restart: () => import('./restart.ts'),
+  spectators: () => import('./spectators.ts'),
 };
 
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -23,6 +23,8 @@ export interface BusOptions {
   readonly tls?: BusTls;
   /** How the connection names itself on the servers' monitoring pages. */
   readonly name?: string;
+  /** The subject prefix of the replies this connection receives: its role's own (permissions.ts). */
+  readonly inboxPrefix?: string;
   /** How often the client pings the server; a connection that misses two is stale and is replaced. */
   readonly pingIntervalMs?: number;
   /** Told when the first connection went unanswered (a loaded or starting server): it is tried again. */
@@ -80,11 +82,14 @@ export class BusRefusedError extends Error {
   override readonly name = 'BusRefusedError';
 }
 
+/** Whether the servers refused a publish or a subscription (the client hands it on as it is, or as the cause of a request's error). */
+export function isPermissionViolation(error: unknown): error is Error {
+  return error instanceof Error && (error.name === 'PermissionViolationError' || /^permissions violation/i.test(error.message));
+}
+
 /** A role's own subjects refused it: its credentials are another role's (docs/hall.md, "Credentials"). */
 export function permissionHint(error: unknown, role: string): unknown {
-  // The client hands it on as it is, or as the cause of a request's error.
-  const violation = error instanceof Error && (error.name === 'PermissionViolationError' || /^permissions violation/i.test(error.message));
-  if (!violation) return error;
+  if (!isPermissionViolation(error)) return error;
   return new BusRefusedError(
     `the bus refuses ${role} its own subjects (${error.message}): these credentials are another role's (zeitnot bus users makes one per role)`,
     { cause: error },
@@ -115,6 +120,7 @@ export async function connectBus(options: BusOptions): Promise<BusConnection> {
         connect({
           servers: [...options.servers],
           name: who,
+          ...(options.inboxPrefix ? { inboxPrefix: options.inboxPrefix } : {}),
           maxReconnectAttempts: -1,
           reconnectTimeWait: 250,
           reconnectJitter: 100,

@@ -2,13 +2,13 @@
 // knows clocks or boards: journal entries go out in order and come back exactly once. What other parts
 // use; tests reach everything through internal.ts.
 export { lastSeqOn, publishIfLast } from './claim.ts';
-export { type BusConnection, type BusOptions, BusUsageError, connectBus, parseBusUrl, permissionHint } from './connect.ts';
+export { type BusConnection, type BusOptions, BusUsageError, connectBus, isPermissionViolation, parseBusUrl, permissionHint } from './connect.ts';
 export { type BusEntry, decodeEntry, encodeEntry } from './entry.ts';
 export { Outbox, type OutboxSource } from './outbox.ts';
-export { authorizationBlock, type BusRole, type BusUser, consumerName } from './permissions.ts';
+export { authorizationBlock, type BusRole, type BusUser, consumerName, inboxPrefix } from './permissions.ts';
 export { announce, type HostSeen, PresenceWatch } from './presence.ts';
 export { startReader, type StreamReader } from './reader.ts';
 export { answer, ask } from './requests.ts';
 export { untilAnswered } from './retry.ts';
-export { awaitEventStream, ensureEventStream } from './stream.ts';
+export { awaitEventStream, ensureEventStream, otherEvents } from './stream.ts';
 export { checkToken, eventSubjects, type EventSubjects } from './subjects.ts';

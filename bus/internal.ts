@@ -1,13 +1,23 @@
 // Everything bus/ exports, for the tests (as nats.js's internal_mod.ts): index.ts is the part's public
 // face, what other parts use. Nothing outside tests/ imports this.
-export { connectBus, parseBusUrl, permissionHint, BusUsageError, BusRefusedError, type BusConnection, type BusOptions, type BusTls } from './connect.ts';
+export {
+  connectBus,
+  parseBusUrl,
+  permissionHint,
+  isPermissionViolation,
+  BusUsageError,
+  BusRefusedError,
+  type BusConnection,
+  type BusOptions,
+  type BusTls,
+} from './connect.ts';
 export { eventSubjects, eventToken, checkToken, type EventSubjects } from './subjects.ts';
 export { encodeEntry, decodeEntry, messageId, type BusEntry, type Decoded } from './entry.ts';
-export { ensureEventStream, awaitEventStream, DUPLICATE_WINDOW_MS, type StreamPlan } from './stream.ts';
+export { ensureEventStream, awaitEventStream, otherEvents, DUPLICATE_WINDOW_MS, type StreamPlan } from './stream.ts';
 export { Outbox, type OutboxSource, type OutboxOptions, type OutboxState } from './outbox.ts';
 export { startReader, SourceOrder, type ReaderOptions, type StreamReader, type ParseRecord, type StreamPlace, type ReaderStats } from './reader.ts';
 export { ask, answer, type Reply } from './requests.ts';
 export { announce, PresenceWatch, type HostPresence, type HostSeen } from './presence.ts';
-export { rolePermissions, authorizationBlock, consumerName, type BusRole, type BusUser, type Permissions } from './permissions.ts';
+export { rolePermissions, authorizationBlock, consumerName, inboxPrefix, type BusRole, type BusUser, type Permissions } from './permissions.ts';
 export { untilAnswered, isUnanswered } from './retry.ts';
 export { publishIfLast, lastSeqOn, type Claim } from './claim.ts';

@@ -1,7 +1,9 @@
 // Who may do what on the bus: each hall host and each console has its own NATS user, limited to its
 // own subjects (docs/hall.md, "Credentials"). A host can write only its own journal subject and answer
-// only its own commands; it cannot make or delete the stream, read another host's commands or write
-// as the console. The same lists make the servers' configuration (`zeitnot bus users`) and the tests'.
+// only its own commands; it cannot make or delete the stream, read another host's commands, write as
+// the console, read another role's replies (each role has its own inbox prefix) or make a consumer of
+// anything but the opening and the desk. No role may delete or purge the stream. The same lists make
+// the servers' configuration (`zeitnot bus users`) and the tests'.
 import type { EventSubjects } from './subjects.ts';
 
 export type BusRole = { readonly kind: 'host'; readonly id: string } | { readonly kind: 'console'; readonly id: string };
@@ -18,33 +20,50 @@ export function consumerName(role: BusRole): string {
   return `${role.kind}-${role.id}`;
 }
 
+/**
+ * Where a role's replies come (its requests' and JetStream's): a prefix of its own, so that no role can
+ * subscribe to the replies another receives. Each role connects with it (connect.ts, `inboxPrefix`).
+ */
+export function inboxPrefix(role: BusRole): string {
+  return `_INBOX_${consumerName(role)}`;
+}
+
+/**
+ * Its consumer's API. A consumer is made with its filter in the API subject (the server reads it from
+ * there), so a host, allowed only the filter of what hosts read, cannot make one that reads other
+ * hosts' entries; a console reads the whole event.
+ */
 function readerApi(subjects: EventSubjects, role: BusRole): string[] {
   const s = subjects.stream;
   const c = consumerName(role);
+  const create =
+    role.kind === 'host'
+      ? [`$JS.API.CONSUMER.CREATE.${s}.${c}.${subjects.forHosts}`]
+      : [`$JS.API.CONSUMER.CREATE.${s}.${c}`, `$JS.API.CONSUMER.CREATE.${s}.${c}.>`, `$JS.API.CONSUMER.DURABLE.CREATE.${s}.${c}`];
   return [
     `$JS.API.STREAM.INFO.${s}`,
     `$JS.API.STREAM.MSG.GET.${s}`,
     `$JS.API.CONSUMER.INFO.${s}.${c}`,
     `$JS.API.CONSUMER.DELETE.${s}.${c}`,
-    `$JS.API.CONSUMER.CREATE.${s}.${c}`,
-    `$JS.API.CONSUMER.CREATE.${s}.${c}.>`,
-    `$JS.API.CONSUMER.DURABLE.CREATE.${s}.${c}`,
+    ...create,
     `$JS.API.CONSUMER.MSG.NEXT.${s}.${c}`,
     `$JS.ACK.${s}.${c}.>`,
   ];
 }
 
 export function rolePermissions(subjects: EventSubjects, role: BusRole): Permissions {
+  const inbox = `${inboxPrefix(role)}.>`;
   if (role.kind === 'host') {
     return {
-      publish: [subjects.host(role.id), subjects.presence(role.id), ...readerApi(subjects, role)],
-      subscribe: [subjects.command(role.id), '_INBOX.>'],
+      // The stream names: a host whose event is not on the bus says which events are (hall-host.ts).
+      publish: [subjects.host(role.id), subjects.presence(role.id), '$JS.API.STREAM.NAMES', ...readerApi(subjects, role)],
+      subscribe: [subjects.command(role.id), inbox],
       allowResponses: true,
     };
   }
   return {
     publish: [subjects.opening, subjects.desk, subjects.anyCommand, `$JS.API.STREAM.CREATE.${subjects.stream}`, ...readerApi(subjects, role)],
-    subscribe: [subjects.anyPresence, '_INBOX.>'],
+    subscribe: [subjects.anyPresence, inbox],
     allowResponses: false,
   };
 }

@@ -3,7 +3,12 @@
 // ways; a failure on the way is an answer too ("host unreachable"), never an exception for the caller.
 import { errors, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 
-export type Reply<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string; readonly unreachable?: boolean };
+/**
+ * `unreachable`: no answer came (none is coming, or not in time); `noResponders`: the server had no
+ * subscriber for the subject and delivered the request to no one (NATS's 503), so it was not received.
+ */
+export type Reply<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string; readonly unreachable?: boolean; readonly noResponders?: boolean };
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -15,7 +20,7 @@ export async function ask<T>(nc: NatsConnection, subject: string, body: unknown,
     answer = await nc.request(subject, encoder.encode(JSON.stringify(body)), { timeout: timeoutMs });
   } catch (err) {
     if (err instanceof errors.NoRespondersError || (err instanceof errors.RequestError && err.isNoResponders()))
-      return { ok: false, reason: 'no one answers there', unreachable: true };
+      return { ok: false, reason: 'no one answers there', unreachable: true, noResponders: true };
     if (err instanceof errors.TimeoutError) return { ok: false, reason: `no answer within ${timeoutMs} ms`, unreachable: true };
     return { ok: false, reason: err instanceof Error ? err.message : String(err), unreachable: true };
   }

@@ -4,13 +4,15 @@
 // credentials) waits until the console has.
 import { DiscardPolicy, JetStreamApiError, RetentionPolicy, StorageType, type StreamInfo } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
-import type { BusConnection } from './connect.ts';
+import { isPermissionViolation, type BusConnection } from './connect.ts';
 import type { EventSubjects } from './subjects.ts';
 
 export interface StreamPlan {
   /** 1 on a single server, 3 on a cluster of three (default: as many as the cluster has, at most 3). */
   readonly replicas?: number;
 }
+
+const STREAM_PREFIX = 'ZEITNOT_';
 
 /** How long JetStream remembers a message id to drop a republished entry (a host's retry). */
 export const DUPLICATE_WINDOW_MS = 10 * 60_000;
@@ -48,11 +50,21 @@ export async function awaitEventStream(bus: BusConnection, subjects: EventSubjec
   while (!signal.aborted) {
     try {
       return await bus.jsm.streams.info(subjects.stream);
-    } catch {
+    } catch (err) {
+      // Refused credentials do not become right by asking again (a missing stream or no leader yet may).
+      if (isPermissionViolation(err)) throw err;
       await new Promise((resolve) => setTimeout(resolve, everyMs));
     }
   }
   return undefined;
+}
+
+/** The events the bus holds other than this one: the event tokens of the other zeitnot streams. */
+export async function otherEvents(bus: BusConnection, subjects: EventSubjects): Promise<string[]> {
+  const others: string[] = [];
+  for await (const name of bus.jsm.streams.names())
+    if (name.startsWith(STREAM_PREFIX) && name !== subjects.stream) others.push(name.slice(STREAM_PREFIX.length));
+  return others.sort();
 }
 
 /** Servers the client has heard of (itself and the cluster's others), at most 3. */

@@ -29,7 +29,11 @@ export interface EventSubjects {
   readonly journal: string;
   readonly opening: string;
   readonly desk: string;
-  /** What a hall host reads: the opening and the desk (`journal.*` holds both and no host subject). */
+  /**
+   * What a hall host reads: the desk (the opening it reads by itself, as every role does). A literal
+   * subject: its permission (permissions.ts) then admits no other filter, where a wildcard in it would
+   * admit `journal.>` (a permission's `*` matches a filter's `>` token).
+   */
   readonly forHosts: string;
   host(id: string): string;
   command(id: string): string;
@@ -43,11 +47,11 @@ export function eventSubjects(eventId: string): EventSubjects {
   const root = `zeitnot.${token}`;
   return {
     event: token,
-    stream: `ZEITNOT_${token}`,
+    stream: `ZEITNOT_${token}`, // stream.ts reads the prefix back (otherEvents)
     journal: `${root}.journal.>`,
     opening: `${root}.journal.event`,
     desk: `${root}.journal.desk`,
-    forHosts: `${root}.journal.*`,
+    forHosts: `${root}.journal.desk`,
     host: (id) => `${root}.journal.host.${checkToken('host id', id)}`,
     command: (id) => `${root}.command.${checkToken('host id', id)}`,
     presence: (id) => `${root}.presence.${checkToken('host id', id)}`,

@@ -44,6 +44,9 @@ or zeitnot import-trf --console URL FILE): its registration list and the rounds 
   --tls-cert FILE, --tls-key FILE  serve HTTPS and WSS with this certificate and key (PEM):
                          without them the tokens cross the hall's network in clear text
   --data DIR             journal and token directory (default ./data)
+  --pgn-dir DIR          keep the event's PGN in DIR as files, for a broadcaster's uploader:
+                         DIR/<section>/round-N.pgn per round and DIR/games.pgn, each replaced
+                         atomically (never seen half-written) at most once a second as games change
   --durability process|power  journal survives a crashed console (default), or power loss too
                          (an fsync per event)
   --demo                 the npm start event: Cairns Cup 2019, round 1 paired and started by
@@ -114,6 +117,7 @@ async function serve(args: string[]): Promise<number> {
       'tls-key': { type: 'string' },
       data: { type: 'string' },
       durability: { type: 'string' },
+      'pgn-dir': { type: 'string' },
       demo: { type: 'boolean' },
       help: { type: 'boolean' },
       ...busOptionSpecs,
@@ -169,6 +173,7 @@ async function serve(args: string[]): Promise<number> {
       dataDir,
       ...(bus ? { bus: { bus, consoleId: consoleId(values['console-id'] ?? 'c1') } } : {}),
       durability,
+      ...(values['pgn-dir'] !== undefined ? { pgnDir: resolve(values['pgn-dir']) } : {}),
       scale,
       port,
       ...(values.host ? { host: values.host } : {}),
@@ -205,6 +210,7 @@ async function serve(args: string[]): Promise<number> {
       out.write(`  arbiter page: ${running.url}/ (token as printed when ${dataDir} was created)\n`);
     }
     out.write(`  spectators:   ${running.url}/spectator\n  live PGN:     ${running.url}/api/pgn\n  event:        ${running.url}/api/event\n`);
+    if (values['pgn-dir'] !== undefined) out.write(`  PGN folder:   ${resolve(values['pgn-dir'])} (<section>/round-N.pgn, games.pgn)\n`);
     if (running.server.lanUrls.length > 0) out.write(`  on the hall's network: ${running.server.lanUrls.join(', ')} (add /spectator for spectators)\n`);
     else if (values.host === '0.0.0.0' || values.host === '::') out.write(`  on the hall's network: this machine has no network address yet\n`);
     if (!tls && values.host !== undefined && !['127.0.0.1', 'localhost', '::1'].includes(values.host)) {

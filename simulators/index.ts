@@ -4,6 +4,6 @@ export { VirtualDgtBoard } from './dgt/virtual-board.ts';
 export { seededRandom } from './players/random.ts';
 export { createManualScheduler } from './players/scheduler.ts';
 export type { ThinkTime } from './players/think-time.ts';
-export { startSeededGame, type VirtualGame } from './players/virtual-player.ts';
+export { startSeededGame, type GamePosition, type VirtualGame } from './players/virtual-player.ts';
 export { planGame, type GameCategory, type GamePlan } from './players/game-plan.ts';
 export { startPlannedGame, WAITING_FOR_FLAG } from './players/planned-game.ts';

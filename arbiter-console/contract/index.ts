@@ -34,4 +34,4 @@ export {
 } from './staff.ts';
 export type { PairedPlayer, RegistrationUpdate, TournamentRecord, ViewParts } from './tournament-view.ts';
 export { diffView, type ViewPatch } from './view-patch.ts';
-export { isRefusalCode, REFUSAL_CODES, refusal, ruleRefusal, type Refusal, type RefusalCode, within } from './refusal.ts';
+export { type HostCommandOutcome, isRefusalCode, REFUSAL_CODES, refusal, ruleRefusal, type Refusal, type RefusalCode, within } from './refusal.ts';

@@ -2,10 +2,10 @@
 // Everything a client sends is validated here; the server trusts nothing else.
 import { z } from 'zod';
 import type { GameResult, GameState, GameStatus, Side } from '../../clock-engine/index.ts';
-import type { Attention } from './attention.ts';
+import { ATTENTION_KINDS, type Attention, type AttentionKind, type ConsoleStatus } from './attention.ts';
 import type { TournamentView } from './tournament-view.ts';
 import type { CredentialInfo } from './arbiter.ts';
-import type { RefusalCode, SessionRefusalCode } from './refusal.ts';
+import type { HostCommandOutcome, RefusalCode, SessionRefusalCode } from './refusal.ts';
 import type { SectorView, StaffRole } from './staff.ts';
 import type { ViewPatch } from './view-patch.ts';
 
@@ -118,6 +118,8 @@ export const arbiterCommandSchema = z.discriminatedUnion('type', [
       .max(300),
   }),
   z.strictObject({ type: z.literal('dismiss'), alertId: z.string().min(1).max(120) }),
+  /** Every open item of one kind of the queue at once, each journaled as its own dismissal. */
+  z.strictObject({ type: z.literal('dismissKind'), kind: z.enum(ATTENTION_KINDS.map((k) => k.id) as [AttentionKind, ...AttentionKind[]]) }),
   /** Every seated round's clocks (or one section's) at their scheduled start, or now if that has passed. */
   z.strictObject({ type: z.literal('startAll'), section: z.string().min(1).max(40).optional() }),
   /** Every player not yet marked present is at the board (the arbiter's check before the start). */
@@ -386,6 +388,8 @@ export type ServerMessage =
       readonly boards: readonly BoardView[];
       readonly attention: readonly Attention[];
       readonly sectors: readonly SectorView[];
+      /** The journal's health and the console's incidents (absent from a console that keeps none). */
+      readonly console?: ConsoleStatus;
     }
   | {
       readonly type: 'delta';
@@ -396,14 +400,24 @@ export type ServerMessage =
       readonly round?: RoundView;
       /** The whole attention queue, present when it changed. */
       readonly attention?: readonly Attention[];
+      /** The console's status, present with the attention queue. */
+      readonly console?: ConsoleStatus;
       /** Every sector, present when the chief changed them. */
       readonly sectors?: readonly SectorView[];
     }
   /** `token`: the secret of a credential just issued, shown to the chief once. */
-  | { readonly type: 'ack'; readonly id: string; readonly journalSeq: number; readonly token?: string }
+  /** `hosts`: a round-wide command on the bus, what each hall host did (docs/hall.md). */
+  | { readonly type: 'ack'; readonly id: string; readonly journalSeq: number; readonly token?: string; readonly hosts?: readonly HostCommandOutcome[] }
   | { readonly type: 'credentials'; readonly id: string; readonly credentials: readonly CredentialInfo[] }
   /** `code`: what the page decides on (refusal.ts); `reason` for the arbiter; `article`: the rule, where one applies. */
-  | { readonly type: 'refused'; readonly id: string; readonly code: RefusalCode; readonly reason: string; readonly article?: string }
+  | {
+      readonly type: 'refused';
+      readonly id: string;
+      readonly code: RefusalCode;
+      readonly reason: string;
+      readonly article?: string;
+      readonly hosts?: readonly HostCommandOutcome[];
+    }
   | { readonly type: 'error'; readonly code: ErrorCode; readonly reason: string }
   | { readonly type: 'pong'; readonly id?: string; readonly clock: ClockReference }
   /** The tournament pages' state, whole, after hello and whenever it changes (drafts only to arbiters). */

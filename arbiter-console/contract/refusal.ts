@@ -125,7 +125,19 @@ export const BUS_REFUSALS = [
   // Another console's desk record about the same thing came first.
   'came-first',
   'desk-busy',
+  // A board or hall command's outcome on a hall host (docs/hall.md, "What a command's answer means"):
+  // the host got it after its deadline and did not carry it out; the host did not answer by the
+  // deadline, so whether it was carried out is not known yet (a second answer follows when the host
+  // speaks); a command for a board (or host) whose earlier command is still unknown; a round-wide
+  // command some hosts carried out and others did not (each host's outcome listed).
+  'deadline-passed',
+  'outcome-unknown',
+  'outcome-pending',
+  'partly-carried-out',
 ] as const;
+
+/** The journal cannot write (a full disk, an I/O error): nothing was done, and the command may be given again once it writes. */
+export const JOURNAL_REFUSALS = ['journal-unavailable'] as const;
 
 export type SessionRefusalCode = (typeof SESSION_REFUSALS)[number];
 export type PermissionRefusalCode = (typeof PERMISSION_REFUSALS)[number];
@@ -134,10 +146,19 @@ export type RuleRefusalCode = (typeof RULE_REFUSALS)[number];
 export type DeskRefusalCode = (typeof DESK_REFUSALS)[number];
 export type TeamRefusalCode = (typeof TEAM_REFUSALS)[number];
 export type BusRefusalCode = (typeof BUS_REFUSALS)[number];
+export type JournalRefusalCode = (typeof JOURNAL_REFUSALS)[number];
 
 /** Every refusal the console gives; `internal`: the command failed on an error of the console itself. */
 export type RefusalCode =
-  SessionRefusalCode | PermissionRefusalCode | HallRefusalCode | RuleRefusalCode | DeskRefusalCode | TeamRefusalCode | BusRefusalCode | 'internal';
+  | SessionRefusalCode
+  | PermissionRefusalCode
+  | HallRefusalCode
+  | RuleRefusalCode
+  | DeskRefusalCode
+  | TeamRefusalCode
+  | BusRefusalCode
+  | JournalRefusalCode
+  | 'internal';
 
 export const REFUSAL_CODES: ReadonlySet<RefusalCode> = new Set<RefusalCode>([
   ...SESSION_REFUSALS,
@@ -147,6 +168,7 @@ export const REFUSAL_CODES: ReadonlySet<RefusalCode> = new Set<RefusalCode>([
   ...DESK_REFUSALS,
   ...TEAM_REFUSALS,
   ...BUS_REFUSALS,
+  ...JOURNAL_REFUSALS,
   'internal',
 ]);
 
@@ -159,6 +181,20 @@ export interface Refusal {
   readonly reason: string;
   /** The rule it follows, where one applies ("FIDE C.04.1": two players meet once). */
   readonly article?: string;
+  /** A round-wide command on the bus: what each hall host did with it. */
+  readonly hosts?: readonly HostCommandOutcome[];
+}
+
+/**
+ * What one hall host did with a command a console on the bus sent it (docs/hall.md): carried it out,
+ * did not carry it out (`code`: its refusal, `deadline-passed`, `host-unreachable`), or not known yet
+ * (`outcome-unknown`: it did not answer by the deadline).
+ */
+export interface HostCommandOutcome {
+  readonly host: string;
+  readonly outcome: 'carried-out' | 'not-carried-out' | 'unknown';
+  readonly code?: RefusalCode;
+  readonly reason?: string;
 }
 
 export function refusal(code: RefusalCode, reason: string, article?: string): Refusal {

@@ -124,6 +124,8 @@ export const PERMISSIONS: { readonly [T in CommandType]: Permission } = {
   quickplayDecision: ON_A_BOARD,
   enterMissedMoves: ON_A_BOARD,
   dismiss: ON_A_BOARD,
+  // A kind dismissed across the hall (or a sector) at once: the chief and the deputies, as the round-wide commands.
+  dismissKind: ROUND_WIDE,
   startAll: ROUND_WIDE,
   arriveAll: ROUND_WIDE,
   pauseAll: ROUND_WIDE,

@@ -37,18 +37,35 @@ export function eventSummary(desks: ReadonlyMap<string, TournamentDesk>): EventS
   return { finished: sections.every((s) => s.finished), sections };
 }
 
-/** `GET /api/pgn?section=ID&round=N`: every game of that round as the journal has it (a live round included). */
-export function roundPgn(journal: Journal, section: string, round: number, now: number): ApiAnswer {
+/** The last seating of a section's round on the boards, as journaled; undefined before it is published. */
+export function seatedRound(journal: Journal, section: string, round: number): Round | undefined {
   let seated: Round | undefined;
   for (const entry of journal.entries(0, 'seat', { section, round })) if (entry.record.kind === 'seat') seated = entry.record.round;
-  if (!seated) return { status: 404, body: { error: `section '${section}' has no round ${round} on the boards yet` } };
-  const boards = new Map(seated.boards.map((info) => [info.id, new Board(info, seated!.game, seated!)]));
+  return seated;
+}
+
+/** A section's round rebuilt from the journal: its seating and each hall board's game as its records left it (a live round included). */
+export function replayRound(
+  journal: Journal,
+  section: string,
+  round: number,
+): { readonly seated: Round; readonly boards: ReadonlyMap<string, Board> } | undefined {
+  const seated = seatedRound(journal, section, round);
+  if (!seated) return undefined;
+  const boards = new Map(seated.boards.map((info) => [info.id, new Board(info, seated.game, seated)]));
   for (const entry of journal.entries(0, undefined, { section, round })) {
     const r = entry.record;
     if (r.kind === 'clock') boards.get(r.board)?.applyClock(r.event);
     else if (r.kind === 'note') boards.get(r.board)?.applyNote(r.note);
   }
-  const text = [...boards.values()].map((b) => boardPgn(seated!, b, now)).join('\n');
+  return { seated, boards };
+}
+
+/** `GET /api/pgn?section=ID&round=N`: every game of that round as the journal has it (a live round included). */
+export function roundPgn(journal: Journal, section: string, round: number, now: number): ApiAnswer {
+  const replayed = replayRound(journal, section, round);
+  if (!replayed) return { status: 404, body: { error: `section '${section}' has no round ${round} on the boards yet` } };
+  const text = [...replayed.boards.values()].map((b) => boardPgn(replayed.seated, b, now)).join('\n');
   return { status: 200, body: text, type: 'application/x-chess-pgn; charset=utf-8' };
 }
 

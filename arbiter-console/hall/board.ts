@@ -3,7 +3,7 @@
 import type { ClockEvent, Deadline, GameClock, GameConfig, GameResult, GameState, Side } from '../../clock-engine/index.ts';
 import { applyClockEvent, initialGameState, nextDeadline, playMoves, remainingAt, startFen } from '../../clock-engine/index.ts';
 import type { ConsoleNote } from '../journal/index.ts';
-import { boardGameConfig, type Round, type RoundBoard } from '../contract/index.ts';
+import { AFTER_THE_GAME, boardGameConfig, type Round, type RoundBoard } from '../contract/index.ts';
 import type { Attention } from '../contract/index.ts';
 
 /** A ply of the board's game (the live PGN), with its press's clock once the press is known. */
@@ -25,6 +25,23 @@ export interface BoardLine {
   /** Notes before the first ply. */
   readonly notes: string[];
   readonly plies: BoardPly[];
+}
+
+/** A board's fold state (Board.fold): plain data, kept in its snapshot. */
+export interface BoardFold {
+  readonly state: GameState;
+  readonly startedAt: number | undefined;
+  readonly lines: readonly BoardLine[];
+  readonly connection: Board['connection'];
+  readonly correctedResult: GameResult | undefined;
+  readonly resultConflicts: readonly string[];
+  readonly notes: readonly Attention[];
+  readonly dismissed: readonly string[];
+  readonly settledAt: number;
+  readonly moveStartedAt: number;
+  readonly pendingPresses: Record<Side, ({ clockMs: number; elapsedMs: number } | undefined)[]>;
+  readonly unseenPresses: number;
+  readonly unreachableSince: number | undefined;
 }
 
 /** Readings from a physical clock may lag the engine by its 1 s resolution plus wire time. */
@@ -80,6 +97,49 @@ export class Board {
   ) {
     this.config = boardGameConfig(game, info);
     this.state = initialGameState(this.config);
+  }
+
+  /**
+   * Everything the journal's entries folded into this board (its snapshot, board-snapshot.ts): with
+   * `restore` it gives the same board as folding them again. Not the actor, which is attached afresh.
+   */
+  fold(): BoardFold {
+    return {
+      state: this.state,
+      startedAt: this.startedAt,
+      lines: this.lines,
+      connection: this.connection,
+      correctedResult: this.correctedResult,
+      resultConflicts: [...this.resultConflicts],
+      notes: [...this.#notes.values()],
+      dismissed: [...this.#dismissed],
+      settledAt: this.#settledAt,
+      moveStartedAt: this.#moveStartedAt,
+      pendingPresses: this.#pendingPresses,
+      unseenPresses: this.#unseenPresses,
+      unreachableSince: this.#unreachableSince,
+    };
+  }
+
+  /** Takes a fold (a copy: the board goes on changing its parts) made by `fold` of the same game. */
+  restore(fold: BoardFold): void {
+    this.state = fold.state;
+    this.startedAt = fold.startedAt;
+    this.lines.splice(0, this.lines.length, ...fold.lines);
+    this.connection = fold.connection;
+    this.correctedResult = fold.correctedResult;
+    this.resultConflicts.clear();
+    for (const c of fold.resultConflicts) this.resultConflicts.add(c);
+    this.#notes.clear();
+    for (const a of fold.notes) this.#notes.set(a.id, a);
+    this.#dismissed.clear();
+    for (const id of fold.dismissed) this.#dismissed.add(id);
+    this.#settledAt = fold.settledAt;
+    this.#moveStartedAt = fold.moveStartedAt;
+    this.#pendingPresses.white = fold.pendingPresses.white;
+    this.#pendingPresses.black = fold.pendingPresses.black;
+    this.#unseenPresses = fold.unseenPresses;
+    this.#unreachableSince = fold.unreachableSince;
   }
 
   /** When the side to move began its move (pauses excluded): virtual players think from here. */
@@ -284,14 +344,16 @@ export class Board {
   /**
    * What needs the arbiter now: the engine's alerts and the device's notices, minus what is settled:
    * dismissed by the arbiter, a late player who has since arrived, move counts that agree again,
-   * anything before a recorded result.
-   * (A flag fall that ended the game stays until the arbiter dismisses it.)
+   * anything before a recorded result, and once the game is finished whatever was about the game in
+   * play (AFTER_THE_GAME: a flag fall that ended the game stays until the arbiter dismisses it).
    */
   attention(): Attention[] {
     const s = this.state;
     const list: Attention[] = [];
+    const finished = s.status === 'finished';
     for (const a of s.alerts) {
       if (a.code === 'ignored-event') continue;
+      if (finished && !AFTER_THE_GAME.includes(a.code)) continue;
       if (a.code === 'late-player' && a.side && s.arrived[a.side] && s.defaultTimeExpiredAt === undefined) continue;
       // A board reports a move when its press confirms it: the counts agree again once it has.
       if (a.code === 'move-count-mismatch' && a.side && s.presses[a.side] === s.moves[a.side]) continue;
@@ -308,7 +370,7 @@ export class Board {
         message: a.code === 'presses-missed' ? this.#missing(a.message) : a.message,
       });
     }
-    list.push(...this.#notes.values());
+    for (const a of this.#notes.values()) if (!finished || AFTER_THE_GAME.includes(a.code)) list.push(a);
     // An alert is a condition, not a history: a newer one of the same kind and side supersedes the older.
     const latest = new Map<string, Attention>();
     for (const a of list) {

@@ -20,12 +20,14 @@ import {
   samePlacement,
 } from '../../clock-engine/index.ts';
 import type { ClockDevice, DeviceMessage, DeviceOrigin } from '../../device-bridge/index.ts';
-import type { Attention } from '../contract/index.ts';
+import type { Attention, ConsoleIncident, ConsoleStatus, HostCommandOutcome, JournalHealth } from '../contract/index.ts';
 import { Board } from './board.ts';
+import { encodeSnapshot, SNAPSHOT_EVERY, usableSnapshots, type BoardSnapshot } from './board-snapshot.ts';
 import { eventLogic, gameSystemId, roundPhase, roundSystemId, sectionSystemId } from './event-actor.ts';
 import type { ConsoleNote, EntryPlace, Journal, JournalEntry, JournalRecord } from '../journal/index.ts';
+import { JournalUnavailable } from '../journal/index.ts';
 import type { ArbiterCommand, BoardView, RoundView } from '../contract/index.ts';
-import { MAIN, checkRound, pgnTimeControl, type Round } from '../contract/index.ts';
+import { MAIN, checkRound, kindOf, pgnTimeControl, type Round } from '../contract/index.ts';
 import { refusal, ruleRefusal, type Refusal, type RefusalCode } from '../contract/index.ts';
 import { tableGroupSize, type RoundActorEvent, type RoundBoardInput, type RoundPhase } from './round-actor.ts';
 import type { HallClock } from './time.ts';
@@ -38,8 +40,11 @@ export interface HallChange {
   readonly round: boolean;
 }
 
-/** A command carried out (journaled at `journalSeq`) or refused, with the refusal's code (refusal.ts). */
-export type CommandOutcome = { readonly ok: true; readonly journalSeq: number } | Refusal;
+/**
+ * A command carried out (journaled at `journalSeq`) or refused, with the refusal's code (refusal.ts);
+ * `hosts`: a round-wide command on the bus, what each hall host did (docs/hall.md).
+ */
+export type CommandOutcome = { readonly ok: true; readonly journalSeq: number; readonly hosts?: readonly HostCommandOutcome[] } | Refusal;
 
 /**
  * Who gives a command: an arbiter at the console (his name to show, the id of his credential to journal:
@@ -66,6 +71,8 @@ export interface HallOptions {
    * hundreds of ms. A smaller round goes in one turn, as before.
    */
   readonly chunk?: number;
+  /** Board snapshots (board-snapshot.ts): read at start and written as games go on (default); false: every entry folded. */
+  readonly snapshots?: boolean;
 }
 
 /** Which hall host runs a board, and whether it is heard (a console on the bus). */
@@ -73,6 +80,9 @@ export interface BoardHost {
   readonly id: string;
   readonly reachable: boolean;
 }
+
+/** The console's incidents kept for the page (the latest). */
+const MAX_INCIDENTS = 10;
 
 export class PlayingHall {
   /** The boards on the hall's tables now, by hall board number: each section's seated round. */
@@ -101,13 +111,31 @@ export class PlayingHall {
   /** The parts of a seat or a start still to come, each a turn later (cleared by `stop`). */
   readonly #parts = new Set<NodeJS.Immediate>();
   #stopped = false;
+  /** Each seated game's `seat` record (its seq), which its snapshots name. */
+  readonly #gameSeat = new Map<string, number>();
+  /** Each board's entries since its last snapshot. */
+  readonly #sinceSnapshot = new Map<string, number>();
+  readonly #snapshots: boolean;
+  /** While the journal is replayed from snapshots: those not yet taken by the game they belong to. */
+  #restoring: Map<string, BoardSnapshot> | undefined;
   #live = false;
   /** A seated round took boards with open alerts off the tables: the queue changed with no board of it told. */
   #attentionDropped = false;
   /** Within `batch`: what changed so far, told at its end. */
   #pending: { boards: Set<string>; key: boolean; round: boolean; told: boolean } | undefined;
+  /**
+   * What the devices told while the journal could not write, in order: journaled (then applied) first
+   * when it writes again, before anything else. Nothing of it is applied or acknowledged before.
+   */
+  readonly #held: JournalRecord[] = [];
+  /** The journal's failures and recoveries, the latest first (console-wide, in memory). */
+  #incidents: ConsoleIncident[] = [];
+  #consoleChanged = false;
+  readonly #unsubscribeJournal: () => void;
   /** A console on the bus: the hall host of each board (shown with the board). */
   hostOf: ((board: string) => BoardHost | undefined) | undefined;
+  /** A console on the bus: a board's commands whose outcome on its host is not known yet, as queue items (`touch` tells of a change). */
+  pendingOn: ((board: string) => readonly Attention[]) | undefined;
 
   /** `sections`: the event's sections, whose rounds the journal's `seat` records put on the boards. */
   constructor(
@@ -118,16 +146,18 @@ export class PlayingHall {
   ) {
     this.#owns = options.owns ?? (() => true);
     this.#chunk = options.chunk ?? 100;
-    for (const entry of journal.entries()) this.#apply(entry.record, entry.seq);
+    this.#snapshots = options.snapshots ?? true;
+    this.#replay();
     // Host-driven clocks: the running clock kept running while the console was down (docs/console.md).
     const lastAt = journal.lastAt();
     const now = source.now();
     if (now > lastAt) {
-      for (const board of this.boards.values()) {
-        if (board.state.status === 'running' && this.#owns(board.id))
-          this.record({ kind: 'note', board: board.id, note: { type: 'downtime', at: now, lastAt } });
-      }
+      // One transaction for them all (1,000 commits took a tenth of a restart at 1,000 boards).
+      const running = [...this.boards.values()].filter((board) => board.state.status === 'running' && this.#owns(board.id));
+      if (running.length > 0) this.recordBatch(running.map((board) => ({ kind: 'note', board: board.id, note: { type: 'downtime', at: now, lastAt } })));
     }
+    // Boards whose snapshots lag far behind (none yet: the first start of this code on the journal) get one now.
+    this.#writeSnapshots([...this.boards.values()].filter((b) => (this.#sinceSnapshot.get(b.id) ?? 0) >= SNAPSHOT_EVERY));
     for (const id of this.boards.keys()) this.#attentionKeys.set(id, this.#attentionSignature(id));
     // The journal is replayed: restore each board's actor from its fold state (XState does not restore
     // delayed events from a snapshot, statelyai/xstate#5331), all on the hall's one clock.
@@ -140,6 +170,62 @@ export class PlayingHall {
     this.#live = true;
     for (const seated of this.#seated.values()) this.#openRound(seated);
     for (const [section, startAt] of this.#startAt) if (startAt <= source.now()) this.#startDue(section, startAt);
+    this.#unsubscribeJournal = journal.onHealth((health) => this.#journalHealth(health));
+  }
+
+  /**
+   * Folds the journal: each board from its latest usable snapshot and its entries after it, the rest
+   * entry by entry. A snapshot whose game the journal does not seat (it cannot be trusted, and its
+   * board's entries were skipped) sends the hall back to folding every entry, without snapshots.
+   */
+  #replay(): void {
+    const usable = this.#snapshots ? usableSnapshots(this.journal) : new Map<string, BoardSnapshot>();
+    if (usable.size > 0) {
+      // The journal's last entries may all be in snapshots: the hall stands at the latest of them.
+      const latest = Math.max(...[...usable.values()].map((s) => s.seq));
+      this.#restoring = usable;
+      for (const entry of this.journal.entriesAfterSnapshots(new Map([...usable].map(([board, s]) => [board, s.seq])))) this.#apply(entry.record, entry.seq);
+      this.#restoring = undefined;
+      if (usable.size === 0) {
+        this.version = Math.max(this.version, latest);
+        return;
+      }
+      this.journal.snapshots.clear();
+      this.#forget();
+    }
+    for (const entry of this.journal.entries()) this.#apply(entry.record, entry.seq);
+  }
+
+  /** Back to an empty hall (before a replay starts again). */
+  #forget(): void {
+    for (const map of [
+      this.boards,
+      this.#seated,
+      this.#connections,
+      this.#sectionBoards,
+      this.#startAt,
+      this.#boardVersion,
+      this.#sectionBoard,
+      this.#gameSeat,
+      this.#sinceSnapshot,
+    ])
+      map.clear();
+    this.version = 0;
+  }
+
+  /** Writes the boards' snapshots as of now (the hall's last applied entry); a failure only leaves the older ones. */
+  #writeSnapshots(boards: readonly Board[]): void {
+    if (!this.#snapshots) return;
+    const stored = boards.flatMap((b) => {
+      const seat = this.#gameSeat.get(b.id);
+      return seat === undefined ? [] : [encodeSnapshot(b, seat, this.version, this.#boardVersion.get(b.id) ?? 0)];
+    });
+    try {
+      this.journal.snapshots.put(stored);
+      for (const b of boards) this.#sinceSnapshot.set(b.id, 0);
+    } catch {
+      // A snapshot is a cache: the entries are journaled, and a restart folds what no snapshot holds.
+    }
   }
 
   /** The hall as a journal left it: its event's sections, every seated round replayed. */
@@ -209,6 +295,7 @@ export class PlayingHall {
     this.#stopped = true;
     for (const part of this.#parts) clearImmediate(part);
     this.#parts.clear();
+    this.#unsubscribeJournal();
     this.#actor.stop();
   }
 
@@ -267,7 +354,7 @@ export class PlayingHall {
     return { ok: true, journalSeq: this.record({ kind: 'seat', at: this.source.now(), round: checkRound(round) }) };
   }
 
-  #seatApply(round: Round): void {
+  #seatApply(round: Round, seq: number): void {
     const section = round.section ?? MAIN;
     const previous = this.#seated.get(section);
     for (const board of this.#boardsOf(section)) {
@@ -298,6 +385,17 @@ export class PlayingHall {
       }
       this.boards.set(info.id, board);
       this.#sectionBoard.set(info.id, k + 1);
+      this.#gameSeat.set(info.id, seq);
+      this.#sinceSnapshot.delete(info.id);
+      const snapshot = this.#restoring?.get(info.id);
+      if (snapshot?.seatSeq === seq) {
+        this.#restoring!.delete(info.id);
+        board.restore(snapshot.fold);
+        // The board's connection is its hall board's last journaled one (the snapshot skipped that note).
+        const connection = snapshot.fold.connection;
+        if (connection) this.#connections.set(info.id, { type: 'connection', at: connection.at, state: connection.state, detail: connection.detail });
+        this.#boardVersion.set(info.id, snapshot.boardVersion);
+      }
       return board;
     });
     this.#sectionBoards.set(section, seated);
@@ -377,7 +475,8 @@ export class PlayingHall {
   #deadline(board: Board, at: number): void {
     if (this.boards.get(board.id) !== board || !this.#owns(board.id) || noDeadlineBy(board.config, board.state, at)) return;
     const emitted = advanceTo(board.config, board.state, at).emitted;
-    if (emitted.length > 0) this.#recordAll(emitted.map((e) => clock(board.id, e)));
+    // A journal that cannot write: the deadline is journaled when it writes again (#journalBack).
+    if (emitted.length > 0) this.#recordUnlessFailing(emitted.map((e) => clock(board.id, e)));
   }
 
   /**
@@ -389,7 +488,8 @@ export class PlayingHall {
     const round = this.#seated.get(section);
     const waiting = this.#boardsOf(section).filter((b) => b.state.status === 'waiting' && this.#owns(b.id));
     if (waiting.length === 0) return this.#followPhase(section);
-    this.#recordAll(waiting.slice(0, this.#chunk).map((b) => clock(b.id, { type: 'start', at, by: { kind: 'system' } })));
+    // A journal that cannot write: no part now, and none after; `#journalBack` starts the rest at `at`.
+    if (!this.#recordUnlessFailing(waiting.slice(0, this.#chunk).map((b) => clock(b.id, { type: 'start', at, by: { kind: 'system' } })))) return;
     if (waiting.length > this.#chunk) this.#nextTurn(() => this.#seated.get(section) === round && this.#startDue(section, at));
   }
 
@@ -482,7 +582,16 @@ export class PlayingHall {
    * before it (`applyClockEvent(...).emitted`, which replay would otherwise recompute unjournaled), then
    * applies them in that order.
    */
-  #recordAll(batch: readonly JournalRecord[]): number {
+  #recordAll(batch: readonly JournalRecord[], heldBack = false): number {
+    // While the journal fails nothing is tried but its own probe: the first write that goes through
+    // must be what the devices told meanwhile (#journalBack), in the order they told it.
+    const health = this.journal.health;
+    if (!heldBack && (health.state === 'failing' || this.#held.length > 0))
+      throw new JournalUnavailable(
+        health.state === 'failing' ? health.code : 'held',
+        health.state === 'failing' ? health.since : Date.now(),
+        'writes wait for the journal to write again',
+      );
     const records: JournalRecord[] = [];
     // The state after each clock record, folded here once and handed to its board when it is applied.
     const folded: (GameState | undefined)[] = [];
@@ -544,7 +653,7 @@ export class PlayingHall {
       return;
     }
     if (record.kind === 'seat') {
-      this.#seatApply(record.round);
+      this.#seatApply(record.round, seq);
       return;
     }
     if (record.kind === 'tournament' || record.kind === 'staff') return; // the desk and the team apply their own records
@@ -554,6 +663,9 @@ export class PlayingHall {
     if (record.kind === 'clock') board.applyClock(record.event, folded);
     else board.applyNote(record.note);
     this.#boardVersion.set(board.id, seq);
+    const since = (this.#sinceSnapshot.get(board.id) ?? 0) + 1;
+    this.#sinceSnapshot.set(board.id, since);
+    if (this.#live && since >= SNAPSHOT_EVERY) this.#writeSnapshots([board]);
   }
 
   #afterChange(boards: readonly string[], key: boolean, round: boolean): void {
@@ -565,8 +677,9 @@ export class PlayingHall {
       return;
     }
     const now = this.source.now();
-    let attention = this.#attentionDropped;
+    let attention = this.#attentionDropped || this.#consoleChanged;
     this.#attentionDropped = false;
+    this.#consoleChanged = false;
     for (const id of new Set(boards)) {
       const signature = this.#attentionSignature(id);
       if (signature !== this.#attentionKeys.get(id)) attention = true;
@@ -582,13 +695,15 @@ export class PlayingHall {
   }
 
   #attentionSignature(board: string): string {
-    return (
-      this.boards
-        .get(board)
-        ?.attention()
-        .map((a) => a.id)
-        .join('|') ?? ''
-    );
+    return this.#boardAttention(board)
+      .map((a) => a.id)
+      .join('|');
+  }
+
+  #boardAttention(board: string): Attention[] {
+    const own = this.boards.get(board)?.attention() ?? [];
+    const pending = this.pendingOn?.(board);
+    return pending && pending.length > 0 ? [...own, ...pending] : own;
   }
 
   /** An event's hall boards (every section's), known before any round is seated on them: a device may wait there. */
@@ -613,18 +728,105 @@ export class PlayingHall {
     const now = this.source.now();
     switch (message.type) {
       case 'clockEvent':
-        this.record(clock(board, message.event, message.origin));
-        break;
+        return this.#recordOrHold(clock(board, message.event, message.origin));
       case 'connection':
-        this.record({ kind: 'note', board, note: { type: 'connection', at: now, state: message.state, detail: message.detail } });
-        break;
+        return this.#recordOrHold({ kind: 'note', board, note: { type: 'connection', at: now, state: message.state, detail: message.detail } });
       case 'arbiterCall':
-        this.record({ kind: 'note', board, note: { type: 'arbiterCall', at: message.at, detail: message.detail } });
-        break;
+        return this.#recordOrHold({ kind: 'note', board, note: { type: 'arbiterCall', at: message.at, detail: message.detail } });
       case 'inputError':
-        this.record({ kind: 'note', board, note: { type: 'inputError', at: message.at, detail: message.detail, count: message.count } });
-        break;
+        return this.#recordOrHold({ kind: 'note', board, note: { type: 'inputError', at: message.at, detail: message.detail, count: message.count } });
     }
+  }
+
+  /**
+   * A device's message happened on the board whatever the disk does: while the journal cannot write it
+   * is held, in order, and journaled when it writes again. A device is never told its message failed
+   * (a DGT board's press that the console dropped would leave board and clock out of step for good).
+   */
+  #recordOrHold(record: JournalRecord): void {
+    if (this.#held.length > 0 || this.journal.health.state === 'failing') {
+      this.#held.push(record);
+      return;
+    }
+    try {
+      this.record(record);
+    } catch (err) {
+      if (!(err instanceof JournalUnavailable)) throw err;
+      this.#held.push(record);
+    }
+  }
+
+  /**
+   * Journals what the hall's own clock made due; nothing while the journal fails (`#journalBack` catches up).
+   * Whether it was journaled.
+   */
+  #recordUnlessFailing(records: readonly JournalRecord[]): boolean {
+    if (this.#held.length > 0 || this.journal.health.state === 'failing') return false;
+    try {
+      this.#recordAll(records);
+      return true;
+    } catch (err) {
+      if (!(err instanceof JournalUnavailable)) throw err;
+      return false;
+    }
+  }
+
+  #journalHealth(health: JournalHealth): void {
+    if (health.state === 'failing') {
+      this.#incident({
+        code: 'journal-failing',
+        wallMs: health.since,
+        message: `the journal cannot write (${health.code}${health.code.startsWith('SQLITE_FULL') ? ': the disk is full' : ''}): commands are refused, devices are held in memory`,
+      });
+      this.#afterChange([], true, false);
+      return;
+    }
+    this.#journalBack();
+  }
+
+  /**
+   * The journal writes again: what the devices told meanwhile first (in order, one transaction), then
+   * the deadlines and scheduled starts the hall's clock passed meanwhile, each at its own instant; every
+   * board is told, so virtual players and the simulated arbiter go on by themselves.
+   */
+  #journalBack(): void {
+    const failedAt = this.#incidents.find((i) => i.code === 'journal-failing')?.wallMs;
+    const held = this.#held.splice(0);
+    if (held.length > 0) {
+      try {
+        this.#recordAll(held, true);
+      } catch (err) {
+        this.#held.unshift(...held);
+        if (err instanceof JournalUnavailable) return;
+        throw err;
+      }
+    }
+    const now = this.source.now();
+    for (const board of this.boards.values()) if (this.#owns(board.id) && board.state.status === 'running') this.#deadline(board, now);
+    for (const [section, startAt] of this.#startAt) if (startAt <= now) this.#startDue(section, startAt);
+    const wallMs = Date.now();
+    const after = failedAt === undefined ? '' : ` after ${Math.round((wallMs - failedAt) / 1000)} s`;
+    this.#incident({
+      code: 'journal-recovered',
+      wallMs,
+      message: `the journal writes again${after}; ${held.length} device event${held.length === 1 ? '' : 's'} held meanwhile journaled`,
+    });
+    this.#afterChange([...this.boards.keys()], true, false);
+  }
+
+  #incident(incident: Omit<ConsoleIncident, 'id'>): void {
+    this.#incidents = [{ id: `${incident.code}-${incident.wallMs}`, ...incident }, ...this.#incidents].slice(0, MAX_INCIDENTS);
+    this.#consoleChanged = true;
+  }
+
+  /** The journal's health and what the console went through, for the page's banner and queue. */
+  consoleStatus(): ConsoleStatus {
+    return { journal: this.journal.health, incidents: this.#incidents };
+  }
+
+  /** Device messages waiting for the journal (tests, /health). */
+  get held(): number {
+    return this.#held.length;
   }
 
   /** Checks an arbiter command, journals it, applies it. Refusals journal nothing. */
@@ -673,6 +875,15 @@ export class PlayingHall {
         const alert = this.attention().find((a) => a.id === command.alertId);
         if (!alert) return refuse('unknown-alert', `no open alert '${command.alertId}'`);
         return { ok: true, journalSeq: this.record({ kind: 'note', board: alert.board, note: { type: 'dismiss', at, alertId: alert.id } }) };
+      }
+      case 'dismissKind': {
+        // One dismissal an item, as a single Dismiss journals it, in one transaction; a hall host dismisses its own boards'.
+        const items = this.attention().filter((a) => kindOf(a) === command.kind && this.#owns(a.board));
+        if (items.length === 0) return refuse('nothing-to-do', `no open item of the kind '${command.kind}'`);
+        return {
+          ok: true,
+          journalSeq: this.#recordAll(items.map((a) => ({ kind: 'note', board: a.board, note: { type: 'dismiss', at, alertId: a.id } }))),
+        };
       }
       default:
         break;
@@ -831,7 +1042,7 @@ export class PlayingHall {
   }
 
   attention(): Attention[] {
-    return [...this.boards.values()].flatMap((b) => b.attention()).sort((a, b) => a.at - b.at);
+    return [...this.boards.keys()].flatMap((b) => this.#boardAttention(b)).sort((a, b) => a.at - b.at);
   }
 
   view(id: string): BoardView | undefined {

@@ -8,7 +8,8 @@
 // writer finds every frame copied), so under steady play it only grew (903 MB beside a 69 MB database).
 // Once it passes `walLimitBytes` the thread runs a TRUNCATE checkpoint: it copies the few frames the last
 // passive one left and empties the file, holding writers off for those milliseconds only; it waits at
-// most 50 ms for a reader and otherwise tries again on the next tick.
+// most 50 ms for a reader and otherwise tries again on the next tick. A checkpoint the disk refuses (full,
+// an I/O error) is tried again on the next tick too: the thread keeps the journal through a full disk.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
@@ -30,6 +31,8 @@ parentPort.on('message', (m) => {
     const journal = journals.get(m.id);
     journals.delete(m.id);
     if (journal) journal.db.close();
+    Atomics.store(m.closed, 0, 1);
+    Atomics.notify(m.closed, 0);
   }
 });
 setInterval(() => {
@@ -38,7 +41,11 @@ setInterval(() => {
       db.pragma('wal_checkpoint(PASSIVE)');
       if ((statSync(wal, { throwIfNoEntry: false })?.size ?? 0) > limit) db.pragma('wal_checkpoint(TRUNCATE)');
     }
-    catch (err) { journals.delete(id); try { db.close(); } catch {} parentPort.postMessage({ type: 'refused', id, reason: String(err && err.message || err) }); }
+    catch (err) {
+      // A full disk or an I/O error is the disk's trouble, not the thread's: the next tick tries again.
+      if (/^SQLITE_(FULL|IOERR|BUSY|LOCKED|PROTOCOL)/.test(String(err && err.code))) continue;
+      journals.delete(id); try { db.close(); } catch {} parentPort.postMessage({ type: 'refused', id, reason: String(err && err.message || err) });
+    }
   }
 }, workerData.everyMs);
 `;
@@ -49,6 +56,8 @@ type ThreadMessage = { readonly type: 'refused'; readonly id: number; readonly r
 type Fallback = () => void;
 
 let thread: Worker | undefined;
+/** How long a journal's close waits for the thread to close its connection (a tick's checkpoint, at most). */
+const REMOVE_WAIT_MS = 1_000;
 let nextId = 1;
 const fallbacks = new Map<number, Fallback>();
 
@@ -85,6 +94,12 @@ export function checkpointOffLoop(file: string, fallback: Fallback, walLimitByte
   thread.postMessage({ type: 'add', id, file, walLimitBytes });
   return () => {
     fallbacks.delete(id);
-    thread?.postMessage({ type: 'remove', id });
+    if (!thread) return;
+    // The thread's connection closes before the journal's own, so that the journal's close is the last
+    // one and takes the WAL and its index with it: a data directory removed right after a stop had a
+    // file appear in it (the thread's late close checkpointing a WAL already unlinked).
+    const closed = new Int32Array(new SharedArrayBuffer(4));
+    thread.postMessage({ type: 'remove', id, closed });
+    Atomics.wait(closed, 0, 0, REMOVE_WAIT_MS);
   };
 }

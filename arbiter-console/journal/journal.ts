@@ -6,9 +6,10 @@
 // checked with zod when it is read back (journal-schema.ts): a damaged journal is refused, naming the entry.
 import Database from 'better-sqlite3';
 import type { ZeitnotEvent } from '../../tournament/index.ts';
+import { BoardSnapshotStore, uncoveredRows, type Covered } from './board-snapshots.ts';
 import { checkpointOffLoop } from './journal-checkpoint.ts';
 import { parseJournalRecord, parseMeta, type JournalRecord } from './journal-schema.ts';
-import type { Round } from '../contract/index.ts';
+import type { JournalHealth, Round } from '../contract/index.ts';
 import { checkRound } from '../contract/index.ts';
 
 export type { ConsoleNote, JournalRecord } from './journal-schema.ts';
@@ -60,6 +61,29 @@ export class JournalError extends Error {
   }
 }
 
+/**
+ * A write the journal could not make (the disk full, an I/O error, the file gone read-only): nothing of
+ * it is in the journal. `code` is SQLite's. Code decides on the class, never on the message.
+ */
+export class JournalUnavailable extends Error {
+  constructor(
+    readonly code: string,
+    readonly since: number,
+    cause: unknown,
+  ) {
+    super(`the journal cannot write (${code}: ${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+    this.name = 'JournalUnavailable';
+  }
+}
+
+/** SQLite's codes for a file that cannot be written now (rather than a write that is wrong): the disk, not the caller. */
+const UNAVAILABLE = /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|BUSY|LOCKED|PROTOCOL|NOLFS)/;
+
+const sqliteCode = (err: unknown): string | undefined => (err instanceof Database.SqliteError && UNAVAILABLE.test(err.code) ? err.code : undefined);
+
+/** How often a failing journal tries a write of its own, so that it notices the disk is back with nothing else writing. */
+const PROBE_MS = 1_000;
+
 interface Row {
   seq: number;
   source: string | null;
@@ -81,6 +105,11 @@ export class Journal {
   /** The sourceSeq of this journal's last own entry (copied entries of other sources are not counted). */
   #lastOwn: number;
   readonly #stopCheckpoints: () => void;
+  #health: JournalHealth = { state: 'ok' };
+  readonly #healthListeners = new Set<(health: JournalHealth) => void>();
+  #probe: ReturnType<typeof setInterval> | undefined;
+  /** The boards' snapshots beside the entries (board-snapshots.ts): a cache a restart may use, never a fact. */
+  readonly snapshots: BoardSnapshotStore;
 
   constructor(
     readonly file: string,
@@ -124,6 +153,11 @@ export class Journal {
     }
     this.#db.exec('CREATE INDEX IF NOT EXISTS entries_place ON entries (section, round)');
     this.#db.exec('CREATE INDEX IF NOT EXISTS entries_source ON entries (source, source_seq)');
+    // A restart reads the last instant journaled (lastAt), the desks' and the team's records (by kind) and
+    // each board's entries after its snapshot (by board): look-ups, not scans of the whole event.
+    this.#db.exec('CREATE INDEX IF NOT EXISTS entries_at ON entries (at)');
+    this.#db.exec('CREATE INDEX IF NOT EXISTS entries_kind ON entries (kind)');
+    this.#db.exec('CREATE INDEX IF NOT EXISTS entries_board ON entries (board)');
     this.#insert = this.#db.prepare(
       'INSERT INTO entries (source, source_seq, wall_ms, section, round, board, kind, at, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -131,11 +165,14 @@ export class Journal {
     this.#ownAfter = this.#db.prepare(
       'SELECT seq, source, source_seq, wall_ms, section, round, body FROM entries WHERE (source = ? OR source IS NULL) AND COALESCE(source_seq, seq) > ? ORDER BY seq LIMIT ?',
     );
+    this.snapshots = new BoardSnapshotStore(this.#db);
     this.#noteGet = this.#db.prepare('SELECT value FROM meta WHERE key = ?');
     this.#noteSet = this.#db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
-    this.#lastOwn =
-      (this.#db.prepare('SELECT MAX(COALESCE(source_seq, seq)) AS n FROM entries WHERE source = ? OR source IS NULL').get(source) as { n: number | null }).n ??
-      0;
+    // Two look-ups on entries_source (own entries carry their source_seq; entries of journals before
+    // sources have neither column), not a scan of every entry.
+    const own = this.#db.prepare('SELECT MAX(source_seq) AS n FROM entries WHERE source = ?').get(source) as { n: number | null };
+    const unnamed = this.#db.prepare('SELECT MAX(seq) AS n FROM entries WHERE source IS NULL').get() as { n: number | null };
+    this.#lastOwn = Math.max(own.n ?? 0, unnamed.n ?? 0);
   }
 
   meta(): JournalMeta | undefined {
@@ -146,11 +183,69 @@ export class Journal {
   }
 
   setMeta(meta: JournalMeta): void {
-    this.#db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('console', ?)").run(JSON.stringify(meta));
+    this.#write(() => this.#db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('console', ?)").run(JSON.stringify(meta)));
+  }
+
+  /** Whether writes go through; 'failing' from the first refused write until one goes through again. */
+  get health(): JournalHealth {
+    return this.#health;
+  }
+
+  /** Told each time the health changes (failing, then ok again); returns the unsubscribe. */
+  onHealth(listener: (health: JournalHealth) => void): () => void {
+    this.#healthListeners.add(listener);
+    return () => this.#healthListeners.delete(listener);
+  }
+
+  /**
+   * Runs one write (or a whole transaction): a write the disk refuses marks the journal failing and
+   * throws JournalUnavailable; the first that goes through after that marks it ok again. Nested in a
+   * transaction, the transaction's own call decides.
+   */
+  #write<T>(work: () => T): T {
+    if (this.#db.inTransaction) return work();
+    let done: T;
+    try {
+      done = work();
+    } catch (err) {
+      const code = sqliteCode(err);
+      if (code === undefined) throw err;
+      const since = this.#health.state === 'failing' ? this.#health.since : Date.now();
+      if (this.#health.state === 'ok') this.#setHealth({ state: 'failing', code, since });
+      throw new JournalUnavailable(code, since, err);
+    }
+    if (this.#health.state === 'failing') this.#setHealth({ state: 'ok' });
+    return done;
+  }
+
+  #setHealth(health: JournalHealth): void {
+    this.#health = health;
+    clearInterval(this.#probe);
+    this.#probe = undefined;
+    if (health.state === 'failing') {
+      // Nothing else may write while the journal fails (the hall holds what happens, the server refuses
+      // commands): this write is how the journal learns the disk is back.
+      this.#probe = setInterval(() => this.probe(), PROBE_MS);
+      this.#probe.unref();
+    }
+    for (const listener of this.#healthListeners) listener(health);
+  }
+
+  /** One small write (a note beside the entries): ok again when it goes through. */
+  probe(): void {
+    try {
+      this.#write(() => this.#noteSet.run('note:journal-probe', String(Date.now())));
+    } catch (err) {
+      if (!(err instanceof JournalUnavailable)) throw err;
+    }
   }
 
   /** Appends durably; returns the entry's sequence number. */
   append(record: JournalRecord, wallMs = Date.now(), place: EntryPlace = {}): number {
+    return this.#write(() => this.#appendRow(record, wallMs, place));
+  }
+
+  #appendRow(record: JournalRecord, wallMs: number, place: EntryPlace): number {
     const section =
       place.section ?? (record.kind === 'tournament' || record.kind === 'seat' ? (record.kind === 'seat' ? record.round.section : record.section) : undefined);
     const round = place.round ?? (record.kind === 'seat' ? record.round.round : undefined);
@@ -164,7 +259,7 @@ export class Journal {
   /** Copies another journal's entry (a hall host's or another console's, read from the bus); returns its sequence number here. */
   copy(entry: Omit<JournalEntry, 'seq'>): number {
     if (entry.source === this.source) throw new Error(`journal ${this.file}: an entry of its own source '${this.source}' cannot be copied in`);
-    return this.#insertRow(entry.source, entry.sourceSeq, entry.wallMs, entry.section, entry.round, entry.record);
+    return this.#write(() => this.#insertRow(entry.source, entry.sourceSeq, entry.wallMs, entry.section, entry.round, entry.record));
   }
 
   /**
@@ -173,7 +268,7 @@ export class Journal {
    */
   recover(entry: Omit<JournalEntry, 'seq'>): number | undefined {
     if (entry.source !== this.source || entry.sourceSeq !== this.#lastOwn + 1) return undefined;
-    const seq = this.#insertRow(entry.source, entry.sourceSeq, entry.wallMs, entry.section, entry.round, entry.record);
+    const seq = this.#write(() => this.#insertRow(entry.source, entry.sourceSeq, entry.wallMs, entry.section, entry.round, entry.record));
     this.#lastOwn = entry.sourceSeq;
     return seq;
   }
@@ -209,14 +304,14 @@ export class Journal {
   }
 
   setNote(key: string, value: string): void {
-    this.#noteSet.run(`note:${key}`, value);
+    this.#write(() => this.#noteSet.run(`note:${key}`, value));
   }
 
   /** Runs `work` in one transaction (one sync for a batch of entries read from the bus): all or none. */
   transaction<T>(work: () => T): T {
     const lastOwn = this.#lastOwn;
     try {
-      return this.#db.transaction(work)();
+      return this.#write(() => this.#db.transaction(work)());
     } catch (err) {
       this.#lastOwn = lastOwn;
       throw err;
@@ -243,6 +338,12 @@ export class Journal {
     const rows = this.#db
       .prepare(`SELECT seq, source, source_seq, wall_ms, section, round, body FROM entries WHERE ${where.join(' AND ')} ORDER BY seq`)
       .iterate(...args) as IterableIterator<Row>;
+    for (const row of rows) yield this.#entry(row);
+  }
+
+  /** Entries in order, each checked, but a covered board's up to its snapshot's seq (a restart from snapshots). */
+  *entriesAfterSnapshots(covered: Covered): Generator<JournalEntry> {
+    const rows = uncoveredRows(this.#db, covered) as IterableIterator<Row>;
     for (const row of rows) yield this.#entry(row);
   }
 
@@ -278,6 +379,8 @@ export class Journal {
   }
 
   close(): void {
+    clearInterval(this.#probe);
+    this.#probe = undefined;
     this.#stopCheckpoints();
     this.#db.close();
   }

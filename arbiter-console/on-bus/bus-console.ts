@@ -1,9 +1,9 @@
 // A console on the bus (docs/hall.md): it opens the event on the stream (or finds it opened), rebuilds
 // the event from the stream into its journal, publishes its own records (seats, starts, the desk, the
 // team), hears every hall host's heartbeat, and carries an arbiter's board command to the host that
-// runs the board, acknowledging it once that host has journaled it.
+// runs the board (command-courier.ts), telling the arbiter what became of it: carried out once that
+// host has journaled it, refused, not carried out, or unknown until the host answers.
 import {
-  ask,
   connectBus,
   ensureEventStream,
   eventSubjects,
@@ -14,16 +14,18 @@ import {
   type BusOptions,
   type HostSeen,
   type Outbox,
+  inboxPrefix,
 } from '../../bus/index.ts';
 import type { ZeitnotEvent } from '../../tournament/index.ts';
 import { DeskGate, type DeskStats } from './bus-desk.ts';
-import { hostAnswerSchema, openEvent, publishJournal, readIntoJournal, sameEvent, type HallReader, type Opening } from './hall-bus.ts';
-import { actingAs, type CommandBy, type CommandOutcome, type PlayingHall } from '../hall/index.ts';
+import { CommandCourier, type Delivery, type Settled } from './command-courier.ts';
+import { openEvent, publishJournal, readIntoJournal, sameEvent, type HallReader, type Opening } from './hall-bus.ts';
+import { type CommandBy, type CommandOutcome, type PlayingHall } from '../hall/index.ts';
 import type { Journal, JournalMeta } from '../journal/index.ts';
 import type { ArbiterCommand, TournamentCommand } from '../contract/index.ts';
 import type { TournamentDesk } from '../desk/index.ts';
 import type { TournamentRecord } from '../contract/index.ts';
-import { refusal, type Refusal } from '../contract/index.ts';
+import { refusal, type HostCommandOutcome, type Refusal } from '../contract/index.ts';
 
 export interface ConsoleBusOptions {
   readonly bus: BusOptions;
@@ -31,7 +33,7 @@ export interface ConsoleBusOptions {
   readonly consoleId: string;
   /** A host not heard for this long is "unreachable" (default 3 s; heartbeats come every second). */
   readonly unreachableAfterMs?: number;
-  /** How long a command waits for its host's answer (default 5 s). */
+  /** From sending a command to its deadline (default 5 s): a host never carries it out later. */
   readonly commandTimeoutMs?: number;
 }
 
@@ -42,8 +44,12 @@ export interface ConsoleOnBus {
   attach(hall: PlayingHall, desks: ReadonlyMap<string, TournamentDesk>): void;
   /** Carries out a desk command through the stream, ordered with every other console's (bus-desk.ts). */
   deskCommand(desk: TournamentDesk, command: TournamentCommand, arbiter: CommandBy): Promise<CommandOutcome>;
-  /** Carries a board command (or one for every board) to the hosts; undefined: not theirs (startAll). */
-  route(command: ArbiterCommand, arbiter: CommandBy): Promise<CommandOutcome> | undefined;
+  /**
+   * Carries a board command (or one for every board) to the hosts; undefined: not theirs (startAll).
+   * An answer `outcome-unknown` (a host silent past the deadline) is followed by `resolved` with the
+   * outcome once the host answers (docs/hall.md, "What a command's answer means").
+   */
+  route(command: ArbiterCommand, arbiter: CommandBy, resolved?: (outcome: CommandOutcome) => void): Promise<CommandOutcome> | undefined;
   /** Every host heard, with its boards and whether it is heard now. */
   hosts(): ReadonlyMap<string, HostSeen>;
   /**
@@ -73,6 +79,9 @@ export interface BusHealth {
   readonly desk: DeskStats;
 }
 
+/** A host's clock this far ahead of the console's is told (commands' deadlines are wall-clock times). */
+const CLOCK_AHEAD_WARN_MS = 1_000;
+
 /** How many recent host clock events the lag is measured over (a round of 1,000 boards has some 60,000). */
 const LAG_WINDOW = 100_000;
 
@@ -87,7 +96,12 @@ export async function joinAsConsole(
   given: { event?: ZeitnotEvent; scale: number },
   warn: (message: string) => void,
 ): Promise<ConsoleOnBus> {
-  const bus = await connectBus({ ...options.bus, name: `zeitnot console ${options.consoleId}`, onRetry: warn });
+  const bus = await connectBus({
+    ...options.bus,
+    name: `zeitnot console ${options.consoleId}`,
+    inboxPrefix: inboxPrefix({ kind: 'console', id: options.consoleId }),
+    onRetry: warn,
+  });
   try {
     const meta = journal.meta();
     const event = meta?.event ?? given.event;
@@ -107,7 +121,7 @@ export async function joinAsConsole(
     if (!meta) journal.setMeta({ event: opening.event, epochWallMs: opening.epochWallMs, scale: opening.scale } satisfies JournalMeta);
     const reading = await readIntoJournal(bus, subjects, journal, { kind: 'console', id: options.consoleId }, subjects.journal, warn);
     await reading.reader.caughtUp;
-    return consoleOnBus(options, bus, subjects, journal, opening, reading);
+    return consoleOnBus(options, bus, subjects, journal, opening, reading, warn);
   } catch (err) {
     await bus.close();
     throw permissionHint(err, `console ${options.consoleId}`);
@@ -121,6 +135,7 @@ function consoleOnBus(
   journal: Journal,
   opening: Opening,
   reading: HallReader,
+  warn: (message: string) => void,
 ): ConsoleOnBus {
   let outbox: Outbox | undefined;
   let watch: PresenceWatch | undefined;
@@ -133,21 +148,11 @@ function consoleOnBus(
   const lags: { readonly wallMs: number; readonly lag: number }[] = [];
   let lagNext = 0;
 
-  const toHost = async (host: string, command: ArbiterCommand, by: CommandBy): Promise<CommandOutcome> => {
-    const { name: arbiter, credential } = actingAs(by);
-    const reply = await ask<unknown>(bus.nc, subjects.command(host), { command, arbiter, ...(credential !== undefined ? { credential } : {}) }, timeoutMs);
-    if (!reply.ok && reply.unreachable) return refusal('host-unreachable', `hall host ${host} is unreachable (${reply.reason}): not carried out`);
-    const parsed = reply.ok ? hostAnswerSchema.safeParse(reply.value) : undefined;
-    if (!parsed?.success)
-      return refusal(
-        'host-error',
-        `hall host ${host} gave no answer this console knows (${reply.ok ? 'not a host answer' : reply.reason}): not known to be carried out`,
-      );
-    const a = parsed.data;
-    if ('error' in a) return refusal('host-error', `hall host ${host}: ${a.error}`);
-    if (!a.ok) return a;
-    // The host has journaled it: acknowledged. Waiting for it here too lets the arbiter see it at once.
-    await reading.whenHas(host, a.sourceSeq, timeoutMs);
+  let courier: CommandCourier | undefined;
+  /** A host's answer as the arbiter's: carried out once this console has read the host's entries back (so the arbiter sees it at once). */
+  const outcomeOf = async (d: Settled): Promise<CommandOutcome> => {
+    if (d.kind !== 'carried-out') return d.refusal;
+    await reading.whenHas(d.host, d.sourceSeq, timeoutMs);
     return { ok: true, journalSeq: hallRef?.version ?? 0 };
   };
 
@@ -155,6 +160,37 @@ function consoleOnBus(
     if ('board' in command) return command.board;
     if (command.type === 'dismiss') return hallRef?.attention().find((a) => a.id === command.alertId)?.board;
     return undefined;
+  };
+
+  const unknownRefusal = (d: { host: string; deadline: number }): Refusal =>
+    refusal(
+      'outcome-unknown',
+      `hall host ${d.host} did not answer by the command's deadline (${new Date(d.deadline).toISOString().slice(11, 19)} UTC): whether it is carried out is not known yet; this console asks ${d.host} and answers again when it knows (the queue shows the command meanwhile)`,
+    );
+
+  /** A round-wide command's answer from each host's: carried out where some host carried it out and every other had nothing to do. */
+  const acrossHosts = async (all: readonly (Delivery | Settled)[]): Promise<CommandOutcome> => {
+    const hosts = all.map((d): HostCommandOutcome => {
+      if (d.kind === 'carried-out') return { host: d.host, outcome: 'carried-out' };
+      if (d.kind === 'unknown') return { host: d.host, outcome: 'unknown', code: 'outcome-unknown', reason: unknownRefusal(d).reason };
+      return { host: d.host, outcome: d.kind === 'still-unknown' ? 'unknown' : 'not-carried-out', code: d.refusal.code, reason: d.refusal.reason };
+    });
+    for (const d of all) if (d.kind === 'carried-out') await reading.whenHas(d.host, d.sourceSeq, timeoutMs);
+    const carried = hosts.filter((h) => h.outcome === 'carried-out');
+    const unknown = hosts.filter((h) => h.outcome === 'unknown');
+    const not = hosts.filter((h) => h.outcome === 'not-carried-out');
+    const said = hosts
+      .map((h) =>
+        h.outcome === 'carried-out' ? `carried out on ${h.host}` : `${h.host}: ${h.outcome === 'unknown' ? 'not known yet' : 'not carried out'} (${h.reason})`,
+      )
+      .join('; ');
+    // "No clock is running" on one host is no failure when another carried it out.
+    if (unknown.length === 0 && carried.length > 0 && not.every((h) => h.code === 'nothing-to-do'))
+      return { ok: true, journalSeq: hallRef?.version ?? 0, hosts };
+    if (unknown.length > 0) return { ...refusal('outcome-unknown', said), hosts };
+    if (carried.length > 0) return { ...refusal('partly-carried-out', said), hosts };
+    const first = not.find((h) => h.code !== 'nothing-to-do') ?? not[0]!;
+    return { ...refusal(first.code!, not.map((h) => `${h.host}: ${h.reason}`).join('; ')), hosts };
   };
 
   return {
@@ -197,12 +233,30 @@ function consoleOnBus(
       );
       outbox = publishJournal(bus, subjects.desk, journal);
       unsubscribe = hall.subscribe(() => outbox?.notify());
+      const carrier = new CommandCourier({
+        bus,
+        subjects,
+        consoleId: options.consoleId,
+        timeoutMs,
+        hallNow: () => hall.source.now(),
+        changed: (boards) => hall.touch(boards.filter((b) => hall.boards.has(b))),
+        warn,
+      });
+      courier = carrier;
+      hall.pendingOn = (board) => carrier.alertsOn(board);
       hall.hostOf = (board) => {
         const host = owner.get(board);
         const seen = host === undefined ? undefined : watch?.hosts().get(host);
         return host === undefined ? undefined : { id: host, reachable: seen?.reachable ?? false };
       };
       watch = new PresenceWatch(bus.nc, subjects.anyPresence, options.unreachableAfterMs ?? 3_000, (host, seen) => {
+        // A heartbeat's wall time can only fall behind on its way: one ahead of this console's clock is
+        // the host's clock ahead, and the host would refuse commands as past their deadline.
+        const ahead = seen.presence.wallMs - seen.heardAt;
+        if (ahead > CLOCK_AHEAD_WARN_MS)
+          warn(
+            `hall host ${host}'s clock is ${ahead} ms ahead of this console's: it refuses commands as past their deadline; give every machine the same time (NTP)`,
+          );
         const boards = new Set(seen.presence.boards);
         for (const [board, h] of owner) if (h === host && !boards.has(board)) owner.delete(board);
         for (const board of boards) owner.set(board, host);
@@ -213,19 +267,32 @@ function consoleOnBus(
       if (!gate) return Promise.resolve(refusal('still-reading', 'the console is still reading the event from the bus'));
       return gate.command(desk, command, arbiter);
     },
-    route(command, arbiter) {
+    route(command, arbiter, resolved) {
       if (command.type === 'startAll') return undefined;
-      if (command.type === 'pauseAll' || command.type === 'resumeAll' || command.type === 'arriveAll') {
-        const hosts = [...new Set([...(hallRef?.boards.keys() ?? [])].flatMap((b) => owner.get(b) ?? []))];
-        if (hosts.length === 0) return Promise.resolve(refusal('no-host', 'no hall host runs a board of the round'));
-        return Promise.all(hosts.map(async (h) => ({ host: h, outcome: await toHost(h, command, arbiter) }))).then((all) => {
-          const failed = all.flatMap((a): Refusal[] => (a.outcome.ok ? [] : [a.outcome]));
-          if (failed.length === 0) return { ok: true, journalSeq: hallRef?.version ?? 0 };
-          // "no clock is running" on one host is not a failure when another carried it out; any other refusal is.
-          if (failed.length < all.length && failed.every((f) => f.code === 'nothing-to-do')) return { ok: true, journalSeq: hallRef?.version ?? 0 };
-          const first = failed.find((f) => f.code !== 'nothing-to-do') ?? failed[0]!;
-          return refusal(first.code, failed.map((f) => f.reason).join('; '));
+      if (!hallRef || !courier) return Promise.resolve(refusal('still-reading', 'the console is still reading the event from the bus'));
+      const hall = hallRef;
+      const carrier = courier;
+      if (command.type === 'pauseAll' || command.type === 'resumeAll' || command.type === 'arriveAll' || command.type === 'dismissKind') {
+        const byHost = new Map<string, string[]>();
+        for (const b of hall.boards.keys()) {
+          const h = owner.get(b);
+          if (h !== undefined) byHost.set(h, [...(byHost.get(h) ?? []), b]);
+        }
+        if (byHost.size === 0) return Promise.resolve(refusal('no-host', 'no hall host runs a board of the round'));
+        return Promise.all(
+          [...byHost].map(([h, boards]): Promise<Delivery> => {
+            const held = carrier.pendingFor(h);
+            return held ? Promise.resolve({ kind: 'not-carried-out', host: h, refusal: carrier.heldBack(held) }) : carrier.send(h, command, arbiter, boards);
+          }),
+        ).then(async (all) => {
+          if (all.some((d) => d.kind === 'unknown'))
+            void Promise.all(all.map((d) => (d.kind === 'unknown' ? d.settled : d))).then(async (settled) => resolved?.(await acrossHosts(settled)));
+          return acrossHosts(all);
         });
+      }
+      if (command.type === 'dismiss') {
+        const held = carrier.byAlert(command.alertId);
+        if (held) return Promise.resolve(refusal('outcome-pending', `${held.alert.message}: it leaves the queue when ${held.host} answers`));
       }
       const board = boardOf(command);
       if (board === undefined)
@@ -234,7 +301,13 @@ function consoleOnBus(
         );
       const host = owner.get(board);
       if (host === undefined) return Promise.resolve(refusal('no-host', `no hall host has announced board ${board}: not carried out`));
-      return toHost(host, command, arbiter);
+      const held = carrier.pendingFor(host, board);
+      if (held) return Promise.resolve(carrier.heldBack(held));
+      return carrier.send(host, command, arbiter, [board]).then((d) => {
+        if (d.kind !== 'unknown') return outcomeOf(d);
+        void d.settled.then(async (s) => resolved?.(await outcomeOf(s)));
+        return unknownRefusal(d);
+      });
     },
     hosts: () => watch?.hosts() ?? new Map(),
     health(window = {}) {
@@ -256,6 +329,7 @@ function consoleOnBus(
       };
     },
     async stop() {
+      courier?.stop();
       unsubscribe?.();
       watch?.stop();
       outbox?.stop();

@@ -19,7 +19,6 @@ import {
 import type { ZeitnotEvent } from '../../tournament/index.ts';
 import { journalRecordSchema } from '../journal/index.ts';
 import type { Journal, JournalEntry, JournalRecord } from '../journal/index.ts';
-import { REFUSAL_CODES, type Refusal, type RefusalCode } from '../contract/index.ts';
 
 /** What every role's journal starts from: the event, its epoch (wall ms at monotonic 0) and time scale. */
 export interface Opening {
@@ -200,16 +199,6 @@ export async function readIntoJournal(
     },
   };
 }
-
-/** A hall host's answer to a board command a console carried to it: journaled (its own sequence number) or refused. */
-export type HostAnswer = { readonly ok: true; readonly sourceSeq: number } | Refusal;
-
-/** A host's answer as the console reads it off the bus: a host's `HostAnswer`, or `{ error }` when its handler threw. */
-export const hostAnswerSchema = z.union([
-  z.object({ ok: z.literal(true), sourceSeq: z.number().int().nonnegative() }),
-  z.object({ ok: z.literal(false), code: z.enum([...REFUSAL_CODES] as [RefusalCode, ...RefusalCode[]]), reason: z.string(), article: z.string().optional() }),
-  z.object({ error: z.string() }),
-]);
 
 /** Publishes the journal's own entries on the role's subject, from where publishing stood. */
 export function publishJournal(bus: BusConnection, subject: string, journal: Journal): Outbox {

@@ -1,14 +1,17 @@
 // A hall host (docs/hall.md): the devices and the game clocks of its boards, its own SQLite journal, and
 // the bus. It keeps time whether or not the bus is there: every entry is journaled first, then
 // published in order (a backlog after a partition goes out by itself). It reads the console's records
-// (seats, scheduled starts) from the stream, carries out the arbiter commands the consoles send it and
-// answers once they are journaled, and announces its boards every second.
+// (seats, scheduled starts) from the stream, carries out the arbiter commands the consoles send it
+// (each once, never after its deadline: host-commands.ts) and answers once they are journaled, and
+// announces its boards every second.
 import { join } from 'node:path';
-import { z } from 'zod';
 import {
   announce,
   answer,
   awaitEventStream,
+  inboxPrefix,
+  isPermissionViolation,
+  otherEvents,
   connectBus,
   decodeEntry,
   eventSubjects,
@@ -16,16 +19,17 @@ import {
   untilAnswered,
   type BusConnection,
   type BusOptions,
+  type EventSubjects,
   type Outbox,
 } from '../../bus/index.ts';
 import { hallBoardNumbers, type ZeitnotEvent } from '../../tournament/index.ts';
 import type { DeviceSpec, OpenedDevice } from '../devices/index.ts';
 import { entryRatings, simulateEvent } from '../simulation/index.ts';
-import { publishJournal, readIntoJournal, readOpening, sameEvent, type HostAnswer } from './hall-bus.ts';
+import { publishJournal, readIntoJournal, readOpening, sameEvent } from './hall-bus.ts';
+import { hostCommands } from './host-commands.ts';
 import { startDevices } from '../devices/index.ts';
 import { PlayingHall } from '../hall/index.ts';
 import { Journal, type Durability } from '../journal/index.ts';
-import { arbiterCommandSchema, refusal } from '../contract/index.ts';
 import { prepareDataDir, StartFailure, Teardown } from '../start/index.ts';
 import { realClock, resumeAt } from '../hall/index.ts';
 
@@ -46,6 +50,8 @@ export interface HallHostOptions {
   readonly warn?: (message: string) => void;
   /** Told once, while the host waits for a console to open the event on the bus. */
   readonly waiting?: (what: string) => void;
+  /** How long the host waits for its event's stream before it asks whether the bus runs another event. */
+  readonly otherEventAfterMs?: number;
 }
 
 export interface RunningHallHost {
@@ -56,8 +62,6 @@ export interface RunningHallHost {
   readonly warnings: readonly string[];
   stop(): Promise<void>;
 }
-
-const commandRequest = z.strictObject({ command: arbiterCommandSchema, arbiter: z.string().min(1).max(80), credential: z.string().min(1).max(16).optional() });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -82,7 +86,7 @@ async function openHallHost(options: HallHostOptions, teardown: Teardown): Promi
   teardown.defer('the journal', () => journal.close());
   const warn = options.warn ?? (() => {});
   const warnings: string[] = [];
-  const bus = await connectBus({ ...options.bus, name: `zeitnot hall host ${hostId}`, onRetry: warn });
+  const bus = await connectBus({ ...options.bus, name: `zeitnot hall host ${hostId}`, inboxPrefix: inboxPrefix({ kind: 'host', id: hostId }), onRetry: warn });
   teardown.defer('the bus connection', () => bus.close());
   const subjects = eventSubjects(event.id);
   // The console makes the stream and opens the event: until then the host waits.
@@ -93,9 +97,16 @@ async function openHallHost(options: HallHostOptions, teardown: Teardown): Promi
     told = true;
   };
   // Asked once: only a missing stream is waited for (and told).
-  if (!(await bus.jsm.streams.info(subjects.stream).catch(() => undefined))) {
+  const missing = await bus.jsm.streams.info(subjects.stream).then(
+    () => false,
+    (err: unknown) => {
+      if (isPermissionViolation(err)) throw err;
+      return true;
+    },
+  );
+  if (missing) {
     tell(`the stream ${subjects.stream}`);
-    await awaitEventStream(bus, subjects, never.signal);
+    await awaitOwnEvent(bus, subjects, never.signal, options.otherEventAfterMs ?? 5_000);
   }
   let opening = await readOpening(bus, subjects, warn);
   while (!opening) {
@@ -168,15 +179,7 @@ async function openHallHost(options: HallHostOptions, teardown: Teardown): Promi
   teardown.defer('the devices', () => Promise.all(opened.map((d) => d.close().catch(() => {}))).then(() => {}));
   teardown.defer('the device retries and clock comparison', await startDevices(hall, options.devices ?? [], source, { warnings, opened }));
 
-  const commands = answer(bus.nc, subjects.command(hostId), (body): HostAnswer => {
-    const request = commandRequest.safeParse(body);
-    if (!request.success)
-      return refusal('malformed', `not an arbiter command: ${request.error.issues[0]!.path.join('.')}: ${request.error.issues[0]!.message}`);
-    const { command, arbiter, credential } = request.data;
-    if ('board' in command && !boards.has(command.board)) return refusal('not-on-host', `board ${command.board} is not run by hall host ${hostId}`);
-    const outcome = hall.command(command, credential !== undefined ? { name: arbiter, credential } : arbiter);
-    return outcome.ok ? { ok: true, sourceSeq: journal.lastOwn() } : outcome;
-  });
+  const commands = answer(bus.nc, subjects.command(hostId), hostCommands({ hostId, hall, journal, boards }));
   teardown.defer('the command subscription', () => commands.unsubscribe());
   teardown.defer(
     'the presence announcements',
@@ -189,4 +192,21 @@ async function openHallHost(options: HallHostOptions, teardown: Teardown): Promi
   );
 
   return { hall, journal, bus, outbox, warnings, stop: () => teardown.stop(`hall host ${hostId}`) };
+}
+
+/**
+ * Waits for the event's stream. A host started before its console waits as long as it takes; but when
+ * the bus still lacks the event after `afterMs` and runs another one, the host was given the wrong event
+ * file: it stops with a line that says which events the bus runs.
+ */
+async function awaitOwnEvent(bus: BusConnection, subjects: EventSubjects, signal: AbortSignal, afterMs: number): Promise<void> {
+  const first = AbortSignal.any([signal, AbortSignal.timeout(afterMs)]);
+  if (await awaitEventStream(bus, subjects, first)) return;
+  const others = await otherEvents(bus, subjects).catch(() => []);
+  if (others.length > 0)
+    throw new StartFailure(
+      'other-event',
+      `the bus runs event ${others.map((o) => `'${o}'`).join(', ')}, not '${subjects.event}': start this host with the console's event (--event FILE|PRESET)`,
+    );
+  await awaitEventStream(bus, subjects, signal);
 }

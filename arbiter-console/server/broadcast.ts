@@ -1,10 +1,15 @@
 // What every session is sent: snapshots, coalesced deltas and the tournament view, built once and
-// shared. Board views are serialized once per board version; a delta's body once per change, for all
-// the sessions it goes to; the tournament view is built, diffed and serialized once per role in a
-// worker thread (tournament-builder.ts), encoded once per role here and sent as a patch: the clocks
-// never wait for it.
+// shared. Board views are serialized once per board version, and a snapshot's boards encoded once for
+// every session that asks until one changes (each session's snapshot is its own small head, then that
+// shared part, as fragments of one message). Spectators, who may be thousands, share one stream: one
+// coalescer, one delta body per tick, serialized and encoded once and handed to every spectator's
+// socket behind its own `{"type":"delta","seq":N,` (the protocol's seq stays per connection); each
+// arbiter's deltas are coalesced per session (a delta's body built once per change for all the
+// sessions flushing it). The tournament view is built, diffed and serialized once per role in a worker
+// thread (tournament-builder.ts), encoded once per role here and sent as a patch: the clocks never
+// wait for it.
 import type { ClientSession } from './client-session.ts';
-import type { Pending } from './coalescer.ts';
+import { Coalescer, type CoalescerTimers, type Pending } from './coalescer.ts';
 import type { HallChange, PlayingHall } from '../hall/index.ts';
 import type { ClockReference } from '../contract/index.ts';
 import type { Team } from '../team/index.ts';
@@ -28,6 +33,8 @@ export interface BroadcastOptions {
   readonly tournamentIntervalMs?: number;
   /** Who builds the tournament messages (default a worker thread: tournament-builder.ts). */
   readonly tournamentBuilder?: (setup: BuilderSetup) => TournamentBuilder;
+  /** The spectators' stream: its timers and its tick (at most one delta per `tickMs`, key events included). */
+  readonly spectatorStream: { readonly timers: CoalescerTimers; readonly tickMs: number };
 }
 
 export class Broadcast {
@@ -37,6 +44,10 @@ export class Broadcast {
   readonly #desks: ReadonlyMap<string, TournamentDesk> | undefined;
   readonly #team: Team | undefined;
   readonly #boardText = new Map<string, { version: number; text: string }>();
+  /** A snapshot's boards (`...]}`), encoded once while no board changes, and the board texts it was made of. */
+  #boardsPart: { readonly texts: readonly string[]; readonly encoded: Buffer } | undefined;
+  /** The spectators' one stream. */
+  readonly #spectators: Coalescer;
   /** Delta bodies of this turn of the event loop, by content (every session flushing now shares them). */
   #deltaBodies = new Map<string, string>();
   #deltaBodiesClear: NodeJS.Immediate | undefined;
@@ -62,6 +73,8 @@ export class Broadcast {
     const first = this.#viewDesks[0];
     const make = options.tournamentBuilder ?? ((setup: BuilderSetup) => workerBuilder(setup, (reason) => logLine(process.stderr, 'zeitnot serve', reason)));
     this.#builder = first ? make({ event: first.event, sections: this.#viewDesks.map((d) => d.section.id) }) : undefined;
+    const pace = options.spectatorStream;
+    this.#spectators = new Coalescer(pace.timers, (pending) => this.#flushSpectators(pending), 1, pace.tickMs);
     this.#unsubscribe.push(this.#hall.subscribe((change) => this.#onHall(change)));
     for (const d of this.#viewDesks) this.#unsubscribe.push(d.subscribe(() => this.#tournamentChanged()));
     if (this.#team)
@@ -83,6 +96,7 @@ export class Broadcast {
     this.#stopped = true;
     for (const u of this.#unsubscribe) u();
     clearTimeout(this.#tournamentTimer);
+    this.#spectators.stop();
     if (this.#deltaBodiesClear) clearImmediate(this.#deltaBodiesClear);
     await this.#builder?.stop();
   }
@@ -95,25 +109,55 @@ export class Broadcast {
       clock: this.reference(),
       round: hall.roundView(),
       attention: hall.attention(),
+      console: hall.consoleStatus(),
       sectors: this.#team?.sectors() ?? [],
     });
-    const boards = [...hall.boards.keys()].map((id) => this.#board(id)).join(',');
     // None yet: the first build is under way and goes to every session that has none.
     const tournament = this.#sent[Broadcast.roleOf(session)];
-    const snapshot = `{"type":"snapshot","seq":${session.seq + 1},${head.slice(1, -1)},"boards":[${boards}]}`;
+    const snapshot = { fragments: [`{"type":"snapshot","seq":${session.seq + 1},${head.slice(1, -1)},"boards":[`, this.#snapshotBoards()] };
     if (!session.streamSnapshot(tournament ? [snapshot, tournament.text] : [snapshot])) return;
     session.seq += 1;
     if (tournament) session.tournamentVersion = tournament.version;
   }
 
-  /** The coalesced changes of one session. */
+  /** The coalesced changes of one arbiter's session. */
   delta(session: ClientSession, pending: Pending): void {
+    // A dropped delta is no gap: a session that is behind gets a snapshot when it catches up.
+    if (session.stream(`{"type":"delta","seq":${session.seq + 1},${this.#deltaBody(pending)}`)) session.seq += 1;
+  }
+
+  /** One delta body for every spectator, encoded once; one that is behind drops it and gets a snapshot when it catches up. */
+  #flushSpectators(pending: Pending): boolean {
+    let body: Buffer | undefined;
+    for (const session of this.sessions) {
+      if (session.role.kind !== 'spectator') continue;
+      body ??= Buffer.from(this.#deltaBody(pending));
+      if (session.stream({ fragments: [`{"type":"delta","seq":${session.seq + 1},`, body] })) session.seq += 1;
+    }
+    return body !== undefined;
+  }
+
+  /** Every board's view, as the end of a snapshot: encoded again only when a board changed. */
+  #snapshotBoards(): Buffer {
+    const texts = [...this.#hall.boards.keys()].map((id) => this.#board(id));
+    const cached = this.#boardsPart;
+    if (cached && cached.texts.length === texts.length && cached.texts.every((t, i) => t === texts[i])) return cached.encoded;
+    const encoded = Buffer.from(`${texts.join(',')}]}`);
+    this.#boardsPart = { texts, encoded };
+    return encoded;
+  }
+
+  /** What follows a delta's `seq`: built once per change for every session it goes to in this turn of the event loop. */
+  #deltaBody(pending: Pending): string {
     const key = `${this.#hall.version}|${pending.attention ? 'a' : ''}${pending.round ? 'r' : ''}|${[...pending.boards].join(',')}`;
     let body = this.#deltaBodies.get(key);
     if (body === undefined) {
       const hall = this.#hall;
       const head: Record<string, unknown> = { version: hall.version, clock: this.reference() };
-      if (pending.attention) head.attention = hall.attention();
+      if (pending.attention) {
+        head.attention = hall.attention();
+        head.console = hall.consoleStatus();
+      }
       if (pending.round) {
         head.round = hall.roundView();
         head.sectors = this.#team?.sectors() ?? [];
@@ -129,8 +173,7 @@ export class Broadcast {
         this.#deltaBodiesClear = undefined;
       });
     }
-    // A dropped delta is no gap: a session that is behind gets a snapshot when it catches up.
-    if (session.stream(`{"type":"delta","seq":${session.seq + 1},${body}`)) session.seq += 1;
+    return body;
   }
 
   #board(id: string): string {
@@ -143,7 +186,9 @@ export class Broadcast {
   }
 
   #onHall(change: HallChange): void {
-    for (const session of this.sessions) if (session.role.kind !== 'pending') session.coalescer.mark(change.boards, change);
+    for (const session of this.sessions) if (session.role.kind === 'arbiter') session.coalescer.mark(change.boards, change);
+    // Key events too wait for the spectators' tick: each delta is a write to every spectator's socket.
+    this.#spectators.mark(change.boards, { ...change, key: false });
   }
 
   static roleOf(session: ClientSession): ViewRole {

@@ -13,15 +13,22 @@ import { parseClientMessage, type ClientMessage, type ErrorCode, type ServerMess
 
 /**
  * A message to the client: its text, or that text encoded once for every session it goes to (a
- * tournament message of several hundred KiB is not encoded again per client). Always a text frame.
+ * tournament message of several hundred KiB is not encoded again per client), or one message in
+ * fragments: a small head of this session's own, then a large part shared by every session (a
+ * snapshot's boards), so neither is copied per client. Always text.
  */
-export type Outgoing = string | Buffer;
+export type Outgoing = Fragment | { readonly fragments: readonly Fragment[] };
+type Fragment = string | Buffer;
 
-/** Bytes of a server's text frame: ws sends each message as one unmasked frame, uncompressed. */
-const frameBytes = (message: Outgoing): number => {
-  const n = Buffer.byteLength(message);
+const fragmentsOf = (message: Outgoing): readonly Fragment[] => (typeof message === 'string' || Buffer.isBuffer(message) ? [message] : message.fragments);
+
+/** Bytes of a server's text frame: ws sends each fragment as one unmasked frame, uncompressed. */
+const frameBytes = (fragment: Fragment): number => {
+  const n = Buffer.byteLength(fragment);
   return n + (n < 126 ? 2 : n < 65_536 ? 4 : 10);
 };
+
+const messageBytes = (message: Outgoing): number => fragmentsOf(message).reduce((sum, f) => sum + Buffer.byteLength(f), 0);
 
 export type SessionRole = { readonly kind: 'pending' } | { readonly kind: 'spectator' } | { readonly kind: 'arbiter'; readonly arbiter: Arbiter };
 
@@ -219,13 +226,20 @@ export class ClientSession {
 
   #fits(message: Outgoing): boolean {
     const unsent = this.#unsent();
-    return unsent <= 0 || unsent + Buffer.byteLength(message) <= this.limits.sendBufferBytes;
+    return unsent <= 0 || unsent + messageBytes(message) <= this.limits.sendBufferBytes;
   }
 
   #send(message: Outgoing): void {
     if (!this.open) return;
-    this.ws.send(message, { binary: false });
-    this.#written += frameBytes(message);
+    const fragments = fragmentsOf(message);
+    // ws writes each frame at once; corked, a message's fragments leave in one write, not one each.
+    const socket = fragments.length > 1 ? (this.ws as unknown as { _socket?: { cork(): void; uncork(): void } })._socket : undefined;
+    socket?.cork();
+    fragments.forEach((fragment, i) => {
+      this.ws.send(fragment, { binary: false, fin: i === fragments.length - 1 });
+      this.#written += frameBytes(fragment);
+    });
+    socket?.uncork();
   }
 
   // One timer per session, however many messages were held back (never one per flush).

@@ -24,7 +24,8 @@ export class Coalescer {
 
   constructor(
     readonly timers: CoalescerTimers,
-    readonly flush: (pending: Pending) => void,
+    /** Sends the changes; `false`: sent to nobody (the spectators' stream with none), so it takes no slot. */
+    readonly flush: (pending: Pending) => unknown,
     readonly limit = 10,
     readonly windowMs = 1000,
   ) {}
@@ -57,11 +58,10 @@ export class Coalescer {
     this.#boards = new Set();
     this.#attention = false;
     this.#round = false;
-    if (counted) {
+    if (this.flush(pending) !== false && counted) {
       this.#sent.push(this.timers.now());
       if (this.#sent.length > this.limit) this.#sent.shift();
     }
-    this.flush(pending);
   }
 
   stop(): void {

@@ -9,7 +9,7 @@ import { boardPgn } from '../hall/index.ts';
 import type { ClockReference } from '../contract/index.ts';
 import type { TournamentDesk } from '../desk/index.ts';
 import { tournamentApi } from '../desk/index.ts';
-import { deskAsked, eventApi, TOURNAMENT_PATHS } from '../desk/index.ts';
+import { deskAsked, eventApi, LCC_PREFIX, lccApi, TOURNAMENT_PATHS } from '../desk/index.ts';
 import type { AddressBuckets } from './address-rate.ts';
 import { chooseCoding, codedEtag, compressible, type FeedCache, rendered, stillCurrent } from './feed-cache.ts';
 
@@ -64,7 +64,14 @@ const pageFile =
     ctx.page ? { status: 200, type, body: ctx.page[file] } : text(404, 'the page is not bundled in this server');
 
 const routes: readonly Route[] = [
-  { path: '/health', answer: (ctx, url) => json(200, ctx.health(url.searchParams)) },
+  {
+    path: '/health',
+    // A monitor that reads only the status sees a failing journal (503) as well as one that reads `ok`.
+    answer: (ctx, url) => {
+      const health = ctx.health(url.searchParams);
+      return json(health.ok === false ? 503 : 200, health);
+    },
+  },
   {
     path: '/api/boards',
     answer: ({ hall, reference }) => {
@@ -150,6 +157,8 @@ function admit(req: IncomingMessage, hostAllowed: (host: string | undefined) => 
 /** The route's answer to a URL; never throws for anything the client sent. */
 function routeAnswer(ctx: RouteContext, url: URL): Answer {
   const path = url.pathname;
+  const lcc = lccApi({ hall: ctx.hall, desks: sectionDesks(ctx) }, path);
+  if (lcc) return json(lcc.status, lcc.body);
   const event = eventApi(ctx, path, url.searchParams);
   if (event.answer)
     return event.answer.type
@@ -170,6 +179,8 @@ function routeAnswer(ctx: RouteContext, url: URL): Answer {
   return text(404, `no page ${path}`);
 }
 
+const sectionDesks = (ctx: RouteContext): ReadonlyMap<string, TournamentDesk> => ctx.desks ?? new Map(ctx.desk ? [[ctx.desk.section.id, ctx.desk]] : []);
+
 export function writeAnswer(res: ServerResponse, answer: Answer, head: boolean): void {
   res.writeHead(answer.status, { ...SECURITY_HEADERS, 'content-type': answer.type, ...answer.headers });
   res.end(head ? undefined : answer.body);
@@ -189,6 +200,8 @@ function feedDepends(ctx: RouteContext, url: URL): readonly unknown[] | undefine
   const hall = (): readonly unknown[] => [ctx.hall.version, ctx.hallChanges?.() ?? 0, Math.floor(ctx.hall.source.now() / 1000)];
   if (path === '/api/event') return ['event', ...[...(ctx.desks?.values() ?? [])].map((d) => d.changes)];
   if (HALL_FEED.test(path)) return hall();
+  // The LiveChessCloud files hold no time as of now (a running clock is given as of its last event), so they change only with the journal.
+  if (path.startsWith(LCC_PREFIX)) return ['lcc', ctx.hall.version, ctx.hallChanges?.() ?? 0];
   if (path.startsWith('/api/history/')) return [ctx.hall.version, ctx.hallChanges?.() ?? 0];
   if (TOURNAMENT_PATHS.includes(path)) {
     const desk = deskAsked(ctx, url.searchParams);

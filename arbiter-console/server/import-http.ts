@@ -10,6 +10,7 @@ import { json, type Answer } from './http-routes.ts';
 import { arbiterOfToken, type LoginGate } from './login-gate.ts';
 import type { TournamentDesk } from '../desk/index.ts';
 import { refusalFor, type RefusalCode } from '../contract/index.ts';
+import { refusalOfError } from './journal-health.ts';
 
 /** A TRF of a 2,000-player Swiss over 13 rounds is about 500 kB. */
 export const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
@@ -105,7 +106,14 @@ export async function answerImport(req: IncomingMessage, ctx: ImportContext): Pr
       code: 'forbidden' satisfies RefusalCode,
     });
   const by = acting.arbiter.name;
-  const outcome = desk.importTrf({ trf: request.trf, from: request.from, preview: request.preview }, { name: by, credential: who.id });
+  let outcome: ReturnType<TournamentDesk['importTrf']>;
+  try {
+    outcome = desk.importTrf({ trf: request.trf, from: request.from, preview: request.preview }, { name: by, credential: who.id });
+  } catch (err) {
+    // A journal that cannot write refuses the import with its code (503: try again later), like a command.
+    const failed = refusalOfError(err);
+    return refused(failed.code === 'journal-unavailable' ? 503 : 500, failed.code, failed.reason);
+  }
   if (!outcome.ok) return json(422, { error: outcome.reason, code: outcome.code, ...(outcome.article !== undefined ? { article: outcome.article } : {}) });
   return json(200, {
     imported: !request.preview,

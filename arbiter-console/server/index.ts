@@ -2,5 +2,6 @@
 // and the desk's views, built off the event loop by the view worker.
 export { builtPage } from './built-page.ts';
 export { Coalescer } from './coalescer.ts';
+export { type FolderTimers, type PgnFolder, startPgnFolder, writeAtomically } from './pgn-folder.ts';
 export { type ConsoleServer, type ConsoleServerOptions, startConsoleServer } from './server.ts';
 export { type BuilderSetup, type TournamentBuilder, ViewMaker, workerBuilder } from './tournament-builder.ts';

@@ -1,7 +1,16 @@
-// Keeps credential checks from starving the console. scrypt runs on libuv's thread pool, which also
-// reads files and resolves names: a flood of wrong tokens must not take all of it. So at most
-// `concurrent` checks run at once, a bounded number wait, each address has one check in flight at a
-// time, and an address that failed `maxFailures` times in `failureWindowMs` is turned away unchecked.
+// Keeps credential checks from starving the console, and a flood of wrong tokens from delaying a real one.
+//
+// Why this design holds for any number of attacking addresses: a wrong token is turned away by its
+// credential's fingerprint (credentials.ts, `screen`: one HMAC, microseconds, on the event loop) before
+// it reaches scrypt, so a flood costs scrypt nothing whether it comes from 1 address or 10,000; a token
+// whose fingerprint matches (a real one) is checked next, ahead of anything queued, and is never told
+// `busy` or `locked-out` (its address may be a NAT it shares with an attacker). Queueing fairly per
+// address instead (round-robin) would still put a new address behind one scrypt per attacking address:
+// 2,500 addresses × 50 ms is a minute. What scrypt still sees: tokens of credentials stored before
+// fingerprints (until their first login adds one). For those: scrypt runs on libuv's thread pool, which
+// also reads files and resolves names, so at most `concurrent` checks run at once, a bounded number
+// wait, each address has one check in flight at a time (so the queue goes round the addresses), and an
+// address that failed `maxFailures` times in `failureWindowMs` is turned away unchecked.
 
 export interface LoginGateOptions {
   /** scrypt checks at once (libuv has 4 threads by default). Default 2. */
@@ -23,7 +32,7 @@ export type GateRefusal = { readonly code: 'busy' | 'locked-out'; readonly reaso
 /**
  * The arbiter a token names, as a WebSocket hello and the import route both ask it: at once when the
  * token was accepted before, the gate's refusal when it turns the address away, else the check through
- * the gate (undefined: not a valid token).
+ * the gate (undefined: not a valid token; a wrong fingerprint answers so without a check).
  */
 export function arbiterOfToken(
   credentials: Credentials,
@@ -33,14 +42,21 @@ export function arbiterOfToken(
 ): Arbiter | GateRefusal | Promise<Arbiter | undefined> {
   const known = credentials.known(token);
   if (known) return known;
+  const screening = credentials.screen(token);
+  const verify = () => credentials.verify(token);
+  const valid = (a: Arbiter | undefined) => a !== undefined;
+  if (screening === 'match') return gate.runFirst(token, address, verify, valid);
   const refusal = gate.refusal(address);
   if (refusal) return refusal;
-  return gate.run(
-    address,
-    () => credentials.verify(token),
-    (a) => a !== undefined,
-  );
+  if (screening === 'no') {
+    gate.turnAway(address);
+    return Promise.resolve(undefined);
+  }
+  return gate.run(address, verify, valid);
 }
+
+/** The failure lists are swept once they pass this many addresses, and again each time they double. */
+const SWEEP_FROM = 1024;
 
 export class LoginGate {
   readonly concurrent: number;
@@ -49,9 +65,16 @@ export class LoginGate {
   readonly failureWindowMs: number;
   readonly #now: () => number;
   #running = 0;
+  /** Checks of tokens whose fingerprint matched: served before `#waiting`. */
+  readonly #first: (() => void)[] = [];
   readonly #waiting: (() => void)[] = [];
   readonly #inFlight = new Set<string>();
+  /** The checks of matching tokens under way, by token: the team's tablets logging in at once with one token share one. */
+  readonly #firstInFlight = new Map<string, Promise<unknown>>();
   readonly #failures = new Map<string, number[]>();
+  #sweepAt = SWEEP_FROM;
+  #checks = 0;
+  #turnedAway = 0;
 
   constructor(options: LoginGateOptions = {}) {
     this.concurrent = options.concurrent ?? 2;
@@ -67,7 +90,17 @@ export class LoginGate {
   }
 
   get waiting(): number {
-    return this.#waiting.length;
+    return this.#first.length + this.#waiting.length;
+  }
+
+  /** scrypt checks started since start. */
+  get checks(): number {
+    return this.#checks;
+  }
+
+  /** Wrong tokens turned away by their fingerprint, without a check. */
+  get turnedAway(): number {
+    return this.#turnedAway;
   }
 
   /** Why `address` may not have a check now, or undefined. */
@@ -83,6 +116,12 @@ export class LoginGate {
     return undefined;
   }
 
+  /** A wrong token told by its fingerprint: it counts against the address as a failed check does. */
+  turnAway(address: string): void {
+    this.#turnedAway += 1;
+    this.#fail(address);
+  }
+
   /**
    * Runs `check` when a slot is free; `ok(result)` tells whether it was a good token (a bad one counts
    * against the address). Call `refusal` first: `run` assumes it said yes.
@@ -90,18 +129,36 @@ export class LoginGate {
   async run<T>(address: string, check: () => Promise<T>, ok: (result: T) => boolean): Promise<T> {
     this.#inFlight.add(address);
     try {
-      if (this.#running >= this.concurrent) await new Promise<void>((resolve) => this.#waiting.push(resolve));
-      this.#running += 1;
-      try {
-        const result = await check();
-        if (!ok(result)) this.#fail(address);
-        return result;
-      } finally {
-        this.#running -= 1;
-        this.#waiting.shift()?.();
-      }
+      return await this.#check(this.#waiting, address, check, ok);
     } finally {
       this.#inFlight.delete(address);
+    }
+  }
+
+  /**
+   * Runs the check of a token whose fingerprint matched at the next free slot, before every check
+   * waiting: at most `concurrent` checks stand in front of it, whatever the flood. A check of the same
+   * `token` already under way is shared, not run again.
+   */
+  runFirst<T>(token: string, address: string, check: () => Promise<T>, ok: (result: T) => boolean): Promise<T> {
+    const running = this.#firstInFlight.get(token) as Promise<T> | undefined;
+    if (running) return running;
+    const checked = this.#check(this.#first, address, check, ok).finally(() => this.#firstInFlight.delete(token));
+    this.#firstInFlight.set(token, checked);
+    return checked;
+  }
+
+  async #check<T>(queue: (() => void)[], address: string, check: () => Promise<T>, ok: (result: T) => boolean): Promise<T> {
+    if (this.#running >= this.concurrent) await new Promise<void>((resolve) => queue.push(resolve));
+    this.#running += 1;
+    this.#checks += 1;
+    try {
+      const result = await check();
+      if (!ok(result)) this.#fail(address);
+      return result;
+    } finally {
+      this.#running -= 1;
+      (this.#first.shift() ?? this.#waiting.shift())?.();
     }
   }
 
@@ -109,8 +166,12 @@ export class LoginGate {
     const list = this.#recentFailures(address);
     list.push(this.#now());
     this.#failures.set(address, list);
-    // Addresses that stopped trying are forgotten, so many of them cannot grow the map for good.
-    if (this.#failures.size > 1024) for (const a of [...this.#failures.keys()]) this.#recentFailures(a);
+    // Addresses that stopped trying are forgotten, so many of them cannot grow the map for good; swept
+    // when it doubles, so thousands of addresses cost a sweep now and then, not one per wrong token.
+    if (this.#failures.size > this.#sweepAt) {
+      for (const a of [...this.#failures.keys()]) this.#recentFailures(a);
+      this.#sweepAt = Math.max(SWEEP_FROM, 2 * this.#failures.size);
+    }
   }
 
   #recentFailures(address: string): number[] {

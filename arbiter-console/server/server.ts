@@ -18,6 +18,7 @@ import { IMPORT_PATH, serveRequest, writeAnswer, type PageFiles } from './http-r
 import { AddressBuckets, type AddressRate } from './address-rate.ts';
 import { FeedCache } from './feed-cache.ts';
 import { answerImport } from './import-http.ts';
+import { journalHealthOf, journalRefusal, refusalOfError } from './journal-health.ts';
 import { LoginGate, arbiterOfToken, type LoginGateOptions } from './login-gate.ts';
 import {
   MAX_MESSAGE_BYTES,
@@ -49,7 +50,8 @@ export interface ConsoleServerOptions {
   /** On the bus: the hall hosts heard and the bus's lag (of the clock events hosts journaled in `lag`, wall ms), in /health. */
   readonly busHealth?: (lag: { from?: number; to?: number }) => unknown;
   /** On the bus: a board command carried to the hall host that runs the board (undefined: carried out here). */
-  readonly routeCommand?: (command: ArbiterCommand, arbiter: CommandBy) => Promise<CommandOutcome> | undefined;
+  /** `resolved`: a command whose outcome was unknown (`outcome-unknown`), told again once it is known. */
+  readonly routeCommand?: (command: ArbiterCommand, arbiter: CommandBy, resolved?: (outcome: CommandOutcome) => void) => Promise<CommandOutcome> | undefined;
   /** On the bus: a desk command carried out through the stream, ordered with the other consoles' (bus-desk.ts). */
   readonly routeDeskCommand?: (desk: TournamentDesk, command: TournamentCommand, arbiter: CommandBy) => Promise<CommandOutcome>;
   readonly port: number;
@@ -69,6 +71,12 @@ export interface ConsoleServerOptions {
   readonly deltasPerSecond?: number;
   /** Default 100. */
   readonly deltaWindowMs?: number;
+  /**
+   * The spectators' one stream sends at most one delta per this many ms, key events included (default
+   * 250): a change reaches them within a tick, and 5,000 spectators cost 4 writes a second each
+   * however busy the hall (an arbiter's session keeps `deltasPerSecond`, key events at once).
+   */
+  readonly spectatorTickMs?: number;
   readonly maxMessageBytes?: number;
   /** Token bucket per connection. */
   readonly rateLimit?: { readonly perSecond: number; readonly burst: number };
@@ -241,6 +249,7 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
     desk,
     desks,
     team,
+    spectatorStream: { timers: realTimers, tickMs: options.spectatorTickMs ?? 250 },
     ...(options.tournamentIntervalMs !== undefined ? { tournamentIntervalMs: options.tournamentIntervalMs } : {}),
     ...(options.tournamentBuilder ? { tournamentBuilder: options.tournamentBuilder } : {}),
   });
@@ -320,13 +329,14 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
           code: refused.code,
           reason: refused.reason,
           ...(refused.article !== undefined ? { article: refused.article } : {}),
+          ...(refused.hosts !== undefined ? { hosts: refused.hosts } : {}),
         });
       const refuse = (code: RefusalCode, reason: string) => answerRefusal(refusal(code, reason));
       if (session.role.kind === 'pending') return refuse('unauthenticated', 'send hello with the arbiter token first');
       const arbiter = session.arbiter;
       if (!arbiter) return refuse('forbidden', 'spectators cannot give commands');
       const command = message.command;
-      const denied = refusalFor(arbiter, command, { boardOf, members: (s) => team?.members(s) });
+      const denied = refusalFor(arbiter, command, { boardOf, members: (s) => team?.members(s) }) ?? journalRefusal(hall.journal.health);
       if (denied) return answerRefusal(denied);
       if (isStaffCommand(command)) {
         if (!team) return refuse('no-team', 'this console keeps no team (named credentials and sectors)');
@@ -336,34 +346,48 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
             if (outcome.credentials) return session.answer({ type: 'credentials', id: message.id, credentials: outcome.credentials });
             session.answer({ type: 'ack', id: message.id, journalSeq: outcome.journalSeq, ...(outcome.token ? { token: outcome.token } : {}) });
           },
-          (err: unknown) => refuse('internal', `could not be carried out: ${String(err)}`),
+          (err: unknown) => answerRefusal(refusalOfError(err)),
         );
         return;
       }
       const deskOfCommand = isTournamentCommand(command) ? deskFor(command.section) : undefined;
       // The journal keeps the credential's id with the action; the name is what pages and PGN show.
       const by: CommandBy = { name: arbiter.name, credential: arbiter.id };
+      const answerOutcome = (outcome: CommandOutcome): void =>
+        outcome.ok
+          ? session.answer({ type: 'ack', id: message.id, journalSeq: outcome.journalSeq, ...(outcome.hosts !== undefined ? { hosts: outcome.hosts } : {}) })
+          : answerRefusal(outcome);
+      // A second answer to the same id, after an `outcome-unknown` one (docs/protocol.md), if the page is still there.
+      const resolved = (outcome: CommandOutcome): void => {
+        if (session.open) answerOutcome(outcome);
+      };
       // A Swiss round is paired off the event loop (the pairing worker): answered when it is journaled.
       const routed = isTournamentCommand(command)
         ? deskOfCommand &&
           (options.routeDeskCommand?.(deskOfCommand, command, by) ?? (command.type === 'pairNextRound' ? deskOfCommand.pairNextRound(command, by) : undefined))
-        : options.routeCommand?.(command, by);
+        : options.routeCommand?.(command, by, resolved);
       if (routed) {
         void routed.then(
-          (outcome) => (outcome.ok ? session.answer({ type: 'ack', id: message.id, journalSeq: outcome.journalSeq }) : answerRefusal(outcome)),
-          (err: unknown) => refuse('internal', `could not be carried out: ${String(err)}`),
+          (outcome) => answerOutcome(outcome),
+          (err: unknown) => answerRefusal(refusalOfError(err)),
         );
         return;
       }
-      const outcome = isTournamentCommand(command)
-        ? (deskOfCommand?.command(command, by) ??
-          refusal(
-            'no-section',
-            command.section !== undefined && desk
-              ? `no section '${command.section}' (sections: ${[...desks.keys()].join(', ')})`
-              : 'this console runs no tournament section (start it with --event)',
-          ))
-        : hall.command(command, by);
+      let outcome: CommandOutcome;
+      try {
+        outcome = isTournamentCommand(command)
+          ? (deskOfCommand?.command(command, by) ??
+            refusal(
+              'no-section',
+              command.section !== undefined && desk
+                ? `no section '${command.section}' (sections: ${[...desks.keys()].join(', ')})`
+                : 'this console runs no tournament section (start it with --event)',
+            ))
+          : hall.command(command, by);
+      } catch (err) {
+        // Never left unanswered: a journal that failed under the command, or the console's own error.
+        outcome = refusalOfError(err);
+      }
       if (outcome.ok) session.answer({ type: 'ack', id: message.id, journalSeq: outcome.journalSeq });
       else answerRefusal(outcome);
     },
@@ -432,12 +456,12 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
     let behind = 0;
     for (const s of sessions) if (s.backpressure.state === 'behind') behind += 1;
     return {
-      ok: true,
+      ok: hall.journal.health.state === 'ok',
       boards: hall.boards.size,
       clients: sessions.size,
       behind,
       version: hall.version,
-      journal: hall.journal.file,
+      journal: journalHealthOf(hall),
       logins: { running: gate.running, waiting: gate.waiting },
       http: { ...serving.feeds.counters },
       ...(options.busHealth

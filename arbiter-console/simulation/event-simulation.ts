@@ -25,6 +25,8 @@ export interface EventSimulationOptions {
   readonly late?: readonly LateArrival[];
   /** A player's rating by section and pairing number (entryRatings), for the games' plans. */
   readonly ratingOf?: (section: string, player: number) => number | undefined;
+  /** Simulated DGT boards connect once this has resolved (the console answers); default at once. */
+  readonly connectAfter?: Promise<void>;
 }
 
 export function simulateEvent(hall: PlayingHall, options: EventSimulationOptions): { readonly ready: Promise<void>; stop(): Promise<void> } {
@@ -55,6 +57,7 @@ export function simulateEvent(hall: PlayingHall, options: EventSimulationOptions
           hardware: options.hardware,
           ...(late ? { late } : {}),
           ...(options.ratingOf ? { ratingOf: options.ratingOf } : {}),
+          ...(options.connectAfter ? { connectAfter: options.connectAfter } : {}),
         }),
       });
     }

@@ -15,6 +15,7 @@ import {
   startPlannedGame,
   VirtualDgtBoard,
   WAITING_FOR_FLAG,
+  type GamePosition,
   type ThinkTime,
   type VirtualGame,
 } from '../../simulators/index.ts';
@@ -22,6 +23,7 @@ import type { Board } from '../hall/index.ts';
 import { pressWithoutMove, unreadPresses } from '../devices/index.ts';
 import type { PlayingHall } from '../hall/index.ts';
 import { schedulerOf } from '../hall/index.ts';
+import { JournalUnavailable } from '../journal/index.ts';
 
 export interface LateArrival {
   readonly board: string;
@@ -45,6 +47,8 @@ export interface SimulationOptions {
   readonly hardware?: 'dgt' | 'none';
   /** A player's rating by section and pairing number (the event's), for the games' plans; unknown: equal. */
   readonly ratingOf?: (section: string, player: number) => number | undefined;
+  /** Virtual DGT boards connect once this has resolved (a console: once it answers); default at once. */
+  readonly connectAfter?: Promise<void>;
 }
 
 export interface Simulation {
@@ -89,8 +93,30 @@ const LINK_MS = 40;
  */
 const stableRealMs = (scale: number): number => Math.max(LINK_MS, Math.min(STABLE_MS, CLASSICAL_MAX_MS / 4 / scale));
 
+/** Simulated DGT boards opened in one turn of the event loop (simulateRound). */
+const OPEN_AT_ONCE = 50;
+
 /** A late player's first move comes this long after they sit down. */
 const SETTLE_MS = 20_000;
+
+/**
+ * Where a game the journal has begun stands, for its players to go on from there (instead of playing
+ * every move again, a millisecond of chess.js each: a minute for 1,000 boards late in a round): the
+ * position after the moves the board read. A move the journal has but not its press (killed between
+ * the two, journaled directly) is the player's next move, made again. Undefined: a game not begun.
+ */
+export function resumeFrom(board: Board): GamePosition | undefined {
+  const read = board.state.moves.white + board.state.moves.black;
+  const played = board.state.presses.white + board.state.presses.black;
+  if (read === 0 && played === 0) return undefined;
+  const line = board.line;
+  const last = line.plies.at(-1);
+  if (read === played + 1 && last) {
+    const before = line.plies.at(-2)?.fen ?? line.fen ?? new Chess().fen();
+    return { ply: played, fen: before, forced: last.san };
+  }
+  return { ply: read, fen: board.state.fen ?? new Chess().fen() };
+}
 
 export async function simulateRound(hall: PlayingHall, options: SimulationOptions): Promise<Simulation> {
   const ids = options.boards ?? [...hall.boards.keys()];
@@ -108,7 +134,8 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
     minMs: Math.round(stableMs * 1.25),
     maxMs: Math.max(CLASSICAL_MAX_MS, stableMs * 5),
   };
-  const hardware = new Map<string, { board: VirtualDgtBoard; device: DgtDevice; detach: () => void; sentPly: number }>();
+  /** `open`: the bridge has read the board (its players wait for it: a move made before would be read as a re-read position). */
+  const hardware = new Map<string, { board: VirtualDgtBoard; device: DgtDevice; detach: () => void; sentPly: number; open: boolean }>();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   const queued = new Set<string>();
   const scripts = new Map<string, VirtualGame>();
@@ -139,14 +166,18 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
       drawOfferMinMove: board.config.drawOfferMinMove,
       flagFalls: !flagNeedsClaim(board.config),
     });
-    scripts.set(id, startPlannedGame({ seed: `${options.seed}/${id}`, thinkMs: onDgt && !options.thinkMs ? dgtThink : think, plan }));
+    const from = resumeFrom(board);
+    scripts.set(
+      id,
+      startPlannedGame({ seed: `${options.seed}/${id}`, thinkMs: onDgt && !options.thinkMs ? dgtThink : think, plan, ...(from ? { from } : {}) }),
+    );
     if (onDgt) {
       // White on the left; the lever stands up on the side to move (a resumed game: the journal's).
       const leverHigh = board.state.toMove === 'white' ? 'left' : 'right';
       const vboard = new VirtualDgtBoard({ scheduler, clock: 'dgt3000', clockPeriodMs: x(1000), ackDelayMs: x(20), leverHigh });
       const link = mockBoardLink(vboard, `/dev/zeitnot-sim-dgt-${id}-${process.pid}-${Date.now()}`);
       // A resumed game: the pieces stand where the players left them: the journal's position, or one
-      // move per press when the journal lacks the last board move (killed between its press and its
+      // move on from it when the journal lacks the last board move (killed between its press and its
       // reading: the board reads it again from its position after the restart).
       const played = board.state.presses.white + board.state.presses.black;
       const read = board.state.moves.white + board.state.moves.black;
@@ -182,7 +213,7 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
       // A resumed game: the clock shows the journal's times and expects the lever of the side to move
       // (the hall shows a state only when it changes, and its first press would be an arbiter call).
       device.show(board.state, hall.source.now());
-      hardware.set(id, { board: vboard, device, detach, sentPly: -1 });
+      hardware.set(id, { board: vboard, device, detach, sentPly: -1, open: false });
     }
     // Everyone who is not late is at the board before the clocks start, or as soon as the players are
     // there (a hall host that joins a round its console has started already: docs/hall.md).
@@ -195,15 +226,23 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
     }
   }
 
-  await Promise.all([...hardware.values()].map((h) => h.device.open()));
-
+  // A journal that cannot write: the players wait; the hall tells every board when it writes again.
   const pump = (id: string): void => {
+    try {
+      playOn(id);
+    } catch (err) {
+      if (!(err instanceof JournalUnavailable)) throw err;
+    }
+  };
+
+  const playOn = (id: string): void => {
     const board = hall.boards.get(id)!;
     const script = scripts.get(id);
     clearTimeout(timers.get(id));
     timers.delete(id);
     if (board !== games.get(id)) return;
     if (!script || stopped || board.state.status !== 'running' || board.startedAt === undefined) return;
+    if (hardware.get(id)?.open === false) return;
     const now = hall.source.now();
     const played = board.state.presses.white + board.state.presses.black;
     const move = script.move(played);
@@ -218,6 +257,9 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
     if (arriveAt !== undefined && !board.state.arrived[side] && now >= arriveAt) {
       hall.record({ kind: 'clock', board: id, event: { type: 'arrive', side, at: arriveAt, by: { kind: 'player', side } } });
     }
+    // Seated while the journal failed: the player's arrival was not journaled then.
+    if (arriveAt === undefined && !board.state.arrived[side])
+      hall.record({ kind: 'clock', board: id, event: { type: 'arrive', side, at: now, by: { kind: 'player', side } } });
     let dueAt = board.moveStartedAt + move.thinkMs;
     if (arriveAt !== undefined && board.state.presses[side] === 0) dueAt = Math.max(dueAt, arriveAt + SETTLE_MS);
     if (now >= dueAt && board.state.arrived[side]) {
@@ -239,8 +281,11 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
     const toMove = board.state.toMove;
     const other: Side = toMove === 'white' ? 'black' : 'white';
     if (end.termination === 'agreement') {
-      hall.record({ kind: 'clock', board: board.id, event: { type: 'drawOffer', side: other, at, by: { kind: 'player', side: other } } });
-      hall.record({ kind: 'clock', board: board.id, event: { type: 'drawAccept', side: toMove, at, by: { kind: 'player', side: toMove } } });
+      // One batch: all or none (a journal that fails in between must not leave an offer alone).
+      hall.recordBatch([
+        { kind: 'clock', board: board.id, event: { type: 'drawOffer', side: other, at, by: { kind: 'player', side: other } } },
+        { kind: 'clock', board: board.id, event: { type: 'drawAccept', side: toMove, at, by: { kind: 'player', side: toMove } } },
+      ]);
       return;
     }
     const by = end.termination === 'resignation' ? ({ kind: 'player', side: toMove } as const) : ({ kind: 'device', deviceId: deviceId(board.id) } as const);
@@ -274,8 +319,11 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
       return;
     }
     const by = { kind: 'device', deviceId: deviceId(board.id) } as const;
-    hall.record({ kind: 'clock', board: board.id, event: { type: 'boardMove', side, san, fen, at, by } });
-    hall.record({ kind: 'clock', board: board.id, event: { type: 'press', side, at, by } });
+    // One batch: a move journaled without its press would be played again.
+    hall.recordBatch([
+      { kind: 'clock', board: board.id, event: { type: 'boardMove', side, san, fen, at, by } },
+      { kind: 'clock', board: board.id, event: { type: 'press', side, at, by } },
+    ]);
   };
 
   // Hall listeners run inside `record`; pumping later keeps one move per turn of the event loop.
@@ -292,6 +340,34 @@ export async function simulateRound(hall: PlayingHall, options: SimulationOption
     for (const id of change.boards) if (scripts.has(id)) schedulePump(id);
   });
   for (const id of ids) schedulePump(id);
+  // The boards connect as real ones do, after the console is up: each board's players start once its
+  // bridge has read it. A board that cannot be opened says so itself (its connection note, the queue's
+  // silent board). They open OPEN_AT_ONCE at a time, the next group once this one's handshakes are
+  // over, so that a restart with 1,000 of them answers the arbiters meanwhile; each group's
+  // 'connecting' notes are one transaction.
+  const closed = [...hardware];
+  const openSome = (): void => {
+    if (stopped) return;
+    const group = closed.splice(0, OPEN_AT_ONCE);
+    const opened: Promise<void>[] = [];
+    hall.batch(() =>
+      hall.journal.transaction(() => {
+        for (const [id, h] of group) {
+          opened.push(
+            h.device.open().then(
+              () => {
+                h.open = true;
+                schedulePump(id);
+              },
+              () => {},
+            ),
+          );
+        }
+      }),
+    );
+    if (closed.length > 0) void Promise.all(opened).then(() => setImmediate(openSome));
+  };
+  void (options.connectAfter ?? Promise.resolve()).then(openSome);
 
   return {
     async stop() {

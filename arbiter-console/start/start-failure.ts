@@ -1,7 +1,7 @@
 // Why a console or a hall host could not start, said once in the operator's words: what is wrong and
 // what to do. The command line prints the message as one line and exits non-zero; code decides on `code`.
-import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 export type StartFailureCode =
   /** Another program (often a console already running) listens on the port. */
@@ -16,6 +16,8 @@ export type StartFailureCode =
   | 'unknown-board'
   /** A new data directory and no event given. */
   | 'no-event'
+  /** A hall host whose event is not on the bus, which runs another event (its event file is wrong). */
+  | 'other-event'
   /** The journal of an earlier version's single-round console (its meta holds a round, no event). */
   | 'round-journal';
 
@@ -44,9 +46,25 @@ function whyNotWritable(code: string | undefined): string | undefined {
       return 'a part of its path is a file';
     case 'ENOSPC':
       return 'the disk is full';
+    case 'ENOENT':
+      // A file system that makes no files (/proc), or a directory removed meanwhile: never "no such file".
+      return 'the file system there takes no new files';
     default:
       return undefined;
   }
+}
+
+/**
+ * mkdir -p one level at a time: Node 20's recursive mkdirSync never returns where mkdir says ENOENT for
+ * a parent that exists (a directory under /proc), so a start would hang instead of saying why.
+ */
+function makeDirectory(dir: string): void {
+  const missing: string[] = [];
+  for (let at = resolve(dir); !existsSync(at); at = dirname(at)) {
+    missing.unshift(at);
+    if (dirname(at) === at) break;
+  }
+  for (const path of missing) mkdirSync(path);
 }
 
 /**
@@ -58,7 +76,7 @@ export function prepareDataDir(dir: string): void {
     throw new StartFailure('data-dir', `the data directory ${dir} cannot be used (${why}): give a writable directory (--data DIR)`);
   };
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirectory(dir);
   } catch (error) {
     if (errnoOf(error) !== 'EEXIST') refuse(whyNotWritable(errnoOf(error)) ?? String(error));
   }

@@ -2,7 +2,14 @@
 // with it the chief issues, lists and revokes named tokens for deputies and sector arbiters. Every
 // token is stored only as an scrypt hash: the chief's in DIR/arbiter-token.scrypt (as before), the
 // named ones in DIR/arbiters.json. A named token is `<id>.<secret>`, so checking it costs one scrypt.
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+//
+// Beside each hash is a fingerprint (`check`): 8 bytes of an HMAC of the secret keyed by the hash's
+// salt. It lets the login gate turn a wrong token away in microseconds, before any scrypt, so a flood of
+// guesses from any number of addresses never stands in front of a real token's check (login-gate.ts).
+// It gives nothing away: the secrets are 144 random bits, so a fingerprint that matches 2^80 of them
+// names none, and a match is still proved by scrypt. A hash stored before fingerprints gets one at its
+// first login (the token is known then); until then its tokens go through the gate's queue as before.
+import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -12,7 +19,7 @@ export const TOKEN_FILE = 'arbiter-token.scrypt';
 export const CREDENTIALS_FILE = 'arbiters.json';
 const KEY_LENGTH = 32;
 
-const hashSchema = z.strictObject({ algorithm: z.literal('scrypt'), salt: z.string().min(1), hash: z.string().min(1) });
+const hashSchema = z.strictObject({ algorithm: z.literal('scrypt'), salt: z.string().min(1), hash: z.string().min(1), check: z.string().min(1).optional() });
 const storedSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9]{4,16}$/),
   name: z.string().min(1).max(40),
@@ -23,6 +30,7 @@ const storedSchema = z.strictObject({
   revokedAt: z.string().optional(),
   salt: z.string().min(1),
   hash: z.string().min(1),
+  check: z.string().min(1).optional(),
 });
 const fileSchema = z.strictObject({ credentials: z.array(storedSchema) });
 type Stored = z.infer<typeof storedSchema>;
@@ -32,6 +40,12 @@ export interface Credentials {
   readonly newToken?: string;
   /** A token seen and accepted before (no scrypt): the arbiter, or undefined when it needs `verify`. */
   known(token: string): Arbiter | undefined;
+  /**
+   * What the stored fingerprint says of a token, without scrypt: `no` (not valid: every guess),
+   * `match` (valid but for a 2^-64 chance; `verify` proves it), `unscreened` (its credential was stored
+   * before fingerprints: only `verify` can tell).
+   */
+  screen(token: string): Screening;
   /** Checks a token (one scrypt, off the event loop); undefined when it is not valid or revoked. */
   verify(token: string): Promise<Arbiter | undefined>;
   /** A new named token; the secret is returned once and only its hash is kept. */
@@ -55,13 +69,25 @@ export interface Credentials {
   list(): CredentialInfo[];
 }
 
+export type Screening = 'no' | 'match' | 'unscreened';
+
 function scryptAsync(secret: string, salt: Buffer): Promise<Buffer> {
   return new Promise((resolve, reject) => scrypt(secret, salt, KEY_LENGTH, (err, key) => (err ? reject(err) : resolve(key))));
 }
 
-async function hashOf(secret: string): Promise<{ salt: string; hash: string }> {
+const fingerprintOf = (secret: string, salt: string): Buffer => createHmac('sha256', Buffer.from(salt, 'base64')).update(secret).digest().subarray(0, 8);
+
+async function hashOf(secret: string): Promise<{ salt: string; hash: string; check: string }> {
   const salt = randomBytes(16);
-  return { salt: salt.toString('base64'), hash: (await scryptAsync(secret, salt)).toString('base64') };
+  const saltText = salt.toString('base64');
+  return { salt: saltText, hash: (await scryptAsync(secret, salt)).toString('base64'), check: fingerprintOf(secret, saltText).toString('base64') };
+}
+
+function screenAgainst(secret: string, stored: { salt: string; check?: string | undefined }): Screening {
+  if (stored.check === undefined) return 'unscreened';
+  const expected = Buffer.from(stored.check, 'base64');
+  const actual = fingerprintOf(secret, stored.salt);
+  return actual.length === expected.length && timingSafeEqual(actual, expected) ? 'match' : 'no';
 }
 
 async function matches(secret: string, stored: { salt: string; hash: string }): Promise<boolean> {
@@ -72,7 +98,7 @@ async function matches(secret: string, stored: { salt: string; hash: string }): 
 
 const sameName = (name: string): string => name.trim().toLowerCase();
 const digestOf = (token: string): string => createHash('sha256').update(token).digest('base64');
-const info = ({ salt: _salt, hash: _hash, ...rest }: Stored): CredentialInfo => rest;
+const info = ({ salt: _salt, hash: _hash, check: _check, ...rest }: Stored): CredentialInfo => rest;
 
 /** Reads the stored hashes from `dataDir`, creating the chief's token (and hash) if there is none. */
 export async function openCredentials(dataDir: string, chiefName = 'Chief Arbiter'): Promise<Credentials> {
@@ -83,16 +109,36 @@ export async function openCredentials(dataDir: string, chiefName = 'Chief Arbite
     newToken = randomBytes(18).toString('base64url');
     writeFileSync(chiefFile, JSON.stringify({ algorithm: 'scrypt', ...(await hashOf(newToken)) }) + '\n', { mode: 0o600, flag: 'wx' });
   }
-  const chiefHash = hashSchema.parse(JSON.parse(readFileSync(chiefFile, 'utf8')));
+  let chiefHash = hashSchema.parse(JSON.parse(readFileSync(chiefFile, 'utf8')));
   const named: Stored[] = existsSync(namedFile) ? fileSchema.parse(JSON.parse(readFileSync(namedFile, 'utf8'))).credentials : [];
   const chief: Arbiter = { id: 'chief', name: chiefName, role: 'chief' };
   // Accepted tokens are remembered by digest, so a reconnecting tablet does not pay for scrypt again.
   const accepted = new Map<string, string>();
 
-  const save = (): void => {
-    const temporary = `${namedFile}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify({ credentials: named }, null, 1) + '\n', { mode: 0o600 });
-    renameSync(temporary, namedFile);
+  const replace = (file: string, text: string): void => {
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, text, { mode: 0o600 });
+    renameSync(temporary, file);
+  };
+  const save = (): void => replace(namedFile, JSON.stringify({ credentials: named }, null, 1) + '\n');
+  /** The token's credential id, its secret, and the credential's stored hash (undefined: no such credential, or revoked). */
+  const storedOf = (token: string) => {
+    const dot = token.indexOf('.');
+    const id = dot < 0 ? 'chief' : token.slice(0, dot);
+    const secret = dot < 0 ? token : token.slice(dot + 1);
+    return { id, secret, stored: id === 'chief' ? chiefHash : named.find((n) => n.id === id && n.revokedAt === undefined) };
+  };
+  /** A hash stored before fingerprints gets one once a token has proved itself against it. */
+  const addFingerprint = (id: string, secret: string): void => {
+    if (id === 'chief') {
+      if (chiefHash.check !== undefined) return;
+      chiefHash = { ...chiefHash, check: fingerprintOf(secret, chiefHash.salt).toString('base64') };
+      return replace(chiefFile, JSON.stringify(chiefHash) + '\n');
+    }
+    const i = named.findIndex((n) => n.id === id);
+    if (i < 0 || named[i]!.check !== undefined) return;
+    named[i] = { ...named[i]!, check: fingerprintOf(secret, named[i]!.salt).toString('base64') };
+    save();
   };
   const arbiterOf = (id: string): Arbiter | undefined => {
     if (id === 'chief') return chief;
@@ -112,16 +158,21 @@ export async function openCredentials(dataDir: string, chiefName = 'Chief Arbite
       const id = accepted.get(digestOf(token));
       return id === undefined ? undefined : arbiterOf(id);
     },
+    screen(token) {
+      const { secret, stored } = storedOf(token);
+      return stored ? screenAgainst(secret, stored) : 'no';
+    },
     async verify(token) {
       const digest = digestOf(token);
       const seen = accepted.get(digest);
       if (seen !== undefined) return arbiterOf(seen);
-      const dot = token.indexOf('.');
-      const id = dot < 0 ? 'chief' : token.slice(0, dot);
-      const stored = id === 'chief' ? chiefHash : named.find((n) => n.id === id && n.revokedAt === undefined);
-      if (!stored || !(await matches(dot < 0 ? token : token.slice(dot + 1), stored))) return undefined;
+      const { id, secret, stored } = storedOf(token);
+      if (!stored || !(await matches(secret, stored))) return undefined;
       const arbiter = arbiterOf(id); // revoked while scrypt ran?
-      if (arbiter) accepted.set(digest, id);
+      if (arbiter) {
+        accepted.set(digest, id);
+        addFingerprint(id, secret);
+      }
       return arbiter;
     },
     async issue(request, by) {

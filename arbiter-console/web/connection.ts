@@ -2,7 +2,7 @@
 // reconnection with a fresh snapshot (resync), and the clock reference used to count down.
 import type { ArbiterView, BoardView, ClockReference, ConsoleCommand, RoundView, ServerMessage } from '../contract/page.ts';
 import type { TournamentView } from '../contract/page.ts';
-import type { Attention } from '../contract/page.ts';
+import type { Attention, ConsoleStatus } from '../contract/page.ts';
 import type { CredentialInfo } from '../contract/page.ts';
 import type { SectorView } from '../contract/page.ts';
 import { applyViewPatch } from '../contract/page.ts';
@@ -17,6 +17,8 @@ export interface ConsoleState {
   round: RoundView | undefined;
   boards: Map<string, BoardView>;
   attention: readonly Attention[];
+  /** The journal's health and the console's incidents (sent with the queue). */
+  console: ConsoleStatus | undefined;
   version: number;
   /** Present when the console runs an event's section. */
   tournament: TournamentView | undefined;
@@ -42,6 +44,7 @@ export class Connection {
     round: undefined,
     boards: new Map(),
     attention: [],
+    console: undefined,
     version: 0,
     tournament: undefined,
     tournamentVersion: 0,
@@ -146,6 +149,7 @@ export class Connection {
         this.state.round = m.round;
         this.state.boards = new Map(m.boards.map((b) => [b.id, b]));
         this.state.attention = m.attention;
+        this.state.console = m.console;
         this.state.sectors = m.sectors;
         this.state.version = m.version;
         this.events.onState('all');
@@ -159,6 +163,7 @@ export class Connection {
         this.#setReference(m.clock);
         for (const b of m.boards) this.state.boards.set(b.id, b);
         if (m.attention) this.state.attention = m.attention;
+        if (m.console) this.state.console = m.console;
         if (m.round) this.state.round = m.round;
         if (m.sectors) this.state.sectors = m.sectors;
         this.state.version = m.version;
@@ -178,7 +183,8 @@ export class Connection {
         break;
       case 'refused': {
         const what = this.#pending.get(m.id) ?? 'command';
-        this.#pending.delete(m.id);
+        // On the bus, "not known yet" is followed by a second answer to the same id (docs/hall.md): kept for it.
+        if (m.code !== 'outcome-unknown') this.#pending.delete(m.id);
         this.events.onOutcome(m.id, false, `${what}: refused: ${m.reason}${m.article !== undefined ? ` (${m.article})` : ''} [${m.code}]`);
         break;
       }

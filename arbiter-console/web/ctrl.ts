@@ -1,7 +1,7 @@
 // The clocks page's state and actions (lichess ui/*/ctrl.ts): what the server sent (Connection.state)
 // plus what this arbiter chose (layout, sort, filters, search, the open board, queue filters). Views
 // (view/*.ts) only read it and call its methods; every change ends in `redraw()`.
-import type { Attention } from '../contract/page.ts';
+import { ATTENTION_KINDS, kindOf, type Attention, type AttentionKind } from '../contract/page.ts';
 import type { HistoryItem } from '../contract/page.ts';
 import type { CredentialInfo } from '../contract/page.ts';
 import type { BoardView, ConsoleCommand } from '../contract/page.ts';
@@ -11,18 +11,31 @@ import { sectionsOf } from './tournament-ctrl.ts';
 export type Layout = 'hall' | 'cards';
 export type SortKey = 'board' | 'time' | 'status';
 export type Show = 'all' | 'alerts' | 'running' | 'finished';
-export type QueueGroup = 'late' | 'flags' | 'disagreements' | 'devices' | 'calls' | 'other';
+export type QueueGroup = AttentionKind;
 
-export const QUEUE_GROUPS: readonly { readonly id: QueueGroup; readonly title: string; readonly codes: readonly string[] }[] = [
-  { id: 'flags', title: 'Flags', codes: ['flag-fall', 'clock-unreachable'] },
-  { id: 'late', title: 'Late players', codes: ['late-player', 'default-time-expired'] },
-  { id: 'calls', title: 'Arbiter calls', codes: ['arbiter-call', 'quickplay-claim', 'draw-offer-refused'] },
-  { id: 'disagreements', title: 'Disagreements', codes: ['clock-disagrees', 'move-count-mismatch', 'presses-missed', 'result-contradicts'] },
-  { id: 'devices', title: 'Device problems', codes: ['silent-board'] },
-  { id: 'other', title: 'Penalties and other', codes: [] },
-];
+/** The queue's groups: the contract's kinds of attention (one owner: `dismissKind` names them too). */
+export const QUEUE_GROUPS = ATTENTION_KINDS;
 
-export const groupOf = (a: Attention): QueueGroup => QUEUE_GROUPS.find((g) => g.codes.includes(a.code))?.id ?? 'other';
+export const groupOf = (a: Attention): QueueGroup => kindOf(a);
+
+/** One board's open items of one kind: a line of the queue. */
+export interface QueueLine {
+  readonly board: string;
+  readonly items: readonly Attention[];
+}
+
+/** A kind's lines, one a board (in the order of the board's first item), and how many items they hold. */
+export interface QueueGroupLines {
+  readonly group: (typeof QUEUE_GROUPS)[number];
+  readonly lines: readonly QueueLine[];
+  readonly count: number;
+}
+
+/** Rows of a big hall drawn in the first frame (a 1080p screen's worth), then this many more a frame after it. */
+const FIRST_ROWS = 160;
+const ROWS_A_STEP = 240;
+/** Lines of a queue group drawn until the arbiter asks for more. */
+export const QUEUE_LINES = 40;
 
 export interface Answer {
   readonly ok: boolean;
@@ -52,6 +65,11 @@ export class ConsoleCtrl {
   history: { board: string; items: readonly HistoryItem[] } | undefined;
   queueSector = '';
   readonly queueHidden = new Set<QueueGroup>();
+  /** Lines drawn per queue group beyond QUEUE_LINES, as the arbiter asked ("Show more"). */
+  readonly queueMore = new Map<QueueGroup, number>();
+  /** Rows of the hall view drawn so far: the first screen at once, the rest in the frames after its paint. */
+  hallRows = FIRST_ROWS;
+  #growing = false;
   credentials: readonly CredentialInfo[] | undefined;
   issued: { name: string; token: string } | undefined;
   teamAnswer: Answer | undefined;
@@ -99,6 +117,32 @@ export class ConsoleCtrl {
   set<K extends 'sort' | 'show' | 'sector' | 'section' | 'search' | 'queueSector'>(key: K, value: ConsoleCtrl[K]): void {
     (this as ConsoleCtrl)[key] = value;
     this.redraw();
+  }
+
+  /**
+   * More hall rows after the next paint: a hall of 1,000 boards shows its first rows at once instead of
+   * after building and laying out every row (the browser paints between the steps).
+   */
+  moreRowsSoon(): void {
+    if (this.#growing) return;
+    this.#growing = true;
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        this.#growing = false;
+        this.hallRows += ROWS_A_STEP;
+        this.redraw();
+      }),
+    );
+  }
+
+  showMoreOf(group: QueueGroup): void {
+    this.queueMore.set(group, (this.queueMore.get(group) ?? 0) + 100);
+    this.redraw();
+  }
+
+  /** Whether this arbiter may dismiss a whole kind (the permission table's dismissKind: chief and deputies). */
+  get dismissesKinds(): boolean {
+    return this.arbiter && (this.staffRole === 'chief' || this.staffRole === 'deputy');
   }
 
   toggleQueueGroup(group: QueueGroup): void {
@@ -163,11 +207,24 @@ export class ConsoleCtrl {
     return list.sort(byBoard);
   }
 
-  /** The queue as this arbiter filtered it, in its groups. */
-  queue(): { group: (typeof QUEUE_GROUPS)[number]; items: Attention[] }[] {
+  /** The queue as this arbiter filtered it: by kind, each kind a line per board with that board's items of the kind. */
+  queue(): QueueGroupLines[] {
     const members = this.queueSector ? this.members(this.queueSector) : undefined;
-    const items = this.conn.state.attention.filter((a) => !members || members.has(a.board));
-    return QUEUE_GROUPS.map((group) => ({ group, items: items.filter((a) => groupOf(a) === group.id) })).filter((g) => g.items.length > 0);
+    const byKind = new Map<QueueGroup, Map<string, Attention[]>>();
+    for (const a of this.conn.state.attention) {
+      if (members && !members.has(a.board)) continue;
+      const kind = groupOf(a);
+      const boards = byKind.get(kind) ?? byKind.set(kind, new Map()).get(kind)!;
+      const items = boards.get(a.board);
+      if (items) items.push(a);
+      else boards.set(a.board, [a]);
+    }
+    return QUEUE_GROUPS.flatMap((group) => {
+      const boards = byKind.get(group.id);
+      if (!boards) return [];
+      const lines = [...boards].map(([board, items]) => ({ board, items }));
+      return [{ group, lines, count: lines.reduce((n, l) => n + l.items.length, 0) }];
+    });
   }
 
   /** Search box Enter: a board number jumps to that board, else to the first board a player name matches. */
@@ -182,6 +239,7 @@ export class ConsoleCtrl {
   /** Shows a board: every filter that hides it is lifted, it is scrolled to and highlighted. */
   jumpTo(board: string): void {
     this.jumped = board;
+    this.hallRows = Infinity;
     if (this.sector && !this.members(this.sector)?.has(board)) this.sector = '';
     if (this.section && this.conn.state.boards.get(board)?.section !== this.section) this.section = '';
     const b = this.conn.state.boards.get(board);

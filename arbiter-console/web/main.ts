@@ -6,6 +6,7 @@ import { ClockPainter } from './clocks.ts';
 import { Connection, type Role } from './connection.ts';
 import { ConsoleCtrl } from './ctrl.ts';
 import { askConfirm, askText } from './dialogs.ts';
+import { showJournalBanner } from './journal-banner.ts';
 import { pageFromHash, renderNav } from './pages.ts';
 import { hl, patch, type VNode } from './snabbdom.ts';
 import { TournamentCtrl, type TournamentPageId } from './tournament-ctrl.ts';
@@ -166,6 +167,7 @@ function start(): void {
         document.getElementById('event-name')!.textContent = r.event;
         document.getElementById('round-info')!.textContent = `Round ${r.round} · ${r.timeControl} · default time ${r.defaultTimeMs / 60_000} min`;
       }
+      showJournalBanner(document.getElementById('journal-banner')!, conn.state.console, role === 'arbiter');
       ctrl.stateArrived();
     },
     onStatus: (text, ok) => {

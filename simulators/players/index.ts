@@ -8,6 +8,7 @@ export {
   playVirtualGame,
   startVirtualGame,
   startSeededGame,
+  type GamePosition,
   type VirtualGame,
   type VirtualPlayer,
   type VirtualPlayerOptions,

@@ -75,13 +75,27 @@ export interface VirtualGameOptions {
   readonly startFen?: string;
   /** Stop (result '*', termination 'move-limit') after this many plies. Default 300. */
   readonly maxPlies?: number;
+  /** A game resumed where a journal left it (resumeFrom): its plies before are not played again. */
+  readonly from?: GamePosition;
+}
+
+/**
+ * Where a resumed game stands: `ply` plies played, the pieces as `fen` shows them. `forced`: the move
+ * of that ply is on the board already (journaled before the console stopped) and is the player's.
+ * chess.js starts from the FEN alone, so a repetition spanning the restart is not seen as one.
+ */
+export interface GamePosition {
+  readonly ply: number;
+  readonly fen: string;
+  readonly forced?: string;
 }
 
 /**
  * A game between two virtual players, played only as far as it is asked for: `move(ply)` plays up to
  * that ply (chess.js takes about a millisecond a ply, so a console seating 22 boards does not stop for
  * seconds to play 22 whole games ahead of time); `outcome` once `move` has returned undefined. The
- * moves are playVirtualGame's, ply for ply.
+ * moves are playVirtualGame's, ply for ply. A game resumed `from` a position plays on from there:
+ * `move` of an earlier ply is undefined.
  */
 export interface VirtualGame {
   readonly startFen: string;
@@ -91,26 +105,32 @@ export interface VirtualGame {
 }
 
 export function startVirtualGame(options: VirtualGameOptions): VirtualGame {
-  const chess = new Chess(options.startFen);
-  const startFen = chess.fen();
+  const chess = new Chess(options.from?.fen ?? options.startFen);
+  const startFen = options.from ? new Chess(options.startFen).fen() : chess.fen();
   const maxPlies = options.maxPlies ?? 300;
+  /** The first ply this game plays (0, or where it resumed). */
+  const first = options.from?.ply ?? 0;
   const moves: ScriptedMove[] = [];
+  let forced = options.from?.forced;
   let ended: { result: ScriptResult; termination: string } | undefined;
   return {
     startFen,
     move(ply) {
-      while (moves.length <= ply && ended === undefined) {
-        if (chess.isGameOver() || moves.length >= maxPlies) {
+      while (first + moves.length <= ply && ended === undefined) {
+        const at = first + moves.length;
+        if (chess.isGameOver() || at >= maxPlies) {
           ended = outcome(chess);
           break;
         }
         const side: Side = chess.turn() === 'w' ? 'white' : 'black';
         const fenBefore = chess.fen();
-        const planned = options[side].chooseMove(fenBefore, moves.length);
-        chess.move(planned.promotion ? { from: planned.from, to: planned.to, promotion: planned.promotion } : planned.san);
-        moves.push({ ply: moves.length, side, ...planned, fenBefore, fenAfter: chess.fen() });
+        const planned = options[side].chooseMove(fenBefore, at);
+        const chosen = forced ? { ...sanMove(chess, forced), thinkMs: planned.thinkMs } : planned;
+        forced = undefined;
+        chess.move(chosen.promotion ? { from: chosen.from, to: chosen.to, promotion: chosen.promotion } : chosen.san);
+        moves.push({ ply: at, side, ...chosen, fenBefore, fenAfter: chess.fen() });
       }
-      return moves[ply];
+      return ply < first ? undefined : moves[ply - first];
     },
     get outcome() {
       return ended;
@@ -142,6 +162,14 @@ export function createVirtualGame(options: {
 export function startSeededGame(options: Parameters<typeof createVirtualGame>[0]): VirtualGame {
   const player = (side: Side) => createVirtualPlayer({ seed: `${options.seed}/${side}`, thinkMs: options.thinkMs, style: options.style ?? 'eager' });
   return startVirtualGame({ white: player('white'), black: player('black'), maxPlies: options.maxPlies ?? 300 });
+}
+
+/** A move given in SAN, in the shape a player's choice has (its squares, its promotion). */
+function sanMove(chess: Chess, san: string): Omit<PlannedMove, 'thinkMs'> {
+  const move = new Chess(chess.fen()).move(san);
+  return move.promotion
+    ? { san: move.san, from: move.from, to: move.to, promotion: move.promotion as Promotion }
+    : { san: move.san, from: move.from, to: move.to };
 }
 
 function outcome(chess: Chess): { result: ScriptResult; termination: string } {

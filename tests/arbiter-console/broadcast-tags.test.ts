@@ -2,24 +2,15 @@
 // FIDE id): ratings, titles, federations and FIDE ids from the event file, the start in UTC, and the section's
 // own board number in Round "R.B" and Board, not the hall's. Checked on the SA Open's B section, whose board 1
 // is a hall board of its own, through the console's HTTP feeds (live and per round), read by chess.js.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Chess } from 'chess.js';
-import { afterEach, describe, expect, it } from 'vitest';
-import { manualSource, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
-import { findSection, hallBoardNumbers, presetEvent } from '../../tournament/index.ts';
-import { helloClient, sendCommand, type TestClient } from '../support/ws-client.ts';
 
-let run: RunningConsole | undefined;
-const clients: TestClient[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.ws.close();
-  await run?.stop();
-  run = undefined;
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+import { Chess } from 'chess.js';
+import { describe, expect, it } from 'vitest';
+import { manualSource } from '../../arbiter-console/index.ts';
+import { findSection, hallBoardNumbers, presetEvent } from '../../tournament/index.ts';
+import { ConsoleScope } from '../support/console-scope.ts';
+import { helloClient, sendCommand } from '../support/ws-client.ts';
+
+const scope = new ConsoleScope();
 
 /** Each game of a PGN file as chess.js reads its tags. */
 const gamesOf = (pgn: string): Record<string, string>[] =>
@@ -34,12 +25,11 @@ const gamesOf = (pgn: string): Record<string, string>[] =>
 
 describe('live PGN tags for broadcasts', () => {
   it('the B section board 1: Round "1.1", Board "1", Event per section, players as the event file has them', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-broadcast-tags-'));
-    dirs.push(dir);
+    const dir = scope.dataDir('zeitnot-broadcast-tags-');
     const event = presetEvent('sa-open-2009');
-    run = await startConsole({ dataDir: dir, port: 0, noPage: true, event, source: manualSource(0) });
+    const run = await scope.start({ dataDir: dir, port: 0, noPage: true, event, source: manualSource(0) });
     const chief = await helloClient(run.url, { role: 'arbiter', token: run.newToken, name: 'IA Chief' });
-    clients.push(chief);
+    scope.clients.push(chief);
     for (const command of [
       { type: 'pairNextRound', section: 'b' },
       { type: 'publishRound', section: 'b' },

@@ -2,38 +2,17 @@
 // preset (Laws 2018, whose 6.7.1 would leave it to the arbiter), through the WebSocket: a player absent
 // at exactly 30:00.000 from the scheduled start still has his game running; at 30:00.001 it is a forfeit
 // by itself, citing the regulation, journaled, filled in at the desk, and the same after a restart.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { manualSource, startConsole, type ManualSource, type RunningConsole } from '../../arbiter-console/internal.ts';
+
+import { describe, expect, it } from 'vitest';
+import { manualSource, type ManualSource, type RunningConsole } from '../../arbiter-console/internal.ts';
 import { hallBoardNumbers, presetEvent } from '../../tournament/index.ts';
-import { helloClient, sendCommand, type Message, type TestClient } from '../support/ws-client.ts';
+import { acked, ConsoleScope } from '../support/console-scope.ts';
+import { helloClient, type Message } from '../support/ws-client.ts';
 
 const event = presetEvent('cairns-cup-2019');
 const SECTION = 'main';
 const MIN = 60_000;
-let run: RunningConsole | undefined;
-const clients: TestClient[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.ws.close();
-  await run?.stop();
-  run = undefined;
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-async function chiefOf(c: RunningConsole): Promise<TestClient> {
-  const chief = await helloClient(c.url, { role: 'arbiter', token: c.newToken, name: 'IA Chief' });
-  clients.push(chief);
-  return chief;
-}
-
-async function acked(client: TestClient, command: object): Promise<Message> {
-  const answer = await sendCommand(client, command as { type: string });
-  expect(answer, JSON.stringify(answer)).toMatchObject({ type: 'ack' });
-  return answer;
-}
+const scope = new ConsoleScope();
 
 type BoardSeen = { id: string; status: string; result?: { result: string; termination: string } };
 /** The board as a newly connected arbiter's snapshot shows it. */
@@ -42,7 +21,7 @@ async function seen(c: RunningConsole, board: string): Promise<BoardSeen> {
   // The chief's token is told once, when the data directory is new: kept for the restarted console.
   token ??= c.newToken;
   const snapshot = await helloClient(c.url, { role: 'arbiter', token, name: 'IA Chief' });
-  clients.push(snapshot);
+  scope.clients.push(snapshot);
   const message = snapshot.messages.find((m) => m.type === 'snapshot') as (Message & { boards: BoardSeen[] }) | undefined;
   if (!message) throw new Error(`no snapshot: ${JSON.stringify(snapshot.messages)}`);
   return message.boards.find((b) => b.id === board)!;
@@ -50,10 +29,9 @@ async function seen(c: RunningConsole, board: string): Promise<BoardSeen> {
 
 describe('Cairns Cup Regulation 1: more than 30 minutes late, forfeit', () => {
   it('absent at 30:00.000: still running; at 30:00.001: a forfeit citing the regulation, journaled, at the desk, and after a restart', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-cairns-late-'));
-    dirs.push(dir);
-    run = await startConsole({ dataDir: dir, port: 0, noPage: true, event, source: manualSource(0) });
-    const chief = await chiefOf(run);
+    const dir = scope.dataDir('zeitnot-cairns-late-');
+    let run = await scope.start({ dataDir: dir, port: 0, noPage: true, event, source: manualSource(0) });
+    const chief = await scope.chiefOf(run);
     await acked(chief, { type: 'pairNextRound', section: SECTION });
     await acked(chief, { type: 'publishRound', section: SECTION });
     const desk = run.desks.get(SECTION)!;
@@ -90,8 +68,8 @@ describe('Cairns Cup Regulation 1: more than 30 minutes late, forfeit', () => {
     // The other boards play on.
     expect((await seen(run, String(hallBoardNumbers(event, SECTION)[1]))).status).toBe('running');
 
-    await run.stop();
-    run = await startConsole({ dataDir: dir, port: 0, noPage: true, event, source: manualSource(start + 31 * MIN) });
+    await scope.stop(run);
+    run = await scope.start({ dataDir: dir, port: 0, noPage: true, event, source: manualSource(start + 31 * MIN) });
     expect(await seen(run, board)).toMatchObject({ status: 'finished', result: { result: '+--', termination } });
     expect(
       run.desks

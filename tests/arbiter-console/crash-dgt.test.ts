@@ -5,14 +5,14 @@
 // one legal game, never more than its presses; a board re-read after a restart goes on from the
 // position it was re-read at), and every game goes on.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Chess } from 'chess.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Journal } from '../../arbiter-console/index.ts';
-import { presetJson } from '../../tournament/index.ts';
 import { chessJsRejects, pgnExtractRejects } from '../support/pgn-validators.ts';
+import { fortyPlayerEventFile } from './fixtures.ts';
 
 const children: ChildProcess[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-crash-dgt-'));
@@ -21,22 +21,6 @@ afterAll(() => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-/** The Cairns Cup with 40 players: round 1 has 20 boards. */
-function fortyPlayerEvent(): string {
-  const event = JSON.parse(presetJson('cairns-cup-2019')) as { sections: Record<string, unknown>[] };
-  const section = event.sections[0]!;
-  section.players = Array.from({ length: 40 }, (_, i) => ({
-    id: i + 1,
-    name: `Player ${String(i + 1).padStart(2, '0')}`,
-    federation: 'USA',
-    fideRating: 2600 - i * 10,
-  }));
-  section.schedule = Array.from({ length: 39 }, (_, i) => new Date(Date.UTC(2019, 1, 6 + i, 19)).toISOString().replace('.000Z', '+00:00'));
-  const file = join(dataDir, 'event.json');
-  writeFileSync(file, JSON.stringify(event));
-  return file;
-}
 
 async function serve(args: string[]): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['bin/zeitnot.js', 'serve', '--data', join(dataDir, 'data'), '--port', '0', ...args], {
@@ -150,7 +134,18 @@ async function checkPgn(url: string): Promise<void> {
 
 describe('crash and restart with 20 simulated DGT boards', () => {
   it('keeps every game record through SIGKILL x10: legal PGN, no move twice, every game goes on', async () => {
-    let run = await serve(['--event', fortyPlayerEvent(), '--auto-publish', '--simulate', '20', '--time-scale', '60', '--start-in', '0', '--auto-start']);
+    let run = await serve([
+      '--event',
+      fortyPlayerEventFile(dataDir),
+      '--auto-publish',
+      '--simulate',
+      '20',
+      '--time-scale',
+      '60',
+      '--start-in',
+      '0',
+      '--auto-start',
+    ]);
     const moved = (base: Map<string, number>, b: BoardSummary) => b.status === 'finished' || plies(b) > base.get(b.id)!;
     let before = await waitForPlies(run.url, (all) => all.every((b) => plies(b) >= 2 && unread(b) <= 1));
     const first = new Map(before.map((b) => [b.id, plies(b)]));

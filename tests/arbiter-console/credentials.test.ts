@@ -1,4 +1,5 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { randomBytes, scryptSync } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -50,5 +51,37 @@ describe('credentials', () => {
     expect(await reopened.verify(deputy.token)).toBeUndefined();
     expect((await reopened.verify(sector.token))?.name).toBe('FA Sector');
     expect(reopened.revoke('chief')).toBeUndefined();
+  });
+
+  it('tells a wrong token by its fingerprint, without scrypt; a real one matches, a revoked one does not', async () => {
+    const c = await openCredentials(dir);
+    const deputy = await c.issue({ name: 'IA Deputy', role: 'deputy' }, 'IA Chief');
+    expect(c.screen(c.newToken!)).toBe('match');
+    expect(c.screen(deputy.token)).toBe('match');
+    expect(c.screen(`${c.newToken!}x`)).toBe('no');
+    expect(c.screen(`${deputy.credential.id}.${c.newToken!}`)).toBe('no');
+    expect(c.screen('nobody.secret')).toBe('no');
+    expect(c.screen('')).toBe('no');
+    c.revoke(deputy.credential.id);
+    expect(c.screen(deputy.token)).toBe('no');
+    expect((await openCredentials(dir)).screen(c.newToken!)).toBe('match');
+  });
+
+  it('a hash stored before fingerprints gets one at its first login, and its tokens are unscreened until then', async () => {
+    const token = randomBytes(18).toString('base64url');
+    const salt = randomBytes(16);
+    const legacy = { algorithm: 'scrypt', salt: salt.toString('base64'), hash: scryptSync(token, salt, 32).toString('base64') };
+    writeFileSync(join(dir, 'arbiter-token.scrypt'), JSON.stringify(legacy) + '\n');
+    const c = await openCredentials(dir);
+    expect(c.screen('a guess')).toBe('unscreened');
+    expect(await c.verify('a guess')).toBeUndefined();
+    expect(c.screen('a guess')).toBe('unscreened');
+    expect((await c.verify(token))?.role).toBe('chief');
+    expect(c.screen('a guess')).toBe('no');
+    expect(c.screen(token)).toBe('match');
+    expect(filesContain(token)).toBe(false);
+    const reopened = await openCredentials(dir);
+    expect([reopened.screen('a guess'), reopened.screen(token)]).toEqual(['no', 'match']);
+    expect((await reopened.verify(token))?.role).toBe('chief');
   });
 });

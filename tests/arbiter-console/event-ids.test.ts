@@ -2,23 +2,14 @@
 // of the three events two entrants share a name and a third is renamed mid-event, and through the
 // console (WebSocket commands, HTTP exports) pairing, seating, results and standings go to the right
 // player. The team's names are unique and the journal keeps the credential of each arbiter action.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+
+import { describe, expect, it } from 'vitest';
 import { manualSource, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
 import { hallBoardNumbers, loadEvent, presetJson, sectionGameConfig, type PresetName, type ZeitnotEvent } from '../../tournament/index.ts';
-import { helloClient, sendCommand, type Message, type TestClient } from '../support/ws-client.ts';
+import { acked, ConsoleScope } from '../support/console-scope.ts';
+import { helloClient, sendCommand, type TestClient } from '../support/ws-client.ts';
 
-let run: RunningConsole | undefined;
-const clients: TestClient[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.ws.close();
-  await run?.stop();
-  run = undefined;
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const scope = new ConsoleScope();
 
 const TWIN = 'Alex Twin';
 
@@ -29,18 +20,6 @@ function withTwins(preset: PresetName, section: string): ZeitnotEvent {
   players[0] = { ...players[0], name: TWIN, fideId: '1000001' };
   players[1] = { ...players[1], name: TWIN, fideId: '1000002' };
   return loadEvent(json);
-}
-
-async function chiefOf(c: RunningConsole): Promise<TestClient> {
-  const chief = await helloClient(c.url, { role: 'arbiter', token: c.newToken, name: 'IA Chief' });
-  clients.push(chief);
-  return chief;
-}
-
-async function acked(client: TestClient, command: object): Promise<Message> {
-  const answer = await sendCommand(client, command as { type: string });
-  expect(answer, JSON.stringify(answer)).toMatchObject({ type: 'ack' });
-  return answer;
 }
 
 /**
@@ -88,11 +67,10 @@ const events: readonly { readonly preset: PresetName; readonly section: string }
 describe('players by pairing number, names for display', () => {
   for (const { preset, section } of events) {
     it(`${preset}: two entrants of one name and a player renamed mid-event, paired, seated, scored and exported by id`, async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'zeitnot-ids-'));
-      dirs.push(dir);
+      const dir = scope.dataDir('zeitnot-ids-');
       const event = withTwins(preset, section);
-      run = await startConsole({ dataDir: dir, port: 0, noPage: true, event, source: manualSource(0) });
-      const chief = await chiefOf(run);
+      const run = await scope.start({ dataDir: dir, port: 0, noPage: true, event, source: manualSource(0) });
+      const chief = await scope.chiefOf(run);
       const desk = run.desks.get(section)!;
       await acked(chief, { type: 'pairNextRound', section });
       await acked(chief, { type: 'publishRound', section });
@@ -151,10 +129,9 @@ describe('players by pairing number, names for display', () => {
   }
 
   it('a seat journaled before seats had ids is linked by name only where one player has that name', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-ids-legacy-'));
-    dirs.push(dir);
+    const dir = scope.dataDir('zeitnot-ids-legacy-');
     const event = withTwins('cairns-cup-2019', 'main');
-    run = await startConsole({ dataDir: dir, port: 0, noPage: true, event, source: manualSource(0) });
+    const run = await scope.start({ dataDir: dir, port: 0, noPage: true, event, source: manualSource(0) });
     const desk = run.desks.get('main')!;
     expect(desk.command({ type: 'pairNextRound', section: 'main' }, 'IA')).toMatchObject({ ok: true });
     const seated = desk.pairingOf(1)!;
@@ -176,8 +153,7 @@ describe('players by pairing number, names for display', () => {
 describe("the console's clock rules", () => {
   it("seats every section of the three events with tournament/clocks.ts's one builder (the rules the Laws-edition tests fold)", async () => {
     for (const preset of ['cairns-cup-2019', 'sa-open-2009', 'donostia-2009'] as const) {
-      const dir = mkdtempSync(join(tmpdir(), 'zeitnot-ids-rules-'));
-      dirs.push(dir);
+      const dir = scope.dataDir('zeitnot-ids-rules-');
       const event = loadEvent(JSON.parse(presetJson(preset)));
       const c = await startConsole({ dataDir: dir, port: 0, noPage: true, event, source: manualSource(0) });
       try {
@@ -198,10 +174,9 @@ describe("the console's clock rules", () => {
 
 describe('arbiters by credential, names for display', () => {
   it('refuses a team name in use, keeps the chief from acting as a deputy, and journals the credential with each action', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-ids-team-'));
-    dirs.push(dir);
-    run = await startConsole({ dataDir: dir, port: 0, noPage: true, event: withTwins('cairns-cup-2019', 'main'), source: manualSource(0) });
-    const chief = await chiefOf(run);
+    const dir = scope.dataDir('zeitnot-ids-team-');
+    const run = await scope.start({ dataDir: dir, port: 0, noPage: true, event: withTwins('cairns-cup-2019', 'main'), source: manualSource(0) });
+    const chief = await scope.chiefOf(run);
     await acked(chief, { type: 'defineSector', sector: 'N', name: 'North', boards: '1-3' });
     const issued = await acked(chief, { type: 'issueCredential', name: 'FA North', role: 'sector', sector: 'N' });
     expect(await sendCommand(chief, { type: 'issueCredential', name: 'FA North', role: 'deputy' } as { type: string })).toMatchObject({
@@ -218,14 +193,14 @@ describe('arbiters by credential, names for display', () => {
 
     // The printed token says who is at the keyboard, but not as a member of the team.
     const posing = await helloClient(run.url, { role: 'arbiter', token: run.newToken, name: 'FA North' });
-    clients.push(posing);
+    scope.clients.push(posing);
     expect(posing.messages[0]).toMatchObject({ type: 'error', code: 'forbidden', reason: expect.stringContaining(`credential ${id}`) });
     expect(posing.messages.some((m) => m.type === 'welcome')).toBe(false);
 
     await acked(chief, { type: 'pairNextRound', section: 'main' });
     await acked(chief, { type: 'publishRound', section: 'main' });
     const sector = await helloClient(run.url, { role: 'arbiter', token: north });
-    clients.push(sector);
+    scope.clients.push(sector);
     await acked(sector, { type: 'addTime', board: '2', side: 'white', ms: 60_000, reason: 'illegal move by Black' });
     await acked(chief, { type: 'addTime', board: '2', side: 'black', ms: 60_000, reason: 'illegal move by White' });
     const entries = [...run.journal.entries()].map((e) => e.record);

@@ -1,6 +1,6 @@
 // A small round on an injected clock, for exact assertions; a one-section event whose round 1 is such a
 // round, for the tests that start a console (the console runs events only).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gameConfig } from '../../clock-engine/index.ts';
@@ -145,4 +145,23 @@ export function press(t: TestHall, board: string, side: 'white' | 'black', at: n
   t.source.set(at);
   if (san) t.hall.record({ kind: 'clock', board, event: { type: 'boardMove', side, san, at, by: { kind: 'device', deviceId: 'test' } } });
   t.hall.record({ kind: 'clock', board, event: { type: 'press', side, at, by: { kind: 'device', deviceId: 'test' } } });
+}
+
+/**
+ * The Cairns Cup with 40 players (round 1 has 20 boards) written as an event file in `dir`: what a
+ * console started as a process with `--event FILE` plays on 20 virtual DGT boards.
+ */
+export function fortyPlayerEventFile(dir: string): string {
+  const event = JSON.parse(presetJson('cairns-cup-2019')) as { sections: Record<string, unknown>[] };
+  const section = event.sections[0]!;
+  section.players = Array.from({ length: 40 }, (_, i) => ({
+    id: i + 1,
+    name: `Player ${String(i + 1).padStart(2, '0')}`,
+    federation: 'USA',
+    fideRating: 2600 - i * 10,
+  }));
+  section.schedule = Array.from({ length: 39 }, (_, i) => new Date(Date.UTC(2019, 1, 6 + i, 19)).toISOString().replace('.000Z', '+00:00'));
+  const file = join(dir, 'event.json');
+  writeFileSync(file, JSON.stringify(event));
+  return file;
 }

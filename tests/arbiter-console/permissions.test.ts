@@ -41,7 +41,18 @@ const ON_A_BOARD = [
   'confirmResult',
   'resolveResultConflict',
 ];
-const CHIEF_AND_DEPUTIES = ['startAll', 'arriveAll', 'pauseAll', 'resumeAll', 'confirmRound', 'playoffResult', 'recordIncident', 'importTrf', 'lodgeAppeal'];
+const CHIEF_AND_DEPUTIES = [
+  'startAll',
+  'arriveAll',
+  'pauseAll',
+  'resumeAll',
+  'confirmRound',
+  'playoffResult',
+  'recordIncident',
+  'importTrf',
+  'lodgeAppeal',
+  'dismissKind',
+];
 const CHIEF_ONLY = [
   'pairNextRound',
   'swapColours',

@@ -4,24 +4,15 @@
 // pairing numbers frozen after round 4), and the appeals log (SA Open: 30 minutes after the game, the
 // R200 fee returned when upheld, a late appeal refused; Donostia: one hour after the round, a committee
 // of three from the other groups).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { manualSource, startConsole, type ManualSource, type RunningConsole } from '../../arbiter-console/internal.ts';
+
+import { describe, expect, it } from 'vitest';
+import { manualSource, type ManualSource, type RunningConsole } from '../../arbiter-console/internal.ts';
 import { hallBoardNumbers, presetEvent, type ZeitnotEvent } from '../../tournament/index.ts';
+import { acked, ConsoleScope } from '../support/console-scope.ts';
 import { helloClient, sendCommand, type Message, type TestClient } from '../support/ws-client.ts';
 
 const MIN = 60_000;
-let run: RunningConsole | undefined;
-const clients: TestClient[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.ws.close();
-  await run?.stop();
-  run = undefined;
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const scope = new ConsoleScope();
 
 interface Opened {
   readonly run: RunningConsole;
@@ -32,25 +23,18 @@ interface Opened {
 async function open(dir: string, event: ZeitnotEvent, at: number, token?: string): Promise<Opened & { token: string }> {
   const source = manualSource(at);
   // An arbiter entering four rounds' results in seconds: more than a person's rate.
-  run = await startConsole({ dataDir: dir, port: 0, noPage: true, event, source, server: { rateLimit: { perSecond: 10_000, burst: 10_000 } } });
+  const run = await scope.start({ dataDir: dir, port: 0, noPage: true, event, source, server: { rateLimit: { perSecond: 10_000, burst: 10_000 } } });
   const chiefToken = token ?? run.newToken!;
   const chief = await helloClient(run.url, { role: 'arbiter', token: chiefToken, name: 'IA Chief' });
-  clients.push(chief);
+  scope.clients.push(chief);
   return { run, chief, source, token: chiefToken };
 }
 
 async function restart(o: Opened & { token: string }, dir: string, event: ZeitnotEvent): Promise<Opened & { token: string }> {
   const at = o.source.now();
-  for (const c of clients.splice(0)) c.ws.close();
-  await o.run.stop();
-  run = undefined;
+  scope.closeClients();
+  await scope.stop(o.run);
   return open(dir, event, at, o.token);
-}
-
-async function acked(client: TestClient, command: object): Promise<Message> {
-  const answer = await sendCommand(client, command as { type: string });
-  expect(answer, JSON.stringify(answer)).toMatchObject({ type: 'ack' });
-  return answer;
 }
 
 async function refused(client: TestClient, command: object, code: string): Promise<Message> {
@@ -97,8 +81,7 @@ async function playRound(
 
 describe('SA Open 2009: the regulations at the desk', () => {
   it('withdraws a no-show, assigns the unrated player a rating after round 4, and keeps the appeals log, across restarts', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-regulations-'));
-    dirs.push(dir);
+    const dir = scope.dataDir('zeitnot-regulations-');
     const event = presetEvent('sa-open-2009');
     let o = await open(dir, event, 0);
     const desk = () => o.run.desks.get('open')!;
@@ -253,8 +236,7 @@ describe('SA Open 2009: the regulations at the desk', () => {
 
 describe('Donostia 2009: appeals within one hour of the round, to three members of the other groups (Art. 7-8)', () => {
   it('runs the hour from the round’s last result, refuses a late appeal and a committee not of the other groups, across a restart', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-regulations-'));
-    dirs.push(dir);
+    const dir = scope.dataDir('zeitnot-regulations-');
     const event = presetEvent('donostia-2009');
     const section = 'kutxa';
     let o = await open(dir, event, 0);

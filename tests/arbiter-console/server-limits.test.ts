@@ -1,10 +1,11 @@
 // The server under load and attack: clients that do not read, that never say hello, that never
 // answer a heartbeat, too many connections, and floods of wrong tokens. Each limit is asserted.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes, scryptSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startConsole, type ConsoleOptions, type RunningConsole } from '../../arbiter-console/index.ts';
+import { openCredentials, startConsole, type ConsoleOptions, type RunningConsole } from '../../arbiter-console/internal.ts';
 import { until } from '../support/wait.ts';
 import { oneSectionConsole } from './fixtures.ts';
 import { helloClient, openClient, type Message, type TestClient } from '../support/ws-client.ts';
@@ -12,8 +13,9 @@ import { helloClient, openClient, type Message, type TestClient } from '../suppo
 const consoles: { run: RunningConsole; dir: string }[] = [];
 const clients: TestClient[] = [];
 
-async function serveRound(boards: number, server: ConsoleOptions['server']): Promise<RunningConsole> {
+async function serveRound(boards: number, server: ConsoleOptions['server'], prepare?: (dir: string) => Promise<void>): Promise<RunningConsole> {
   const dir = mkdtempSync(join(tmpdir(), 'zeitnot-limits-'));
+  await prepare?.(dir);
   const run = await startConsole({ dataDir: dir, port: 0, noPage: true, ...oneSectionConsole({ boards: boards }), server: { ...server } });
   consoles.push({ run, dir });
   return run;
@@ -45,6 +47,29 @@ function watchMax(value: () => number): { stop(): number } {
       return Math.max(max, value());
     },
   };
+}
+
+/**
+ * A data directory whose chief's hash was stored before fingerprints (only scrypt can tell a guess
+ * from the token), with a deputy issued since (fingerprinted); returns both tokens.
+ */
+async function legacyChief(dir: string): Promise<{ chief: string; deputy: string }> {
+  const deputy = (await (await openCredentials(dir)).issue({ name: 'IA Deputy', role: 'deputy' }, 'IA Chief')).token;
+  const chief = randomBytes(18).toString('base64url');
+  const salt = randomBytes(16);
+  const stored = { algorithm: 'scrypt', salt: salt.toString('base64'), hash: scryptSync(chief, salt, 32).toString('base64') };
+  writeFileSync(join(dir, 'arbiter-token.scrypt'), JSON.stringify(stored) + '\n');
+  return { chief, deputy };
+}
+
+/** Wrong chief tokens from each attacker, one more whenever it is answered, until it is closed (3 wrong tokens a connection). */
+function flood(attackers: readonly TestClient[]): void {
+  for (const a of attackers) {
+    a.ws.on('message', () => {
+      if (a.messages.length < 3) a.send({ type: 'hello', role: 'arbiter', token: `guess-${randomBytes(6).toString('hex')}` });
+    });
+    a.send({ type: 'hello', role: 'arbiter', token: `guess-${randomBytes(6).toString('hex')}` });
+  }
 }
 
 const streamSeqs = (messages: readonly Message[]) => messages.filter((m) => m.type === 'snapshot' || m.type === 'delta').map((m) => m.seq as number);
@@ -272,7 +297,8 @@ describe('wrong tokens', () => {
   }, 90_000);
 
   it('wrong logins from many addresses: never more than `concurrent` checks at once, the rest told busy', async () => {
-    const run = await serveRound(3, { login: { concurrent: 2, queued: 4, maxFailures: 5 } });
+    // A chief's hash from before fingerprints: only scrypt tells a guess, so the guesses reach the gate's queue.
+    const run = await serveRound(3, { login: { concurrent: 2, queued: 4, maxFailures: 5 } }, async (dir) => void (await legacyChief(dir)));
     const running = watchMax(() => run.server.gate.running);
     const waiting = watchMax(() => run.server.gate.waiting);
     const attackers = await Promise.all(Array.from({ length: 40 }, (_, i) => openClient(run.url, { localAddress: `127.0.0.${10 + i}` })));
@@ -285,4 +311,47 @@ describe('wrong tokens', () => {
     expect(codes.filter((c) => c === 'busy').length).toBeGreaterThan(0);
     expect(codes.filter((c) => c === 'bad-token').length + codes.filter((c) => c === 'busy').length).toBe(40);
   });
+});
+
+describe('a real token in a flood of wrong ones', () => {
+  it('200 addresses guessing: every guess turned away by its fingerprint, none checked by scrypt, the chief checked at once', async () => {
+    const run = await serveRound(3, { login: { concurrent: 2, queued: 8, maxFailures: 1000 } });
+    const attackers = await Promise.all(Array.from({ length: 200 }, (_, i) => openClient(run.url, { localAddress: `127.0.2.${i + 1}` })));
+    clients.push(...attackers);
+    flood(attackers);
+    await until(() => run.server.gate.turnedAway >= 200, 'the flood to be under way');
+    // A token not used since the start: no shortcut through the tokens already accepted.
+    const chief = await client(run, { type: 'hello', role: 'arbiter', token: run.newToken, name: 'IA Chief' }, '127.0.0.9');
+    expect(chief.messages[0]).toMatchObject({ type: 'welcome', role: 'arbiter', arbiter: { role: 'chief' } });
+    await until(() => attackers.every((a) => a.closed !== undefined), 'every attacker to be closed after 3 wrong tokens');
+    // The chief's token was the only one scrypt checked; all 600 guesses were answered without it.
+    expect(run.server.gate.checks).toBe(1);
+    expect(run.server.gate.turnedAway).toBe(600);
+    for (const a of attackers) expect(a.messages.map((m) => m.code)).toEqual(['bad-token', 'bad-token', 'bad-token']);
+  }, 60_000);
+
+  it("a deputy's token, never used since the start, is checked before the queue of guesses at a hash from before fingerprints drains", async () => {
+    let tokens: { chief: string; deputy: string } | undefined;
+    const run = await serveRound(3, { login: { concurrent: 2, queued: 64, maxFailures: 1000 } }, async (dir) => void (tokens = await legacyChief(dir)));
+    const gate = run.server.gate;
+    const attackers = await Promise.all(Array.from({ length: 40 }, (_, i) => openClient(run.url, { localAddress: `127.0.3.${i + 1}` })));
+    clients.push(...attackers);
+    flood(attackers);
+    await until(() => gate.waiting >= 30, 'the guesses to queue for scrypt');
+    const deputy = await openClient(run.url, { localAddress: '127.0.0.9' });
+    clients.push(deputy);
+    let answeredWith: { checks: number; waiting: number } | undefined;
+    deputy.ws.once('message', () => (answeredWith = { checks: gate.checks, waiting: gate.waiting }));
+    const checksBefore = gate.checks;
+    deputy.send({ type: 'hello', role: 'arbiter', token: tokens!.deputy });
+    expect(await deputy.next((m) => m.type === 'welcome' || m.type === 'error', 'the deputy answered')).toMatchObject({
+      type: 'welcome',
+      arbiter: { name: 'IA Deputy' },
+    });
+    // Behind at most the `concurrent` checks already running: its own and the few started beside it
+    // (as the others ended, until its welcome reached the client) are all, and the guesses that were
+    // waiting still wait (without the fingerprint it would be answered after every one of them).
+    expect(answeredWith!.checks - checksBefore).toBeLessThanOrEqual(2 * 2 + 1);
+    expect(answeredWith!.waiting).toBeGreaterThanOrEqual(20);
+  }, 60_000);
 });

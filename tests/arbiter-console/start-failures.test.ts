@@ -3,7 +3,7 @@
 // process of its group, its port free again. A device whose port is missing is its board's trouble,
 // not the start's. The teardown stack itself: teardown.test.ts.
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -169,6 +169,21 @@ describe('zeitnot serve: a start that fails says why in one line and leaves noth
         ended,
         1,
         /^zeitnot serve: the data directory \S+ cannot be used \((permission denied|a read-only file system)\): give a writable directory \(--data DIR\)$/,
+      );
+    },
+    60_000,
+  );
+
+  // A directory that cannot be made where mkdir says ENOENT though its parent exists (procfs, for root
+  // as for anyone): one line, not "no such file" (and not Node 20's recursive mkdir, which never returns there).
+  it.skipIf(!existsSync('/proc/self'))(
+    'the data directory cannot be made: one line naming why, not ENOENT',
+    async () => {
+      const ended = await zeitnot(['serve', '--event', 'cairns-cup-2019', '--data', '/proc/zeitnot-data', '--port', '0']);
+      expectOneLineFailure(
+        ended,
+        1,
+        /^zeitnot serve: the data directory \/proc\/zeitnot-data cannot be used \(the file system there takes no new files\): give a writable directory \(--data DIR\)$/,
       );
     },
     60_000,

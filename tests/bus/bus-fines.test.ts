@@ -1,30 +1,17 @@
 // Fines on two consoles on the bus (docs/hall.md, "The desk on two consoles"): an incident recorded on
 // c1 and its fine waived by the chief on c2 go through the stream (DeskGate), and both consoles list the
 // same incident, waived by whom and why, with the same prizes; a second waiver is refused on either.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FinesView } from '../../tournament/index.ts';
-import { arbiterCommand, HallProcesses } from '../support/hall-processes.ts';
-import { startNats, type NatsServer } from '../support/nats.ts';
+import { arbiterCommand, hallOnOneServer } from '../support/hall-processes.ts';
 import { untilRead } from '../support/wait.ts';
-import { helloClient, type TestClient } from '../support/ws-client.ts';
+import { helloClient } from '../support/ws-client.ts';
 
 describe('fines on two consoles on the bus', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'zeitnot-bus-fines-'));
-  const roles = new HallProcesses(dir);
-  const clients: TestClient[] = [];
-  let server: NatsServer | undefined;
-  afterAll(async () => {
-    for (const c of clients) c.ws.close();
-    await roles.stop();
-    await server?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const { roles, clients, nats } = hallOnOneServer('zeitnot-bus-fines-');
 
   it('an incident recorded on one console, its fine waived by the chief on the other: both list it waived, with the same prizes', async () => {
-    server = await startNats();
+    const server = await nats();
     roles.host('h1', '1-5', server.url);
     const c1 = await roles.console('c1', server.url);
     const c2 = await roles.console('c2', server.url);

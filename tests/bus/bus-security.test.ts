@@ -1,7 +1,7 @@
 // Credentials on the bus, against a real nats-server configured by authorizationBlock(): each host
 // and console with its own user, limited to its subjects (a host cannot write as another host or as
-// the console, nor read another host's commands, nor make the stream); an nkey user; a wrong password;
-// TLS with the hall's own CA.
+// the console, nor read another host's commands, another role's replies or other hosts' entries, nor
+// make, delete or purge the stream); an nkey user; a wrong password; TLS with the hall's own CA.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import {
   consumerName,
   ensureEventStream,
   eventSubjects,
+  inboxPrefix,
   Outbox,
   startReader,
   type BusConnection,
@@ -34,8 +35,10 @@ describe('bus credentials', () => {
   ];
   let server: NatsServer;
   const open: BusConnection[] = [];
+  /** Signs in as `host-h1`, `console-c1`...: that role's user, with that role's inbox prefix. */
   const as = async (user: string, pass: string): Promise<BusConnection> => {
-    const bus = await connectBus({ servers: [server.url], user, pass });
+    const [kind, id] = user.split('-') as ['host' | 'console', string];
+    const bus = await connectBus({ servers: [server.url], user, pass, inboxPrefix: inboxPrefix({ kind, id }) });
     open.push(bus);
     return bus;
   };
@@ -86,8 +89,39 @@ describe('bus credentials', () => {
     expect((await c1.jsm.streams.info(subjects.stream)).state.messages).toBe(2);
   });
 
+  it("no role reads another's replies or the entries of other hosts, and none deletes or purges the stream", async () => {
+    const c1 = await as('console-c1', 'c1-secret');
+    await ensureEventStream(c1, subjects);
+    const h1 = await as('host-h1', 'h1-secret');
+    // Its own inbox only: every other role's replies (the old shared `_INBOX.>` among them) are refused.
+    for (const inbox of ['_INBOX.>', `${inboxPrefix({ kind: 'console', id: 'c1' })}.>`, `${inboxPrefix({ kind: 'host', id: 'h2' })}.>`]) {
+      const sub = h1.nc.subscribe(inbox);
+      await expect(sub.closed, inbox).resolves.toMatchObject({ message: expect.stringMatching(/permission/i) });
+    }
+    // A consumer of its own name but of the whole journal, of another host's entries or of everything
+    // under the desk's subject's parent: refused; of what hosts read (the desk): made.
+    const name = consumerName({ kind: 'host', id: 'h1' });
+    await h1.jsm.consumers.delete(subjects.stream, name).catch(() => false); // the reader's of the test before
+    for (const filter of [subjects.journal, subjects.host('h2'), `zeitnot.${subjects.event}.journal.*`]) {
+      await expect(h1.jsm.consumers.add(subjects.stream, { durable_name: name, filter_subject: filter }), filter).rejects.toThrow(/permission/i);
+    }
+    expect((await h1.jsm.consumers.add(subjects.stream, { durable_name: name, filter_subject: subjects.forHosts })).config.filter_subject).toBe(
+      subjects.forHosts,
+    );
+    await h1.jsm.consumers.delete(subjects.stream, name);
+    for (const role of [h1, c1]) {
+      await expect(role.jsm.streams.purge(subjects.stream)).rejects.toThrow(/permission/i);
+      await expect(role.jsm.streams.delete(subjects.stream)).rejects.toThrow(/permission/i);
+    }
+    expect((await c1.jsm.streams.info(subjects.stream)).config.name).toBe(subjects.stream);
+  });
+
   it('an nkey host signs in with its seed; a wrong password is refused', async () => {
-    const h3 = await connectBus({ servers: [server.url], nkeySeed: new TextDecoder().decode(seed.getSeed()) });
+    const h3 = await connectBus({
+      servers: [server.url],
+      nkeySeed: new TextDecoder().decode(seed.getSeed()),
+      inboxPrefix: inboxPrefix({ kind: 'host', id: 'h3' }),
+    });
     open.push(h3);
     const journal = new MemoryJournal('h3');
     journal.append({ press: 1 });

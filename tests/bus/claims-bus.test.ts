@@ -4,28 +4,15 @@
 // no move rule; the Open section without Article 10.2) on hall host h1 (boards 1-3) and console c1,
 // processes on one nats-server.
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { arbiterCommand as command, HallProcesses } from '../support/hall-processes.ts';
-import { startNats, type NatsServer } from '../support/nats.ts';
-import { helloClient, type TestClient } from '../support/ws-client.ts';
+import { describe, expect, it } from 'vitest';
+import { arbiterCommand as command, hallOnOneServer } from '../support/hall-processes.ts';
+import { helloClient } from '../support/ws-client.ts';
 
 describe('claims and offers across the bus', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'zeitnot-claims-bus-'));
-  const roles = new HallProcesses(dir, 'sa-open-2009');
-  const clients: TestClient[] = [];
-  let server: NatsServer | undefined;
-  afterAll(async () => {
-    for (const c of clients) c.ws.close();
-    await roles.stop();
-    await server?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const { roles, clients, nats } = hallOnOneServer('zeitnot-claims-bus-', 'sa-open-2009');
 
   it("go to the board's host: carried out and journaled there, or refused with the engine's code and article", async () => {
-    server = await startNats();
+    const server = await nats();
     roles.host('h1', '1-3', server.url);
     const c1 = await roles.console('c1', server.url, ['--simulate-event']);
     await roles.waitBoards(c1.url, "h1's boards playing", (b) => ['1', '2', '3'].every((id) => b.find((x) => x.id === id)?.status === 'running'));
@@ -33,7 +20,8 @@ describe('claims and offers across the bus', () => {
     clients.push(arbiter);
 
     // Board 1 paused: the virtual players' moves (which decline an offer) wait while it is answered.
-    expect(await command(arbiter, 'p1', { type: 'pause', board: '1', reason: 'a draw offer to answer' })).toMatchObject({ type: 'ack' });
+    const p1 = await command(arbiter, 'p1', { type: 'pause', board: '1', reason: 'a draw offer to answer' });
+    expect(p1, JSON.stringify(p1)).toMatchObject({ type: 'ack' });
     expect(await command(arbiter, 'o1', { type: 'drawOffer', board: '1', side: 'white' })).toMatchObject({ type: 'ack' });
     expect(await command(arbiter, 'd1', { type: 'drawAnswer', board: '1', side: 'black', accept: false })).toMatchObject({ type: 'ack' });
     expect(await command(arbiter, 'q1', { type: 'quickplayClaim', board: '2', side: 'white' })).toMatchObject({

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { authorizationBlock, connectBus, ensureEventStream, eventSubjects } from '../../bus/index.ts';
+import { authorizationBlock, connectBus, ensureEventStream, eventSubjects, inboxPrefix } from '../../bus/index.ts';
 import { freePort, NATS_SERVER } from '../support/nats.ts';
 import { until } from '../support/wait.ts';
 
@@ -62,7 +62,12 @@ describe("the hall guide's NATS cluster", () => {
     expect(leaders[0]).toMatch(/^hall-n[123]$/);
     expect(new Set(leaders).size).toBe(1);
 
-    const bus = await connectBus({ servers: nodes.map((n) => `nats://127.0.0.1:${n.client}`), user: 'console-c1', pass: 'pw' });
+    const bus = await connectBus({
+      servers: nodes.map((n) => `nats://127.0.0.1:${n.client}`),
+      user: 'console-c1',
+      pass: 'pw',
+      inboxPrefix: inboxPrefix({ kind: 'console', id: 'c1' }),
+    });
     try {
       await until(() => (bus.nc.info?.connect_urls?.length ?? 0) >= 3, 'the cluster to tell the client of its servers', 30_000);
       const info = await ensureEventStream(bus, subjects);

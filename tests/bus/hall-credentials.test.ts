@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nkeys } from '@nats-io/transport-node';
 import { afterAll, describe, expect, it } from 'vitest';
-import { authorizationBlock, connectBus, encodeEntry, eventSubjects, type BusConnection, type BusUser } from '../../bus/index.ts';
+import { authorizationBlock, connectBus, encodeEntry, eventSubjects, inboxPrefix, type BusConnection, type BusUser } from '../../bus/index.ts';
 import { arbiterCommand, HallProcesses, hostJournal } from '../support/hall-processes.ts';
 import { startNats, type NatsServer } from '../support/nats.ts';
 import { until } from '../support/wait.ts';
@@ -85,7 +85,12 @@ describe('hall roles through their own credentials, over TLS', () => {
     expect(hostJournal(roles.journalOf('h2'), 'h2', '4').events).toContain('pause');
 
     // (b) With h1's credentials: its own subject only; no other host's, no desk, no opening.
-    const asH1 = await connectBus({ servers: [`tls://${at}`], nkeySeed: readFileSync(seeds.h1, 'utf8'), tls: { ca: readFileSync(tls.ca, 'utf8') } });
+    const asH1 = await connectBus({
+      servers: [`tls://${at}`],
+      nkeySeed: readFileSync(seeds.h1, 'utf8'),
+      tls: { ca: readFileSync(tls.ca, 'utf8') },
+      inboxPrefix: inboxPrefix({ kind: 'host', id: 'h1' }),
+    });
     open.push(asH1);
     const entry = encodeEntry({ source: 'h2', sourceSeq: 1_000_000, wallMs: 0, record: { kind: 'note' } });
     for (const subject of [subjects.host('h2'), subjects.desk, subjects.opening]) {
@@ -113,7 +118,7 @@ describe('hall roles through their own credentials, over TLS', () => {
     const impostor = roles.host('h9', '5-5', `tls://${at}`, [...ca, '--bus-nkey', seeds.h1], join(dir, 'impostor'));
     expect(await impostor.exited).not.toBe(0);
     expect(impostor.out()).toMatch(
-      /the bus refuses hall host h9 its own subjects \(Permissions Violation for Publish to .*host-h9.*\): these credentials are another role's/,
+      /the bus refuses hall host h9 its own subjects \(Permissions Violation for Subscription to .*_INBOX_host-h9.*\): these credentials are another role's/,
     );
 
     // (c) A wrong credential ends the role at once with a clear error.

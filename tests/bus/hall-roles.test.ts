@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { arbiterCommand as command, HallProcesses, hostJournal, pressesOf, sourceSeqs } from '../support/hall-processes.ts';
 import { helloClient, type TestClient } from '../support/ws-client.ts';
-import { startLink, startNats, type Link, type NatsServer } from '../support/nats.ts';
+import { startLink, startNats, untilClientGone, type Link, type NatsServer } from '../support/nats.ts';
 import { until } from '../support/wait.ts';
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
@@ -95,6 +95,9 @@ describe('hall hosts and consoles on one nats-server -js', () => {
     link.freeze();
     await waitBoards(c1.url, "h2's boards unreachable", (b) => b.filter((x) => x.host?.id === 'h2').every((x) => x.host?.reachable === false), 30_000);
     expect((await boardsOf(c1.url)).filter((x) => x.host?.id === 'h1').every((x) => x.host?.reachable)).toBe(true);
+    // Once the server has given h2 up the command reaches no one: not carried out. (Sent while the
+    // server still delivers to h2, its outcome would be unknown until h2 answers: command-outcomes.test.ts.)
+    await untilClientGone(server, 'zeitnot hall host h2');
     const cutOff = await command(a1, 'p4', { type: 'pause', board: '4', reason: 'cut off' });
     expect(['refused']).toContain(cutOff.type);
     expect(cutOff.code).toBe('host-unreachable');

@@ -3,15 +3,11 @@
 // nats-server. An appeal lodged on c2 reaches c1's journal through the stream; both consoles decide it
 // at once: one decision is carried out, the other refused with its code; a no-show that is none is
 // refused on the console that was asked, nothing written.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
-import { arbiterCommand, HallProcesses } from '../support/hall-processes.ts';
-import { startNats, type NatsServer } from '../support/nats.ts';
+import { describe, expect, it } from 'vitest';
+import { arbiterCommand, hallOnOneServer } from '../support/hall-processes.ts';
 import { until } from '../support/wait.ts';
-import { helloClient, type TestClient } from '../support/ws-client.ts';
+import { helloClient } from '../support/ws-client.ts';
 
 type Game = { white: { id: number }; black: { id: number }; result?: string | null };
 
@@ -27,19 +23,10 @@ function deskActions(file: string): { type: string; id?: string; appeal?: string
 }
 
 describe('the regulations on the bus', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'zeitnot-regulations-bus-'));
-  const roles = new HallProcesses(dir, 'sa-open-2009');
-  const clients: TestClient[] = [];
-  let server: NatsServer | undefined;
-  afterAll(async () => {
-    for (const c of clients) c.ws.close();
-    await roles.stop();
-    await server?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const { roles, clients, nats } = hallOnOneServer('zeitnot-regulations-bus-', 'sa-open-2009');
 
   it('carries an appeal from one console to the other and refuses the second of two decisions', async () => {
-    server = await startNats();
+    const server = await nats();
     roles.host('h1', '1-22', server.url);
     const c1 = await roles.console('c1', server.url);
     const c2 = await roles.console('c2', server.url);

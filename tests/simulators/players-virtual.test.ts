@@ -9,6 +9,7 @@ import {
   playVirtualGame,
   runGameScript,
   seededRandom,
+  startPlannedGame,
   startSeededGame,
   totalThinkMs,
   type ScriptedMove,
@@ -142,5 +143,46 @@ describe('accelerated real time', () => {
     scheduler.setTimeout(() => {}, 30_000);
     expect(waits).toEqual([1_500]);
     expect(() => createRealTimeScheduler({ speed: 0 })).toThrow(RangeError);
+  });
+});
+
+describe('a virtual game resumed where a journal left it', () => {
+  const plan = { result: '1-0', ending: 'resignation', atPly: 60 } as const;
+
+  it('plays on from the position, legally, without playing the plies before it, the same way every time', () => {
+    const whole = createVirtualGame({ seed: 'resume', thinkMs: lognormal, style: 'random', maxPlies: 300 });
+    const at = whole.moves[39]!;
+    const from = { ply: 40, fen: at.fenAfter };
+    const game = startPlannedGame({ seed: 'resume', thinkMs: lognormal, plan, from });
+    const again = startPlannedGame({ seed: 'resume', thinkMs: lognormal, plan, from });
+    expect(game.move(39)).toBeUndefined();
+    const chess = new Chess(at.fenAfter);
+    const moves: ScriptedMove[] = [];
+    for (let move = game.move(40); move; move = game.move(40 + moves.length)) {
+      expect(move.ply).toBe(40 + moves.length);
+      expect(move.fenBefore).toBe(chess.fen());
+      expect(chess.move(move.san).san).toBe(move.san);
+      expect(move.fenAfter).toBe(chess.fen());
+      moves.push(move);
+    }
+    // The plan's end counts the whole game: 20 plies after the 40 the journal had.
+    expect(moves).toHaveLength(20);
+    expect(game.outcome).toEqual({ result: '1-0', termination: 'resignation' });
+    expect(again.move(59)).toEqual(moves[19]);
+  });
+
+  it("makes a move the journal has without its press again, as the player's next move", () => {
+    const whole = createVirtualGame({ seed: 'forced', thinkMs: lognormal, style: 'random', maxPlies: 300 });
+    const pressed = whole.moves[10]!;
+    const game = startPlannedGame({ seed: 'forced', thinkMs: lognormal, plan, from: { ply: 10, fen: pressed.fenBefore, forced: pressed.san } });
+    expect(game.move(10)).toMatchObject({
+      ply: 10,
+      san: pressed.san,
+      from: pressed.from,
+      to: pressed.to,
+      fenBefore: pressed.fenBefore,
+      fenAfter: pressed.fenAfter,
+    });
+    expect(game.move(11)!.fenBefore).toBe(pressed.fenAfter);
   });
 });

@@ -2,9 +2,13 @@
 // `zeitnot serve --bus`, each on its own data directory under one temporary directory, and what the
 // bus tests read back from them (`/api/boards`, an arbiter's command, the journals' SQLite files).
 // `stop()` ends every process started (SIGTERM, then SIGKILL).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { afterAll } from 'vitest';
 import { runZeitnot, type RoleProcess } from './console-process.ts';
+import { startNats, type NatsServer } from './nats.ts';
 import type { TestClient } from './ws-client.ts';
 import { until } from './wait.ts';
 
@@ -158,4 +162,22 @@ export function hostJournal(file: string, source: string, board?: string): { las
   } finally {
     db.close();
   }
+}
+
+/**
+ * A describe's hall on one nats-server: its roles as processes in a temporary directory and the test's
+ * WebSocket clients, all ended after the describe; `nats()` starts the server.
+ */
+export function hallOnOneServer(prefix: string, event?: string): { roles: HallProcesses; clients: TestClient[]; nats(): Promise<NatsServer> } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const roles = new HallProcesses(dir, event);
+  const clients: TestClient[] = [];
+  let server: NatsServer | undefined;
+  afterAll(async () => {
+    for (const c of clients) c.ws.close();
+    await roles.stop();
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { roles, clients, nats: async () => (server = await startNats()) };
 }

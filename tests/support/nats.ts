@@ -357,3 +357,16 @@ export async function startLink(targetPort: number): Promise<Link> {
     },
   };
 }
+
+/**
+ * Resolves once `node` no longer holds a client connection named `name` (a client cut off is given up
+ * after its missed pings): a request then reaches no subscriber of that client ("no responders").
+ */
+export async function untilClientGone(node: NatsNode, name: string, timeoutMs = 30_000): Promise<void> {
+  await waitFor(
+    `${node.name} dropping the connection of '${name}'`,
+    async () => !(((await node.monitor('/connz')) as { connections?: { name?: string }[] }).connections ?? []).some((c) => c.name === name),
+    timeoutMs,
+    node.log,
+  );
+}

@@ -1,4 +1,4 @@
-// The compact hall view: one row per board, 100+ on a 1080p screen, keyed so that sorting and
+// The compact hall view: one two-line row per board, 100+ on a 1080p screen, the first screen drawn first, keyed so that sorting and
 // filtering move rows instead of rebuilding them. Clocks are painted by ClockPainter, not by the view.
 import { thunk, type Attrs } from 'snabbdom';
 import type { BoardView } from '../../contract/page.ts';
@@ -123,21 +123,32 @@ export function hallControls(ctrl: ConsoleCtrl, shown: number): VNode {
 export function hallView(ctrl: ConsoleCtrl, clocks: ClockPainter, boards: readonly BoardView[], alerted: ReadonlySet<string>): VNode {
   // An event's hall: a column with each board's section and its board number there.
   const sections = ctrl.sections().length > 1;
+  const drawn = boards.length > ctrl.hallRows ? boards.slice(0, ctrl.hallRows) : boards;
+  if (drawn.length < boards.length) ctrl.moreRowsSoon();
   return hl('div.hall', { class: { sections }, attrs: { role: 'table', 'aria-label': 'Every board' } }, [
     hl(
       'p.hall-legend',
-      `board · ${sections ? 'section and its board · ' : ''}White · clock · Black · clock · move · moves to the time control · status · device · ⚠ alert`,
+      `hall board · ${sections ? 'section and its board · ' : ''}White above Black, each with the clock · move, moves to the time control · status · device, ⚠ alert`,
     ),
     hl(
       'div.hall-rows',
-      boards.map((b) => thunk('div.hall-row', b.id, hallRow, [ctrl, clocks, b, alerted.has(b.id), ctrl.jumped === b.id, sections])),
+      drawn.map((b) => thunk('div.hall-row', b.id, hallRow, [ctrl, clocks, b, alerted.has(b.id), ctrl.jumped === b.id, sections])),
     ),
   ]);
 }
 
+/**
+ * A board on two lines, White above Black: each name has the width of both name columns of a
+ * one-line row (a FIDE name of 40 characters is read whole at 1366x768), the hall board number and the
+ * section's own board number side by side.
+ */
 function hallRow(ctrl: ConsoleCtrl, clocks: ClockPainter, b: BoardView, alert: boolean, jumped: boolean, sections: boolean): VNode {
   const side = (s: 'white' | 'black') => [
-    hl(`span.name.${s}`, { class: { absent: !b.arrived[s] }, attrs: { title: b[s] } }, b[s]),
+    hl(
+      `span.name.${s}`,
+      { class: { absent: !b.arrived[s] }, attrs: { title: `${s === 'white' ? 'White' : 'Black'}: ${b[s]}${b.arrived[s] ? '' : ' (not at the board)'}` } },
+      b[s],
+    ),
     hl(`span.clock.${s}`, { ...clocks.hooks(b, s), class: { running: b.status === 'running' && b.toMove === s, flagged: b.flag?.side === s } }),
   ];
   const toControl = ctrl.toControl(b, b.toMove);
@@ -160,16 +171,16 @@ function hallRow(ctrl: ConsoleCtrl, clocks: ClockPainter, b: BoardView, alert: b
       on: opensPanel(ctrl, b.id),
     },
     [
-      hl('span.no', b.id),
+      hl('span.no', { attrs: { title: `hall board ${b.id}` } }, b.id),
       sections &&
-        hl(
-          'span.section',
-          { attrs: { title: b.section === undefined ? '' : `section ${b.section}, board ${b.sectionBoard ?? '?'}` } },
-          b.section === undefined ? '' : `${b.section} ${b.sectionBoard ?? ''}`,
-        ),
+        hl('span.section', { attrs: { title: b.section === undefined ? '' : `section ${b.section}, board ${b.sectionBoard ?? '?'}` } }, [
+          hl('span.section-id', b.section ?? ''),
+          ' ',
+          hl('span.section-board', b.sectionBoard === undefined ? '' : String(b.sectionBoard)),
+        ]),
       ...side('white'),
       ...side('black'),
-      hl('span.move', { attrs: { 'data-move': '' } }, String(b.moveNumber)),
+      hl('span.move', { attrs: { 'data-move': '', title: 'move' } }, String(b.moveNumber)),
       hl('span.tc', { attrs: { title: 'moves to the next time control' } }, toControl === undefined ? '' : String(toControl)),
       hl('span.status', { attrs: { title: b.paused?.reason ?? b.result?.termination ?? '' } }, status),
       hl(

@@ -1,0 +1,314 @@
+// Spectators by the thousand beside the team (issue 28, "the team always gets in"): 5,000 spectator
+// sockets from many loopback addresses (127.2.P.1-50, 50 per reading process) fill the spectators'
+// budget of a 1,000-board hall pressing 15 times a second, then 200 team clients log in at once (on
+// the slots kept for the team) from their own addresses. Measured: each team login (socket open to
+// welcome), press -> client for the team and for the spectators (the board's `asOf` against the wall
+// clock every process reads, as hall-readers.ts), and the server's RSS per 1,000 spectators, read from
+// /proc/PID/status by this process. The console runs in its own process (this file with
+// --serve-spectators) and the clients in others (--read-spectators, 1,000 each); each is started by
+// `sh -c 'ulimit -n <hard limit>; exec node ...'`, so its soft file-descriptor limit is the hard one.
+// Every team client parses every message; one spectator in SAMPLE parses and measures, the others
+// read and count bytes (parsing 5,000 streams would load the machine more than the console does).
+// Until every client of a process is logged in its stream is only kept, and parsed then: parsing 200
+// snapshots of a 1,000-board hall while the others log in would hold up this process's own logins.
+// BENCH_SPECTATORS, BENCH_TEAM, BENCH_BOARDS and BENCH_SECONDS make it smaller.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
+import { realClock, startConsole, type BoardView } from '../arbiter-console/index.ts';
+import { hallEventForTest } from './arbiter-console.ts';
+import { wallNow } from './hall-readers.ts';
+import type { BenchRow } from './table.ts';
+import { steadyPresses } from './steady-presses.ts';
+
+const SPECTATORS = Number(process.env.BENCH_SPECTATORS ?? 5000);
+const TEAM = Number(process.env.BENCH_TEAM ?? 200);
+const BOARDS = Number(process.env.BENCH_BOARDS ?? 1000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const PRESSES_PER_SECOND = 15;
+const PER_PROCESS = 1000;
+const ADDRESSES_PER_PROCESS = 50;
+const SAMPLE = 10;
+
+type FromServer = { type: 'ready'; url: string; token: string; wallAtZero: number; pid: number };
+type Role = 'spectator' | 'arbiter';
+type ToReader =
+  | { type: 'open'; wsUrl: string; token: string; wallAtZero: number; role: Role; addresses: readonly string[]; count: number; atOnce: number }
+  | { type: 'start' }
+  | { type: 'end' }
+  | { type: 'stop' };
+interface Report {
+  readonly latencies: number[];
+  readonly loginMs: number[];
+  /** From the hello sent to the welcome: the console's part of a login. */
+  readonly helloMs: number[];
+  readonly refused: number;
+  readonly clients: number;
+  readonly connected: number;
+}
+type FromReader = { type: 'ready' } | ({ type: 'opened' } & Report) | { type: 'started' } | ({ type: 'report' } & Report);
+
+/** This file again as `mode`, its soft file-descriptor limit raised to the hard one, with an IPC channel. */
+function child(mode: string): ChildProcess {
+  const node = [process.execPath, '--import', 'tsx', fileURLToPath(import.meta.url), mode].map((a) => `'${a}'`).join(' ');
+  return spawn('sh', ['-c', `ulimit -n "$(ulimit -Hn)"; exec ${node}`], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+}
+
+const nextMessage = <T>(c: ChildProcess): Promise<T> =>
+  new Promise((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`a spectators bench process exited (${code})`));
+    c.once('exit', onExit);
+    c.once('message', (m) => {
+      c.off('exit', onExit);
+      resolve(m as T);
+    });
+  });
+
+async function ask<T>(c: ChildProcess, m: ToReader): Promise<T> {
+  const answer = nextMessage<T>(c);
+  c.send(m);
+  return answer;
+}
+
+async function serveSpectators(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-bench-spectators-'));
+  const source = realClock(0);
+  const wallAtZero = wallNow() - source.now();
+  // The spectators' budget is the bench's 5,000; the team's 200 slots are the default, on top of it.
+  const run = await startConsole({
+    dataDir,
+    port: 0,
+    noPage: true,
+    source,
+    event: hallEventForTest(BOARDS),
+    firstRound: true,
+    server: { limits: { maxConnections: SPECTATORS } },
+  });
+  const hall = run.hall;
+  const stopPressing = steadyPresses(hall, BOARDS, PRESSES_PER_SECOND);
+  process.on('message', () => {
+    stopPressing();
+    void run.stop().then(() => {
+      rmSync(dataDir, { recursive: true, force: true });
+      process.exit(0);
+    });
+  });
+  process.send!({ type: 'ready', url: run.url, token: run.newToken!, wallAtZero, pid: process.pid } satisfies FromServer);
+}
+
+async function readSpectators(): Promise<void> {
+  const clients: WebSocket[] = [];
+  let measuring = false;
+  let latencies: number[] = [];
+  /** Each measuring client's stream until every client is logged in, read then. */
+  const kept: (() => void)[] = [];
+  let live = false;
+  const loginMs: number[] = [];
+  const helloMs: number[] = [];
+  let refused = 0;
+  const openOne = (m: Extract<ToReader, { type: 'open' }>, i: number): Promise<void> =>
+    new Promise((resolve) => {
+      const started = performance.now();
+      const ws = new WebSocket(m.wsUrl, { localAddress: m.addresses[i % m.addresses.length]! });
+      const parses = m.role === 'arbiter' || i % SAMPLE === 0;
+      const presses = new Map<string, number>();
+      ws.on('error', () => {});
+      ws.once('unexpected-response', () => {
+        refused += 1;
+        resolve();
+      });
+      // As the page does: a ping every 3 s (a silent spectator gives way to a newcomer when the spectators are full).
+      const pings = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send('{"type":"ping"}'), 3000);
+      ws.once('close', () => clearInterval(pings));
+      let helloAt = 0;
+      ws.once(
+        'open',
+        () =>
+          (helloAt = performance.now()) &&
+          ws.send(
+            JSON.stringify(
+              m.role === 'arbiter' ? { type: 'hello', role: 'arbiter', token: m.token, name: `Arbiter ${i}` } : { type: 'hello', role: 'spectator' },
+            ),
+          ),
+      );
+      ws.on('message', (data: Buffer) => {
+        const now = wallNow();
+        const head = data.subarray(0, 20).toString();
+        if (head.startsWith('{"type":"welcome"')) {
+          loginMs.push(performance.now() - started);
+          helloMs.push(performance.now() - helloAt);
+          clients.push(ws);
+          return resolve();
+        }
+        if (head.startsWith('{"type":"error"')) {
+          refused += 1;
+          return resolve();
+        }
+        if (!parses || (!head.startsWith('{"type":"delta"') && !head.startsWith('{"type":"snapshot"'))) return;
+        const read = () => {
+          const message = JSON.parse(String(data)) as { type: string; boards?: BoardView[] };
+          for (const b of message.boards ?? []) {
+            const count = b.presses.white + b.presses.black;
+            if (measuring && message.type === 'delta' && count > (presses.get(b.id) ?? 0)) latencies.push(now - (m.wallAtZero + b.asOf));
+            presses.set(b.id, count);
+          }
+        };
+        if (live) read();
+        else kept.push(read);
+      });
+    });
+  const report = (): Report => ({
+    latencies,
+    loginMs,
+    helloMs,
+    refused,
+    clients: clients.length,
+    connected: clients.filter((c) => c.readyState === WebSocket.OPEN).length,
+  });
+  process.on('message', (m: ToReader) => {
+    switch (m.type) {
+      case 'open':
+        void (async () => {
+          for (let i = 0; i < m.count; i += m.atOnce) await Promise.all(Array.from({ length: Math.min(m.atOnce, m.count - i) }, (_, k) => openOne(m, i + k)));
+          const logins = report();
+          // What came meanwhile, then what comes while that is read, until nothing waits.
+          while (kept.length > 0) {
+            for (const read of kept.splice(0)) read();
+            await new Promise((r) => setImmediate(r));
+          }
+          live = true;
+          process.send!({ type: 'opened', ...logins } satisfies FromReader);
+        })();
+        return;
+      case 'start':
+        latencies = [];
+        measuring = true;
+        process.send!({ type: 'started' } satisfies FromReader);
+        return;
+      case 'end':
+        measuring = false;
+        process.send!({ type: 'report', ...report() } satisfies FromReader);
+        return;
+      case 'stop':
+        for (const c of clients) c.terminate();
+        process.exit(0);
+    }
+  });
+  process.send!({ type: 'ready' } satisfies FromReader);
+}
+
+/** The server's resident memory now (MB), as the kernel counts it. */
+function rssMb(pid: number): number {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kb) / 1024;
+}
+
+const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const merge = (reports: readonly Report[], key: 'latencies' | 'loginMs'): number[] => reports.flatMap((r) => r[key]).sort((a, b) => a - b);
+
+export async function run(): Promise<BenchRow[]> {
+  const server = child('--serve-spectators');
+  const ready = await nextMessage<FromServer>(server);
+  const wsUrl = `${ready.url.replace('http', 'ws')}/ws`;
+  const readers: ChildProcess[] = [];
+  const open = async (role: Role, count: number, addresses: string[], atOnce: number): Promise<ChildProcess & { opened: Report }> => {
+    const reader = child('--read-spectators');
+    readers.push(reader);
+    await nextMessage(reader);
+    const opened = await ask<Report>(reader, { type: 'open', wsUrl, token: ready.token, wallAtZero: ready.wallAtZero, role, addresses, count, atOnce });
+    return Object.assign(reader, { opened });
+  };
+  await new Promise((r) => setTimeout(r, 2000)); // the first tournament build done
+  const rssBefore = rssMb(ready.pid);
+  const connectStart = performance.now();
+  const processes = Math.ceil(SPECTATORS / PER_PROCESS);
+  const spectators = await Promise.all(
+    Array.from({ length: processes }, (_, p) =>
+      open(
+        'spectator',
+        Math.min(PER_PROCESS, SPECTATORS - p * PER_PROCESS),
+        Array.from({ length: ADDRESSES_PER_PROCESS }, (_, a) => `127.2.${p}.${a + 1}`),
+        25,
+      ),
+    ),
+  );
+  const connectS = (performance.now() - connectStart) / 1000;
+  await new Promise((r) => setTimeout(r, 15_000)); // snapshots and tournament views drained
+  const rssSpectators = rssMb(ready.pid);
+  const team = await open(
+    'arbiter',
+    TEAM,
+    Array.from({ length: TEAM }, (_, a) => `127.3.${Math.floor(a / 250)}.${(a % 250) + 1}`),
+    TEAM,
+  );
+  const all = [...spectators, team];
+  await Promise.all(all.map((r) => ask(r, { type: 'start' })));
+  await new Promise((r) => setTimeout(r, SECONDS * 1000));
+  const reports = await Promise.all(all.map((r) => ask<Report>(r, { type: 'end' })));
+  const teamReport = reports.at(-1)!;
+  const spectatorReports = reports.slice(0, -1);
+  await Promise.all(
+    [...readers, server].map((c) => {
+      const exited = new Promise((r) => c.once('exit', r));
+      c.send({ type: 'stop' } satisfies ToReader);
+      return exited;
+    }),
+  );
+
+  const connected = spectatorReports.reduce((s, r) => s + r.connected, 0);
+  const refused = spectators.reduce((s, r) => s + r.opened.refused, 0);
+  const logins = team.opened.loginMs.toSorted((a, b) => a - b);
+  const hellos = team.opened.helloMs.toSorted((a, b) => a - b);
+  const teamLatency = merge([teamReport], 'latencies');
+  const spectatorLatency = merge(spectatorReports, 'latencies');
+  const perThousand = ((rssSpectators - rssBefore) / connected) * 1000;
+  const load = `load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`;
+  const part = `spectators (${SPECTATORS} from ${processes * ADDRESSES_PER_PROCESS} addresses + ${TEAM} team, ${BOARDS} boards, ${PRESSES_PER_SECOND} presses/s)`;
+  const teamP99 = percentile(teamLatency, 99);
+  const spectatorP99 = percentile(spectatorLatency, 99);
+  return [
+    {
+      part,
+      measure: `spectators connected (in ${connectS.toFixed(0)} s) / refused, still open after ${SECONDS} s`,
+      value: `${connected} / ${refused} (${load})`,
+      target: `${SPECTATORS} / 0`,
+      ok: connected === SPECTATORS && refused === 0,
+    },
+    {
+      part,
+      measure: `team logins (${TEAM} at once, chief's token not used before): socket open -> welcome p50 / max (hello -> welcome), logged in`,
+      value: `${percentile(logins, 50).toFixed(0)} / ${Math.max(...logins).toFixed(0)} ms (${percentile(hellos, 50).toFixed(0)} / ${Math.max(...hellos).toFixed(0)} ms), ${logins.length} of ${TEAM}`,
+      target: 'every one ≤ 1 s',
+      ok: logins.length === TEAM && Math.max(...logins) <= 1000,
+    },
+    {
+      part,
+      measure: 'team press->client p50 / p99',
+      value: `${percentile(teamLatency, 50).toFixed(1)} / ${teamP99.toFixed(1)} ms (${teamLatency.length} deliveries)`,
+      target: 'p99 ≤ 100 ms',
+      ok: teamP99 <= 100,
+    },
+    {
+      part,
+      measure: `spectator press->client p50 / p99 / max (1 in ${SAMPLE} measured)`,
+      value: `${percentile(spectatorLatency, 50).toFixed(0)} / ${spectatorP99.toFixed(0)} / ${Math.max(...spectatorLatency).toFixed(0)} ms (${spectatorLatency.length} deliveries)`,
+      target: 'p99 ≤ 1 s',
+      ok: spectatorP99 <= 1000,
+    },
+    {
+      part,
+      measure: 'server RSS per 1,000 spectators (/proc, before and 15 s after they connected)',
+      value: `${perThousand.toFixed(0)} MB (${rssBefore.toFixed(0)} -> ${rssSpectators.toFixed(0)} MB)`,
+      target: 'stated',
+    },
+  ];
+}
+
+if (process.argv.includes('--serve-spectators')) await serveSpectators();
+if (process.argv.includes('--read-spectators')) await readSpectators();

@@ -1,0 +1,109 @@
+// The spectators' shared stream: one delta body per tick serialized and encoded once and handed to
+// every spectator's socket (the very same bytes, behind each connection's own seq); a snapshot's boards
+// encoded once while no board changes. Watched on the server's sockets (ws's send), where a copy per
+// client would show.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
+import { startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
+import { oneSectionConsole } from './fixtures.ts';
+import { helloClient, type Message, type TestClient } from '../support/ws-client.ts';
+import { until } from '../support/wait.ts';
+
+let run: RunningConsole;
+let dataDir: string;
+const clients: TestClient[] = [];
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-spectators-'));
+  run = await startConsole({ dataDir, port: 0, noPage: true, ...oneSectionConsole({ boards: 3 }) });
+  run.hall.command({ type: 'arriveAll' }, 'chief');
+  run.hall.command({ type: 'startAll' }, 'chief');
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  for (const c of clients.splice(0)) c.ws.terminate();
+});
+
+afterAll(async () => {
+  await run?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const press = (board: string) =>
+  run.hall.record({
+    kind: 'clock',
+    board,
+    event: { type: 'press', side: run.hall.view(board)!.toMove, at: run.hall.source.now(), by: { kind: 'device', deviceId: 't' } },
+  });
+
+async function spectator(): Promise<TestClient> {
+  const c = await helloClient(run.url, { type: 'hello', role: 'spectator' });
+  clients.push(c);
+  return c;
+}
+
+/** What the server's sockets are handed: each call's data, and the sockets it went to. */
+function watchSends(): { data: unknown; socket: WebSocket }[] {
+  const sends: { data: unknown; socket: WebSocket }[] = [];
+  const send = WebSocket.prototype.send;
+  vi.spyOn(WebSocket.prototype, 'send').mockImplementation(function (this: WebSocket, data: unknown, ...rest: unknown[]) {
+    sends.push({ data, socket: this });
+    return (send as (...a: unknown[]) => void).call(this, data, ...rest);
+  });
+  return sends;
+}
+
+const text = (data: unknown): string => (Buffer.isBuffer(data) ? data.toString() : String(data));
+const deltas = (c: TestClient, after: number): Message[] => c.messages.slice(after).filter((m) => m.type === 'delta');
+
+describe("the spectators' stream", () => {
+  it("hands every spectator's socket the same encoded delta body, behind its own seq, while each arbiter gets its own delta", async () => {
+    const watchers = [await spectator(), await spectator(), await spectator()];
+    const chief = await helloClient(run.url, { type: 'hello', role: 'arbiter', token: run.newToken });
+    clients.push(chief);
+    const marks = [...watchers, chief].map((c) => c.messages.length);
+    const sends = watchSends();
+    press('2');
+    await until(() => [...watchers, chief].every((c, i) => deltas(c, marks[i]!).length > 0), 'every client to get the delta');
+    const bodies = sends.filter((s) => text(s.data).startsWith('"version"'));
+    // One Buffer object for the three spectators' sockets: serialized and encoded once.
+    expect(bodies).toHaveLength(3);
+    expect(new Set(bodies.map((s) => s.data)).size).toBe(1);
+    expect(bodies.every((s) => Buffer.isBuffer(s.data))).toBe(true);
+    expect(new Set(bodies.map((s) => s.socket)).size).toBe(3);
+    for (const [i, c] of watchers.entries()) {
+      // Each connection's seq is its own: its first delta follows its snapshot.
+      expect(deltas(c, marks[i]!)[0]!.seq).toBe(2);
+      expect(deltas(c, marks[i]!)[0]!.boards).toEqual([expect.objectContaining({ id: '2' })]);
+    }
+    expect(deltas(chief, marks[3]!)[0]!.boards).toEqual([expect.objectContaining({ id: '2' })]);
+  });
+
+  it("encodes a snapshot's boards once until a board changes, and a spectator that joins later is in the next shared delta", async () => {
+    const first = await spectator();
+    press('1');
+    await until(() => deltas(first, 0).length > 0, 'the delta');
+    const sends = watchSends();
+    const late = await spectator();
+    const later = await spectator();
+    const boardsParts = sends.filter((s) => text(s.data).startsWith('{"id":"1"'));
+    expect(boardsParts).toHaveLength(2);
+    expect(boardsParts[0]!.data).toBe(boardsParts[1]!.data);
+    const mark = [first, late, later].map((c) => c.messages.length);
+    press('3');
+    await until(() => [first, late, later].every((c, i) => deltas(c, mark[i]!).length > 0), 'the next delta');
+    expect([first, late, later].map((c, i) => deltas(c, mark[i]!)[0]!.seq)).toEqual([3, 2, 2]);
+    expect(new Set(sends.filter((s) => text(s.data).startsWith('"version"')).map((s) => s.data)).size).toBe(1);
+    // A board changed: the next snapshot's boards are encoded anew, with the change.
+    const again = await spectator();
+    const snapshot = again.messages.find((m) => m.type === 'snapshot')!;
+    expect((snapshot.boards as { id: string; version: number }[]).find((b) => b.id === '3')!.version).toBe(run.hall.view('3')!.version);
+    const parts = sends.filter((s) => text(s.data).startsWith('{"id":"1"'));
+    expect(parts).toHaveLength(3);
+    expect(parts[2]!.data).not.toBe(parts[0]!.data);
+  });
+});
