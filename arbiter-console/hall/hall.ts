@@ -36,7 +36,14 @@ export interface HallChange {
   readonly boards: readonly string[];
   /** Flag, result or a new alert: clients get it at once instead of at the next coalesced delta. */
   readonly key: boolean;
+  /** The attention queue or the console's status changed. */
   readonly attention: boolean;
+  /**
+   * The boards whose items in the attention queue changed (one came, one left, the board left the
+   * tables with its items): a page replaces those boards' items, never the whole queue, so a change
+   * costs what it touches (at a round's start a queue of 2,000 late players was sent whole at each).
+   */
+  readonly attentionBoards: readonly string[];
   readonly round: boolean;
 }
 
@@ -119,8 +126,11 @@ export class PlayingHall {
   /** While the journal is replayed from snapshots: those not yet taken by the game they belong to. */
   #restoring: Map<string, BoardSnapshot> | undefined;
   #live = false;
-  /** A seated round took boards with open alerts off the tables: the queue changed with no board of it told. */
-  #attentionDropped = false;
+  /**
+   * Boards whose queue items a seat changed with no record of theirs: the previous round's boards that
+   * left the tables with open items, the new round's boards that come with items (a silent device).
+   */
+  readonly #attentionSeated = new Set<string>();
   /** Within `batch`: what changed so far, told at its end. */
   #pending: { boards: Set<string>; key: boolean; round: boolean; told: boolean } | undefined;
   /**
@@ -360,7 +370,7 @@ export class PlayingHall {
     for (const board of this.#boardsOf(section)) {
       // The attention queue belongs to the round on the boards: the previous round's items leave it
       // (they stay in the journal and the board's history).
-      if (this.#attentionKeys.get(board.id)) this.#attentionDropped = true;
+      if (this.#attentionKeys.get(board.id)) this.#attentionSeated.add(board.id);
       this.boards.delete(board.id);
       this.#boardVersion.delete(board.id);
       this.#attentionKeys.delete(board.id);
@@ -381,7 +391,7 @@ export class PlayingHall {
           other.round.section ?? MAIN,
           this.#boardsOf(other.round.section ?? MAIN).filter((b) => b !== other),
         );
-        if (this.#attentionKeys.get(info.id)) this.#attentionDropped = true;
+        if (this.#attentionKeys.get(info.id)) this.#attentionSeated.add(info.id);
       }
       this.boards.set(info.id, board);
       this.#sectionBoard.set(info.id, k + 1);
@@ -400,7 +410,11 @@ export class PlayingHall {
     });
     this.#sectionBoards.set(section, seated);
     if (this.#live) {
-      for (const id of round.boards.map((b) => b.id)) this.#attentionKeys.set(id, this.#attentionSignature(id));
+      for (const id of round.boards.map((b) => b.id)) {
+        const signature = this.#attentionSignature(id);
+        this.#attentionKeys.set(id, signature);
+        if (signature !== '') this.#attentionSeated.add(id);
+      }
       this.#openRound(round, true);
     }
   }
@@ -677,20 +691,21 @@ export class PlayingHall {
       return;
     }
     const now = this.source.now();
-    let attention = this.#attentionDropped || this.#consoleChanged;
-    this.#attentionDropped = false;
-    this.#consoleChanged = false;
+    const attentionBoards = new Set(this.#attentionSeated);
+    this.#attentionSeated.clear();
     for (const id of new Set(boards)) {
       const signature = this.#attentionSignature(id);
-      if (signature !== this.#attentionKeys.get(id)) attention = true;
+      if (signature !== this.#attentionKeys.get(id)) attentionBoards.add(id);
       this.#attentionKeys.set(id, signature);
     }
+    const attention = attentionBoards.size > 0 || this.#consoleChanged;
+    this.#consoleChanged = false;
     for (const id of boards) {
       const device = this.#devices.get(id);
       const board = this.boards.get(id);
       if (device && board) device.show(board.state, now);
     }
-    const change: HallChange = { boards: [...new Set(boards)], key: key || attention, attention, round };
+    const change: HallChange = { boards: [...new Set(boards)], key: key || attention, attention, attentionBoards: [...attentionBoards], round };
     for (const listener of this.#listeners) listener(change);
   }
 
@@ -698,6 +713,11 @@ export class PlayingHall {
     return this.#boardAttention(board)
       .map((a) => a.id)
       .join('|');
+  }
+
+  /** A board's items in the attention queue (none for a board not on the tables). */
+  attentionOn(board: string): Attention[] {
+    return this.boards.has(board) ? this.#boardAttention(board) : [];
   }
 
   #boardAttention(board: string): Attention[] {

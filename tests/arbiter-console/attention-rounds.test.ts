@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { manualSource, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
+import { applyAttention, manualSource, startConsole, type Attention, type RunningConsole } from '../../arbiter-console/internal.ts';
 import type { ClockDevice, DeviceListener } from '../../device-bridge/index.ts';
 import { presetEvent } from '../../tournament/index.ts';
 import { helloClient, type Message, type TestClient } from '../support/ws-client.ts';
@@ -24,10 +24,13 @@ afterEach(async () => {
 
 type Item = { id: string; board: string; code: string; side?: string; at: number };
 
-/** The queue as the page holds it: the snapshot's, replaced by each delta that brings one. */
+/** The queue as the page holds it: the snapshot's, each delta's boards' items replacing theirs (contract/attention.ts). */
 function pageQueue(messages: readonly Message[]): Item[] {
-  let queue: Item[] = [];
-  for (const m of messages) if ((m.type === 'snapshot' || m.type === 'delta') && m.attention) queue = m.attention as Item[];
+  let queue: Attention[] = [];
+  for (const m of messages) {
+    if (m.type === 'snapshot') queue = m.attention as Attention[];
+    if (m.type === 'delta' && m.attentionByBoard) queue = applyAttention(queue, m.attentionByBoard as Record<string, Attention[]>);
+  }
   return queue;
 }
 
@@ -67,7 +70,7 @@ describe('the attention queue across the rounds of an event', () => {
 
     // The page is told at once (no other change of the queue comes to carry it): the queue is empty.
     expect(hall.attention()).toEqual([]);
-    await client.next((m) => m.type === 'delta' && Array.isArray(m.attention), "the queue after round 2's seat", seen);
+    await client.next((m) => m.type === 'delta' && m.attentionByBoard !== undefined, "the queue after round 2's seat", seen);
     expect(pageQueue(client.messages)).toEqual([]);
     // A page that connects now gets the same.
     const late = await helloClient(run.url, { role: 'arbiter', token: run.newToken! });
