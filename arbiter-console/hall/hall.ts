@@ -115,8 +115,13 @@ export class PlayingHall {
   readonly #actor: Actor<ReturnType<typeof eventLogic>>;
   readonly #owns: (board: string) => boolean;
   readonly #chunk: number;
-  /** The parts of a seat or a start still to come, each a turn later (cleared by `stop`). */
-  readonly #parts = new Set<NodeJS.Immediate>();
+  /**
+   * The parts of a seat, a start or a close still to come, in order, one a turn of the event loop
+   * (cleared by `stop`): a round started while its clocks are still being made takes a turn for each
+   * part of either, not one turn for both.
+   */
+  readonly #parts: (() => void)[] = [];
+  #turn: NodeJS.Immediate | undefined;
   #stopped = false;
   /** Each seated game's `seat` record (its seq), which its snapshots name. */
   readonly #gameSeat = new Map<string, number>();
@@ -303,19 +308,22 @@ export class PlayingHall {
   /** Stops every timer of the hall (the console's stop), and the parts of a seat or a start still to come. */
   stop(): void {
     this.#stopped = true;
-    for (const part of this.#parts) clearImmediate(part);
-    this.#parts.clear();
+    clearImmediate(this.#turn);
+    this.#parts.length = 0;
     this.#unsubscribeJournal();
     this.#actor.stop();
   }
 
-  /** `work` a turn of the event loop later (what waits for it runs first), unless the hall stops before. */
+  /** `work` in a turn of the event loop of its own, after the parts before it (what waits for the loop runs first), unless the hall stops before. */
   #nextTurn(work: () => void): void {
-    const part = setImmediate(() => {
-      this.#parts.delete(part);
-      if (!this.#stopped) work();
-    });
-    this.#parts.add(part);
+    this.#parts.push(work);
+    this.#turn ??= setImmediate(() => this.#nextPart());
+  }
+
+  #nextPart(): void {
+    const work = this.#parts.shift();
+    this.#turn = this.#parts.length > 0 ? setImmediate(() => this.#nextPart()) : undefined;
+    if (work && !this.#stopped) work();
   }
 
   /**

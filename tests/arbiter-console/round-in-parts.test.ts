@@ -142,7 +142,14 @@ describe('a round seated and started in parts', () => {
       expect(o.hall.seat(cairnsRound(BOARDS, SCHEDULED))).toMatchObject({ ok: true });
       expect(o.hall.command({ type: 'arriveAll' }, 'IA')).toMatchObject({ ok: true });
       expect(o.hall.command({ type: 'startAll' }, 'IA')).toMatchObject({ ok: true });
-      if (chunk === CHUNK) expect([withClock(o.hall), running(o.hall)]).toEqual([CHUNK, CHUNK]);
+      if (chunk === CHUNK) {
+        expect([withClock(o.hall), running(o.hall)]).toEqual([CHUNK, CHUNK]);
+        // One part a turn, the clocks' and the start's in turn: never both in one turn.
+        await turns(1);
+        expect([withClock(o.hall), running(o.hall)]).toEqual([2 * CHUNK, CHUNK]);
+        await turns(1);
+        expect([withClock(o.hall), running(o.hall)]).toEqual([2 * CHUNK, 2 * CHUNK]);
+      }
       await turns();
       await playOn(o);
       for (const board of o.hall.boards.values()) expect(board.clockState(), board.id).toEqual(board.state);
