@@ -3,7 +3,9 @@
 export * from './index.ts';
 export {
   MAX_MESSAGE_BYTES,
+  applyAttention,
   applyViewPatch,
+  type Attention,
   arbiterCommandSchema,
   boardGameConfig,
   consoleCommandSchema,

@@ -41,6 +41,15 @@ export const kindOf = (a: Pick<Attention, 'code'>): AttentionKind =>
 export const AFTER_THE_GAME: readonly AttentionCode[] = ['flag-fall', 'result-contradicts', 'silent-board'];
 
 /**
+ * The queue after a delta's `attentionByBoard`: those boards' items replaced by theirs now, the rest
+ * kept, ordered by time (the snapshot's order).
+ */
+export function applyAttention(queue: readonly Attention[], byBoard: Readonly<Record<string, readonly Attention[]>>): Attention[] {
+  const kept = queue.filter((a) => !Object.hasOwn(byBoard, a.board));
+  return [...kept, ...Object.values(byBoard).flat()].sort((a, b) => a.at - b.at);
+}
+
+/**
  * Whether the journal takes writes: 'failing' from the first write refused (`code`: SQLite's, e.g.
  * SQLITE_FULL for a full disk, SQLITE_IOERR_WRITE) at `since` (wall-clock ms) until one goes through.
  */

@@ -3,7 +3,7 @@
 // (esbuild keeps every module a face re-exports values from, used or not).
 export type { CredentialInfo } from './arbiter.ts';
 export type { Attention, AttentionCode, AttentionKind, ConsoleIncident, ConsoleStatus, JournalHealth } from './attention.ts';
-export { AFTER_THE_GAME, ATTENTION_KINDS, kindOf } from './attention.ts';
+export { AFTER_THE_GAME, applyAttention, ATTENTION_KINDS, kindOf } from './attention.ts';
 export type { HistoryItem } from './history-item.ts';
 export type { ArbiterCommand, ArbiterView, BoardView, ClockReference, ConsoleCommand, RoundView, ServerMessage } from './protocol.ts';
 export type { SectorView } from './staff.ts';

@@ -9,7 +9,8 @@ import type { HostCommandOutcome, RefusalCode, SessionRefusalCode } from './refu
 import type { SectorView, StaffRole } from './staff.ts';
 import type { ViewPatch } from './view-patch.ts';
 
-export const PROTOCOL_VERSION = 1;
+/** 2: a delta carries the attention items of the boards whose items changed (`attentionByBoard`), not the whole queue. */
+export const PROTOCOL_VERSION = 2;
 /** Larger client messages are refused unread (an arbiter command is ~200 bytes). */
 export const MAX_MESSAGE_BYTES = 4096;
 /** The most boards a page may ask to get first (`firstBoards` in hello): a 1080p screen's rows are 160. */
@@ -412,9 +413,12 @@ export type ServerMessage =
       readonly clock: ClockReference;
       readonly boards: readonly BoardView[];
       readonly round?: RoundView;
-      /** The whole attention queue, present when it changed. */
-      readonly attention?: readonly Attention[];
-      /** The console's status, present with the attention queue. */
+      /**
+       * Each board whose items in the attention queue changed, with its items now (none: it has left
+       * the queue); the page replaces those boards' items (`applyAttention`). Never the whole queue.
+       */
+      readonly attentionByBoard?: Readonly<Record<string, readonly Attention[]>>;
+      /** The console's status, present when it or the attention queue changed. */
       readonly console?: ConsoleStatus;
       /** Every sector, present when the chief changed them. */
       readonly sectors?: readonly SectorView[];

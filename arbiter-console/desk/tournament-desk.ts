@@ -343,13 +343,15 @@ export class TournamentDesk {
         if ('code' in plan) return plan;
         if ('draft' in plan) return this.command(command, arbiter);
         this.#pairing = plan.swiss.round;
+        const changes = this.#changes;
         let pairing;
         try {
           pairing = await this.#pairer.pair(plan.swiss);
         } finally {
           this.#pairing = undefined;
         }
-        const now = pairingPlan(this, this.#state, by);
+        // Nothing changed meanwhile (the usual case): the plan stands without being made again.
+        const now = this.#changes === changes ? plan : pairingPlan(this, this.#state, by);
         if (!('swiss' in now) || !isDeepStrictEqual(now.swiss, plan.swiss)) {
           if ('code' in now) return now;
           if (attempt < 3) continue;

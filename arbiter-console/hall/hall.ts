@@ -29,14 +29,21 @@ import { JournalUnavailable } from '../journal/index.ts';
 import type { ArbiterCommand, BoardView, RoundView } from '../contract/index.ts';
 import { MAIN, checkRound, kindOf, pgnTimeControl, type Round } from '../contract/index.ts';
 import { refusal, ruleRefusal, type Refusal, type RefusalCode } from '../contract/index.ts';
-import type { RoundActorEvent, RoundPhase } from './round-actor.ts';
+import { tableGroupSize, type RoundActorEvent, type RoundBoardInput, type RoundPhase } from './round-actor.ts';
 import type { HallClock } from './time.ts';
 
 export interface HallChange {
   readonly boards: readonly string[];
   /** Flag, result or a new alert: clients get it at once instead of at the next coalesced delta. */
   readonly key: boolean;
+  /** The attention queue or the console's status changed. */
   readonly attention: boolean;
+  /**
+   * The boards whose items in the attention queue changed (one came, one left, the board left the
+   * tables with its items): a page replaces those boards' items, never the whole queue, so a change
+   * costs what it touches (at a round's start a queue of 2,000 late players was sent whole at each).
+   */
+  readonly attentionBoards: readonly string[];
   readonly round: boolean;
 }
 
@@ -65,6 +72,12 @@ export interface HallOptions {
    * (`receive`), never from this hall's deadlines or scheduled starts.
    */
   readonly owns?: (board: string) => boolean;
+  /**
+   * Boards per turn of the event loop when a seated round's game clocks are made and when its clocks
+   * start (default 100): at 1,000 boards either, in one turn, held every press in the hall for
+   * hundreds of ms. A smaller round goes in one turn, as before.
+   */
+  readonly chunk?: number;
   /** Board snapshots (board-snapshot.ts): read at start and written as games go on (default); false: every entry folded. */
   readonly snapshots?: boolean;
 }
@@ -101,6 +114,15 @@ export class PlayingHall {
   readonly #attentionKeys = new Map<string, string>();
   readonly #actor: Actor<ReturnType<typeof eventLogic>>;
   readonly #owns: (board: string) => boolean;
+  readonly #chunk: number;
+  /**
+   * The parts of a seat, a start or a close still to come, in order, one a turn of the event loop
+   * (cleared by `stop`): a round started while its clocks are still being made takes a turn for each
+   * part of either, not one turn for both.
+   */
+  readonly #parts: (() => void)[] = [];
+  #turn: NodeJS.Immediate | undefined;
+  #stopped = false;
   /** Each seated game's `seat` record (its seq), which its snapshots name. */
   readonly #gameSeat = new Map<string, number>();
   /** Each board's entries since its last snapshot. */
@@ -109,8 +131,11 @@ export class PlayingHall {
   /** While the journal is replayed from snapshots: those not yet taken by the game they belong to. */
   #restoring: Map<string, BoardSnapshot> | undefined;
   #live = false;
-  /** A seated round took boards with open alerts off the tables: the queue changed with no board of it told. */
-  #attentionDropped = false;
+  /**
+   * Boards whose queue items a seat changed with no record of theirs: the previous round's boards that
+   * left the tables with open items, the new round's boards that come with items (a silent device).
+   */
+  readonly #attentionSeated = new Set<string>();
   /** Within `batch`: what changed so far, told at its end. */
   #pending: { boards: Set<string>; key: boolean; round: boolean; told: boolean } | undefined;
   /**
@@ -135,6 +160,7 @@ export class PlayingHall {
     options: HallOptions = {},
   ) {
     this.#owns = options.owns ?? (() => true);
+    this.#chunk = options.chunk ?? 100;
     this.#snapshots = options.snapshots ?? true;
     this.#replay();
     // Host-driven clocks: the running clock kept running while the console was down (docs/console.md).
@@ -279,10 +305,25 @@ export class PlayingHall {
     return boards.every((b) => b.state.status === 'finished') ? 'confirming' : 'playing';
   }
 
-  /** Stops every timer of the hall (the console's stop). */
+  /** Stops every timer of the hall (the console's stop), and the parts of a seat or a start still to come. */
   stop(): void {
+    this.#stopped = true;
+    clearImmediate(this.#turn);
+    this.#parts.length = 0;
     this.#unsubscribeJournal();
     this.#actor.stop();
+  }
+
+  /** `work` in a turn of the event loop of its own, after the parts before it (what waits for the loop runs first), unless the hall stops before. */
+  #nextTurn(work: () => void): void {
+    this.#parts.push(work);
+    this.#turn ??= setImmediate(() => this.#nextPart());
+  }
+
+  #nextPart(): void {
+    const work = this.#parts.shift();
+    this.#turn = this.#parts.length > 0 ? setImmediate(() => this.#nextPart()) : undefined;
+    if (work && !this.#stopped) work();
   }
 
   /**
@@ -297,7 +338,26 @@ export class PlayingHall {
       sectionActor.send({ type: 'open', input: { section, round, phase: 'drafted' } });
       return;
     }
-    sectionActor.send({ type: 'toRound', round, event });
+    // A large round's clocks are stopped in parts after it is closed (XState stops a parent's children in one turn).
+    const inParts = event.type === 'close' && this.#live && this.#clocksOf(section, round) > this.#chunk;
+    sectionActor.send({ type: 'toRound', round, event: inParts ? { type: 'close', inParts } : event });
+    if (inParts) this.#stopClocks(section, round);
+  }
+
+  /** The game clocks a round's actor holds. */
+  #clocksOf(section: string, round: number): number {
+    const context = (this.#actor.system.get(roundSystemId(section, round))?.getSnapshot() as { context?: { boards?: readonly unknown[] } } | undefined)
+      ?.context;
+    return context?.boards?.length ?? 0;
+  }
+
+  /** A closed round's game clocks stopped `chunk` boards a turn, from this turn on. */
+  #stopClocks(section: string, round: number): void {
+    const actor = this.#actor.system.get(roundSystemId(section, round));
+    const groups = (actor?.getSnapshot() as { context?: { groups?: number } } | undefined)?.context?.groups ?? 0;
+    if (!actor || groups === 0 || this.phaseOf(section, round) !== 'closed') return;
+    actor.send({ type: 'stopTables', groups: Math.max(1, Math.floor(this.#chunk / tableGroupSize)) });
+    this.#nextTurn(() => this.#stopClocks(section, round));
   }
 
   /** Puts a section's round on its hall boards (journal first), replacing the section's previous round. */
@@ -318,7 +378,7 @@ export class PlayingHall {
     for (const board of this.#boardsOf(section)) {
       // The attention queue belongs to the round on the boards: the previous round's items leave it
       // (they stay in the journal and the board's history).
-      if (this.#attentionKeys.get(board.id)) this.#attentionDropped = true;
+      if (this.#attentionKeys.get(board.id)) this.#attentionSeated.add(board.id);
       this.boards.delete(board.id);
       this.#boardVersion.delete(board.id);
       this.#attentionKeys.delete(board.id);
@@ -339,7 +399,7 @@ export class PlayingHall {
           other.round.section ?? MAIN,
           this.#boardsOf(other.round.section ?? MAIN).filter((b) => b !== other),
         );
-        if (this.#attentionKeys.get(info.id)) this.#attentionDropped = true;
+        if (this.#attentionKeys.get(info.id)) this.#attentionSeated.add(info.id);
       }
       this.boards.set(info.id, board);
       this.#sectionBoard.set(info.id, k + 1);
@@ -358,8 +418,12 @@ export class PlayingHall {
     });
     this.#sectionBoards.set(section, seated);
     if (this.#live) {
-      for (const id of round.boards.map((b) => b.id)) this.#attentionKeys.set(id, this.#attentionSignature(id));
-      this.#openRound(round);
+      for (const id of round.boards.map((b) => b.id)) {
+        const signature = this.#attentionSignature(id);
+        this.#attentionKeys.set(id, signature);
+        if (signature !== '') this.#attentionSeated.add(id);
+      }
+      this.#openRound(round, true);
     }
   }
 
@@ -367,30 +431,60 @@ export class PlayingHall {
    * Makes (or moves on) the seated round's actor and wires its game-clock actors to the hall: one for
    * each board this hall keeps time for. A board another machine owns gets none: its state is the fold
    * of its owner's journaled events (`receive`), with no timer, deadline or flag of its own here.
+   * `inParts`: a round seated while the hall runs gets its clocks `chunk` boards a turn (`addBoards`);
+   * each clock starts from its board's state when it is made, so a board started or pressed before its
+   * clock is made loses nothing (the journal and the board have it; only its deadline timer waits).
    */
-  #openRound(round: Round): void {
+  #openRound(round: Round, inParts = false): void {
     const section = round.section ?? MAIN;
-    const boards = this.#boardsOf(section)
-      .filter((b) => this.#owns(b.id))
-      .map((b) => ({
-        systemId: gameSystemId(section, round.round, b.id),
-        board: b.id,
-        game: { config: b.config, state: b.state, deadlines: 'report' as const },
-      }));
+    const owned = this.#boardsOf(section).filter((b) => this.#owns(b.id));
+    const first = inParts ? owned.slice(0, this.#chunk) : owned;
     const startAt = this.#startAt.get(section);
     this.#actor.send({ type: 'addSection', section });
     if (this.phaseOf(section, round.round) === undefined) {
       this.#actor.system.get(sectionSystemId(section))?.send({
         type: 'open',
-        input: { section, round: round.round, phase: this.#phaseNow(section), boards, ...(startAt !== undefined ? { startAt } : {}) },
+        input: {
+          section,
+          round: round.round,
+          phase: this.#phaseNow(section),
+          boards: this.#clockInputs(section, round, first),
+          ...(startAt !== undefined ? { startAt } : {}),
+        },
       });
     } else {
-      this.lifecycle(section, round.round, { type: 'publish', boards });
+      this.lifecycle(section, round.round, { type: 'publish', boards: this.#clockInputs(section, round, first) });
     }
     const roundActor = this.#actor.system.get(roundSystemId(section, round.round)) as
       { on(type: 'startDue', h: (e: { at: number }) => void): unknown } | undefined;
     roundActor?.on('startDue', ({ at }) => this.#startDue(section, at));
-    for (const board of this.#boardsOf(section)) {
+    this.#attachClocks(section, round, first);
+    if (owned.length > first.length) this.#nextTurn(() => this.#moreClocks(round, owned.slice(first.length)));
+  }
+
+  /** The next part of a seated round's game clocks (`#openRound`), while the round is still the one on its boards. */
+  #moreClocks(round: Round, boards: readonly Board[]): void {
+    const section = round.section ?? MAIN;
+    if (this.#seated.get(section) !== round) return;
+    // A board another section took over meanwhile is no longer this round's.
+    const part = boards.slice(0, this.#chunk).filter((b) => this.boards.get(b.id) === b);
+    this.lifecycle(section, round.round, { type: 'addBoards', boards: this.#clockInputs(section, round, part) });
+    this.#attachClocks(section, round, part);
+    if (boards.length > this.#chunk) this.#nextTurn(() => this.#moreClocks(round, boards.slice(this.#chunk)));
+  }
+
+  /** What each board's game-clock actor starts from: the board's state now. */
+  #clockInputs(section: string, round: Round, boards: readonly Board[]): RoundBoardInput[] {
+    return boards.map((b) => ({
+      systemId: gameSystemId(section, round.round, b.id),
+      board: b.id,
+      game: { config: b.config, state: b.state, deadlines: 'report' as const },
+    }));
+  }
+
+  /** Each board takes its game-clock actor, and the hall hears the actor's deadlines. */
+  #attachClocks(section: string, round: Round, boards: readonly Board[]): void {
+    for (const board of boards) {
       const ref = this.#actor.system.get(gameSystemId(section, round.round, board.id)) as
         (Parameters<Board['attach']>[0] & { on(type: 'deadline', h: (e: { at: number }) => void): unknown }) | undefined;
       if (!ref) continue;
@@ -407,11 +501,18 @@ export class PlayingHall {
     if (emitted.length > 0) this.#recordUnlessFailing(emitted.map((e) => clock(board.id, e)));
   }
 
-  /** A section's scheduled start has come: every waiting clock of it starts at that instant. */
+  /**
+   * A section's scheduled start has come: every waiting clock of it starts at that instant, `chunk`
+   * boards a turn, each part journaled (one transaction) before it is applied. The journal's
+   * `scheduleStart` says the start: a console stopped midway starts the rest at the same instant on restart.
+   */
   #startDue(section: string, at: number): void {
+    const round = this.#seated.get(section);
     const waiting = this.#boardsOf(section).filter((b) => b.state.status === 'waiting' && this.#owns(b.id));
-    if (waiting.length > 0) this.#recordUnlessFailing(waiting.map((b) => clock(b.id, { type: 'start', at, by: { kind: 'system' } })));
-    else this.#followPhase(section);
+    if (waiting.length === 0) return this.#followPhase(section);
+    // A journal that cannot write: no part now, and none after; `#journalBack` starts the rest at `at`.
+    if (!this.#recordUnlessFailing(waiting.slice(0, this.#chunk).map((b) => clock(b.id, { type: 'start', at, by: { kind: 'system' } })))) return;
+    if (waiting.length > this.#chunk) this.#nextTurn(() => this.#seated.get(section) === round && this.#startDue(section, at));
   }
 
   /** Tells the section's round actor what its boards now say (the journal has it already). */
@@ -598,20 +699,21 @@ export class PlayingHall {
       return;
     }
     const now = this.source.now();
-    let attention = this.#attentionDropped || this.#consoleChanged;
-    this.#attentionDropped = false;
-    this.#consoleChanged = false;
+    const attentionBoards = new Set(this.#attentionSeated);
+    this.#attentionSeated.clear();
     for (const id of new Set(boards)) {
       const signature = this.#attentionSignature(id);
-      if (signature !== this.#attentionKeys.get(id)) attention = true;
+      if (signature !== this.#attentionKeys.get(id)) attentionBoards.add(id);
       this.#attentionKeys.set(id, signature);
     }
+    const attention = attentionBoards.size > 0 || this.#consoleChanged;
+    this.#consoleChanged = false;
     for (const id of boards) {
       const device = this.#devices.get(id);
       const board = this.boards.get(id);
       if (device && board) device.show(board.state, now);
     }
-    const change: HallChange = { boards: [...new Set(boards)], key: key || attention, attention, round };
+    const change: HallChange = { boards: [...new Set(boards)], key: key || attention, attention, attentionBoards: [...attentionBoards], round };
     for (const listener of this.#listeners) listener(change);
   }
 
@@ -619,6 +721,11 @@ export class PlayingHall {
     return this.#boardAttention(board)
       .map((a) => a.id)
       .join('|');
+  }
+
+  /** A board's items in the attention queue (none for a board not on the tables). */
+  attentionOn(board: string): Attention[] {
+    return this.boards.has(board) ? this.#boardAttention(board) : [];
   }
 
   #boardAttention(board: string): Attention[] {
@@ -677,13 +784,18 @@ export class PlayingHall {
     }
   }
 
-  /** Journals what the hall's own clock made due; nothing while the journal fails (`#journalBack` catches up). */
-  #recordUnlessFailing(records: readonly JournalRecord[]): void {
-    if (this.#held.length > 0 || this.journal.health.state === 'failing') return;
+  /**
+   * Journals what the hall's own clock made due; nothing while the journal fails (`#journalBack` catches up).
+   * Whether it was journaled.
+   */
+  #recordUnlessFailing(records: readonly JournalRecord[]): boolean {
+    if (this.#held.length > 0 || this.journal.health.state === 'failing') return false;
     try {
       this.#recordAll(records);
+      return true;
     } catch (err) {
       if (!(err instanceof JournalUnavailable)) throw err;
+      return false;
     }
   }
 

@@ -5,6 +5,9 @@
 // actor finds by itself with its timers (the scheduled start, a game's deadline) it only reports, as an
 // emitted event, for the owner to journal and send back.
 //
+// A large round's clocks come in parts (`addBoards` after `publish`): its owner spawns them a few
+// table groups per turn of the event loop, so seating 1,000 boards never holds the hall's clocks.
+//
 // The game clocks sit in table groups of at most 32 boards, each group an actor of its own: XState
 // copies a parent's children on every spawn and every stop, so a round that spawned 1,000 clocks itself
 // would spend seconds stopping them (quadratic; 7 s at 1,000 boards), with every clock of the hall
@@ -38,6 +41,10 @@ interface RoundContext {
   readonly round: number;
   readonly phase: RoundPhase;
   readonly boards: readonly RoundBoardInput[];
+  /** Table groups spawned so far (tables:<section>:<round>:0 ..). */
+  readonly groups: number;
+  /** Closed with its clocks to stop in parts (`stopTables`), not all at once. */
+  readonly stopInParts: boolean;
   readonly startAt: number | undefined;
 }
 
@@ -45,16 +52,21 @@ export type RoundActorEvent =
   | { readonly type: 'draft' }
   | { readonly type: 'discard' }
   | { readonly type: 'publish'; readonly boards: readonly RoundBoardInput[] }
+  /** More of a published round's boards (a large round's clocks come in parts). */
+  | { readonly type: 'addBoards'; readonly boards: readonly RoundBoardInput[] }
   | { readonly type: 'scheduleStart'; readonly startAt: number }
   | { readonly type: 'started' }
   | { readonly type: 'finished' }
   | { readonly type: 'reopened' }
-  | { readonly type: 'close' };
+  /** `inParts`: the owner stops the clocks itself, `stopTables` a few groups at a time (a large round). */
+  | { readonly type: 'close'; readonly inParts?: boolean }
+  /** A closed round's last `groups` table groups stopped. */
+  | { readonly type: 'stopTables'; readonly groups: number };
 
 export type RoundActorEmitted = { readonly type: 'startDue'; readonly at: number };
 
 /** Boards per table group: a parent's spawn and stop cost grows with its children squared. */
-const tableGroupSize = 32;
+export const tableGroupSize = 32;
 
 /** A group of the round's game clocks: spawned with the group, stopped with it. */
 function tableGroupLogic(now: () => number) {
@@ -97,12 +109,28 @@ export function roundLogic(now: () => number) {
     },
     actions: {
       spawnBoards: enqueueActions(({ context, enqueue }) => {
-        tableGroups(context.boards).forEach((boards, k) =>
-          enqueue.spawnChild('tableGroup', { id: tableGroupId(context.section, context.round, k), input: { boards } }),
+        const groups = tableGroups(context.boards);
+        groups.forEach((boards, k) => enqueue.spawnChild('tableGroup', { id: tableGroupId(context.section, context.round, k), input: { boards } }));
+        enqueue.assign({ groups: groups.length });
+      }),
+      addBoards: enqueueActions(({ context, event, enqueue }) => {
+        if (event.type !== 'addBoards') return;
+        const groups = tableGroups(event.boards);
+        groups.forEach((boards, k) =>
+          enqueue.spawnChild('tableGroup', { id: tableGroupId(context.section, context.round, context.groups + k), input: { boards } }),
         );
+        enqueue.assign({ boards: [...context.boards, ...event.boards], groups: context.groups + groups.length });
       }),
       stopBoards: enqueueActions(({ context, enqueue }) => {
-        tableGroups(context.boards).forEach((_, k) => enqueue.stopChild(tableGroupId(context.section, context.round, k)));
+        if (context.stopInParts) return;
+        for (let k = 0; k < context.groups; k++) enqueue.stopChild(tableGroupId(context.section, context.round, k));
+        enqueue.assign({ groups: 0 });
+      }),
+      stopTables: enqueueActions(({ context, event, enqueue }) => {
+        if (event.type !== 'stopTables') return;
+        const left = Math.max(0, context.groups - event.groups);
+        for (let k = left; k < context.groups; k++) enqueue.stopChild(tableGroupId(context.section, context.round, k));
+        enqueue.assign({ groups: left });
       }),
       phase: assign((_, phase: RoundPhase) => ({ phase })),
     },
@@ -113,6 +141,8 @@ export function roundLogic(now: () => number) {
       round: input.round,
       phase: input.phase ?? 'scheduled',
       boards: input.boards ?? [],
+      groups: 0,
+      stopInParts: false,
       startAt: input.startAt,
     }),
     initial: 'restoring',
@@ -144,6 +174,7 @@ export function roundLogic(now: () => number) {
       },
       seated: {
         entry: 'spawnBoards',
+        on: { addBoards: { actions: 'addBoards' } },
         initial: 'published',
         states: {
           published: {
@@ -167,12 +198,16 @@ export function roundLogic(now: () => number) {
           },
           confirming: {
             entry: { type: 'phase', params: 'confirming' },
-            on: { reopened: 'playing', close: '#round.closed' },
+            on: {
+              reopened: 'playing',
+              close: { target: '#round.closed', actions: assign({ stopInParts: ({ event }) => event.inParts ?? false }) },
+            },
           },
         },
       },
       closed: {
         entry: ['stopBoards', { type: 'phase', params: 'closed' }],
+        on: { stopTables: { actions: 'stopTables' } },
       },
     },
   });

@@ -6,8 +6,11 @@
 // the first screen and the rest each encoded once for every page that asks. Spectators, who may be thousands, share one stream: one
 // coalescer, one delta body per tick, serialized and encoded once and handed to every spectator's
 // socket behind its own `{"type":"delta","seq":N,` (the protocol's seq stays per connection); each
-// arbiter's deltas are coalesced per session (a delta's body built once per change for all the
-// sessions flushing it). The tournament view is built, diffed and serialized once per role in a worker
+// arbiter's deltas are coalesced per session, a delta's body built and encoded once for all the
+// sessions flushing the same changes in a turn. A delta carries the attention items of the boards
+// whose items changed, never the whole queue: its size is the change's, not the hall's (at a round's
+// start, 2,000 late players' items sent whole with each part and each first press held the event
+// loop for seconds). The tournament view is built, diffed and serialized once per role in a worker
 // thread (tournament-builder.ts), encoded once per role here and sent as a patch: the clocks never
 // wait for it.
 import type { ClientSession } from './client-session.ts';
@@ -56,8 +59,8 @@ export class Broadcast {
   readonly #boardLists = new Map<BoardList, { readonly texts: readonly string[]; readonly encoded: Buffer }>();
   /** The spectators' one stream. */
   readonly #spectators: Coalescer;
-  /** Delta bodies of this turn of the event loop, by content (every session flushing now shares them). */
-  #deltaBodies = new Map<string, string>();
+  /** Delta bodies of this turn of the event loop, by content, encoded (every session flushing now shares them). */
+  #deltaBodies = new Map<string, Buffer>();
   #deltaBodiesClear: NodeJS.Immediate | undefined;
   readonly #sent: Partial<Record<ViewRole, SentView>> = {};
   readonly #intervalMs: number;
@@ -87,7 +90,9 @@ export class Broadcast {
     for (const d of this.#viewDesks) this.#unsubscribe.push(d.subscribe(() => this.#tournamentChanged()));
     if (this.#team)
       this.#unsubscribe.push(
-        this.#team.subscribe((change) => change.type !== 'revokeCredential' && this.#onHall({ boards: [], key: true, attention: false, round: true })),
+        this.#team.subscribe(
+          (change) => change.type !== 'revokeCredential' && this.#onHall({ boards: [], key: true, attention: false, attentionBoards: [], round: true }),
+        ),
       );
   }
 
@@ -171,7 +176,7 @@ export class Broadcast {
   /** The coalesced changes of one arbiter's session. */
   delta(session: ClientSession, pending: Pending): void {
     // A dropped delta is no gap: a session that is behind gets a snapshot when it catches up.
-    if (session.stream(`{"type":"delta","seq":${session.seq + 1},${this.#deltaBody(pending)}`)) session.seq += 1;
+    if (session.stream({ fragments: [`{"type":"delta","seq":${session.seq + 1},`, this.#deltaBody(pending)] })) session.seq += 1;
   }
 
   /** One delta body for every spectator, encoded once; one that is behind drops it and gets a snapshot when it catches up. */
@@ -179,7 +184,7 @@ export class Broadcast {
     let body: Buffer | undefined;
     for (const session of this.sessions) {
       if (session.role.kind !== 'spectator') continue;
-      body ??= Buffer.from(this.#deltaBody(pending));
+      body ??= this.#deltaBody(pending);
       if (session.stream({ fragments: [`{"type":"delta","seq":${session.seq + 1},`, body] })) session.seq += 1;
     }
     return body !== undefined;
@@ -195,17 +200,15 @@ export class Broadcast {
     return encoded;
   }
 
-  /** What follows a delta's `seq`: built once per change for every session it goes to in this turn of the event loop. */
-  #deltaBody(pending: Pending): string {
-    const key = `${this.#hall.version}|${pending.attention ? 'a' : ''}${pending.round ? 'r' : ''}|${[...pending.boards].join(',')}`;
+  /** What follows a delta's `seq`: built and encoded once per change for every session it goes to in this turn of the event loop. */
+  #deltaBody(pending: Pending): Buffer {
+    const key = `${this.#hall.version}|${pending.attention ? 'a' : ''}${pending.round ? 'r' : ''}|${[...pending.boards].join(',')}|${[...pending.attentionBoards].join(',')}`;
     let body = this.#deltaBodies.get(key);
     if (body === undefined) {
       const hall = this.#hall;
       const head: Record<string, unknown> = { version: hall.version, clock: this.reference() };
-      if (pending.attention) {
-        head.attention = hall.attention();
-        head.console = hall.consoleStatus();
-      }
+      if (pending.attentionBoards.size > 0) head.attentionByBoard = Object.fromEntries([...pending.attentionBoards].map((id) => [id, hall.attentionOn(id)]));
+      if (pending.attention) head.console = hall.consoleStatus();
       if (pending.round) {
         head.round = hall.roundView();
         head.sectors = this.#team?.sectors() ?? [];
@@ -214,7 +217,7 @@ export class Broadcast {
         .filter((id) => hall.boards.has(id))
         .map((id) => this.#board(id))
         .join(',');
-      body = `${JSON.stringify(head).slice(1, -1)},"boards":[${boards}]}`;
+      body = Buffer.from(`${JSON.stringify(head).slice(1, -1)},"boards":[${boards}]}`);
       this.#deltaBodies.set(key, body);
       this.#deltaBodiesClear ??= setImmediate(() => {
         this.#deltaBodies = new Map();

@@ -6,6 +6,8 @@
 export interface Pending {
   readonly boards: ReadonlySet<string>;
   readonly attention: boolean;
+  /** The boards whose attention items changed (the delta carries theirs, not the whole queue). */
+  readonly attentionBoards: ReadonlySet<string>;
   readonly round: boolean;
 }
 
@@ -17,6 +19,7 @@ export interface CoalescerTimers {
 export class Coalescer {
   #boards = new Set<string>();
   #attention = false;
+  #attentionBoards = new Set<string>();
   #round = false;
   /** When the last `limit` ordinary deltas went out, oldest first. */
   readonly #sent: number[] = [];
@@ -30,8 +33,9 @@ export class Coalescer {
     readonly windowMs = 1000,
   ) {}
 
-  mark(boards: readonly string[], change: { key: boolean; attention: boolean; round: boolean }): void {
+  mark(boards: readonly string[], change: { key: boolean; attention: boolean; attentionBoards: readonly string[]; round: boolean }): void {
     for (const b of boards) this.#boards.add(b);
+    for (const b of change.attentionBoards) this.#attentionBoards.add(b);
     this.#attention ||= change.attention;
     this.#round ||= change.round;
     if (change.key) return this.#flushNow(false);
@@ -54,9 +58,10 @@ export class Coalescer {
     this.#cancel?.();
     this.#cancel = undefined;
     if (this.#boards.size === 0 && !this.#attention && !this.#round) return;
-    const pending: Pending = { boards: this.#boards, attention: this.#attention, round: this.#round };
+    const pending: Pending = { boards: this.#boards, attention: this.#attention, attentionBoards: this.#attentionBoards, round: this.#round };
     this.#boards = new Set();
     this.#attention = false;
+    this.#attentionBoards = new Set();
     this.#round = false;
     if (this.flush(pending) !== false && counted) {
       this.#sent.push(this.timers.now());

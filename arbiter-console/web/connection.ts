@@ -5,7 +5,7 @@ import type { TournamentView } from '../contract/page.ts';
 import type { Attention, ConsoleStatus } from '../contract/page.ts';
 import type { CredentialInfo } from '../contract/page.ts';
 import type { SectorView } from '../contract/page.ts';
-import { applyViewPatch } from '../contract/page.ts';
+import { applyAttention, applyViewPatch } from '../contract/page.ts';
 
 /** The page pings this often; with no message at all for STALE_MS the link is stale and is replaced. */
 const PING_MS = 3_000;
@@ -187,7 +187,7 @@ export class Connection {
         this.#lastSeq = m.seq;
         this.#setReference(m.clock);
         for (const b of m.boards) this.state.boards.set(b.id, b);
-        if (m.attention) this.state.attention = m.attention;
+        if (m.attentionByBoard) this.state.attention = applyAttention(this.state.attention, m.attentionByBoard);
         if (m.console) this.state.console = m.console;
         if (m.round) this.state.round = m.round;
         if (m.sectors) this.state.sectors = m.sectors;

@@ -5,11 +5,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { manualSource, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
+import { applyAttention, manualSource, startConsole, type Attention, type RunningConsole } from '../../arbiter-console/internal.ts';
 import type { ClockDevice, DeviceListener } from '../../device-bridge/index.ts';
 import { presetEvent } from '../../tournament/index.ts';
 import { helloClient, type Message, type TestClient } from '../support/ws-client.ts';
 import { until } from '../support/wait.ts';
+import { oneSectionConsole } from './fixtures.ts';
 
 let run: RunningConsole | undefined;
 let client: TestClient | undefined;
@@ -24,10 +25,13 @@ afterEach(async () => {
 
 type Item = { id: string; board: string; code: string; side?: string; at: number };
 
-/** The queue as the page holds it: the snapshot's, replaced by each delta that brings one. */
+/** The queue as the page holds it: the snapshot's, each delta's boards' items replacing theirs (contract/attention.ts). */
 function pageQueue(messages: readonly Message[]): Item[] {
-  let queue: Item[] = [];
-  for (const m of messages) if ((m.type === 'snapshot' || m.type === 'delta') && m.attention) queue = m.attention as Item[];
+  let queue: Attention[] = [];
+  for (const m of messages) {
+    if (m.type === 'snapshot') queue = m.attention as Attention[];
+    if (m.type === 'delta' && m.attentionByBoard) queue = applyAttention(queue, m.attentionByBoard as Record<string, Attention[]>);
+  }
   return queue;
 }
 
@@ -67,7 +71,7 @@ describe('the attention queue across the rounds of an event', () => {
 
     // The page is told at once (no other change of the queue comes to carry it): the queue is empty.
     expect(hall.attention()).toEqual([]);
-    await client.next((m) => m.type === 'delta' && Array.isArray(m.attention), "the queue after round 2's seat", seen);
+    await client.next((m) => m.type === 'delta' && m.attentionByBoard !== undefined, "the queue after round 2's seat", seen);
     expect(pageQueue(client.messages)).toEqual([]);
     // A page that connects now gets the same.
     const late = await helloClient(run.url, { role: 'arbiter', token: run.newToken! });
@@ -147,5 +151,41 @@ describe('the attention queue across the rounds of an event', () => {
         .filter((a) => a.code === 'silent-board')
         .map((a) => a.board),
     ).toEqual(['2']);
+  });
+
+  it('a large round started in parts with its players late: each delta carries the items of the boards it changed, the page queue follows the hall', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-attention-'));
+    dirs.push(dir);
+    const boards = 250;
+    const source = manualSource(0);
+    run = await startConsole({ dataDir: dir, port: 0, noPage: true, source, ...oneSectionConsole({ boards }) });
+    const hall = run.hall;
+    client = await helloClient(run.url, { role: 'arbiter', token: run.newToken! });
+    const seen = client.messages.length;
+    // Nobody has arrived: every clock starts, each of its players in the queue as late; 100 boards a turn.
+    ok(hall.command({ type: 'startAll' }, 'IA'));
+    await until(() => [...hall.boards.values()].every((b) => b.state.status === 'running'), 'every clock started');
+    const late = hall.attention().filter((a) => a.code === 'late-player');
+    expect(late).toHaveLength(2 * boards);
+    const ids = (queue: readonly { id: string }[]) => queue.map((a) => a.id).sort();
+    await until(() => pageQueue(client!.messages).length === 2 * boards, "every late player in the page's queue");
+    expect(ids(pageQueue(client.messages))).toEqual(ids(hall.attention()));
+    // No delta carries the whole queue: each, at most the 100 boards of a part of the start.
+    const deltas = client.messages.slice(seen).filter((m) => m.type === 'delta');
+    expect(deltas.some((m) => 'attention' in m)).toBe(false);
+    const carried = deltas.map((m) => Object.keys((m.attentionByBoard as Record<string, unknown> | undefined) ?? {}).length);
+    expect(Math.max(...carried)).toBeLessThanOrEqual(100);
+    expect(carried.reduce((a, b) => a + b, 0)).toBe(boards);
+
+    // A late player's press (he has arrived) takes his item out; the page's queue follows, by that board alone.
+    const before = client.messages.length;
+    const toMove = hall.view('7')!.toMove;
+    source.set(source.now() + 60_000);
+    hall.record({ kind: 'clock', board: '7', event: { type: 'press', side: toMove, at: source.now(), by: { kind: 'device', deviceId: 'test' } } });
+    const delta = await client.next((m) => m.type === 'delta' && m.attentionByBoard !== undefined, "board 7's items", before);
+    expect(Object.keys(delta.attentionByBoard as object)).toEqual(['7']);
+    await until(() => pageQueue(client!.messages).length === hall.attention().length, "the page's queue after the press");
+    expect(ids(pageQueue(client.messages))).toEqual(ids(hall.attention()));
+    expect(hall.attention().filter((a) => a.board === '7' && a.side === toMove)).toEqual([]);
   });
 });

@@ -26,7 +26,7 @@ function manualTimers() {
   };
 }
 
-const plain = { key: false, attention: false, round: false };
+const plain = { key: false, attention: false, attentionBoards: [], round: false };
 
 describe('delta coalescing', () => {
   it('sends every change at once while under 10 in the last second; then merges into the next free slot', () => {
@@ -61,7 +61,7 @@ describe('delta coalescing', () => {
     timers.advanceTo(10);
     c.mark(['2'], plain);
     timers.advanceTo(20);
-    c.mark(['4'], { key: true, attention: true, round: false });
+    c.mark(['4'], { key: true, attention: true, attentionBoards: ['4'], round: false });
     expect(sent).toEqual([
       { at: 0, boards: ['1'], attention: false },
       { at: 20, boards: ['2', '4'], attention: true },

@@ -9,7 +9,7 @@ import { startConsole, type BoardView, type RunningConsole } from '../../arbiter
 import { oneSectionConsole } from './fixtures.ts';
 import { until } from '../support/wait.ts';
 
-type Message = { type: string; seq?: number; version?: number; boards?: BoardView[]; attention?: unknown[]; [k: string]: unknown };
+type Message = { type: string; seq?: number; version?: number; boards?: BoardView[]; attentionByBoard?: Record<string, unknown[]>; [k: string]: unknown };
 let run: RunningConsole;
 let dataDir: string;
 
@@ -88,7 +88,7 @@ describe('console stream', () => {
     await until(() => c.messages.some((m) => (m.boards ?? []).some((b) => b.id === '3' && b.flag !== undefined)), "board 3's flag in a delta", 10_000, 5);
     const i = c.messages.findIndex((m) => (m.boards ?? []).some((b) => b.id === '3' && b.flag !== undefined));
     expect(c.at[i]! - sentAt).toBeLessThan(1500);
-    expect(c.messages[i]!.attention).toEqual(expect.arrayContaining([expect.objectContaining({ board: '3', code: 'flag-fall' })]));
+    expect(c.messages[i]!.attentionByBoard?.['3']).toEqual(expect.arrayContaining([expect.objectContaining({ board: '3', code: 'flag-fall' })]));
     c.ws.close();
   });
 
