@@ -412,6 +412,8 @@ export type ServerMessage =
       readonly version: number;
       readonly clock: ClockReference;
       readonly boards: readonly BoardView[];
+      /** Boards taken off the tables (a round seated on fewer of them): the page drops them. */
+      readonly gone?: readonly string[];
       readonly round?: RoundView;
       /**
        * Each board whose items in the attention queue changed, with its items now (none: it has left

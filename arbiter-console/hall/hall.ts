@@ -136,6 +136,12 @@ export class PlayingHall {
    * left the tables with open items, the new round's boards that come with items (a silent device).
    */
   readonly #attentionSeated = new Set<string>();
+  /**
+   * Boards a seat put on the tables or took off them, with no record of theirs: the pages are told
+   * each one (a board taken off as gone), or they would show the previous round's games until each
+   * new one next changes.
+   */
+  readonly #seatedBoards = new Set<string>();
   /** Within `batch`: what changed so far, told at its end. */
   #pending: { boards: Set<string>; key: boolean; round: boolean; told: boolean } | undefined;
   /**
@@ -379,6 +385,7 @@ export class PlayingHall {
       // The attention queue belongs to the round on the boards: the previous round's items leave it
       // (they stay in the journal and the board's history).
       if (this.#attentionKeys.get(board.id)) this.#attentionSeated.add(board.id);
+      if (this.#live) this.#seatedBoards.add(board.id);
       this.boards.delete(board.id);
       this.#boardVersion.delete(board.id);
       this.#attentionKeys.delete(board.id);
@@ -402,6 +409,7 @@ export class PlayingHall {
         if (this.#attentionKeys.get(info.id)) this.#attentionSeated.add(info.id);
       }
       this.boards.set(info.id, board);
+      if (this.#live) this.#seatedBoards.add(info.id);
       this.#sectionBoard.set(info.id, k + 1);
       this.#gameSeat.set(info.id, seq);
       this.#sinceSnapshot.delete(info.id);
@@ -690,7 +698,9 @@ export class PlayingHall {
     if (this.#live && since >= SNAPSHOT_EVERY) this.#writeSnapshots([board]);
   }
 
-  #afterChange(boards: readonly string[], key: boolean, round: boolean): void {
+  #afterChange(told: readonly string[], key: boolean, round: boolean): void {
+    const boards = this.#seatedBoards.size > 0 ? [...told, ...this.#seatedBoards] : told;
+    this.#seatedBoards.clear();
     if (this.#pending) {
       for (const b of boards) this.#pending.boards.add(b);
       this.#pending.key ||= key;
@@ -708,7 +718,7 @@ export class PlayingHall {
     }
     const attention = attentionBoards.size > 0 || this.#consoleChanged;
     this.#consoleChanged = false;
-    for (const id of boards) {
+    for (const id of told) {
       const device = this.#devices.get(id);
       const board = this.boards.get(id);
       if (device && board) device.show(board.state, now);

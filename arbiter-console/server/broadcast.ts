@@ -213,6 +213,9 @@ export class Broadcast {
         head.round = hall.roundView();
         head.sectors = this.#team?.sectors() ?? [];
       }
+      // A board a seat took off the tables is named as gone, or a page would keep showing its last game.
+      const gone = [...pending.boards].filter((id) => !hall.boards.has(id));
+      if (gone.length > 0) head.gone = gone;
       const boards = [...pending.boards]
         .filter((id) => hall.boards.has(id))
         .map((id) => this.#board(id))

@@ -187,13 +187,14 @@ export class Connection {
         this.#lastSeq = m.seq;
         this.#setReference(m.clock);
         for (const b of m.boards) this.state.boards.set(b.id, b);
+        for (const id of m.gone ?? []) this.state.boards.delete(id);
         if (m.attentionByBoard) this.state.attention = applyAttention(this.state.attention, m.attentionByBoard);
         if (m.console) this.state.console = m.console;
         if (m.round) this.state.round = m.round;
         if (m.sectors) this.state.sectors = m.sectors;
         this.state.version = m.version;
         if (this.state.toCome > 0) this.state.toCome = Math.max(0, this.#hallSize - this.state.boards.size);
-        this.events.onState(m.round ? 'all' : m.boards.map((b) => b.id));
+        this.events.onState(m.round || m.gone ? 'all' : m.boards.map((b) => b.id));
         break;
       }
       case 'ack': {

@@ -35,6 +35,19 @@ function pageQueue(messages: readonly Message[]): Item[] {
   return queue;
 }
 
+/** The boards as the page holds them: the snapshot's, each delta's boards replacing theirs and its `gone` dropped. */
+function pageBoards(messages: readonly Message[]): Map<string, unknown> {
+  let boards = new Map<string, unknown>();
+  for (const m of messages) {
+    if (m.type === 'snapshot') boards = new Map((m.boards as { id: string }[]).map((b) => [b.id, b]));
+    if (m.type === 'delta') {
+      for (const b of m.boards as { id: string }[]) boards.set(b.id, b);
+      for (const id of (m.gone as string[] | undefined) ?? []) boards.delete(id);
+    }
+  }
+  return boards;
+}
+
 const ok = (outcome: { ok: boolean; reason?: string }): void => expect(outcome, outcome.reason).toMatchObject({ ok: true });
 
 describe('the attention queue across the rounds of an event', () => {
@@ -73,6 +86,9 @@ describe('the attention queue across the rounds of an event', () => {
     expect(hall.attention()).toEqual([]);
     await client.next((m) => m.type === 'delta' && m.attentionByBoard !== undefined, "the queue after round 2's seat", seen);
     expect(pageQueue(client.messages)).toEqual([]);
+    // The seat's delta carries round 2's games on every board, before any of them starts.
+    const hallBoards = new Map([...hall.boards.keys()].map((id) => [id, JSON.parse(JSON.stringify(hall.view(id)))]));
+    expect(pageBoards(client.messages)).toEqual(hallBoards);
     // A page that connects now gets the same.
     const late = await helloClient(run.url, { role: 'arbiter', token: run.newToken! });
     expect(pageQueue(late.messages)).toEqual([]);
