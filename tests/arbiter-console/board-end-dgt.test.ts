@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Chess } from 'chess.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemScheduler } from '../../device-bridge/internal.ts';
 import { ptyBoardLink, VirtualDgtBoard, type PtyBoardLink } from '../../simulators/internal.ts';
 import { parseDeviceSpec, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
+import { realClock } from '../../arbiter-console/internal.ts';
 import { openPtyPair, type PtyPair } from '../support/pty.ts';
 import { chessJsRejects, pgnExtractRejects } from '../support/pgn-validators.ts';
 import { helloClient, type TestClient } from '../support/ws-client.ts';
@@ -24,7 +24,13 @@ import { oneSectionConsole } from './fixtures.ts';
 type Side = 'white' | 'black';
 const clockSide = (side: Side) => (side === 'white' ? 'left' : 'right');
 
-/** A console with `boards` DGT boards on ptys, every DGT 3000 set to the section's control, and a spectator. */
+/**
+ * A console with `boards` DGT boards on ptys, every DGT 3000 set to the section's control, and a spectator.
+ * `scale`: the console and the boards (their clocks, acks and messages) on one clock that many times
+ * faster than real time, as in an accelerated demo: the board is read once the position has been still
+ * for 400 ms of that clock, so a long game takes a fraction of the wait; the serial bytes go at their
+ * real speed.
+ */
 class DgtHall {
   readonly pairs: PtyPair[] = [];
   readonly vboards: VirtualDgtBoard[] = [];
@@ -38,16 +44,18 @@ class DgtHall {
     private readonly baseMs: number,
     private readonly incrementMs: number,
     private readonly lawsEdition: ZeitnotEvent['lawsEdition'] = 'L2018',
+    private readonly scale = 1,
   ) {}
 
   async open(): Promise<void> {
     this.dir = mkdtempSync(join(tmpdir(), 'zeitnot-board-end-'));
+    const scheduler = realClock(0, this.scale);
     for (let i = 0; i < this.boards; i++) {
       const pair = await openPtyPair();
       this.pairs.push(pair);
       // The first move's increment is on the clock at the start, as the engine counts it.
       const start = this.baseMs + this.incrementMs;
-      const vboard = new VirtualDgtBoard({ scheduler: systemScheduler, leftMs: start, rightMs: start, incrementMs: this.incrementMs, leverHigh: 'left' });
+      const vboard = new VirtualDgtBoard({ scheduler, leftMs: start, rightMs: start, incrementMs: this.incrementMs, leverHigh: 'left' });
       this.vboards.push(vboard);
       this.links.push(await ptyBoardLink(vboard, pair.b));
     }
@@ -56,6 +64,7 @@ class DgtHall {
       dataDir: join(this.dir, 'data'),
       port: 0,
       noPage: true,
+      scale: this.scale,
       ...section,
       event: { ...section.event!, lawsEdition: this.lawsEdition },
       devices: this.pairs.map((pair, i) => parseDeviceSpec(`${i + 1}=dgt:${pair.a}`)),
@@ -196,8 +205,8 @@ describe('checkmate on a DGT board before a flag falls (Laws 2018 5.1.1, 6.9)', 
 });
 
 describe.concurrent('stalemate, fivefold repetition and the 75-move rule from DGT boards (Laws 2018 5.2.1, 9.6)', () => {
-  // 5 min + 2 s a move: no flag comes near in these games.
-  const t = new DgtHall(3, 300_000, 2_000);
+  // 5 min + 2 s a move: no flag comes near in these games, at 3x (a 154-ply game in about 25 s).
+  const t = new DgtHall(3, 300_000, 2_000, 'L2018', 3);
   beforeAll(() => t.open(), 60_000);
   afterAll(() => t.close());
 
@@ -233,7 +242,7 @@ describe.concurrent('stalemate, fivefold repetition and the 75-move rule from DG
 });
 
 describe('Laws 2009 from a DGT board: a fifth repetition ends nothing (threefold is a claim, 9.2)', () => {
-  const t = new DgtHall(1, 300_000, 2_000, 'L2009');
+  const t = new DgtHall(1, 300_000, 2_000, 'L2009', 3);
   beforeAll(() => t.open(), 60_000);
   afterAll(() => t.close());
 

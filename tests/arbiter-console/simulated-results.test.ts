@@ -8,18 +8,26 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { demoLateArrivals, startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
+import { describe, it, type TestContext } from 'vitest';
+import { demoLateArrivals, startConsole, type ConsoleOptions, type RunningConsole } from '../../arbiter-console/index.ts';
 import { presetEvent } from '../../tournament/index.ts';
 
 const event = presetEvent('cairns-cup-2019');
-let run: RunningConsole | undefined;
-const dirs: string[] = [];
-afterEach(async () => {
-  await run?.stop();
-  run = undefined;
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+
+/**
+ * A console of its own for one test, stopped and removed after it (through the test's own hook: the two
+ * tests run side by side, each mostly waiting on game time).
+ */
+async function consoleFor(onTestFinished: TestContext['onTestFinished'], prefix: string, options: Omit<ConsoleOptions, 'dataDir'>): Promise<RunningConsole> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const started: { run?: RunningConsole } = {};
+  onTestFinished(async () => {
+    await started.run?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  started.run = await startConsole({ dataDir: dir, ...options });
+  return started.run;
+}
 
 type Game = { result: string; termination: string; plies: number };
 /** Each game of a round as its PGN has it: result, Termination tag, plies played. */
@@ -51,12 +59,9 @@ const kind = (termination: string): string =>
           ? 'flag'
           : termination;
 
-describe('simulated results', () => {
-  it("the demo's round: the five games end in varied results", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-sim-demo-'));
-    dirs.push(dir);
-    run = await startConsole({
-      dataDir: dir,
+describe.concurrent('simulated results', () => {
+  it("the demo's round: the five games end in varied results", async ({ expect, onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, 'zeitnot-sim-demo-', {
       port: 0,
       noPage: true,
       event,
@@ -65,7 +70,6 @@ describe('simulated results', () => {
       autoStart: true,
       simulate: { boards: 5, seed: event.id, hardware: 'none', late: demoLateArrivals },
     });
-    const c = run;
     await until(() => [...c.hall.boards.values()].filter((b) => b.state.status === 'finished').length === 5, 90_000);
     expect((await gamesOf(c, 'main', 1)).map((g) => [g.result, g.termination, g.plies])).toEqual([
       ['1-0', 'resignation', 57],
@@ -76,11 +80,8 @@ describe('simulated results', () => {
     ]);
   }, 120_000);
 
-  it('a simulated Cairns Cup: draws about a third, both colours winning, by resignation and by agreement after move 30', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-sim-event-'));
-    dirs.push(dir);
-    run = await startConsole({
-      dataDir: dir,
+  it('a simulated Cairns Cup: draws about a third, both colours winning, by resignation and by agreement after move 30', async ({ expect, onTestFinished }) => {
+    const c = await consoleFor(onTestFinished, 'zeitnot-sim-event-', {
       port: 0,
       noPage: true,
       event,
@@ -89,7 +90,6 @@ describe('simulated results', () => {
       autopilot: { confirm: true, playoff: true },
       simulate: { boards: 'all', seed: 'cairns-results', hardware: 'none' },
     });
-    const c = run;
     const desk = c.desks.get('main')!;
     await until(() => desk.view('arbiter').rounds.filter((r) => r.games.every((g) => g.source === 'confirmed')).length === 9, 240_000);
     const games = (await Promise.all(Array.from({ length: 9 }, (_, k) => gamesOf(c, 'main', k + 1)))).flat();

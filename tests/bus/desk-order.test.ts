@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectBus, eventSubjects, type BusConnection } from '../../bus/index.ts';
-import { arbiterCommand, HallProcesses } from '../support/hall-processes.ts';
+import { arbiterCommand, HallProcesses, JOURNAL_POLL_MS } from '../support/hall-processes.ts';
 import { startLink, startNats, type Link, type NatsServer } from '../support/nats.ts';
 import { until } from '../support/wait.ts';
 import { helloClient, type TestClient } from '../support/ws-client.ts';
@@ -85,7 +85,7 @@ describe('two consoles giving desk commands at once', () => {
     };
     const ours = (file: string) => deskRecords(file).filter((r) => r.source.endsWith('/desk'));
     const sameDesk = (): Promise<void> =>
-      until(() => ours(roles.journalOf('c2')).length === ours(roles.journalOf('c1')).length, 'the same desk records on both consoles', 60_000);
+      until(() => ours(roles.journalOf('c2')).length === ours(roles.journalOf('c1')).length, 'the same desk records on both consoles', 60_000, JOURNAL_POLL_MS);
     /**
      * A2's command decided on c2's view while c2's link is frozen (c2 is seen waiting for the stream),
      * A1's carried out meanwhile; then the link is back and A2's answer comes.
@@ -113,7 +113,7 @@ describe('two consoles giving desk commands at once', () => {
 
     // A1 pairs round 1; both consoles have the draft.
     expect(await arbiterCommand(a1, 'pair', { type: 'pairNextRound' })).toMatchObject({ type: 'ack' });
-    await until(() => deskRecords(roles.journalOf('c2')).some((r) => r.action.type === 'draft'), 'the draft on c2', 60_000);
+    await until(() => deskRecords(roles.journalOf('c2')).some((r) => r.action.type === 'draft'), 'the draft on c2', 60_000, JOURNAL_POLL_MS);
 
     // A2 swaps board 1's colours while A1 publishes the draft: the publishing came first.
     const [published, swapped] = await race({ type: 'swapColours', board: 1, reason: 'colour history' }, { type: 'publishRound' }, 'publish');

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectBus, eventSubjects, type BusConnection } from '../../bus/index.ts';
-import { arbiterCommand, HallProcesses, hostJournal, sourceSeqs, type BoardRow } from '../support/hall-processes.ts';
+import { arbiterCommand, HallProcesses, hostJournal, JOURNAL_POLL_MS, sourceSeqs, type BoardRow } from '../support/hall-processes.ts';
 import { startNatsCluster, type NatsCluster, type NatsNode } from '../support/nats.ts';
 import { until, untilRead } from '../support/wait.ts';
 import { helloClient, type TestClient } from '../support/ws-client.ts';
@@ -82,9 +82,11 @@ describe('hall hosts and consoles on a 3-node JetStream cluster', () => {
     // Both consoles read both hosts' new clock events: the hall goes on.
     const goesOn = async (what: string): Promise<void> => {
       const before = ['c1', 'c2'].flatMap((c) => ['h1', 'h2'].map((h) => ({ c, h, n: hostCount(c, h) })));
-      await until(() => before.every(({ c, h, n }) => hostCount(c, h) >= n + 10), `both consoles reading both hosts ${what}`, 120_000).catch((err: Error) => {
-        throw new Error(`${err.message}: ${JSON.stringify(before)}\n${roles.outputs()}`);
-      });
+      await until(() => before.every(({ c, h, n }) => hostCount(c, h) >= n + 10), `both consoles reading both hosts ${what}`, 120_000, JOURNAL_POLL_MS).catch(
+        (err: Error) => {
+          throw new Error(`${err.message}: ${JSON.stringify(before)}\n${roles.outputs()}`);
+        },
+      );
     };
     await pauseAndResume(a1, c1.url, 'h1', 'before');
 
@@ -142,7 +144,7 @@ describe('hall hosts and consoles on a 3-node JetStream cluster', () => {
     expect((await onStream())[subjects.host('h2')]).toBe(h2OnStream);
     const h2Last = hostJournal(h2File, 'h2').last;
     h2 = roles.host('h2', '4-5', bus);
-    await until(() => hostJournal(h2File, 'h2').last > h2Last + 5, 'h2 journaling again on its journal', 90_000);
+    await until(() => hostJournal(h2File, 'h2').last > h2Last + 5, 'h2 journaling again on its journal', 90_000, JOURNAL_POLL_MS);
     await roles.waitBoards(c2.url, "h2's boards back", (b) => b.filter((x) => x.host?.id === 'h2').every((x) => x.host?.reachable), 60_000);
     await goesOn('after h2 resumed');
 
@@ -161,7 +163,7 @@ describe('hall hosts and consoles on a 3-node JetStream cluster', () => {
       expect(published).toBeGreaterThanOrEqual(publishedOf(file));
       expect(published).toBeLessThanOrEqual(hostJournal(file, h).last);
       for (const c of ['c1', 'c2']) {
-        await until(() => hostCount(c, h) >= published, `${c} has all of ${h}`, 60_000);
+        await until(() => hostCount(c, h) >= published, `${c} has all of ${h}`, 60_000, JOURNAL_POLL_MS);
         expect(sourceSeqs(roles.journalOf(c)).get(h)!.slice(0, published), `${c}: ${h} in order`).toEqual(range(published));
         const seqs = sourceSeqs(roles.journalOf(c)).get(h)!;
         expect(new Set(seqs).size, `${c}: ${h} once each`).toBe(seqs.length);

@@ -5,7 +5,7 @@
 // refused on the console that was asked, nothing written.
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { arbiterCommand, hallOnOneServer } from '../support/hall-processes.ts';
+import { arbiterCommand, hallOnOneServer, JOURNAL_POLL_MS } from '../support/hall-processes.ts';
 import { until } from '../support/wait.ts';
 import { helloClient } from '../support/ws-client.ts';
 
@@ -38,7 +38,7 @@ describe('the regulations on the bus', () => {
 
     expect(await arbiterCommand(a1, 'pair', { type: 'pairNextRound', section: 'open' })).toMatchObject({ type: 'ack' });
     expect(await arbiterCommand(a1, 'publish', { type: 'publishRound', section: 'open' })).toMatchObject({ type: 'ack' });
-    await until(() => deskActions(roles.journalOf('c2')).some((a) => a.type === 'publish'), 'the published round on c2', 60_000);
+    await until(() => deskActions(roles.journalOf('c2')).some((a) => a.type === 'publish'), 'the published round on c2', 60_000, JOURNAL_POLL_MS);
     const [game] = (await pairings(c1.url)).games;
     expect(
       await arbiterCommand(a1, 'result', {
@@ -51,7 +51,7 @@ describe('the regulations on the bus', () => {
         reason: 'scoresheets',
       }),
     ).toMatchObject({ type: 'ack' });
-    await until(() => deskActions(roles.journalOf('c2')).some((a) => a.type === 'result'), 'the result on c2', 60_000);
+    await until(() => deskActions(roles.journalOf('c2')).some((a) => a.type === 'result'), 'the result on c2', 60_000, JOURNAL_POLL_MS);
 
     // A2 receives the loser's written appeal on c2; c1 reads it from the stream.
     expect(
@@ -59,7 +59,7 @@ describe('the regulations on the bus', () => {
     ).toMatchObject({
       type: 'ack',
     });
-    await until(() => deskActions(roles.journalOf('c1')).some((a) => a.type === 'appeal' && a.id === 'A1'), 'appeal A1 on c1', 60_000);
+    await until(() => deskActions(roles.journalOf('c1')).some((a) => a.type === 'appeal' && a.id === 'A1'), 'appeal A1 on c1', 60_000, JOURNAL_POLL_MS);
     expect(
       await arbiterCommand(a1, 'no-show', { type: 'recordNoShow', section: 'open', round: 1, player: game!.white.id, noNotification: true, reason: 'r' }),
     ).toMatchObject({ type: 'refused', code: 'not-a-no-show' });
@@ -77,7 +77,12 @@ describe('the regulations on the bus', () => {
     expect(answers.map((a) => a.type).sort()).toEqual(['ack', 'refused']);
     expect(['came-first', 'appeal-decided']).toContain(answers.find((a) => a.type === 'refused')!.code);
     const decisions = (file: string) => deskActions(file).filter((a) => a.type === 'appealDecision');
-    await until(() => decisions(roles.journalOf('c1')).length === 1 && decisions(roles.journalOf('c2')).length === 1, 'one decision on both consoles', 60_000);
+    await until(
+      () => decisions(roles.journalOf('c1')).length === 1 && decisions(roles.journalOf('c2')).length === 1,
+      'one decision on both consoles',
+      60_000,
+      JOURNAL_POLL_MS,
+    );
     expect(decisions(roles.journalOf('c1'))).toEqual(decisions(roles.journalOf('c2')));
     expect(decisions(roles.journalOf('c1'))[0]!.upheld).toBe(answers[0]!.type === 'ack');
   }, 180_000);

@@ -140,12 +140,23 @@ export function sourceSeqs(file: string): Map<string, number[]> {
   try {
     const rows = db.prepare("SELECT source, source_seq AS n FROM entries WHERE source LIKE 'h%' ORDER BY seq").all() as { source: string; n: number }[];
     const out = new Map<string, number[]>();
-    for (const r of rows) out.set(r.source, [...(out.get(r.source) ?? []), r.n]);
+    for (const r of rows) {
+      const seqs = out.get(r.source);
+      if (seqs) seqs.push(r.n);
+      else out.set(r.source, [r.n]);
+    }
     return out;
   } finally {
     db.close();
   }
 }
+
+/**
+ * How often a wait reads a journal's SQLite file again (sourceSeqs, hostJournal): each read opens the
+ * file and reads every host entry, so at `until`'s 2 ms the waiting test took the CPU from the processes
+ * it waited for.
+ */
+export const JOURNAL_POLL_MS = 100;
 
 /** A host journal's own entries (1..n) and its clock events' types of one board. */
 export function hostJournal(file: string, source: string, board?: string): { last: number; events: string[] } {
