@@ -147,7 +147,7 @@ async function openHallHost(options: HallHostOptions, teardown: Teardown): Promi
   hall.layout = layout;
   teardown.defer('the playing hall', () => hall.stop());
 
-  const outbox = publishJournal(bus, subjects.host(hostId), journal);
+  const outbox = publishJournal(bus, subjects.host(hostId), journal, subjects.stream);
   teardown.defer('the outbox', () => outbox.stop());
   teardown.defer(
     "the outbox's hall subscription",
