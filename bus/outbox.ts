@@ -33,6 +33,9 @@ export interface OutboxSource {
 const MAX_ENTRIES = 500;
 const MAX_BYTES = 512 * 1024;
 
+/** How often a host's outbox writes where publishing stands into its journal. */
+const MARK_EVERY_MS = 1_000;
+
 /** JetStream's "wrong last sequence": the subject's last message is not the one named. */
 const WRONG_LAST_SEQUENCE = 10071;
 
@@ -72,6 +75,9 @@ export class Outbox {
   readonly #onError: ((error: unknown) => void) | undefined;
   readonly #waiting = new Map<number, (() => void)[]>();
   #published: number;
+  /** Where publishing stands as last written to the journal. */
+  #marked: number;
+  #markTimer: ReturnType<typeof setTimeout> | undefined;
   /** The stream sequence of the subject's last message (own subject only; undefined: to be read). */
   #lastOnSubject: number | undefined;
   /** The message sent and not yet answered for: sent again as it is. */
@@ -91,6 +97,7 @@ export class Outbox {
     this.#ackTimeoutMs = options.ackTimeoutMs ?? 2_000;
     this.#onError = options.onError;
     this.#published = source.published();
+    this.#marked = this.#published;
     this.#unlink = bus.onLink((up) => {
       if (up) this.notify();
     });
@@ -131,6 +138,7 @@ export class Outbox {
     this.#stopped = true;
     this.#unlink();
     this.#wake?.();
+    if (this.#markTimer) this.#markNow();
   }
 
   async #run(): Promise<void> {
@@ -239,11 +247,34 @@ export class Outbox {
 
   #advance(through: number): void {
     this.#published = through;
-    this.#source.markPublished(through);
+    this.#mark();
     for (const [seq, resolvers] of this.#waiting) {
       if (seq > through) continue;
       this.#waiting.delete(seq);
       for (const r of resolvers) r();
+    }
+  }
+
+  /**
+   * Keeps where publishing stands in the journal. On its own subject the outbox reads that from the
+   * stream at start (the journal's mark is only where to look from), so it is written at most once a
+   * MARK_EVERY_MS (and at stop), not once per message: a write to the journal less per entry.
+   */
+  #mark(): void {
+    if (this.#ownStream === undefined) {
+      this.#source.markPublished(this.#published);
+      return;
+    }
+    this.#markTimer ??= setTimeout(() => this.#markNow(), MARK_EVERY_MS);
+    this.#markTimer.unref?.();
+  }
+
+  #markNow(): void {
+    if (this.#markTimer) clearTimeout(this.#markTimer);
+    this.#markTimer = undefined;
+    if (this.#published !== this.#marked) {
+      this.#source.markPublished(this.#published);
+      this.#marked = this.#published;
     }
   }
 
