@@ -22,11 +22,22 @@ export interface OutboxSource {
   readonly id: string;
   /** Entries with sourceSeq after `sourceSeq`, in order, at most `limit`. */
   after(sourceSeq: number, limit: number): readonly BusEntry[];
+  /**
+   * The same entries as JSON already (`after`'s, each as JSON.stringify would write it), when the
+   * source has them so (a journal's rows): nothing parsed and written again to publish them.
+   */
+  encodedAfter?(sourceSeq: number, limit: number): readonly EncodedEntry[];
   /** The last sourceSeq journaled. */
   last(): number;
   /** Up to where the stream has every entry (kept in the journal across restarts). */
   published(): number;
   markPublished(sourceSeq: number): void;
+}
+
+export interface EncodedEntry {
+  readonly sourceSeq: number;
+  /** The entry as a JSON object: `{ source, sourceSeq, wallMs, section?, round?, record }`. */
+  readonly json: string;
 }
 
 /** The most entries in one message, and its most bytes (the stream takes messages up to 1 MiB). */
@@ -186,20 +197,21 @@ export class Outbox {
   /** The entries waiting, as one message (none: every journaled entry is in the stream). */
   #next(): Message | undefined {
     if (this.#source.last() <= this.#published) return undefined;
-    const entries = this.#source.after(this.#published, MAX_ENTRIES);
+    const entries =
+      this.#source.encodedAfter?.(this.#published, MAX_ENTRIES) ??
+      this.#source.after(this.#published, MAX_ENTRIES).map((entry) => ({ sourceSeq: entry.sourceSeq, json: JSON.stringify(entry) }));
     if (entries.length === 0) return undefined;
     const parts: string[] = [];
     let bytes = 2;
-    for (const entry of entries) {
-      const json = JSON.stringify(entry);
+    for (const { json } of entries) {
       // An entry is never split: the first one goes alone whatever its size (the journal has at most 1 MiB).
       if (parts.length > 0 && bytes + json.length + 1 > MAX_BYTES) break;
       parts.push(json);
       bytes += json.length + 1;
     }
-    const first = entries[0]!;
-    const last = entries[parts.length - 1]!;
-    return { last: last.sourceSeq, id: messageId(first, last.sourceSeq), data: encodeEntries(parts) };
+    const first = entries[0]!.sourceSeq;
+    const last = entries[parts.length - 1]!.sourceSeq;
+    return { last, id: messageId({ source: this.#source.id, sourceSeq: first }, last), data: encodeEntries(parts) };
   }
 
   /** Sends one message and says whether the stream holds it now. */

@@ -296,6 +296,24 @@ export class Journal {
     return rows.map((row) => this.#entry(row));
   }
 
+  /**
+   * Own entries after `sourceSeq` as the bus carries them, `{ source, sourceSeq, wallMs, section?,
+   * round?, record }` as JSON, the record the row's own text (written from a checked record; every
+   * reader checks it again): the outbox publishes them without parsing and writing each again.
+   */
+  ownJsonAfter(sourceSeq: number, limit: number): { sourceSeq: number; json: string }[] {
+    const rows = this.#ownAfter.all(this.source, sourceSeq, limit, sourceSeq, limit, limit) as Row[];
+    return rows.map((row) => {
+      const seq = row.source_seq ?? row.seq;
+      const section = row.section !== null ? `,"section":${JSON.stringify(row.section)}` : '';
+      const round = row.round !== null ? `,"round":${row.round}` : '';
+      return {
+        sourceSeq: seq,
+        json: `{"source":${JSON.stringify(row.source ?? this.source)},"sourceSeq":${seq},"wallMs":${row.wall_ms}${section}${round},"record":${row.body}}`,
+      };
+    });
+  }
+
   /** The last sourceSeq this journal has of each source, its own included. */
   lastBySource(): Map<string, number> {
     const rows = this.#db

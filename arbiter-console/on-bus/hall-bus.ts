@@ -76,6 +76,7 @@ export function journalSource(journal: Journal): OutboxSource {
   return {
     id: journal.source,
     after: (sourceSeq, limit) => journal.ownAfter(sourceSeq, limit).map(toBusEntry),
+    encodedAfter: (sourceSeq, limit) => journal.ownJsonAfter(sourceSeq, limit),
     last: () => journal.lastOwn(),
     published: () => Number(journal.note('bus.published') ?? 0),
     markPublished: (sourceSeq) => journal.setNote('bus.published', String(sourceSeq)),

@@ -31,7 +31,7 @@ describe('journal', () => {
     journal.append(press('1', 3));
     journal.copy({ source: 'h2', sourceSeq: 1, wallMs: 0, record: press('9', 4) });
     journal.append(press('1', 5));
-    journal.append(press('1', 6));
+    journal.append(press('1', 6), 7, { section: 'open', round: 2 });
     const own = (after: number, limit: number) =>
       journal.ownAfter(after, limit).map((e) => [e.source, e.sourceSeq, (e.record as { event: { at: number } }).event.at]);
     expect(own(0, 10)).toEqual([
@@ -50,6 +50,18 @@ describe('journal', () => {
       ['h1', 5, 6],
     ]);
     expect(own(5, 10)).toEqual([]);
+    // As the bus carries them, straight from the rows: the same entries.
+    expect(journal.ownJsonAfter(1, 10).map((e) => [e.sourceSeq, JSON.parse(e.json) as unknown])).toEqual(
+      journal.ownAfter(1, 10).map(({ seq: _, ...entry }) => [entry.sourceSeq, entry]),
+    );
+    expect(JSON.parse(journal.ownJsonAfter(4, 1)[0]!.json)).toEqual({
+      source: 'h1',
+      sourceSeq: 5,
+      wallMs: 7,
+      section: 'open',
+      round: 2,
+      record: press('1', 6),
+    });
     journal.close();
   });
 
