@@ -5,13 +5,15 @@
 //   applied its copy (the console's /health `bus.lagMs`; both on this machine's wall clock), as two
 //   rows that leave nothing out: the round's start (every clock event journaled until every board's
 //   clock is seen started: the arrivals and starts of all boards at once) and normal play after it;
+// - CPU per entry in normal play, of a host, the console and nats-server, read from outside
+//   (/proc/<pid>/stat, user + system) and divided by the entries each handled, next to main's;
 // - backlog: one host cut off (SIGSTOP on a socat relay) for PARTITION_S, then the time until the
 //   console has its every entry, and the rate, projected onto the issue's 5-minute, 100-board backlog;
 // - rebuild: a second console on an empty data directory, from start to serving the whole stream.
 // 4 hosts x 25 boards by default; the issue's 10 x 100 is ZEITNOT_BENCH_HOSTS=10
 // ZEITNOT_BENCH_BOARDS=100 (ZEITNOT_BENCH_PARTITION_S the partition).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,6 +73,24 @@ function spawnProc(command: string, args: string[], options: { detached?: boolea
   };
 }
 
+/** A process's CPU time (user + system) so far, read from outside (/proc/<pid>/stat), in ms. */
+const TICKS_PER_S = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command's name (which may hold spaces): state is the first, utime the 12th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_S;
+}
+
+function allCount(file: string): number {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare('SELECT COUNT(*) AS n FROM entries').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
 function countOf(file: string, source: string): number {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
@@ -96,6 +116,33 @@ async function consoleUrl(p: Proc, timeoutMs = 600_000): Promise<string> {
   }
 }
 
+/**
+ * CPU time per entry in normal play measured with this bench on main before the outbox sent one message
+ * at a time (commit 2260156), by hall size: what a process spends a second apart from its entries
+ * weighs more on fewer entries, so only the same size compares. The targets are half of these. Load:
+ * 4 x 25 at 17.8, 4 x 50 at 16.8 (this branch's bench running beside it), 4 x 100 at 27.6.
+ */
+const BEFORE_MS: Record<string, { readonly host: number; readonly console: number; readonly nats: number }> = {
+  '4x25': { host: 6.98, console: 5.97, nats: 0.86 },
+  '4x50': { host: 2.62, console: 1.01, nats: 0.39 },
+  '4x100': { host: 1.86, console: 0.39, nats: 0.21 },
+};
+
+function cpuRows(perEntry: { host: number; console: number; nats: number }, hostEntries: number, received: number, load: string): BenchRow[] {
+  const before = BEFORE_MS[`${HOSTS}x${BOARDS}`];
+  const row = (who: 'host' | 'console' | 'nats', what: string): BenchRow => ({
+    part: 'bus',
+    measure: `CPU per entry, ${what}, normal play (user + system from /proc; ${load}; main: ${before ? `${before[who]} ms` : 'not measured at this size'})`,
+    value: `${perEntry[who].toFixed(2)} ms`,
+    ...(before ? { target: `<= ${(before[who] / 2).toFixed(2)} ms`, ok: perEntry[who] <= before[who] / 2 } : {}),
+  });
+  return [
+    row('host', `hall host (${hostEntries} entries journaled and published by the hosts)`),
+    row('console', `console (${received} entries received)`),
+    row('nats', 'nats-server (per entry the console received)'),
+  ];
+}
+
 export async function run(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'zeitnot-bench-bus-'));
   const procs: Proc[] = [];
@@ -103,7 +150,8 @@ export async function run(): Promise<BenchRow[]> {
     const eventFile = join(dir, 'event.json');
     writeFileSync(eventFile, hallEvent(HOSTS * BOARDS, 'bench-hall'));
     const natsPort = await freePort();
-    procs.push(spawnProc('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(natsPort), '-sd', join(dir, 'store')]));
+    const nats = spawnProc('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(natsPort), '-sd', join(dir, 'store')]);
+    procs.push(nats);
     await listening(natsPort);
     const url = `nats://127.0.0.1:${natsPort}`;
     const relayPort = await freePort();
@@ -111,9 +159,10 @@ export async function run(): Promise<BenchRow[]> {
     procs.push(relay);
     await listening(relayPort);
     const cut = `h${HOSTS}`;
+    const hosts: Proc[] = [];
     for (let h = 1; h <= HOSTS; h++) {
       const boards = `${(h - 1) * BOARDS + 1}-${h * BOARDS}`;
-      procs.push(
+      hosts.push(
         (h === 1 ? profiled : zeitnot)(
           'hall-host',
           '--bus',
@@ -133,6 +182,7 @@ export async function run(): Promise<BenchRow[]> {
         ),
       );
     }
+    procs.push(...hosts);
     const c1 = profiled(
       'serve',
       '--bus',
@@ -168,14 +218,34 @@ export async function run(): Promise<BenchRow[]> {
     }
     const started = Date.now();
     const loadStart = loadavg()[0]!;
-    // Normal play: every clock event the hosts journal from then on, for NORMAL_PLAY_S.
+    // Normal play: every clock event the hosts journal from then on, for NORMAL_PLAY_S. Each process's
+    // CPU time over it, per entry it handled: a host per entry it journaled, the console and the
+    // server per host entry the console received (each went through both once).
+    const c1Journal = join(dir, 'c1', 'journal.sqlite');
+    const hostIds = hosts.map((_, i) => `h${i + 1}`);
+    const cpuAt = () => ({
+      hosts: hosts.map((p) => cpuMs(p.child.pid!)),
+      console: cpuMs(c1.child.pid!),
+      nats: cpuMs(nats.child.pid!),
+      own: hostIds.map((id) => countOf(join(dir, id, 'journal.sqlite'), id)),
+      received: allCount(c1Journal),
+    });
+    const cpuBefore = cpuAt();
     await sleep(NORMAL_PLAY_S * 1000);
+    const cpuAfter = cpuAt();
+    const hostEntries = cpuAfter.own.reduce((n, c, i) => n + c - cpuBefore.own[i]!, 0);
+    const hostCpu = cpuAfter.hosts.reduce((n, c, i) => n + c - cpuBefore.hosts[i]!, 0);
+    const received = cpuAfter.received - cpuBefore.received;
+    const perEntry = {
+      host: hostCpu / hostEntries,
+      console: (cpuAfter.console - cpuBefore.console) / received,
+      nats: (cpuAfter.nats - cpuBefore.nats) / received,
+    };
     const roundStart = (await health(`?lagTo=${started}`)).bus.lagMs;
     const normal = (await health(`?lagFrom=${started}`)).bus.lagMs;
     const loadNormal = loadavg()[0]!;
 
     // One host cut off, then back.
-    const c1Journal = join(dir, 'c1', 'journal.sqlite');
     const hostJournal = join(dir, cut, 'journal.sqlite');
     process.kill(-relay.child.pid!, 'SIGSTOP');
     const before = countOf(c1Journal, cut);
@@ -219,6 +289,7 @@ export async function run(): Promise<BenchRow[]> {
         target: '<= 100 ms',
         ok: normal.p99 <= 100,
       },
+      ...cpuRows(perEntry, hostEntries, received, load),
       {
         part: 'bus',
         measure: `press to console p50 / p99, the round's start (${roundStart.count} arrivals and starts at once, load ${loadStart.toFixed(1)})`,

@@ -127,6 +127,9 @@ export async function connectBus(options: BusOptions): Promise<BusConnection> {
           pingInterval: options.pingIntervalMs ?? 2_000,
           maxPingOut: 2,
           timeout: 5_000,
+          // No stack captured ahead at every request (a publish's acknowledgement, a pull) in case it
+          // fails: two Error objects per entry published. Its errors keep their types and messages.
+          noAsyncTraces: true,
           ...(options.user !== undefined ? { user: options.user, pass: options.pass ?? '' } : {}),
           ...(seed ? { authenticator: nkeyAuthenticator(seed) } : {}),
           ...(options.tls

@@ -1,6 +1,8 @@
 // A journal entry on the bus: self-describing (which journal wrote it and where it stands there), so a
 // console that reads it from the stream can put it in its own journal and still know its origin. The
 // envelope is checked here with zod; the record inside is the journal's to check (`parseRecord`).
+// A message holds one entry (a JSON object) or consecutive entries of one source (a JSON array: the
+// outbox sends every entry waiting in one message).
 import { z } from 'zod';
 
 export interface BusEntry<R = unknown> {
@@ -32,19 +34,63 @@ export function encodeEntry(entry: BusEntry): Uint8Array {
   return encoder.encode(JSON.stringify(entry));
 }
 
-/** The message id JetStream de-duplicates on: the same entry published twice is stored once. */
-export function messageId(entry: Pick<BusEntry, 'source' | 'sourceSeq'>): string {
-  return `${entry.source}:${entry.sourceSeq}`;
+/** Consecutive entries of one source, each already JSON (the outbox measures them), as one message. */
+export function encodeEntries(json: readonly string[]): Uint8Array {
+  return encoder.encode(`[${json.join(',')}]`);
 }
 
-/** Decodes and checks an entry; `parseRecord` checks the record inside (the journal's schema). */
-export function decodeEntry<R>(data: Uint8Array, parseRecord: (record: unknown) => { ok: true; record: R } | { ok: false; reason: string }): Decoded<R> {
+/**
+ * The message id JetStream de-duplicates on: the same entry (or the same run of entries, up to
+ * `through`) published twice is stored once.
+ */
+export function messageId(entry: Pick<BusEntry, 'source' | 'sourceSeq'>, through = entry.sourceSeq): string {
+  return through === entry.sourceSeq ? `${entry.source}:${entry.sourceSeq}` : `${entry.source}:${entry.sourceSeq}-${through}`;
+}
+
+type ParseRecord<R> = (record: unknown) => { ok: true; record: R } | { ok: false; reason: string };
+
+/** Decodes and checks a message of one entry; `parseRecord` checks the record inside (the journal's schema). */
+export function decodeEntry<R>(data: Uint8Array, parseRecord: ParseRecord<R>): Decoded<R> {
   let json: unknown;
   try {
     json = JSON.parse(decoder.decode(data));
   } catch {
     return { ok: false, reason: 'not JSON' };
   }
+  return checkEntry(json, parseRecord);
+}
+
+export type DecodedMessage<R> = { readonly ok: true; readonly entries: readonly BusEntry<R>[] } | { readonly ok: false; readonly reason: string };
+
+/**
+ * Decodes and checks a message of one entry or of consecutive entries of one source (a message with
+ * one bad entry, or entries not one source's consecutive run, is refused whole).
+ */
+export function decodeEntries<R>(data: Uint8Array, parseRecord: ParseRecord<R>): DecodedMessage<R> {
+  let json: unknown;
+  try {
+    json = JSON.parse(decoder.decode(data));
+  } catch {
+    return { ok: false, reason: 'not JSON' };
+  }
+  if (!Array.isArray(json)) {
+    const one = checkEntry(json, parseRecord);
+    return one.ok ? { ok: true, entries: [one.entry] } : one;
+  }
+  if (json.length === 0) return { ok: false, reason: 'no entries' };
+  const entries: BusEntry<R>[] = [];
+  for (let i = 0; i < json.length; i++) {
+    const one = checkEntry(json[i], parseRecord);
+    if (!one.ok) return { ok: false, reason: `[${i}] ${one.reason}` };
+    const before = entries[i - 1];
+    if (before && (one.entry.source !== before.source || one.entry.sourceSeq !== before.sourceSeq + 1))
+      return { ok: false, reason: `[${i}]: not the entry after ${messageId(before)}` };
+    entries.push(one.entry);
+  }
+  return { ok: true, entries };
+}
+
+function checkEntry<R>(json: unknown, parseRecord: ParseRecord<R>): Decoded<R> {
   const parsed = envelope.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

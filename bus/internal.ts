@@ -12,7 +12,7 @@ export {
   type BusTls,
 } from './connect.ts';
 export { eventSubjects, eventToken, checkToken, type EventSubjects } from './subjects.ts';
-export { encodeEntry, decodeEntry, messageId, type BusEntry, type Decoded } from './entry.ts';
+export { encodeEntry, encodeEntries, decodeEntry, decodeEntries, messageId, type BusEntry, type Decoded, type DecodedMessage } from './entry.ts';
 export { ensureEventStream, awaitEventStream, otherEvents, DUPLICATE_WINDOW_MS, type StreamPlan } from './stream.ts';
 export { Outbox, type OutboxSource, type OutboxOptions, type OutboxState } from './outbox.ts';
 export { startReader, SourceOrder, type ReaderOptions, type StreamReader, type ParseRecord, type StreamPlace, type ReaderStats } from './reader.ts';

@@ -2,7 +2,8 @@
 // starts after the stream sequence its owner's journal says to resume from. The owner journals each
 // entry before the reader acknowledges it, so a reader that is killed resumes where its journal stands.
 //
-// Each source's entries are handed on exactly once and in the source's own order (sourceSeq 1, 2, 3,
+// A message holds one entry or a run of one source's entries (outbox.ts), taken one by one. Each
+// source's entries are handed on exactly once and in the source's own order (sourceSeq 1, 2, 3,
 // ...), whatever the stream holds: an entry the owner already has (`sources`) or that came before is
 // dropped by (source, sourceSeq), even a republished one the stream stored twice (after its duplicate
 // window); one that comes before its predecessor (a publish lost while the next one got through) is
@@ -11,7 +12,7 @@
 // stream: it survives a server of the cluster dying.
 import { AckPolicy, DeliverPolicy, JetStreamApiError, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import type { BusConnection } from './connect.ts';
-import { decodeEntry, type BusEntry } from './entry.ts';
+import { decodeEntries, type BusEntry, type DecodedMessage } from './entry.ts';
 import { untilAnswered } from './retry.ts';
 import type { EventSubjects } from './subjects.ts';
 
@@ -72,7 +73,7 @@ export interface StreamReader {
   stop(): Promise<void>;
 }
 
-/** The most messages read in one batch (a pull brings up to 1,000). */
+/** The most entries read in one batch (a pull brings up to 1,000 messages; one message may hold up to 500). */
 const BATCH_MAX = 500;
 
 interface Held<R> {
@@ -184,45 +185,55 @@ export async function startReader<R>(bus: BusConnection, subjects: EventSubjects
     again,
   );
   const lastBySubject = new Map<string, number>();
-  const read = (m: JsMsg): void => {
+  const read = (m: JsMsg, decoded: DecodedMessage<R>): void => {
     const seq = m.seq;
     if (seq <= position) return;
     position = seq;
     lastBySubject.set(m.subject, seq);
-    const decoded = decodeEntry(m.data, options.parse);
     if (!decoded.ok) {
       options.onBad?.(seq, decoded.reason);
       return;
     }
-    const released = order.take(decoded.entry, seq, m.subject);
-    const resumeAfter = Math.min(seq, order.earliestHeld() - 1);
-    for (const h of released) options.onEntry(h.entry, { streamSeq: h.streamSeq, subject: h.subject, resumeAfter });
+    const { entries } = decoded;
+    for (let i = 0; i < entries.length; i++) {
+      const released = order.take(entries[i]!, seq, m.subject);
+      // A reader that stops within a message of several entries reads the message again (the
+      // entries it has are dropped then): it resumes after the message only with its last entry.
+      const resumeAfter = Math.min(i === entries.length - 1 ? seq : seq - 1, order.earliestHeld() - 1);
+      for (const h of released) options.onEntry(h.entry, { streamSeq: h.streamSeq, subject: h.subject, resumeAfter });
+    }
   };
   // The messages of a pull are taken together: every message the client has at hand is read in one
   // batch (`onBatch` around it: one transaction at the owner, its listeners told once), then the last
   // one is acknowledged (AckAll covers the ones before). A batch ends when the client has no more
-  // messages ready (the next macrotask) or at BATCH_MAX.
-  let batch: JsMsg[] = [];
+  // messages ready (the next macrotask) or before it would pass BATCH_MAX entries.
+  let batch: { readonly m: JsMsg; readonly decoded: DecodedMessage<R> }[] = [];
+  let entries = 0;
   let flushing: ReturnType<typeof setImmediate> | undefined;
   const flush = (): void => {
     if (flushing) clearImmediate(flushing);
     flushing = undefined;
     const taken = batch;
     batch = [];
+    entries = 0;
     if (taken.length === 0) return;
     const apply = (): void => {
-      for (const m of taken) read(m);
+      for (const { m, decoded } of taken) read(m, decoded);
     };
     if (options.onBatch) options.onBatch(apply);
     else apply();
-    const last = taken[taken.length - 1]!;
+    const last = taken[taken.length - 1]!.m;
     last.ack();
     if (last.info.pending === 0) signalCaughtUp();
   };
   const done = (async () => {
     for await (const m of messages) {
-      batch.push(m);
-      if (batch.length >= BATCH_MAX) flush();
+      const decoded = decodeEntries(m.data, options.parse);
+      const count = decoded.ok ? decoded.entries.length : 1;
+      if (entries + count > BATCH_MAX) flush();
+      batch.push({ m, decoded });
+      entries += count;
+      if (entries >= BATCH_MAX) flush();
       else flushing ??= setImmediate(flush);
     }
   })();

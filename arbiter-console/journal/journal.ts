@@ -161,9 +161,15 @@ export class Journal {
     this.#insert = this.#db.prepare(
       'INSERT INTO entries (source, source_seq, wall_ms, section, round, board, kind, at, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    // Prepared once: the bus reads and publishes through these for every batch of entries.
+    // Prepared once: the bus reads and publishes through these for every batch of entries. Own entries
+    // are this source's (by entries_source, from the first one after) and a one-round journal's unnamed
+    // ones (numbered by seq): two index look-ups, not a scan of the journal for each batch published.
     this.#ownAfter = this.#db.prepare(
-      'SELECT seq, source, source_seq, wall_ms, section, round, body FROM entries WHERE (source = ? OR source IS NULL) AND COALESCE(source_seq, seq) > ? ORDER BY seq LIMIT ?',
+      `SELECT * FROM (
+         SELECT seq, source, source_seq, wall_ms, section, round, body FROM entries WHERE source = ? AND source_seq > ? ORDER BY source_seq LIMIT ?
+       ) UNION ALL SELECT * FROM (
+         SELECT seq, source, source_seq, wall_ms, section, round, body FROM entries WHERE source IS NULL AND seq > ? ORDER BY seq LIMIT ?
+       ) ORDER BY seq LIMIT ?`,
     );
     this.snapshots = new BoardSnapshotStore(this.#db);
     this.#noteGet = this.#db.prepare('SELECT value FROM meta WHERE key = ?');
@@ -286,8 +292,26 @@ export class Journal {
 
   /** Own entries after `sourceSeq`, in order, at most `limit` (a hall's outbox on the bus). */
   ownAfter(sourceSeq: number, limit: number): JournalEntry[] {
-    const rows = this.#ownAfter.all(this.source, sourceSeq, limit) as Row[];
+    const rows = this.#ownAfter.all(this.source, sourceSeq, limit, sourceSeq, limit, limit) as Row[];
     return rows.map((row) => this.#entry(row));
+  }
+
+  /**
+   * Own entries after `sourceSeq` as the bus carries them, `{ source, sourceSeq, wallMs, section?,
+   * round?, record }` as JSON, the record the row's own text (written from a checked record; every
+   * reader checks it again): the outbox publishes them without parsing and writing each again.
+   */
+  ownJsonAfter(sourceSeq: number, limit: number): { sourceSeq: number; json: string }[] {
+    const rows = this.#ownAfter.all(this.source, sourceSeq, limit, sourceSeq, limit, limit) as Row[];
+    return rows.map((row) => {
+      const seq = row.source_seq ?? row.seq;
+      const section = row.section !== null ? `,"section":${JSON.stringify(row.section)}` : '';
+      const round = row.round !== null ? `,"round":${row.round}` : '';
+      return {
+        sourceSeq: seq,
+        json: `{"source":${JSON.stringify(row.source ?? this.source)},"sourceSeq":${seq},"wallMs":${row.wall_ms}${section}${round},"record":${row.body}}`,
+      };
+    });
   }
 
   /** The last sourceSeq this journal has of each source, its own included. */

@@ -76,6 +76,7 @@ export function journalSource(journal: Journal): OutboxSource {
   return {
     id: journal.source,
     after: (sourceSeq, limit) => journal.ownAfter(sourceSeq, limit).map(toBusEntry),
+    encodedAfter: (sourceSeq, limit) => journal.ownJsonAfter(sourceSeq, limit),
     last: () => journal.lastOwn(),
     published: () => Number(journal.note('bus.published') ?? 0),
     markPublished: (sourceSeq) => journal.setNote('bus.published', String(sourceSeq)),
@@ -200,9 +201,12 @@ export async function readIntoJournal(
   };
 }
 
-/** Publishes the journal's own entries on the role's subject, from where publishing stood. */
-export function publishJournal(bus: BusConnection, subject: string, journal: Journal): Outbox {
-  const outbox = new Outbox(bus, subject, journalSource(journal));
+/**
+ * Publishes the journal's own entries on the role's subject, from where publishing stood; `ownStream`
+ * when the subject is the role's alone (a host's): the stream then stores them strictly in order.
+ */
+export function publishJournal(bus: BusConnection, subject: string, journal: Journal, ownStream?: string): Outbox {
+  const outbox = new Outbox(bus, subject, journalSource(journal), ownStream !== undefined ? { ownStream } : {});
   outbox.notify();
   return outbox;
 }

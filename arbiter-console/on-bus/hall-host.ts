@@ -13,7 +13,7 @@ import {
   isPermissionViolation,
   otherEvents,
   connectBus,
-  decodeEntry,
+  decodeEntries,
   eventSubjects,
   permissionHint,
   untilAnswered,
@@ -126,10 +126,12 @@ async function openHallHost(options: HallHostOptions, teardown: Teardown): Promi
     () => bus.jsm.streams.getMessage(subjects.stream, { last_by_subj: subjects.host(hostId) }),
     warn,
   );
-  const onBus = lastOnBus ? decodeEntry(lastOnBus.data, (r) => ({ ok: true, record: r })) : undefined;
-  if (onBus?.ok && onBus.entry.sourceSeq > journal.lastOwn()) {
+  // (A message holds one entry or a run of them: the last one counts.)
+  const onBus = lastOnBus ? decodeEntries(lastOnBus.data, (r) => ({ ok: true, record: r })) : undefined;
+  const lastSeqOnBus = onBus?.ok ? onBus.entries[onBus.entries.length - 1]!.sourceSeq : 0;
+  if (lastSeqOnBus > journal.lastOwn()) {
     throw new Error(
-      `the stream has ${onBus.entry.sourceSeq} entries of hall host ${hostId} and ${journal.file} only ${journal.lastOwn()}: start ${hostId} on its own data directory, or give this host a new --host-id`,
+      `the stream has ${lastSeqOnBus} entries of hall host ${hostId} and ${journal.file} only ${journal.lastOwn()}: start ${hostId} on its own data directory, or give this host a new --host-id`,
     );
   }
   const reading = await readIntoJournal(bus, subjects, journal, { kind: 'host', id: hostId }, subjects.forHosts, warn);
@@ -147,7 +149,7 @@ async function openHallHost(options: HallHostOptions, teardown: Teardown): Promi
   hall.layout = layout;
   teardown.defer('the playing hall', () => hall.stop());
 
-  const outbox = publishJournal(bus, subjects.host(hostId), journal);
+  const outbox = publishJournal(bus, subjects.host(hostId), journal, subjects.stream);
   teardown.defer('the outbox', () => outbox.stop());
   teardown.defer(
     "the outbox's hall subscription",

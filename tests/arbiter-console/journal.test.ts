@@ -16,6 +16,55 @@ const press = (board: string, at: number): JournalRecord => ({
 });
 
 describe('journal', () => {
+  it("gives its own entries after a sourceSeq (the outbox's), in order, at most as many as asked: not copied ones, and a one-round journal's unnamed ones too", () => {
+    dir = mkdtempSync(join(tmpdir(), 'zeitnot-journal-'));
+    const file = join(dir, 'journal.sqlite');
+    // A journal of one round, from before entries had a source: its rows are numbered by seq alone.
+    const old = new Database(file);
+    old.exec(
+      'CREATE TABLE entries (seq INTEGER PRIMARY KEY AUTOINCREMENT, wall_ms INTEGER NOT NULL, board TEXT, kind TEXT NOT NULL, at INTEGER NOT NULL, body TEXT NOT NULL)',
+    );
+    for (const at of [1, 2])
+      old.prepare("INSERT INTO entries (wall_ms, board, kind, at, body) VALUES (0, '1', 'clock', ?, ?)").run(at, JSON.stringify(press('1', at)));
+    old.close();
+    const journal = new Journal(file, 'process', 'h1');
+    journal.append(press('1', 3));
+    journal.copy({ source: 'h2', sourceSeq: 1, wallMs: 0, record: press('9', 4) });
+    journal.append(press('1', 5));
+    journal.append(press('1', 6), 7, { section: 'open', round: 2 });
+    const own = (after: number, limit: number) =>
+      journal.ownAfter(after, limit).map((e) => [e.source, e.sourceSeq, (e.record as { event: { at: number } }).event.at]);
+    expect(own(0, 10)).toEqual([
+      ['h1', 1, 1],
+      ['h1', 2, 2],
+      ['h1', 3, 3],
+      ['h1', 4, 5],
+      ['h1', 5, 6],
+    ]);
+    expect(own(1, 2)).toEqual([
+      ['h1', 2, 2],
+      ['h1', 3, 3],
+    ]);
+    expect(own(3, 10)).toEqual([
+      ['h1', 4, 5],
+      ['h1', 5, 6],
+    ]);
+    expect(own(5, 10)).toEqual([]);
+    // As the bus carries them, straight from the rows: the same entries.
+    expect(journal.ownJsonAfter(1, 10).map((e) => [e.sourceSeq, JSON.parse(e.json) as unknown])).toEqual(
+      journal.ownAfter(1, 10).map(({ seq: _, ...entry }) => [entry.sourceSeq, entry]),
+    );
+    expect(JSON.parse(journal.ownJsonAfter(4, 1)[0]!.json)).toEqual({
+      source: 'h1',
+      sourceSeq: 5,
+      wallMs: 7,
+      section: 'open',
+      round: 2,
+      record: press('1', 6),
+    });
+    journal.close();
+  });
+
   it('is a WAL SQLite file that keeps entries in order across reopening', () => {
     dir = mkdtempSync(join(tmpdir(), 'zeitnot-journal-'));
     const file = join(dir, 'journal.sqlite');

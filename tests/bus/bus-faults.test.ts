@@ -16,6 +16,7 @@ import { connectBus, ensureEventStream, eventSubjects, Outbox, startReader, type
 import { startLink, startNats, startNatsCluster, type Link, type NatsCluster, type NatsServer } from '../support/nats.ts';
 import { until } from '../support/wait.ts';
 import { anyRecord, MemoryJournal } from './memory-journal.ts';
+import { storedEntries, storedOrder } from './stream-entries.ts';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -151,7 +152,41 @@ describe('bus faults', () => {
     frozen.thaw();
     expect(seen).toEqual(range(1, 1200));
     await cluster.waitForLeader(60_000);
-    expect((await bus.jsm.streams.info(subjects.stream)).state.messages).toBe(1200);
+    expect(storedOrder(await storedEntries(bus, subjects.stream), 'h1')).toEqual(range(1, 1200));
+  }, 240_000);
+
+  it("the whole cluster down (SIGKILL) with hosts journaling on: the stream holds each host's entries once, strictly in order", async () => {
+    const cluster: NatsCluster = await startNatsCluster();
+    cleanup.push(() => cluster.stop());
+    const subjects = eventSubjects('outage');
+    const consoleBus = await connectBus({ servers: cluster.urls.split(','), pingIntervalMs: 500 });
+    cleanup.push(() => consoleBus.close());
+    expect((await ensureEventStream(consoleBus, subjects)).config.num_replicas).toBe(3);
+    const hosts = await Promise.all(
+      ['h1', 'h2', 'h3'].map(async (id) => {
+        const bus = await connectBus({ servers: cluster.urls.split(','), pingIntervalMs: 500 });
+        cleanup.push(() => bus.close());
+        const journal = new MemoryJournal(id);
+        const outbox = new Outbox(bus, subjects.host(id), journal, { ackTimeoutMs: 1_000, ownStream: subjects.stream });
+        cleanup.push(async () => outbox.stop());
+        return { id, journal, outbox, writer: journalSteadily(journal, outbox, 300) };
+      }),
+    );
+    cleanup.push(async () => hosts.forEach((h) => h.writer.stop()));
+    await until(() => hosts.every((h) => h.outbox.state.published >= 300), 'every host publishing', 30_000);
+    // Every server at once, mid-flow: messages in flight are lost with them, the hosts journal on.
+    await Promise.all(cluster.nodes.map((n) => n.kill9()));
+    await sleep(3_000);
+    for (const n of cluster.nodes) await n.restart();
+    await cluster.waitForLeader(60_000);
+    await sleep(2_000);
+    hosts.forEach((h) => h.writer.stop());
+    for (const h of hosts)
+      await until(() => h.outbox.state.backlog === 0, `${h.id}'s backlog`, 90_000).catch((e: Error) => {
+        throw new Error(`${e.message}: ${JSON.stringify(h.outbox.state)}`);
+      });
+    const stored = await storedEntries(consoleBus, subjects.stream);
+    for (const h of hosts) expect(storedOrder(stored, h.id)).toEqual(range(1, h.journal.last()));
   }, 240_000);
 
   it('a reader process SIGKILLed twice mid-flow and started again on its journal has every entry once, in each host order', async () => {

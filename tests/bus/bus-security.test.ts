@@ -65,7 +65,7 @@ describe('bus credentials', () => {
     const h1 = await as('host-h1', 'h1-secret');
     const journal = new MemoryJournal('h1');
     journal.append({ press: 1 });
-    const outbox = new Outbox(h1, subjects.host('h1'), journal);
+    const outbox = new Outbox(h1, subjects.host('h1'), journal, { ownStream: subjects.stream });
     outbox.notify();
     await outbox.whenPublished(1);
     outbox.stop();

@@ -21,6 +21,7 @@ import {
 import { startNats, type NatsServer } from '../support/nats.ts';
 import { until } from '../support/wait.ts';
 import { anyRecord, MemoryJournal } from './memory-journal.ts';
+import { storedEntries, storedOrder } from './stream-entries.ts';
 
 describe('bus on one nats-server -js', () => {
   let server: NatsServer;
@@ -89,7 +90,7 @@ describe('bus on one nats-server -js', () => {
     expect(info.config.num_replicas).toBe(1);
     const journal = new MemoryJournal('h1');
     for (let i = 1; i <= 500; i++) journal.append({ n: i }, { section: 'A', round: 1 });
-    const outbox = new Outbox(bus, subjects.host('h1'), journal, { window: 64 });
+    const outbox = new Outbox(bus, subjects.host('h1'), journal);
     outbox.notify();
     await outbox.whenPublished(500);
     expect(outbox.state).toEqual({ journaled: 500, published: 500, backlog: 0 });
@@ -98,20 +99,30 @@ describe('bus on one nats-server -js', () => {
     const again = new Outbox(bus, subjects.host('h1'), journal);
     again.notify();
     await again.whenPublished(500);
-    expect((await bus.jsm.streams.info(subjects.stream)).state.messages).toBe(500);
+    expect(storedOrder(await storedEntries(bus, subjects.stream), 'h1')).toEqual(Array.from({ length: 500 }, (_, i) => i + 1));
 
     const seen: BusEntry[] = [];
-    const reader = await startReader(bus, subjects, { name: 'console-c1', after: 0, parse: anyRecord, onEntry: (e) => seen.push(e) });
+    const resumeAfter = new Map<number, number>();
+    const reader = await startReader(bus, subjects, {
+      name: 'console-c1',
+      after: 0,
+      parse: anyRecord,
+      onEntry: (e, place) => {
+        seen.push(e);
+        resumeAfter.set(e.sourceSeq, place.resumeAfter);
+      },
+    });
     await reader.caughtUp;
     expect(seen.map((e) => e.sourceSeq)).toEqual(Array.from({ length: 500 }, (_, i) => i + 1));
     expect(seen[0]).toMatchObject({ source: 'h1', section: 'A', round: 1, record: { n: 1 } });
     await reader.stop();
 
-    // A reader resumes after the position its journal has; what comes later arrives live.
+    // A reader resumes after the position its journal has (with entry 450, within a message of many:
+    // before that message); what comes later arrives live.
     const resumed: number[] = [];
     const later = await startReader(bus, subjects, {
       name: 'console-c1',
-      after: 450,
+      after: resumeAfter.get(450)!,
       sources: new Map([['h1', 450]]),
       parse: anyRecord,
       onEntry: (e) => resumed.push(e.sourceSeq),
@@ -121,10 +132,39 @@ describe('bus on one nats-server -js', () => {
     again.notify();
     await until(() => resumed.length === 51, 'the live entry');
     expect(resumed).toEqual(Array.from({ length: 51 }, (_, i) => 451 + i));
-    expect(later.position()).toBe(501);
+    expect(later.position()).toBe((await bus.jsm.streams.info(subjects.stream)).state.last_seq);
     await later.stop();
     outbox.stop();
     again.stop();
+  });
+
+  it("a host's outbox that lost where publishing stood reads it from the stream: nothing stored twice, even in other messages", async () => {
+    const subjects = eventSubjects('stream-end');
+    await ensureEventStream(bus, subjects);
+    const journal = new MemoryJournal('h1');
+    for (let i = 1; i <= 300; i++) journal.append({ n: i });
+    const first = new Outbox(bus, subjects.host('h1'), journal, { ownStream: subjects.stream });
+    first.notify();
+    await first.whenPublished(300);
+    first.stop();
+    // A restart whose journal's note is behind the stream (its last answer lost), with more entries
+    // since: the message it would send (1 to 350) is not the one stored (1 to 300), so message ids
+    // alone would store 1 to 300 again.
+    journal.forgetPublished();
+    for (let i = 301; i <= 350; i++) journal.append({ n: i });
+    const restarted = new Outbox(bus, subjects.host('h1'), journal, { ownStream: subjects.stream });
+    restarted.notify();
+    await restarted.whenPublished(350);
+    expect(storedOrder(await storedEntries(bus, subjects.stream), 'h1')).toEqual(Array.from({ length: 350 }, (_, i) => i + 1));
+    // A message on its subject that the outbox did not send (its last one is not the one it names):
+    // refused, the outbox reads where the stream stands and goes on after it.
+    await bus.js.publish(subjects.host('h1'), encodeEntry({ source: 'h1', sourceSeq: 351, wallMs: 0, record: { n: 351 } }), { msgID: 'h1:351' });
+    for (let i = 351; i <= 360; i++) journal.append({ n: i });
+    restarted.notify();
+    await restarted.whenPublished(360);
+    expect(storedOrder(await storedEntries(bus, subjects.stream), 'h1')).toEqual(Array.from({ length: 360 }, (_, i) => i + 1));
+    expect(restarted.state).toEqual({ journaled: 360, published: 360, backlog: 0 });
+    restarted.stop();
   });
 
   it('hands on each source in its order once, however the stream holds it; resumes before what it held', async () => {
