@@ -203,7 +203,7 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
     }
   }
   const desk = desks.get(event.sections[0]!.id)!;
-  const credentials = await openCredentials(options.dataDir);
+  const credentials = openCredentials(options.dataDir);
   opened(credentials);
   const hallBoards = new Set(event.sections.flatMap((s) => hallBoardNumbers(event, s.id).map(String)));
   const team = new Team(hall, credentials, {

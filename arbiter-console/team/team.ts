@@ -95,7 +95,7 @@ export class Team {
             'name-in-use',
             `the name '${command.name}' is ${holder.role === 'chief' ? "the chief arbiter's" : `credential ${holder.id}'s`} already: each member of the team has a name of his own (revoke that credential first to give the name again)`,
           );
-        const { token, credential } = await this.credentials.issue(
+        const { token, credential } = this.credentials.issue(
           { name: command.name, role: command.role, ...(command.sector ? { sector: command.sector } : {}) },
           by.name,
         );
