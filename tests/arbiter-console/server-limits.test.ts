@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { openCredentials, startConsole, type ConsoleOptions, type RunningConsole } from '../../arbiter-console/internal.ts';
+import { startConsole, type ConsoleOptions, type RunningConsole } from '../../arbiter-console/internal.ts';
 import { until } from '../support/wait.ts';
 import { oneSectionConsole } from './fixtures.ts';
 import { helloClient, openClient, type Message, type TestClient } from '../support/ws-client.ts';
@@ -51,15 +51,21 @@ function watchMax(value: () => number): { stop(): number } {
 
 /**
  * A data directory whose chief's hash an earlier version stored as scrypt, before fingerprints (only
- * scrypt can tell a guess from the token), with a deputy issued since (a keyed hash); returns both tokens.
+ * scrypt can tell a guess from the token); returns the chief's token.
  */
-async function legacyChief(dir: string): Promise<{ chief: string; deputy: string }> {
-  const deputy = (await (await openCredentials(dir)).issue({ name: 'IA Deputy', role: 'deputy' }, 'IA Chief')).token;
+function legacyChief(dir: string): string {
   const chief = randomBytes(18).toString('base64url');
   const salt = randomBytes(16);
   const stored = { algorithm: 'scrypt', salt: salt.toString('base64'), hash: scryptSync(chief, salt, 32).toString('base64') };
   writeFileSync(join(dir, 'arbiter-token.scrypt'), JSON.stringify(stored) + '\n');
-  return { chief, deputy };
+  return chief;
+}
+
+/** A deputy issued on this start (a keyed hash), as the chief issues one; returns the token. */
+async function issuedDeputy(run: RunningConsole): Promise<string> {
+  const issued = await run.team.command({ type: 'issueCredential', name: 'IA Deputy', role: 'deputy' }, { id: 'chief', name: 'IA Chief', role: 'chief' });
+  if (!issued.ok || issued.token === undefined) throw new Error('the deputy was not issued');
+  return issued.token;
 }
 
 /** Wrong chief tokens from each attacker, one more whenever it is answered, until it is closed (3 wrong tokens a connection). */
@@ -298,7 +304,7 @@ describe('wrong tokens', () => {
 
   it('wrong logins from many addresses: never more than `concurrent` checks at once, the rest told busy', async () => {
     // A chief's hash from before fingerprints: only scrypt tells a guess, so the guesses reach the gate's queue.
-    const run = await serveRound(3, { login: { concurrent: 2, queued: 4, maxFailures: 5 } }, async (dir) => void (await legacyChief(dir)));
+    const run = await serveRound(3, { login: { concurrent: 2, queued: 4, maxFailures: 5 } }, async (dir) => void legacyChief(dir));
     const running = watchMax(() => run.server.gate.running);
     const waiting = watchMax(() => run.server.gate.waiting);
     const attackers = await Promise.all(Array.from({ length: 40 }, (_, i) => openClient(run.url, { localAddress: `127.0.0.${10 + i}` })));
@@ -331,8 +337,8 @@ describe('a real token in a flood of wrong ones', () => {
   }, 60_000);
 
   it("a deputy's token, never used since the start, is checked before the queue of guesses at a hash from before fingerprints drains", async () => {
-    let tokens: { chief: string; deputy: string } | undefined;
-    const run = await serveRound(3, { login: { concurrent: 2, queued: 64, maxFailures: 1000 } }, async (dir) => void (tokens = await legacyChief(dir)));
+    const run = await serveRound(3, { login: { concurrent: 2, queued: 64, maxFailures: 1000 } }, async (dir) => void legacyChief(dir));
+    const deputyToken = await issuedDeputy(run);
     const gate = run.server.gate;
     const attackers = await Promise.all(Array.from({ length: 40 }, (_, i) => openClient(run.url, { localAddress: `127.0.3.${i + 1}` })));
     clients.push(...attackers);
@@ -343,7 +349,7 @@ describe('a real token in a flood of wrong ones', () => {
     let answeredWith: { checks: number; waiting: number } | undefined;
     deputy.ws.once('message', () => (answeredWith = { checks: gate.checks, waiting: gate.waiting }));
     const checksBefore = gate.checks;
-    deputy.send({ type: 'hello', role: 'arbiter', token: tokens!.deputy });
+    deputy.send({ type: 'hello', role: 'arbiter', token: deputyToken });
     expect(await deputy.next((m) => m.type === 'welcome' || m.type === 'error', 'the deputy answered')).toMatchObject({
       type: 'welcome',
       arbiter: { name: 'IA Deputy' },
