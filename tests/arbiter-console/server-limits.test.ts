@@ -297,7 +297,7 @@ describe('wrong tokens', () => {
     expect(running.stop()).toBeLessThanOrEqual(2);
     const late = await client(run, { type: 'hello', role: 'arbiter', token: 'one-more-guess' }, '127.0.0.2');
     expect(late.messages.at(-1)).toMatchObject({ type: 'error', code: 'locked-out' });
-    // A token already accepted on this start costs no check, so it is no guess: it gets in from there too.
+    // A valid token is told at once, so it is no guess: it gets in from a locked-out address too.
     const known = await client(run, { type: 'hello', role: 'arbiter', token: run.newToken }, '127.0.0.2');
     expect(known.messages[0]).toMatchObject({ type: 'welcome', role: 'arbiter' });
   }, 90_000);
