@@ -2,7 +2,7 @@
 // players, server. The console runs events only (a round of its own is a one-section event).
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { openCredentials, TOKEN_FILE, type Credentials } from './team/index.ts';
+import { openCredentials, readCredentialsFile, TOKEN_FILE, type Credentials } from './team/index.ts';
 import type { DeviceSpec, OpenedDevice } from './devices/index.ts';
 import { startDevices } from './devices/index.ts';
 import { joinAsConsole, type ConsoleBusOptions, type ConsoleOnBus, type LagWindow } from './on-bus/index.ts';
@@ -192,8 +192,21 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
     });
     desks.set(section.id, TournamentDesk.forSection(hall, event, section.id, seat, seatPlayoff, pairer));
   }
-  // Entries read from the bus go to the hall and the desks from here on (nothing came between: no await since the hall was built).
-  onBus?.attach(hall, desks);
+  const credentials = openCredentials(options.dataDir);
+  opened(credentials);
+  const hallBoards = new Set(event.sections.flatMap((s) => hallBoardNumbers(event, s.id).map(String)));
+  const team = new Team(hall, credentials, {
+    sections: () => [...desks.keys()],
+    layout: () => ({ hallBoards, sectionBoards: (section: string) => (desks.has(section) ? hallBoardNumbers(event, section) : undefined) }),
+  });
+  // Entries read from the bus go to the hall, the desks and the team from here on (nothing came between: no await since the hall was built).
+  onBus?.attach(hall, desks, team);
+  // Named credentials kept in DIR/arbiters.json by earlier versions move into the journal once (on the bus, to every console).
+  const movedFile = readCredentialsFile(options.dataDir);
+  if (movedFile) {
+    team.adoptHashes(movedFile.hashes);
+    movedFile.retire();
+  }
   if (options.firstRound && fresh) {
     for (const d of desks.values()) {
       for (const command of [{ type: 'pairNextRound' }, { type: 'publishRound' }] as const) {
@@ -203,13 +216,6 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
     }
   }
   const desk = desks.get(event.sections[0]!.id)!;
-  const credentials = await openCredentials(options.dataDir);
-  opened(credentials);
-  const hallBoards = new Set(event.sections.flatMap((s) => hallBoardNumbers(event, s.id).map(String)));
-  const team = new Team(hall, credentials, {
-    sections: () => [...desks.keys()],
-    layout: () => ({ hallBoards, sectionBoards: (section: string) => (desks.has(section) ? hallBoardNumbers(event, section) : undefined) }),
-  });
   const pageDir = options.noPage ? undefined : builtPage();
   hall.layout = hallBoards;
   for (const spec of options.devices ?? []) {

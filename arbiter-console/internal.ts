@@ -13,6 +13,7 @@ export {
   PERMISSIONS,
   staffCommandSchema,
   tournamentCommandSchema,
+  type Arbiter,
   type StaffRole,
   diffView,
   isTournamentCommand,
@@ -32,4 +33,4 @@ export { hostCommands } from './on-bus/internal.ts';
 export { builtPage, startPgnFolder } from './server/index.ts';
 export { ClientSession, inlineBuilder, type Pending, type SessionHost, type SessionLimits } from './server/internal.ts';
 export { startAutopilot } from './simulation/index.ts';
-export { openCredentials } from './team/index.ts';
+export { openCredentials, type Credentials } from './team/index.ts';

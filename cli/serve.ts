@@ -60,8 +60,8 @@ ${busHelp}
   --console-id ID        this console's name on the bus (default c1; a second console: c2)
   --simulate-event with --bus: the simulated arbiter only (the hosts simulate their boards)
 
-On the first start in a data directory the chief arbiter's token is printed once; only its scrypt
-hash is stored. With it the chief issues named tokens for deputies and sector arbiters on the page. A
+On the first start in a data directory the chief arbiter's token is printed once; only its hash is
+stored. With it the chief issues named tokens for deputies and sector arbiters on the page. A
 restart on the same directory rebuilds the whole event from the journal.`;
 
 function hardwareOf(text: string | undefined): 'dgt' | 'none' {
@@ -136,7 +136,8 @@ async function serve(args: string[]): Promise<number> {
     }
     if (demo && existsSync(join(dataDir, 'journal.sqlite'))) {
       // The demo always starts a fresh event (and prints a fresh token); only its own directory is wiped.
-      for (const f of ['journal.sqlite', 'journal.sqlite-wal', 'journal.sqlite-shm', 'arbiter-token.scrypt']) rmSync(join(dataDir, f), { force: true });
+      for (const f of ['journal.sqlite', 'journal.sqlite-wal', 'journal.sqlite-shm', 'arbiter-token.hash', 'arbiter-token.scrypt'])
+        rmSync(join(dataDir, f), { force: true });
     }
     const eventArg = values.event ?? (demo ? 'cairns-cup-2019' : undefined);
     if (!eventArg && !existsSync(join(dataDir, 'journal.sqlite')))

@@ -30,6 +30,7 @@ export {
   type Sector,
   sectorMembers,
   type StaffChange,
+  type CredentialHash,
   type StaffRole,
 } from './staff.ts';
 export type { PairedPlayer, RegistrationUpdate, TournamentRecord, ViewParts } from './tournament-view.ts';

@@ -26,12 +26,38 @@ export interface SectorView extends Sector {
   readonly members: readonly string[];
 }
 
-/** What the journal keeps of the team (`staff` records): sectors, and who was given or lost a credential. */
+/**
+ * A named token's stored hash, never its secret (team/credentials.ts): `sha256` is HMAC-SHA-256 of the
+ * secret keyed by `salt`; `scrypt` is an earlier version's, `check` its fingerprint. Checked with zod
+ * where the journal or the bus hands it over.
+ */
+export interface CredentialHash {
+  readonly algorithm: 'sha256' | 'scrypt';
+  readonly salt: string;
+  readonly hash: string;
+  readonly check?: string;
+}
+
+/**
+ * What the journal keeps of the team (`staff` records): sectors, and who was given or lost a
+ * credential, with its hash (the journal is the one owner of the team: on the bus every console reads
+ * it from the stream). `hash` is absent from an issue journaled before the journal kept hashes; its
+ * `credentialHash` record, moved from DIR/arbiters.json at the first start after the upgrade, follows.
+ * `credentialHash` also replaces an earlier version's scrypt hash at its first login.
+ */
 export type StaffChange =
   | { readonly type: 'defineSector'; readonly sector: Sector }
   | { readonly type: 'removeSector'; readonly sector: string }
-  | { readonly type: 'issueCredential'; readonly credential: string; readonly name: string; readonly role: StaffRole; readonly sector?: string }
-  | { readonly type: 'revokeCredential'; readonly credential: string; readonly name: string };
+  | {
+      readonly type: 'issueCredential';
+      readonly credential: string;
+      readonly name: string;
+      readonly role: StaffRole;
+      readonly sector?: string;
+      readonly hash?: CredentialHash;
+    }
+  | { readonly type: 'revokeCredential'; readonly credential: string; readonly name: string }
+  | { readonly type: 'credentialHash'; readonly credential: string; readonly hash: CredentialHash };
 
 export interface StaffIdentity {
   readonly name: string;

@@ -24,6 +24,7 @@ import { type CommandBy, type CommandOutcome, type PlayingHall } from '../hall/i
 import type { Journal, JournalMeta } from '../journal/index.ts';
 import type { ArbiterCommand, TournamentCommand } from '../contract/index.ts';
 import type { TournamentDesk } from '../desk/index.ts';
+import type { Team } from '../team/index.ts';
 import type { TournamentRecord } from '../contract/index.ts';
 import { refusal, type HostCommandOutcome, type Refusal } from '../contract/index.ts';
 
@@ -40,8 +41,8 @@ export interface ConsoleBusOptions {
 export interface ConsoleOnBus {
   readonly bus: BusConnection;
   readonly opening: Opening;
-  /** The hall is built: entries go to it from now on, own records are published, hosts are watched. */
-  attach(hall: PlayingHall, desks: ReadonlyMap<string, TournamentDesk>): void;
+  /** The hall is built: entries go to it (the desks' and the team's records to them) from now on, own records are published, hosts are watched. */
+  attach(hall: PlayingHall, desks: ReadonlyMap<string, TournamentDesk>, team: Team): void;
   /** Carries out a desk command through the stream, ordered with every other console's (bus-desk.ts). */
   deskCommand(desk: TournamentDesk, command: TournamentCommand, arbiter: CommandBy): Promise<CommandOutcome>;
   /**
@@ -196,7 +197,7 @@ function consoleOnBus(
   return {
     bus,
     opening,
-    attach(hall, desks) {
+    attach(hall, desks, team) {
       hallRef = hall;
       // A host's entry reached this console once its batch is journaled and applied (the hall's
       // listeners told): the lag is taken then, for each clock event of the batch.
@@ -220,6 +221,8 @@ function consoleOnBus(
           if (entry.source !== journal.source && entry.record.kind === 'clock') batchWall.push(entry.wallMs);
           const record = entry.record;
           if (record.kind === 'tournament') deskOf(record.section)?.receive(record.action as TournamentRecord, record.at);
+          // Another console's credentials and sectors: the journal is the team's one owner, on every console.
+          if (record.kind === 'staff' && entry.source !== journal.source) team.receive(entry);
         },
         (work) => {
           hall.batch(work);

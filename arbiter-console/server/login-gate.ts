@@ -1,16 +1,15 @@
-// Keeps credential checks from starving the console, and a flood of wrong tokens from delaying a real one.
+// The login gate: a token is checked on the event loop in microseconds (a keyed SHA-256, team/credentials.ts),
+// so a real token is answered at once and a wrong one turned away at once, whatever the flood, from 1
+// address or 10,000; an address with too many wrong tokens is locked out.
 //
-// Why this design holds for any number of attacking addresses: a wrong token is turned away by its
-// credential's fingerprint (credentials.ts, `screen`: one HMAC, microseconds, on the event loop) before
-// it reaches scrypt, so a flood costs scrypt nothing whether it comes from 1 address or 10,000; a token
-// whose fingerprint matches (a real one) is checked next, ahead of anything queued, and is never told
-// `busy` or `locked-out` (its address may be a NAT it shares with an attacker). Queueing fairly per
-// address instead (round-robin) would still put a new address behind one scrypt per attacking address:
-// 2,500 addresses × 50 ms is a minute. What scrypt still sees: tokens of credentials stored before
-// fingerprints (until their first login adds one). For those: scrypt runs on libuv's thread pool, which
-// also reads files and resolves names, so at most `concurrent` checks run at once, a bounded number
-// wait, each address has one check in flight at a time (so the queue goes round the addresses), and an
-// address that failed `maxFailures` times in `failureWindowMs` is turned away unchecked.
+// What still costs scrypt: the tokens of credentials whose hashes an earlier version stored as scrypt,
+// until their first login rewrites them. scrypt runs on libuv's thread pool, which also reads files and
+// resolves names, so for those at most `concurrent` checks run at once, a bounded number wait, each
+// address has one check in flight at a time (so the queue goes round the addresses). A scrypt hash
+// with a fingerprint screens guesses without scrypt, and a token whose fingerprint matches is checked
+// next, ahead of anything queued, and is never told `busy` or `locked-out` (its address may be a NAT it
+// shares with an attacker). Queueing fairly per address instead (round-robin) would still put a new
+// address behind one scrypt per attacking address: 2,500 addresses × 50 ms is a minute.
 
 export interface LoginGateOptions {
   /** scrypt checks at once (libuv has 4 threads by default). Default 2. */
@@ -30,9 +29,10 @@ import type { Credentials } from '../team/index.ts';
 export type GateRefusal = { readonly code: 'busy' | 'locked-out'; readonly reason: string };
 
 /**
- * The arbiter a token names, as a WebSocket hello and the import route both ask it: at once when the
- * token was accepted before, the gate's refusal when it turns the address away, else the check through
- * the gate (undefined: not a valid token; a wrong fingerprint answers so without a check).
+ * The arbiter a token names, as a WebSocket hello and the import route both ask it: at once when its
+ * hash says so (a valid token is never refused, from whatever address), the gate's refusal when it
+ * turns the address away, else undefined for a wrong token (at once) or the scrypt check of a hash an
+ * earlier version stored, through the gate.
  */
 export function arbiterOfToken(
   credentials: Credentials,
@@ -40,15 +40,14 @@ export function arbiterOfToken(
   address: string,
   token: string,
 ): Arbiter | GateRefusal | Promise<Arbiter | undefined> {
-  const known = credentials.known(token);
-  if (known) return known;
-  const screening = credentials.screen(token);
-  const verify = () => credentials.verify(token);
+  const checked = credentials.check(token);
+  if (checked.kind === 'valid') return checked.arbiter;
+  const verify = () => credentials.verifyScrypt(token);
   const valid = (a: Arbiter | undefined) => a !== undefined;
-  if (screening === 'match') return gate.runFirst(token, address, verify, valid);
+  if (checked.kind === 'scrypt' && checked.screened) return gate.runFirst(token, address, verify, valid);
   const refusal = gate.refusal(address);
   if (refusal) return refusal;
-  if (screening === 'no') {
+  if (checked.kind === 'wrong') {
     gate.turnAway(address);
     return Promise.resolve(undefined);
   }
@@ -65,7 +64,7 @@ export class LoginGate {
   readonly failureWindowMs: number;
   readonly #now: () => number;
   #running = 0;
-  /** Checks of tokens whose fingerprint matched: served before `#waiting`. */
+  /** scrypt checks of tokens whose fingerprint matched: served before `#waiting`. */
   readonly #first: (() => void)[] = [];
   readonly #waiting: (() => void)[] = [];
   readonly #inFlight = new Set<string>();
@@ -98,7 +97,7 @@ export class LoginGate {
     return this.#checks;
   }
 
-  /** Wrong tokens turned away by their fingerprint, without a check. */
+  /** Wrong tokens turned away at once, without scrypt. */
   get turnedAway(): number {
     return this.#turnedAway;
   }
@@ -116,7 +115,7 @@ export class LoginGate {
     return undefined;
   }
 
-  /** A wrong token told by its fingerprint: it counts against the address as a failed check does. */
+  /** A wrong token told at once: it counts against the address as a failed scrypt check does. */
   turnAway(address: string): void {
     this.#turnedAway += 1;
     this.#fail(address);
@@ -136,7 +135,7 @@ export class LoginGate {
   }
 
   /**
-   * Runs the check of a token whose fingerprint matched at the next free slot, before every check
+   * Runs the scrypt check of a token whose fingerprint matched at the next free slot, before every check
    * waiting: at most `concurrent` checks stand in front of it, whatever the flood. A check of the same
    * `token` already under way is shared, not run again.
    */

@@ -1,7 +1,11 @@
-// The chief arbiter's team in the console: sectors of the hall (journaled, rebuilt on restart) and
-// named credentials (their hashes in credentials.ts; who issued or revoked which, in the journal).
+// The chief arbiter's team in the console: sectors of the hall and named credentials, both journaled
+// (`staff` records, the credentials with their hashes) and rebuilt from the journal on a restart. On
+// the bus the journal holds every console's staff records, read from the stream (`receive`), so a
+// credential issued or revoked on any console of the event holds on this one.
 import type { Arbiter, CredentialInfo } from '../contract/index.ts';
-import type { Credentials } from './credentials.ts';
+import type { CredentialHash } from '../contract/index.ts';
+import type { Credentials, StaffRecordPlace } from './credentials.ts';
+import type { JournalEntry } from '../journal/index.ts';
 import type { PlayingHall } from '../hall/index.ts';
 import type { StaffCommand } from '../contract/index.ts';
 import { parseBoardRanges, sectorMembers, type HallLayout, type Sector, type SectorView, type StaffChange } from '../contract/index.ts';
@@ -30,7 +34,33 @@ export class Team {
     readonly credentials: Credentials,
     readonly options: TeamOptions = {},
   ) {
-    for (const entry of hall.journal.entries(0, 'staff')) if (entry.record.kind === 'staff') this.#apply(entry.record.change);
+    for (const entry of hall.journal.entries(0, 'staff'))
+      if (entry.record.kind === 'staff') this.#apply(entry.record.change, { wallMs: entry.wallMs, by: entry.record.by });
+    credentials.journalRehash((by, change) => this.#record(change, by));
+  }
+
+  /** Another console's staff record, read from the bus into the journal: applied, and told (a revocation cuts its tablets off here too). */
+  receive(entry: Pick<JournalEntry, 'wallMs' | 'record'>): void {
+    const record = entry.record;
+    if (record.kind !== 'staff') return;
+    this.#apply(record.change, { wallMs: entry.wallMs, by: record.by });
+    this.#emit(record.change);
+  }
+
+  /**
+   * Journals the hashes an earlier version kept in DIR/arbiters.json (credentials.ts,
+   * `readCredentialsFile`) for the credentials the journal issued without one. A credential the
+   * journal never issued was never shown (the file was written first, the issue journaled second),
+   * and a hash the journal has already is kept. Returns how many were journaled.
+   */
+  adoptHashes(hashes: ReadonlyMap<string, CredentialHash>): number {
+    let adopted = 0;
+    for (const [credential, hash] of hashes) {
+      if (!this.credentials.list().some((c) => c.id === credential) || this.credentials.hashOf(credential) !== undefined) continue;
+      this.#record({ type: 'credentialHash', credential, hash }, { id: 'chief', name: 'zeitnot (arbiters.json moved into the journal)', role: 'chief' });
+      adopted += 1;
+    }
+    return adopted;
   }
 
   subscribe(listener: (change: StaffChange) => void): () => void {
@@ -95,18 +125,9 @@ export class Team {
             'name-in-use',
             `the name '${command.name}' is ${holder.role === 'chief' ? "the chief arbiter's" : `credential ${holder.id}'s`} already: each member of the team has a name of his own (revoke that credential first to give the name again)`,
           );
-        const { token, credential } = await this.credentials.issue(
-          { name: command.name, role: command.role, ...(command.sector ? { sector: command.sector } : {}) },
-          by.name,
-        );
+        const { id, token, hash } = this.credentials.newCredential();
         const journalSeq = this.#record(
-          {
-            type: 'issueCredential',
-            credential: credential.id,
-            name: credential.name,
-            role: credential.role,
-            ...(credential.sector ? { sector: credential.sector } : {}),
-          },
+          { type: 'issueCredential', credential: id, name: command.name, role: command.role, ...(command.sector ? { sector: command.sector } : {}), hash },
           by,
         );
         return { ok: true, journalSeq, token };
@@ -119,10 +140,7 @@ export class Team {
             `no credential '${command.credential}'${command.credential === 'chief' ? ' (the chief token is replaced by deleting its file and restarting)' : ''}`,
           );
         if (known.revokedAt) return refuse('already-revoked', `${known.name}'s credential was revoked at ${known.revokedAt}`);
-        const journalSeq = this.#record({ type: 'revokeCredential', credential: known.id, name: known.name }, by);
-        this.credentials.revoke(known.id);
-        this.#emit({ type: 'revokeCredential', credential: known.id, name: known.name });
-        return { ok: true, journalSeq };
+        return { ok: true, journalSeq: this.#record({ type: 'revokeCredential', credential: known.id, name: known.name }, by) };
       }
       case 'listCredentials':
         return { ok: true, journalSeq: this.hall.version, credentials: this.credentials.list() };
@@ -131,12 +149,13 @@ export class Team {
 
   #record(change: StaffChange, by: Arbiter): number {
     const seq = this.hall.record({ kind: 'staff', at: this.hall.source.now(), by: by.name, credential: by.id, change });
-    this.#apply(change);
-    if (change.type !== 'revokeCredential') this.#emit(change);
+    this.#apply(change, { wallMs: Date.now(), by: by.name });
+    this.#emit(change);
     return seq;
   }
 
-  #apply(change: StaffChange): void {
+  #apply(change: StaffChange, place: StaffRecordPlace): void {
+    this.credentials.apply(change, place);
     if (change.type === 'defineSector') {
       this.#sectors.set(change.sector.id, change.sector);
       this.#members.set(change.sector.id, new Set(sectorMembers(change.sector, this.#layout())));
@@ -150,7 +169,9 @@ export class Team {
     return this.options.layout?.() ?? { hallBoards: this.hall.boards.keys(), sectionBoards: () => undefined };
   }
 
+  /** A rewritten hash changes nothing anyone sees. */
   #emit(change: StaffChange): void {
+    if (change.type === 'credentialHash') return;
     for (const listener of this.#listeners) listener(change);
   }
 }

@@ -35,7 +35,7 @@ describe('zeitnot serve command line', () => {
       expect(badDevice.status).toBe(1);
       expect(badDevice.stderr).toContain("the hall has no board '9' (boards: 1, 2, 3, 4, 5)");
       // The token of a failed start was never shown, so it is not kept.
-      expect(existsSync(join(dir, 'arbiter-token.scrypt'))).toBe(false);
+      expect(existsSync(join(dir, 'arbiter-token.hash'))).toBe(false);
       const badScale = serve('--event', 'cairns-cup-2019', '--time-scale', 'fast', '--data', dir);
       expect(badScale.status).toBe(2);
       expect(badScale.stderr).toContain("--time-scale 'fast': expected a non-negative number");

@@ -33,7 +33,7 @@ describe('a second npm start on a running demo', () => {
   it("is refused with one line and exit 1, the running demo's journal untouched; the lock leaves with the demo", async () => {
     const first = await startDemo();
     try {
-      const token = readFileSync(join(data, 'arbiter-token.scrypt'));
+      const token = readFileSync(join(data, 'arbiter-token.hash'));
       expect(readFileSync(join(data, 'console.pid'), 'utf8')).toBe(`${first.child.pid}\n`);
       const second = spawnSync(process.execPath, ['bin/zeitnot.js', 'serve', '--demo', '--data', data, '--port', '0'], { encoding: 'utf8', timeout: 30_000 });
       expect(second.status).toBe(1);
@@ -41,7 +41,7 @@ describe('a second npm start on a running demo', () => {
         `zeitnot serve: the demo is already running: ${data} is in use by a running console (pid ${first.child.pid}); open the page it printed, or stop it first\n`,
       );
       expect(second.stdout).toBe('');
-      expect(readFileSync(join(data, 'arbiter-token.scrypt'))).toEqual(token);
+      expect(readFileSync(join(data, 'arbiter-token.hash'))).toEqual(token);
       expect(existsSync(join(data, 'journal.sqlite'))).toBe(true);
       const health = (await (await fetch(`${first.url}/health`)).json()) as { ok: boolean; journal: unknown };
       expect(health.ok).toBe(true);

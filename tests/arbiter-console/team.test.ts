@@ -1,6 +1,6 @@
 // Arbiters as people: the chief's printed token issues named tokens for deputies and sector arbiters,
 // sectors are journaled and enforced, every correction names its arbiter, revoked means out.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,11 +77,17 @@ describe('the arbiters team', () => {
       ],
     });
     expect(JSON.stringify(list)).not.toContain(deputyToken.split('.')[1]);
-    expect(readFileSync(join(dir, 'arbiters.json'), 'utf8')).not.toContain(deputyToken.split('.')[1]);
+    // The journal is the team's one owner: the issue records carry the hashes, never a secret, and no file beside it.
+    expect(existsSync(join(dir, 'arbiters.json'))).toBe(false);
+    expect(JSON.stringify([...run.journal.entries(0)])).not.toContain(deputyToken.split('.')[1]);
+    expect(JSON.stringify([...run.journal.entries(0)])).not.toContain(sectorToken.split('.')[1]);
     const staff = [...run.journal.entries(0, 'staff')].map((e) => e.record);
     expect(staff).toEqual([
       expect.objectContaining({ by: 'IA Chief', change: { type: 'defineSector', sector: { id: 'N', name: 'North wing', boards: '1-3, 99' } } }),
-      expect.objectContaining({ by: 'IA Chief', change: expect.objectContaining({ type: 'issueCredential', name: 'IA Deputy', role: 'deputy' }) }),
+      expect.objectContaining({
+        by: 'IA Chief',
+        change: expect.objectContaining({ type: 'issueCredential', name: 'IA Deputy', role: 'deputy', hash: expect.objectContaining({ algorithm: 'sha256' }) }),
+      }),
       expect.objectContaining({ by: 'IA Chief', change: expect.objectContaining({ type: 'issueCredential', name: 'FA North', role: 'sector', sector: 'N' }) }),
     ]);
   });
