@@ -67,7 +67,7 @@ function readerApi(subjects: EventSubjects, role: BusRole): string[] {
 function leaseApi(subjects: EventSubjects, role: BusRole): string[] {
   const b = subjects.leaseBucket;
   const keys = [subjects.anyLease, `$JS.API.STREAM.MSG.GET.${b}`];
-  return role.kind === 'host' ? [...keys, subjects.alive(role.id)] : [...keys, `$JS.API.STREAM.INFO.${b}`, `$JS.API.STREAM.CREATE.${b}`];
+  return role.kind === 'host' ? [...keys, subjects.alive(role.id)] : [...keys, subjects.anyAlive, `$JS.API.STREAM.INFO.${b}`, `$JS.API.STREAM.CREATE.${b}`];
 }
 
 /** The handover consumer: only hall hosts' journal subjects as its filter (a literal host subject each time). */
