@@ -66,7 +66,8 @@ describe('boards owned by lease', () => {
       reason: expect.stringContaining('hall host h2 is running'),
     });
 
-    // h2's machine dies; a new host on an empty disk is refused until the chief hands h2's boards over.
+    // h2's machine dies mid-game; a new host on an empty disk is refused until the chief hands h2's boards over.
+    await roles.waitBoards(c1.url, "moves on h2's boards", (b) => pressesOf(b, H2) >= 4, 90_000);
     await h2.kill9();
     // Its lease runs out 6 s after its last renewal (LEASE_MS): until then it counts as running.
     await new Promise((resolve) => setTimeout(resolve, 7_000));
