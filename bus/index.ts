@@ -3,9 +3,10 @@
 // use; tests reach everything through internal.ts.
 export { lastSeqOn, publishIfLast } from './claim.ts';
 export { type BusConnection, type BusOptions, BusUsageError, connectBus, isPermissionViolation, parseBusUrl, permissionHint } from './connect.ts';
-export { type BusEntry, decodeEntries, decodeEntry, encodeEntry } from './entry.ts';
+export { type BusEntry, decodeEntries, decodeEntry, encodeEntry, messageId } from './entry.ts';
+export { ensureLeaseBucket, type KeyValue, type KeyWrite, readKey, writeKey } from './lease-bucket.ts';
 export { type EncodedEntry, Outbox, type OutboxSource } from './outbox.ts';
-export { authorizationBlock, type BusRole, type BusUser, consumerName, inboxPrefix } from './permissions.ts';
+export { authorizationBlock, type BusRole, type BusUser, consumerName, handoverConsumerName, inboxPrefix } from './permissions.ts';
 export { announce, type HostSeen, PresenceWatch } from './presence.ts';
 export { startReader, type StreamReader } from './reader.ts';
 export { answer, ask } from './requests.ts';

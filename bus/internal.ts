@@ -18,6 +18,16 @@ export { Outbox, type OutboxSource, type OutboxOptions, type OutboxState } from 
 export { startReader, SourceOrder, type ReaderOptions, type StreamReader, type ParseRecord, type StreamPlace, type ReaderStats } from './reader.ts';
 export { ask, answer, type Reply } from './requests.ts';
 export { announce, PresenceWatch, type HostPresence, type HostSeen } from './presence.ts';
-export { rolePermissions, authorizationBlock, consumerName, inboxPrefix, type BusRole, type BusUser, type Permissions } from './permissions.ts';
+export { ensureLeaseBucket, readKey, writeKey, type KeyValue, type KeyWrite } from './lease-bucket.ts';
+export {
+  rolePermissions,
+  authorizationBlock,
+  consumerName,
+  handoverConsumerName,
+  inboxPrefix,
+  type BusRole,
+  type BusUser,
+  type Permissions,
+} from './permissions.ts';
 export { untilAnswered, isUnanswered } from './retry.ts';
 export { publishIfLast, lastSeqOn, type Claim } from './claim.ts';

@@ -21,6 +21,14 @@ export function consumerName(role: BusRole): string {
 }
 
 /**
+ * A hall host's second consumer, read once when the chief hands it a silent host's boards: the earlier
+ * holder's entries, to go on with its games (board-leases.ts).
+ */
+export function handoverConsumerName(role: BusRole): string {
+  return `${consumerName(role)}-handover`;
+}
+
+/**
  * Where a role's replies come (its requests' and JetStream's): a prefix of its own, so that no role can
  * subscribe to the replies another receives. Each role connects with it (connect.ts, `inboxPrefix`).
  */
@@ -51,18 +59,56 @@ function readerApi(subjects: EventSubjects, role: BusRole): string[] {
   ];
 }
 
+/**
+ * The lease operations (docs/hall.md, "Who owns a board"): a board's lease in the event's stream (any
+ * board's: a host's boards are its command line's), the host's own renewal key in the lease bucket,
+ * and reading the bucket's keys. A console writes the leases it hands over and makes the bucket.
+ */
+function leaseApi(subjects: EventSubjects, role: BusRole): string[] {
+  const b = subjects.leaseBucket;
+  const keys = [subjects.anyLease, `$JS.API.STREAM.MSG.GET.${b}`];
+  return role.kind === 'host' ? [...keys, subjects.alive(role.id)] : [...keys, subjects.anyAlive, `$JS.API.STREAM.INFO.${b}`, `$JS.API.STREAM.CREATE.${b}`];
+}
+
+/** The handover consumer: only hall hosts' journal subjects as its filter (a literal host subject each time). */
+function handoverApi(subjects: EventSubjects, role: BusRole): string[] {
+  const s = subjects.stream;
+  const c = handoverConsumerName(role);
+  return [
+    `$JS.API.CONSUMER.CREATE.${s}.${c}.${subjects.anyHost}`,
+    `$JS.API.CONSUMER.INFO.${s}.${c}`,
+    `$JS.API.CONSUMER.DELETE.${s}.${c}`,
+    `$JS.API.CONSUMER.MSG.NEXT.${s}.${c}`,
+    `$JS.ACK.${s}.${c}.>`,
+  ];
+}
+
 export function rolePermissions(subjects: EventSubjects, role: BusRole): Permissions {
   const inbox = `${inboxPrefix(role)}.>`;
   if (role.kind === 'host') {
     return {
       // The stream names: a host whose event is not on the bus says which events are (hall-host.ts).
-      publish: [subjects.host(role.id), subjects.presence(role.id), '$JS.API.STREAM.NAMES', ...readerApi(subjects, role)],
+      publish: [
+        subjects.host(role.id),
+        subjects.presence(role.id),
+        '$JS.API.STREAM.NAMES',
+        ...readerApi(subjects, role),
+        ...leaseApi(subjects, role),
+        ...handoverApi(subjects, role),
+      ],
       subscribe: [subjects.command(role.id), inbox],
       allowResponses: true,
     };
   }
   return {
-    publish: [subjects.opening, subjects.desk, subjects.anyCommand, `$JS.API.STREAM.CREATE.${subjects.stream}`, ...readerApi(subjects, role)],
+    publish: [
+      subjects.opening,
+      subjects.desk,
+      subjects.anyCommand,
+      `$JS.API.STREAM.CREATE.${subjects.stream}`,
+      ...readerApi(subjects, role),
+      ...leaseApi(subjects, role),
+    ],
     subscribe: [subjects.anyPresence, inbox],
     allowResponses: false,
   };

@@ -7,6 +7,8 @@
 //   zeitnot.<event>.journal.host.<id>    a hall host's records: its boards' clock events and notes
 //   zeitnot.<event>.command.<id>         arbiter commands for hall host <id> (request/reply)
 //   zeitnot.<event>.presence.<id>        hall host <id>'s heartbeat (its boards, how far it has published)
+//   zeitnot.<event>.journal.lease.<board> who owns a board: its lease's changes of holder (stored in the event)
+//   zeitnot.<event>.alive.<id>           hall host <id>'s lease renewal (the lease bucket, its last one only)
 
 /** An event id, a host id or a console id as one NATS subject token. */
 const TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -40,6 +42,15 @@ export interface EventSubjects {
   presence(id: string): string;
   readonly anyPresence: string;
   readonly anyCommand: string;
+  /** A board's lease: who holds it, written only by create or by naming its last revision (board-leases.ts). */
+  lease(board: string): string;
+  readonly anyLease: string;
+  /** Every hall host's journal subject (a permission's pattern; a filter is always one host's). */
+  readonly anyHost: string;
+  /** The lease bucket (a stream holding each subject's last message only): the hosts' renewals. */
+  readonly leaseBucket: string;
+  alive(id: string): string;
+  readonly anyAlive: string;
 }
 
 export function eventSubjects(eventId: string): EventSubjects {
@@ -57,5 +68,12 @@ export function eventSubjects(eventId: string): EventSubjects {
     presence: (id) => `${root}.presence.${checkToken('host id', id)}`,
     anyPresence: `${root}.presence.*`,
     anyCommand: `${root}.command.*`,
+    lease: (board) => `${root}.journal.lease.${checkToken('board', board)}`,
+    anyLease: `${root}.journal.lease.*`,
+    anyHost: `${root}.journal.host.*`,
+    // Not ZEITNOT_<...>: otherEvents reads every ZEITNOT_ stream as an event.
+    leaseBucket: `LEASES_${token}`,
+    alive: (id) => `${root}.alive.${checkToken('host id', id)}`,
+    anyAlive: `${root}.alive.*`,
   };
 }

@@ -92,6 +92,7 @@ async function hallHost(args: string[]): Promise<number> {
   if (durability !== 'process' && durability !== 'power') throw new UsageError(`--durability '${durability}': expected process or power`);
   const event = eventFrom(values.event);
   const dataDir = resolve(values.data ?? './data-host');
+  let lost = false;
   const running = await startHallHost({
     bus,
     hostId,
@@ -103,10 +104,17 @@ async function hallHost(args: string[]): Promise<number> {
     ...(simulate !== 0 ? { simulate: { boards: simulate, hardware } } : {}),
     warn: (m) => logLine(process.stderr, 'zeitnot hall-host', m),
     waiting: (what) => logLine(process.stdout, `zeitnot hall host ${hostId}`, `waiting for ${what} on the bus`),
+    // Its boards are another host's now: it stops as on Ctrl-C, and exits 1 with the reason.
+    leaseLost: (m) => {
+      logLine(process.stderr, 'zeitnot hall-host', m);
+      lost = true;
+      process.kill(process.pid, 'SIGTERM');
+    },
   });
   for (const w of running.warnings) process.stderr.write(`zeitnot hall-host: warning: ${w}\n`);
   process.stdout.write(
     `zeitnot hall host ${hostId}: ${event.name}, boards ${values.boards} (${boards.size}), on ${bus.servers.join(',')}\n  journal: ${running.journal.file}\n`,
   );
-  return runUntilStopped('zeitnot hall-host', running);
+  const code = await runUntilStopped('zeitnot hall-host', running);
+  return lost ? 1 : code;
 }

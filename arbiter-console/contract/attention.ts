@@ -3,7 +3,9 @@ import type { ClockAlert, Side } from '../../clock-engine/index.ts';
 
 // 'command-pending': a console on the bus sent the board's hall host a command whose outcome is not known
 // yet (the host did not answer by its deadline); it leaves the queue when the host answers.
-export type AttentionCode = ClockAlert['code'] | 'silent-board' | 'result-contradicts' | 'command-pending';
+// 'not-owner': a console on the bus was sent a clock event of the board by a hall host that does not hold
+// its lease, and did not apply it; 'handed-over': the board's lease went to another host (the chief's takeover).
+export type AttentionCode = ClockAlert['code'] | 'silent-board' | 'result-contradicts' | 'command-pending' | 'not-owner' | 'handed-over';
 
 export interface Attention {
   /** Stable while the condition lasts; the arbiter dismisses by id. */
@@ -24,7 +26,7 @@ export const ATTENTION_KINDS = [
   { id: 'late', title: 'Late players', codes: ['late-player', 'default-time-expired'] },
   { id: 'calls', title: 'Arbiter calls', codes: ['arbiter-call', 'quickplay-claim', 'draw-offer-refused'] },
   { id: 'disagreements', title: 'Disagreements', codes: ['clock-disagrees', 'move-count-mismatch', 'presses-missed', 'result-contradicts'] },
-  { id: 'devices', title: 'Device problems', codes: ['silent-board'] },
+  { id: 'devices', title: 'Device problems', codes: ['silent-board', 'not-owner', 'handed-over'] },
   { id: 'other', title: 'Penalties and other', codes: [] },
 ] as const satisfies readonly { readonly id: string; readonly title: string; readonly codes: readonly AttentionCode[] }[];
 

@@ -20,6 +20,8 @@ const side = z.enum(['white', 'black']);
 /** A FEN's six fields (the console checks the position itself with chess.js). */
 const FEN_SHAPE = /^[pnbrqkPNBRQK1-8]+(\/[pnbrqkPNBRQK1-8]+){7} [wb] (-|[KQkq]{1,4}) (-|[a-h][36]) \d{1,3} \d{1,4}$/;
 const boardId = z.string().min(1).max(32);
+/** A hall host's id on the bus (a NATS subject token, bus/subjects.ts). */
+const hostId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "a hall host's id: 1 to 64 letters, digits, '-' or '_'");
 const reason = z.string().trim().min(1, 'a reason is required (it goes into the journal and the PGN)').max(200);
 const HOUR = 3_600_000;
 
@@ -129,6 +131,11 @@ export const arbiterCommandSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('arriveAll') }),
   z.strictObject({ type: z.literal('pauseAll'), reason }),
   z.strictObject({ type: z.literal('resumeAll') }),
+  /**
+   * On the bus (docs/hall.md, "Replacing a hall host"): the boards of hall host `host`, silent past its
+   * lease, handed to hall host `to`, which goes on with their games from the stream (the chief's alone).
+   */
+  z.strictObject({ type: z.literal('takeOverHost'), host: hostId, to: hostId }),
 ]);
 export type ArbiterCommand = z.infer<typeof arbiterCommandSchema>;
 

@@ -134,6 +134,11 @@ export const BUS_REFUSALS = [
   'outcome-unknown',
   'outcome-pending',
   'partly-carried-out',
+  // takeOverHost (docs/hall.md, "Replacing a hall host"): the host's lease is still renewed (it lives);
+  // it holds no board; the console runs no bus (one process owns every board).
+  'lease-live',
+  'holds-no-board',
+  'not-on-bus',
 ] as const;
 
 /** The journal cannot write (a full disk, an I/O error): nothing was done, and the command may be given again once it writes. */

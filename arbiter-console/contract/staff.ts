@@ -156,6 +156,8 @@ export const PERMISSIONS: { readonly [T in CommandType]: Permission } = {
   arriveAll: ROUND_WIDE,
   pauseAll: ROUND_WIDE,
   resumeAll: ROUND_WIDE,
+  // Handing a silent hall host's boards to another host changes who keeps the clocks: the chief's alone.
+  takeOverHost: EVENT_CHANGE,
   enterResult: ON_A_BOARD,
   confirmResult: ON_A_BOARD,
   resolveResultConflict: ON_A_BOARD,

@@ -310,6 +310,20 @@ export class Board {
         break;
       case 'inputError':
         break;
+      case 'notOwner':
+        this.#note({
+          code: 'not-owner',
+          at: note.at,
+          message: `a ${note.event} from hall host ${note.host} was not applied: board ${this.id} is ${note.owner === undefined ? 'nobody' : `${note.owner}`}'s (its lease)`,
+        });
+        break;
+      case 'handedOver':
+        this.#note({
+          code: 'handed-over',
+          at: note.at,
+          message: `board ${this.id} handed over from hall host ${note.from} to ${note.to}${note.by ? ` by ${note.by}` : ''}: ${note.to} goes on with the game from the stream's state`,
+        });
+        break;
       case 'dismiss':
         this.#dismissed.add(note.alertId);
         break;

@@ -686,7 +686,8 @@ export class PlayingHall {
       this.#seatApply(record.round, seq);
       return;
     }
-    if (record.kind === 'tournament' || record.kind === 'staff') return; // the desk and the team apply their own records
+    // The desk and the team apply their own records; a lease is the bus's (on-bus/board-owners.ts).
+    if (record.kind === 'tournament' || record.kind === 'staff' || record.kind === 'lease') return;
     if (record.kind === 'note' && record.note.type === 'connection') this.#connections.set(record.board, record.note);
     const board = this.boards.get(record.board);
     if (!board) return; // a journal from another round's board list: kept, not applied
@@ -923,6 +924,9 @@ export class PlayingHall {
           journalSeq: this.#recordAll(items.map((a) => ({ kind: 'note', board: a.board, note: { type: 'dismiss', at, alertId: a.id } }))),
         };
       }
+      case 'takeOverHost':
+        // A hall of one process owns every board: there is no host to replace (on the bus, bus-console.ts).
+        return refuse('not-on-bus', 'this console runs every board itself: hall hosts are taken over on the bus only (zeitnot serve --bus)');
       default:
         break;
     }

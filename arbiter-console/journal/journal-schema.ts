@@ -35,7 +35,14 @@ export type ConsoleNote =
    * The clock ended the game with a result that contradicts the one entered on the desk (`by` entered
    * it): an alert until the arbiter keeps one of the two (a correction, or the clock's result entered).
    */
-  | { readonly type: 'resultConflict'; readonly at: number; readonly clock: GameResult; readonly entered: GameResult; readonly by: string };
+  | { readonly type: 'resultConflict'; readonly at: number; readonly clock: GameResult; readonly entered: GameResult; readonly by: string }
+  /**
+   * A console on the bus took a clock event of this board from a hall host that does not hold the
+   * board's lease (`owner` does; none: nobody holds it): journaled in its place, never applied.
+   */
+  | { readonly type: 'notOwner'; readonly at: number; readonly host: string; readonly owner?: string; readonly event: string }
+  /** The board's lease was handed to hall host `to` (the chief's takeover, `by`): it goes on with the game of `from`. */
+  | { readonly type: 'handedOver'; readonly at: number; readonly from: string; readonly to: string; readonly by?: string };
 
 export type JournalRecord =
   /** `origin`: the device's own number for the event (a line clock's boot and sequence number). */
@@ -48,13 +55,31 @@ export type JournalRecord =
   /** A section's round goes on the hall's boards (its published pairing), replacing its previous round. */
   | { readonly kind: 'seat'; readonly at: number; readonly round: Round }
   /** The chief arbiter's team: sectors, credentials issued and revoked (team.ts); `by` who did it, with his `credential` id. */
-  | { readonly kind: 'staff'; readonly at: number; readonly by: string; readonly credential?: string; readonly change: StaffChange };
+  | { readonly kind: 'staff'; readonly at: number; readonly by: string; readonly credential?: string; readonly change: StaffChange }
+  /**
+   * Who owns a hall board on the bus from here on (on-bus/board-leases.ts): hall host `host`; `holders`
+   * the hosts that held it before (a takeover, `by` the chief who gave it). `at`: 0, a lease is no
+   * instant of a game.
+   */
+  | { readonly kind: 'lease'; readonly board: string; readonly host: string; readonly holders?: readonly string[]; readonly by?: string; readonly at: number };
 
 const ms = z.number().int();
 const by = z.looseObject({ kind: z.enum(['arbiter', 'player', 'device', 'system']) });
 const clockEvent = z.looseObject({ type: z.enum(clockEventTypes as unknown as [string, ...string[]]), at: ms, by });
 const note = z.looseObject({
-  type: z.enum(['arbiterCall', 'connection', 'inputError', 'disagreement', 'dismiss', 'downtime', 'missedMoves', 'correction', 'resultConflict']),
+  type: z.enum([
+    'arbiterCall',
+    'connection',
+    'inputError',
+    'disagreement',
+    'dismiss',
+    'downtime',
+    'missedMoves',
+    'correction',
+    'resultConflict',
+    'notOwner',
+    'handedOver',
+  ]),
   at: ms,
 });
 const boardId = z.string().min(1).max(32);
@@ -80,6 +105,14 @@ export const journalRecordSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('tournament'), section: z.string().optional(), at: ms, action: tournamentAction }),
   z.strictObject({ kind: z.literal('seat'), at: ms, round: roundSchema }),
   z.strictObject({ kind: z.literal('staff'), at: ms, by: z.string(), credential: z.string().optional(), change: z.looseObject({ type: z.string().min(1) }) }),
+  z.strictObject({
+    kind: z.literal('lease'),
+    board: boardId,
+    host: z.string().min(1).max(64),
+    holders: z.array(z.string().min(1).max(64)).max(100).optional(),
+    by: z.string().max(200).optional(),
+    at: ms,
+  }),
 ]);
 
 export type ParsedRecord = { readonly ok: true; readonly record: JournalRecord } | { readonly ok: false; readonly reason: string };

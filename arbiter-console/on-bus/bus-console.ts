@@ -6,6 +6,7 @@
 import {
   connectBus,
   ensureEventStream,
+  ensureLeaseBucket,
   eventSubjects,
   permissionHint,
   PresenceWatch,
@@ -17,10 +18,12 @@ import {
   inboxPrefix,
 } from '../../bus/index.ts';
 import type { ZeitnotEvent } from '../../tournament/index.ts';
+import { BoardOwners } from './board-owners.ts';
 import { DeskGate, type DeskStats } from './bus-desk.ts';
+import { takeOverHost } from './host-takeover.ts';
 import { CommandCourier, type Delivery, type Settled } from './command-courier.ts';
 import { openEvent, publishJournal, readIntoJournal, sameEvent, type HallReader, type Opening } from './hall-bus.ts';
-import { type CommandBy, type CommandOutcome, type PlayingHall } from '../hall/index.ts';
+import { actingAs, type CommandBy, type CommandOutcome, type PlayingHall } from '../hall/index.ts';
 import type { Journal, JournalMeta } from '../journal/index.ts';
 import type { ArbiterCommand, TournamentCommand } from '../contract/index.ts';
 import type { TournamentDesk } from '../desk/index.ts';
@@ -108,7 +111,8 @@ export async function joinAsConsole(
     const event = meta?.event ?? given.event;
     if (!event) throw new Error('give the event (--event FILE|PRESET): the journal holds none yet');
     const subjects = eventSubjects(event.id);
-    await untilAnswered(`the stream ${subjects.stream}`, () => ensureEventStream(bus, subjects), warn);
+    const stream = await untilAnswered(`the stream ${subjects.stream}`, () => ensureEventStream(bus, subjects), warn);
+    await untilAnswered(`the lease bucket ${subjects.leaseBucket}`, () => ensureLeaseBucket(bus, subjects, stream.config.num_replicas), warn);
     const opening = await openEvent(
       bus,
       subjects,
@@ -120,9 +124,11 @@ export async function joinAsConsole(
     if (meta && meta.epochWallMs !== opening.epochWallMs)
       throw new Error(`${journal.file} is of another run of event '${event.id}' on this bus (its time starts elsewhere): use a new data directory`);
     if (!meta) journal.setMeta({ event: opening.event, epochWallMs: opening.epochWallMs, scale: opening.scale } satisfies JournalMeta);
-    const reading = await readIntoJournal(bus, subjects, journal, { kind: 'console', id: options.consoleId }, subjects.journal, warn);
+    // Who owns each board, decided at each entry in the stream's order (board-owners.ts).
+    const owners = new BoardOwners(journal);
+    const reading = await readIntoJournal(bus, subjects, journal, { kind: 'console', id: options.consoleId }, subjects.journal, warn, (e) => owners.admit(e));
     await reading.reader.caughtUp;
-    return consoleOnBus(options, bus, subjects, journal, opening, reading, warn);
+    return consoleOnBus(options, bus, subjects, journal, opening, reading, owners, warn);
   } catch (err) {
     await bus.close();
     throw permissionHint(err, `console ${options.consoleId}`);
@@ -136,6 +142,7 @@ function consoleOnBus(
   journal: Journal,
   opening: Opening,
   reading: HallReader,
+  owners: BoardOwners,
   warn: (message: string) => void,
 ): ConsoleOnBus {
   let outbox: Outbox | undefined;
@@ -143,8 +150,10 @@ function consoleOnBus(
   let unsubscribe: (() => void) | undefined;
   let hallRef: PlayingHall | undefined;
   let gate: DeskGate | undefined;
-  /** Which host runs each board, from the heartbeats. */
-  const owner = new Map<string, string>();
+  /** Which host announces each board, from the heartbeats. */
+  const announced = new Map<string, string>();
+  /** Which host runs each board: its lease's holder, else (a stream from before leases) the host announcing it. */
+  const owner = { get: (board: string): string | undefined => owners.ownerOf(board) ?? announced.get(board) };
   const timeoutMs = options.commandTimeoutMs ?? 5_000;
   const lags: { readonly wallMs: number; readonly lag: number }[] = [];
   let lagNext = 0;
@@ -261,8 +270,8 @@ function consoleOnBus(
             `hall host ${host}'s clock is ${ahead} ms ahead of this console's: it refuses commands as past their deadline; give every machine the same time (NTP)`,
           );
         const boards = new Set(seen.presence.boards);
-        for (const [board, h] of owner) if (h === host && !boards.has(board)) owner.delete(board);
-        for (const board of boards) owner.set(board, host);
+        for (const [board, h] of announced) if (h === host && !boards.has(board)) announced.delete(board);
+        for (const board of boards) announced.set(board, host);
         hall.touch([...boards].filter((b) => hall.boards.has(b)));
       });
     },
@@ -274,6 +283,19 @@ function consoleOnBus(
       if (command.type === 'startAll') return undefined;
       if (!hallRef || !courier) return Promise.resolve(refusal('still-reading', 'the console is still reading the event from the bus'));
       const hall = hallRef;
+      if (command.type === 'takeOverHost')
+        return takeOverHost(
+          {
+            bus,
+            subjects,
+            owners,
+            warn,
+            whenRead: (source, sourceSeq) => reading.whenHas(source, sourceSeq, timeoutMs),
+            journalSeq: () => hall.version,
+          },
+          command,
+          actingAs(arbiter).name,
+        );
       const carrier = courier;
       if (command.type === 'pauseAll' || command.type === 'resumeAll' || command.type === 'arriveAll' || command.type === 'dismissKind') {
         const byHost = new Map<string, string[]>();

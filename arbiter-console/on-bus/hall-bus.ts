@@ -130,6 +130,8 @@ export async function readIntoJournal(
   role: BusRole,
   filter: string,
   warn: (message: string) => void,
+  /** What the role takes of each new entry, in stream order (a console: board-owners.ts); default: the entry. */
+  admit?: (entry: Omit<JournalEntry, 'seq'>) => Omit<JournalEntry, 'seq'>,
 ): Promise<HallReader> {
   let deliver = (entry: Omit<JournalEntry, 'seq'>): void => {
     if (entry.source === journal.source) journal.recover(entry);
@@ -142,7 +144,7 @@ export async function readIntoJournal(
   // An entry this role has already (its desk's record, applied when the stream took it) is not taken twice.
   const take = (entry: Omit<JournalEntry, 'seq'>): void => {
     if ((had.get(entry.source) ?? 0) >= entry.sourceSeq) return;
-    deliver(entry);
+    deliver(admit ? admit(entry) : entry);
     had.set(entry.source, entry.sourceSeq);
   };
   const reader = await startReader(bus, subjects, {

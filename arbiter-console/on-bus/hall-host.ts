@@ -26,6 +26,7 @@ import { hallBoardNumbers, type ZeitnotEvent } from '../../tournament/index.ts';
 import type { DeviceSpec, OpenedDevice } from '../devices/index.ts';
 import { entryRatings, simulateEvent } from '../simulation/index.ts';
 import { publishJournal, readIntoJournal, readOpening, sameEvent } from './hall-bus.ts';
+import { claimBoards, continueHandedGames, renewLeases } from './board-leases.ts';
 import { hostCommands } from './host-commands.ts';
 import { startDevices } from '../devices/index.ts';
 import { PlayingHall } from '../hall/index.ts';
@@ -52,6 +53,8 @@ export interface HallHostOptions {
   readonly waiting?: (what: string) => void;
   /** How long the host waits for its event's stream before it asks whether the bus runs another event. */
   readonly otherEventAfterMs?: number;
+  /** Its boards were handed to another host while it was silent (docs/hall.md, "Replacing a hall host"): it should stop. */
+  readonly leaseLost?: (message: string) => void;
 }
 
 export interface RunningHallHost {
@@ -134,9 +137,16 @@ async function openHallHost(options: HallHostOptions, teardown: Teardown): Promi
       `the stream has ${lastSeqOnBus} entries of hall host ${hostId} and ${journal.file} only ${journal.lastOwn()}: start ${hostId} on its own data directory, or give this host a new --host-id`,
     );
   }
+  // Its boards' leases before anything of it reaches the stream: a board another host holds ends the start here.
+  const handed = await claimBoards(bus, subjects, hostId, boards, warn);
+  const renewals = await renewLeases(bus, subjects, hostId, warn, options.leaseLost ?? warn);
+  teardown.defer('the lease renewals', () => renewals.stop());
   const reading = await readIntoJournal(bus, subjects, journal, { kind: 'host', id: hostId }, subjects.forHosts, warn);
   teardown.defer('the stream reader', () => reading.reader.stop());
   await reading.reader.caughtUp;
+  // Boards handed over by the chief: their games go on from what the stream has of them (once, on the first start).
+  const firstTakeover = [...handed].filter(([, holders]) => holders.some((h) => !journal.lastBySource().has(h)));
+  if (firstTakeover.length > 0) await continueHandedGames(bus, subjects, journal, hostId, new Map(firstTakeover), warn);
 
   const m = journal.meta()!;
   const source = realClock(resumeAt(m.epochWallMs, Date.now(), m.scale, journal.lastAt()), m.scale);
@@ -148,6 +158,15 @@ async function openHallHost(options: HallHostOptions, teardown: Teardown): Promi
   );
   hall.layout = layout;
   teardown.defer('the playing hall', () => hall.stop());
+  // An alert on every board taken over, on every console (journaled as this host's first entries after the takeover).
+  if (firstTakeover.length > 0)
+    hall.recordBatch(
+      firstTakeover.map(([board, holders]) => ({
+        kind: 'note' as const,
+        board,
+        note: { type: 'handedOver' as const, at: hall.source.now(), from: holders.at(-1)!, to: hostId },
+      })),
+    );
 
   const outbox = publishJournal(bus, subjects.host(hostId), journal, subjects.stream);
   teardown.defer('the outbox', () => outbox.stop());

@@ -18,6 +18,8 @@ export type StartFailureCode =
   | 'no-event'
   /** A hall host whose event is not on the bus, which runs another event (its event file is wrong). */
   | 'other-event'
+  /** A hall host given a board another host holds the lease of (docs/hall.md, "Who owns a board"). */
+  | 'board-owned'
   /** The journal of an earlier version's single-round console (its meta holds a round, no event). */
   | 'round-journal';
 

@@ -69,6 +69,7 @@ const CHIEF_ONLY = [
   'assignRating',
   'decideAppeal',
   'waiveFine',
+  'takeOverHost',
   'defineSector',
   'removeSector',
   'issueCredential',

@@ -13,8 +13,12 @@ import {
   connectBus,
   consumerName,
   ensureEventStream,
+  ensureLeaseBucket,
   eventSubjects,
+  handoverConsumerName,
   inboxPrefix,
+  readKey,
+  writeKey,
   Outbox,
   startReader,
   type BusConnection,
@@ -114,6 +118,39 @@ describe('bus credentials', () => {
       await expect(role.jsm.streams.delete(subjects.stream)).rejects.toThrow(/permission/i);
     }
     expect((await c1.jsm.streams.info(subjects.stream)).config.name).toBe(subjects.stream);
+  });
+
+  it("a host's lease operations are its boards' leases, its own renewal key and the handover consumer of a host's entries", async () => {
+    const c1 = await as('console-c1', 'c1-secret');
+    await ensureEventStream(c1, subjects);
+    await expect(ensureLeaseBucket(await as('host-h1', 'h1-secret'), subjects, 1)).rejects.toThrow(/permission/i);
+    await ensureLeaseBucket(c1, subjects, 1);
+    const h1 = await as('host-h1', 'h1-secret');
+    const claim = await writeKey(
+      h1,
+      subjects.lease('7'),
+      { source: 'lease/7', sourceSeq: 1, wallMs: 0, record: { kind: 'lease', board: '7', host: 'h1', at: 0 } },
+      0,
+    );
+    expect(claim).toMatchObject({ ok: true });
+    // Create-only: a second create of the same board is told it is stale.
+    expect(await writeKey(h1, subjects.lease('7'), {}, 0)).toMatchObject({ ok: false, stale: true });
+    const renewed = await writeKey(h1, subjects.alive('h1'), { host: 'h1', expiresWallMs: 1 }, 0);
+    expect(renewed).toMatchObject({ ok: true });
+    expect((await readKey<{ host: string }>(h1, subjects.leaseBucket, subjects.alive('h1')))?.value.host).toBe('h1');
+    // Another host's renewal key: refused to h1, written by the console (a takeover marks it).
+    expect(await writeKey(h1, subjects.alive('h2'), { host: 'h2', expiresWallMs: 1 }, 0, 1_000)).toMatchObject({ ok: false, stale: false });
+    expect(await writeKey(c1, subjects.alive('h2'), { host: 'h2', expiresWallMs: 0, handedTo: 'h9' }, 0)).toMatchObject({ ok: true });
+    // The handover consumer: hosts' journal subjects as its filter, not the desk nor the whole journal (a
+    // permission's `*` admits a filter's `>`, so `journal.host.>`, every host's entries, is admitted too).
+    const name = handoverConsumerName({ kind: 'host', id: 'h1' });
+    for (const filter of [subjects.journal, subjects.desk, `zeitnot.${subjects.event}.journal.*`]) {
+      await expect(h1.jsm.consumers.add(subjects.stream, { durable_name: name, filter_subject: filter }), filter).rejects.toThrow(/permission/i);
+    }
+    expect((await h1.jsm.consumers.add(subjects.stream, { durable_name: name, filter_subject: subjects.host('h2') })).config.filter_subject).toBe(
+      subjects.host('h2'),
+    );
+    await h1.jsm.consumers.delete(subjects.stream, name);
   });
 
   it('an nkey host signs in with its seed; a wrong password is refused', async () => {
