@@ -21,3 +21,4 @@ export { announce, PresenceWatch, type HostPresence, type HostSeen } from './pre
 export { rolePermissions, authorizationBlock, consumerName, inboxPrefix, type BusRole, type BusUser, type Permissions } from './permissions.ts';
 export { untilAnswered, isUnanswered } from './retry.ts';
 export { publishIfLast, lastSeqOn, type Claim } from './claim.ts';
+export { SnapshotStore, snapshotStream, snapshotSubjects, digest, type BlobRef } from './snapshots.ts';

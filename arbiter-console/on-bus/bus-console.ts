@@ -19,6 +19,7 @@ import {
 import type { ZeitnotEvent } from '../../tournament/index.ts';
 import { DeskGate, type DeskStats } from './bus-desk.ts';
 import { CommandCourier, type Delivery, type Settled } from './command-courier.ts';
+import { restoreFromSnapshot, SnapshotWriter, type Restored, type SnapshotWritten } from './console-snapshots.ts';
 import { openEvent, publishJournal, readIntoJournal, sameEvent, type HallReader, type Opening } from './hall-bus.ts';
 import { type CommandBy, type CommandOutcome, type PlayingHall } from '../hall/index.ts';
 import type { Journal, JournalMeta } from '../journal/index.ts';
@@ -35,11 +36,17 @@ export interface ConsoleBusOptions {
   readonly unreachableAfterMs?: number;
   /** From sending a command to its deadline (default 5 s): a host never carries it out later. */
   readonly commandTimeoutMs?: number;
+  /** A snapshot of this console on the bus after this many entries read (console-snapshots.ts; default 20,000; 0: none). */
+  readonly snapshotEveryEntries?: number;
 }
 
 export interface ConsoleOnBus {
   readonly bus: BusConnection;
   readonly opening: Opening;
+  /** The snapshot this console's empty journal was rebuilt from (then only the stream after it was read). */
+  readonly restored?: Restored;
+  /** Writes a snapshot of this console now (undefined: not now; it is written by itself every so many entries). */
+  writeSnapshot(): Promise<SnapshotWritten | undefined>;
   /** The hall is built: entries go to it from now on, own records are published, hosts are watched. */
   attach(hall: PlayingHall, desks: ReadonlyMap<string, TournamentDesk>): void;
   /** Carries out a desk command through the stream, ordered with every other console's (bus-desk.ts). */
@@ -107,7 +114,7 @@ export async function joinAsConsole(
     const event = meta?.event ?? given.event;
     if (!event) throw new Error('give the event (--event FILE|PRESET): the journal holds none yet');
     const subjects = eventSubjects(event.id);
-    await untilAnswered(`the stream ${subjects.stream}`, () => ensureEventStream(bus, subjects), warn);
+    const stream = await untilAnswered(`the stream ${subjects.stream}`, () => ensureEventStream(bus, subjects), warn);
     const opening = await openEvent(
       bus,
       subjects,
@@ -119,9 +126,25 @@ export async function joinAsConsole(
     if (meta && meta.epochWallMs !== opening.epochWallMs)
       throw new Error(`${journal.file} is of another run of event '${event.id}' on this bus (its time starts elsewhere): use a new data directory`);
     if (!meta) journal.setMeta({ event: opening.event, epochWallMs: opening.epochWallMs, scale: opening.scale } satisfies JournalMeta);
+    // An empty journal (a console on a new machine) starts from the latest snapshot that matches, if any: its own, else the opening console's.
+    const restored = journal.count() === 0 ? await restoreFromSnapshot(bus, subjects, journal, opening, [options.consoleId, opening.console], warn) : undefined;
+    if (restored)
+      warn(
+        `rebuilt from console ${restored.from}'s snapshot (${restored.rows} entries, ${restored.boards} board snapshots): reading the stream after ${restored.resumeAfter}`,
+      );
     const reading = await readIntoJournal(bus, subjects, journal, { kind: 'console', id: options.consoleId }, subjects.journal, warn);
     await reading.reader.caughtUp;
-    return consoleOnBus(options, bus, subjects, journal, opening, reading, warn);
+    const snapshots = new SnapshotWriter({
+      bus,
+      subjects,
+      journal,
+      opening,
+      consoleId: options.consoleId,
+      replicas: stream.config.num_replicas,
+      ...(options.snapshotEveryEntries !== undefined ? { everyEntries: options.snapshotEveryEntries } : {}),
+      warn,
+    });
+    return consoleOnBus(options, bus, subjects, journal, opening, reading, snapshots, restored, warn);
   } catch (err) {
     await bus.close();
     throw permissionHint(err, `console ${options.consoleId}`);
@@ -135,6 +158,8 @@ function consoleOnBus(
   journal: Journal,
   opening: Opening,
   reading: HallReader,
+  snapshots: SnapshotWriter,
+  restored: Restored | undefined,
   warn: (message: string) => void,
 ): ConsoleOnBus {
   let outbox: Outbox | undefined;
@@ -196,11 +221,14 @@ function consoleOnBus(
   return {
     bus,
     opening,
+    ...(restored ? { restored } : {}),
+    writeSnapshot: () => snapshots.write(),
     attach(hall, desks) {
       hallRef = hall;
       // A host's entry reached this console once its batch is journaled and applied (the hall's
       // listeners told): the lag is taken then, for each clock event of the batch.
       const batchWall: number[] = [];
+      let batchEntries = 0;
       // One lookup for the gate and the records read: a record without a section goes to the first desk.
       const deskOf = (section: string | undefined): TournamentDesk | undefined => (section !== undefined ? desks.get(section) : desks.values().next().value);
       gate = new DeskGate({
@@ -217,6 +245,7 @@ function consoleOnBus(
         (entry) => {
           heard.heard(entry);
           hall.receive(entry);
+          batchEntries += 1;
           if (entry.source !== journal.source && entry.record.kind === 'clock') batchWall.push(entry.wallMs);
           const record = entry.record;
           if (record.kind === 'tournament') deskOf(record.section)?.receive(record.action as TournamentRecord, record.at);
@@ -229,6 +258,10 @@ function consoleOnBus(
             lagNext = (lagNext + 1) % LAG_WINDOW;
           }
           batchWall.length = 0;
+          // After the batch is journaled and applied: a snapshot taken now holds it.
+          const read = batchEntries;
+          batchEntries = 0;
+          snapshots.read(read);
         },
       );
       outbox = publishJournal(bus, subjects.desk, journal);
@@ -333,6 +366,7 @@ function consoleOnBus(
       unsubscribe?.();
       watch?.stop();
       outbox?.stop();
+      await snapshots.stop();
       await reading.reader.stop();
       await bus.close();
     },
