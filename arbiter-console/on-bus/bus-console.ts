@@ -38,6 +38,8 @@ export interface ConsoleBusOptions {
   readonly commandTimeoutMs?: number;
   /** A snapshot of this console on the bus after this many entries read (console-snapshots.ts; default 20,000; 0: none). */
   readonly snapshotEveryEntries?: number;
+  /** An empty journal starts from the latest matching snapshot (default); false: it reads the whole stream. */
+  readonly rebuildFromSnapshot?: boolean;
 }
 
 export interface ConsoleOnBus {
@@ -127,7 +129,10 @@ export async function joinAsConsole(
       throw new Error(`${journal.file} is of another run of event '${event.id}' on this bus (its time starts elsewhere): use a new data directory`);
     if (!meta) journal.setMeta({ event: opening.event, epochWallMs: opening.epochWallMs, scale: opening.scale } satisfies JournalMeta);
     // An empty journal (a console on a new machine) starts from the latest snapshot that matches, if any: its own, else the opening console's.
-    const restored = journal.count() === 0 ? await restoreFromSnapshot(bus, subjects, journal, opening, [options.consoleId, opening.console], warn) : undefined;
+    const restored =
+      journal.count() === 0 && options.rebuildFromSnapshot !== false
+        ? await restoreFromSnapshot(bus, subjects, journal, opening, [options.consoleId, opening.console], warn)
+        : undefined;
     if (restored)
       warn(
         `rebuilt from console ${restored.from}'s snapshot (${restored.rows} entries, ${restored.boards} board snapshots): reading the stream after ${restored.resumeAfter}`,

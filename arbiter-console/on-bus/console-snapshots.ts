@@ -83,9 +83,7 @@ const rowsOf = async (bytes: Uint8Array, afterSeq: number): Promise<RowDump | un
 const isStoredSnapshot = (s: unknown): s is StoredSnapshot => {
   if (s === null || typeof s !== 'object') return false;
   const o = s as Record<string, unknown>;
-  return (
-    typeof o.board === 'string' && typeof o.version === 'string' && Number.isInteger(o.seatSeq) && Number.isInteger(o.seq) && o.body instanceof Uint8Array
-  );
+  return typeof o.board === 'string' && typeof o.version === 'string' && Number.isInteger(o.seatSeq) && Number.isInteger(o.seq) && o.body instanceof Uint8Array;
 };
 
 /** The stream message a snapshot stands at, as its manifest names it (undefined: the stream has none there). */
