@@ -38,9 +38,13 @@ function bySource(run: RunningConsole): Map<string, string[]> {
   return out;
 }
 
-/** What an arbiter sees of the boards and the desk: each board's view, the desk's record (pairings, results). */
+/**
+ * What an arbiter sees of the boards and the desk: each board's view, the desk's record (pairings,
+ * results). Without the board's host: whether a console hears it is presence, not the stream's.
+ */
 function projection(run: RunningConsole): unknown {
-  return { boards: run.hall.views(), desk: run.desk.record(), current: run.desk.currentRound };
+  const boards = run.hall.views().map(({ host: _, ...view }) => view);
+  return { boards, desk: run.desk.record(), current: run.desk.currentRound };
 }
 
 describe('a console rebuilt from a snapshot and the tail', () => {
