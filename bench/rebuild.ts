@@ -28,8 +28,17 @@ interface Measured {
   readonly restoredRows: number;
 }
 
-/** c1 joins the bus on `dataDir` and writes its snapshot; c2, on an empty directory, rebuilds from it. */
-async function measure(server: NatsServer, dataDir: string): Promise<Measured> {
+/** On a bus of its own (each journal is its own run of the event), c1 joins on `dataDir` and writes its snapshot; c2, on an empty directory, rebuilds from it. */
+async function measure(dataDir: string): Promise<Measured> {
+  const server = await startNats();
+  try {
+    return await measureOn(server, dataDir);
+  } finally {
+    await server.close();
+  }
+}
+
+async function measureOn(server: NatsServer, dataDir: string): Promise<Measured> {
   const journal = new Journal(join(dataDir, 'journal.sqlite'));
   const event = journal.meta()!.event!;
   const entries = journal.count();
@@ -58,10 +67,9 @@ async function measure(server: NatsServer, dataDir: string): Promise<Measured> {
 export async function run(): Promise<BenchRow[]> {
   const early = await eventJournal(2, BOARDS);
   const late = await eventJournal(LATE_PLIES, BOARDS);
-  const server = await startNats();
   try {
-    const a = await measure(server, early);
-    const b = await measure(server, late);
+    const a = await measure(early);
+    const b = await measure(late);
     const load = loadavg()[0]!.toFixed(1);
     const perEntryMs = (b.rebuildMs - a.rebuildMs) / Math.max(1, b.restoredRows - a.restoredRows);
     // A round's entries: the late journal's beyond the early one's (the plies of every board).
@@ -93,7 +101,6 @@ export async function run(): Promise<BenchRow[]> {
       },
     ];
   } finally {
-    await server.close();
     rmSync(early, { recursive: true, force: true });
     rmSync(late, { recursive: true, force: true });
   }

@@ -99,11 +99,11 @@ describe('a console rebuilt from a snapshot and the tail', () => {
       join(dir, 'h1'),
     ]);
     const store = new SnapshotStore(bus, subjects);
-    // A snapshot of c1, then at least 30 entries after it in the stream: the tail.
+    // A snapshot of c1 late enough to hold board snapshots (one every 16 entries of a board), then at least 30 entries after it in the stream: the tail.
     const manifest = (await untilRead(
       () => store.getManifest('c1'),
-      (m) => m !== undefined,
-      "c1's first snapshot",
+      (m) => m !== undefined && (m as { resumeAfter: number }).resumeAfter >= 150,
+      "c1's snapshot after 150 stream messages",
       90_000,
       200,
     )) as { resumeAfter: number };
@@ -125,6 +125,7 @@ describe('a console rebuilt from a snapshot and the tail', () => {
 
     const c2 = await consoleOn('c2');
     expect(c2.onBus?.restored?.from).toBe('c1');
+    expect(c2.onBus!.restored!.boards).toBeGreaterThan(0);
     expect(c2.onBus!.restored!.resumeAfter).toBeLessThan(lastSeq);
     expect(c2.journal.count()).toBeGreaterThan(c2.onBus!.restored!.rows);
     const c3 = await consoleOn('c3', { rebuildFromSnapshot: false });
