@@ -29,8 +29,8 @@ const FORMAT = 1;
 /** What a snapshot must have been written by: this format and the hall's fold (package and V8 included). */
 export const consoleSnapshotVersion = `${FORMAT}|${snapshotVersion}`;
 
-/** Rows per blob: the full ones are written once; only the last, partial one is written again. */
-export const ROWS_PER_BLOB = 20_000;
+/** Rows per blob: the full ones are written once, only the last, partial one again; reading 5,000 rows out of SQLite holds the event loop some 0.1 s. */
+export const ROWS_PER_BLOB = 5_000;
 
 /** By default a console writes a snapshot after this many entries read (and once it is caught up). */
 export const SNAPSHOT_EVERY_ENTRIES = 20_000;
