@@ -11,16 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startConsole, type RunningConsole } from '../../arbiter-console/internal.ts';
-import {
-  connectBus,
-  decodeEntry,
-  ensureEventStream,
-  eventSubjects,
-  Outbox,
-  SnapshotStore,
-  startReader,
-  type BusConnection,
-} from '../../bus/internal.ts';
+import { connectBus, decodeEntry, ensureEventStream, eventSubjects, Outbox, SnapshotStore, startReader, type BusConnection } from '../../bus/internal.ts';
 import { presetEvent } from '../../tournament/index.ts';
 import { runZeitnot, type RoleProcess } from '../support/console-process.ts';
 import { startNats, startNatsCluster, type NatsCluster, type NatsServer } from '../support/nats.ts';
