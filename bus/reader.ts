@@ -16,6 +16,7 @@
 // replicated consumer to wait for, docs/hall.md "Rebuild"). The resume point is the owner's journal
 // either way; the servers keep none of it.
 import { AckPolicy, DeliverPolicy, JetStreamApiError, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
+import { nuid } from '@nats-io/transport-node';
 import type { BusConnection } from './connect.ts';
 import { decodeEntry, type BusEntry } from './entry.ts';
 import { untilAnswered } from './retry.ts';
@@ -152,7 +153,9 @@ export class SourceOrder<R> {
 
 export async function startReader<R>(bus: BusConnection, subjects: EventSubjects, options: ReaderOptions<R>): Promise<StreamReader> {
   const opened = options.ordered ? await openOrdered(bus, subjects, options) : await openDurable(bus, subjects, options);
-  const { messages, acks } = opened;
+  const { acks } = opened;
+  let messages = opened.messages;
+  let stopped = false;
   const order = new SourceOrder<R>(options.sources, options.onGap);
   let position = options.after;
   let signalCaughtUp: () => void = () => {};
@@ -195,10 +198,16 @@ export async function startReader<R>(bus: BusConnection, subjects: EventSubjects
     if (last.info.pending === 0 || position >= opened.lastAtStart) signalCaughtUp();
   };
   const done = (async () => {
-    for await (const m of messages) {
-      batch.push(m);
-      if (batch.length >= BATCH_MAX) flush();
-      else flushing ??= setImmediate(flush);
+    for (;;) {
+      for await (const m of messages) {
+        batch.push(m);
+        if (batch.length >= BATCH_MAX) flush();
+        else flushing ??= setImmediate(flush);
+      }
+      // An ordered consumer given up (its server gone): a new one from the last message read.
+      if (stopped || !opened.reopen) return;
+      flush();
+      messages = await opened.reopen(position);
     }
   })();
   return {
@@ -208,6 +217,7 @@ export async function startReader<R>(bus: BusConnection, subjects: EventSubjects
     sources: () => order.last(),
     stats: () => order.stats(),
     async stop() {
+      stopped = true;
       flush();
       await messages.close();
       await done.catch(() => {});
@@ -223,6 +233,8 @@ interface Opened {
   readonly pendingAtStart: number;
   /** The stream's last sequence when reading began (Infinity: not known; `pending` tells). */
   readonly lastAtStart: number;
+  /** An ordered consumer's messages end when its server is lost: a new one reading after `position`. */
+  readonly reopen?: (position: number) => Promise<ConsumerMessages>;
 }
 
 /** A durable R3 consumer, made afresh from where the owner's journal stands. */
@@ -272,18 +284,37 @@ async function openOrdered<R>(bus: BusConnection, subjects: EventSubjects, optio
   const again = options.onRetry;
   bus.jsm.consumers.delete(stream, options.name).catch(() => {});
   const info = await untilAnswered(`the stream ${stream}`, () => bus.jsm.streams.info(stream), again);
-  const consumer = await untilAnswered(
-    `an ordered consumer ${options.name}`,
-    () =>
-      bus.js.consumers.get(stream, {
-        name_prefix: options.name,
-        filter_subjects: subjects.journal,
-        deliver_policy: DeliverPolicy.StartSequence,
-        opt_start_seq: options.after + 1,
-      }),
-    again,
-  );
-  const messages = await untilAnswered(`the reading of ${options.name}`, () => consumer.consume({ max_messages: 1_000, expires: 2_000 }), again);
+  const open = async (after: number): Promise<ConsumerMessages> => {
+    const consumer = await untilAnswered(
+      `an ordered consumer ${options.name}`,
+      () =>
+        bus.js.consumers.get(stream, {
+          // A prefix of this start's own: a restarted reader's consumer is not the one a run before left (its start cannot be moved).
+          name_prefix: `${options.name}-${nuid.next()}`,
+          filter_subjects: subjects.journal,
+          deliver_policy: DeliverPolicy.StartSequence,
+          opt_start_seq: after + 1,
+        }),
+      again,
+    );
+    const messages = await untilAnswered(`the reading of ${options.name}`, () => consumer.consume({ max_messages: 1_000, expires: 2_000 }), again);
+    // The client makes the consumer again when the server says it is gone, but asks forever after one
+    // whose server died (R1: the cluster keeps it assigned there): after a few missed heartbeats it is
+    // left and a new one made.
+    void (async () => {
+      for await (const s of messages.status()) {
+        if (s.type === 'heartbeats_missed' && s.count >= MISSED_HEARTBEATS) {
+          again?.(`${options.name}: no heartbeat from its consumer for ${s.count} s: reading on through a new one`);
+          await messages.close();
+          return;
+        }
+      }
+    })().catch(() => {});
+    return messages;
+  };
   const last = info.state.last_seq;
-  return { messages, acks: false, pendingAtStart: Math.max(0, last - options.after), lastAtStart: last };
+  return { messages: await open(options.after), acks: false, pendingAtStart: Math.max(0, last - options.after), lastAtStart: last, reopen: open };
 }
+
+/** Missed heartbeats (one a second) after which an ordered consumer is given up for a new one. */
+const MISSED_HEARTBEATS = 3;
