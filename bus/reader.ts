@@ -299,12 +299,18 @@ async function openOrdered<R>(bus: BusConnection, subjects: EventSubjects, optio
     );
     const messages = await untilAnswered(`the reading of ${options.name}`, () => consumer.consume({ max_messages: 1_000, expires: 2_000 }), again);
     // The client makes the consumer again when the server says it is gone, but asks forever after one
-    // whose server died (R1: the cluster keeps it assigned there): after a few missed heartbeats it is
-    // left and a new one made.
+    // whose server died (R1: the cluster keeps it assigned there, and its pulls are answered "no
+    // responders"): then, or after a few missed heartbeats, it is left and a new one made.
     void (async () => {
       for await (const s of messages.status()) {
-        if (s.type === 'heartbeats_missed' && s.count >= MISSED_HEARTBEATS) {
-          again?.(`${options.name}: no heartbeat from its consumer for ${s.count} s: reading on through a new one`);
+        const lost =
+          s.type === 'no_responders'
+            ? 'no server answers for it'
+            : s.type === 'heartbeats_missed' && s.count >= MISSED_HEARTBEATS
+              ? `${s.count} heartbeats missed`
+              : undefined;
+        if (lost) {
+          again?.(`${options.name}: its consumer is lost (${lost}): reading on through a new one`);
           await messages.close();
           return;
         }
