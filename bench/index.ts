@@ -14,6 +14,7 @@ const suites: Record<string, () => Promise<{ run(): Promise<BenchRow[]> }>> = {
   'http-feeds': () => import('./http-feeds.ts'),
   'hall-page': () => import('./hall-page.ts'),
   restart: () => import('./restart.ts'),
+  rebuild: () => import('./rebuild.ts'),
   spectators: () => import('./spectators.ts'),
 };
 

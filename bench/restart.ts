@@ -41,11 +41,11 @@ function randomLine(seed: string, plies: number): { san: string; fen: string }[]
 /**
  * A data directory whose console paired and published round 1 of a 2,000-player Swiss and started its
  * clocks, then `plies` plies on every board (a board move and its press, 20 s apart), as the journal of
- * a console that played them has them.
+ * a console that played them has them (bench/rebuild.ts builds on it too).
  */
-async function eventJournal(plies: number): Promise<string> {
+export async function eventJournal(plies: number, boards = BOARDS): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-bench-restart-'));
-  const run = await startConsole({ dataDir, port: 0, noPage: true, event: hallEventForTest(BOARDS), firstRound: true });
+  const run = await startConsole({ dataDir, port: 0, noPage: true, event: hallEventForTest(boards), firstRound: true });
   run.hall.command({ type: 'arriveAll' }, 'bench');
   run.hall.command({ type: 'startAll' }, 'bench');
   const startAt = run.hall.startAt ?? 0;
@@ -56,7 +56,7 @@ async function eventJournal(plies: number): Promise<string> {
   const records: JournalRecord[] = [];
   for (let ply = 0; ply < plies; ply++) {
     const side = ply % 2 === 0 ? 'white' : 'black';
-    for (let b = 1; b <= BOARDS; b++) {
+    for (let b = 1; b <= boards; b++) {
       const at = startAt + (ply + 1) * 20_000 + b;
       const by = { kind: 'device', deviceId: `bench-${b}` } as const;
       const { san, fen } = lines[b % lines.length]![ply]!;

@@ -9,6 +9,7 @@ export { type EncodedEntry, Outbox, type OutboxSource } from './outbox.ts';
 export { authorizationBlock, type BusRole, type BusUser, consumerName, handoverConsumerName, inboxPrefix } from './permissions.ts';
 export { announce, type HostSeen, PresenceWatch } from './presence.ts';
 export { startReader, type StreamReader } from './reader.ts';
+export { type BlobRef, digest, SnapshotStore, snapshotStream } from './snapshots.ts';
 export { answer, ask } from './requests.ts';
 export { untilAnswered } from './retry.ts';
 export { awaitEventStream, ensureEventStream, otherEvents } from './stream.ts';

@@ -31,3 +31,4 @@ export {
 } from './permissions.ts';
 export { untilAnswered, isUnanswered } from './retry.ts';
 export { publishIfLast, lastSeqOn, type Claim } from './claim.ts';
+export { SnapshotStore, snapshotStream, snapshotSubjects, digest, type BlobRef } from './snapshots.ts';

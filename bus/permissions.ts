@@ -4,6 +4,7 @@
 // the console, read another role's replies (each role has its own inbox prefix) or make a consumer of
 // anything but the opening and the desk. No role may delete or purge the stream. The same lists make
 // the servers' configuration (`zeitnot bus users`) and the tests'.
+import { snapshotStream, snapshotSubjects } from './snapshots.ts';
 import type { EventSubjects } from './subjects.ts';
 
 export type BusRole = { readonly kind: 'host'; readonly id: string } | { readonly kind: 'console'; readonly id: string };
@@ -39,21 +40,37 @@ export function inboxPrefix(role: BusRole): string {
 /**
  * Its consumer's API. A consumer is made with its filter in the API subject (the server reads it from
  * there), so a host, allowed only the filter of what hosts read, cannot make one that reads other
- * hosts' entries; a console reads the whole event.
+ * hosts' entries. A console reads the whole event through an ordered consumer (reader.ts) whose name
+ * the client numbers (`console-c1_1`, `_2`, ... as it makes it again): a subject permission cannot
+ * name a prefix within a token, so a console may work any consumer of the event's stream (it reads
+ * every entry anyway; hosts keep their one durable consumer each).
  */
 function readerApi(subjects: EventSubjects, role: BusRole): string[] {
   const s = subjects.stream;
   const c = consumerName(role);
-  const create =
-    role.kind === 'host'
-      ? [`$JS.API.CONSUMER.CREATE.${s}.${c}.${subjects.forHosts}`]
-      : [`$JS.API.CONSUMER.CREATE.${s}.${c}`, `$JS.API.CONSUMER.CREATE.${s}.${c}.>`, `$JS.API.CONSUMER.DURABLE.CREATE.${s}.${c}`];
+  if (role.kind === 'console') {
+    // Its snapshots (snapshots.ts): it writes its own, reads every console's.
+    const snap = snapshotStream(subjects);
+    return [
+      `$JS.API.STREAM.INFO.${s}`,
+      `$JS.API.STREAM.CREATE.${snap}`,
+      `$JS.API.STREAM.INFO.${snap}`,
+      `$JS.API.STREAM.MSG.GET.${snap}`,
+      snapshotSubjects(subjects, role.id),
+      `$JS.API.STREAM.MSG.GET.${s}`,
+      `$JS.API.CONSUMER.INFO.${s}.*`,
+      `$JS.API.CONSUMER.DELETE.${s}.*`,
+      `$JS.API.CONSUMER.CREATE.${s}.*`,
+      `$JS.API.CONSUMER.CREATE.${s}.*.>`,
+      `$JS.API.CONSUMER.MSG.NEXT.${s}.*`,
+    ];
+  }
   return [
     `$JS.API.STREAM.INFO.${s}`,
     `$JS.API.STREAM.MSG.GET.${s}`,
     `$JS.API.CONSUMER.INFO.${s}.${c}`,
     `$JS.API.CONSUMER.DELETE.${s}.${c}`,
-    ...create,
+    `$JS.API.CONSUMER.CREATE.${s}.${c}.${subjects.forHosts}`,
     `$JS.API.CONSUMER.MSG.NEXT.${s}.${c}`,
     `$JS.ACK.${s}.${c}.>`,
   ];

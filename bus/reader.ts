@@ -1,6 +1,6 @@
-// Reading the event's stream in order: a durable pull consumer per reader (a console, a hall host) that
-// starts after the stream sequence its owner's journal says to resume from. The owner journals each
-// entry before the reader acknowledges it, so a reader that is killed resumes where its journal stands.
+// Reading the event's stream in order, starting after the stream sequence its owner's journal says to
+// resume from. The owner journals each entry (with where reading stands) before the next batch is
+// read, so a reader that is killed resumes where its journal stands.
 //
 // A message holds one entry or a run of one source's entries (outbox.ts), taken one by one. Each
 // source's entries are handed on exactly once and in the source's own order (sourceSeq 1, 2, 3,
@@ -8,9 +8,16 @@
 // dropped by (source, sourceSeq), even a republished one the stream stored twice (after its duplicate
 // window); one that comes before its predecessor (a publish lost while the next one got through) is
 // held until the predecessor arrives. `resumeAfter`, handed on with each entry, is the stream sequence
-// to resume from should the reader die now: before any entry still held. The consumer is R3 with the
-// stream: it survives a server of the cluster dying.
+// to resume from should the reader die now: before any entry still held.
+//
+// Two kinds of consumer (`ordered`): a durable pull consumer per reader, R3 with the stream (a hall
+// host: its permissions name that one consumer), deleted and made again at each start; or an ordered
+// consumer (a console): ephemeral, R1 in memory, made again by the client from where it stood whenever
+// it is lost, so a console reads as soon as the stream has a leader (a whole cluster restarted: no
+// replicated consumer to wait for, docs/hall.md "Rebuild"). The resume point is the owner's journal
+// either way; the servers keep none of it.
 import { AckPolicy, DeliverPolicy, JetStreamApiError, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
+import { nuid } from '@nats-io/transport-node';
 import type { BusConnection } from './connect.ts';
 import { decodeEntries, type BusEntry, type DecodedMessage } from './entry.ts';
 import { untilAnswered } from './retry.ts';
@@ -27,8 +34,10 @@ export interface StreamPlace {
 }
 
 export interface ReaderOptions<R> {
-  /** The durable consumer's name: one per reader (`console-<id>`, `host-<id>`). */
+  /** The durable consumer's name, or the ordered one's prefix: one per reader (`console-<id>`, `host-<id>`). */
   readonly name: string;
+  /** An ordered (ephemeral) consumer instead of a durable one; it reads the whole journal (`filter` is ignored). */
+  readonly ordered?: boolean;
   /** Which of the event's subjects (default all of its journal). */
   readonly filter?: string;
   /** The stream sequence to resume after: the last `resumeAfter` the owner journaled (0: from the start). */
@@ -144,46 +153,15 @@ export class SourceOrder<R> {
 }
 
 export async function startReader<R>(bus: BusConnection, subjects: EventSubjects, options: ReaderOptions<R>): Promise<StreamReader> {
-  const stream = subjects.stream;
-  // The consumer starts where the owner's journal stands, whatever an earlier run left on the servers
-  // (a console on a new machine has an empty journal; the old consumer would skip the whole event).
-  const again = options.onRetry;
-  await untilAnswered(
-    `the removal of consumer ${options.name}`,
-    async () => {
-      try {
-        await bus.jsm.consumers.delete(stream, options.name);
-      } catch (err) {
-        if (!(err instanceof JetStreamApiError) || err.code !== 10014) throw err;
-      }
-    },
-    again,
-  );
-  const info = await untilAnswered(
-    `the making of consumer ${options.name}`,
-    () =>
-      bus.jsm.consumers.add(stream, {
-        durable_name: options.name,
-        filter_subject: options.filter ?? subjects.journal,
-        ack_policy: AckPolicy.All,
-        ...(options.after > 0 ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: options.after + 1 } : { deliver_policy: DeliverPolicy.All }),
-        max_ack_pending: 20_000,
-      }),
-    again,
-  );
+  const opened = options.ordered ? await openOrdered(bus, subjects, options) : await openDurable(bus, subjects, options);
+  const { acks } = opened;
+  let messages = opened.messages;
+  let stopped = false;
   const order = new SourceOrder<R>(options.sources, options.onGap);
   let position = options.after;
   let signalCaughtUp: () => void = () => {};
   const caughtUp = new Promise<void>((resolve) => (signalCaughtUp = resolve));
-  if (info.num_pending === 0) signalCaughtUp();
-  const consumer = await untilAnswered(`consumer ${options.name}`, () => bus.js.consumers.get(stream, options.name), again);
-  // Pulls that expire every 2 s (heartbeats every second): a pull lost with a dead server is noticed
-  // and made again within seconds, not the default half minute.
-  const messages: ConsumerMessages = await untilAnswered(
-    `the reading of consumer ${options.name}`,
-    () => consumer.consume({ max_messages: 1_000, expires: 2_000 }),
-    again,
-  );
+  if (opened.pendingAtStart === 0) signalCaughtUp();
   const lastBySubject = new Map<string, number>();
   const read = (m: JsMsg, decoded: DecodedMessage<R>): void => {
     const seq = m.seq;
@@ -223,18 +201,24 @@ export async function startReader<R>(bus: BusConnection, subjects: EventSubjects
     if (options.onBatch) options.onBatch(apply);
     else apply();
     const last = taken[taken.length - 1]!.m;
-    last.ack();
-    if (last.info.pending === 0) signalCaughtUp();
+    if (acks) last.ack();
+    if (last.info.pending === 0 || position >= opened.lastAtStart) signalCaughtUp();
   };
   const done = (async () => {
-    for await (const m of messages) {
-      const decoded = decodeEntries(m.data, options.parse);
-      const count = decoded.ok ? decoded.entries.length : 1;
-      if (entries + count > BATCH_MAX) flush();
-      batch.push({ m, decoded });
-      entries += count;
-      if (entries >= BATCH_MAX) flush();
-      else flushing ??= setImmediate(flush);
+    for (;;) {
+      for await (const m of messages) {
+        const decoded = decodeEntries(m.data, options.parse);
+        const count = decoded.ok ? decoded.entries.length : 1;
+        if (entries + count > BATCH_MAX) flush();
+        batch.push({ m, decoded });
+        entries += count;
+        if (entries >= BATCH_MAX) flush();
+        else flushing ??= setImmediate(flush);
+      }
+      // An ordered consumer given up (its server gone): a new one from the last message read.
+      if (stopped || !opened.reopen) return;
+      flush();
+      messages = await opened.reopen(position);
     }
   })();
   return {
@@ -244,9 +228,110 @@ export async function startReader<R>(bus: BusConnection, subjects: EventSubjects
     sources: () => order.last(),
     stats: () => order.stats(),
     async stop() {
+      stopped = true;
       flush();
       await messages.close();
       await done.catch(() => {});
     },
   };
 }
+
+interface Opened {
+  readonly messages: ConsumerMessages;
+  /** Whether the consumer wants acknowledgements (a durable one: AckAll). */
+  readonly acks: boolean;
+  /** Messages after the start when reading began (0: caught up at once). */
+  readonly pendingAtStart: number;
+  /** The stream's last sequence when reading began (Infinity: not known; `pending` tells). */
+  readonly lastAtStart: number;
+  /** An ordered consumer's messages end when its server is lost: a new one reading after `position`. */
+  readonly reopen?: (position: number) => Promise<ConsumerMessages>;
+}
+
+/** A durable R3 consumer, made afresh from where the owner's journal stands. */
+async function openDurable<R>(bus: BusConnection, subjects: EventSubjects, options: ReaderOptions<R>): Promise<Opened> {
+  const stream = subjects.stream;
+  // The consumer starts where the owner's journal stands, whatever an earlier run left on the servers
+  // (a console on a new machine has an empty journal; the old consumer would skip the whole event).
+  const again = options.onRetry;
+  await untilAnswered(
+    `the removal of consumer ${options.name}`,
+    async () => {
+      try {
+        await bus.jsm.consumers.delete(stream, options.name);
+      } catch (err) {
+        if (!(err instanceof JetStreamApiError) || err.code !== 10014) throw err;
+      }
+    },
+    again,
+  );
+  const info = await untilAnswered(
+    `the making of consumer ${options.name}`,
+    () =>
+      bus.jsm.consumers.add(stream, {
+        durable_name: options.name,
+        filter_subject: options.filter ?? subjects.journal,
+        ack_policy: AckPolicy.All,
+        ...(options.after > 0 ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: options.after + 1 } : { deliver_policy: DeliverPolicy.All }),
+        max_ack_pending: 20_000,
+      }),
+    again,
+  );
+  const consumer = await untilAnswered(`consumer ${options.name}`, () => bus.js.consumers.get(stream, options.name), again);
+  // Pulls that expire every 2 s (heartbeats every second): a pull lost with a dead server is noticed
+  // and made again within seconds, not the default half minute.
+  const messages = await untilAnswered(`the reading of consumer ${options.name}`, () => consumer.consume({ max_messages: 1_000, expires: 2_000 }), again);
+  return { messages, acks: true, pendingAtStart: info.num_pending, lastAtStart: Infinity };
+}
+
+/**
+ * An ordered consumer of the whole journal from `after` + 1: the client makes it (R1, in memory) and
+ * makes it again from the last sequence it handed on when a server loses it or a message goes
+ * missing, so nothing waits for a replicated consumer's election. A durable consumer an earlier
+ * version left under the reader's name is removed on the way, without waiting for it.
+ */
+async function openOrdered<R>(bus: BusConnection, subjects: EventSubjects, options: ReaderOptions<R>): Promise<Opened> {
+  const stream = subjects.stream;
+  const again = options.onRetry;
+  bus.jsm.consumers.delete(stream, options.name).catch(() => {});
+  const info = await untilAnswered(`the stream ${stream}`, () => bus.jsm.streams.info(stream), again);
+  const open = async (after: number): Promise<ConsumerMessages> => {
+    const consumer = await untilAnswered(
+      `an ordered consumer ${options.name}`,
+      () =>
+        bus.js.consumers.get(stream, {
+          // A prefix of this start's own: a restarted reader's consumer is not the one a run before left (its start cannot be moved).
+          name_prefix: `${options.name}-${nuid.next()}`,
+          filter_subjects: subjects.journal,
+          deliver_policy: DeliverPolicy.StartSequence,
+          opt_start_seq: after + 1,
+        }),
+      again,
+    );
+    const messages = await untilAnswered(`the reading of ${options.name}`, () => consumer.consume({ max_messages: 1_000, expires: 2_000 }), again);
+    // The client makes the consumer again when the server says it is gone, but asks forever after one
+    // whose server died (R1: the cluster keeps it assigned there, and its pulls are answered "no
+    // responders"): then, or after a few missed heartbeats, it is left and a new one made.
+    void (async () => {
+      for await (const s of messages.status()) {
+        const lost =
+          s.type === 'no_responders'
+            ? 'no server answers for it'
+            : s.type === 'heartbeats_missed' && s.count >= MISSED_HEARTBEATS
+              ? `${s.count} heartbeats missed`
+              : undefined;
+        if (lost) {
+          again?.(`${options.name}: its consumer is lost (${lost}): reading on through a new one`);
+          await messages.close();
+          return;
+        }
+      }
+    })().catch(() => {});
+    return messages;
+  };
+  const last = info.state.last_seq;
+  return { messages: await open(options.after), acks: false, pendingAtStart: Math.max(0, last - options.after), lastAtStart: last, reopen: open };
+}
+
+/** Missed heartbeats (one a second) after which an ordered consumer is given up for a new one. */
+const MISSED_HEARTBEATS = 3;

@@ -58,6 +58,9 @@ A hall on many machines (docs/hall.md): the console reads the event from the bus
 (zeitnot hall-host) run the boards, board commands go to the host that runs the board.
 ${busHelp}
   --console-id ID        this console's name on the bus (default c1; a second console: c2)
+  --snapshot-every N     with --bus: a snapshot of the console on the bus after every N entries read
+                         (default 20000; 0: none); a console on an empty data directory starts
+                         from the latest one and reads the stream after it (docs/hall.md, "Rebuild")
   --simulate-event with --bus: the simulated arbiter only (the hosts simulate their boards)
 
 On the first start in a data directory the chief arbiter's token is printed once; only its hash is
@@ -122,6 +125,7 @@ async function serve(args: string[]): Promise<number> {
       help: { type: 'boolean' },
       ...busOptionSpecs,
       'console-id': { type: 'string' },
+      'snapshot-every': { type: 'string' },
     });
     const demo = values.demo ?? false;
     const simulateEvent = values['simulate-event'] ?? false;
@@ -147,6 +151,8 @@ async function serve(args: string[]): Promise<number> {
     if (scale <= 0) throw new UsageError('--time-scale must be above 0');
     const bus = busOptionsFrom(values, `zeitnot console ${values['console-id'] ?? 'c1'}`);
     if (values['console-id'] !== undefined && !bus) throw new UsageError('--console-id needs --bus');
+    if (values['snapshot-every'] !== undefined && !bus) throw new UsageError('--snapshot-every needs --bus');
+    const snapshotEvery = values['snapshot-every'] !== undefined ? positive('--snapshot-every', values['snapshot-every'], 0) : undefined;
     if (bus && (values.simulate !== undefined || values.device !== undefined || demo))
       throw new UsageError(
         '--bus: boards and their devices or virtual players are on the hall hosts (zeitnot hall-host --simulate/--device); the console has none',
@@ -172,7 +178,9 @@ async function serve(args: string[]): Promise<number> {
     if (durability !== 'process' && durability !== 'power') throw new UsageError(`--durability '${durability}': expected process or power`);
     const running = await startConsole({
       dataDir,
-      ...(bus ? { bus: { bus, consoleId: consoleId(values['console-id'] ?? 'c1') } } : {}),
+      ...(bus
+        ? { bus: { bus, consoleId: consoleId(values['console-id'] ?? 'c1'), ...(snapshotEvery !== undefined ? { snapshotEveryEntries: snapshotEvery } : {}) } }
+        : {}),
       durability,
       ...(values['pgn-dir'] !== undefined ? { pgnDir: resolve(values['pgn-dir']) } : {}),
       scale,

@@ -3,6 +3,7 @@
 // it knows nothing of the desk, the server or the bus.
 export { boardHistory } from './board-history.ts';
 export { Board } from './board.ts';
+export { snapshotVersion } from './board-snapshot.ts';
 export { actingAs, type CommandBy, type CommandOutcome, type HallChange, PlayingHall } from './hall.ts';
 export { boardPgn } from './pgn.ts';
 export { type HallClock, manualSource, type ManualSource, realClock, resumeAt, schedulerOf } from './time.ts';

@@ -6,8 +6,9 @@
 // checked with zod when it is read back (journal-schema.ts): a damaged journal is refused, naming the entry.
 import Database from 'better-sqlite3';
 import type { ZeitnotEvent } from '../../tournament/index.ts';
-import { BoardSnapshotStore, uncoveredRows, type Covered } from './board-snapshots.ts';
+import { BoardSnapshotStore, uncoveredRows, type Covered, type StoredSnapshot } from './board-snapshots.ts';
 import { checkpointOffLoop } from './journal-checkpoint.ts';
+import { dumpRows, insertDump, type RowDump } from './journal-dump.ts';
 import { parseJournalRecord, parseMeta, type JournalRecord } from './journal-schema.ts';
 import type { JournalHealth, Round } from '../contract/index.ts';
 import { checkRound } from '../contract/index.ts';
@@ -391,6 +392,34 @@ export class Journal {
       ...(row.round !== null ? { round: row.round } : {}),
       record: parsed.record,
     };
+  }
+
+  /** The seq of the last entry (0: none). */
+  lastSeq(): number {
+    const row = this.#db.prepare('SELECT MAX(seq) AS seq FROM entries').get() as { seq: number | null };
+    return row.seq ?? 0;
+  }
+
+  /** The stored rows with `afterSeq` < seq <= `toSeq`, at most `limit` (a snapshot on the bus, journal-dump.ts). */
+  dump(afterSeq: number, toSeq: number, limit: number): RowDump {
+    return dumpRows(this.#db, afterSeq, toSeq, limit);
+  }
+
+  /**
+   * Takes another journal's rows as they were stored, its board snapshots and notes, in one
+   * transaction: a console on an empty journal rebuilt from a snapshot on the bus. Own numbering goes
+   * on after this source's entries among them. Refused on a journal that has entries.
+   */
+  restore(dumps: readonly RowDump[], snapshots: readonly StoredSnapshot[], notes: ReadonlyMap<string, string>): number {
+    if (this.count() > 0) throw new Error(`journal ${this.file} has entries: a snapshot is taken only by an empty journal`);
+    const rows = this.transaction(() => {
+      const n = insertDump(this.#db, dumps, snapshots);
+      for (const [key, value] of notes) this.#noteSet.run(`note:${key}`, value);
+      return n;
+    });
+    const own = this.#db.prepare('SELECT MAX(source_seq) AS n FROM entries WHERE source = ?').get(this.source) as { n: number | null };
+    this.#lastOwn = own.n ?? 0;
+    return rows;
   }
 
   lastAt(): number {

@@ -22,6 +22,7 @@ import { BoardOwners } from './board-owners.ts';
 import { DeskGate, type DeskStats } from './bus-desk.ts';
 import { takeOverHost } from './host-takeover.ts';
 import { CommandCourier, type Delivery, type Settled } from './command-courier.ts';
+import { restoreFromSnapshot, SnapshotWriter, type Restored, type SnapshotWritten } from './console-snapshots.ts';
 import { openEvent, publishJournal, readIntoJournal, sameEvent, type HallReader, type Opening } from './hall-bus.ts';
 import { actingAs, type CommandBy, type CommandOutcome, type PlayingHall } from '../hall/index.ts';
 import type { Journal, JournalMeta } from '../journal/index.ts';
@@ -39,11 +40,19 @@ export interface ConsoleBusOptions {
   readonly unreachableAfterMs?: number;
   /** From sending a command to its deadline (default 5 s): a host never carries it out later. */
   readonly commandTimeoutMs?: number;
+  /** A snapshot of this console on the bus after this many entries read (console-snapshots.ts; default 20,000; 0: none). */
+  readonly snapshotEveryEntries?: number;
+  /** An empty journal starts from the latest matching snapshot (default); false: it reads the whole stream. */
+  readonly rebuildFromSnapshot?: boolean;
 }
 
 export interface ConsoleOnBus {
   readonly bus: BusConnection;
   readonly opening: Opening;
+  /** The snapshot this console's empty journal was rebuilt from (then only the stream after it was read). */
+  readonly restored?: Restored;
+  /** Writes a snapshot of this console now (undefined: not now; it is written by itself every so many entries). */
+  writeSnapshot(): Promise<SnapshotWritten | undefined>;
   /** The hall is built: entries go to it (the desks' and the team's records to them) from now on, own records are published, hosts are watched. */
   attach(hall: PlayingHall, desks: ReadonlyMap<string, TournamentDesk>, team: Team): void;
   /** Carries out a desk command through the stream, ordered with every other console's (bus-desk.ts). */
@@ -124,11 +133,30 @@ export async function joinAsConsole(
     if (meta && meta.epochWallMs !== opening.epochWallMs)
       throw new Error(`${journal.file} is of another run of event '${event.id}' on this bus (its time starts elsewhere): use a new data directory`);
     if (!meta) journal.setMeta({ event: opening.event, epochWallMs: opening.epochWallMs, scale: opening.scale } satisfies JournalMeta);
+    // An empty journal (a console on a new machine) starts from the latest snapshot that matches, if any: its own, else the opening console's.
+    const restored =
+      journal.count() === 0 && options.rebuildFromSnapshot !== false
+        ? await restoreFromSnapshot(bus, subjects, journal, opening, [options.consoleId, opening.console], warn)
+        : undefined;
+    if (restored)
+      warn(
+        `rebuilt from console ${restored.from}'s snapshot (${restored.rows} entries, ${restored.boards} board snapshots): reading the stream after ${restored.resumeAfter}`,
+      );
     // Who owns each board, decided at each entry in the stream's order (board-owners.ts).
     const owners = new BoardOwners(journal);
     const reading = await readIntoJournal(bus, subjects, journal, { kind: 'console', id: options.consoleId }, subjects.journal, warn, (e) => owners.admit(e));
     await reading.reader.caughtUp;
-    return consoleOnBus(options, bus, subjects, journal, opening, reading, owners, warn);
+    const snapshots = new SnapshotWriter({
+      bus,
+      subjects,
+      journal,
+      opening,
+      consoleId: options.consoleId,
+      replicas: stream.config.num_replicas,
+      ...(options.snapshotEveryEntries !== undefined ? { everyEntries: options.snapshotEveryEntries } : {}),
+      warn,
+    });
+    return consoleOnBus(options, bus, subjects, journal, opening, reading, owners, snapshots, restored, warn);
   } catch (err) {
     await bus.close();
     throw permissionHint(err, `console ${options.consoleId}`);
@@ -143,6 +171,8 @@ function consoleOnBus(
   opening: Opening,
   reading: HallReader,
   owners: BoardOwners,
+  snapshots: SnapshotWriter,
+  restored: Restored | undefined,
   warn: (message: string) => void,
 ): ConsoleOnBus {
   let outbox: Outbox | undefined;
@@ -206,11 +236,14 @@ function consoleOnBus(
   return {
     bus,
     opening,
+    ...(restored ? { restored } : {}),
+    writeSnapshot: () => snapshots.write(),
     attach(hall, desks, team) {
       hallRef = hall;
       // A host's entry reached this console once its batch is journaled and applied (the hall's
       // listeners told): the lag is taken then, for each clock event of the batch.
       const batchWall: number[] = [];
+      let batchEntries = 0;
       // One lookup for the gate and the records read: a record without a section goes to the first desk.
       const deskOf = (section: string | undefined): TournamentDesk | undefined => (section !== undefined ? desks.get(section) : desks.values().next().value);
       gate = new DeskGate({
@@ -227,6 +260,7 @@ function consoleOnBus(
         (entry) => {
           heard.heard(entry);
           hall.receive(entry);
+          batchEntries += 1;
           if (entry.source !== journal.source && entry.record.kind === 'clock') batchWall.push(entry.wallMs);
           const record = entry.record;
           if (record.kind === 'tournament') deskOf(record.section)?.receive(record.action as TournamentRecord, record.at);
@@ -241,6 +275,10 @@ function consoleOnBus(
             lagNext = (lagNext + 1) % LAG_WINDOW;
           }
           batchWall.length = 0;
+          // After the batch is journaled and applied: a snapshot taken now holds it.
+          const read = batchEntries;
+          batchEntries = 0;
+          snapshots.read(read);
         },
       );
       outbox = publishJournal(bus, subjects.desk, journal);
@@ -358,6 +396,7 @@ function consoleOnBus(
       unsubscribe?.();
       watch?.stop();
       outbox?.stop();
+      await snapshots.stop();
       await reading.reader.stop();
       await bus.close();
     },

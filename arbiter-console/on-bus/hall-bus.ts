@@ -149,6 +149,8 @@ export async function readIntoJournal(
   };
   const reader = await startReader(bus, subjects, {
     name: consumerName(role),
+    // A console reads the whole journal through an ordered consumer (nothing replicated to wait for after a cluster restart); a host, its one durable consumer of the desk.
+    ordered: role.kind === 'console',
     filter,
     after: Number(journal.note('bus.resumeAfter') ?? 0),
     sources: had,
