@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startConsole, type RunningConsole } from '../../arbiter-console/internal.ts';
-import { connectBus, decodeEntry, ensureEventStream, eventSubjects, Outbox, SnapshotStore, startReader, type BusConnection } from '../../bus/internal.ts';
+import { connectBus, decodeEntries, ensureEventStream, eventSubjects, Outbox, SnapshotStore, startReader, type BusConnection } from '../../bus/internal.ts';
 import { presetEvent } from '../../tournament/index.ts';
 import { runZeitnot, type RoleProcess } from '../support/console-process.ts';
 import { startNats, startNatsCluster, type NatsCluster, type NatsServer } from '../support/nats.ts';
@@ -109,7 +109,8 @@ describe('a console rebuilt from a snapshot and the tail', () => {
     host = undefined;
     // Everything h1 published is in c1's journal, and c1 has written no snapshot since the tail began... or has: c2 takes the latest.
     const lastOfH1 = await bus.jsm.streams.getMessage(subjects.stream, { last_by_subj: subjects.host('h1') });
-    const h1Last = (decodeEntry(lastOfH1!.data, anyRecord) as { ok: true; entry: { sourceSeq: number } }).entry.sourceSeq;
+    // A message holds a run of h1's entries (the outbox batches them): its last is h1's last.
+    const h1Last = (decodeEntries(lastOfH1!.data, anyRecord) as { ok: true; entries: readonly { sourceSeq: number }[] }).entries.at(-1)!.sourceSeq;
     await until(() => c1.journal.lastBySource().get('h1') === h1Last, "c1 has every entry of h1's", 30_000, 20);
     await until(() => c1.journal.lastOwn() === Number(c1.journal.note('bus.published') ?? 0), "c1's own entries in the stream", 30_000, 20);
     const lastSeq = (await bus.jsm.streams.info(subjects.stream)).state.last_seq;
