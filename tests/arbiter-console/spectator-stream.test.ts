@@ -61,7 +61,7 @@ const text = (data: unknown): string => (Buffer.isBuffer(data) ? data.toString()
 const deltas = (c: TestClient, after: number): Message[] => c.messages.slice(after).filter((m) => m.type === 'delta');
 
 describe("the spectators' stream", () => {
-  it("hands every spectator's socket the same encoded delta body, behind its own seq, while each arbiter gets its own delta", async () => {
+  it("hands every spectator's socket and the arbiter's the same encoded delta body, each behind its own seq", async () => {
     const watchers = [await spectator(), await spectator(), await spectator()];
     const chief = await helloClient(run.url, { type: 'hello', role: 'arbiter', token: run.newToken });
     clients.push(chief);
@@ -70,11 +70,12 @@ describe("the spectators' stream", () => {
     press('2');
     await until(() => [...watchers, chief].every((c, i) => deltas(c, marks[i]!).length > 0), 'every client to get the delta');
     const bodies = sends.filter((s) => text(s.data).startsWith('"version"'));
-    // One Buffer object for the three spectators' sockets: serialized and encoded once.
-    expect(bodies).toHaveLength(3);
+    // One Buffer object for the three spectators' sockets and the chief's: serialized and encoded once
+    // (an arbiter's delta is its own seq in front of the body every session of the turn shares).
+    expect(bodies).toHaveLength(4);
     expect(new Set(bodies.map((s) => s.data)).size).toBe(1);
     expect(bodies.every((s) => Buffer.isBuffer(s.data))).toBe(true);
-    expect(new Set(bodies.map((s) => s.socket)).size).toBe(3);
+    expect(new Set(bodies.map((s) => s.socket)).size).toBe(4);
     for (const [i, c] of watchers.entries()) {
       // Each connection's seq is its own: its first delta follows its snapshot.
       expect(deltas(c, marks[i]!)[0]!.seq).toBe(2);
