@@ -90,6 +90,8 @@ export interface BoardHost {
 
 /** The console's incidents kept for the page (the latest). */
 const MAX_INCIDENTS = 10;
+/** How far apart the parts of a large seated round's boards go to the pages: past a coalescer's window (coalescer.ts), so each part is a delta of its own. */
+const SEAT_PACE_MS = 120;
 
 export class PlayingHall {
   /** The boards on the hall's tables now, by hall board number: each section's seated round. */
@@ -142,6 +144,7 @@ export class PlayingHall {
    * new one next changes.
    */
   readonly #seatedBoards = new Set<string>();
+  readonly #seatTimers = new Set<ReturnType<typeof setTimeout>>();
   /** Within `batch`: what changed so far, told at its end. */
   #pending: { boards: Set<string>; key: boolean; round: boolean; told: boolean } | undefined;
   /**
@@ -315,6 +318,8 @@ export class PlayingHall {
   stop(): void {
     this.#stopped = true;
     clearImmediate(this.#turn);
+    for (const timer of this.#seatTimers) clearTimeout(timer);
+    this.#seatTimers.clear();
     this.#parts.length = 0;
     this.#unsubscribeJournal();
     this.#actor.stop();
@@ -381,11 +386,13 @@ export class PlayingHall {
   #seatApply(round: Round, seq: number): void {
     const section = round.section ?? MAIN;
     const previous = this.#seated.get(section);
+    // Boards of the previous round that the new one keeps are told the pages with the new round's part.
+    const staying = new Set(round.boards.map((b) => b.id));
     for (const board of this.#boardsOf(section)) {
       // The attention queue belongs to the round on the boards: the previous round's items leave it
       // (they stay in the journal and the board's history).
       if (this.#attentionKeys.get(board.id)) this.#attentionSeated.add(board.id);
-      if (this.#live) this.#seatedBoards.add(board.id);
+      if (this.#live && !staying.has(board.id)) this.#seatedBoards.add(board.id);
       this.boards.delete(board.id);
       this.#boardVersion.delete(board.id);
       this.#attentionKeys.delete(board.id);
@@ -409,7 +416,7 @@ export class PlayingHall {
         if (this.#attentionKeys.get(info.id)) this.#attentionSeated.add(info.id);
       }
       this.boards.set(info.id, board);
-      if (this.#live) this.#seatedBoards.add(info.id);
+      if (this.#live && k < this.#chunk) this.#seatedBoards.add(info.id);
       this.#sectionBoard.set(info.id, k + 1);
       this.#gameSeat.set(info.id, seq);
       this.#sinceSnapshot.delete(info.id);
@@ -425,6 +432,18 @@ export class PlayingHall {
       return board;
     });
     this.#sectionBoards.set(section, seated);
+    // A large round's other boards are told the pages a part at a time, SEAT_PACE_MS apart (real time,
+    // the pages' pace): every page gets each board whole, and one delta of 1,000 boards to every socket
+    // held the publishing turn for half a second (a coalescer would merge parts told a turn apart).
+    if (this.#live)
+      for (let i = this.#chunk, part = 1; i < seated.length; i += this.#chunk, part += 1) {
+        const boards = seated.slice(i, i + this.#chunk);
+        const timer = setTimeout(() => {
+          this.#seatTimers.delete(timer);
+          this.#tellSeated(round, boards);
+        }, part * SEAT_PACE_MS);
+        this.#seatTimers.add(timer);
+      }
     if (this.#live) {
       for (const id of round.boards.map((b) => b.id)) {
         const signature = this.#attentionSignature(id);
@@ -433,6 +452,13 @@ export class PlayingHall {
       }
       this.#openRound(round, true);
     }
+  }
+
+  /** A part of a seated round's boards told the pages (`#seatApply`), while the round is still the one on them. */
+  #tellSeated(round: Round, boards: readonly Board[]): void {
+    if (this.#stopped || this.#seated.get(round.section ?? MAIN) !== round) return;
+    for (const b of boards) if (this.boards.get(b.id) === b) this.#seatedBoards.add(b.id);
+    if (this.#seatedBoards.size > 0) this.#afterChange([], false, false);
   }
 
   /**

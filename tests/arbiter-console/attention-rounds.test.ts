@@ -3,6 +3,7 @@
 // stays in the journal and in the history of round 1's game on that board.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { isDeepStrictEqual } from 'node:util';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyAttention, manualSource, startConsole, type Attention, type RunningConsole } from '../../arbiter-console/internal.ts';
@@ -203,5 +204,15 @@ describe('the attention queue across the rounds of an event', () => {
     await until(() => pageQueue(client!.messages).length === hall.attention().length, "the page's queue after the press");
     expect(ids(pageQueue(client.messages))).toEqual(ids(hall.attention()));
     expect(hall.attention().filter((a) => a.board === '7' && a.side === toMove)).toEqual([]);
+
+    // The next round seated on the same 250 boards: the pages get every board of it, whole, a part of
+    // at most 100 boards a delta.
+    const round = [...hall.seated.values()][0]!;
+    const beforeSeat = client.messages.length;
+    ok(hall.seat({ ...round, round: round.round + 1 }));
+    const hallBoards = (): Map<string, unknown> => new Map([...hall.boards.keys()].map((id) => [id, JSON.parse(JSON.stringify(hall.view(id)))]));
+    await until(() => isDeepStrictEqual(pageBoards(client!.messages), hallBoards()), "the page's boards are the new round's");
+    const seatDeltas = client.messages.slice(beforeSeat).filter((m) => m.type === 'delta');
+    expect(Math.max(...seatDeltas.map((m) => (m.boards as unknown[]).length))).toBeLessThanOrEqual(100);
   });
 });
