@@ -18,7 +18,8 @@ import {
   type BusEntry,
   type EventSubjects,
 } from '../../bus/index.ts';
-import { journalRecordSchema, type Journal, type JournalRecord } from '../journal/index.ts';
+import type { Journal, JournalRecord } from '../journal/index.ts';
+import { parseRecord } from './hall-bus.ts';
 import { StartFailure } from '../start/index.ts';
 
 /** A holder silent this long has lost the right to be waited for: the chief may hand its boards over. */
@@ -48,8 +49,8 @@ export interface BoardLease {
 }
 
 const parseLease = (record: unknown): { ok: true; record: LeaseRecord } | { ok: false; reason: string } => {
-  const parsed = journalRecordSchema.safeParse(record);
-  if (parsed.success && parsed.data.kind === 'lease') return { ok: true, record: parsed.data as LeaseRecord };
+  const parsed = parseRecord(record);
+  if (parsed.ok && parsed.record.kind === 'lease') return { ok: true, record: parsed.record as LeaseRecord };
   return { ok: false, reason: 'not a lease' };
 };
 
@@ -201,10 +202,7 @@ export async function continueHandedGames(
       name,
       filter: subjects.host(holder),
       after: 0,
-      parse: (record) => {
-        const parsed = journalRecordSchema.safeParse(record);
-        return parsed.success ? { ok: true, record: parsed.data as unknown as JournalRecord } : { ok: false, reason: parsed.error.issues[0]!.message };
-      },
+      parse: parseRecord,
       onBatch: (apply) => journal.transaction(apply),
       onEntry: (entry) => {
         const r = entry.record;

@@ -94,7 +94,8 @@ function toBusEntry(entry: JournalEntry): BusEntry {
   };
 }
 
-const parseRecord = (record: unknown): { ok: true; record: JournalRecord } | { ok: false; reason: string } => {
+/** A journal record read from the bus, checked once at this boundary (the reason names the field that failed). */
+export const parseRecord = (record: unknown): { ok: true; record: JournalRecord } | { ok: false; reason: string } => {
   const parsed = journalRecordSchema.safeParse(record);
   if (parsed.success) return { ok: true, record: parsed.data as unknown as JournalRecord };
   const issue = parsed.error.issues[0]!;
