@@ -29,6 +29,8 @@ export interface BusOptions {
   readonly pingIntervalMs?: number;
   /** Told when the first connection went unanswered (a loaded or starting server): it is tried again. */
   readonly onRetry?: (message: string) => void;
+  /** Told when the link to the servers is lost and when it is back (a line for the role's log). */
+  readonly onLink?: (message: string) => void;
 }
 
 export class BusUsageError extends Error {
@@ -166,6 +168,9 @@ export async function connectBus(options: BusOptions): Promise<BusConnection> {
       const now: boolean = s.type === 'reconnect' ? true : s.type === 'disconnect' || s.type === 'staleConnection' ? false : up;
       if (now === up) continue;
       up = now;
+      // An operator reading a role's log sees the link come and go (and which server it went to).
+      const server = 'server' in s && typeof s.server === 'string' ? s.server : undefined;
+      options.onLink?.(up ? `the bus link is back${server ? ` (${server})` : ''}` : `the bus link is lost${server ? ` (${server})` : ''}: reconnecting`);
       for (const l of listeners) l(up);
     }
   })();

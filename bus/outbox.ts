@@ -60,6 +60,8 @@ export interface OutboxOptions {
   readonly ackTimeoutMs?: number;
   /** Told about a failed attempt (the loop tries again by itself). */
   readonly onError?: (error: unknown) => void;
+  /** Told when a message is stored after `failures` failed attempts in a row. */
+  readonly onResumed?: (failures: number) => void;
 }
 
 export interface OutboxState {
@@ -84,6 +86,9 @@ export class Outbox {
   readonly #ownStream: string | undefined;
   readonly #ackTimeoutMs: number;
   readonly #onError: ((error: unknown) => void) | undefined;
+  readonly #onResumed: ((failures: number) => void) | undefined;
+  /** Failed attempts since the last message stored. */
+  #failures = 0;
   readonly #waiting = new Map<number, (() => void)[]>();
   #published: number;
   /** Where publishing stands as last written to the journal. */
@@ -107,6 +112,7 @@ export class Outbox {
     this.#ownStream = options.ownStream;
     this.#ackTimeoutMs = options.ackTimeoutMs ?? 2_000;
     this.#onError = options.onError;
+    this.#onResumed = options.onResumed;
     this.#published = source.published();
     this.#marked = this.#published;
     this.#unlink = bus.onLink((up) => {
@@ -227,10 +233,11 @@ export class Outbox {
       // nothing of this source is sent before the previous message is answered for.
       if (this.#ownStream !== undefined) this.#lastOnSubject = ack.seq;
       this.#lastError = undefined;
+      if (this.#failures > 0) this.#onResumed?.(this.#failures);
+      this.#failures = 0;
       return 'stored';
     } catch (err) {
-      this.#lastError = err instanceof Error ? err.message : String(err);
-      this.#onError?.(err);
+      this.#failed(err);
       return err instanceof JetStreamApiError && err.code === WRONG_LAST_SEQUENCE ? 'stale' : 'failed';
     }
   }
@@ -251,10 +258,15 @@ export class Outbox {
       this.#lastOnSubject = last?.seq ?? 0;
       return true;
     } catch (err) {
-      this.#lastError = err instanceof Error ? err.message : String(err);
-      this.#onError?.(err);
+      this.#failed(err);
       return false;
     }
+  }
+
+  #failed(err: unknown): void {
+    this.#lastError = err instanceof Error ? err.message : String(err);
+    this.#failures += 1;
+    this.#onError?.(err);
   }
 
   #advance(through: number): void {

@@ -207,6 +207,7 @@ export async function startReader<R>(bus: BusConnection, subjects: EventSubjects
   const done = (async () => {
     for (;;) {
       for await (const m of messages) {
+        opened.heard?.();
         const decoded = decodeEntries(m.data, options.parse);
         const count = decoded.ok ? decoded.entries.length : 1;
         if (entries + count > BATCH_MAX) flush();
@@ -246,6 +247,8 @@ interface Opened {
   readonly lastAtStart: number;
   /** An ordered consumer's messages end when its server is lost: a new one reading after `position`. */
   readonly reopen?: (position: number) => Promise<ConsumerMessages>;
+  /** Told of every message read (an ordered consumer's watchdog: a consumer that says nothing is left). */
+  readonly heard?: () => void;
 }
 
 /** A durable R3 consumer, made afresh from where the owner's journal stands. */
@@ -295,6 +298,10 @@ async function openOrdered<R>(bus: BusConnection, subjects: EventSubjects, optio
   const again = options.onRetry;
   bus.jsm.consumers.delete(stream, options.name).catch(() => {});
   const info = await untilAnswered(`the stream ${stream}`, () => bus.jsm.streams.info(stream), again);
+  let lastHeard = Date.now();
+  const heard = (): void => {
+    lastHeard = Date.now();
+  };
   const open = async (after: number): Promise<ConsumerMessages> => {
     const consumer = await untilAnswered(
       `an ordered consumer ${options.name}`,
@@ -309,11 +316,35 @@ async function openOrdered<R>(bus: BusConnection, subjects: EventSubjects, optio
       again,
     );
     const messages = await untilAnswered(`the reading of ${options.name}`, () => consumer.consume({ max_messages: 1_000, expires: 2_000 }), again);
+    // A consumer that is read says so every second at least (a message, a heartbeat, a pull's end).
+    // One that says nothing for SILENT_MS is left for a new one: after a reconnect the client asks
+    // the servers about the consumer until they answer, without a word and without heartbeats,
+    // forever when the consumer's server died (seen: a console that read nothing for minutes).
+    lastHeard = Date.now();
+    let lastTick = lastHeard;
+    const watchdog = setInterval(() => {
+      const now = Date.now();
+      // A tick that comes late found the event loop busy (a long batch, a rebuild): what the client
+      // has for the reader waits behind it, so the silence counts from now.
+      if (now - lastTick > 2_000) lastHeard = now;
+      lastTick = now;
+      if (now - lastHeard <= SILENT_MS) return;
+      clearInterval(watchdog);
+      again?.(`${options.name}: its consumer is silent (nothing for ${SILENT_MS / 1000} s): reading on through a new one`);
+      void messages.close();
+    }, 1_000);
+    watchdog.unref();
+    void messages.closed().then(
+      () => clearInterval(watchdog),
+      () => clearInterval(watchdog),
+    );
     // The client makes the consumer again when the server says it is gone, but asks forever after one
     // whose server died (R1: the cluster keeps it assigned there, and its pulls are answered "no
     // responders"): then, or after a few missed heartbeats, it is left and a new one made.
     void (async () => {
       for await (const s of messages.status()) {
+        // What the servers say counts (a heartbeat, a pull's end); the client's own pulls and its count of missed heartbeats do not.
+        if (s.type !== 'next' && s.type !== 'heartbeats_missed') heard();
         const lost =
           s.type === 'no_responders'
             ? 'no server answers for it'
@@ -330,8 +361,11 @@ async function openOrdered<R>(bus: BusConnection, subjects: EventSubjects, optio
     return messages;
   };
   const last = info.state.last_seq;
-  return { messages: await open(options.after), acks: false, pendingAtStart: Math.max(0, last - options.after), lastAtStart: last, reopen: open };
+  return { messages: await open(options.after), acks: false, pendingAtStart: Math.max(0, last - options.after), lastAtStart: last, reopen: open, heard };
 }
 
 /** Missed heartbeats (one a second) after which an ordered consumer is given up for a new one. */
 const MISSED_HEARTBEATS = 3;
+
+/** How long an ordered consumer may say nothing at all (no message, heartbeat or status) before it is given up. */
+const SILENT_MS = 5_000;

@@ -114,6 +114,7 @@ export async function joinAsConsole(
     name: `zeitnot console ${options.consoleId}`,
     inboxPrefix: inboxPrefix({ kind: 'console', id: options.consoleId }),
     onRetry: warn,
+    onLink: warn,
   });
   try {
     const meta = journal.meta();
@@ -281,7 +282,7 @@ function consoleOnBus(
           snapshots.read(read);
         },
       );
-      outbox = publishJournal(bus, subjects.desk, journal);
+      outbox = publishJournal(bus, subjects.desk, journal, warn);
       unsubscribe = hall.subscribe(() => outbox?.notify());
       const carrier = new CommandCourier({
         bus,

@@ -209,9 +209,29 @@ export async function readIntoJournal(
 /**
  * Publishes the journal's own entries on the role's subject, from where publishing stood; `ownStream`
  * when the subject is the role's alone (a host's): the stream then stores them strictly in order.
+ * A publish that fails is told at once, then at most every PUBLISH_TROUBLE_EVERY_MS while it keeps
+ * failing, and once more when the entries go out again: a role whose entries stopped reaching the
+ * stream says so in its log.
  */
-export function publishJournal(bus: BusConnection, subject: string, journal: Journal, ownStream?: string): Outbox {
-  const outbox = new Outbox(bus, subject, journalSource(journal), ownStream !== undefined ? { ownStream } : {});
+export function publishJournal(bus: BusConnection, subject: string, journal: Journal, warn: (message: string) => void, ownStream?: string): Outbox {
+  let toldAt: number | undefined;
+  const outbox = new Outbox(bus, subject, journalSource(journal), {
+    ...(ownStream !== undefined ? { ownStream } : {}),
+    onError: (err) => {
+      const now = Date.now();
+      if (toldAt !== undefined && now - toldAt < PUBLISH_TROUBLE_EVERY_MS) return;
+      toldAt = now;
+      const { backlog } = outbox.state;
+      warn(`publishing ${subject} failed (${err instanceof Error ? err.message : String(err)}): ${backlog} entries wait, trying again`);
+    },
+    onResumed: (failures) => {
+      toldAt = undefined;
+      warn(`publishing ${subject} again, after ${failures} failed attempts`);
+    },
+  });
   outbox.notify();
   return outbox;
 }
+
+/** How often a publish that keeps failing is told again. */
+const PUBLISH_TROUBLE_EVERY_MS = 10_000;

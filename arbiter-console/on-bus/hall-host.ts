@@ -89,7 +89,13 @@ async function openHallHost(options: HallHostOptions, teardown: Teardown): Promi
   teardown.defer('the journal', () => journal.close());
   const warn = options.warn ?? (() => {});
   const warnings: string[] = [];
-  const bus = await connectBus({ ...options.bus, name: `zeitnot hall host ${hostId}`, inboxPrefix: inboxPrefix({ kind: 'host', id: hostId }), onRetry: warn });
+  const bus = await connectBus({
+    ...options.bus,
+    name: `zeitnot hall host ${hostId}`,
+    inboxPrefix: inboxPrefix({ kind: 'host', id: hostId }),
+    onRetry: warn,
+    onLink: warn,
+  });
   teardown.defer('the bus connection', () => bus.close());
   const subjects = eventSubjects(event.id);
   // The console makes the stream and opens the event: until then the host waits.
@@ -168,7 +174,7 @@ async function openHallHost(options: HallHostOptions, teardown: Teardown): Promi
       })),
     );
 
-  const outbox = publishJournal(bus, subjects.host(hostId), journal, subjects.stream);
+  const outbox = publishJournal(bus, subjects.host(hostId), journal, warn, subjects.stream);
   teardown.defer('the outbox', () => outbox.stop());
   teardown.defer(
     "the outbox's hall subscription",
