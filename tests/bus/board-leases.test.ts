@@ -1,5 +1,6 @@
 // Boards owned by lease (docs/hall.md, "Who owns a board", "Replacing a hall host"): hall hosts h1
-// (boards 1-3) and h2 (boards 4-5) and a console c1 as processes on one nats-server. So:
+// (boards 1-3) and h2 (boards 4-5) and a console c1 as processes on a 3-node JetStream cluster (the
+// event's stream and the lease bucket R3, every role given the three servers). So:
 // - a host started with a board h1 runs (x3, --boards 3-4) exits 1 with one line naming the owner,
 //   and nothing of it reaches the stream;
 // - a clock event of board 4 published under another host's subject (x3's) is not applied by the
@@ -8,29 +9,43 @@
 //   refused too (the boards are h2's until the chief hands them over); handed over, h9 goes on with
 //   h2's games from the stream: no start and no arrival of its own, an alert on both boards, the
 //   presses going on from where h2 left them; h2 restarted on its own journal is refused.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { connectBus, encodeEntry, eventSubjects } from '../../bus/internal.ts';
-import { arbiterCommand as command, hallOnOneServer, hostJournal, pressesOf, sourceSeqs, type BoardRow } from '../support/hall-processes.ts';
-import { helloClient } from '../support/ws-client.ts';
+import { arbiterCommand as command, HallProcesses, hostJournal, pressesOf, sourceSeqs, type BoardRow } from '../support/hall-processes.ts';
+import { startNatsCluster, type NatsCluster } from '../support/nats.ts';
+import { helloClient, type TestClient } from '../support/ws-client.ts';
 import { untilRead } from '../support/wait.ts';
 
 type Attention = { board: string; code: string; message: string };
 const H2 = ['4', '5'];
 
 describe('boards owned by lease', () => {
-  const { roles, clients, nats } = hallOnOneServer('zeitnot-board-leases-');
+  const dir = mkdtempSync(join(tmpdir(), 'zeitnot-board-leases-'));
+  const roles = new HallProcesses(dir);
+  const clients: TestClient[] = [];
+  let cluster: NatsCluster | undefined;
+  afterAll(async () => {
+    for (const c of clients) c.ws.close();
+    await roles.stop();
+    await cluster?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('refuses overlapping boards, ignores a non-owner, and lets a replacement host go on with the games', async () => {
-    const server = await nats();
-    roles.host('h1', '1-3', server.url);
-    const h2 = roles.host('h2', '4-5', server.url);
-    const c1 = await roles.console('c1', server.url, ['--simulate-event']);
+    cluster = await startNatsCluster();
+    const bus = cluster.urls;
+    roles.host('h1', '1-3', bus);
+    const h2 = roles.host('h2', '4-5', bus);
+    const c1 = await roles.console('c1', bus, ['--simulate-event']);
     await roles.waitBoards(c1.url, "both hosts' boards playing", (b) => b.length === 5 && b.every((x) => x.host?.reachable && x.status === 'running'));
     const queue = async (): Promise<Attention[]> => ((await (await fetch(`${c1.url}/api/boards`)).json()) as { attention: Attention[] }).attention;
 
     // Overlapping boards: refused at the first board another host holds, with one line, status 1.
-    const x3 = roles.host('x3', '3-4', server.url);
+    const x3 = roles.host('x3', '3-4', bus);
     expect(await x3.exited).toBe(1);
     expect(x3.out()).toMatch(
       /board 3 is owned by hall host h1, which is running \(its lease renewed until \d\d:\d\d:\d\d UTC\): start this host with other --boards/,
@@ -38,12 +53,12 @@ describe('boards owned by lease', () => {
     expect(sourceSeqs(roles.journalOf('c1')).has('x3')).toBe(false);
 
     // A clock event of board 4 (h2's) from x3's subject: journaled as its refusal, an alert, never applied.
-    const bus = await connectBus({ servers: [server.url] });
+    const forger = await connectBus({ servers: bus.split(',') });
     try {
       const forged = { kind: 'clock', board: '4', event: { type: 'pause', at: 1, by: { kind: 'arbiter', name: 'forger' }, reason: 'not the owner' } };
-      await bus.js.publish(eventSubjects('cairns-cup-2019').host('x3'), encodeEntry({ source: 'x3', sourceSeq: 1, wallMs: Date.now(), record: forged }));
+      await forger.js.publish(eventSubjects('cairns-cup-2019').host('x3'), encodeEntry({ source: 'x3', sourceSeq: 1, wallMs: Date.now(), record: forged }));
     } finally {
-      await bus.close();
+      await forger.close();
     }
     const alerts = await untilRead(queue, (q) => q.some((a) => a.code === 'not-owner'), 'the not-owner alert', 30_000, 200);
     expect(alerts.find((a) => a.code === 'not-owner')?.message).toBe("a pause from hall host x3 was not applied: board 4 is h2's (its lease)");
@@ -71,7 +86,7 @@ describe('boards owned by lease', () => {
     await h2.kill9();
     // Its lease runs out 6 s after its last renewal (LEASE_MS): until then it counts as running.
     await new Promise((resolve) => setTimeout(resolve, 7_000));
-    const early = roles.host('h9', '4-5', server.url);
+    const early = roles.host('h9', '4-5', bus);
     expect(await early.exited).toBe(1);
     expect(early.out()).toMatch(
       /board 4 is owned by hall host h2, silent since \d\d:\d\d:\d\d UTC: to replace it, the chief arbiter hands its boards to this host \(takeOverHost h2 to h9\)/,
@@ -85,7 +100,7 @@ describe('boards owned by lease', () => {
     const before = pressesOf(await roles.boards(c1.url), H2);
     expect(before).toBeGreaterThan(0);
 
-    roles.host('h9', '4-5', server.url);
+    roles.host('h9', '4-5', bus);
     const going = await roles.waitBoards(
       c1.url,
       "h9 going on with h2's games",
@@ -104,7 +119,7 @@ describe('boards owned by lease', () => {
     expect(handed[0]!.message).toMatch(/handed over from hall host h2 to h9: h9 goes on with the game from the stream's state/);
 
     // The old host back on its own journal: its boards are h9's now.
-    const back = roles.host('h2', '4-5', server.url);
+    const back = roles.host('h2', '4-5', bus);
     expect(await back.exited).toBe(1);
     expect(back.out()).toMatch(/board 4 is owned by hall host h9, which is running/);
   }, 300_000);
