@@ -9,35 +9,21 @@
 //   refused too (the boards are h2's until the chief hands them over); handed over, h9 goes on with
 //   h2's games from the stream: no start and no arrival of its own, an alert on both boards, the
 //   presses going on from where h2 left them; h2 restarted on its own journal is refused.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connectBus, encodeEntry, eventSubjects } from '../../bus/internal.ts';
-import { arbiterCommand as command, HallProcesses, hostJournal, pressesOf, sourceSeqs, type BoardRow } from '../support/hall-processes.ts';
-import { startNatsCluster, type NatsCluster } from '../support/nats.ts';
-import { helloClient, type TestClient } from '../support/ws-client.ts';
+import { arbiterCommand as command, hallOnCluster, hostJournal, pressesOf, sourceSeqs, type BoardRow } from '../support/hall-processes.ts';
+import { helloClient } from '../support/ws-client.ts';
 import { untilRead } from '../support/wait.ts';
 
 type Attention = { board: string; code: string; message: string };
 const H2 = ['4', '5'];
 
 describe('boards owned by lease', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'zeitnot-board-leases-'));
-  const roles = new HallProcesses(dir);
-  const clients: TestClient[] = [];
-  let cluster: NatsCluster | undefined;
-  afterAll(async () => {
-    for (const c of clients) c.ws.close();
-    await roles.stop();
-    await cluster?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const { roles, clients, cluster } = hallOnCluster('zeitnot-board-leases-');
 
   it('refuses overlapping boards, ignores a non-owner, and lets a replacement host go on with the games', async () => {
-    cluster = await startNatsCluster();
-    const bus = cluster.urls;
+    const bus = await cluster();
     roles.host('h1', '1-3', bus);
     const h2 = roles.host('h2', '4-5', bus);
     const c1 = await roles.console('c1', bus, ['--simulate-event']);

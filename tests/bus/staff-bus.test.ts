@@ -1,10 +1,10 @@
 // The team on the bus (docs/hall.md, "The team on every console"): one hall host and consoles c1 and c2
-// as processes on one nats-server. A deputy's token issued on c1 logs in on c2 (the issue record, with
+// as processes on a 3-node JetStream cluster. A deputy's token issued on c1 logs in on c2 (the issue record, with
 // the hash only, reaches c2 through the stream); revoked on c1, it is cut off and refused on c2 within
 // seconds; a restart of c2 keeps both (its journal holds c1's records).
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { arbiterCommand, hallOnOneServer } from '../support/hall-processes.ts';
+import { arbiterCommand, hallOnCluster } from '../support/hall-processes.ts';
 import { until } from '../support/wait.ts';
 import { helloClient, type TestClient } from '../support/ws-client.ts';
 
@@ -20,7 +20,7 @@ function staffRecords(file: string): { source: string; change: { type: string; c
 }
 
 describe('the team on the bus', () => {
-  const { roles, clients, nats } = hallOnOneServer('zeitnot-staff-bus-');
+  const { roles, clients, cluster } = hallOnCluster('zeitnot-staff-bus-');
 
   /** Logs in with `token` on `url`: its first answer, welcome or error. */
   const login = async (url: string, token: string): Promise<TestClient> => {
@@ -30,10 +30,10 @@ describe('the team on the bus', () => {
   };
 
   it('a deputy issued on console c1 logs in on c2; revoked on c1, refused on c2 within seconds; a restart of c2 keeps both', async () => {
-    const server = await nats();
-    roles.host('h1', '1-5', server.url);
-    const c1 = await roles.console('c1', server.url);
-    let c2 = await roles.console('c2', server.url);
+    const bus = await cluster();
+    roles.host('h1', '1-5', bus);
+    const c1 = await roles.console('c1', bus);
+    let c2 = await roles.console('c2', bus);
     const chief = await helloClient(c1.url, { role: 'arbiter', token: c1.token, name: 'IA Chief' });
     clients.push(chief);
 
@@ -66,7 +66,7 @@ describe('the team on the bus', () => {
 
     // c2 restarted: its journal holds c1's records, so the revocation and the other deputy hold.
     await c2.proc.stop();
-    c2 = await roles.console('c2', server.url);
+    c2 = await roles.console('c2', bus);
     expect(c2.token).toBeUndefined(); // its own chief's token is kept, not made again
     expect((await login(c2.url, deputyToken)).messages[0]).toMatchObject({ type: 'error', code: 'bad-token' });
     expect((await login(c2.url, secondToken)).messages[0]).toMatchObject({ type: 'welcome', arbiter: { name: 'IA Second', role: 'deputy' } });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll } from 'vitest';
 import { runZeitnot, type RoleProcess } from './console-process.ts';
-import { startNats, type NatsServer } from './nats.ts';
+import { startNats, startNatsCluster, type NatsCluster, type NatsServer } from './nats.ts';
 import type { TestClient } from './ws-client.ts';
 import { until } from './wait.ts';
 
@@ -179,6 +179,21 @@ export function hostJournal(file: string, source: string, board?: string): { las
  * A describe's hall on one nats-server: its roles as processes in a temporary directory and the test's
  * WebSocket clients, all ended after the describe; `nats()` starts the server.
  */
+/** The same on a 3-node JetStream cluster (the event's stream and the lease bucket R3): `cluster()` gives the roles' `--bus`. */
+export function hallOnCluster(prefix: string): { roles: HallProcesses; clients: TestClient[]; cluster(): Promise<string> } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const roles = new HallProcesses(dir);
+  const clients: TestClient[] = [];
+  let cluster: NatsCluster | undefined;
+  afterAll(async () => {
+    for (const c of clients) c.ws.close();
+    await roles.stop();
+    await cluster?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { roles, clients, cluster: async () => (cluster = await startNatsCluster()).urls };
+}
+
 export function hallOnOneServer(prefix: string, event?: string): { roles: HallProcesses; clients: TestClient[]; nats(): Promise<NatsServer> } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const roles = new HallProcesses(dir, event);
