@@ -2,7 +2,7 @@
 // LEDs, buzzer and LCD; the engine keeps the time, and `show` puts it on the hardware. Given its serial
 // port, the clock owns its link: after a USB glitch it opens the port again with backoff (as a DGT
 // board does), builds the johnny-five parts afresh on the new link, and shows the engine's time at once.
-import five from 'johnny-five';
+import type Five from 'johnny-five';
 import { otherSide, remainingAt, type ClockEvent, type GameState, type Side } from '../../clock-engine/index.ts';
 import type { ClockDevice, DeviceConnection, DeviceListener, DeviceMessage } from '../device.ts';
 import type { SerialPath } from '../line/serial-link.ts';
@@ -11,6 +11,15 @@ import { activeBuzzerController } from './buzzer.ts';
 import { openFirmataLink } from './firmata-io.ts';
 import { lcdRows, untilDisplayChange } from './lcd-layout.ts';
 import { firmataPinMap, type FirmataPinMap } from './pins.ts';
+
+type JohnnyFive = typeof Five;
+let loading: Promise<JohnnyFive> | undefined;
+let loaded: JohnnyFive | undefined;
+/**
+ * johnny-five (with its tree of modules: a quarter of a second to load) is loaded with the first
+ * Arduino clock, so every zeitnot process without one starts without it.
+ */
+const johnnyFive = (): Promise<JohnnyFive> => (loading ??= import('johnny-five').then((m) => (loaded = m.default)));
 
 /** What johnny-five needs of an IO object, plus the raw digital reads the clock timestamps. */
 export interface FirmataIo {
@@ -56,10 +65,10 @@ type Button = 'white' | 'black' | 'pause' | 'arbiter';
 
 /** One connection to the board: its link and the johnny-five parts built on it. */
 interface Wiring {
-  readonly board: InstanceType<typeof five.Board>;
-  readonly leds: { white: InstanceType<typeof five.Led>; black: InstanceType<typeof five.Led>; flag: InstanceType<typeof five.Led> };
-  readonly buzzer: InstanceType<typeof five.Piezo>;
-  readonly lcd: InstanceType<typeof five.LCD>;
+  readonly board: InstanceType<JohnnyFive['Board']>;
+  readonly leds: { white: InstanceType<JohnnyFive['Led']>; black: InstanceType<JohnnyFive['Led']>; flag: InstanceType<JohnnyFive['Led']> };
+  readonly buzzer: InstanceType<JohnnyFive['Piezo']>;
+  readonly lcd: InstanceType<JohnnyFive['LCD']>;
   close(): Promise<void>;
 }
 
@@ -193,10 +202,11 @@ export function createFirmataClock(options: FirmataClockOptions): FirmataClock {
   };
 
   /** johnny-five's parts on a ready IO object; `lost` is told when the link goes. */
-  const wire = (io: FirmataIo, closeLink: () => Promise<void>, lost: (detail: string) => void): Promise<Wiring> =>
-    new Promise((resolve, reject) => {
-      released = new Set();
-      watchEdges(io, released);
+  const wire = async (io: FirmataIo, closeLink: () => Promise<void>, lost: (detail: string) => void): Promise<Wiring> => {
+    released = new Set();
+    watchEdges(io, released);
+    const five = await johnnyFive();
+    return new Promise((resolve, reject) => {
       const board = new five.Board({ io, id: boardId, repl: false, debug: false, sigint: false });
       let ready = false;
       const timeout = setTimeout(() => fail(new Error(`board ${boardId} did not report ready`)), readyTimeoutMs);
@@ -232,6 +242,7 @@ export function createFirmataClock(options: FirmataClockOptions): FirmataClock {
         resolve(parts);
       });
     });
+  };
 
   const connect = async (): Promise<void> => {
     setConnection('connecting', where);
@@ -325,8 +336,8 @@ export function createFirmataClock(options: FirmataClockOptions): FirmataClock {
  * johnny-five keeps every Board it ever made in a module-level list (for components made without a
  * board); a board given up on is taken out of it, or each reconnect would keep the old link alive.
  */
-function forget(board: InstanceType<typeof five.Board>): void {
-  const cache = five.Board.cache;
+function forget(board: InstanceType<JohnnyFive['Board']>): void {
+  const cache = loaded?.Board.cache ?? [];
   const index = cache.indexOf(board);
   if (index !== -1) cache.splice(index, 1);
 }
