@@ -179,31 +179,33 @@ export function hostJournal(file: string, source: string, board?: string): { las
  * A describe's hall on one nats-server: its roles as processes in a temporary directory and the test's
  * WebSocket clients, all ended after the describe; `nats()` starts the server.
  */
-/** The same on a 3-node JetStream cluster (the event's stream and the lease bucket R3): `cluster()` gives the roles' `--bus`. */
-export function hallOnCluster(prefix: string): { roles: HallProcesses; clients: TestClient[]; cluster(): Promise<string> } {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  const roles = new HallProcesses(dir);
-  const clients: TestClient[] = [];
-  let cluster: NatsCluster | undefined;
-  afterAll(async () => {
-    for (const c of clients) c.ws.close();
-    await roles.stop();
-    await cluster?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  return { roles, clients, cluster: async () => (cluster = await startNatsCluster()).urls };
+export function hallOnOneServer(prefix: string, event?: string): { roles: HallProcesses; clients: TestClient[]; nats(): Promise<NatsServer> } {
+  const { roles, clients, start } = hallOn(prefix, event, startNats, (server) => server.close());
+  return { roles, clients, nats: start };
 }
 
-export function hallOnOneServer(prefix: string, event?: string): { roles: HallProcesses; clients: TestClient[]; nats(): Promise<NatsServer> } {
+/** The same on a 3-node JetStream cluster (the event's stream and the lease bucket R3): `cluster()` starts it and gives the roles' `--bus`. */
+export function hallOnCluster(prefix: string): { roles: HallProcesses; clients: TestClient[]; cluster(): Promise<string> } {
+  const { roles, clients, start } = hallOn(
+    prefix,
+    undefined,
+    () => startNatsCluster(),
+    (cluster: NatsCluster) => cluster.stop(),
+  );
+  return { roles, clients, cluster: async () => (await start()).urls };
+}
+
+/** The roles, their clients and the bus `start` makes, all torn down after the describe. */
+function hallOn<B>(prefix: string, event: string | undefined, start: () => Promise<B>, stop: (bus: B) => Promise<void>) {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const roles = new HallProcesses(dir, event);
   const clients: TestClient[] = [];
-  let server: NatsServer | undefined;
+  let bus: B | undefined;
   afterAll(async () => {
     for (const c of clients) c.ws.close();
     await roles.stop();
-    await server?.close();
+    if (bus !== undefined) await stop(bus);
     rmSync(dir, { recursive: true, force: true });
   });
-  return { roles, clients, nats: async () => (server = await startNats()) };
+  return { roles, clients, start: async () => (bus = await start()) };
 }
