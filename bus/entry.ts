@@ -51,13 +51,8 @@ type ParseRecord<R> = (record: unknown) => { ok: true; record: R } | { ok: false
 
 /** Decodes and checks a message of one entry; `parseRecord` checks the record inside (the journal's schema). */
 export function decodeEntry<R>(data: Uint8Array, parseRecord: ParseRecord<R>): Decoded<R> {
-  let json: unknown;
-  try {
-    json = JSON.parse(decoder.decode(data));
-  } catch {
-    return { ok: false, reason: 'not JSON' };
-  }
-  return checkEntry(json, parseRecord);
+  const json = readJson(data);
+  return json.ok ? checkEntry(json.value, parseRecord) : json;
 }
 
 export type DecodedMessage<R> = { readonly ok: true; readonly entries: readonly BusEntry<R>[] } | { readonly ok: false; readonly reason: string };
@@ -67,12 +62,9 @@ export type DecodedMessage<R> = { readonly ok: true; readonly entries: readonly 
  * one bad entry, or entries not one source's consecutive run, is refused whole).
  */
 export function decodeEntries<R>(data: Uint8Array, parseRecord: ParseRecord<R>): DecodedMessage<R> {
-  let json: unknown;
-  try {
-    json = JSON.parse(decoder.decode(data));
-  } catch {
-    return { ok: false, reason: 'not JSON' };
-  }
+  const read = readJson(data);
+  if (!read.ok) return read;
+  const json = read.value;
   if (!Array.isArray(json)) {
     const one = checkEntry(json, parseRecord);
     return one.ok ? { ok: true, entries: [one.entry] } : one;
@@ -88,6 +80,14 @@ export function decodeEntries<R>(data: Uint8Array, parseRecord: ParseRecord<R>):
     entries.push(one.entry);
   }
   return { ok: true, entries };
+}
+
+function readJson(data: Uint8Array): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string } {
+  try {
+    return { ok: true, value: JSON.parse(decoder.decode(data)) };
+  } catch {
+    return { ok: false, reason: 'not JSON' };
+  }
 }
 
 function checkEntry<R>(json: unknown, parseRecord: ParseRecord<R>): Decoded<R> {
