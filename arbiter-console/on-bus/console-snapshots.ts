@@ -70,8 +70,17 @@ const manifestSchema = z.strictObject({
   toSeq: z.number().int().min(0),
   /** The rows taken as rows: every entry but the archived ones, the blobs following each other by seq. */
   rows: z.array(z.strictObject({ afterSeq: z.number().int().min(0), rows: z.number().int().min(0), blob: blobRef })),
-  /** The archived clock entries (journal-archive.ts), the parts following each other by seq, and their index. */
-  archive: z.array(
+  /** The archived clock entries' list (archiveSchema): a blob, as it grows with the event (a manifest is one message). */
+  archive: blobRef,
+  boards: blobRef,
+  wallMs: z.number(),
+});
+
+type Manifest = z.infer<typeof manifestSchema>;
+
+/** The archived clock entries (journal-archive.ts): the parts, following each other by seq, and their index. */
+const archiveSchema = z.strictObject({
+  parts: z.array(
     z.strictObject({
       afterSeq: z.number().int().min(0),
       lastSeq: z.number().int().min(1),
@@ -80,16 +89,12 @@ const manifestSchema = z.strictObject({
       blob: blobRef,
     }),
   ),
-  archiveIndex: z.strictObject({
+  index: z.strictObject({
     boards: z.record(z.string(), z.number().int().min(1)),
     sources: z.record(z.string(), z.number().int().min(1)),
     maxAt: z.number().int(),
   }),
-  boards: blobRef,
-  wallMs: z.number(),
 });
-
-type Manifest = z.infer<typeof manifestSchema>;
 
 export interface SnapshotWritten {
   readonly resumeAfter: number;
@@ -167,9 +172,19 @@ async function takeSnapshot(store: SnapshotStore, reader: string, found: unknown
   if (m.event !== opening.event.id || m.epochWallMs !== opening.epochWallMs) return 'of another run of the event';
   const at = await streamMark(store.bus, store.subjects, m.resumeAfter);
   if (!at || at.subject !== m.at.subject || at.sha256 !== m.at.sha256) return `the stream has not the message it stands at (${m.resumeAfter})`;
-  const blobs = await eachAtOnce([...m.rows, ...m.archive], BLOBS_IN_FLIGHT, (part) => store.getBlob(reader, part.blob));
+  const archiveBytes = await store.getBlob(reader, m.archive);
+  if (!archiveBytes) return 'its archive blob is missing or not the one written';
+  const list = archiveSchema.safeParse(
+    await gunzipped(archiveBytes).then(
+      (b) => JSON.parse(b.toString()) as unknown,
+      () => undefined,
+    ),
+  );
+  if (!list.success) return `its archive blob does not read: ${list.error.issues[0]!.path.join('.')}`;
+  const named = [...m.rows, ...list.data.parts];
+  const blobs = await eachAtOnce(named, BLOBS_IN_FLIGHT, (part) => store.getBlob(reader, part.blob));
   const missing = blobs.findIndex((b) => b === undefined);
-  if (missing >= 0) return `blob ${[...m.rows, ...m.archive][missing]!.blob.name} is missing or not the one written (rewritten meanwhile?)`;
+  if (missing >= 0) return `blob ${named[missing]!.blob.name} is missing or not the one written (rewritten meanwhile?)`;
   const dumps: RowDump[] = [];
   let afterSeq = 0;
   for (const [i, part] of m.rows.entries()) {
@@ -183,7 +198,7 @@ async function takeSnapshot(store: SnapshotStore, reader: string, found: unknown
   // The archived parts are kept as they are (their digests checked): the journal checks each part's rows whenever it reads them.
   const archived: ArchivedBlob[] = [];
   let archivedTo = 0;
-  for (const [i, part] of m.archive.entries()) {
+  for (const [i, part] of list.data.parts.entries()) {
     if (part.afterSeq !== archivedTo || part.lastSeq <= part.afterSeq) return 'its archived parts do not follow each other';
     const { blob: _, ...filed } = part;
     archived.push({ ...filed, bytes: blobs[m.rows.length + i]! });
@@ -198,7 +213,7 @@ async function takeSnapshot(store: SnapshotStore, reader: string, found: unknown
     dumps,
     boards.map((b) => ({ ...b, body: Buffer.from(b.body) })),
     new Map([['bus.resumeAfter', String(m.resumeAfter)]]),
-    { parts: archived, index: m.archiveIndex },
+    { parts: archived, index: list.data.index },
   );
   // Every entry of this console's own among the rows is in the stream (the snapshot holds nothing else of a source): none to publish again.
   journal.setNote('bus.published', String(journal.lastOwn()));
@@ -299,11 +314,13 @@ export class SnapshotWriter {
     if (!at) return undefined;
     let written = 0;
     if (seed) {
+      const parts: (ArchivePart & { readonly blob: BlobRef })[] = [];
       for (const { bytes, ...part } of seed.parts) {
         if (this.#stopped) return undefined;
-        this.#archive.push({ ...part, blob: await this.#store.putBlob(consoleId, `archive-${part.afterSeq}`, bytes) });
+        parts.push({ ...part, blob: await this.#store.putBlob(consoleId, `archive-${part.afterSeq}`, bytes) });
         written += 1;
       }
+      this.#archive.push(...parts);
       this.#archiveIndex = seed.index;
       this.#archivedTo = Math.max(this.#archivedTo, this.#archive.at(-1)?.lastSeq ?? 0);
       this.#archiveSeeded = true;
@@ -338,6 +355,11 @@ export class SnapshotWriter {
       if (dump.seq.length < ROWS_PER_BLOB) break;
     }
     const boardsBlob: BlobRef = await this.#store.putBlob(consoleId, 'boards', await gzipped(serialize(boards)));
+    const archive: z.infer<typeof archiveSchema> = {
+      parts: this.#archive.map((p) => ({ ...p, places: p.places.map(([section, round]) => [section, round] as [string | null, number | null]) })),
+      index: this.#archiveIndex,
+    };
+    const archiveBlob = await this.#store.putBlob(consoleId, 'archive', await gzipped(JSON.stringify(archive)));
     const manifest: Manifest = {
       version: consoleSnapshotVersion,
       journalId,
@@ -347,8 +369,7 @@ export class SnapshotWriter {
       at,
       toSeq,
       rows,
-      archive: this.#archive.map((p) => ({ ...p, places: p.places.map(([section, round]) => [section, round] as [string | null, number | null]) })),
-      archiveIndex: this.#archiveIndex,
+      archive: archiveBlob,
       boards: boardsBlob,
       wallMs: Date.now(),
     };
