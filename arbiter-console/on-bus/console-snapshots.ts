@@ -299,7 +299,8 @@ export class SnapshotWriter {
     // A restored journal's own archive goes on as this console's (the same blobs, written once).
     const seed = this.#archiveSeeded ? undefined : journal.archived();
     const covered = new Map(boards.filter((b) => b.version === snapshotVersion).map((b) => [b.board, b.seq]));
-    const archivedTo = Math.max(this.#archivedTo, journal.archivableTo(covered, this.#archivedTo, toSeq));
+    // Never below what is archived already (a failed write may have left parts past `#archivedTo`): no entry is both a row and archived.
+    const archivedTo = Math.max(this.#archivedTo, this.#archive.at(-1)?.lastSeq ?? 0, journal.archivableTo(covered, this.#archivedTo, toSeq));
     this.#since = 0;
     let journalId = journal.note('snapshot.journalId');
     if (!journalId) {
