@@ -36,6 +36,11 @@ export interface ArchiveIndex {
 
 export const emptyIndex: ArchiveIndex = { boards: {}, sources: {}, maxAt: 0 };
 
+/** A board's or a source's number in the index (own keys only: a board may be called `constructor`). */
+export function indexed(record: Readonly<Record<string, number>>, key: string): number | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
 /** A part with its blob (as it is stored, and as a snapshot carries it). */
 export interface ArchivedBlob extends ArchivePart {
   readonly bytes: Uint8Array;
@@ -54,16 +59,16 @@ export function partOf(dump: RowDump, afterSeq: number): ArchivePart {
 
 /** `index` with a dump's entries added. */
 export function indexWith(index: ArchiveIndex, dump: RowDump): ArchiveIndex {
-  const boards: Record<string, number> = { ...index.boards };
-  const sources: Record<string, number> = { ...index.sources };
+  const boards = new Map(Object.entries(index.boards));
+  const sources = new Map(Object.entries(index.sources));
   let maxAt = index.maxAt;
   for (let i = 0; i < dump.seq.length; i++) {
-    boards[dump.board[i]!] = Math.max(boards[dump.board[i]!] ?? 0, dump.seq[i]!);
+    boards.set(dump.board[i]!, Math.max(boards.get(dump.board[i]!) ?? 0, dump.seq[i]!));
     const source = dump.source[i] ?? '';
-    sources[source] = Math.max(sources[source] ?? 0, dump.sourceSeq[i] ?? dump.seq[i]!);
+    sources.set(source, Math.max(sources.get(source) ?? 0, dump.sourceSeq[i] ?? dump.seq[i]!));
     maxAt = Math.max(maxAt, dump.at[i]!);
   }
-  return { boards, sources, maxAt };
+  return { boards: Object.fromEntries(boards), sources: Object.fromEntries(sources), maxAt };
 }
 
 /**
@@ -75,9 +80,9 @@ export function isPart(dump: RowDump, part: ArchivePart, index: ArchiveIndex): b
   const places = new Set(part.places.map((p) => JSON.stringify(p)));
   for (let i = 0; i < dump.seq.length; i++) {
     const board = dump.board[i];
-    if (dump.kind[i] !== 'clock' || board === null || !(dump.seq[i]! <= (index.boards[board!] ?? 0))) return false;
+    if (dump.kind[i] !== 'clock' || board === null || !(dump.seq[i]! <= (indexed(index.boards, board!) ?? 0))) return false;
     if (!places.has(JSON.stringify([dump.section[i], dump.round[i]]))) return false;
-    const last = index.sources[dump.source[i] ?? ''];
+    const last = indexed(index.sources, dump.source[i] ?? '');
     if (last === undefined || (dump.sourceSeq[i] ?? dump.seq[i]!) > last || dump.at[i]! > index.maxAt) return false;
   }
   return true;

@@ -7,7 +7,7 @@
 import Database from 'better-sqlite3';
 import type { ZeitnotEvent } from '../../tournament/index.ts';
 import { BoardSnapshotStore, uncoveredRows, type Covered, type StoredSnapshot } from './board-snapshots.ts';
-import { ArchiveStore, archivableTo, isPart, type ArchivedBlob, type ArchiveIndex, type ArchivePart } from './journal-archive.ts';
+import { ArchiveStore, archivableTo, indexed, isPart, type ArchivedBlob, type ArchiveIndex, type ArchivePart } from './journal-archive.ts';
 import { checkpointOffLoop } from './journal-checkpoint.ts';
 import { dumpRows, insertDump, unpackRowsSync, type RowDump } from './journal-dump.ts';
 import { parseJournalRecord, parseMeta, type JournalRecord } from './journal-schema.ts';
@@ -189,7 +189,7 @@ export class Journal {
   /** The last sourceSeq of this journal's own entries in the archive (0: none). */
   #archivedOwn(): number {
     const sources = this.#archive.index().sources;
-    return Math.max(sources[this.source] ?? 0, sources[''] ?? 0);
+    return Math.max(indexed(sources, this.source) ?? 0, indexed(sources, '') ?? 0);
   }
 
   meta(): JournalMeta | undefined {
@@ -408,7 +408,7 @@ export class Journal {
   *entriesOf(board: string, game?: { readonly section?: string; readonly round: number }): Generator<JournalEntry> {
     const ofGame = (section: string | null, round: number | null): boolean =>
       !game || round === null || (round === game.round && (section === null || game.section === undefined || section === game.section));
-    const last = this.#archive.index().boards[board] ?? 0;
+    const last = indexed(this.#archive.index().boards, board) ?? 0;
     const parts = this.#archive.parts().filter((p) => p.afterSeq < last && p.places.some(([s, r]) => ofGame(s, r)));
     const archived = this.#archived(parts, (d, i) => d.board[i] === board && ofGame(d.section[i] ?? null, d.round[i] ?? null));
     const rows = this.#db
