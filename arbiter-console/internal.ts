@@ -29,6 +29,7 @@ export { csvLine, roundFromEvent } from './desk/internal.ts';
 export { withDeviceTimekeepers } from './devices/index.ts';
 export { boardHistory, boardPgn, type ManualSource } from './hall/index.ts';
 export { gameSystemId, roundLogic, type HallOptions, type RoundActorInput } from './hall/internal.ts';
+export { type ArchivedBlob, type ArchiveIndex, emptyIndex, indexWith, packRows, partOf, type RowDump, type StoredSnapshot } from './journal/index.ts';
 export { hostCommands } from './on-bus/internal.ts';
 export { builtPage, startPgnFolder } from './server/index.ts';
 export { ClientSession, inlineBuilder, type Pending, type SessionHost, type SessionLimits } from './server/internal.ts';

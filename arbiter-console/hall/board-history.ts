@@ -78,9 +78,7 @@ function item(seq: number, wallMs: number, record: JournalRecord): HistoryItem |
  */
 export function boardHistory(journal: Journal, board: string, game?: { readonly section?: string; readonly round: number }): HistoryItem[] {
   const out: HistoryItem[] = [];
-  for (const e of journal.entriesOf(board)) {
-    if (game && e.round !== undefined && (e.round !== game.round || (e.section !== undefined && game.section !== undefined && e.section !== game.section)))
-      continue;
+  for (const e of journal.entriesOf(board, game)) {
     const h = item(e.seq, e.wallMs, e.record);
     if (h) out.push(h);
   }

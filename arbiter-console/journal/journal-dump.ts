@@ -3,7 +3,13 @@
 // copying the stream's entries one by one. The rows keep their seq: the board snapshots stored with
 // them name journal seqs, and the hall's restart (hall/board-snapshot.ts) reads them as it reads its own.
 import type Database from 'better-sqlite3';
+import { promisify } from 'node:util';
+import { deserialize, serialize } from 'node:v8';
+import { gunzip, gunzipSync, gzip } from 'node:zlib';
 import type { StoredSnapshot } from './board-snapshots.ts';
+
+const gzipped = promisify(gzip);
+const gunzipped = promisify(gunzip);
 
 /** Rows of `entries` by column, in seq order (nulls where the column is empty). */
 export interface RowDump {
@@ -32,11 +38,17 @@ interface RawRow {
   body: string;
 }
 
-/** The rows with `afterSeq` < seq <= `toSeq`, at most `limit` (the first ones). */
-export function dumpRows(db: Database.Database, afterSeq: number, toSeq: number, limit: number): RowDump {
+/**
+ * The rows with `afterSeq` < seq <= `toSeq`, at most `limit` (the first ones): those to be kept as rows
+ * (`which` 'rows': every row but the clock entries up to `archivedTo`) or to be archived ('archive': those).
+ */
+export function dumpRows(db: Database.Database, afterSeq: number, toSeq: number, limit: number, archivedTo = 0, which: 'rows' | 'archive' = 'rows'): RowDump {
+  const archived = "kind = 'clock' AND seq <= ?";
   const rows = db
-    .prepare('SELECT seq, source, source_seq, wall_ms, section, round, board, kind, at, body FROM entries WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?')
-    .all(afterSeq, toSeq, limit) as RawRow[];
+    .prepare(
+      `SELECT seq, source, source_seq, wall_ms, section, round, board, kind, at, body FROM entries WHERE seq > ? AND seq <= ? AND ${which === 'rows' ? `NOT (${archived})` : archived} ORDER BY seq LIMIT ?`,
+    )
+    .all(afterSeq, toSeq, archivedTo, limit) as RawRow[];
   return {
     seq: rows.map((r) => r.seq),
     source: rows.map((r) => r.source),
@@ -75,6 +87,31 @@ export function isRowDump(dump: unknown, afterSeq: number): dump is RowDump {
     if (typeof c.kind[i] !== 'string' || !Number.isInteger(c.at[i]) || typeof c.body[i] !== 'string') return false;
   }
   return true;
+}
+
+/** A dump as a blob (V8's serialization, gzipped): how a snapshot carries rows and an archive keeps them. */
+export async function packRows(dump: RowDump): Promise<Buffer> {
+  return gzipped(serialize(dump));
+}
+
+/** A blob's rows, checked as isRowDump checks them (undefined: it does not read as rows after `afterSeq`). */
+export async function unpackRows(bytes: Uint8Array, afterSeq: number): Promise<RowDump | undefined> {
+  try {
+    const dump = deserialize(await gunzipped(bytes)) as unknown;
+    return isRowDump(dump, afterSeq) ? dump : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** unpackRows on the calling thread: the journal reads its archive from synchronous generators. */
+export function unpackRowsSync(bytes: Uint8Array, afterSeq: number): RowDump | undefined {
+  try {
+    const dump = deserialize(gunzipSync(bytes)) as unknown;
+    return isRowDump(dump, afterSeq) ? dump : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Inserts the dumps' rows with their seqs, the board snapshots and the notes (within the caller's transaction). */

@@ -7,8 +7,9 @@
 import Database from 'better-sqlite3';
 import type { ZeitnotEvent } from '../../tournament/index.ts';
 import { BoardSnapshotStore, uncoveredRows, type Covered, type StoredSnapshot } from './board-snapshots.ts';
+import { ArchiveStore, archivableTo, indexed, isPart, type ArchivedBlob, type ArchiveIndex, type ArchivePart } from './journal-archive.ts';
 import { checkpointOffLoop } from './journal-checkpoint.ts';
-import { dumpRows, insertDump, type RowDump } from './journal-dump.ts';
+import { dumpRows, insertDump, unpackRowsSync, type RowDump } from './journal-dump.ts';
 import { parseJournalRecord, parseMeta, type JournalRecord } from './journal-schema.ts';
 import type { JournalHealth, Round } from '../contract/index.ts';
 import { checkRound } from '../contract/index.ts';
@@ -111,6 +112,8 @@ export class Journal {
   #probe: ReturnType<typeof setInterval> | undefined;
   /** The boards' snapshots beside the entries (board-snapshots.ts): a cache a restart may use, never a fact. */
   readonly snapshots: BoardSnapshotStore;
+  /** Clock entries kept as blobs (journal-archive.ts): entries of the journal like the rows, read with them. */
+  readonly #archive: ArchiveStore;
 
   constructor(
     readonly file: string,
@@ -173,13 +176,20 @@ export class Journal {
        ) ORDER BY seq LIMIT ?`,
     );
     this.snapshots = new BoardSnapshotStore(this.#db);
+    this.#archive = new ArchiveStore(this.#db);
     this.#noteGet = this.#db.prepare('SELECT value FROM meta WHERE key = ?');
     this.#noteSet = this.#db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
     // Two look-ups on entries_source (own entries carry their source_seq; entries of journals before
     // sources have neither column), not a scan of every entry.
     const own = this.#db.prepare('SELECT MAX(source_seq) AS n FROM entries WHERE source = ?').get(source) as { n: number | null };
     const unnamed = this.#db.prepare('SELECT MAX(seq) AS n FROM entries WHERE source IS NULL').get() as { n: number | null };
-    this.#lastOwn = Math.max(own.n ?? 0, unnamed.n ?? 0);
+    this.#lastOwn = Math.max(own.n ?? 0, unnamed.n ?? 0, this.#archivedOwn());
+  }
+
+  /** The last sourceSeq of this journal's own entries in the archive (0: none). */
+  #archivedOwn(): number {
+    const sources = this.#archive.index().sources;
+    return Math.max(indexed(sources, this.source) ?? 0, indexed(sources, '') ?? 0);
   }
 
   meta(): JournalMeta | undefined {
@@ -320,7 +330,12 @@ export class Journal {
     const rows = this.#db
       .prepare('SELECT COALESCE(source, ?) AS source, MAX(COALESCE(source_seq, seq)) AS n FROM entries GROUP BY COALESCE(source, ?)')
       .all(this.source, this.source) as { source: string; n: number }[];
-    return new Map(rows.map((r) => [r.source, r.n]));
+    const last = new Map(rows.map((r) => [r.source, r.n]));
+    for (const [source, n] of Object.entries(this.#archive.index().sources)) {
+      const name = source === '' ? this.source : source;
+      last.set(name, Math.max(last.get(name) ?? 0, n));
+    }
+    return last;
   }
 
   /** A note kept beside the entries (where publishing to the bus stands, where reading resumes). */
@@ -360,24 +375,86 @@ export class Journal {
     filter('kind', kind);
     filter('section', place.section);
     filter('round', place.round);
+    const inPlace = (section: string | null, round: number | null): boolean =>
+      (place.section === undefined || section === place.section) && (place.round === undefined || round === place.round);
+    const parts =
+      kind === undefined || kind === 'clock' ? this.#archive.parts().filter((p) => p.lastSeq > afterSeq && p.places.some(([s, r]) => inPlace(s, r))) : [];
+    const archived = this.#archived(parts, (d, i) => d.seq[i]! > afterSeq && inPlace(d.section[i] ?? null, d.round[i] ?? null));
     const rows = this.#db
       .prepare(`SELECT seq, source, source_seq, wall_ms, section, round, body FROM entries WHERE ${where.join(' AND ')} ORDER BY seq`)
       .iterate(...args) as IterableIterator<Row>;
-    for (const row of rows) yield this.#entry(row);
+    yield* this.#merged(rows, archived);
   }
 
   /** Entries in order, each checked, but a covered board's up to its snapshot's seq (a restart from snapshots). */
   *entriesAfterSnapshots(covered: Covered): Generator<JournalEntry> {
+    // The archived parts holding an entry of a board after its snapshot (none when every board's snapshot is past its archived entries).
+    const wanted: [number, number][] = [];
+    for (const [board, last] of Object.entries(this.#archive.index().boards)) {
+      const from = covered.get(board) ?? 0;
+      if (last > from) wanted.push([from, last]);
+    }
+    const parts = this.#archive.parts().filter((p) => wanted.some(([from, last]) => p.lastSeq > from && p.afterSeq < last));
+    const archived = this.#archived(parts, (d, i) => d.seq[i]! > (covered.get(d.board[i]!) ?? 0));
     const rows = uncoveredRows(this.#db, covered) as IterableIterator<Row>;
-    for (const row of rows) yield this.#entry(row);
+    yield* this.#merged(rows, archived);
   }
 
-  /** One board's entries, in order (its history), each checked as entries() checks them. */
-  *entriesOf(board: string): Generator<JournalEntry> {
+  /**
+   * One board's entries, in order (its history), each checked as entries() checks them; with `game` (a
+   * section's round) only those of that game and those of no round (in an event journal a hall board
+   * plays one game per round).
+   */
+  *entriesOf(board: string, game?: { readonly section?: string; readonly round: number }): Generator<JournalEntry> {
+    const ofGame = (section: string | null, round: number | null): boolean =>
+      !game || round === null || (round === game.round && (section === null || game.section === undefined || section === game.section));
+    const last = indexed(this.#archive.index().boards, board) ?? 0;
+    const parts = this.#archive.parts().filter((p) => p.afterSeq < last && p.places.some(([s, r]) => ofGame(s, r)));
+    const archived = this.#archived(parts, (d, i) => d.board[i] === board && ofGame(d.section[i] ?? null, d.round[i] ?? null));
     const rows = this.#db
       .prepare('SELECT seq, source, source_seq, wall_ms, section, round, body FROM entries WHERE board = ? ORDER BY seq')
       .iterate(board) as IterableIterator<Row>;
-    for (const row of rows) yield this.#entry(row);
+    for (const entry of this.#merged(rows, archived)) if (ofGame(entry.section ?? null, entry.round ?? null)) yield entry;
+  }
+
+  /**
+   * The archived rows of `parts` that `keep` keeps, in seq order, each part unpacked when it is reached.
+   * The blobs are read here, before the caller iterates its rows (SQLite reads nothing else meanwhile).
+   */
+  #archived(parts: readonly ArchivePart[], keep: (dump: RowDump, i: number) => boolean): Iterator<Row> {
+    const blobs = parts.map((part) => ({ part, bytes: this.#archive.blob(part.lastSeq) }));
+    const index = this.#archive.index();
+    return (function* (): Generator<Row> {
+      for (const { part, bytes } of blobs) {
+        const d = unpackRowsSync(bytes, part.afterSeq);
+        if (!d || !isPart(d, part, index)) throw new JournalError(part.afterSeq + 1, `the archived entries up to ${part.lastSeq} do not read`);
+        for (let i = 0; i < d.seq.length; i++)
+          if (keep(d, i))
+            yield {
+              seq: d.seq[i]!,
+              source: d.source[i] ?? null,
+              source_seq: d.sourceSeq[i] ?? null,
+              wall_ms: d.wallMs[i]!,
+              section: d.section[i] ?? null,
+              round: d.round[i] ?? null,
+              body: d.body[i]!,
+            };
+      }
+    })();
+  }
+
+  /** The rows and the archived rows, merged by seq, each checked; the rows' statement is closed however the caller stops. */
+  *#merged(rows: IterableIterator<Row>, archived: Iterator<Row>): Generator<JournalEntry> {
+    try {
+      let a = archived.next();
+      for (const row of rows) {
+        for (; !a.done && a.value.seq < row.seq; a = archived.next()) yield this.#entry(a.value);
+        yield this.#entry(row);
+      }
+      for (; !a.done; a = archived.next()) yield this.#entry(a.value);
+    } finally {
+      rows.return?.();
+    }
   }
 
   #entry(row: Row): JournalEntry {
@@ -397,12 +474,29 @@ export class Journal {
   /** The seq of the last entry (0: none). */
   lastSeq(): number {
     const row = this.#db.prepare('SELECT MAX(seq) AS seq FROM entries').get() as { seq: number | null };
-    return row.seq ?? 0;
+    return Math.max(row.seq ?? 0, this.#archive.lastSeq());
   }
 
-  /** The stored rows with `afterSeq` < seq <= `toSeq`, at most `limit` (a snapshot on the bus, journal-dump.ts). */
-  dump(afterSeq: number, toSeq: number, limit: number): RowDump {
-    return dumpRows(this.#db, afterSeq, toSeq, limit);
+  /**
+   * The stored rows with `afterSeq` < seq <= `toSeq`, at most `limit` (a snapshot on the bus,
+   * journal-dump.ts): with `archivedTo`, those kept as rows ('rows': all but the clock entries up to it)
+   * or those to archive ('archive': those). The archive's own parts are not among them: archived().
+   */
+  dump(afterSeq: number, toSeq: number, limit: number, archivedTo = 0, which: 'rows' | 'archive' = 'rows'): RowDump {
+    return dumpRows(this.#db, afterSeq, toSeq, limit, archivedTo, which);
+  }
+
+  /** The archive's parts with their blobs, in seq order, and its index (a snapshot carries them as they are). */
+  archived(): { readonly parts: ArchivedBlob[]; readonly index: ArchiveIndex } {
+    return { parts: this.#archive.blobs(), index: this.#archive.index() };
+  }
+
+  /**
+   * The last seq up to which clock entries may be archived, from `from` (what is archived already), the
+   * boards' snapshots `covered` (each board's seq) and `toSeq` (journal-archive.ts's archivableTo).
+   */
+  archivableTo(covered: ReadonlyMap<string, number>, from: number, toSeq: number): number {
+    return archivableTo(this.#db, covered, Math.max(from, this.#archive.lastSeq()), toSeq);
   }
 
   /**
@@ -410,25 +504,33 @@ export class Journal {
    * transaction: a console on an empty journal rebuilt from a snapshot on the bus. Own numbering goes
    * on after this source's entries among them. Refused on a journal that has entries.
    */
-  restore(dumps: readonly RowDump[], snapshots: readonly StoredSnapshot[], notes: ReadonlyMap<string, string>): number {
+  restore(
+    dumps: readonly RowDump[],
+    snapshots: readonly StoredSnapshot[],
+    notes: ReadonlyMap<string, string>,
+    archive?: { readonly parts: readonly ArchivedBlob[]; readonly index: ArchiveIndex },
+  ): number {
     if (this.count() > 0) throw new Error(`journal ${this.file} has entries: a snapshot is taken only by an empty journal`);
     const rows = this.transaction(() => {
+      if (archive) this.#archive.put(archive.parts, archive.index);
       const n = insertDump(this.#db, dumps, snapshots);
       for (const [key, value] of notes) this.#noteSet.run(`note:${key}`, value);
       return n;
     });
     const own = this.#db.prepare('SELECT MAX(source_seq) AS n FROM entries WHERE source = ?').get(this.source) as { n: number | null };
-    this.#lastOwn = own.n ?? 0;
+    this.#lastOwn = Math.max(own.n ?? 0, this.#archivedOwn());
     return rows;
   }
 
   lastAt(): number {
     const row = this.#db.prepare('SELECT MAX(at) AS at FROM entries').get() as { at: number | null };
-    return row.at ?? 0;
+    return Math.max(row.at ?? 0, this.#archive.index().maxAt);
   }
 
+  /** How many entries, the archived ones included. */
   count(): number {
-    return (this.#db.prepare('SELECT COUNT(*) AS n FROM entries').get() as { n: number }).n;
+    const rows = (this.#db.prepare('SELECT COUNT(*) AS n FROM entries').get() as { n: number }).n;
+    return this.#archive.parts().reduce((n, p) => n + p.rows, rows);
   }
 
   close(): void {

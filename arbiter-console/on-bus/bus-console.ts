@@ -141,7 +141,7 @@ export async function joinAsConsole(
         : undefined;
     if (restored)
       warn(
-        `rebuilt from console ${restored.from}'s snapshot (${restored.rows} entries, ${restored.boards} board snapshots): reading the stream after ${restored.resumeAfter}`,
+        `rebuilt from console ${restored.from}'s snapshot (${restored.rows} entries, ${restored.archived} of them kept archived, ${restored.boards} board snapshots): reading the stream after ${restored.resumeAfter}`,
       );
     // Who owns each board, decided at each entry in the stream's order (board-owners.ts).
     const owners = new BoardOwners(journal);

@@ -2,7 +2,9 @@
 // that a console on a new machine takes the latest snapshot and reads only the stream after it, instead
 // of copying the whole event entry by entry. A snapshot is the console's own projection as it stands:
 // its journal's rows (by column, in blobs of ROWS_PER_BLOB rows: the full ones never change and are
-// written once), its boards' snapshots (the hall's fold, hall/board-snapshot.ts: the one owner of the
+// written once), split in two: the clock entries no start folds (finished rounds', and those the boards'
+// snapshots hold: journal-archive.ts), which the restored journal keeps as these blobs (its archive),
+// and the other rows, which it takes as rows; its boards' snapshots (the hall's fold, hall/board-snapshot.ts: the one owner of the
 // fold, read back by the hall's restart as from its own journal) and where reading the stream stood.
 //
 // A cache, never a fact: it is taken only when it matches, else the console reads the whole stream as
@@ -17,14 +19,26 @@ import { gunzip, gzip } from 'node:zlib';
 import { z } from 'zod';
 import { digest, type BlobRef, type BusConnection, type EventSubjects, SnapshotStore } from '../../bus/index.ts';
 import { snapshotVersion } from '../hall/index.ts';
-import { isRowDump, type Journal, type RowDump, type StoredSnapshot } from '../journal/index.ts';
+import {
+  type ArchivedBlob,
+  type ArchiveIndex,
+  type ArchivePart,
+  emptyIndex,
+  indexWith,
+  type Journal,
+  packRows,
+  partOf,
+  type RowDump,
+  type StoredSnapshot,
+  unpackRows,
+} from '../journal/index.ts';
 import type { Opening } from './hall-bus.ts';
 
 const gzipped = promisify(gzip);
 const gunzipped = promisify(gunzip);
 
 /** Bump when what a snapshot holds changes shape or meaning. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** What a snapshot must have been written by: this format and the hall's fold (package and V8 included). */
 export const consoleSnapshotVersion = `${FORMAT}|${snapshotVersion}`;
@@ -54,31 +68,65 @@ const manifestSchema = z.strictObject({
   at: z.strictObject({ subject: z.string(), sha256: z.string() }),
   /** The journal's last seq in the snapshot. */
   toSeq: z.number().int().min(0),
+  /** The rows taken as rows: every entry but the archived ones, the blobs following each other by seq. */
   rows: z.array(z.strictObject({ afterSeq: z.number().int().min(0), rows: z.number().int().min(0), blob: blobRef })),
+  /** The archived clock entries' list (archiveSchema): a blob, as it grows with the event (a manifest is one message). */
+  archive: blobRef,
   boards: blobRef,
   wallMs: z.number(),
 });
 
 type Manifest = z.infer<typeof manifestSchema>;
 
+/** The archived clock entries (journal-archive.ts): the parts, following each other by seq, and their index. */
+const archiveSchema = z.strictObject({
+  parts: z.array(
+    z.strictObject({
+      afterSeq: z.number().int().min(0),
+      lastSeq: z.number().int().min(1),
+      rows: z.number().int().min(1),
+      places: z.array(z.tuple([z.string().nullable(), z.number().int().nullable()])),
+      blob: blobRef,
+    }),
+  ),
+  index: z.strictObject({
+    boards: z.record(z.string(), z.number().int().min(1)),
+    sources: z.record(z.string(), z.number().int().min(1)),
+    maxAt: z.number().int(),
+  }),
+});
+
 export interface SnapshotWritten {
   readonly resumeAfter: number;
   readonly toSeq: number;
+  /** The seq clock entries are archived up to (journal-archive.ts). */
+  readonly archivedTo: number;
   readonly rowBlobsWritten: number;
 }
 
 export interface Restored {
   /** Whose snapshot (a console id). */
   readonly from: string;
+  /** The entries restored, the archived ones included. */
   readonly rows: number;
+  /** Of them, those kept archived (as blobs). */
+  readonly archived: number;
   readonly boards: number;
   readonly resumeAfter: number;
 }
 
-const rowsOf = async (bytes: Uint8Array, afterSeq: number): Promise<RowDump | undefined> => {
-  const dump = deserialize(await gunzipped(bytes)) as unknown;
-  return isRowDump(dump, afterSeq) ? dump : undefined;
-};
+/** Runs `work` on each item, `inFlight` at a time (blobs asked for together: each is a round trip), the results in order. */
+async function eachAtOnce<T, R>(items: readonly T[], inFlight: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let i = next++; i < items.length; i = next++) out[i] = await work(items[i]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(inFlight, items.length) }, worker));
+  return out;
+}
+
+const BLOBS_IN_FLIGHT = 8;
 
 const isStoredSnapshot = (s: unknown): s is StoredSnapshot => {
   if (s === null || typeof s !== 'object') return false;
@@ -124,18 +172,39 @@ async function takeSnapshot(store: SnapshotStore, reader: string, found: unknown
   if (m.event !== opening.event.id || m.epochWallMs !== opening.epochWallMs) return 'of another run of the event';
   const at = await streamMark(store.bus, store.subjects, m.resumeAfter);
   if (!at || at.subject !== m.at.subject || at.sha256 !== m.at.sha256) return `the stream has not the message it stands at (${m.resumeAfter})`;
+  const archiveBytes = await store.getBlob(reader, m.archive);
+  if (!archiveBytes) return 'its archive blob is missing or not the one written';
+  const list = archiveSchema.safeParse(
+    await gunzipped(archiveBytes).then(
+      (b) => JSON.parse(b.toString()) as unknown,
+      () => undefined,
+    ),
+  );
+  if (!list.success) return `its archive blob does not read: ${list.error.issues[0]!.path.join('.')}`;
+  const named = [...m.rows, ...list.data.parts];
+  const blobs = await eachAtOnce(named, BLOBS_IN_FLIGHT, (part) => store.getBlob(reader, part.blob));
+  const missing = blobs.findIndex((b) => b === undefined);
+  if (missing >= 0) return `blob ${named[missing]!.blob.name} is missing or not the one written (rewritten meanwhile?)`;
   const dumps: RowDump[] = [];
   let afterSeq = 0;
-  for (const part of m.rows) {
+  for (const [i, part] of m.rows.entries()) {
     if (part.afterSeq !== afterSeq) return 'its rows do not follow each other';
-    const bytes = await store.getBlob(reader, part.blob);
-    if (!bytes) return `blob ${part.blob.name} is missing or not the one written (rewritten meanwhile?)`;
-    const dump = await rowsOf(bytes, afterSeq).catch(() => undefined);
+    const dump = await unpackRows(blobs[i]!, afterSeq);
     if (!dump || dump.seq.length !== part.rows) return `blob ${part.blob.name} does not read as rows`;
     dumps.push(dump);
     afterSeq = dump.seq.at(-1) ?? afterSeq;
   }
   if (afterSeq > m.toSeq) return 'its rows go past its last seq';
+  // The archived parts are kept as they are (their digests checked): the journal checks each part's rows whenever it reads them.
+  const archived: ArchivedBlob[] = [];
+  let archivedTo = 0;
+  for (const [i, part] of list.data.parts.entries()) {
+    if (part.afterSeq !== archivedTo || part.lastSeq <= part.afterSeq) return 'its archived parts do not follow each other';
+    const { blob: _, ...filed } = part;
+    archived.push({ ...filed, bytes: blobs[m.rows.length + i]! });
+    archivedTo = part.lastSeq;
+  }
+  if (archivedTo > m.toSeq) return 'its archived parts go past its last seq';
   const boardBytes = await store.getBlob(reader, m.boards);
   if (!boardBytes) return 'its boards blob is missing or not the one written';
   const boards = deserialize(await gunzipped(boardBytes)) as unknown;
@@ -144,10 +213,12 @@ async function takeSnapshot(store: SnapshotStore, reader: string, found: unknown
     dumps,
     boards.map((b) => ({ ...b, body: Buffer.from(b.body) })),
     new Map([['bus.resumeAfter', String(m.resumeAfter)]]),
+    { parts: archived, index: list.data.index },
   );
   // Every entry of this console's own among the rows is in the stream (the snapshot holds nothing else of a source): none to publish again.
   journal.setNote('bus.published', String(journal.lastOwn()));
-  return { from: reader, rows, boards: boards.length, resumeAfter: m.resumeAfter };
+  const archivedRows = archived.reduce((n, p) => n + p.rows, 0);
+  return { from: reader, rows: rows + archivedRows, archived: archivedRows, boards: boards.length, resumeAfter: m.resumeAfter };
 }
 
 export interface SnapshotWriterOptions {
@@ -172,8 +243,16 @@ export interface SnapshotWriterOptions {
 export class SnapshotWriter {
   readonly #o: SnapshotWriterOptions;
   readonly #store: SnapshotStore;
-  /** The full row blobs written, which later snapshots name again, each with its last journal seq. */
-  readonly #full: { readonly part: Manifest['rows'][number]; readonly lastSeq: number }[] = [];
+  /**
+   * The full row blobs written, which later snapshots name again, each with its last journal seq and
+   * the seq clock entries were archived up to when it was read (a blob archiving moved past is read again).
+   */
+  readonly #full: { readonly part: Manifest['rows'][number]; readonly lastSeq: number; readonly archivedTo: number }[] = [];
+  /** The archived parts written (never again: each later snapshot names them), up to `#archivedTo`, and their index. */
+  readonly #archive: (ArchivePart & { readonly blob: BlobRef })[] = [];
+  #archivedTo = 0;
+  #archiveIndex: ArchiveIndex = emptyIndex;
+  #archiveSeeded = false;
   #since = 0;
   #writing: Promise<SnapshotWritten | undefined> | undefined;
   #ensured = false;
@@ -217,6 +296,11 @@ export class SnapshotWriter {
     // The moment: nothing awaited before these are read.
     const toSeq = journal.lastSeq();
     const boards = journal.snapshots.all();
+    // A restored journal's own archive goes on as this console's (the same blobs, written once).
+    const seed = this.#archiveSeeded ? undefined : journal.archived();
+    const covered = new Map(boards.filter((b) => b.version === snapshotVersion).map((b) => [b.board, b.seq]));
+    // Never below what is archived already (a failed write may have left parts past `#archivedTo`): no entry is both a row and archived.
+    const archivedTo = Math.max(this.#archivedTo, this.#archive.at(-1)?.lastSeq ?? 0, journal.archivableTo(covered, this.#archivedTo, toSeq));
     this.#since = 0;
     let journalId = journal.note('snapshot.journalId');
     if (!journalId) {
@@ -229,22 +313,54 @@ export class SnapshotWriter {
     }
     const at = await streamMark(this.#o.bus, this.#o.subjects, resumeAfter);
     if (!at) return undefined;
+    let written = 0;
+    if (seed) {
+      const parts: (ArchivePart & { readonly blob: BlobRef })[] = [];
+      for (const { bytes, ...part } of seed.parts) {
+        if (this.#stopped) return undefined;
+        parts.push({ ...part, blob: await this.#store.putBlob(consoleId, `archive-${part.afterSeq}`, bytes) });
+        written += 1;
+      }
+      this.#archive.push(...parts);
+      this.#archiveIndex = seed.index;
+      this.#archivedTo = Math.max(this.#archivedTo, this.#archive.at(-1)?.lastSeq ?? 0);
+      this.#archiveSeeded = true;
+    }
+    // The clock entries up to `archivedTo` not archived yet: parts of their own, each written once.
+    for (let after = this.#archive.at(-1)?.lastSeq ?? 0; after < archivedTo;) {
+      if (this.#stopped) return undefined;
+      const dump = journal.dump(after, archivedTo, ROWS_PER_BLOB, archivedTo, 'archive');
+      if (dump.seq.length === 0) break;
+      const blob = await this.#store.putBlob(consoleId, `archive-${after}`, await packRows(dump));
+      this.#archive.push({ ...partOf(dump, after), blob });
+      this.#archiveIndex = indexWith(this.#archiveIndex, dump);
+      written += 1;
+      after = dump.seq.at(-1)!;
+    }
+    this.#archivedTo = archivedTo;
+    // The full row blobs read before archiving passed their last seq hold entries now archived: read again from the first of them.
+    const stale = this.#full.findIndex((f) => f.lastSeq > f.archivedTo && f.archivedTo !== archivedTo);
+    if (stale >= 0) this.#full.splice(stale);
     const rows = this.#full.map((f) => f.part);
     let afterSeq = this.#full.at(-1)?.lastSeq ?? 0;
-    let written = 0;
     for (;;) {
       if (this.#stopped) return undefined;
-      const dump = journal.dump(afterSeq, toSeq, ROWS_PER_BLOB);
+      const dump = journal.dump(afterSeq, toSeq, ROWS_PER_BLOB, archivedTo);
       if (dump.seq.length === 0) break;
-      const blob = await this.#store.putBlob(consoleId, `rows-${afterSeq}`, await gzipped(serialize(dump)));
+      const blob = await this.#store.putBlob(consoleId, `rows-${afterSeq}`, await packRows(dump));
       const part = { afterSeq, rows: dump.seq.length, blob };
       written += 1;
       rows.push(part);
-      if (dump.seq.length === ROWS_PER_BLOB) this.#full.push({ part, lastSeq: dump.seq.at(-1)! });
+      if (dump.seq.length === ROWS_PER_BLOB) this.#full.push({ part, lastSeq: dump.seq.at(-1)!, archivedTo });
       afterSeq = dump.seq.at(-1)!;
       if (dump.seq.length < ROWS_PER_BLOB) break;
     }
     const boardsBlob: BlobRef = await this.#store.putBlob(consoleId, 'boards', await gzipped(serialize(boards)));
+    const archive: z.infer<typeof archiveSchema> = {
+      parts: this.#archive.map((p) => ({ ...p, places: p.places.map(([section, round]) => [section, round] as [string | null, number | null]) })),
+      index: this.#archiveIndex,
+    };
+    const archiveBlob = await this.#store.putBlob(consoleId, 'archive', await gzipped(JSON.stringify(archive)));
     const manifest: Manifest = {
       version: consoleSnapshotVersion,
       journalId,
@@ -254,10 +370,11 @@ export class SnapshotWriter {
       at,
       toSeq,
       rows,
+      archive: archiveBlob,
       boards: boardsBlob,
       wallMs: Date.now(),
     };
     await this.#store.putManifest(consoleId, manifest);
-    return { resumeAfter, toSeq, rowBlobsWritten: written };
+    return { resumeAfter, toSeq, archivedTo, rowBlobsWritten: written };
   }
 }

@@ -53,9 +53,13 @@ describe('a console rebuilt from a snapshot and the tail', () => {
   });
 
   const event = presetEvent('cairns-cup-2019');
-  const consoleOn = async (id: string, options: { snapshotEveryEntries?: number; rebuildFromSnapshot?: boolean } = {}): Promise<RunningConsole> => {
+  const consoleOn = async (
+    id: string,
+    options: { snapshotEveryEntries?: number; rebuildFromSnapshot?: boolean } = {},
+    dataDir = join(dir, id),
+  ): Promise<RunningConsole> => {
     const run = await startConsole({
-      dataDir: join(dir, id),
+      dataDir,
       port: 0,
       noPage: true,
       event,
@@ -120,6 +124,8 @@ describe('a console rebuilt from a snapshot and the tail', () => {
     expect(c2.onBus!.restored!.boards).toBeGreaterThan(0);
     expect(c2.onBus!.restored!.resumeAfter).toBeLessThan(lastSeq);
     expect(c2.journal.count()).toBeGreaterThan(c2.onBus!.restored!.rows);
+    // The clock entries c1's board snapshots hold came as its archive (journal-archive.ts), not as rows.
+    expect(c2.onBus!.restored!.archived).toBeGreaterThan(0);
     const c3 = await consoleOn('c3', { rebuildFromSnapshot: false });
     expect(c3.onBus?.restored).toBeUndefined();
 
@@ -148,6 +154,16 @@ describe('a console rebuilt from a snapshot and the tail', () => {
     const c6 = await consoleOn('c6');
     expect(c6.onBus?.restored?.from).toBe('c1');
     expect(bySource(c6)).toEqual(full);
+
+    // c2's own snapshot names again the archive it was rebuilt with; c2 on a new machine takes it.
+    expect(await c2.onBus!.writeSnapshot()).toBeDefined();
+    await c2.stop();
+    runs.splice(runs.indexOf(c2), 1);
+    const again = await consoleOn('c2', {}, join(dir, 'c2-again'));
+    expect(again.onBus?.restored?.from).toBe('c2');
+    expect(again.onBus!.restored!.archived).toBeGreaterThanOrEqual(c2.onBus!.restored!.archived);
+    expect(bySource(again)).toEqual(full);
+    expect(projection(again)).toEqual(projection(c3));
   }, 240_000);
 });
 
