@@ -31,6 +31,6 @@ export { boardHistory, boardPgn, type ManualSource } from './hall/index.ts';
 export { gameSystemId, roundLogic, type HallOptions, type RoundActorInput } from './hall/internal.ts';
 export { hostCommands } from './on-bus/internal.ts';
 export { builtPage, startPgnFolder } from './server/index.ts';
-export { ClientSession, inlineBuilder, type Pending, type SessionHost, type SessionLimits } from './server/internal.ts';
+export { ClientSession, inlineBuilder, WritesInTurns, type Pending, type SessionHost, type SessionLimits } from './server/internal.ts';
 export { startAutopilot } from './simulation/index.ts';
 export { openCredentials, type Credentials } from './team/index.ts';
