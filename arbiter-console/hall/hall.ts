@@ -1153,6 +1153,15 @@ export class PlayingHall {
     };
   }
 
+  /**
+   * A board's version (the seq of its last applied entry: its view's `version`), without building its
+   * view: what a board's serialized view is cached by (broadcast.ts; a snapshot of 1,000 boards asked
+   * for each board's whole view only to read this).
+   */
+  versionOf(id: string): number | undefined {
+    return this.boards.has(id) ? (this.#boardVersion.get(id) ?? 0) : undefined;
+  }
+
   views(): BoardView[] {
     return [...this.boards.keys()].map((id) => this.view(id)!);
   }

@@ -15,7 +15,7 @@
 // wait for it.
 import type { ClientSession } from './client-session.ts';
 import { Coalescer, type CoalescerTimers, type Pending } from './coalescer.ts';
-import type { HallChange, PlayingHall } from '../hall/index.ts';
+import type { Board, HallChange, PlayingHall } from '../hall/index.ts';
 import type { ClockReference } from '../contract/index.ts';
 import type { Team } from '../team/index.ts';
 import type { TournamentDesk } from '../desk/index.ts';
@@ -60,7 +60,7 @@ export class Broadcast {
   readonly #desk: TournamentDesk | undefined;
   readonly #desks: ReadonlyMap<string, TournamentDesk> | undefined;
   readonly #team: Team | undefined;
-  readonly #boardText = new Map<string, { version: number; text: string }>();
+  readonly #boardText = new Map<string, { board: Board; version: number; text: string }>();
   /**
    * Lists of boards as the end of a message (`...]}`): a whole snapshot's, a first screen's and the rest
    * after it, each encoded once while none of its boards changes, with the board texts it was made of.
@@ -264,12 +264,14 @@ export class Broadcast {
     return body;
   }
 
+  /** A board's view serialized, once per version of the game on it (a new round's board starts again at version 0: its own entry). */
   #board(id: string): string {
-    const view = this.#hall.view(id)!;
+    const board = this.#hall.boards.get(id)!;
+    const version = this.#hall.versionOf(id)!;
     const cached = this.#boardText.get(id);
-    if (cached && cached.version === view.version) return cached.text;
-    const text = JSON.stringify(view);
-    this.#boardText.set(id, { version: view.version, text });
+    if (cached && cached.board === board && cached.version === version) return cached.text;
+    const text = JSON.stringify(this.#hall.view(id)!);
+    this.#boardText.set(id, { board, version, text });
     return text;
   }
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
-import { oneSectionConsole } from './fixtures.ts';
+import { cairnsRound, oneSectionConsole } from './fixtures.ts';
 import { helloClient, type Message, type TestClient } from '../support/ws-client.ts';
 import { until } from '../support/wait.ts';
 
@@ -147,6 +147,32 @@ describe("the spectators' stream", () => {
     expect(asked).toBe(true);
     expect(many.some((c) => c.messages.filter((m) => m.type === 'snapshot').length === 2)).toBe(true);
     expectInOrder(many);
+  });
+});
+
+describe("a board's view, serialized once per version", () => {
+  it("is made again for a new round's game on the board, though both games are at version 0", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-board-text-'));
+    // Nothing happens on the boards: every game stays at version 0 (no entry of its own).
+    const fresh = await startConsole({ dataDir: dir, port: 0, noPage: true, ...oneSectionConsole({ boards: 3 }) });
+    try {
+      const before = await helloClient(fresh.url, { type: 'hello', role: 'spectator' });
+      clients.push(before);
+      const first = (before.messages.find((m) => m.type === 'snapshot')!.boards as { id: string; white: string; version: number }[])[0]!;
+      expect(first.version).toBe(0);
+      const round = cairnsRound(3);
+      const boards3 = round.boards.map((b) => ({ ...b, white: `Next ${b.white}` }));
+      expect(fresh.hall.seat({ ...round, boards: boards3, section: fresh.hall.round.section })).toMatchObject({ ok: true });
+      expect(fresh.hall.view('1')).toMatchObject({ version: 0, white: 'Next White 1' });
+      const after = await helloClient(fresh.url, { type: 'hello', role: 'spectator' });
+      clients.push(after);
+      const boards = after.messages.find((m) => m.type === 'snapshot')!.boards as { id: string; white: string }[];
+      expect(first.white).not.toBe('Next White 1');
+      expect(boards.find((b) => b.id === '1')!.white).toBe('Next White 1');
+    } finally {
+      await fresh.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
