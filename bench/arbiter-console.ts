@@ -69,6 +69,8 @@ interface Usage {
   readonly pairingCpuPct?: number;
   /** Every other thread: the view worker, GC helpers, libuv's pool. */
   readonly otherCpuPct: number;
+  /** The other threads' CPU ms over the phase, the most first (the view worker and V8's helpers have no names to tell them by). */
+  readonly otherThreadsMs: readonly number[];
   readonly rssStartMb: number;
   readonly rssMaxMb: number;
   readonly rssEndMb: number;
@@ -331,12 +333,20 @@ async function serveHall(): Promise<void> {
         const loopMs = mainThreadCpuMs() - loopCpu;
         const pairingMs = threadsAtPair ? pairingWorkerMs(threadsAtStart, threadsAtPair, threadCpuMs()) : undefined;
         const allMs = (used.user + used.system) / 1000;
+        const threadsAtEnd = threadCpuMs();
+        const pairingTid = threadsAtPair ? pairingWorker(threadsAtPair) : undefined;
+        const otherThreadsMs = [...threadsAtEnd]
+          .filter(([tid]) => tid !== process.pid && tid !== pairingTid)
+          .map(([tid, ms]) => ms - (threadsAtStart.get(tid) ?? 0))
+          .filter((ms) => ms > 0)
+          .sort((a, b) => b - a);
         send({
           type: 'usage',
           cpuPct: (allMs / elapsed) * 100,
           loopCpuPct: (loopMs / elapsed) * 100,
           ...(pairingMs !== undefined ? { pairingCpuPct: (pairingMs / elapsed) * 100 } : {}),
           otherCpuPct: (Math.max(0, allMs - loopMs - (pairingMs ?? 0)) / elapsed) * 100,
+          otherThreadsMs,
           cpuBlocksAfterPair: [...blocksAfterPair].sort((a, b) => b.cpuMs - a.cpuMs).slice(0, 5),
           rssStartMb: rssStart / 2 ** 20,
           rssMaxMb: rssMax / 2 ** 20,
@@ -403,14 +413,20 @@ function pairingWorkerMs(
   pair: { from: Map<number, number>; to: Map<number, number> },
   atEnd: Map<number, number>,
 ): number | undefined {
+  const worker = pairingWorker(pair);
+  if (worker === undefined) return undefined;
+  return (atEnd.get(worker) ?? pair.to.get(worker)!) - (atStart.get(worker) ?? 0);
+}
+
+/** The thread, other than the event loop's, that ran most while the pairing step waited for the worker. */
+function pairingWorker(pair: { from: Map<number, number>; to: Map<number, number> }): number | undefined {
   let worker: number | undefined;
   let most = 0;
   for (const [tid, ms] of pair.to) {
     const during = ms - (pair.from.get(tid) ?? 0);
     if (tid !== process.pid && during > most) [worker, most] = [tid, during];
   }
-  if (worker === undefined) return undefined;
-  return (atEnd.get(worker) ?? pair.to.get(worker)!) - (atStart.get(worker) ?? 0);
+  return worker;
 }
 
 /** Linux's USER_HZ, what /proc counts CPU time in. */
@@ -635,6 +651,11 @@ export async function run(): Promise<BenchRow[]> {
         value: `${u.cpuPct.toFixed(0)} % = ${u.loopCpuPct.toFixed(0)}${u.pairingCpuPct !== undefined ? ` + ${u.pairingCpuPct.toFixed(0)}` : ''} + ${u.otherCpuPct.toFixed(0)} %`,
         target: '<= 25 %',
         ok: u.cpuPct <= 25,
+      },
+      {
+        part,
+        measure: `server CPU, the other threads one by one (ms over the phase: the view worker, V8's GC helpers, libuv), ${label[phase]}`,
+        value: u.otherThreadsMs.length > 0 ? `${u.otherThreadsMs.map((ms) => ms.toFixed(0)).join(' / ')} ms` : '-',
       },
       {
         part,
