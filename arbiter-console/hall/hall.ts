@@ -74,8 +74,9 @@ export interface HallOptions {
   readonly owns?: (board: string) => boolean;
   /**
    * Boards per turn of the event loop when a seated round's game clocks are made and when its clocks
-   * start (default 100): at 1,000 boards either, in one turn, held every press in the hall for
-   * hundreds of ms. A smaller round goes in one turn, as before.
+   * start (default 50): at 1,000 boards either, in one turn, held every press in the hall for
+   * hundreds of ms, and a part of 100 still took 50–110 ms under load with its changes sent to every
+   * page. A smaller round goes in one turn, as before.
    */
   readonly chunk?: number;
   /** Board snapshots (board-snapshot.ts): read at start and written as games go on (default); false: every entry folded. */
@@ -169,7 +170,7 @@ export class PlayingHall {
     options: HallOptions = {},
   ) {
     this.#owns = options.owns ?? (() => true);
-    this.#chunk = options.chunk ?? 100;
+    this.#chunk = options.chunk ?? 50;
     this.#snapshots = options.snapshots ?? true;
     this.#replay();
     // Host-driven clocks: the running clock kept running while the console was down (docs/console.md).
@@ -1150,6 +1151,15 @@ export class PlayingHall {
       ...(host ? { host } : {}),
       version: this.#boardVersion.get(id) ?? 0,
     };
+  }
+
+  /**
+   * A board's version (the seq of its last applied entry: its view's `version`), without building its
+   * view: what a board's serialized view is cached by (broadcast.ts; a snapshot of 1,000 boards asked
+   * for each board's whole view only to read this).
+   */
+  versionOf(id: string): number | undefined {
+    return this.boards.has(id) ? (this.#boardVersion.get(id) ?? 0) : undefined;
   }
 
   views(): BoardView[] {

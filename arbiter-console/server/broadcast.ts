@@ -15,12 +15,21 @@
 // wait for it.
 import type { ClientSession } from './client-session.ts';
 import { Coalescer, type CoalescerTimers, type Pending } from './coalescer.ts';
-import type { HallChange, PlayingHall } from '../hall/index.ts';
+import type { Board, HallChange, PlayingHall } from '../hall/index.ts';
 import type { ClockReference } from '../contract/index.ts';
 import type { Team } from '../team/index.ts';
 import type { TournamentDesk } from '../desk/index.ts';
 import { logLine } from '../start/index.ts';
 import { workerBuilder, type BuilderSetup, type BuiltViews, type TournamentBuilder, type ViewRequest, type ViewRole } from './tournament-builder.ts';
+import { WritesInTurns } from './writes-in-turns.ts';
+
+/**
+ * Sessions a turn of the event loop that a spectators' delta, or a tournament message, is written to
+ * (writes-in-turns.ts): 200 sockets written in one turn at a round's start held the presses for tens of ms.
+ * A tournament message may be a whole view (626 KiB at 1,000 boards): fewer of those a turn.
+ */
+const SPECTATORS_PER_TURN = 50;
+const TOURNAMENT_SESSIONS_PER_TURN = 20;
 
 /** The lists of boards encoded once for every session: a whole snapshot's, a first screen's, the rest after it. */
 type BoardList = 'all' | 'first' | 'rest';
@@ -51,7 +60,7 @@ export class Broadcast {
   readonly #desk: TournamentDesk | undefined;
   readonly #desks: ReadonlyMap<string, TournamentDesk> | undefined;
   readonly #team: Team | undefined;
-  readonly #boardText = new Map<string, { version: number; text: string }>();
+  readonly #boardText = new Map<string, { board: Board; version: number; text: string }>();
   /**
    * Lists of boards as the end of a message (`...]}`): a whole snapshot's, a first screen's and the rest
    * after it, each encoded once while none of its boards changes, with the board texts it was made of.
@@ -59,6 +68,9 @@ export class Broadcast {
   readonly #boardLists = new Map<BoardList, { readonly texts: readonly string[]; readonly encoded: Buffer }>();
   /** The spectators' one stream. */
   readonly #spectators: Coalescer;
+  /** Its deltas' writes, and the tournament messages', a part of the sessions a turn. */
+  readonly #spectatorWrites = new WritesInTurns<ClientSession>(SPECTATORS_PER_TURN);
+  readonly #tournamentWrites = new WritesInTurns<ClientSession>(TOURNAMENT_SESSIONS_PER_TURN);
   /** Delta bodies of this turn of the event loop, by content, encoded (every session flushing now shares them). */
   #deltaBodies = new Map<string, Buffer>();
   #deltaBodiesClear: NodeJS.Immediate | undefined;
@@ -110,6 +122,8 @@ export class Broadcast {
     for (const u of this.#unsubscribe) u();
     clearTimeout(this.#tournamentTimer);
     this.#spectators.stop();
+    this.#spectatorWrites.stop();
+    this.#tournamentWrites.stop();
     if (this.#deltaBodiesClear) clearImmediate(this.#deltaBodiesClear);
     await this.#builder?.stop();
   }
@@ -121,6 +135,7 @@ export class Broadcast {
    * held up by a megabyte it does not show yet.
    */
   snapshot(session: ClientSession, firstBoards?: number): void {
+    this.#writeQueued(session);
     const hall = this.#hall;
     const first = firstBoards !== undefined && hall.boards.size > firstBoards ? this.#firstScreen(session, firstBoards) : undefined;
     const head = JSON.stringify({
@@ -146,6 +161,7 @@ export class Broadcast {
   rest(session: ClientSession): void {
     const owed = session.restOwed;
     if (!owed) return;
+    this.#writeQueued(session);
     session.restOwed = undefined;
     const hall = this.#hall;
     const ids = owed.filter((id) => hall.boards.has(id));
@@ -179,14 +195,32 @@ export class Broadcast {
     if (session.stream({ fragments: [`{"type":"delta","seq":${session.seq + 1},`, this.#deltaBody(pending)] })) session.seq += 1;
   }
 
-  /** One delta body for every spectator, encoded once; one that is behind drops it and gets a snapshot when it catches up. */
+  /** What is still queued for a session (a spectators' delta, a tournament message) goes before anything newer. */
+  #writeQueued(session: ClientSession): void {
+    this.#spectatorWrites.drainFor(session);
+    this.#tournamentWrites.drainFor(session);
+  }
+
+  /**
+   * One delta body for every spectator, encoded once, written to a part of them a turn; one that is
+   * behind drops it and gets a snapshot when it catches up.
+   */
   #flushSpectators(pending: Pending): boolean {
+    // The previous tick's writes first: their seqs come before this one's.
+    this.#spectatorWrites.drain();
     let body: Buffer | undefined;
+    const writes: [ClientSession, () => void][] = [];
     for (const session of this.sessions) {
       if (session.role.kind !== 'spectator') continue;
-      body ??= this.#deltaBody(pending);
-      if (session.stream({ fragments: [`{"type":"delta","seq":${session.seq + 1},`, body] })) session.seq += 1;
+      const shared = (body ??= this.#deltaBody(pending));
+      writes.push([
+        session,
+        () => {
+          if (session.stream({ fragments: [`{"type":"delta","seq":${session.seq + 1},`, shared] })) session.seq += 1;
+        },
+      ]);
     }
+    this.#spectatorWrites.write(writes);
     return body !== undefined;
   }
 
@@ -230,12 +264,14 @@ export class Broadcast {
     return body;
   }
 
+  /** A board's view serialized, once per version of the game on it (a new round's board starts again at version 0: its own entry). */
   #board(id: string): string {
-    const view = this.#hall.view(id)!;
+    const board = this.#hall.boards.get(id)!;
+    const version = this.#hall.versionOf(id)!;
     const cached = this.#boardText.get(id);
-    if (cached && cached.version === view.version) return cached.text;
-    const text = JSON.stringify(view);
-    this.#boardText.set(id, { version: view.version, text });
+    if (cached && cached.board === board && cached.version === version) return cached.text;
+    const text = JSON.stringify(this.#hall.view(id)!);
+    this.#boardText.set(id, { board, version, text });
     return text;
   }
 
@@ -254,12 +290,15 @@ export class Broadcast {
     if (current && session.stream(current.text)) session.tournamentVersion = current.version;
   }
 
-  // A burst of results goes out as one message, at most one every interval, always ending with the latest.
+  /**
+   * A burst of results goes out as one message, at most one every interval, always ending with the
+   * latest. Never built in the turn of the change itself: the desk's parts take tens of ms at 1,000
+   * boards, and the turn that publishes or starts a round has its own work (the build waits a turn).
+   */
   #tournamentChanged(): void {
     if (this.#tournamentTimer) return;
     const wait = this.#tournamentSentAt + this.#intervalMs - performance.now();
-    if (wait <= 0) this.#buildTournament();
-    else this.#tournamentTimer = setTimeout(() => this.#buildTournament(), wait);
+    this.#tournamentTimer = setTimeout(() => this.#buildTournament(), Math.max(0, wait));
   }
 
   /**
@@ -315,17 +354,26 @@ export class Broadcast {
       this.#sent[role] = { version: b.version, text: same ? this.#sent.spectator!.text : Buffer.from(b.text) };
       patches[role] = same ? patches.spectator : b.patch === undefined ? undefined : Buffer.from(b.patch);
     }
+    // The previous view's writes first: a patch applies to the view before it.
+    this.#tournamentWrites.drain();
+    const writes: [ClientSession, () => void][] = [];
     for (const session of this.sessions) {
-      // A page still to ask for the rest of its first snapshot gets the view with it.
-      if (session.role.kind === 'pending' || session.restOwed) continue;
-      const role = Broadcast.roleOf(session);
-      const p = built[role];
-      if (session.tournamentVersion === p.version) continue;
-      if (p.from !== undefined && session.tournamentVersion === p.from) {
-        const patch = patches[role];
-        if (patch === undefined) session.tournamentVersion = p.version;
-        else if (session.stream(patch)) session.tournamentVersion = p.version;
-      } else this.#sendWholeTournament(session);
+      writes.push([
+        session,
+        () => {
+          // A page still to ask for the rest of its first snapshot gets the view with it.
+          if (session.role.kind === 'pending' || session.restOwed) return;
+          const role = Broadcast.roleOf(session);
+          const p = built[role];
+          if (session.tournamentVersion === p.version) return;
+          if (p.from !== undefined && session.tournamentVersion === p.from) {
+            const patch = patches[role];
+            if (patch === undefined) session.tournamentVersion = p.version;
+            else if (session.stream(patch)) session.tournamentVersion = p.version;
+          } else this.#sendWholeTournament(session);
+        },
+      ]);
     }
+    this.#tournamentWrites.write(writes);
   }
 }

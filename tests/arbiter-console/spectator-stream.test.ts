@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { startConsole, type RunningConsole } from '../../arbiter-console/index.ts';
-import { oneSectionConsole } from './fixtures.ts';
+import { cairnsRound, oneSectionConsole } from './fixtures.ts';
 import { helloClient, type Message, type TestClient } from '../support/ws-client.ts';
 import { until } from '../support/wait.ts';
 
@@ -107,4 +107,109 @@ describe("the spectators' stream", () => {
     expect(parts).toHaveLength(3);
     expect(parts[2]!.data).not.toBe(parts[0]!.data);
   });
+
+  it('writes each delta to many spectators a part a turn: every one gets every delta, in order, each board only forward', async () => {
+    const many = await manySpectators();
+    for (let i = 0; i < 9; i++) {
+      press(String((i % 3) + 1));
+      await new Promise((r) => setTimeout(r, 90));
+    }
+    await untilAllHoldTheHall(many);
+    expectInOrder(many);
+  });
+
+  it('a spectator that asks for a snapshot while a delta is still queued for it gets that delta first, never after the snapshot', async () => {
+    const many = await manySpectators();
+    const sends = watchSends();
+    press('1');
+    await untilAllHoldTheHall(many);
+    // The spectators' sockets in the order their writes are made: the last one is in the last part.
+    const bodies = sends.filter((s) => text(s.data).startsWith('"version"')).map((s) => s.socket);
+    const last = bodies.at(-1)!;
+    vi.restoreAllMocks();
+    const send = WebSocket.prototype.send;
+    let asked = false;
+    vi.spyOn(WebSocket.prototype, 'send').mockImplementation(function (this: WebSocket, data: unknown, ...rest: unknown[]) {
+      (send as (...a: unknown[]) => void).call(this, data, ...rest);
+      if (asked || !text(data).startsWith('"version"')) return;
+      // Once the first part of the next delta is out and the rest queued (the turn of the flush is
+      // over, its next part not begun), the hall moves on and the last spectator asks for a fresh
+      // snapshot (its session hears it as it would from its socket).
+      asked = true;
+      queueMicrotask(() => {
+        // The board of the queued delta: its snapshot holds a newer state of it than that delta.
+        press('3');
+        last.emit('message', Buffer.from(JSON.stringify({ type: 'resync' })), false);
+      });
+    });
+    press('3');
+    await untilAllHoldTheHall(many);
+    expect(asked).toBe(true);
+    expect(many.some((c) => c.messages.filter((m) => m.type === 'snapshot').length === 2)).toBe(true);
+    expectInOrder(many);
+  });
 });
+
+describe("a board's view, serialized once per version", () => {
+  it("is made again for a new round's game on the board, though both games are at version 0", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-board-text-'));
+    // Nothing happens on the boards: every game stays at version 0 (no entry of its own).
+    const fresh = await startConsole({ dataDir: dir, port: 0, noPage: true, ...oneSectionConsole({ boards: 3 }) });
+    try {
+      const before = await helloClient(fresh.url, { type: 'hello', role: 'spectator' });
+      clients.push(before);
+      const first = (before.messages.find((m) => m.type === 'snapshot')!.boards as { id: string; white: string; version: number }[])[0]!;
+      expect(first.version).toBe(0);
+      const round = cairnsRound(3);
+      const boards3 = round.boards.map((b) => ({ ...b, white: `Next ${b.white}` }));
+      expect(fresh.hall.seat({ ...round, boards: boards3, section: fresh.hall.round.section })).toMatchObject({ ok: true });
+      expect(fresh.hall.view('1')).toMatchObject({ version: 0, white: 'Next White 1' });
+      const after = await helloClient(fresh.url, { type: 'hello', role: 'spectator' });
+      clients.push(after);
+      const boards = after.messages.find((m) => m.type === 'snapshot')!.boards as { id: string; white: string }[];
+      expect(first.white).not.toBe('Next White 1');
+      expect(boards.find((b) => b.id === '1')!.white).toBe('Next White 1');
+    } finally {
+      await fresh.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** More spectators than one turn's part (broadcast.ts: 50 a turn): a delta's writes span turns. */
+async function manySpectators(): Promise<TestClient[]> {
+  const many: TestClient[] = [];
+  for (let i = 0; i < 120; i += 20) many.push(...(await Promise.all(Array.from({ length: 20 }, () => spectator()))));
+  return many;
+}
+
+const boardVersions = (m: Message) => (m.boards as { id: string; version: number }[] | undefined) ?? [];
+
+async function untilAllHoldTheHall(clients: readonly TestClient[]): Promise<void> {
+  const latest = (c: TestClient, board: string) =>
+    c.messages
+      .flatMap(boardVersions)
+      .filter((b) => b.id === board)
+      .at(-1)?.version;
+  await until(
+    () => clients.every((c) => ['1', '2', '3'].every((b) => latest(c, b) === run.hall.view(b)!.version)),
+    'every spectator to hold every board as the hall has it',
+  );
+}
+
+/** Each client's stream: every seq after the one before it (none lost, none twice), each board's version never going back. */
+function expectInOrder(clients: readonly TestClient[]): void {
+  for (const [i, c] of clients.entries()) {
+    const stream = c.messages.filter((m) => m.type === 'snapshot' || m.type === 'delta');
+    expect(
+      stream.map((m) => m.seq),
+      `spectator ${i}`,
+    ).toEqual(stream.map((_, k) => 1 + k));
+    const seen = new Map<string, number>();
+    for (const m of stream)
+      for (const b of boardVersions(m)) {
+        expect(b.version, `spectator ${i}, board ${b.id}`).toBeGreaterThanOrEqual(seen.get(b.id) ?? 0);
+        seen.set(b.id, b.version);
+      }
+  }
+}
