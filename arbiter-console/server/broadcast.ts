@@ -12,7 +12,10 @@
 // start, 2,000 late players' items sent whole with each part and each first press held the event
 // loop for seconds). The tournament view is built, diffed and serialized once per role in a worker
 // thread (tournament-builder.ts), encoded once per role here and sent as a patch: the clocks never
-// wait for it.
+// wait for it. The snapshot after a hello and the rest a page asks for wait in a queue, written a few
+// milliseconds' worth per turn of the event loop, first snapshots before rests: every hello read in
+// a turn is welcomed before any of them (200 tablets logging in at once each wait for their own
+// welcome, not for the snapshots of all those before them).
 import type { ClientSession } from './client-session.ts';
 import { Coalescer, type CoalescerTimers, type Pending } from './coalescer.ts';
 import type { HallChange, PlayingHall } from '../hall/index.ts';
@@ -24,6 +27,25 @@ import { workerBuilder, type BuilderSetup, type BuiltViews, type TournamentBuild
 
 /** The lists of boards encoded once for every session: a whole snapshot's, a first screen's, the rest after it. */
 type BoardList = 'all' | 'first' | 'rest';
+
+/** Owed snapshots and rests are written until this many ms of a turn went on them, then the next turn goes on. */
+const OWED_MS_PER_TURN = 5;
+
+/**
+ * What the snapshots and rests written in one turn of the event loop share, built for the first of them
+ * (nothing changes the hall within a turn): the hall's state in a snapshot's head (the queue of 1,500
+ * items at 1,000 boards is most of it), the boards in the page's order, the shared board lists. A
+ * snapshot on its own (a resync) makes its own.
+ */
+interface TurnParts {
+  /** round, attention, console and sectors, as JSON members. */
+  state?: string;
+  ordered?: readonly string[];
+  /** Encoded board lists, by their key and ids. */
+  readonly lists: Map<string, Buffer>;
+}
+
+const newTurn = (): TurnParts => ({ lists: new Map() });
 
 interface SentView {
   readonly version: number;
@@ -73,6 +95,11 @@ export class Broadcast {
   #changedWhileBuilding = false;
   #stopped = false;
   readonly #unsubscribe: (() => void)[] = [];
+  /** Sessions welcomed and owed their first snapshot (with the `firstBoards` they asked for), in the order of their hellos. */
+  readonly #firstSnapshots: { readonly session: ClientSession; readonly firstBoards: number | undefined }[] = [];
+  /** Sessions that asked for the rest of their first screen, in the order they asked. */
+  readonly #rests: ClientSession[] = [];
+  #owedTurn: NodeJS.Immediate | undefined;
 
   constructor(options: BroadcastOptions) {
     this.#hall = options.hall;
@@ -111,31 +138,70 @@ export class Broadcast {
     clearTimeout(this.#tournamentTimer);
     this.#spectators.stop();
     if (this.#deltaBodiesClear) clearImmediate(this.#deltaBodiesClear);
+    if (this.#owedTurn) clearImmediate(this.#owedTurn);
     await this.#builder?.stop();
   }
 
   /**
-   * The whole state, then the tournament view: after hello, on resync, after catching up. A hello that
+   * The snapshot a session is owed after its welcome, queued: it goes after every hello read in this
+   * turn is welcomed, and nothing else is streamed to the session before it (ClientSession.stream).
+   */
+  afterWelcome(session: ClientSession, firstBoards?: number): void {
+    session.firstSnapshotOwed = true;
+    this.#firstSnapshots.push({ session, firstBoards });
+    this.#owe();
+  }
+
+  /** The rest of a first screen the client asked for, queued behind the first snapshots still owed. */
+  askRest(session: ClientSession): void {
+    this.#rests.push(session);
+    this.#owe();
+  }
+
+  #owe(): void {
+    this.#owedTurn ??= setImmediate(() => this.#sendOwed());
+  }
+
+  /** Owed first snapshots, then rests, for a few ms of this turn; what is left goes on in the next. */
+  #sendOwed(): void {
+    this.#owedTurn = undefined;
+    const started = performance.now();
+    const turn = newTurn();
+    while (performance.now() - started < OWED_MS_PER_TURN) {
+      const first = this.#firstSnapshots.shift();
+      if (first) {
+        first.session.firstSnapshotOwed = false;
+        if (first.session.open && this.sessions.has(first.session)) this.snapshot(first.session, first.firstBoards, turn);
+        continue;
+      }
+      const rest = this.#rests.shift();
+      if (!rest) return;
+      if (rest.open && this.sessions.has(rest)) this.rest(rest, turn);
+    }
+    if (this.#firstSnapshots.length > 0 || this.#rests.length > 0) this.#owe();
+  }
+
+  /**
+   * The whole state, then the tournament view: after hello (afterWelcome), on resync, after catching up. A hello that
    * asks for `firstBoards` gets the first screen's boards only (what a page at 1,000 boards draws first):
    * the others and the tournament view wait until it asks for them (`rest`), so its first rows are not
    * held up by a megabyte it does not show yet.
    */
-  snapshot(session: ClientSession, firstBoards?: number): void {
+  snapshot(session: ClientSession, firstBoards?: number, turn: TurnParts = newTurn()): void {
     const hall = this.#hall;
-    const first = firstBoards !== undefined && hall.boards.size > firstBoards ? this.#firstScreen(session, firstBoards) : undefined;
-    const head = JSON.stringify({
-      version: hall.version,
-      clock: this.reference(),
+    const first = firstBoards !== undefined && hall.boards.size > firstBoards ? this.#firstScreen(session, firstBoards, turn) : undefined;
+    turn.state ??= JSON.stringify({
       round: hall.roundView(),
       attention: hall.attention(),
       console: hall.consoleStatus(),
       sectors: this.#team?.sectors() ?? [],
-      ...(first ? { toCome: first.rest.length } : {}),
-    });
+    }).slice(1, -1);
+    // The clock's reference is each session's own: it says the console's time as the snapshot is written.
+    const head = `"version":${hall.version},"clock":${JSON.stringify(this.reference())},${turn.state}${first ? `,"toCome":${first.rest.length}` : ''}`;
     // None yet: the first build is under way and goes to every session that has none.
     const tournament = first ? undefined : this.#sent[Broadcast.roleOf(session)];
-    const boards = first ? this.#boardList(first.shared ? 'first' : undefined, first.ids) : this.#boardList('all', [...hall.boards.keys()]);
-    const snapshot = { fragments: [`{"type":"snapshot","seq":${session.seq + 1},${head.slice(1, -1)},"boards":[`, boards] };
+    const boards = first ? this.#boardList(first.shared ? 'first' : undefined, first.ids, turn) : this.#boardList('all', [...hall.boards.keys()], turn);
+    const snapshot = { fragments: [`{"type":"snapshot","seq":${session.seq + 1},${head},"boards":[`, boards] };
     if (!session.streamSnapshot(tournament ? [snapshot, tournament.text] : [snapshot])) return;
     session.seq += 1;
     session.restOwed = first?.rest;
@@ -143,7 +209,7 @@ export class Broadcast {
   }
 
   /** The boards a first-screen snapshot left out, as one delta, then the tournament view (the client asked). */
-  rest(session: ClientSession): void {
+  rest(session: ClientSession, turn: TurnParts = newTurn()): void {
     const owed = session.restOwed;
     if (!owed) return;
     session.restOwed = undefined;
@@ -152,7 +218,7 @@ export class Broadcast {
     const head = JSON.stringify({ version: hall.version, clock: this.reference() });
     const shared = session.arbiter?.sector === undefined;
     const delta = {
-      fragments: [`{"type":"delta","seq":${session.seq + 1},${head.slice(1, -1)},"boards":[`, this.#boardList(shared ? 'rest' : undefined, ids)],
+      fragments: [`{"type":"delta","seq":${session.seq + 1},${head.slice(1, -1)},"boards":[`, this.#boardList(shared ? 'rest' : undefined, ids, turn)],
     };
     const tournament = this.#sent[Broadcast.roleOf(session)];
     // Behind, it gets a whole snapshot when it catches up (the tournament view with it).
@@ -165,11 +231,12 @@ export class Broadcast {
    * The first `n` boards as the page orders them (by hall board number), a sector arbiter's own sector's
    * first, and the others; `shared` when every session that asks gets the same.
    */
-  #firstScreen(session: ClientSession, n: number): { ids: readonly string[]; rest: readonly string[]; shared: boolean } {
+  #firstScreen(session: ClientSession, n: number, turn: TurnParts): { ids: readonly string[]; rest: readonly string[]; shared: boolean } {
     const own = session.arbiter?.sector;
     const members = own === undefined ? undefined : (this.#team?.members(own) ?? new Set<string>());
-    const ordered = [...this.#hall.boards.keys()].sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
-    if (members) ordered.sort((a, b) => Number(!members.has(a)) - Number(!members.has(b)));
+    turn.ordered ??= [...this.#hall.boards.keys()].sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
+    // A stable sort: within his sector and outside it, the boards keep the page's order.
+    const ordered = members ? [...turn.ordered].sort((a, b) => Number(!members.has(a)) - Number(!members.has(b))) : turn.ordered;
     return { ids: ordered.slice(0, n), rest: ordered.slice(n), shared: members === undefined };
   }
 
@@ -190,13 +257,23 @@ export class Broadcast {
     return body !== undefined;
   }
 
-  /** These boards' views as the end of a message; a list kept under `key` is encoded again only when one of its boards changed. */
-  #boardList(key: BoardList | undefined, ids: readonly string[]): Buffer {
+  /**
+   * These boards' views as the end of a message; a list kept under `key` is encoded again only when one
+   * of its boards changed, and looked at once a turn (then taken from `turn`).
+   */
+  #boardList(key: BoardList | undefined, ids: readonly string[], turn: TurnParts): Buffer {
+    const inTurn = key === undefined ? undefined : `${key}|${ids.join(',')}`;
+    const already = inTurn === undefined ? undefined : turn.lists.get(inTurn);
+    if (already) return already;
     const texts = ids.map((id) => this.#board(id));
     const cached = key === undefined ? undefined : this.#boardLists.get(key);
-    if (cached && cached.texts.length === texts.length && cached.texts.every((t, i) => t === texts[i])) return cached.encoded;
-    const encoded = Buffer.from(`${texts.join(',')}]}`);
-    if (key !== undefined) this.#boardLists.set(key, { texts, encoded });
+    let encoded: Buffer;
+    if (cached && cached.texts.length === texts.length && cached.texts.every((t, i) => t === texts[i])) encoded = cached.encoded;
+    else {
+      encoded = Buffer.from(`${texts.join(',')}]}`);
+      if (key !== undefined) this.#boardLists.set(key, { texts, encoded });
+    }
+    if (inTurn !== undefined) turn.lists.set(inTurn, encoded);
     return encoded;
   }
 

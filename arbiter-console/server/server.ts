@@ -288,7 +288,7 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
     const who = acting.arbiter;
     session.welcome({ kind: 'arbiter', arbiter: who });
     session.answer({ type: 'welcome', protocol: PROTOCOL_VERSION, role: 'arbiter', arbiter: who, heartbeatMs: limits.heartbeatMs });
-    broadcast.snapshot(session, hello.firstBoards);
+    broadcast.afterWelcome(session, hello.firstBoards);
   };
 
   const host: SessionHost = {
@@ -300,7 +300,7 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
         }
         session.welcome({ kind: 'spectator' });
         session.answer({ type: 'welcome', protocol: PROTOCOL_VERSION, role: 'spectator', heartbeatMs: limits.heartbeatMs });
-        return broadcast.snapshot(session, message.firstBoards);
+        return broadcast.afterWelcome(session, message.firstBoards);
       }
       const checked = arbiterOfToken(credentials, gate, session.address, message.token ?? '');
       if (!(checked instanceof Promise)) return 'code' in checked ? session.error(checked.code, checked.reason) : admit(session, checked, message);
@@ -392,7 +392,7 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
       else answerRefusal(outcome);
     },
     snapshot: (session) => broadcast.snapshot(session),
-    rest: (session) => broadcast.rest(session),
+    rest: (session) => broadcast.askRest(session),
     delta: (session, pending) => broadcast.delta(session, pending),
     pong: (session, id) => session.answer({ type: 'pong', ...(id !== undefined ? { id } : {}), clock: broadcast.reference() }),
     closed: (session) => sessions.delete(session),
