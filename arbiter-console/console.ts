@@ -61,6 +61,7 @@ export interface ConsoleOptions {
       | 'tls'
       | 'tournamentIntervalMs'
       | 'tournamentBuilder'
+      | 'spectatorHandOutMs'
     >
   >;
   /**

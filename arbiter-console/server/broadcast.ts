@@ -63,8 +63,11 @@ export interface BroadcastOptions {
   readonly tournamentIntervalMs?: number;
   /** Who builds the tournament messages (default a worker thread: tournament-builder.ts). */
   readonly tournamentBuilder?: (setup: BuilderSetup) => TournamentBuilder;
-  /** The spectators' stream: its timers and its tick (at most one delta per `tickMs`, key events included). */
-  readonly spectatorStream: { readonly timers: CoalescerTimers; readonly tickMs: number };
+  /**
+   * The spectators' stream: its timers and its tick (at most one delta per `tickMs`, key events
+   * included); each delta is handed to their sockets `handOutMs` a turn of the event loop (default 5).
+   */
+  readonly spectatorStream: { readonly timers: CoalescerTimers; readonly tickMs: number; readonly handOutMs?: number };
 }
 
 export class Broadcast {
@@ -81,6 +84,10 @@ export class Broadcast {
   readonly #boardLists = new Map<BoardList, { readonly texts: readonly string[]; readonly encoded: Buffer }>();
   /** The spectators' one stream. */
   readonly #spectators: Coalescer;
+  readonly #handOutMs: number;
+  /** The spectators' delta being handed out: the sessions still to get it, each with the seq it had at the tick. */
+  #handing: { readonly body: Buffer; readonly to: readonly { readonly session: ClientSession; readonly seq: number }[]; next: number } | undefined;
+  #handingTurn: NodeJS.Immediate | undefined;
   /** Delta bodies of this turn of the event loop, by content, encoded (every session flushing now shares them). */
   #deltaBodies = new Map<string, Buffer>();
   #deltaBodiesClear: NodeJS.Immediate | undefined;
@@ -113,6 +120,7 @@ export class Broadcast {
     this.#builder = first ? make({ event: first.event, sections: this.#viewDesks.map((d) => d.section.id) }) : undefined;
     const pace = options.spectatorStream;
     this.#spectators = new Coalescer(pace.timers, (pending) => this.#flushSpectators(pending), 1, pace.tickMs);
+    this.#handOutMs = pace.handOutMs ?? 5;
     this.#unsubscribe.push(this.#hall.subscribe((change) => this.#onHall(change)));
     for (const d of this.#viewDesks) this.#unsubscribe.push(d.subscribe(() => this.#tournamentChanged()));
     if (this.#team)
@@ -139,6 +147,7 @@ export class Broadcast {
     this.#spectators.stop();
     if (this.#deltaBodiesClear) clearImmediate(this.#deltaBodiesClear);
     if (this.#owedTurn) clearImmediate(this.#owedTurn);
+    if (this.#handingTurn) clearImmediate(this.#handingTurn);
     await this.#builder?.stop();
   }
 
@@ -246,15 +255,41 @@ export class Broadcast {
     if (session.stream({ fragments: [`{"type":"delta","seq":${session.seq + 1},`, this.#deltaBody(pending)] })) session.seq += 1;
   }
 
-  /** One delta body for every spectator, encoded once; one that is behind drops it and gets a snapshot when it catches up. */
+  /**
+   * One delta body for every spectator, encoded once; one that is behind drops it and gets a snapshot
+   * when it catches up. Handed out a few ms a turn (a write to each of 5,000 sockets held the turn for
+   * ~250 ms, and the team's deltas behind it); the last tick's goes to everyone left before this one.
+   */
   #flushSpectators(pending: Pending): boolean {
+    this.#handOut(Infinity);
     let body: Buffer | undefined;
+    const to: { session: ClientSession; seq: number }[] = [];
     for (const session of this.sessions) {
       if (session.role.kind !== 'spectator') continue;
       body ??= this.#deltaBody(pending);
-      if (session.stream({ fragments: [`{"type":"delta","seq":${session.seq + 1},`, body] })) session.seq += 1;
+      to.push({ session, seq: session.seq });
     }
-    return body !== undefined;
+    if (body === undefined) return false;
+    this.#handing = { body, to, next: 0 };
+    this.#handOut(this.#handOutMs);
+    return true;
+  }
+
+  /** The spectators' delta to the sessions still to get it, for `ms` of this turn (at least one); the others in the next turns. */
+  #handOut(ms: number): void {
+    if (this.#handingTurn) clearImmediate(this.#handingTurn);
+    this.#handingTurn = undefined;
+    const handing = this.#handing;
+    if (!handing) return;
+    const until = performance.now() + ms;
+    do {
+      const { session, seq } = handing.to[handing.next++]!;
+      // Sent a snapshot since the tick (it holds this change), or gone: nothing to send.
+      if (session.seq !== seq || !this.sessions.has(session)) continue;
+      if (session.stream({ fragments: [`{"type":"delta","seq":${session.seq + 1},`, handing.body] })) session.seq += 1;
+    } while (handing.next < handing.to.length && performance.now() < until);
+    if (handing.next < handing.to.length) this.#handingTurn = setImmediate(() => this.#handOut(this.#handOutMs));
+    else this.#handing = undefined;
   }
 
   /**

@@ -77,6 +77,11 @@ export interface ConsoleServerOptions {
    * however busy the hall (an arbiter's session keeps `deltasPerSecond`, key events at once).
    */
   readonly spectatorTickMs?: number;
+  /**
+   * Each of their deltas is handed to the spectators' sockets for this many ms a turn of the event loop
+   * (at least one socket a turn; default 5), so the team's deltas are never behind thousands of writes.
+   */
+  readonly spectatorHandOutMs?: number;
   readonly maxMessageBytes?: number;
   /** Token bucket per connection. */
   readonly rateLimit?: { readonly perSecond: number; readonly burst: number };
@@ -249,7 +254,11 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
     desk,
     desks,
     team,
-    spectatorStream: { timers: realTimers, tickMs: options.spectatorTickMs ?? 250 },
+    spectatorStream: {
+      timers: realTimers,
+      tickMs: options.spectatorTickMs ?? 250,
+      ...(options.spectatorHandOutMs !== undefined ? { handOutMs: options.spectatorHandOutMs } : {}),
+    },
     ...(options.tournamentIntervalMs !== undefined ? { tournamentIntervalMs: options.tournamentIntervalMs } : {}),
     ...(options.tournamentBuilder ? { tournamentBuilder: options.tournamentBuilder } : {}),
   });

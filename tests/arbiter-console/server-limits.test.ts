@@ -4,7 +4,7 @@ import { randomBytes, scryptSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { startConsole, type ConsoleOptions, type RunningConsole } from '../../arbiter-console/internal.ts';
 import { until } from '../support/wait.ts';
@@ -292,17 +292,17 @@ describe('logins at once', () => {
     // What the server hands to its sockets, in order (this process runs the console: its sockets are ws's too).
     const handed: string[] = [];
     const send = WebSocket.prototype.send;
-    WebSocket.prototype.send = function (this: WebSocket, data: unknown, ...rest: unknown[]) {
+    vi.spyOn(WebSocket.prototype, 'send').mockImplementation(function (this: WebSocket, data: unknown, ...rest: unknown[]) {
       const head = Buffer.isBuffer(data) || typeof data === 'string' ? String(data).slice(0, 20) : '';
       for (const type of ['welcome', 'snapshot']) if (head.startsWith(`{"type":"${type}"`)) handed.push(type);
       return (send as (...a: unknown[]) => void).call(this, data, ...rest);
-    } as typeof send;
+    });
     try {
       // Every hello written in one turn: the console reads them all in one turn of its own.
       hellos.forEach((hello, i) => team[i]!.send(hello));
       await Promise.all(team.map((c) => c.next((m) => m.type === 'snapshot', 'the snapshot')));
     } finally {
-      WebSocket.prototype.send = send;
+      vi.restoreAllMocks();
     }
     expect(handed).toEqual([...Array(40).fill('welcome'), ...Array(40).fill('snapshot')]);
     team.forEach((c, i) => {

@@ -108,3 +108,45 @@ describe("the spectators' stream", () => {
     expect(parts[2]!.data).not.toBe(parts[0]!.data);
   });
 });
+
+describe("the spectators' delta, handed out a few ms a turn", () => {
+  it('goes to one socket a turn at 0 ms, the same bytes to each, each in its own seq', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-spectators-'));
+    const slow = await startConsole({ dataDir: dir, port: 0, noPage: true, ...oneSectionConsole({ boards: 3 }), server: { spectatorHandOutMs: 0 } });
+    try {
+      slow.hall.command({ type: 'arriveAll' }, 'chief');
+      slow.hall.command({ type: 'startAll' }, 'chief');
+      const watchers: TestClient[] = [];
+      for (let i = 0; i < 4; i++) watchers.push(await helloClient(slow.url, { type: 'hello', role: 'spectator' }));
+      clients.push(...watchers);
+      const marks = watchers.map((c) => c.messages.length);
+      // The delta bodies handed to sockets, and how many had one when the turn that handed out the first ended.
+      const bodies: unknown[] = [];
+      let atEndOfFirstTurn: number | undefined;
+      const send = WebSocket.prototype.send;
+      vi.spyOn(WebSocket.prototype, 'send').mockImplementation(function (this: WebSocket, data: unknown, ...rest: unknown[]) {
+        if (text(data).startsWith('"version"')) {
+          if (bodies.length === 0) setImmediate(() => (atEndOfFirstTurn = bodies.length));
+          bodies.push(data);
+        }
+        return (send as (...a: unknown[]) => void).call(this, data, ...rest);
+      });
+      slow.hall.record({
+        kind: 'clock',
+        board: '2',
+        event: { type: 'press', side: slow.hall.view('2')!.toMove, at: slow.hall.source.now(), by: { kind: 'device', deviceId: 't' } },
+      });
+      await until(() => watchers.every((c, i) => deltas(c, marks[i]!).length > 0), 'every spectator to get the delta');
+      expect(atEndOfFirstTurn).toBe(1);
+      expect(bodies).toHaveLength(4);
+      expect(new Set(bodies).size).toBe(1);
+      for (const [i, c] of watchers.entries()) {
+        expect(deltas(c, marks[i]!)[0]!.seq).toBe(2);
+        expect(deltas(c, marks[i]!)[0]!.boards).toEqual([expect.objectContaining({ id: '2' })]);
+      }
+    } finally {
+      await slow.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
