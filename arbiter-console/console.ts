@@ -62,6 +62,7 @@ export interface ConsoleOptions {
       | 'tournamentIntervalMs'
       | 'tournamentBuilder'
       | 'spectatorHandOutMs'
+      | 'spectatorTickMs'
     >
   >;
   /**

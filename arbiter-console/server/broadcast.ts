@@ -47,6 +47,14 @@ interface TurnParts {
 
 const newTurn = (): TurnParts => ({ lists: new Map() });
 
+/** Two ticks' changes as one. */
+const gathered = (a: Pending, b: Pending): Pending => ({
+  boards: new Set([...a.boards, ...b.boards]),
+  attention: a.attention || b.attention,
+  attentionBoards: new Set([...a.attentionBoards, ...b.attentionBoards]),
+  round: a.round || b.round,
+});
+
 interface SentView {
   readonly version: number;
   /** The `tournament` message, encoded once for every session. */
@@ -88,6 +96,8 @@ export class Broadcast {
   /** The spectators' delta being handed out: the sessions still to get it, each with the seq it had at the tick. */
   #handing: { readonly body: Buffer; readonly to: readonly { readonly session: ClientSession; readonly seq: number }[]; next: number } | undefined;
   #handingTurn: NodeJS.Immediate | undefined;
+  /** The changes of the ticks that came while a delta was being handed out, gathered. */
+  #waiting: Pending | undefined;
   /** Delta bodies of this turn of the event loop, by content, encoded (every session flushing now shares them). */
   #deltaBodies = new Map<string, Buffer>();
   #deltaBodiesClear: NodeJS.Immediate | undefined;
@@ -258,10 +268,19 @@ export class Broadcast {
   /**
    * One delta body for every spectator, encoded once; one that is behind drops it and gets a snapshot
    * when it catches up. Handed out a few ms a turn (a write to each of 5,000 sockets held the turn for
-   * ~250 ms, and the team's deltas behind it); the last tick's goes to everyone left before this one.
+   * ~250 ms, and the team's deltas behind it). A tick that comes while the last delta is still being
+   * handed out waits for it, its changes gathered: when the sockets take longer than a tick, the
+   * spectators get fewer deltas, each with more boards, and the event loop is never held.
    */
   #flushSpectators(pending: Pending): boolean {
-    this.#handOut(Infinity);
+    if (this.#handing) {
+      this.#waiting = this.#waiting ? gathered(this.#waiting, pending) : pending;
+      return true;
+    }
+    return this.#startHandOut(pending);
+  }
+
+  #startHandOut(pending: Pending): boolean {
     let body: Buffer | undefined;
     const to: { session: ClientSession; seq: number }[] = [];
     for (const session of this.sessions) {
@@ -271,25 +290,31 @@ export class Broadcast {
     }
     if (body === undefined) return false;
     this.#handing = { body, to, next: 0 };
-    this.#handOut(this.#handOutMs);
+    this.#handOut();
     return true;
   }
 
-  /** The spectators' delta to the sessions still to get it, for `ms` of this turn (at least one); the others in the next turns. */
-  #handOut(ms: number): void {
-    if (this.#handingTurn) clearImmediate(this.#handingTurn);
+  /** The spectators' delta to the sessions still to get it, for a few ms of this turn (at least one); the others in the next turns. */
+  #handOut(): void {
     this.#handingTurn = undefined;
     const handing = this.#handing;
     if (!handing) return;
-    const until = performance.now() + ms;
+    const until = performance.now() + this.#handOutMs;
     do {
       const { session, seq } = handing.to[handing.next++]!;
       // Sent a snapshot since the tick (it holds this change), or gone: nothing to send.
       if (session.seq !== seq || !this.sessions.has(session)) continue;
       if (session.stream({ fragments: [`{"type":"delta","seq":${session.seq + 1},`, handing.body] })) session.seq += 1;
     } while (handing.next < handing.to.length && performance.now() < until);
-    if (handing.next < handing.to.length) this.#handingTurn = setImmediate(() => this.#handOut(this.#handOutMs));
-    else this.#handing = undefined;
+    if (handing.next < handing.to.length) {
+      this.#handingTurn = setImmediate(() => this.#handOut());
+      return;
+    }
+    this.#handing = undefined;
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    // At once: a tick in between would go before the changes that waited.
+    if (waiting) this.#startHandOut(waiting);
   }
 
   /**

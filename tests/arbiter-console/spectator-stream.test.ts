@@ -149,4 +149,55 @@ describe("the spectators' delta, handed out a few ms a turn", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('lets the changes of a tick that comes while a delta is still being handed out wait for it: every socket gets them in order', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-spectators-'));
+    // A tick of 0 ms: every change is due at once, so the second press's comes while the first's is handed out.
+    const slow = await startConsole({
+      dataDir: dir,
+      port: 0,
+      noPage: true,
+      ...oneSectionConsole({ boards: 3 }),
+      server: { spectatorHandOutMs: 0, spectatorTickMs: 0 },
+    });
+    try {
+      slow.hall.command({ type: 'arriveAll' }, 'chief');
+      slow.hall.command({ type: 'startAll' }, 'chief');
+      const watchers: TestClient[] = [];
+      for (let i = 0; i < 4; i++) watchers.push(await helloClient(slow.url, { type: 'hello', role: 'spectator' }));
+      clients.push(...watchers);
+      const marks = watchers.map((c) => c.messages.length);
+      const bodies: string[] = [];
+      const send = WebSocket.prototype.send;
+      vi.spyOn(WebSocket.prototype, 'send').mockImplementation(function (this: WebSocket, data: unknown, ...rest: unknown[]) {
+        if (text(data).startsWith('"version"')) bodies.push(text(data));
+        return (send as (...a: unknown[]) => void).call(this, data, ...rest);
+      });
+      const pressOn = (board: string) =>
+        slow.hall.record({
+          kind: 'clock',
+          board,
+          event: { type: 'press', side: slow.hall.view(board)!.toMove, at: slow.hall.source.now(), by: { kind: 'device', deviceId: 't' } },
+        });
+      pressOn('1');
+      pressOn('2');
+      // The first delta went to one socket in this turn; the second press's waits for the others, the loop is not held.
+      const handedAtOnce = bodies.length;
+      await until(() => watchers.every((c, i) => deltas(c, marks[i]!).length >= 2), 'every spectator to get both deltas');
+      expect(handedAtOnce).toBe(1);
+      // The first tick's delta to every socket, then the second's.
+      expect(bodies).toHaveLength(8);
+      expect(new Set(bodies.slice(0, 4)).size).toBe(1);
+      expect(new Set(bodies.slice(4)).size).toBe(1);
+      for (const [i, c] of watchers.entries()) {
+        const [first, second] = deltas(c, marks[i]!);
+        expect([first!.seq, second!.seq]).toEqual([2, 3]);
+        expect((first!.boards as { id: string }[]).map((b) => b.id)).toEqual(['1']);
+        expect((second!.boards as { id: string }[]).map((b) => b.id)).toEqual(['2']);
+      }
+    } finally {
+      await slow.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
