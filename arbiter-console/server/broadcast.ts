@@ -73,7 +73,7 @@ export interface BroadcastOptions {
   readonly tournamentBuilder?: (setup: BuilderSetup) => TournamentBuilder;
   /**
    * The spectators' stream: its timers and its tick (at most one delta per `tickMs`, key events
-   * included); each delta is handed to their sockets `handOutMs` a turn of the event loop (default 5).
+   * included); each delta is handed to their sockets `handOutMs` a turn of the event loop (default 15).
    */
   readonly spectatorStream: { readonly timers: CoalescerTimers; readonly tickMs: number; readonly handOutMs?: number };
 }
@@ -94,7 +94,15 @@ export class Broadcast {
   readonly #spectators: Coalescer;
   readonly #handOutMs: number;
   /** The spectators' delta being handed out: the sessions still to get it, each with the seq it had at the tick. */
-  #handing: { readonly body: Buffer; readonly to: readonly { readonly session: ClientSession; readonly seq: number }[]; next: number } | undefined;
+  #handing:
+    | {
+        readonly body: Buffer;
+        readonly to: readonly { readonly session: ClientSession; readonly seq: number }[];
+        next: number;
+        /** When the last part of the hand-out ended. */
+        partEnded?: number;
+      }
+    | undefined;
   #handingTurn: NodeJS.Immediate | undefined;
   /** The changes of the ticks that came while a delta was being handed out, gathered. */
   #waiting: Pending | undefined;
@@ -130,7 +138,7 @@ export class Broadcast {
     this.#builder = first ? make({ event: first.event, sections: this.#viewDesks.map((d) => d.section.id) }) : undefined;
     const pace = options.spectatorStream;
     this.#spectators = new Coalescer(pace.timers, (pending) => this.#flushSpectators(pending), 1, pace.tickMs);
-    this.#handOutMs = pace.handOutMs ?? 5;
+    this.#handOutMs = pace.handOutMs ?? 15;
     this.#unsubscribe.push(this.#hall.subscribe((change) => this.#onHall(change)));
     for (const d of this.#viewDesks) this.#unsubscribe.push(d.subscribe(() => this.#tournamentChanged()));
     if (this.#team)
@@ -294,12 +302,19 @@ export class Broadcast {
     return true;
   }
 
-  /** The spectators' delta to the sessions still to get it, for a few ms of this turn (at least one); the others in the next turns. */
+  /**
+   * The spectators' delta to the sessions still to get it, for a part of this turn (at least one); the
+   * others in the next turns. The part is `handOutMs`, or as long as everything else took since the
+   * last part, up to four times that: the spectators get half the loop when it is busy, and a team
+   * delta waits for one part at most.
+   */
   #handOut(): void {
     this.#handingTurn = undefined;
     const handing = this.#handing;
     if (!handing) return;
-    const until = performance.now() + this.#handOutMs;
+    const now = performance.now();
+    const others = handing.partEnded === undefined ? 0 : now - handing.partEnded;
+    const until = now + Math.min(4 * this.#handOutMs, Math.max(this.#handOutMs, others));
     do {
       const { session, seq } = handing.to[handing.next++]!;
       // Sent a snapshot since the tick (it holds this change), or gone: nothing to send.
@@ -307,6 +322,7 @@ export class Broadcast {
       if (session.stream({ fragments: [`{"type":"delta","seq":${session.seq + 1},`, handing.body] })) session.seq += 1;
     } while (handing.next < handing.to.length && performance.now() < until);
     if (handing.next < handing.to.length) {
+      handing.partEnded = performance.now();
       this.#handingTurn = setImmediate(() => this.#handOut());
       return;
     }

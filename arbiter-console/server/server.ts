@@ -78,8 +78,9 @@ export interface ConsoleServerOptions {
    */
   readonly spectatorTickMs?: number;
   /**
-   * Each of their deltas is handed to the spectators' sockets for this many ms a turn of the event loop
-   * (at least one socket a turn; default 5), so the team's deltas are never behind thousands of writes.
+   * Each of their deltas is handed to the spectators' sockets in parts, one a turn of the event loop:
+   * this many ms (at least one socket; default 15), or as long as the rest of the loop took since the
+   * last part, up to 4 times this; so the team's deltas are never behind thousands of writes.
    */
   readonly spectatorHandOutMs?: number;
   readonly maxMessageBytes?: number;
