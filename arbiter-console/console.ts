@@ -61,6 +61,8 @@ export interface ConsoleOptions {
       | 'tls'
       | 'tournamentIntervalMs'
       | 'tournamentBuilder'
+      | 'spectatorHandOutMs'
+      | 'spectatorTickMs'
     >
   >;
   /**

@@ -12,7 +12,10 @@
 // start, 2,000 late players' items sent whole with each part and each first press held the event
 // loop for seconds). The tournament view is built, diffed and serialized once per role in a worker
 // thread (tournament-builder.ts), encoded once per role here and sent as a patch: the clocks never
-// wait for it.
+// wait for it. The snapshot after a hello and the rest a page asks for wait in a queue, written a few
+// milliseconds' worth per turn of the event loop, first snapshots before rests: every hello read in
+// a turn is welcomed before any of them (200 tablets logging in at once each wait for their own
+// welcome, not for the snapshots of all those before them).
 import type { ClientSession } from './client-session.ts';
 import { Coalescer, type CoalescerTimers, type Pending } from './coalescer.ts';
 import type { Board, HallChange, PlayingHall } from '../hall/index.ts';
@@ -24,15 +27,42 @@ import { workerBuilder, type BuilderSetup, type BuiltViews, type TournamentBuild
 import { WritesInTurns } from './writes-in-turns.ts';
 
 /**
- * Sessions a turn of the event loop that a spectators' delta, or a tournament message, is written to
- * (writes-in-turns.ts): 200 sockets written in one turn at a round's start held the presses for tens of ms.
- * A tournament message may be a whole view (626 KiB at 1,000 boards): fewer of those a turn.
+ * Sessions a turn of the event loop that a tournament message is written to (writes-in-turns.ts): a
+ * message may be a whole view (626 KiB at 1,000 boards), and 200 sockets written in one turn at a
+ * round's start held the presses for tens of ms. (The spectators' deltas have a hand-out of their own,
+ * timed: #handOut.)
  */
-const SPECTATORS_PER_TURN = 50;
 const TOURNAMENT_SESSIONS_PER_TURN = 20;
 
 /** The lists of boards encoded once for every session: a whole snapshot's, a first screen's, the rest after it. */
 type BoardList = 'all' | 'first' | 'rest';
+
+/** Owed snapshots and rests are written until this many ms of a turn went on them, then the next turn goes on. */
+const OWED_MS_PER_TURN = 5;
+
+/**
+ * What the snapshots and rests written in one turn of the event loop share, built for the first of them
+ * (nothing changes the hall within a turn): the hall's state in a snapshot's head (the queue of 1,500
+ * items at 1,000 boards is most of it), the boards in the page's order, the shared board lists. A
+ * snapshot on its own (a resync) makes its own.
+ */
+interface TurnParts {
+  /** round, attention, console and sectors, as JSON members. */
+  state?: string;
+  ordered?: readonly string[];
+  /** Encoded board lists, by their key and ids. */
+  readonly lists: Map<string, Buffer>;
+}
+
+const newTurn = (): TurnParts => ({ lists: new Map() });
+
+/** Two ticks' changes as one. */
+const gathered = (a: Pending, b: Pending): Pending => ({
+  boards: new Set([...a.boards, ...b.boards]),
+  attention: a.attention || b.attention,
+  attentionBoards: new Set([...a.attentionBoards, ...b.attentionBoards]),
+  round: a.round || b.round,
+});
 
 interface SentView {
   readonly version: number;
@@ -50,8 +80,11 @@ export interface BroadcastOptions {
   readonly tournamentIntervalMs?: number;
   /** Who builds the tournament messages (default a worker thread: tournament-builder.ts). */
   readonly tournamentBuilder?: (setup: BuilderSetup) => TournamentBuilder;
-  /** The spectators' stream: its timers and its tick (at most one delta per `tickMs`, key events included). */
-  readonly spectatorStream: { readonly timers: CoalescerTimers; readonly tickMs: number };
+  /**
+   * The spectators' stream: its timers and its tick (at most one delta per `tickMs`, key events
+   * included); each delta is handed to their sockets `handOutMs` a turn of the event loop (default 15).
+   */
+  readonly spectatorStream: { readonly timers: CoalescerTimers; readonly tickMs: number; readonly handOutMs?: number };
 }
 
 export class Broadcast {
@@ -68,9 +101,22 @@ export class Broadcast {
   readonly #boardLists = new Map<BoardList, { readonly texts: readonly string[]; readonly encoded: Buffer }>();
   /** The spectators' one stream. */
   readonly #spectators: Coalescer;
-  /** Its deltas' writes, and the tournament messages', a part of the sessions a turn. */
-  readonly #spectatorWrites = new WritesInTurns<ClientSession>(SPECTATORS_PER_TURN);
+  /** Tournament messages' writes, a part of the sessions a turn. */
   readonly #tournamentWrites = new WritesInTurns<ClientSession>(TOURNAMENT_SESSIONS_PER_TURN);
+  readonly #handOutMs: number;
+  /** The spectators' delta being handed out: the sessions still to get it, each with the seq it had at the tick. */
+  #handing:
+    | {
+        readonly body: Buffer;
+        readonly to: readonly { readonly session: ClientSession; readonly seq: number }[];
+        next: number;
+        /** When the last part of the hand-out ended. */
+        partEnded?: number;
+      }
+    | undefined;
+  #handingTurn: NodeJS.Immediate | undefined;
+  /** The changes of the ticks that came while a delta was being handed out, gathered. */
+  #waiting: Pending | undefined;
   /** Delta bodies of this turn of the event loop, by content, encoded (every session flushing now shares them). */
   #deltaBodies = new Map<string, Buffer>();
   #deltaBodiesClear: NodeJS.Immediate | undefined;
@@ -85,6 +131,11 @@ export class Broadcast {
   #changedWhileBuilding = false;
   #stopped = false;
   readonly #unsubscribe: (() => void)[] = [];
+  /** Sessions welcomed and owed their first snapshot (with the `firstBoards` they asked for), in the order of their hellos. */
+  readonly #firstSnapshots: { readonly session: ClientSession; readonly firstBoards: number | undefined }[] = [];
+  /** Sessions that asked for the rest of their first screen, in the order they asked. */
+  readonly #rests: ClientSession[] = [];
+  #owedTurn: NodeJS.Immediate | undefined;
 
   constructor(options: BroadcastOptions) {
     this.#hall = options.hall;
@@ -98,6 +149,7 @@ export class Broadcast {
     this.#builder = first ? make({ event: first.event, sections: this.#viewDesks.map((d) => d.section.id) }) : undefined;
     const pace = options.spectatorStream;
     this.#spectators = new Coalescer(pace.timers, (pending) => this.#flushSpectators(pending), 1, pace.tickMs);
+    this.#handOutMs = pace.handOutMs ?? 15;
     this.#unsubscribe.push(this.#hall.subscribe((change) => this.#onHall(change)));
     for (const d of this.#viewDesks) this.#unsubscribe.push(d.subscribe(() => this.#tournamentChanged()));
     if (this.#team)
@@ -122,35 +174,74 @@ export class Broadcast {
     for (const u of this.#unsubscribe) u();
     clearTimeout(this.#tournamentTimer);
     this.#spectators.stop();
-    this.#spectatorWrites.stop();
     this.#tournamentWrites.stop();
     if (this.#deltaBodiesClear) clearImmediate(this.#deltaBodiesClear);
+    if (this.#owedTurn) clearImmediate(this.#owedTurn);
+    if (this.#handingTurn) clearImmediate(this.#handingTurn);
     await this.#builder?.stop();
   }
 
   /**
-   * The whole state, then the tournament view: after hello, on resync, after catching up. A hello that
+   * The snapshot a session is owed after its welcome, queued: it goes after every hello read in this
+   * turn is welcomed, and nothing else is streamed to the session before it (ClientSession.stream).
+   */
+  afterWelcome(session: ClientSession, firstBoards?: number): void {
+    session.firstSnapshotOwed = true;
+    this.#firstSnapshots.push({ session, firstBoards });
+    this.#owe();
+  }
+
+  /** The rest of a first screen the client asked for, queued behind the first snapshots still owed. */
+  askRest(session: ClientSession): void {
+    this.#rests.push(session);
+    this.#owe();
+  }
+
+  #owe(): void {
+    this.#owedTurn ??= setImmediate(() => this.#sendOwed());
+  }
+
+  /** Owed first snapshots, then rests, for a few ms of this turn; what is left goes on in the next. */
+  #sendOwed(): void {
+    this.#owedTurn = undefined;
+    const started = performance.now();
+    const turn = newTurn();
+    while (performance.now() - started < OWED_MS_PER_TURN) {
+      const first = this.#firstSnapshots.shift();
+      if (first) {
+        first.session.firstSnapshotOwed = false;
+        if (first.session.open && this.sessions.has(first.session)) this.snapshot(first.session, first.firstBoards, turn);
+        continue;
+      }
+      const rest = this.#rests.shift();
+      if (!rest) return;
+      if (rest.open && this.sessions.has(rest)) this.rest(rest, turn);
+    }
+    if (this.#firstSnapshots.length > 0 || this.#rests.length > 0) this.#owe();
+  }
+
+  /**
+   * The whole state, then the tournament view: after hello (afterWelcome), on resync, after catching up. A hello that
    * asks for `firstBoards` gets the first screen's boards only (what a page at 1,000 boards draws first):
    * the others and the tournament view wait until it asks for them (`rest`), so its first rows are not
    * held up by a megabyte it does not show yet.
    */
-  snapshot(session: ClientSession, firstBoards?: number): void {
+  snapshot(session: ClientSession, firstBoards?: number, turn: TurnParts = newTurn()): void {
     this.#writeQueued(session);
     const hall = this.#hall;
-    const first = firstBoards !== undefined && hall.boards.size > firstBoards ? this.#firstScreen(session, firstBoards) : undefined;
-    const head = JSON.stringify({
-      version: hall.version,
-      clock: this.reference(),
+    const first = firstBoards !== undefined && hall.boards.size > firstBoards ? this.#firstScreen(session, firstBoards, turn) : undefined;
+    turn.state ??= JSON.stringify({
       round: hall.roundView(),
       attention: hall.attention(),
       console: hall.consoleStatus(),
       sectors: this.#team?.sectors() ?? [],
-      ...(first ? { toCome: first.rest.length } : {}),
-    });
+    }).slice(1, -1);
+    // The clock's reference is each session's own: it says the console's time as the snapshot is written.
+    const head = `"version":${hall.version},"clock":${JSON.stringify(this.reference())},${turn.state}${first ? `,"toCome":${first.rest.length}` : ''}`;
     // None yet: the first build is under way and goes to every session that has none.
     const tournament = first ? undefined : this.#sent[Broadcast.roleOf(session)];
-    const boards = first ? this.#boardList(first.shared ? 'first' : undefined, first.ids) : this.#boardList('all', [...hall.boards.keys()]);
-    const snapshot = { fragments: [`{"type":"snapshot","seq":${session.seq + 1},${head.slice(1, -1)},"boards":[`, boards] };
+    const boards = first ? this.#boardList(first.shared ? 'first' : undefined, first.ids, turn) : this.#boardList('all', [...hall.boards.keys()], turn);
+    const snapshot = { fragments: [`{"type":"snapshot","seq":${session.seq + 1},${head},"boards":[`, boards] };
     if (!session.streamSnapshot(tournament ? [snapshot, tournament.text] : [snapshot])) return;
     session.seq += 1;
     session.restOwed = first?.rest;
@@ -158,7 +249,7 @@ export class Broadcast {
   }
 
   /** The boards a first-screen snapshot left out, as one delta, then the tournament view (the client asked). */
-  rest(session: ClientSession): void {
+  rest(session: ClientSession, turn: TurnParts = newTurn()): void {
     const owed = session.restOwed;
     if (!owed) return;
     this.#writeQueued(session);
@@ -168,7 +259,7 @@ export class Broadcast {
     const head = JSON.stringify({ version: hall.version, clock: this.reference() });
     const shared = session.arbiter?.sector === undefined;
     const delta = {
-      fragments: [`{"type":"delta","seq":${session.seq + 1},${head.slice(1, -1)},"boards":[`, this.#boardList(shared ? 'rest' : undefined, ids)],
+      fragments: [`{"type":"delta","seq":${session.seq + 1},${head.slice(1, -1)},"boards":[`, this.#boardList(shared ? 'rest' : undefined, ids, turn)],
     };
     const tournament = this.#sent[Broadcast.roleOf(session)];
     // Behind, it gets a whole snapshot when it catches up (the tournament view with it).
@@ -181,11 +272,12 @@ export class Broadcast {
    * The first `n` boards as the page orders them (by hall board number), a sector arbiter's own sector's
    * first, and the others; `shared` when every session that asks gets the same.
    */
-  #firstScreen(session: ClientSession, n: number): { ids: readonly string[]; rest: readonly string[]; shared: boolean } {
+  #firstScreen(session: ClientSession, n: number, turn: TurnParts): { ids: readonly string[]; rest: readonly string[]; shared: boolean } {
     const own = session.arbiter?.sector;
     const members = own === undefined ? undefined : (this.#team?.members(own) ?? new Set<string>());
-    const ordered = [...this.#hall.boards.keys()].sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
-    if (members) ordered.sort((a, b) => Number(!members.has(a)) - Number(!members.has(b)));
+    turn.ordered ??= [...this.#hall.boards.keys()].sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
+    // A stable sort: within his sector and outside it, the boards keep the page's order.
+    const ordered = members ? [...turn.ordered].sort((a, b) => Number(!members.has(a)) - Number(!members.has(b))) : turn.ordered;
     return { ids: ordered.slice(0, n), rest: ordered.slice(n), shared: members === undefined };
   }
 
@@ -195,42 +287,88 @@ export class Broadcast {
     if (session.stream({ fragments: [`{"type":"delta","seq":${session.seq + 1},`, this.#deltaBody(pending)] })) session.seq += 1;
   }
 
-  /** What is still queued for a session (a spectators' delta, a tournament message) goes before anything newer. */
+  /** A tournament message still queued for a session goes before anything newer (a patch applies to the view before it). */
   #writeQueued(session: ClientSession): void {
-    this.#spectatorWrites.drainFor(session);
     this.#tournamentWrites.drainFor(session);
   }
 
   /**
-   * One delta body for every spectator, encoded once, written to a part of them a turn; one that is
-   * behind drops it and gets a snapshot when it catches up.
+   * One delta body for every spectator, encoded once; one that is behind drops it and gets a snapshot
+   * when it catches up. Handed out a few ms a turn (a write to each of 5,000 sockets held the turn for
+   * ~250 ms, and the team's deltas behind it). A tick that comes while the last delta is still being
+   * handed out waits for it, its changes gathered: when the sockets take longer than a tick, the
+   * spectators get fewer deltas, each with more boards, and the event loop is never held.
    */
   #flushSpectators(pending: Pending): boolean {
-    // The previous tick's writes first: their seqs come before this one's.
-    this.#spectatorWrites.drain();
-    let body: Buffer | undefined;
-    const writes: [ClientSession, () => void][] = [];
-    for (const session of this.sessions) {
-      if (session.role.kind !== 'spectator') continue;
-      const shared = (body ??= this.#deltaBody(pending));
-      writes.push([
-        session,
-        () => {
-          if (session.stream({ fragments: [`{"type":"delta","seq":${session.seq + 1},`, shared] })) session.seq += 1;
-        },
-      ]);
+    if (this.#handing) {
+      this.#waiting = this.#waiting ? gathered(this.#waiting, pending) : pending;
+      return true;
     }
-    this.#spectatorWrites.write(writes);
-    return body !== undefined;
+    return this.#startHandOut(pending);
   }
 
-  /** These boards' views as the end of a message; a list kept under `key` is encoded again only when one of its boards changed. */
-  #boardList(key: BoardList | undefined, ids: readonly string[]): Buffer {
+  #startHandOut(pending: Pending): boolean {
+    let body: Buffer | undefined;
+    const to: { session: ClientSession; seq: number }[] = [];
+    for (const session of this.sessions) {
+      if (session.role.kind !== 'spectator') continue;
+      body ??= this.#deltaBody(pending);
+      to.push({ session, seq: session.seq });
+    }
+    if (body === undefined) return false;
+    this.#handing = { body, to, next: 0 };
+    this.#handOut();
+    return true;
+  }
+
+  /**
+   * The spectators' delta to the sessions still to get it, for a part of this turn (at least one); the
+   * others in the next turns. The part is `handOutMs`, or as long as everything else took since the
+   * last part, up to four times that: the spectators get half the loop when it is busy, and a team
+   * delta waits for one part at most.
+   */
+  #handOut(): void {
+    this.#handingTurn = undefined;
+    const handing = this.#handing;
+    if (!handing) return;
+    const now = performance.now();
+    const others = handing.partEnded === undefined ? 0 : now - handing.partEnded;
+    const until = now + Math.min(4 * this.#handOutMs, Math.max(this.#handOutMs, others));
+    do {
+      const { session, seq } = handing.to[handing.next++]!;
+      // Sent a snapshot since the tick (it holds this change), or gone: nothing to send.
+      if (session.seq !== seq || !this.sessions.has(session)) continue;
+      if (session.stream({ fragments: [`{"type":"delta","seq":${session.seq + 1},`, handing.body] })) session.seq += 1;
+    } while (handing.next < handing.to.length && performance.now() < until);
+    if (handing.next < handing.to.length) {
+      handing.partEnded = performance.now();
+      this.#handingTurn = setImmediate(() => this.#handOut());
+      return;
+    }
+    this.#handing = undefined;
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    // At once: a tick in between would go before the changes that waited.
+    if (waiting) this.#startHandOut(waiting);
+  }
+
+  /**
+   * These boards' views as the end of a message; a list kept under `key` is encoded again only when one
+   * of its boards changed, and looked at once a turn (then taken from `turn`).
+   */
+  #boardList(key: BoardList | undefined, ids: readonly string[], turn: TurnParts): Buffer {
+    const inTurn = key === undefined ? undefined : `${key}|${ids.join(',')}`;
+    const already = inTurn === undefined ? undefined : turn.lists.get(inTurn);
+    if (already) return already;
     const texts = ids.map((id) => this.#board(id));
     const cached = key === undefined ? undefined : this.#boardLists.get(key);
-    if (cached && cached.texts.length === texts.length && cached.texts.every((t, i) => t === texts[i])) return cached.encoded;
-    const encoded = Buffer.from(`${texts.join(',')}]}`);
-    if (key !== undefined) this.#boardLists.set(key, { texts, encoded });
+    let encoded: Buffer;
+    if (cached && cached.texts.length === texts.length && cached.texts.every((t, i) => t === texts[i])) encoded = cached.encoded;
+    else {
+      encoded = Buffer.from(`${texts.join(',')}]}`);
+      if (key !== undefined) this.#boardLists.set(key, { texts, encoded });
+    }
+    if (inTurn !== undefined) turn.lists.set(inTurn, encoded);
     return encoded;
   }
 

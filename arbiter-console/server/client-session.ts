@@ -80,6 +80,11 @@ export class ClientSession {
    * snapshot; the tournament view waits with them, so nothing large comes before the first rows are drawn.
    */
   restOwed: readonly string[] | undefined;
+  /**
+   * Welcomed, its first snapshot still queued behind other sessions' welcomes (broadcast.ts): nothing is
+   * streamed to it before that snapshot, which holds every change meanwhile.
+   */
+  firstSnapshotOwed = false;
   /** Answered the last heartbeat (or sent anything since). */
   alive = true;
   /** When the client last sent a message (real ms): the page pings every 3 s, a silent spectator is idle. */
@@ -166,10 +171,10 @@ export class ClientSession {
 
   /**
    * A snapshot, delta or tournament message. Dropped while the client is behind (it gets a fresh
-   * snapshot when it catches up); returns whether it went out.
+   * snapshot when it catches up) or still owed its first snapshot; returns whether it went out.
    */
   stream(message: Outgoing): boolean {
-    if (this.#backpressure.state === 'behind') return false;
+    if (this.#backpressure.state === 'behind' || this.firstSnapshotOwed) return false;
     if (!this.#fits(message)) {
       this.#fallBehind();
       return false;

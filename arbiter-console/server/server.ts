@@ -77,6 +77,12 @@ export interface ConsoleServerOptions {
    * however busy the hall (an arbiter's session keeps `deltasPerSecond`, key events at once).
    */
   readonly spectatorTickMs?: number;
+  /**
+   * Each of their deltas is handed to the spectators' sockets in parts, one a turn of the event loop:
+   * this many ms (at least one socket; default 15), or as long as the rest of the loop took since the
+   * last part, up to 4 times this; so the team's deltas are never behind thousands of writes.
+   */
+  readonly spectatorHandOutMs?: number;
   readonly maxMessageBytes?: number;
   /** Token bucket per connection. */
   readonly rateLimit?: { readonly perSecond: number; readonly burst: number };
@@ -249,7 +255,11 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
     desk,
     desks,
     team,
-    spectatorStream: { timers: realTimers, tickMs: options.spectatorTickMs ?? 250 },
+    spectatorStream: {
+      timers: realTimers,
+      tickMs: options.spectatorTickMs ?? 250,
+      ...(options.spectatorHandOutMs !== undefined ? { handOutMs: options.spectatorHandOutMs } : {}),
+    },
     ...(options.tournamentIntervalMs !== undefined ? { tournamentIntervalMs: options.tournamentIntervalMs } : {}),
     ...(options.tournamentBuilder ? { tournamentBuilder: options.tournamentBuilder } : {}),
   });
@@ -288,7 +298,7 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
     const who = acting.arbiter;
     session.welcome({ kind: 'arbiter', arbiter: who });
     session.answer({ type: 'welcome', protocol: PROTOCOL_VERSION, role: 'arbiter', arbiter: who, heartbeatMs: limits.heartbeatMs });
-    broadcast.snapshot(session, hello.firstBoards);
+    broadcast.afterWelcome(session, hello.firstBoards);
   };
 
   const host: SessionHost = {
@@ -300,7 +310,7 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
         }
         session.welcome({ kind: 'spectator' });
         session.answer({ type: 'welcome', protocol: PROTOCOL_VERSION, role: 'spectator', heartbeatMs: limits.heartbeatMs });
-        return broadcast.snapshot(session, message.firstBoards);
+        return broadcast.afterWelcome(session, message.firstBoards);
       }
       const checked = arbiterOfToken(credentials, gate, session.address, message.token ?? '');
       if (!(checked instanceof Promise)) return 'code' in checked ? session.error(checked.code, checked.reason) : admit(session, checked, message);
@@ -392,7 +402,7 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
       else answerRefusal(outcome);
     },
     snapshot: (session) => broadcast.snapshot(session),
-    rest: (session) => broadcast.rest(session),
+    rest: (session) => broadcast.askRest(session),
     delta: (session, pending) => broadcast.delta(session, pending),
     pong: (session, id) => session.answer({ type: 'pong', ...(id !== undefined ? { id } : {}), clock: broadcast.reference() }),
     closed: (session) => sessions.delete(session),

@@ -1,11 +1,11 @@
 // One message's writes to many sessions, a part of them a turn of the event loop: at 1,000 boards a
-// delta of a round's part, or a new tournament view, goes to hundreds of spectators' sockets, and
-// handed to all of them in one turn it held every press in the hall for tens of ms (each socket is a
-// write of its own). The first part goes at once, as before (a small audience gets everything in the
-// turn of the change); the rest follow a part a turn, in order. A session's messages keep their order:
-// the next message to the same audience first writes what is left of the previous one (`write`), and
-// anything else sent to a session (a snapshot, the rest of its first screen) first writes its own
-// queued one (`drainFor`), so an older delta never lands after the newer state.
+// new tournament view goes to hundreds of sockets, and handed to all of them in one turn it held every
+// press in the hall for tens of ms (each socket is a write of its own). The first part goes at once, as
+// before (a small audience gets everything in the turn of the change); the rest follow a part a turn,
+// in order. A session's messages keep their order: the next message to the same audience first writes
+// what is left of the previous one (`write`), and anything else sent to a session (a snapshot, the rest
+// of its first screen) first writes its own queued one (`drainFor`), so an older message never lands
+// after the newer state. (The spectators' deltas are handed out by time instead: broadcast.ts.)
 
 export class WritesInTurns<K> {
   /** The writes still to make, one per session, in order. */

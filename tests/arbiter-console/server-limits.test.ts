@@ -4,7 +4,8 @@ import { randomBytes, scryptSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
 import { startConsole, type ConsoleOptions, type RunningConsole } from '../../arbiter-console/internal.ts';
 import { until } from '../support/wait.ts';
 import { oneSectionConsole } from './fixtures.ts';
@@ -269,6 +270,46 @@ describe('the team always gets in', () => {
     expect(chief.messages[0]).toMatchObject({ type: 'welcome', role: 'arbiter' });
     await until(() => squatter.closed !== undefined, 'the squatter to give way');
     expect(squatter.closed).toBe(1013);
+  });
+});
+
+describe('logins at once', () => {
+  it('welcomes every hello that comes at once before any of their snapshots goes; each gets its welcome, then its snapshot', async () => {
+    const run = await serveRound(200, {});
+    const chief = { id: 'chief', name: 'IA Chief', role: 'chief' } as const;
+    const tokens: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const issued = await run.team.command({ type: 'issueCredential', name: `Deputy ${i + 1}`, role: 'deputy' }, chief);
+      tokens.push(issued.ok ? issued.token! : 'not issued');
+    }
+    // 30 arbiters (every other one asking for its first screen) and 10 spectators, every socket open before any hello.
+    const hellos = [
+      ...tokens.map((token, i) => ({ type: 'hello', role: 'arbiter', token, ...(i % 2 === 0 ? { firstBoards: 10 } : {}) })),
+      ...Array.from({ length: 10 }, (_, i) => ({ type: 'hello', role: 'spectator', ...(i % 2 === 0 ? { firstBoards: 10 } : {}) })),
+    ];
+    const team = await Promise.all(hellos.map((_, i) => openClient(run.url, { localAddress: `127.0.1.${i + 1}` })));
+    clients.push(...team);
+    // What the server hands to its sockets, in order (this process runs the console: its sockets are ws's too).
+    const handed: string[] = [];
+    const send = WebSocket.prototype.send;
+    vi.spyOn(WebSocket.prototype, 'send').mockImplementation(function (this: WebSocket, data: unknown, ...rest: unknown[]) {
+      const head = Buffer.isBuffer(data) || typeof data === 'string' ? String(data).slice(0, 20) : '';
+      for (const type of ['welcome', 'snapshot']) if (head.startsWith(`{"type":"${type}"`)) handed.push(type);
+      return (send as (...a: unknown[]) => void).call(this, data, ...rest);
+    });
+    try {
+      // Every hello written in one turn: the console reads them all in one turn of its own.
+      hellos.forEach((hello, i) => team[i]!.send(hello));
+      await Promise.all(team.map((c) => c.next((m) => m.type === 'snapshot', 'the snapshot')));
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(handed).toEqual([...Array(40).fill('welcome'), ...Array(40).fill('snapshot')]);
+    team.forEach((c, i) => {
+      expect(c.messages[0]).toMatchObject({ type: 'welcome', role: hellos[i]!.role });
+      expect(c.messages[1]).toMatchObject({ type: 'snapshot', seq: 1, ...(i % 2 === 0 ? { toCome: 190 } : {}) });
+      expect((c.messages[1]!.boards as unknown[]).length).toBe(i % 2 === 0 ? 10 : 200);
+    });
   });
 });
 

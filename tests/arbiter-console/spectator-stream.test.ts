@@ -18,7 +18,8 @@ const clients: TestClient[] = [];
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'zeitnot-spectators-'));
-  run = await startConsole({ dataDir, port: 0, noPage: true, ...oneSectionConsole({ boards: 3 }) });
+  // A hand-out of 0 ms a turn: a delta goes to one spectator's socket a turn, so with many spectators its writes span turns.
+  run = await startConsole({ dataDir, port: 0, noPage: true, ...oneSectionConsole({ boards: 3 }), server: { spectatorHandOutMs: 0 } });
   run.hall.command({ type: 'arriveAll' }, 'chief');
   run.hall.command({ type: 'startAll' }, 'chief');
 });
@@ -118,7 +119,7 @@ describe("the spectators' stream", () => {
     expectInOrder(many);
   });
 
-  it('a spectator that asks for a snapshot while a delta is still queued for it gets that delta first, never after the snapshot', async () => {
+  it('a spectator that asks for a snapshot while a delta is still to be handed to it never gets that delta after the snapshot (the snapshot holds it)', async () => {
     const many = await manySpectators();
     const sends = watchSends();
     press('1');
@@ -176,7 +177,100 @@ describe("a board's view, serialized once per version", () => {
   });
 });
 
-/** More spectators than one turn's part (broadcast.ts: 50 a turn): a delta's writes span turns. */
+describe("the spectators' delta, handed out a few ms a turn", () => {
+  it('goes to one socket a turn at 0 ms, the same bytes to each, each in its own seq', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-spectators-'));
+    const slow = await startConsole({ dataDir: dir, port: 0, noPage: true, ...oneSectionConsole({ boards: 3 }), server: { spectatorHandOutMs: 0 } });
+    try {
+      slow.hall.command({ type: 'arriveAll' }, 'chief');
+      slow.hall.command({ type: 'startAll' }, 'chief');
+      const watchers: TestClient[] = [];
+      for (let i = 0; i < 4; i++) watchers.push(await helloClient(slow.url, { type: 'hello', role: 'spectator' }));
+      clients.push(...watchers);
+      const marks = watchers.map((c) => c.messages.length);
+      // The delta bodies handed to sockets, and how many had one when the turn that handed out the first ended.
+      const bodies: unknown[] = [];
+      let atEndOfFirstTurn: number | undefined;
+      const send = WebSocket.prototype.send;
+      vi.spyOn(WebSocket.prototype, 'send').mockImplementation(function (this: WebSocket, data: unknown, ...rest: unknown[]) {
+        if (text(data).startsWith('"version"')) {
+          if (bodies.length === 0) setImmediate(() => (atEndOfFirstTurn = bodies.length));
+          bodies.push(data);
+        }
+        return (send as (...a: unknown[]) => void).call(this, data, ...rest);
+      });
+      slow.hall.record({
+        kind: 'clock',
+        board: '2',
+        event: { type: 'press', side: slow.hall.view('2')!.toMove, at: slow.hall.source.now(), by: { kind: 'device', deviceId: 't' } },
+      });
+      await until(() => watchers.every((c, i) => deltas(c, marks[i]!).length > 0), 'every spectator to get the delta');
+      expect(atEndOfFirstTurn).toBe(1);
+      expect(bodies).toHaveLength(4);
+      expect(new Set(bodies).size).toBe(1);
+      for (const [i, c] of watchers.entries()) {
+        expect(deltas(c, marks[i]!)[0]!.seq).toBe(2);
+        expect(deltas(c, marks[i]!)[0]!.boards).toEqual([expect.objectContaining({ id: '2' })]);
+      }
+    } finally {
+      await slow.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('lets the changes of a tick that comes while a delta is still being handed out wait for it: every socket gets them in order', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-spectators-'));
+    // A tick of 0 ms: every change is due at once, so the second press's comes while the first's is handed out.
+    const slow = await startConsole({
+      dataDir: dir,
+      port: 0,
+      noPage: true,
+      ...oneSectionConsole({ boards: 3 }),
+      server: { spectatorHandOutMs: 0, spectatorTickMs: 0 },
+    });
+    try {
+      slow.hall.command({ type: 'arriveAll' }, 'chief');
+      slow.hall.command({ type: 'startAll' }, 'chief');
+      const watchers: TestClient[] = [];
+      for (let i = 0; i < 4; i++) watchers.push(await helloClient(slow.url, { type: 'hello', role: 'spectator' }));
+      clients.push(...watchers);
+      const marks = watchers.map((c) => c.messages.length);
+      const bodies: string[] = [];
+      const send = WebSocket.prototype.send;
+      vi.spyOn(WebSocket.prototype, 'send').mockImplementation(function (this: WebSocket, data: unknown, ...rest: unknown[]) {
+        if (text(data).startsWith('"version"')) bodies.push(text(data));
+        return (send as (...a: unknown[]) => void).call(this, data, ...rest);
+      });
+      const pressOn = (board: string) =>
+        slow.hall.record({
+          kind: 'clock',
+          board,
+          event: { type: 'press', side: slow.hall.view(board)!.toMove, at: slow.hall.source.now(), by: { kind: 'device', deviceId: 't' } },
+        });
+      pressOn('1');
+      pressOn('2');
+      // The first delta went to one socket in this turn; the second press's waits for the others, the loop is not held.
+      const handedAtOnce = bodies.length;
+      await until(() => watchers.every((c, i) => deltas(c, marks[i]!).length >= 2), 'every spectator to get both deltas');
+      expect(handedAtOnce).toBe(1);
+      // The first tick's delta to every socket, then the second's.
+      expect(bodies).toHaveLength(8);
+      expect(new Set(bodies.slice(0, 4)).size).toBe(1);
+      expect(new Set(bodies.slice(4)).size).toBe(1);
+      for (const [i, c] of watchers.entries()) {
+        const [first, second] = deltas(c, marks[i]!);
+        expect([first!.seq, second!.seq]).toEqual([2, 3]);
+        expect((first!.boards as { id: string }[]).map((b) => b.id)).toEqual(['1']);
+        expect((second!.boards as { id: string }[]).map((b) => b.id)).toEqual(['2']);
+      }
+    } finally {
+      await slow.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** Many spectators: at this file's hand-out of 0 ms a turn, a delta's writes span 120 turns. */
 async function manySpectators(): Promise<TestClient[]> {
   const many: TestClient[] = [];
   for (let i = 0; i < 120; i += 20) many.push(...(await Promise.all(Array.from({ length: 20 }, () => spectator()))));
