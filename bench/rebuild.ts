@@ -11,8 +11,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Journal, startConsole, type JournalRecord } from '../arbiter-console/index.ts';
+import { Journal, startConsole } from '../arbiter-console/index.ts';
 import { startNats, type NatsServer } from '../tests/support/nats.ts';
+import { shifted } from '../tests/support/shifted-record.ts';
 import { eventJournal } from './restart.ts';
 import type { BenchRow } from './table.ts';
 
@@ -64,22 +65,6 @@ async function measureOn(server: NatsServer, dataDir: string): Promise<Measured>
     return { entries, writeMs, rebuildMs, restoredRows: restored.rows, archived: restored.archived };
   } finally {
     rmSync(empty, { recursive: true, force: true });
-  }
-}
-
-/** Each instant a record holds, `shift` later; `round` for the round it names (a draft, a publish, a seat). */
-function shifted(record: JournalRecord, shift: number, round: number): JournalRecord {
-  switch (record.kind) {
-    case 'clock':
-      return { ...record, event: { ...record.event, at: record.event.at + shift } };
-    case 'scheduleStart':
-      return { ...record, startAt: record.startAt + shift, at: record.at + shift };
-    case 'seat':
-      return { ...record, at: record.at + shift, round: { ...record.round, round } };
-    case 'tournament':
-      return { ...record, at: record.at + shift, action: { ...record.action, round } as typeof record.action };
-    default:
-      return record;
   }
 }
 

@@ -12,22 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { boardHistory, Journal, type JournalRecord, startConsole, type RunningConsole } from '../../arbiter-console/internal.ts';
 import { presetEvent } from '../../tournament/index.ts';
 import { startNats, type NatsServer } from '../support/nats.ts';
-
-/** Each instant of a record `shift` later, and the round it names `round` (a draft, a publish, a seat). */
-function shifted(record: JournalRecord, shift: number, round: number): JournalRecord {
-  switch (record.kind) {
-    case 'clock':
-      return { ...record, event: { ...record.event, at: record.event.at + shift } };
-    case 'scheduleStart':
-      return { ...record, startAt: record.startAt + shift, at: record.at + shift };
-    case 'seat':
-      return { ...record, at: record.at + shift, round: { ...record.round, round } };
-    case 'tournament':
-      return { ...record, at: record.at + shift, action: { ...record.action, round } as typeof record.action };
-    default:
-      return record;
-  }
-}
+import { shifted } from '../support/shifted-record.ts';
 
 const press = (board: string, side: 'white' | 'black', at: number): JournalRecord => ({
   kind: 'clock',
