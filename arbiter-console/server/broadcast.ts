@@ -24,15 +24,6 @@ import type { Team } from '../team/index.ts';
 import type { TournamentDesk } from '../desk/index.ts';
 import { logLine } from '../start/index.ts';
 import { workerBuilder, type BuilderSetup, type BuiltViews, type TournamentBuilder, type ViewRequest, type ViewRole } from './tournament-builder.ts';
-import { WritesInTurns } from './writes-in-turns.ts';
-
-/**
- * Sessions a turn of the event loop that a tournament message is written to (writes-in-turns.ts): a
- * message may be a whole view (626 KiB at 1,000 boards), and 200 sockets written in one turn at a
- * round's start held the presses for tens of ms. (The spectators' deltas have a hand-out of their own,
- * timed: #handOut.)
- */
-const TOURNAMENT_SESSIONS_PER_TURN = 20;
 
 /** The lists of boards encoded once for every session: a whole snapshot's, a first screen's, the rest after it. */
 type BoardList = 'all' | 'first' | 'rest';
@@ -101,8 +92,6 @@ export class Broadcast {
   readonly #boardLists = new Map<BoardList, { readonly texts: readonly string[]; readonly encoded: Buffer }>();
   /** The spectators' one stream. */
   readonly #spectators: Coalescer;
-  /** Tournament messages' writes, a part of the sessions a turn. */
-  readonly #tournamentWrites = new WritesInTurns<ClientSession>(TOURNAMENT_SESSIONS_PER_TURN);
   readonly #handOutMs: number;
   /** The spectators' delta being handed out: the sessions still to get it, each with the seq it had at the tick. */
   #handing:
@@ -174,7 +163,6 @@ export class Broadcast {
     for (const u of this.#unsubscribe) u();
     clearTimeout(this.#tournamentTimer);
     this.#spectators.stop();
-    this.#tournamentWrites.stop();
     if (this.#deltaBodiesClear) clearImmediate(this.#deltaBodiesClear);
     if (this.#owedTurn) clearImmediate(this.#owedTurn);
     if (this.#handingTurn) clearImmediate(this.#handingTurn);
@@ -227,7 +215,6 @@ export class Broadcast {
    * held up by a megabyte it does not show yet.
    */
   snapshot(session: ClientSession, firstBoards?: number, turn: TurnParts = newTurn()): void {
-    this.#writeQueued(session);
     const hall = this.#hall;
     const first = firstBoards !== undefined && hall.boards.size > firstBoards ? this.#firstScreen(session, firstBoards, turn) : undefined;
     turn.state ??= JSON.stringify({
@@ -252,7 +239,6 @@ export class Broadcast {
   rest(session: ClientSession, turn: TurnParts = newTurn()): void {
     const owed = session.restOwed;
     if (!owed) return;
-    this.#writeQueued(session);
     session.restOwed = undefined;
     const hall = this.#hall;
     const ids = owed.filter((id) => hall.boards.has(id));
@@ -285,11 +271,6 @@ export class Broadcast {
   delta(session: ClientSession, pending: Pending): void {
     // A dropped delta is no gap: a session that is behind gets a snapshot when it catches up.
     if (session.stream({ fragments: [`{"type":"delta","seq":${session.seq + 1},`, this.#deltaBody(pending)] })) session.seq += 1;
-  }
-
-  /** A tournament message still queued for a session goes before anything newer (a patch applies to the view before it). */
-  #writeQueued(session: ClientSession): void {
-    this.#tournamentWrites.drainFor(session);
   }
 
   /**
@@ -492,26 +473,17 @@ export class Broadcast {
       this.#sent[role] = { version: b.version, text: same ? this.#sent.spectator!.text : Buffer.from(b.text) };
       patches[role] = same ? patches.spectator : b.patch === undefined ? undefined : Buffer.from(b.patch);
     }
-    // The previous view's writes first: a patch applies to the view before it.
-    this.#tournamentWrites.drain();
-    const writes: [ClientSession, () => void][] = [];
     for (const session of this.sessions) {
-      writes.push([
-        session,
-        () => {
-          // A page still to ask for the rest of its first snapshot gets the view with it.
-          if (session.role.kind === 'pending' || session.restOwed) return;
-          const role = Broadcast.roleOf(session);
-          const p = built[role];
-          if (session.tournamentVersion === p.version) return;
-          if (p.from !== undefined && session.tournamentVersion === p.from) {
-            const patch = patches[role];
-            if (patch === undefined) session.tournamentVersion = p.version;
-            else if (session.stream(patch)) session.tournamentVersion = p.version;
-          } else this.#sendWholeTournament(session);
-        },
-      ]);
+      // A page still to ask for the rest of its first snapshot gets the view with it.
+      if (session.role.kind === 'pending' || session.restOwed) continue;
+      const role = Broadcast.roleOf(session);
+      const p = built[role];
+      if (session.tournamentVersion === p.version) continue;
+      if (p.from !== undefined && session.tournamentVersion === p.from) {
+        const patch = patches[role];
+        if (patch === undefined) session.tournamentVersion = p.version;
+        else if (session.stream(patch)) session.tournamentVersion = p.version;
+      } else this.#sendWholeTournament(session);
     }
-    this.#tournamentWrites.write(writes);
   }
 }

@@ -1,5 +1,4 @@
 // What tests reach beyond index.ts.
 export { ClientSession, type SessionHost, type SessionLimits } from './client-session.ts';
 export type { Pending } from './coalescer.ts';
-export { WritesInTurns } from './writes-in-turns.ts';
 export { inlineBuilder } from './tournament-builder.ts';
