@@ -179,15 +179,8 @@ describe("a board's view, serialized once per version", () => {
 
 describe("the spectators' delta, handed out a few ms a turn", () => {
   it('goes to one socket a turn at 0 ms, the same bytes to each, each in its own seq', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-spectators-'));
-    const slow = await startConsole({ dataDir: dir, port: 0, noPage: true, ...oneSectionConsole({ boards: 3 }), server: { spectatorHandOutMs: 0 } });
+    const { slow, watchers, marks, stop } = await playingConsole({ spectatorHandOutMs: 0 });
     try {
-      slow.hall.command({ type: 'arriveAll' }, 'chief');
-      slow.hall.command({ type: 'startAll' }, 'chief');
-      const watchers: TestClient[] = [];
-      for (let i = 0; i < 4; i++) watchers.push(await helloClient(slow.url, { type: 'hello', role: 'spectator' }));
-      clients.push(...watchers);
-      const marks = watchers.map((c) => c.messages.length);
       // The delta bodies handed to sockets, and how many had one when the turn that handed out the first ended.
       const bodies: unknown[] = [];
       let atEndOfFirstTurn: number | undefined;
@@ -213,28 +206,14 @@ describe("the spectators' delta, handed out a few ms a turn", () => {
         expect(deltas(c, marks[i]!)[0]!.boards).toEqual([expect.objectContaining({ id: '2' })]);
       }
     } finally {
-      await slow.stop();
-      rmSync(dir, { recursive: true, force: true });
+      await stop();
     }
   });
 
   it('lets the changes of a tick that comes while a delta is still being handed out wait for it: every socket gets them in order', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'zeitnot-spectators-'));
     // A tick of 0 ms: every change is due at once, so the second press's comes while the first's is handed out.
-    const slow = await startConsole({
-      dataDir: dir,
-      port: 0,
-      noPage: true,
-      ...oneSectionConsole({ boards: 3 }),
-      server: { spectatorHandOutMs: 0, spectatorTickMs: 0 },
-    });
+    const { slow, watchers, marks, stop } = await playingConsole({ spectatorHandOutMs: 0, spectatorTickMs: 0 });
     try {
-      slow.hall.command({ type: 'arriveAll' }, 'chief');
-      slow.hall.command({ type: 'startAll' }, 'chief');
-      const watchers: TestClient[] = [];
-      for (let i = 0; i < 4; i++) watchers.push(await helloClient(slow.url, { type: 'hello', role: 'spectator' }));
-      clients.push(...watchers);
-      const marks = watchers.map((c) => c.messages.length);
       const bodies: string[] = [];
       const send = WebSocket.prototype.send;
       vi.spyOn(WebSocket.prototype, 'send').mockImplementation(function (this: WebSocket, data: unknown, ...rest: unknown[]) {
@@ -264,8 +243,7 @@ describe("the spectators' delta, handed out a few ms a turn", () => {
         expect((second!.boards as { id: string }[]).map((b) => b.id)).toEqual(['2']);
       }
     } finally {
-      await slow.stop();
-      rmSync(dir, { recursive: true, force: true });
+      await stop();
     }
   });
 });
@@ -306,4 +284,20 @@ function expectInOrder(clients: readonly TestClient[]): void {
         seen.set(b.id, b.version);
       }
   }
+}
+
+/** A 3-board console of its own with `server`'s pace, its boards started, and four spectators (with where each one's messages stood). */
+async function playingConsole(server: { spectatorHandOutMs: number; spectatorTickMs?: number }) {
+  const dir = mkdtempSync(join(tmpdir(), 'zeitnot-spectators-'));
+  const slow = await startConsole({ dataDir: dir, port: 0, noPage: true, ...oneSectionConsole({ boards: 3 }), server });
+  const stop = async (): Promise<void> => {
+    await slow.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  slow.hall.command({ type: 'arriveAll' }, 'chief');
+  slow.hall.command({ type: 'startAll' }, 'chief');
+  const watchers: TestClient[] = [];
+  for (let i = 0; i < 4; i++) watchers.push(await helloClient(slow.url, { type: 'hello', role: 'spectator' }));
+  clients.push(...watchers);
+  return { slow, watchers, marks: watchers.map((c) => c.messages.length), stop };
 }
