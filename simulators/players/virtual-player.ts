@@ -1,6 +1,6 @@
 // Virtual players: legal chess from chess.js, choices and think times from a seeded generator, so the
 // same seed always plays the same game in the same time.
-import { Chess, type Square } from 'chess.js';
+import { Chess, type Move, type Square } from 'chess.js';
 import type { Side } from '../../clock-engine/index.ts';
 import { seededRandom, type Random } from './random.ts';
 import { drawThinkMs, type ThinkTime } from './think-time.ts';
@@ -15,9 +15,19 @@ export interface PlannedMove {
   readonly thinkMs: number;
 }
 
+/** A choice of move, before it is played: the SAN of one of the legal moves, and the time spent deciding. */
+export interface Choice {
+  readonly san: string;
+  readonly thinkMs: number;
+}
+
 export interface VirtualPlayer {
-  /** Chooses a legal move in `fen` (which must have a legal move) for the ply about to be played. */
-  chooseMove(fen: string, ply: number): PlannedMove;
+  /**
+   * Chooses one of `legal` (the SAN of every legal move in `position`, chess.js's order; at least one)
+   * for the ply about to be played. The game's own position is given, read and never changed: a
+   * player that copied it from its FEN and played its move on the copy cost twice the game's work a ply.
+   */
+  chooseMove(position: Chess, legal: readonly string[], ply: number): Choice;
 }
 
 /**
@@ -38,17 +48,10 @@ export function createVirtualPlayer(options: VirtualPlayerOptions): VirtualPlaye
   const random = seededRandom(options.seed);
   const style = options.style ?? 'eager';
   return {
-    chooseMove(fen, ply) {
-      const chess = new Chess(fen);
-      // SAN lists are several times cheaper than chess.js's verbose moves (which compute a FEN per move).
-      const legal = chess.moves();
-      if (legal.length === 0) throw new Error(`no legal move in ${fen}`);
-      const san = style === 'random' ? random.pick(legal) : eagerChoice(chess, legal, random);
-      const move = chess.move(san);
-      const planned = move.promotion
-        ? { san: move.san, from: move.from, to: move.to, promotion: move.promotion as Promotion }
-        : { san: move.san, from: move.from, to: move.to };
-      return { ...planned, thinkMs: drawThinkMs(options.thinkMs, random, ply) };
+    chooseMove(position, legal, ply) {
+      if (legal.length === 0) throw new Error(`no legal move in ${position.fen()}`);
+      const san = style === 'random' ? random.pick(legal) : eagerChoice(position, legal, random);
+      return { san, thinkMs: drawThinkMs(options.thinkMs, random, ply) };
     },
   };
 }
@@ -118,17 +121,18 @@ export function startVirtualGame(options: VirtualGameOptions): VirtualGame {
     move(ply) {
       while (first + moves.length <= ply && ended === undefined) {
         const at = first + moves.length;
-        if (chess.isGameOver() || at >= maxPlies) {
+        // SAN lists are several times cheaper than chess.js's verbose moves (which compute a FEN per
+        // move); the one list serves the end of the game (no legal move: mate or stalemate) and the choice.
+        const legal = chess.moves();
+        if (legal.length === 0 || isDrawn(chess) || at >= maxPlies) {
           ended = outcome(chess);
           break;
         }
         const side: Side = chess.turn() === 'w' ? 'white' : 'black';
-        const fenBefore = chess.fen();
-        const planned = options[side].chooseMove(fenBefore, at);
-        const chosen = forced ? { ...sanMove(chess, forced), thinkMs: planned.thinkMs } : planned;
+        const choice = options[side].chooseMove(chess, legal, at);
+        const played = chess.move(forced ?? choice.san);
         forced = undefined;
-        chess.move(chosen.promotion ? { from: chosen.from, to: chosen.to, promotion: chosen.promotion } : chosen.san);
-        moves.push({ ply: at, side, ...chosen, fenBefore, fenAfter: chess.fen() });
+        moves.push({ ply: at, side, ...plannedMove(played), thinkMs: choice.thinkMs, fenBefore: played.before, fenAfter: played.after });
       }
       return ply < first ? undefined : moves[ply - first];
     },
@@ -164,12 +168,16 @@ export function startSeededGame(options: Parameters<typeof createVirtualGame>[0]
   return startVirtualGame({ white: player('white'), black: player('black'), maxPlies: options.maxPlies ?? 300 });
 }
 
-/** A move given in SAN, in the shape a player's choice has (its squares, its promotion). */
-function sanMove(chess: Chess, san: string): Omit<PlannedMove, 'thinkMs'> {
-  const move = new Chess(chess.fen()).move(san);
+/** A move played, in the shape a script keeps (its SAN, squares and promotion). */
+function plannedMove(move: Move): Omit<PlannedMove, 'thinkMs'> {
   return move.promotion
     ? { san: move.san, from: move.from, to: move.to, promotion: move.promotion as Promotion }
     : { san: move.san, from: move.from, to: move.to };
+}
+
+/** chess.js's isDraw but stalemate, which the caller has seen already (no legal move). */
+function isDrawn(chess: Chess): boolean {
+  return chess.isDrawByFiftyMoves() || chess.isInsufficientMaterial() || chess.isThreefoldRepetition();
 }
 
 function outcome(chess: Chess): { result: ScriptResult; termination: string } {

@@ -69,7 +69,8 @@ describe('virtual players', () => {
   it('a single player chooses from the given position', () => {
     const player = createVirtualPlayer({ seed: 'x', thinkMs: { kind: 'uniform', minMs: 500, maxMs: 700 } });
     const fen = '6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1'; // Ra8# is on offer
-    const move = player.chooseMove(fen, 0);
+    const position = new Chess(fen);
+    const move = player.chooseMove(position, position.moves(), 0);
     expect(move.san).toBe('Ra8#');
     expect(move.thinkMs).toBeGreaterThanOrEqual(500);
     expect(move.thinkMs).toBeLessThanOrEqual(700);
