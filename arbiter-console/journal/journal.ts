@@ -86,6 +86,19 @@ const sqliteCode = (err: unknown): string | undefined => (err instanceof Databas
 /** How often a failing journal tries a write of its own, so that it notices the disk is back with nothing else writing. */
 const PROBE_MS = 1_000;
 
+/** How many of its last own entries a journal keeps as the bus carries them (a few seconds of a host's play, or one message's worth). */
+const RECENT_OWN = 1_000;
+
+/** An own entry as the bus carries it. */
+export interface EncodedOwn {
+  readonly sourceSeq: number;
+  /** `{ source, sourceSeq, wallMs, section?, round?, record }` as JSON, the record the row's own text. */
+  readonly json: string;
+}
+
+const ownJson = (source: string, sourceSeq: number, wallMs: number, section: string | null, round: number | null, body: string): string =>
+  `{"source":${JSON.stringify(source)},"sourceSeq":${sourceSeq},"wallMs":${wallMs}${section !== null ? `,"section":${JSON.stringify(section)}` : ''}${round !== null ? `,"round":${round}` : ''},"record":${body}}`;
+
 interface Row {
   seq: number;
   source: string | null;
@@ -106,6 +119,13 @@ export class Journal {
   readonly source: string;
   /** The sourceSeq of this journal's last own entry (copied entries of other sources are not counted). */
   #lastOwn: number;
+  /**
+   * The own entries this process appended last, as the bus carries them (`ownJsonAfter`'s shape), in
+   * sourceSeq order without a gap: a hall host's outbox publishes each entry right after it is
+   * journaled, and reading it back cost more than the entry's insert (SQLite's union query per message,
+   * 11 % of a host's CPU in normal play). Only committed entries: a transaction that fails takes its out.
+   */
+  #recentOwn: EncodedOwn[] = [];
   readonly #stopCheckpoints: () => void;
   #health: JournalHealth = { state: 'ok' };
   readonly #healthListeners = new Set<(health: JournalHealth) => void>();
@@ -268,8 +288,11 @@ export class Journal {
     const round = place.round ?? (record.kind === 'seat' ? record.round.round : undefined);
     // Own entries are numbered on their own (1, 2, 3, ...), whatever other sources' entries a hall on
     // the bus copies in between (docs/hall.md): that number is their message id on the bus.
-    const seq = this.#insertRow(this.source, this.#lastOwn + 1, wallMs, section, round, record);
-    this.#lastOwn += 1;
+    const sourceSeq = this.#lastOwn + 1;
+    const body = JSON.stringify(record);
+    const seq = this.#insertRow(this.source, sourceSeq, wallMs, section, round, record, body);
+    this.#lastOwn = sourceSeq;
+    this.#keepRecent({ sourceSeq, json: ownJson(this.source, sourceSeq, wallMs, section ?? null, round ?? null, body) });
     return seq;
   }
 
@@ -287,13 +310,29 @@ export class Journal {
     if (entry.source !== this.source || entry.sourceSeq !== this.#lastOwn + 1) return undefined;
     const seq = this.#write(() => this.#insertRow(entry.source, entry.sourceSeq, entry.wallMs, entry.section, entry.round, entry.record));
     this.#lastOwn = entry.sourceSeq;
+    // Read back from the bus, not appended here: the rows are where ownJsonAfter finds it.
+    this.#recentOwn = [];
     return seq;
   }
 
-  #insertRow(source: string, sourceSeq: number, wallMs: number, section: string | undefined, round: number | undefined, record: JournalRecord): number {
+  #insertRow(
+    source: string,
+    sourceSeq: number,
+    wallMs: number,
+    section: string | undefined,
+    round: number | undefined,
+    record: JournalRecord,
+    body = JSON.stringify(record),
+  ): number {
     const board = record.kind === 'clock' || record.kind === 'note' ? record.board : null;
     const at = record.kind === 'clock' ? record.event.at : record.kind === 'note' ? record.note.at : record.at;
-    return Number(this.#insert.run(source, sourceSeq, wallMs, section ?? null, round ?? null, board, record.kind, at, JSON.stringify(record)).lastInsertRowid);
+    return Number(this.#insert.run(source, sourceSeq, wallMs, section ?? null, round ?? null, board, record.kind, at, body).lastInsertRowid);
+  }
+
+  #keepRecent(entry: EncodedOwn): void {
+    // Dropped half at a time, so a long run of appends does not shift the array for each.
+    if (this.#recentOwn.length >= RECENT_OWN) this.#recentOwn = this.#recentOwn.slice(RECENT_OWN / 2);
+    this.#recentOwn.push(entry);
   }
 
   /** The sourceSeq of the last own entry (0: none). */
@@ -312,16 +351,13 @@ export class Journal {
    * round?, record }` as JSON, the record the row's own text (written from a checked record; every
    * reader checks it again): the outbox publishes them without parsing and writing each again.
    */
-  ownJsonAfter(sourceSeq: number, limit: number): { sourceSeq: number; json: string }[] {
+  ownJsonAfter(sourceSeq: number, limit: number): EncodedOwn[] {
+    const from = sourceSeq + 1 - (this.#recentOwn[0]?.sourceSeq ?? Infinity);
+    if (from >= 0) return this.#recentOwn.slice(from, from + limit);
     const rows = this.#ownAfter.all(this.source, sourceSeq, limit, sourceSeq, limit, limit) as Row[];
     return rows.map((row) => {
       const seq = row.source_seq ?? row.seq;
-      const section = row.section !== null ? `,"section":${JSON.stringify(row.section)}` : '';
-      const round = row.round !== null ? `,"round":${row.round}` : '';
-      return {
-        sourceSeq: seq,
-        json: `{"source":${JSON.stringify(row.source ?? this.source)},"sourceSeq":${seq},"wallMs":${row.wall_ms}${section}${round},"record":${row.body}}`,
-      };
+      return { sourceSeq: seq, json: ownJson(row.source ?? this.source, seq, row.wall_ms, row.section, row.round, row.body) };
     });
   }
 
@@ -350,10 +386,13 @@ export class Journal {
   /** Runs `work` in one transaction (one sync for a batch of entries read from the bus): all or none. */
   transaction<T>(work: () => T): T {
     const lastOwn = this.#lastOwn;
+    const recent = this.#recentOwn;
+    const kept = recent.length;
     try {
       return this.#write(() => this.#db.transaction(work)());
     } catch (err) {
       this.#lastOwn = lastOwn;
+      this.#recentOwn = recent.slice(0, kept);
       throw err;
     }
   }

@@ -65,6 +65,32 @@ describe('journal', () => {
     journal.close();
   });
 
+  it("hands the outbox the entries it just appended as the rows would read: the same text, a failed transaction's left out", () => {
+    dir = mkdtempSync(join(tmpdir(), 'zeitnot-journal-'));
+    const file = join(dir, 'journal.sqlite');
+    const journal = new Journal(file, 'process', 'h1');
+    journal.append(press('1', 1), 11, { section: 'open', round: 1 });
+    journal.appendAll([press('2', 2), press('3', 3)], 12, () => ({ section: 'b', round: 2 }));
+    journal.copy({ source: 'h2', sourceSeq: 1, wallMs: 0, record: press('9', 4) });
+    expect(() =>
+      journal.transaction(() => {
+        journal.append(press('4', 5));
+        throw new Error('the batch fails');
+      }),
+    ).toThrow('the batch fails');
+    journal.append(press('5', 6), 13);
+    const appended = journal.ownJsonAfter(0, 10);
+    expect(appended.map((e) => e.sourceSeq)).toEqual([1, 2, 3, 4]);
+    expect(journal.ownJsonAfter(2, 1)).toEqual(appended.slice(2, 3));
+    expect(journal.ownJsonAfter(4, 10)).toEqual([]);
+    // A journal opened on the same file has appended nothing: it reads the rows.
+    const reopened = new Journal(file, 'process', 'h1');
+    expect(reopened.ownJsonAfter(0, 10)).toEqual(appended);
+    expect(JSON.parse(appended[3]!.json)).toEqual({ source: 'h1', sourceSeq: 4, wallMs: 13, record: press('5', 6) });
+    reopened.close();
+    journal.close();
+  });
+
   it('is a WAL SQLite file that keeps entries in order across reopening', () => {
     dir = mkdtempSync(join(tmpdir(), 'zeitnot-journal-'));
     const file = join(dir, 'journal.sqlite');
