@@ -47,14 +47,6 @@ interface TurnParts {
 
 const newTurn = (): TurnParts => ({ lists: new Map() });
 
-/** Two ticks' changes as one. */
-const gathered = (a: Pending, b: Pending): Pending => ({
-  boards: new Set([...a.boards, ...b.boards]),
-  attention: a.attention || b.attention,
-  attentionBoards: new Set([...a.attentionBoards, ...b.attentionBoards]),
-  round: a.round || b.round,
-});
-
 interface SentView {
   readonly version: number;
   /** The `tournament` message, encoded once for every session. */
@@ -104,8 +96,6 @@ export class Broadcast {
       }
     | undefined;
   #handingTurn: NodeJS.Immediate | undefined;
-  /** The changes of the ticks that came while a delta was being handed out, gathered. */
-  #waiting: Pending | undefined;
   /** Delta bodies of this turn of the event loop, by content, encoded (every session flushing now shares them). */
   #deltaBodies = new Map<string, Buffer>();
   #deltaBodiesClear: NodeJS.Immediate | undefined;
@@ -277,18 +267,12 @@ export class Broadcast {
    * One delta body for every spectator, encoded once; one that is behind drops it and gets a snapshot
    * when it catches up. Handed out a few ms a turn (a write to each of 5,000 sockets held the turn for
    * ~250 ms, and the team's deltas behind it). A tick that comes while the last delta is still being
-   * handed out waits for it, its changes gathered: when the sockets take longer than a tick, the
-   * spectators get fewer deltas, each with more boards, and the event loop is never held.
+   * handed out waits for it in the spectators' coalescer ('busy'), its changes gathered there with the
+   * next ones: when the sockets take longer than a tick, the spectators get fewer deltas, each with more
+   * boards, and the event loop is never held.
    */
-  #flushSpectators(pending: Pending): boolean {
-    if (this.#handing) {
-      this.#waiting = this.#waiting ? gathered(this.#waiting, pending) : pending;
-      return true;
-    }
-    return this.#startHandOut(pending);
-  }
-
-  #startHandOut(pending: Pending): boolean {
+  #flushSpectators(pending: Pending): boolean | 'busy' {
+    if (this.#handing) return 'busy';
     let body: Buffer | undefined;
     const to: { session: ClientSession; seq: number }[] = [];
     for (const session of this.sessions) {
@@ -327,10 +311,7 @@ export class Broadcast {
       return;
     }
     this.#handing = undefined;
-    const waiting = this.#waiting;
-    this.#waiting = undefined;
-    // At once: a tick in between would go before the changes that waited.
-    if (waiting) this.#startHandOut(waiting);
+    this.#spectators.ready();
   }
 
   /**

@@ -2,6 +2,8 @@
 // events (flag, result, alert) at once. Under that rate every change goes out immediately; beyond it,
 // changes wait for the next free slot and go out together, each board once with its latest state.
 // Real time here, not the round's clock: this is about how often a page is sent something.
+// A flush its receiver cannot take yet ('busy': the spectators' last delta still being handed out)
+// keeps its changes here, gathered with the next ones, until the receiver says it is `ready`.
 
 export interface Pending {
   readonly boards: ReadonlySet<string>;
@@ -27,7 +29,10 @@ export class Coalescer {
 
   constructor(
     readonly timers: CoalescerTimers,
-    /** Sends the changes; `false`: sent to nobody (the spectators' stream with none), so it takes no slot. */
+    /**
+     * Sends the changes; `false`: sent to nobody (the spectators' stream with none), so it takes no slot;
+     * `'busy'`: not taken, kept here until `ready()`.
+     */
     readonly flush: (pending: Pending) => unknown,
     readonly limit = 10,
     readonly windowMs = 1000,
@@ -63,10 +68,31 @@ export class Coalescer {
     this.#attention = false;
     this.#attentionBoards = new Set();
     this.#round = false;
-    if (this.flush(pending) !== false && counted) {
+    const sent = this.flush(pending);
+    if (sent === 'busy') {
+      this.#keep(pending);
+      return;
+    }
+    if (sent !== false && counted) {
       this.#sent.push(this.timers.now());
       if (this.#sent.length > this.limit) this.#sent.shift();
     }
+  }
+
+  /** Changes the receiver did not take, back with any marked meanwhile. */
+  #keep(pending: Pending): void {
+    for (const b of pending.boards) this.#boards.add(b);
+    for (const b of pending.attentionBoards) this.#attentionBoards.add(b);
+    this.#attention ||= pending.attention;
+    this.#round ||= pending.round;
+  }
+
+  /**
+   * The receiver that said 'busy' takes again: what waited goes at once, whatever the rate (a slot
+   * taken in between would send newer changes before it).
+   */
+  ready(): void {
+    this.#flushNow(true);
   }
 
   stop(): void {

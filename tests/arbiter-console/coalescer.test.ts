@@ -72,6 +72,42 @@ describe('delta coalescing', () => {
     expect(sent[2]).toEqual({ at: 1000, boards: ['5'], attention: false });
   });
 
+  it('keeps what a busy receiver did not take, gathered with the next changes, and sends it all at once when told it is ready', () => {
+    const timers = manualTimers();
+    let busy = false;
+    const offered: { at: number; boards: string[]; attention: boolean }[] = [];
+    const sent: typeof offered = [];
+    const c = new Coalescer(
+      timers,
+      (p) => {
+        const delta = { at: timers.now(), boards: [...p.boards].sort(), attention: p.attention };
+        offered.push(delta);
+        if (busy) return 'busy';
+        sent.push(delta);
+        return true;
+      },
+      1,
+      100,
+    );
+    c.mark(['1'], plain);
+    busy = true;
+    timers.advanceTo(100);
+    c.mark(['2'], plain);
+    timers.advanceTo(150);
+    c.mark(['3'], { key: true, attention: true, attentionBoards: ['3'], round: false });
+    timers.advanceTo(400);
+    c.mark(['2', '4'], plain);
+    expect(sent).toEqual([{ at: 0, boards: ['1'], attention: false }]);
+    expect(offered.map((o) => o.boards)).toEqual([['1'], ['2'], ['2', '3'], ['2', '3', '4']]);
+    busy = false;
+    timers.advanceTo(420);
+    c.ready();
+    expect(sent[1]).toEqual({ at: 420, boards: ['2', '3', '4'], attention: true });
+    c.ready(); // nothing waits: nothing sent
+    timers.advanceTo(1_000);
+    expect(sent).toHaveLength(2);
+  });
+
   it('never sends more than 10 ordinary deltas in any second, sends at once when under the rate, loses no board', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 200 }), fc.constantFrom('1', '2', '3', '4')), { minLength: 1, maxLength: 300 }), (steps) => {
