@@ -11,7 +11,9 @@
 //   console has its every entry, and the rate, projected onto the issue's 5-minute, 100-board backlog;
 // - rebuild: a second console on an empty data directory, from start to serving the whole stream.
 // 4 hosts x 25 boards by default; the issue's 10 x 100 is ZEITNOT_BENCH_HOSTS=10
-// ZEITNOT_BENCH_BOARDS=100 (ZEITNOT_BENCH_PARTITION_S the partition).
+// ZEITNOT_BENCH_BOARDS=100 (ZEITNOT_BENCH_PARTITION_S the partition), on a 3-node cluster as the issue
+// measured it with ZEITNOT_BENCH_SERVERS=3 (the stream R3; no partition then: a client learns the
+// other servers from the one it reaches and goes round a cut relay).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -19,12 +21,15 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { hallEvent } from '../scripts/hall-event.ts';
-import { freePort } from '../tests/support/nats.ts';
+import { freePort, startNatsCluster, type NatsCluster } from '../tests/support/nats.ts';
 import type { BenchRow } from './table.ts';
 
 const HOSTS = Number(process.env.ZEITNOT_BENCH_HOSTS ?? 4);
 const BOARDS = Number(process.env.ZEITNOT_BENCH_BOARDS ?? 25);
 const PARTITION_S = Number(process.env.ZEITNOT_BENCH_PARTITION_S ?? 60);
+const SERVERS = Number(process.env.ZEITNOT_BENCH_SERVERS ?? 1);
+/** Press to console p99 in normal play: 100 ms for a small hall; the many-hosts issue asks 250 ms of 10 x 100 on this machine. */
+const P99_TARGET_MS = HOSTS * BOARDS >= 1_000 ? 250 : 100;
 const SCALE = 10;
 const NORMAL_PLAY_S = 30;
 
@@ -122,38 +127,92 @@ async function consoleUrl(p: Proc, timeoutMs = 600_000): Promise<string> {
  * weighs more on fewer entries, so only the same size compares. The targets are half of these. Load:
  * 4 x 25 at 17.8, 4 x 50 at 16.8 (this branch's bench running beside it), 4 x 100 at 27.6.
  */
-const BEFORE_MS: Record<string, { readonly host: number; readonly console: number; readonly nats: number }> = {
+const BEFORE_MS: Record<string, { readonly host: number; readonly console: number; readonly nats: number; readonly source?: string }> = {
   '4x25': { host: 6.98, console: 5.97, nats: 0.86 },
   '4x50': { host: 2.62, console: 1.01, nats: 0.39 },
   '4x100': { host: 1.86, console: 0.39, nats: 0.21 },
+  // The issue's own measurement on three servers (hosts 2.3-2.9 ms, console 0.4-0.7, NATS 1.4-2 for the
+  // three): the low ends, so the target is half the best it saw.
+  '10x100x3': { host: 2.3, console: 0.4, nats: 1.4, source: "the issue's" },
 };
 
 function cpuRows(perEntry: { host: number; console: number; nats: number }, hostEntries: number, received: number, load: string): BenchRow[] {
-  const before = BEFORE_MS[`${HOSTS}x${BOARDS}`];
+  const before = BEFORE_MS[`${HOSTS}x${BOARDS}${SERVERS > 1 ? `x${SERVERS}` : ''}`];
   const row = (who: 'host' | 'console' | 'nats', what: string): BenchRow => ({
     part: 'bus',
-    measure: `CPU per entry, ${what}, normal play (user + system from /proc; ${load}; main: ${before ? `${before[who]} ms` : 'not measured at this size'})`,
+    measure: `CPU per entry, ${what}, normal play (user + system from /proc; ${load}; ${before?.source ?? 'main'}: ${before ? `${before[who]} ms` : 'not measured at this size'})`,
     value: `${perEntry[who].toFixed(2)} ms`,
     ...(before ? { target: `<= ${(before[who] / 2).toFixed(2)} ms`, ok: perEntry[who] <= before[who] / 2 } : {}),
   });
   return [
     row('host', `hall host (${hostEntries} entries journaled and published by the hosts)`),
     row('console', `console (${received} entries received)`),
-    row('nats', 'nats-server (per entry the console received)'),
+    row('nats', `nats-server${SERVERS > 1 ? `, the ${SERVERS} together` : ''} (per entry the console received)`),
+  ];
+}
+
+/** One host cut off (SIGSTOP on its socat relay) for PARTITION_S, then back: how soon the console has its backlog. */
+async function partition(relay: Proc, hostJournal: string, c1Journal: string, cut: string): Promise<BenchRow[]> {
+  process.kill(-relay.child.pid!, 'SIGSTOP');
+  const before = countOf(c1Journal, cut);
+  await sleep(PARTITION_S * 1000);
+  const journaled = countOf(hostJournal, cut);
+  const thawed = Date.now();
+  process.kill(-relay.child.pid!, 'SIGCONT');
+  let caughtUpMs = NaN;
+  for (let t = 0; t < 1200; t++) {
+    if (countOf(c1Journal, cut) >= journaled) {
+      caughtUpMs = Date.now() - thawed;
+      break;
+    }
+    await sleep(50);
+  }
+  const backlog = journaled - before;
+  const rate = backlog / (caughtUpMs / 1000);
+  // The issue's case: 100 boards for 5 minutes of real time, at the rate measured per board here.
+  const perBoardMinute = backlog / BOARDS / ((PARTITION_S * SCALE) / 60);
+  const issueBacklog = Math.round(perBoardMinute * 100 * 5);
+  const projectedS = issueBacklog / rate;
+
+  return [
+    {
+      part: 'bus',
+      measure: `backlog after a ${PARTITION_S} s partition of one host (${BOARDS} boards, ${(PARTITION_S * SCALE) / 60} min of play): ${backlog} entries, reconnect included`,
+      value: Number.isNaN(caughtUpMs) ? 'not caught up in 60 s' : `${(caughtUpMs / 1000).toFixed(1)} s (${Math.round(rate)}/s)`,
+    },
+    {
+      part: 'bus',
+      measure: `that rate on a 5-minute backlog of 100 boards (${issueBacklog} entries, projected)`,
+      value: Number.isNaN(projectedS) ? '-' : `${projectedS.toFixed(1)} s`,
+      target: '<= 5 s',
+      ok: projectedS <= 5,
+    },
   ];
 }
 
 export async function run(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'zeitnot-bench-bus-'));
   const procs: Proc[] = [];
+  let cluster: NatsCluster | undefined;
   try {
     const eventFile = join(dir, 'event.json');
     writeFileSync(eventFile, hallEvent(HOSTS * BOARDS, 'bench-hall'));
-    const natsPort = await freePort();
-    const nats = spawnProc('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(natsPort), '-sd', join(dir, 'store')]);
-    procs.push(nats);
-    await listening(natsPort);
-    const url = `nats://127.0.0.1:${natsPort}`;
+    let natsPort: number;
+    let url: string;
+    let natsPids: number[];
+    if (SERVERS > 1) {
+      cluster = await startNatsCluster({}, SERVERS);
+      natsPort = cluster.nodes[0]!.port;
+      url = cluster.urls;
+      natsPids = cluster.nodes.map((n) => n.pid!);
+    } else {
+      natsPort = await freePort();
+      const nats = spawnProc('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(natsPort), '-sd', join(dir, 'store')]);
+      procs.push(nats);
+      await listening(natsPort);
+      url = `nats://127.0.0.1:${natsPort}`;
+      natsPids = [nats.child.pid!];
+    }
     const relayPort = await freePort();
     const relay = spawnProc('socat', [`TCP-LISTEN:${relayPort},bind=127.0.0.1,reuseaddr,fork`, `TCP:127.0.0.1:${natsPort}`], { detached: true });
     procs.push(relay);
@@ -226,7 +285,7 @@ export async function run(): Promise<BenchRow[]> {
     const cpuAt = () => ({
       hosts: hosts.map((p) => cpuMs(p.child.pid!)),
       console: cpuMs(c1.child.pid!),
-      nats: cpuMs(nats.child.pid!),
+      nats: natsPids.reduce((n, pid) => n + cpuMs(pid), 0),
       own: hostIds.map((id) => countOf(join(dir, id, 'journal.sqlite'), id)),
       received: allCount(c1Journal),
     });
@@ -245,28 +304,7 @@ export async function run(): Promise<BenchRow[]> {
     const normal = (await health(`?lagFrom=${started}`)).bus.lagMs;
     const loadNormal = loadavg()[0]!;
 
-    // One host cut off, then back.
-    const hostJournal = join(dir, cut, 'journal.sqlite');
-    process.kill(-relay.child.pid!, 'SIGSTOP');
-    const before = countOf(c1Journal, cut);
-    await sleep(PARTITION_S * 1000);
-    const journaled = countOf(hostJournal, cut);
-    const thawed = Date.now();
-    process.kill(-relay.child.pid!, 'SIGCONT');
-    let caughtUpMs = NaN;
-    for (let t = 0; t < 1200; t++) {
-      if (countOf(c1Journal, cut) >= journaled) {
-        caughtUpMs = Date.now() - thawed;
-        break;
-      }
-      await sleep(50);
-    }
-    const backlog = journaled - before;
-    const rate = backlog / (caughtUpMs / 1000);
-    // The issue's case: 100 boards for 5 minutes of real time, at the rate measured per board here.
-    const perBoardMinute = backlog / BOARDS / ((PARTITION_S * SCALE) / 60);
-    const issueBacklog = Math.round(perBoardMinute * 100 * 5);
-    const projectedS = issueBacklog / rate;
+    const partitionRows = SERVERS > 1 ? [] : await partition(relay, join(dir, cut, 'journal.sqlite'), c1Journal, cut);
 
     // A console on an empty data directory rebuilds the event from the stream.
     const messages = countOf(c1Journal, cut) + [...Array(HOSTS - 1).keys()].reduce((n, i) => n + countOf(c1Journal, `h${i + 1}`), 0);
@@ -286,8 +324,8 @@ export async function run(): Promise<BenchRow[]> {
         part: 'bus',
         measure: `press to console p99, same (${normal.count} clock events; max ${normal.max} ms)`,
         value: `${normal.p99} ms`,
-        target: '<= 100 ms',
-        ok: normal.p99 <= 100,
+        target: `<= ${P99_TARGET_MS} ms`,
+        ok: normal.p99 <= P99_TARGET_MS,
       },
       ...cpuRows(perEntry, hostEntries, received, load),
       {
@@ -295,18 +333,7 @@ export async function run(): Promise<BenchRow[]> {
         measure: `press to console p50 / p99, the round's start (${roundStart.count} arrivals and starts at once, load ${loadStart.toFixed(1)})`,
         value: `${roundStart.p50} / ${roundStart.p99} ms`,
       },
-      {
-        part: 'bus',
-        measure: `backlog after a ${PARTITION_S} s partition of one host (${BOARDS} boards, ${(PARTITION_S * SCALE) / 60} min of play): ${backlog} entries, reconnect included`,
-        value: Number.isNaN(caughtUpMs) ? 'not caught up in 60 s' : `${(caughtUpMs / 1000).toFixed(1)} s (${Math.round(rate)}/s)`,
-      },
-      {
-        part: 'bus',
-        measure: `that rate on a 5-minute backlog of 100 boards (${issueBacklog} entries, projected)`,
-        value: Number.isNaN(projectedS) ? '-' : `${projectedS.toFixed(1)} s`,
-        target: '<= 5 s',
-        ok: projectedS <= 5,
-      },
+      ...partitionRows,
       {
         part: 'bus',
         measure: `console rebuild from the stream (${messages} host entries and the desk's), start to serving`,
@@ -315,6 +342,7 @@ export async function run(): Promise<BenchRow[]> {
     ];
   } finally {
     for (const p of procs.reverse()) await p.stop();
+    await cluster?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
