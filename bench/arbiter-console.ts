@@ -7,7 +7,7 @@
 // server's own event timestamps (`asOf`, the event's `at`), every process reading the same wall clock
 // (performance.timeOrigin + performance.now()); the clients that never read stay in this one.
 // BENCH_BOARDS, BENCH_CLIENTS, BENCH_CLIENT_PROCESSES and BENCH_SECONDS make it smaller; BENCH_PHASES
-// (comma-separated: normal, burst, non-readers, round-end) runs only those; BENCH_SERVER_PROFILE=<dir>
+// (comma-separated: normal, burst, non-readers, round-end) runs only those; BENCH_CPU_PROF=<dir>
 // writes the server's CPU profile there. CPU is printed per thread: the event loop's (what holds up
 // presses), the pairing worker's (the thread busiest while the pairing step waits for it; it runs once
 // at the end of a round) and the rest (the view worker, GC helpers, libuv), each share of the phase's
@@ -445,8 +445,8 @@ interface PhaseResult {
 }
 
 async function measure(): Promise<{ ready: Extract<FromServer, { type: 'ready' }>; phases: Record<Phase, PhaseResult> }> {
-  // BENCH_SERVER_PROFILE=<dir>: the server's CPU profile (node --cpu-prof), written there when it stops.
-  const profile = process.env.BENCH_SERVER_PROFILE;
+  // BENCH_CPU_PROF=<dir>: the server's CPU profile (node --cpu-prof), written there when it stops.
+  const profile = process.env.BENCH_CPU_PROF;
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve-hall'], {
     execArgv: ['--import', 'tsx', ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -105,8 +105,8 @@ function countOf(file: string, source: string): number {
   }
 }
 
-/** ZEITNOT_BENCH_PROFILE=DIR: the console runs under `node --cpu-prof` into DIR (written when it stops). */
-const PROFILE = process.env.ZEITNOT_BENCH_PROFILE;
+/** BENCH_CPU_PROF=DIR (as every bench takes it): the console and host h1 run under `node --cpu-prof` into DIR (written when they stop). */
+const PROFILE = process.env.BENCH_CPU_PROF;
 const zeitnot = (...args: string[]): Proc => spawnProc(process.execPath, ['bin/zeitnot.js', ...args]);
 const profiled = (...args: string[]): Proc =>
   spawnProc(process.execPath, [...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE] : []), 'bin/zeitnot.js', ...args]);
