@@ -5,23 +5,13 @@
 // it; the hall journals the deadline events (flag, default time, start) at their exact instant and only
 // then applies them. A board another machine keeps time for has no actor here: it is the fold of its
 // owner's journaled events.
-import { validateFen } from 'chess.js';
 import { createActor, type Actor } from 'xstate';
-import type { ClockEvent, EventActor, GameState, Side } from '../../clock-engine/index.ts';
-import {
-  advanceTo,
-  applyClockEvent,
-  drawAgreementRefusal,
-  flagNeedsClaim,
-  moveInProgress,
-  noDeadlineBy,
-  otherSide,
-  playMoves,
-  samePlacement,
-} from '../../clock-engine/index.ts';
+import type { ClockEvent, EventActor, GameState } from '../../clock-engine/index.ts';
+import { advanceTo, applyClockEvent, flagNeedsClaim, moveInProgress, noDeadlineBy, samePlacement } from '../../clock-engine/index.ts';
 import type { ClockDevice, DeviceMessage, DeviceOrigin } from '../../device-bridge/index.ts';
 import type { Attention, ConsoleIncident, ConsoleStatus, HostCommandOutcome, JournalHealth } from '../contract/index.ts';
 import { Board } from './board.ts';
+import { agreementRefusal, boardCommandPlan, missedMovesRecords } from './board-commands.ts';
 import { encodeSnapshot, SNAPSHOT_EVERY, usableSnapshots, type BoardSnapshot } from './board-snapshot.ts';
 import { eventLogic, gameSystemId, roundPhase, roundSystemId, sectionSystemId } from './event-actor.ts';
 import type { ConsoleNote, EntryPlace, Journal, JournalEntry, JournalRecord } from '../journal/index.ts';
@@ -961,87 +951,18 @@ export class PlayingHall {
     if (!board) return refuse('unknown-board', `unknown board '${command.board}' (boards: ${[...this.boards.keys()].join(', ')})`);
     // The record is made whole after the game too.
     if (command.type === 'enterMissedMoves') return this.#enterMissedMoves(board, command.moves, actingAs(arbiter), by, at);
-    const s = board.state;
-    if (s.status === 'finished') return refuse('game-finished', `the game on board ${board.id} is finished (${s.result?.result ?? ''})`);
-    let event: ClockEvent;
-    switch (command.type) {
-      case 'pause':
-        if (s.status === 'paused') return refuse('already-paused', `board ${board.id} is already paused`);
-        event = { type: 'pause', at, by, reason: command.reason };
-        break;
-      case 'resume':
-        if (s.status !== 'paused') return refuse('not-paused', `board ${board.id} is not paused`);
-        event = { type: 'resume', at, by };
-        break;
-      case 'addTime':
-        if (s.remainingMs[command.side] + command.ms < 0) return refuse('not-enough-time', `${command.side} has only ${s.remainingMs[command.side]} ms`);
-        event = { type: 'addTime', at, by, side: command.side, ms: command.ms, reason: command.reason };
-        break;
-      case 'setTime':
-        event = { type: 'setTime', at, by, side: command.side, ms: command.ms, reason: command.reason };
-        break;
-      case 'setMoveCounter':
-        event = { type: 'setMoveCounter', at, by, side: command.side, counter: command.counter, moves: command.moves, reason: command.reason };
-        break;
-      case 'penalty':
-        event = { type: 'penalty', at, by, offender: command.offender, offence: command.offence, reason: command.reason };
-        break;
-      case 'forfeit':
-        event = { type: 'forfeit', at, by, side: command.side, reason: command.reason };
-        break;
-      case 'result': {
-        const refused = command.result === '1/2-1/2' && (command.drawBy ?? 'agreement') === 'agreement' ? this.agreementRefusal(board.id) : undefined;
-        if (refused) return refused;
-        event = { type: 'result', at, by, result: command.result, termination: command.termination };
-        break;
-      }
-      case 'drawOffer':
-        return this.#ruled(board, { type: 'drawOffer', at, by, side: command.side });
-      case 'drawAnswer':
-        return this.#ruled(board, { type: command.accept ? 'drawAccept' : 'drawDecline', at, by, side: command.side });
-      case 'flagClaim':
-        // The arbiter relays the claim: the engine takes a flag reported by the arbiter as a claim.
-        return this.#ruled(board, { type: 'flag', at, by, side: otherSide(command.claimant) });
-      case 'quickplayClaim':
-        return this.#ruled(board, { type: 'quickplayClaim', at, by, side: command.side, ...(command.request ? { request: command.request } : {}) });
-      case 'quickplayDecision': {
-        const extra = command.extraTime ? ', two minutes to the opponent' : '';
-        return this.#ruled(board, {
-          type: 'quickplayDecision',
-          at,
-          by,
-          decision: command.decision,
-          ...(command.extraTime !== undefined ? { extraTime: command.extraTime } : {}),
-          reason: `decision on the claim: ${command.decision}${extra}`,
-        });
-      }
-      case 'arrive':
-        if (s.arrived[command.side]) return refuse('already-arrived', `${command.side} on board ${board.id} has already arrived`);
-        event = { type: 'arrive', at, by, side: command.side };
-        break;
-      case 'setPosition': {
-        const checked = validateFen(command.fen);
-        if (!checked.ok) return refuse('illegal-position', `not a legal position: ${checked.error ?? command.fen}`);
-        // A new start of the board's game (the live PGN starts a new line at this FEN); the move counts stand.
-        event = { type: 'boardPosition', at, by, fen: command.fen, plies: 0, detail: `set by the arbiter: ${command.reason}` };
-        const seq = this.record(clock(board.id, event));
-        this.#devices.get(board.id)?.setBoardPosition?.(command.fen);
-        return { ok: true, journalSeq: seq };
-      }
-    }
-    return { ok: true, journalSeq: this.record(clock(board.id, event)) };
+    const plan = boardCommandPlan(command, board, at, by);
+    if (!plan.ok) return plan;
+    if (plan.kind === 'ruled') return this.#ruled(board, plan.event);
+    const seq = this.record(clock(board.id, plan.event));
+    if (plan.kind === 'position') this.#devices.get(board.id)?.setBoardPosition?.(plan.fen);
+    return { ok: true, journalSeq: seq };
   }
 
-  /**
-   * Why a draw by agreement may not be recorded now on a game the clock is playing: the engine's
-   * check (the event's move rule, Laws 5.2.3), on this hall's state of the board (on the bus, the
-   * projection of its host's journal). Undefined when it may, or when the clock plays no game there.
-   */
+  /** Why a draw by agreement may not be recorded now on this board (board-commands.ts); undefined when it may. */
   agreementRefusal(boardId: string): Refusal | undefined {
     const board = this.boards.get(boardId);
-    if (!board || (board.state.status !== 'running' && board.state.status !== 'paused')) return undefined;
-    const refused = drawAgreementRefusal(board.config, board.state);
-    return refused ? ruleRefusal(refused.refusal, refused.message) : undefined;
+    return board ? agreementRefusal(board) : undefined;
   }
 
   /**
@@ -1060,10 +981,8 @@ export class PlayingHall {
   }
 
   /**
-   * The arbiter's moves for the board's latest unread stretch: legal one after the other from the position
-   * before it (chess.js, clock-engine/position.ts) and leading to the position the board re-read. Journaled
-   * as a note with who, with the board's move counts corrected where the re-read had counted other plies;
-   * the board's reading goes on with the move number the game has reached.
+   * The arbiter's moves for the board's latest unread stretch (board-commands.ts), journaled; the board's
+   * reading goes on with the move number the game has reached.
    */
   #enterMissedMoves(
     board: Board,
@@ -1072,37 +991,10 @@ export class PlayingHall {
     by: EventActor,
     at: number,
   ): CommandOutcome {
-    const stretch = board.unreadStretch;
-    if (!stretch) return refusal('no-unread-stretch', `board ${board.id}'s game has no stretch the board did not read: there are no missed moves to enter`);
-    const played = playMoves(stretch.before, moves);
-    if (!played.ok) {
-      return refusal(
-        'illegal-move',
-        `${moves[played.index]} (move ${played.index + 1} of those entered) is not a legal move there (the moves start from ${stretch.before})`,
-        'Laws Art. 3',
-      );
-    }
-    const reached = played.line.fens.at(-1) ?? stretch.before;
-    if (!samePlacement(reached, stretch.after)) {
-      return refusal('position-mismatch', `the moves entered lead to ${reached}, not to the position the board re-read (${stretch.after})`);
-    }
-    const first: Side = stretch.before.split(' ')[1] === 'b' ? 'black' : 'white';
-    const entered = pliesBySide(played.line.sans.length, first);
-    const counted = pliesBySide(stretch.unseen, first);
     const s = board.state;
-    const records: JournalRecord[] = [
-      {
-        kind: 'note',
-        board: board.id,
-        note: { type: 'missedMoves', at, moves: played.line.sans, by: who.name, ...(who.credential ? { credential: who.credential } : {}) },
-      },
-    ];
-    for (const side of ['white', 'black'] as const) {
-      if (entered[side] === counted[side]) continue;
-      const reason = `${entered[side]} moves entered where the board's re-read counted ${counted[side]}`;
-      records.push(clock(board.id, { type: 'setMoveCounter', at, by, side, counter: 'moves', moves: s.moves[side] + entered[side] - counted[side], reason }));
-    }
-    const seq = this.recordBatch(records);
+    const entered = missedMovesRecords(board, moves, who, by, at);
+    if (!entered.ok) return entered;
+    const seq = this.recordBatch(entered.records);
     // The board reads on from the move number the game has reached (the re-read may have guessed another).
     const now = board.line.plies.at(-1)?.fen;
     if (now && s.status !== 'finished' && s.fen !== undefined && now !== s.fen && samePlacement(now, s.fen))
@@ -1185,11 +1077,6 @@ export class PlayingHall {
 }
 
 /** `plies` alternating from `first`: how many each side made. */
-function pliesBySide(plies: number, first: Side): { white: number; black: number } {
-  const byFirst = Math.ceil(plies / 2);
-  return first === 'white' ? { white: byFirst, black: plies - byFirst } : { white: plies - byFirst, black: byFirst };
-}
-
 function clock(board: string, event: ClockEvent, origin?: DeviceOrigin): JournalRecord {
   return origin ? { kind: 'clock', board, event, origin } : { kind: 'clock', board, event };
 }
