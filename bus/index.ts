@@ -5,7 +5,7 @@ export { lastSeqOn, publishIfLast } from './claim.ts';
 export { type BusConnection, type BusOptions, BusUsageError, connectBus, isPermissionViolation, parseBusUrl, permissionHint } from './connect.ts';
 export { type BusEntry, decodeEntries, decodeEntry, encodeEntry, messageId } from './entry.ts';
 export { ensureLeaseBucket, type KeyValue, type KeyWrite, readKey, writeKey } from './lease-bucket.ts';
-export { type EncodedEntry, Outbox, type OutboxOptions, type OutboxSource } from './outbox.ts';
+export { type EncodedEntry, Outbox, type OutboxSource } from './outbox.ts';
 export { authorizationBlock, type BusRole, type BusUser, consumerName, handoverConsumerName, inboxPrefix } from './permissions.ts';
 export { announce, type HostSeen, PresenceWatch } from './presence.ts';
 export { startReader, type StreamReader } from './reader.ts';

@@ -12,9 +12,7 @@
 // last message (`Nats-Expected-Last-Subject-Sequence`): the stream refuses anything else, so a
 // restarted host, or one whose message's duplicate window passed, learns from the stream where its
 // entries stand instead of storing one twice or out of order. A backlog goes out at up to MAX_ENTRIES
-// entries a round trip. An outbox given `lingerMs` waits that long after a quiet spell before it
-// sends, so that the entries of that moment go as one message (a stream replicated to three servers
-// spends most of its work per message, not per entry).
+// entries a round trip.
 import { JetStreamApiError } from '@nats-io/jetstream';
 import type { BusConnection } from './connect.ts';
 import { decodeEntries, encodeEntries, messageId, type BusEntry } from './entry.ts';
@@ -64,11 +62,6 @@ export interface OutboxOptions {
   readonly onError?: (error: unknown) => void;
   /** Told when a message is stored after `failures` failed attempts in a row. */
   readonly onResumed?: (failures: number) => void;
-  /**
-   * How long the first entry after a quiet spell waits for others to go with it (default 0: at once).
-   * Not for entries someone awaits (`whenPublished`): they go at once.
-   */
-  readonly lingerMs?: number;
 }
 
 export interface OutboxState {
@@ -110,8 +103,6 @@ export class Outbox {
   #stopped = false;
   #lastError: string | undefined;
   #wake: (() => void) | undefined;
-  readonly #lingerMs: number;
-  #lingering: ReturnType<typeof setTimeout> | undefined;
   readonly #unlink: () => void;
 
   constructor(bus: BusConnection, subject: string, source: OutboxSource, options: OutboxOptions = {}) {
@@ -122,7 +113,6 @@ export class Outbox {
     this.#ackTimeoutMs = options.ackTimeoutMs ?? 2_000;
     this.#onError = options.onError;
     this.#onResumed = options.onResumed;
-    this.#lingerMs = options.lingerMs ?? 0;
     this.#published = source.published();
     this.#marked = this.#published;
     this.#unlink = bus.onLink((up) => {
@@ -143,17 +133,6 @@ export class Outbox {
       this.#again = true;
       return;
     }
-    if (this.#lingerMs > 0 && this.#waiting.size === 0) {
-      this.#lingering ??= setTimeout(() => this.#start(), this.#lingerMs);
-      return;
-    }
-    this.#start();
-  }
-
-  #start(): void {
-    clearTimeout(this.#lingering);
-    this.#lingering = undefined;
-    if (this.#stopped || this.#running) return;
     this.#running = true;
     void this.#run().catch((err: unknown) => {
       this.#running = false;
@@ -174,7 +153,6 @@ export class Outbox {
 
   stop(): void {
     this.#stopped = true;
-    clearTimeout(this.#lingering);
     this.#unlink();
     this.#wake?.();
     if (this.#markTimer) this.#markNow();

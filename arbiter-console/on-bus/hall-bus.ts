@@ -13,7 +13,6 @@ import {
   type BusEntry,
   type BusRole,
   type EventSubjects,
-  type OutboxOptions,
   type OutboxSource,
   type StreamReader,
 } from '../../bus/index.ts';
@@ -209,22 +208,15 @@ export async function readIntoJournal(
 
 /**
  * Publishes the journal's own entries on the role's subject, from where publishing stood; `ownStream`
- * when the subject is the role's alone (a host's): the stream then stores them strictly in order;
- * `lingerMs` to gather the entries of a moment into one message (Outbox).
+ * when the subject is the role's alone (a host's): the stream then stores them strictly in order.
  * A publish that fails is told at once, then at most every PUBLISH_TROUBLE_EVERY_MS while it keeps
  * failing, and once more when the entries go out again: a role whose entries stopped reaching the
  * stream says so in its log.
  */
-export function publishJournal(
-  bus: BusConnection,
-  subject: string,
-  journal: Journal,
-  warn: (message: string) => void,
-  options: Pick<OutboxOptions, 'ownStream' | 'lingerMs'> = {},
-): Outbox {
+export function publishJournal(bus: BusConnection, subject: string, journal: Journal, warn: (message: string) => void, ownStream?: string): Outbox {
   let toldAt: number | undefined;
   const outbox = new Outbox(bus, subject, journalSource(journal), {
-    ...options,
+    ...(ownStream !== undefined ? { ownStream } : {}),
     onError: (err) => {
       const now = Date.now();
       if (toldAt !== undefined && now - toldAt < PUBLISH_TROUBLE_EVERY_MS) return;

@@ -68,13 +68,6 @@ export interface RunningHallHost {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * How long a host's first clock event after a quiet spell waits for others to go in its message: at
- * 1,000 boards in accelerated play a host journals an entry every 30 ms or so, and each message costs
- * the three servers of a cluster more than its entries do. Far below what an arbiter can see.
- */
-const HOST_LINGER_MS = 20;
-
 export async function startHallHost(options: HallHostOptions): Promise<RunningHallHost> {
   const teardown = new Teardown();
   try {
@@ -181,7 +174,7 @@ async function openHallHost(options: HallHostOptions, teardown: Teardown): Promi
       })),
     );
 
-  const outbox = publishJournal(bus, subjects.host(hostId), journal, warn, { ownStream: subjects.stream, lingerMs: HOST_LINGER_MS });
+  const outbox = publishJournal(bus, subjects.host(hostId), journal, warn, subjects.stream);
   teardown.defer('the outbox', () => outbox.stop());
   teardown.defer(
     "the outbox's hall subscription",

@@ -2,7 +2,7 @@
 // message is in flight at a time, and one that went unanswered is sent again exactly as it was before
 // anything journaled after it: so no later entry can be stored before an earlier one (with many in
 // flight, one lost while the next got through was stored after it).
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Outbox, type BusConnection } from '../../bus/index.ts';
 import { until } from '../support/wait.ts';
 import { MemoryJournal } from './memory-journal.ts';
@@ -59,36 +59,5 @@ describe('outbox order', () => {
     await outbox.whenPublished(5);
     expect(outbox.state).toEqual({ journaled: 5, published: 5, backlog: 0 });
     outbox.stop();
-  });
-
-  it('with a linger, sends the entries of a moment as one message after the first has waited lingerMs; one awaited goes at once', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    try {
-      const { bus, sent, answer } = heldBus();
-      const journal = new MemoryJournal('h1');
-      const outbox = new Outbox(bus, 'zeitnot.e.journal.host.h1', journal, { ownStream: 'ZEITNOT_e', lingerMs: 20 });
-      journal.append({ n: 1 });
-      outbox.notify();
-      await vi.advanceTimersByTimeAsync(19);
-      expect(sent).toHaveLength(0);
-      journal.append({ n: 2 });
-      outbox.notify(); // does not put the first one's send off
-      await vi.advanceTimersByTimeAsync(1);
-      expect(sent.map((m) => m.id)).toEqual(['h1:1-2']);
-      answer(0, 1);
-      await vi.advanceTimersByTimeAsync(0);
-      expect(outbox.state.published).toBe(2);
-      // An entry someone awaits (an arbiter's command acknowledged) does not linger.
-      journal.append({ n: 3 });
-      outbox.notify();
-      const published = outbox.whenPublished(3);
-      await vi.advanceTimersByTimeAsync(0);
-      expect(sent.map((m) => m.id)).toEqual(['h1:1-2', 'h1:3']);
-      answer(1, 2);
-      await published;
-      outbox.stop();
-    } finally {
-      vi.useRealTimers();
-    }
   });
 });
