@@ -151,6 +151,14 @@ function cpuRows(perEntry: { host: number; console: number; nats: number }, host
   ];
 }
 
+/** How many messages the event's stream holds (`ZEITNOT_<event>`), from a server's monitoring endpoint. */
+async function eventMessages(monitorPort: number): Promise<number> {
+  type Jsz = { account_details?: { stream_detail?: { name: string; state: { messages: number } }[] }[] };
+  const jsz = (await (await fetch(`http://127.0.0.1:${monitorPort}/jsz?streams=true`)).json()) as Jsz;
+  const streams = (jsz.account_details ?? []).flatMap((a) => a.stream_detail ?? []);
+  return streams.filter((st) => st.name.startsWith('ZEITNOT_')).reduce((n, st) => n + st.state.messages, 0);
+}
+
 /** One host cut off (SIGSTOP on its socat relay) for PARTITION_S, then back: how soon the console has its backlog. */
 async function partition(relay: Proc, hostJournal: string, c1Journal: string, cut: string): Promise<BenchRow[]> {
   process.kill(-relay.child.pid!, 'SIGSTOP');
@@ -200,14 +208,17 @@ export async function run(): Promise<BenchRow[]> {
     let natsPort: number;
     let url: string;
     let natsPids: number[];
+    let monitorPort: number;
     if (SERVERS > 1) {
       cluster = await startNatsCluster({}, SERVERS);
       natsPort = cluster.nodes[0]!.port;
+      monitorPort = cluster.nodes[0]!.monitorPort;
       url = cluster.urls;
       natsPids = cluster.nodes.map((n) => n.pid!);
     } else {
       natsPort = await freePort();
-      const nats = spawnProc('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(natsPort), '-sd', join(dir, 'store')]);
+      monitorPort = await freePort();
+      const nats = spawnProc('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(natsPort), '-m', String(monitorPort), '-sd', join(dir, 'store')]);
       procs.push(nats);
       await listening(natsPort);
       url = `nats://127.0.0.1:${natsPort}`;
@@ -290,8 +301,10 @@ export async function run(): Promise<BenchRow[]> {
       received: allCount(c1Journal),
     });
     const cpuBefore = cpuAt();
+    const messagesBefore = await eventMessages(monitorPort);
     await sleep(NORMAL_PLAY_S * 1000);
     const cpuAfter = cpuAt();
+    const stored = (await eventMessages(monitorPort)) - messagesBefore;
     const hostEntries = cpuAfter.own.reduce((n, c, i) => n + c - cpuBefore.own[i]!, 0);
     const hostCpu = cpuAfter.hosts.reduce((n, c, i) => n + c - cpuBefore.hosts[i]!, 0);
     const received = cpuAfter.received - cpuBefore.received;
@@ -328,6 +341,11 @@ export async function run(): Promise<BenchRow[]> {
         ok: normal.p99 <= P99_TARGET_MS,
       },
       ...cpuRows(perEntry, hostEntries, received, load),
+      {
+        part: 'bus',
+        measure: `host entries per message the event's stream stored, normal play (${hostEntries} entries, ${stored} messages; the desk's and leases' among them)`,
+        value: (hostEntries / stored).toFixed(2),
+      },
       {
         part: 'bus',
         measure: `press to console p50 / p99, the round's start (${roundStart.count} arrivals and starts at once, load ${loadStart.toFixed(1)})`,
