@@ -43,7 +43,8 @@ const FIRST_QUEUE_LINES = 24;
 
 /**
  * The hall rows this window shows before any scrolling, and a line more: what the page asks for first
- * (a quarter of a 1,000-board hall's snapshot at 1366x768, and so of its rows to build and lay out).
+ * (62 at 1366x768, where a fixed 160 was a 1080p screen's worth), and so the rows its first frame
+ * builds and lays out.
  * The sizes are the stylesheet's (its custom properties); the header above the rows and the gaps
  * between them are left in as a margin. A stylesheet without them (never loaded) asks for the most.
  */
