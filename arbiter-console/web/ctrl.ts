@@ -92,7 +92,10 @@ export class ConsoleCtrl {
   readonly queueMore = new Map<QueueGroup, number>();
   /** Rows of the hall view drawn so far: the first screen at once, the rest in the frames after its paint. */
   hallRows: number;
-  /** Queue lines drawn over all its groups: a window's worth in the first frame, then every group's. */
+  /**
+   * Queue lines drawn over all its groups: a window's worth until a frame has more to show (the
+   * first snapshot's, at 1,000 boards), then every group's from the frame after that one's paint.
+   */
   queueLines = FIRST_QUEUE_LINES;
   /** What grows after the next paint (hall rows, queue lines), asked for already. */
   readonly #growing = new Set<'rows' | 'queue'>();
