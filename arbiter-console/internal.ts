@@ -10,6 +10,7 @@ export {
   boardGameConfig,
   consoleCommandSchema,
   isRefusalCode,
+  kindOf,
   PERMISSIONS,
   staffCommandSchema,
   tournamentCommandSchema,

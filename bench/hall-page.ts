@@ -5,9 +5,11 @@
 // first arbiter (its views still being built); the target is on the loads after it, as a chief who
 // opens or reloads the page during the round meets them. Where the time goes is printed beside it: the
 // socket open, the snapshot in, the first rows in the document, painted; and what the page is sent
-// (the first screen's snapshot, the rest after its paint, the tournament view). BENCH_PAGE_BOARDS
-// makes it smaller.
-import { mkdtempSync, rmSync } from 'node:fs';
+// (the first screen's snapshot, the rest after its paint, the tournament view). And, from one more
+// load traced by Chromium, the CPU time of the page's main thread on the way: from the navigation to
+// the socket made, and from the snapshot in to the first rows' frame committed (what a loaded machine
+// adds to the wall times above, waiting, is not in it). BENCH_PAGE_BOARDS makes it smaller.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -32,6 +34,7 @@ const MARK_FIRST_ROW = `
     const name = document.querySelector('.hall-row .name');
     if (!name) return;
     window.__phases.inDocument = performance.now();
+    performance.mark('inDocument');
     name.setAttribute('elementtiming', 'first-row');
     observer.disconnect();
   }).observe(document, { childList: true, subtree: true });
@@ -40,9 +43,13 @@ const MARK_FIRST_ROW = `
     constructor(...args) {
       super(...args);
       window.__phases.created ??= performance.now();
+      performance.mark('created');
       this.addEventListener('open', () => (window.__phases.open ??= performance.now()));
       this.addEventListener('message', (e) => {
-        if (String(e.data).startsWith('{"type":"snapshot"')) window.__phases.snapshot ??= performance.now();
+        if (String(e.data).startsWith('{"type":"snapshot"') && window.__phases.snapshot === undefined) {
+          window.__phases.snapshot = performance.now();
+          performance.mark('snapshot');
+        }
       });
     }
   };
@@ -92,6 +99,54 @@ async function load(browser: Browser, url: string, countBytes: boolean): Promise
   }
 }
 
+/** A Chromium trace event (the fields read here). */
+interface TraceEvent {
+  readonly name: string;
+  readonly cat: string;
+  readonly ph: string;
+  readonly pid: number;
+  readonly tid: number;
+  readonly ts: number;
+  readonly dur?: number;
+  /** The thread's CPU time in the event, µs. */
+  readonly tdur?: number;
+}
+
+/** CPU time of the page's main thread, ms: from the navigation to the socket made, and from the snapshot in to the first rows' frame committed. */
+interface MainThreadCpu {
+  readonly start: number;
+  readonly firstFrame: number;
+}
+
+async function tracedLoad(browser: Browser, url: string, dir: string): Promise<MainThreadCpu> {
+  const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+  const path = join(dir, 'trace.json');
+  try {
+    await page.addInitScript(MARK_FIRST_ROW);
+    await browser.startTracing(page, { path, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'] });
+    await page.goto(url);
+    await page.waitForFunction(() => (window as { __firstRowPainted?: number }).__firstRowPainted !== undefined, undefined, { timeout: 120_000 });
+    await browser.stopTracing();
+  } finally {
+    await page.close();
+  }
+  const events = (JSON.parse(readFileSync(path, 'utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+  const mark = (name: string): TraceEvent => {
+    const found = events.find((e) => e.name === name && e.cat.includes('user_timing'));
+    if (!found) throw new Error(`the trace has no mark '${name}'`);
+    return found;
+  };
+  const [created, snapshot, inDocument] = [mark('created'), mark('snapshot'), mark('inDocument')];
+  const main = events.filter((e) => e.pid === snapshot.pid && e.tid === snapshot.tid && e.ph === 'X');
+  const navigation = events.find((e) => e.name === 'navigationStart' && e.pid === snapshot.pid);
+  const commit = main.filter((e) => e.name === 'Commit' && e.ts > inDocument.ts).sort((a, b) => a.ts - b.ts)[0];
+  if (!navigation || !commit) throw new Error('the trace has no navigation or no frame committed after the first rows');
+  // The thread's tasks, each counted once (the events inside a task are in its time).
+  const cpu = (from: number, to: number): number =>
+    Math.round(main.filter((e) => e.name === 'RunTask' && e.ts >= from && e.ts < to).reduce((ms, e) => ms + (e.tdur ?? 0) / 1000, 0));
+  return { start: cpu(navigation.ts, created.ts), firstFrame: cpu(snapshot.ts, commit.ts + (commit.dur ?? 0)) };
+}
+
 export async function run(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'zeitnot-bench-page-'));
   const open = Math.round(BOARDS * 0.8);
@@ -106,6 +161,7 @@ export async function run(): Promise<BenchRow[]> {
     const loadBefore = loadavg()[0]!;
     const loads: Load[] = [];
     for (let i = 0; i < LOADS; i++) loads.push(await load(browser, url, i === 0));
+    const cpu = await tracedLoad(browser, url, dir);
     const [cold, ...warm] = loads as [Load, ...Load[]];
     const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const firstRows = median(warm.map((l) => l.firstRowsMs));
@@ -127,6 +183,11 @@ export async function run(): Promise<BenchRow[]> {
         part: 'arbiter page',
         measure: `where the first rows' time goes (median): socket made, open, snapshot in, first rows in the document, painted`,
         value: `${phase('created')} / ${phase('open')} / ${phase('snapshot')} / ${phase('inDocument')} / ${Math.round(firstRows)} ms`,
+      },
+      {
+        part: 'arbiter page',
+        measure: `the page's main thread, CPU (one more load, traced): navigation -> socket made; snapshot in -> first rows' frame committed`,
+        value: `${cpu.start} / ${cpu.firstFrame} ms`,
       },
       {
         part: 'arbiter page',

@@ -41,7 +41,10 @@ const PRESSES_PER_SECOND = 15;
 const PER_PROCESS = 1000;
 const ADDRESSES_PER_PROCESS = 50;
 const SAMPLE = 10;
-/** The boards a page asks for first (web/ctrl.ts's FIRST_ROWS, a 1080p screen's rows). */
+/**
+ * The boards a client asks for first: more than the page asks at 1920x1080 (web/ctrl.ts's
+ * firstScreenRows: 129), as the page asked before it sized its first screen to its window.
+ */
 const FIRST_SCREEN = 160;
 
 type FromServer = { type: 'ready'; url: string; tokens: readonly string[]; wallAtZero: number; pid: number };

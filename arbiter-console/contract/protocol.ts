@@ -8,13 +8,12 @@ import type { CredentialInfo } from './arbiter.ts';
 import type { HostCommandOutcome, RefusalCode, SessionRefusalCode } from './refusal.ts';
 import type { SectorView, StaffRole } from './staff.ts';
 import type { ViewPatch } from './view-patch.ts';
+import { MAX_FIRST_BOARDS } from './first-screen.ts';
 
 /** 2: a delta carries the attention items of the boards whose items changed (`attentionByBoard`), not the whole queue. */
 export const PROTOCOL_VERSION = 2;
 /** Larger client messages are refused unread (an arbiter command is ~200 bytes). */
 export const MAX_MESSAGE_BYTES = 4096;
-/** The most boards a page may ask to get first (`firstBoards` in hello): a 1080p screen's rows are 160. */
-const MAX_FIRST_BOARDS = 1000;
 
 const side = z.enum(['white', 'black']);
 /** A FEN's six fields (the console checks the position itself with chess.js). */

@@ -1,7 +1,7 @@
 // The clocks page's state and actions (lichess ui/*/ctrl.ts): what the server sent (Connection.state)
 // plus what this arbiter chose (layout, sort, filters, search, the open board, queue filters). Views
 // (view/*.ts) only read it and call its methods; every change ends in `redraw()`.
-import { ATTENTION_KINDS, kindOf, type Attention, type AttentionKind } from '../contract/page.ts';
+import { ATTENTION_KINDS, kindOf, MAX_FIRST_BOARDS, type Attention, type AttentionKind } from '../contract/page.ts';
 import type { HistoryItem } from '../contract/page.ts';
 import type { CredentialInfo } from '../contract/page.ts';
 import type { BoardView, ConsoleCommand } from '../contract/page.ts';
@@ -31,11 +31,34 @@ export interface QueueGroupLines {
   readonly count: number;
 }
 
-/** Rows of a big hall drawn in the first frame (a 1080p screen's worth), then this many more a frame after it. */
-export const FIRST_ROWS = 160;
+/** Rows of a big hall drawn a frame after the first screen's, until every row is drawn. */
 const ROWS_A_STEP = 240;
 /** Lines of a queue group drawn until the arbiter asks for more. */
 export const QUEUE_LINES = 40;
+/**
+ * Queue lines drawn over all its groups in the frame of the hall's first rows (13 are in view at
+ * 1366x768, about 20 at 1920x1080); each group's others a frame after, with the rest of the hall.
+ */
+const FIRST_QUEUE_LINES = 24;
+
+/**
+ * The hall rows this window shows before any scrolling, and a line more: what the page asks for first
+ * (62 at 1366x768, where a fixed 160 was a 1080p screen's worth), and so the rows its first frame
+ * builds and lays out.
+ * The sizes are the stylesheet's (its custom properties); the header above the rows and the gaps
+ * between them are left in as a margin. A stylesheet without them (never loaded) asks for the most.
+ */
+export function firstScreenRows(): number {
+  const style = getComputedStyle(document.documentElement);
+  const px = (name: string): number => parseFloat(style.getPropertyValue(name));
+  const [rowHeight, columnWidth, queueWidth] = [px('--hall-row-height'), px('--hall-column-width'), px('--hall-queue-width')];
+  if (!(rowHeight > 0 && columnWidth > 0 && queueWidth >= 0)) return MAX_FIRST_BOARDS;
+  // Beside the queue the hall has the window's width less the queue's (a narrow window, where the queue
+  // goes above, has room for one column either way).
+  const columns = Math.max(1, Math.floor((innerWidth - queueWidth) / columnWidth));
+  const lines = Math.ceil(innerHeight / rowHeight) + 1;
+  return Math.min(MAX_FIRST_BOARDS, columns * lines);
+}
 
 export interface Answer {
   readonly ok: boolean;
@@ -68,8 +91,14 @@ export class ConsoleCtrl {
   /** Lines drawn per queue group beyond QUEUE_LINES, as the arbiter asked ("Show more"). */
   readonly queueMore = new Map<QueueGroup, number>();
   /** Rows of the hall view drawn so far: the first screen at once, the rest in the frames after its paint. */
-  hallRows = FIRST_ROWS;
-  #growing = false;
+  hallRows: number;
+  /**
+   * Queue lines drawn over all its groups: a window's worth until a frame has more to show (the
+   * first snapshot's, at 1,000 boards), then every group's from the frame after that one's paint.
+   */
+  queueLines = FIRST_QUEUE_LINES;
+  /** What grows after the next paint (hall rows, queue lines), asked for already. */
+  readonly #growing = new Set<'rows' | 'queue'>();
   credentials: readonly CredentialInfo[] | undefined;
   issued: { name: string; token: string } | undefined;
   teamAnswer: Answer | undefined;
@@ -85,6 +114,7 @@ export class ConsoleCtrl {
     readonly redraw: () => void,
   ) {
     this.layout = (sessionStorage.getItem('zeitnot-layout') as Layout | null) ?? 'cards';
+    this.hallRows = conn.firstBoards ?? ROWS_A_STEP;
   }
 
   get staffRole(): string | undefined {
@@ -101,9 +131,11 @@ export class ConsoleCtrl {
   /** The first snapshot: a hall of more than 24 boards opens in the compact view (unless chosen otherwise). */
   #sized = false;
   stateArrived(): void {
-    if (!this.#sized && this.conn.state.boards.size > 0) {
+    // The hall's size, not the first screen's: a small window asks for fewer than 24 boards first.
+    const hallSize = this.conn.state.boards.size + this.conn.state.toCome;
+    if (!this.#sized && hallSize > 0) {
       this.#sized = true;
-      if (!sessionStorage.getItem('zeitnot-layout')) this.layout = this.conn.state.boards.size > 24 ? 'hall' : 'cards';
+      if (!sessionStorage.getItem('zeitnot-layout')) this.layout = hallSize > 24 ? 'hall' : 'cards';
     }
     this.redraw();
   }
@@ -124,12 +156,22 @@ export class ConsoleCtrl {
    * after building and laying out every row (the browser paints between the steps).
    */
   moreRowsSoon(): void {
-    if (this.#growing) return;
-    this.#growing = true;
+    this.#afterPaint('rows', () => (this.hallRows += ROWS_A_STEP));
+  }
+
+  /** Every queue group's lines after the next paint: the first frame draws the queue's first lines only. */
+  wholeQueueSoon(): void {
+    this.#afterPaint('queue', () => (this.queueLines = Infinity));
+  }
+
+  /** `grow`, then a redraw, once the frame being drawn is painted (its callback runs first). */
+  #afterPaint(what: 'rows' | 'queue', grow: () => void): void {
+    if (this.#growing.has(what)) return;
+    this.#growing.add(what);
     requestAnimationFrame(() =>
       setTimeout(() => {
-        this.#growing = false;
-        this.hallRows += ROWS_A_STEP;
+        this.#growing.delete(what);
+        grow();
         this.redraw();
       }),
     );

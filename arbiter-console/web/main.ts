@@ -4,7 +4,7 @@
 // ClockPainter.
 import { ClockPainter } from './clocks.ts';
 import { Connection, type Role } from './connection.ts';
-import { ConsoleCtrl, FIRST_ROWS } from './ctrl.ts';
+import { ConsoleCtrl, firstScreenRows } from './ctrl.ts';
 import { askConfirm, askText } from './dialogs.ts';
 import { showJournalBanner } from './journal-banner.ts';
 import { pageFromHash, renderNav } from './pages.ts';
@@ -160,7 +160,7 @@ function start(): void {
   };
   window.addEventListener('hashchange', showPage);
 
-  const conn: Connection = new Connection(role, token, FIRST_ROWS, {
+  const conn: Connection = new Connection(role, token, firstScreenRows(), {
     onState: () => {
       const r = conn.state.round;
       if (r) {

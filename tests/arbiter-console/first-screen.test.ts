@@ -2,11 +2,12 @@
 // boards only (in the page's order, a sector arbiter's own sector first) and how many are still to come;
 // nothing large follows until the page asks with `rest`, then the rest comes as one delta and the
 // tournament view after it. A client that does not ask gets every board at once, as before. And the
-// arbiter's page in Chromium: its first 160 rows drawn before it asks for the rest, then every row.
+// arbiter's page in Chromium: it asks for the rows its window shows (at 1366x768 and 1920x1080) and
+// draws them before it asks for the rest, then every row.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConsole, type BoardView, type ConsoleCommand, type RunningConsole } from '../../arbiter-console/internal.ts';
 import { launchChromium } from './browser.ts';
@@ -106,28 +107,79 @@ describe("a page's first screen", () => {
   });
 });
 
+/** What the page had sent and drawn when it asked for the rest: its hello's first screen, the rows drawn (boards in order) and the count. */
+interface AskedRest {
+  readonly firstBoards: number | undefined;
+  readonly rows: readonly string[];
+  readonly count: string | undefined;
+}
+
+async function openPage(viewport: { width: number; height: number }): Promise<Page> {
+  browser ??= await launchChromium();
+  const page = await browser.newPage({ viewport });
+  await page.addInitScript(() => {
+    const send = WebSocket.prototype.send;
+    let firstBoards: number | undefined;
+    WebSocket.prototype.send = function (data) {
+      const message = JSON.parse(String(data)) as { type: string; firstBoards?: number };
+      if (message.type === 'hello') firstBoards = message.firstBoards;
+      if (message.type === 'rest')
+        (window as { askedRest?: AskedRest }).askedRest = {
+          firstBoards,
+          rows: [...document.querySelectorAll<HTMLElement>('.hall-row')].map((r) => r.dataset.board!),
+          count: document.getElementById('hall-count')?.textContent ?? undefined,
+        };
+      send.call(this, data);
+    };
+  });
+  await page.goto(`${run.url}/#token=${run.newToken}`);
+  return page;
+}
+
+const askedRest = async (page: Page): Promise<AskedRest> => {
+  await page.waitForFunction(() => (window as { askedRest?: unknown }).askedRest !== undefined, undefined, { timeout: 30_000 });
+  return page.evaluate(() => (window as { askedRest?: AskedRest }).askedRest!);
+};
+
+/** Every hall row drawn, in the order shown, and how many of them are in the window (scrolled to the top). */
+async function everyRow(page: Page): Promise<{ boards: string[]; inView: number }> {
+  await page.waitForSelector('.hall-row[data-board="200"]', { timeout: 30_000 });
+  return page.evaluate(() => {
+    const rows = [...document.querySelectorAll<HTMLElement>('.hall-row')];
+    return { boards: rows.map((r) => r.dataset.board!), inView: rows.filter((r) => r.getBoundingClientRect().top < innerHeight).length };
+  });
+}
+
 describe("the arbiter's page", () => {
-  it('draws the first 160 rows of the snapshot, then asks for the rest and draws every row', async () => {
-    browser = await launchChromium();
-    const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
-    // What the page had drawn when it asked for the rest.
-    await page.addInitScript(() => {
-      const send = WebSocket.prototype.send;
-      WebSocket.prototype.send = function (data) {
-        if (String(data) === '{"type":"rest"}')
-          (window as { askedRest?: unknown }).askedRest = {
-            rows: document.querySelectorAll('.hall-row').length,
-            count: document.getElementById('hall-count')?.textContent,
-          };
-        send.call(this, data);
-      };
-    });
-    await page.goto(`${run.url}/#token=${run.newToken}`);
-    await page.waitForFunction(() => (window as { askedRest?: unknown }).askedRest !== undefined, undefined, { timeout: 30_000 });
-    expect(await page.evaluate(() => (window as { askedRest?: unknown }).askedRest)).toEqual({ rows: 160, count: '160 of 200 boards' });
-    await page.waitForSelector('.hall-row[data-board="200"]', { timeout: 30_000 });
-    expect(await page.locator('.hall-row').count()).toBe(200);
-    expect(await page.textContent('#hall-count')).toBe('200 of 200 boards');
-    await page.waitForSelector('#pages [data-page="pairings"]', { timeout: 30_000 });
+  it('asks for the rows its window shows at 1366x768 and 1920x1080, draws them, then asks for the rest and draws every row', async () => {
+    const asked: number[] = [];
+    for (const viewport of [
+      { width: 1366, height: 768 },
+      { width: 1920, height: 1080 },
+    ]) {
+      const page = await openPage(viewport);
+      const first = await askedRest(page);
+      const n = first.firstBoards!;
+      asked.push(n);
+      expect(first).toEqual({ firstBoards: n, rows: range(1, n), count: `${n} of 200 boards` });
+      const all = await everyRow(page);
+      expect(all.boards).toEqual(range(1, 200));
+      expect(await page.textContent('#hall-count')).toBe('200 of 200 boards');
+      // Sized to the window: every row in view came first, and the first screen is not much more than them.
+      expect(n).toBeGreaterThanOrEqual(all.inView);
+      expect(n).toBeLessThanOrEqual(all.inView * 1.5);
+      await page.waitForSelector('#pages [data-page="pairings"]', { timeout: 30_000 });
+      await page.close();
+    }
+    expect(asked[1]).toBeGreaterThan(asked[0]!);
+  }, 90_000);
+
+  it('opens a big hall in the hall view from a window that shows fewer boards than the cards would', async () => {
+    const page = await openPage({ width: 800, height: 300 });
+    const first = await askedRest(page);
+    expect(first.firstBoards).toBeLessThan(24);
+    expect(first.rows).toEqual(range(1, first.firstBoards!));
+    expect((await everyRow(page)).boards).toEqual(range(1, 200));
+    await page.close();
   }, 60_000);
 });

@@ -58,19 +58,31 @@ export function queueView(ctrl: ConsoleCtrl): VNode {
       ),
     ]),
     incidentsView(ctrl.arbiter ? (ctrl.conn.state.console?.incidents ?? []) : []),
-    hl(
-      'div#queue.queue-scroll',
-      total === 0 ? [hl('p.empty', 'Nothing needs you now.')] : groups.filter((g) => !ctrl.queueHidden.has(g.group.id)).map((g) => groupView(ctrl, g)),
-    ),
+    hl('div#queue.queue-scroll', total === 0 ? [hl('p.empty', 'Nothing needs you now.')] : groupViews(ctrl, groups)),
   ]);
 }
 
-function groupView(ctrl: ConsoleCtrl, { group, lines, count }: QueueGroupLines): VNode {
+/** The groups shown, their lines drawn within the queue's lines of this frame (ctrl.queueLines). */
+function groupViews(ctrl: ConsoleCtrl, groups: readonly QueueGroupLines[]): VNode[] {
+  let left = ctrl.queueLines;
+  return groups
+    .filter((g) => !ctrl.queueHidden.has(g.group.id))
+    .map((g) => {
+      const view = groupView(ctrl, g, left);
+      left -= view.drawn;
+      if (view.cut) ctrl.wholeQueueSoon();
+      return view.node;
+    });
+}
+
+function groupView(ctrl: ConsoleCtrl, { group, lines, count }: QueueGroupLines, frameLines: number): { node: VNode; drawn: number; cut: boolean } {
   const limit = QUEUE_LINES + (ctrl.queueMore.get(group.id) ?? 0);
-  const shown = lines.length > limit ? lines.slice(0, limit) : lines;
+  // Cut for this frame only: the others come a frame later, with no "Show more" in between.
+  const cut = frameLines < Math.min(limit, lines.length);
+  const shown = lines.length > limit || cut ? lines.slice(0, Math.min(limit, frameLines)) : lines;
   // A kind is dismissed over the whole hall: offered when the queue shows the whole hall's.
   const wholeHall = ctrl.queueSector === '';
-  return hl('section.queue-group', { key: group.id, attrs: { 'data-group': group.id } }, [
+  const node = hl('section.queue-group', { key: group.id, attrs: { 'data-group': group.id } }, [
     hl('h3', [
       hl('span', `${group.title} (${count}${lines.length !== count ? ` on ${lines.length} boards` : ''})`),
       ctrl.dismissesKinds &&
@@ -92,13 +104,15 @@ function groupView(ctrl: ConsoleCtrl, { group, lines, count }: QueueGroupLines):
       'ol',
       shown.map((line) => lineView(ctrl, line)),
     ),
-    shown.length < lines.length &&
+    !cut &&
+      shown.length < lines.length &&
       hl(
         'button.more',
         { attrs: { 'data-more': group.id }, on: { click: () => ctrl.showMoreOf(group.id) } },
         `Show ${Math.min(100, lines.length - shown.length)} more of ${lines.length - shown.length} boards`,
       ),
   ]);
+  return { node, drawn: shown.length, cut };
 }
 
 function lineView(ctrl: ConsoleCtrl, { board, items }: QueueLine): VNode {

@@ -1,0 +1,5 @@
+// How many boards a page may ask to get first: the page sizes its request to its window, the server's
+// schema refuses more (a wall of 8K screens still asks within it).
+
+/** The most boards a page may ask to get first (`firstBoards` in hello): a 1080p window shows about 120 hall rows. */
+export const MAX_FIRST_BOARDS = 1000;
