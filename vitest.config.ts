@@ -1,16 +1,43 @@
 import { defineConfig } from 'vitest/config';
 
+// Files run without isolation: a worker imports the code under test (zod, chess.js, xstate, the clock
+// engine, pairing) once for all of them instead of once per file, which was about half of their CPU
+// time. A file goes here only if it leaves nothing behind for the next file in the same worker: it
+// starts nothing (no console, server, child process, pty or temporary directory), mocks nothing
+// (vi.spyOn, vi.mock), sets no process.env and uses no process-wide registry a later file reads
+// (serialport's SerialPortMock.binding: dgt-device, dgt-session, dgt-set-and-run stay isolated). The
+// code's own module state is one checkpoint thread per process (journal-checkpoint.ts, made for many
+// journals), johnny-five loaded once (firmata-clock.ts) and a mock port counter that only grows
+// (simulators/dgt/links.ts). Any file not listed runs isolated, as every file did before.
+const sharedModules = [
+  // Pure code: the clock engine, pairing, the tournament record, decoders, the contract.
+  'tests/standalone.test.ts',
+  'tests/arbiter-console/{coalescer,log-line,permissions,protocol,round-actor,teardown,tournament-protocol,view-patch}.test.ts',
+  'tests/bus/source-order.test.ts',
+  'tests/clock-engine/{audit-jumps,clock-unreachable,editions,fold-controls,fold-laws,game-config,laws-editions}.test.ts',
+  'tests/clock-engine/{oracles,pgn-clock,position-endings,properties,rule-refusals,section-category,time-control,timekeeper}.test.ts',
+  'tests/device-bridge/{dgt-artefacts,dgt-captures,dgt-clock-queue,dgt-codec,dgt-decoder-linear,dgt-positions}.test.ts',
+  'tests/device-bridge/{dgt-roles,firmata-clock,firmata-lcd,line-codec,line-probe,line-reader}.test.ts',
+  'tests/pairing/{fast-paths,fixtures,limbs,matching,oracle,properties,weights,whole-tournaments-1,whole-tournaments-2}.test.ts',
+  'tests/simulators/{firmata-firmware,game-plan,line-virtual-clock,players-pgn,players-virtual}.test.ts',
+  'tests/tournament/{berger,cairns-cup.e2e,donostia.e2e,playoff-format,playoff,prizes,record-results}.test.ts',
+  'tests/tournament/{tiebreaks-events,tiebreaks-fide,tiebreaks-reference,tiebreaks-rules,trf}.test.ts',
+];
+
+const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
+
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
     globalSetup: ['./tests/support/build.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
     // Three workers on two cores: the longest files mostly wait (simulated games in accelerated time,
     // nats-server faults, DGT boards over ptys: 0.2-0.4 of a core each, measured with /usr/bin/time), so
     // a third file runs in the time they leave; more would only queue Chromium and the pty tests for the
     // same two cores. vitest starts the longest files first (its cache of the last run's durations).
     maxWorkers: 3,
     reporters: ['default', './tests/support/summary-reporter.ts'],
+    projects: [
+      { test: { name: 'shared-modules', include: sharedModules, isolate: false, ...timeouts } },
+      { test: { name: 'isolated', include: ['tests/**/*.test.ts'], exclude: sharedModules, ...timeouts } },
+    ],
   },
 });
