@@ -1,9 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Files run without isolation: a worker imports the code under test (zod, chess.js, xstate, the clock
-// engine, pairing) once for all of them instead of once per file, which was about half of their CPU
-// time. A file goes here only if it leaves nothing behind for the next file in the same worker: it
-// starts nothing (no console, server, child process, pty or temporary directory), mocks nothing
+// Files run without isolation: a worker imports the code under test (zod, chess.js, xstate, the
+// console's whole graph) once for all of them instead of once per file, which was about half of their
+// CPU time. A file goes here only if it leaves nothing behind for the next file in the same worker: it
+// stops what it starts (consoles, journals, nats-server) in its own hooks, mocks nothing
 // (vi.spyOn, vi.mock), sets no process.env and uses no process-wide registry a later file reads
 // (serialport's SerialPortMock.binding: dgt-device, dgt-session, dgt-set-and-run stay isolated). The
 // code's own module state is one checkpoint thread per process (journal-checkpoint.ts, made for many
@@ -22,6 +22,16 @@ const sharedModules = [
   'tests/simulators/{firmata-firmware,game-plan,line-virtual-clock,players-pgn,players-virtual}.test.ts',
   'tests/tournament/{berger,cairns-cup.e2e,donostia.e2e,playoff-format,playoff,prizes,record-results}.test.ts',
   'tests/tournament/{tiebreaks-events,tiebreaks-fide,tiebreaks-reference,tiebreaks-rules,trf}.test.ts',
+  // Consoles, journals and bus clients in the test's own process (stopped in its hooks).
+  'tests/arbiter-console/{attention-rounds,board-snapshots,broadcast-tags,cairns-late-forfeit,claims-offers}.test.ts',
+  'tests/arbiter-console/{credentials,csv-export,event-console,event-donostia,event-ids,fuzz,hall-actors,hall}.test.ts',
+  'tests/arbiter-console/{host-commands,http-feeds,http-security,journal-archive,journal,pairing-worker}.test.ts',
+  'tests/arbiter-console/{playoff-console,refusal-codes,regulations-console,round-in-parts,section-category}.test.ts',
+  'tests/arbiter-console/{section-sectors,server,simulated-results,team,timekeeper,tournament-burst,tournament-desk}.test.ts',
+  'tests/arbiter-console/tournament-http.test.ts',
+  'tests/bus/{bus,outbox-order,reader-failover,rebuild-archive}.test.ts',
+  'tests/clock-engine/machine.test.ts',
+  'tests/tournament/event.test.ts',
 ];
 
 const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
