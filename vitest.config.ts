@@ -1,13 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
 // Files run without isolation: a worker imports the code under test (zod, chess.js, xstate, the
-// console's whole graph) once for all of them instead of once per file, which was about half of their
-// CPU time. A file goes here only if it leaves nothing behind for the next file in the same worker: it
-// stops what it starts (consoles, journals, nats-server) in its own hooks, mocks nothing
-// (vi.spyOn, vi.mock), sets no process.env and uses no process-wide registry a later file reads
-// (serialport's SerialPortMock.binding: dgt-device, dgt-session, dgt-set-and-run stay isolated). The
-// code's own module state is one checkpoint thread per process (journal-checkpoint.ts, made for many
-// journals), johnny-five loaded once (firmata-clock.ts) and a mock port counter that only grows
+// console's whole graph, playwright-core) once for all of them instead of once per file, a quarter to
+// a half of their CPU time. A file goes here only if it leaves nothing behind for the next file in the
+// same worker: it stops what it starts (consoles, journals, nats-server, Chromium) in its own hooks,
+// mocks nothing (vi.spyOn, vi.mock), sets no process.env and uses no process-wide registry a later file
+// reads (serialport's SerialPortMock.binding: dgt-device, dgt-session, dgt-set-and-run stay isolated).
+// The code's own module state is one checkpoint thread per process (journal-checkpoint.ts, made for
+// many journals), johnny-five loaded once (firmata-clock.ts) and a mock port counter that only grows
 // (simulators/dgt/links.ts). Any file not listed runs isolated, as every file did before.
 const sharedModules = [
   // Pure code: the clock engine, pairing, the tournament record, decoders, the contract.
@@ -32,6 +32,10 @@ const sharedModules = [
   'tests/bus/{bus,outbox-order,reader-failover,rebuild-archive}.test.ts',
   'tests/clock-engine/machine.test.ts',
   'tests/tournament/event.test.ts',
+  // The page in Chromium (tests/arbiter-console/browser.ts: each file launches and closes its own).
+  'tests/arbiter-console/{claims-page,fines-page,first-screen,hall-glance-page,hall-page,missed-moves-page}.test.ts',
+  'tests/arbiter-console/{next-round-wording,page-stale,page,playoff-format,print-page,prizes-console}.test.ts',
+  'tests/arbiter-console/{regulations-page,result-conflict,swiss-round-page,tournament-page,tournament-sections-page}.test.ts',
 ];
 
 const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
