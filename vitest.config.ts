@@ -47,6 +47,9 @@ export default defineConfig({
     // nats-server faults, DGT boards over ptys: 0.2-0.4 of a core each, measured with /usr/bin/time), so
     // a third file runs in the time they leave; more would only queue Chromium and the pty tests for the
     // same two cores. vitest starts the longest files first (its cache of the last run's durations).
+    // The whole suite is mostly CPU (/usr/bin/time, Dec 2026): 977 s user+sys every file isolated,
+    // 730 s with the files above sharing their imports, against 654 s wall x 2 cores; a fourth worker
+    // was not measured.
     maxWorkers: 3,
     reporters: ['default', './tests/support/summary-reporter.ts'],
     projects: [
