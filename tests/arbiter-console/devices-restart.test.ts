@@ -105,7 +105,11 @@ it('a restart continues both games from the journal: no press twice, the press m
   run = await start();
   hall = run.hall;
   expect(run.resumed).toBe(true);
-  expect(hall.view('1')!.presses).toEqual(before.line.presses);
+  // The journal's games, as they stood: the line clock sends the press made meanwhile as soon as its
+  // port is open again, so that one may be in already (it counts once: below).
+  const restored = hall.view('1')!.presses;
+  expect(restored.black).toBe(before.line.presses.black);
+  expect([before.line.presses.white, before.line.presses.white + 1]).toContain(restored.white);
   expect(hall.view('2')!.presses).toEqual(before.arduino.presses);
   await until(() => connected('1') && connected('2'), 'both clocks connected again');
   // Black's press, retransmitted, is acknowledged and not acted on again; White's, made meanwhile, is.
