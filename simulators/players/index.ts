@@ -13,7 +13,6 @@ export {
   type VirtualPlayer,
   type VirtualPlayerOptions,
   type VirtualGameOptions,
-  type PlannedMove,
   type PlayingStyle,
 } from './virtual-player.ts';
 export { pgnGameScript, splitPgnGames, commandDuration, PgnScriptError, type PgnScriptOptions } from './pgn-script.ts';

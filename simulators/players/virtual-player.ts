@@ -6,15 +6,6 @@ import { seededRandom, type Random } from './random.ts';
 import { drawThinkMs, type ThinkTime } from './think-time.ts';
 import type { GameScript, Promotion, ScriptedMove, ScriptResult } from './game-script.ts';
 
-/** A move a player has decided on, with the time spent deciding. */
-export interface PlannedMove {
-  readonly san: string;
-  readonly from: string;
-  readonly to: string;
-  readonly promotion?: Promotion;
-  readonly thinkMs: number;
-}
-
 /** A choice of move, before it is played: the SAN of one of the legal moves, and the time spent deciding. */
 export interface Choice {
   readonly san: string;
@@ -169,7 +160,7 @@ export function startSeededGame(options: Parameters<typeof createVirtualGame>[0]
 }
 
 /** A move played, in the shape a script keeps (its SAN, squares and promotion). */
-function plannedMove(move: Move): Omit<PlannedMove, 'thinkMs'> {
+function plannedMove(move: Move): Pick<ScriptedMove, 'san' | 'from' | 'to' | 'promotion'> {
   return move.promotion
     ? { san: move.san, from: move.from, to: move.to, promotion: move.promotion as Promotion }
     : { san: move.san, from: move.from, to: move.to };
