@@ -96,7 +96,16 @@ export interface EncodedOwn {
   readonly json: string;
 }
 
-const ownJson = (source: string, sourceSeq: number, wallMs: number, section: string | null, round: number | null, body: string): string =>
+/** What ownJson writes an own entry from: the row's columns, the record its own text. */
+interface OwnRow {
+  readonly sourceSeq: number;
+  readonly wallMs: number;
+  readonly section: string | null;
+  readonly round: number | null;
+  readonly body: string;
+}
+
+const ownJson = (source: string, { sourceSeq, wallMs, section, round, body }: OwnRow): string =>
   `{"source":${JSON.stringify(source)},"sourceSeq":${sourceSeq},"wallMs":${wallMs}${section !== null ? `,"section":${JSON.stringify(section)}` : ''}${round !== null ? `,"round":${round}` : ''},"record":${body}}`;
 
 interface Row {
@@ -124,8 +133,9 @@ export class Journal {
    * sourceSeq order without a gap: a hall host's outbox publishes each entry right after it is
    * journaled, and reading it back cost more than the entry's insert (SQLite's union query per message,
    * 11 % of a host's CPU in normal play). Only committed entries: a transaction that fails takes its out.
+   * Kept from the first time an outbox reads (undefined before: a console without the bus keeps none).
    */
-  #recentOwn: EncodedOwn[] = [];
+  #recentOwn: OwnRow[] | undefined;
   readonly #stopCheckpoints: () => void;
   #health: JournalHealth = { state: 'ok' };
   readonly #healthListeners = new Set<(health: JournalHealth) => void>();
@@ -292,7 +302,9 @@ export class Journal {
     const body = JSON.stringify(record);
     const seq = this.#insertRow(this.source, sourceSeq, wallMs, section, round, record, body);
     this.#lastOwn = sourceSeq;
-    this.#keepRecent({ sourceSeq, json: ownJson(this.source, sourceSeq, wallMs, section ?? null, round ?? null, body) });
+    this.#recentOwn?.push({ sourceSeq, wallMs, section: section ?? null, round: round ?? null, body });
+    // Dropped half at a time, so a long run of appends does not shift the array for each.
+    if (this.#recentOwn && this.#recentOwn.length > RECENT_OWN) this.#recentOwn = this.#recentOwn.slice(RECENT_OWN / 2);
     return seq;
   }
 
@@ -311,7 +323,7 @@ export class Journal {
     const seq = this.#write(() => this.#insertRow(entry.source, entry.sourceSeq, entry.wallMs, entry.section, entry.round, entry.record));
     this.#lastOwn = entry.sourceSeq;
     // Read back from the bus, not appended here: the rows are where ownJsonAfter finds it.
-    this.#recentOwn = [];
+    if (this.#recentOwn) this.#recentOwn = [];
     return seq;
   }
 
@@ -327,12 +339,6 @@ export class Journal {
     const board = record.kind === 'clock' || record.kind === 'note' ? record.board : null;
     const at = record.kind === 'clock' ? record.event.at : record.kind === 'note' ? record.note.at : record.at;
     return Number(this.#insert.run(source, sourceSeq, wallMs, section ?? null, round ?? null, board, record.kind, at, body).lastInsertRowid);
-  }
-
-  #keepRecent(entry: EncodedOwn): void {
-    // Dropped half at a time, so a long run of appends does not shift the array for each.
-    if (this.#recentOwn.length >= RECENT_OWN) this.#recentOwn = this.#recentOwn.slice(RECENT_OWN / 2);
-    this.#recentOwn.push(entry);
   }
 
   /** The sourceSeq of the last own entry (0: none). */
@@ -352,12 +358,16 @@ export class Journal {
    * reader checks it again): the outbox publishes them without parsing and writing each again.
    */
   ownJsonAfter(sourceSeq: number, limit: number): EncodedOwn[] {
-    const from = sourceSeq + 1 - (this.#recentOwn[0]?.sourceSeq ?? Infinity);
-    if (from >= 0) return this.#recentOwn.slice(from, from + limit);
+    const recent = (this.#recentOwn ??= []);
+    const from = sourceSeq + 1 - (recent[0]?.sourceSeq ?? Infinity);
+    if (from >= 0) return recent.slice(from, from + limit).map((row) => ({ sourceSeq: row.sourceSeq, json: ownJson(this.source, row) }));
     const rows = this.#ownAfter.all(this.source, sourceSeq, limit, sourceSeq, limit, limit) as Row[];
     return rows.map((row) => {
       const seq = row.source_seq ?? row.seq;
-      return { sourceSeq: seq, json: ownJson(row.source ?? this.source, seq, row.wall_ms, row.section, row.round, row.body) };
+      return {
+        sourceSeq: seq,
+        json: ownJson(row.source ?? this.source, { sourceSeq: seq, wallMs: row.wall_ms, section: row.section, round: row.round, body: row.body }),
+      };
     });
   }
 
@@ -387,12 +397,12 @@ export class Journal {
   transaction<T>(work: () => T): T {
     const lastOwn = this.#lastOwn;
     const recent = this.#recentOwn;
-    const kept = recent.length;
+    const kept = recent?.length ?? 0;
     try {
       return this.#write(() => this.#db.transaction(work)());
     } catch (err) {
       this.#lastOwn = lastOwn;
-      this.#recentOwn = recent.slice(0, kept);
+      this.#recentOwn = recent?.slice(0, kept);
       throw err;
     }
   }

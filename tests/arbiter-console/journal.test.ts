@@ -69,6 +69,8 @@ describe('journal', () => {
     dir = mkdtempSync(join(tmpdir(), 'zeitnot-journal-'));
     const file = join(dir, 'journal.sqlite');
     const journal = new Journal(file, 'process', 'h1');
+    // An outbox reads from the start (nothing yet): from here on the journal keeps what it appends.
+    expect(journal.ownJsonAfter(0, 10)).toEqual([]);
     journal.append(press('1', 1), 11, { section: 'open', round: 1 });
     journal.appendAll([press('2', 2), press('3', 3)], 12, () => ({ section: 'b', round: 2 }));
     journal.copy({ source: 'h2', sourceSeq: 1, wallMs: 0, record: press('9', 4) });
