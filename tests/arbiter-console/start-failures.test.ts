@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startConsole, StartFailure } from '../../arbiter-console/index.ts';
 import { presetEvent } from '../../tournament/index.ts';
+import { freePort } from '../support/ports.ts';
 
 /** How long a failed start may take to end once it has said why (the 2 s). */
 const EXIT_AFTER_LINE_MS = 2_000;
@@ -60,15 +61,6 @@ const listening = (port: number): Promise<Server> =>
     server.listen(port, '127.0.0.1', () => resolve(server));
   });
 const closed = (server: Server): Promise<void> => new Promise((resolve) => server.close(() => resolve()));
-
-/** A port nobody listens on now. */
-async function freePort(): Promise<number> {
-  const server = await listening(0);
-  const address = server.address();
-  await closed(server);
-  if (typeof address !== 'object' || !address) throw new Error('no port');
-  return address.port;
-}
 
 /** The port can be listened on again: the command left nothing on it. */
 async function portFree(port: number): Promise<boolean> {
