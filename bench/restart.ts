@@ -8,7 +8,6 @@
 // BENCH_RESTART_BOARDS and BENCH_RESTART_PLIES make it smaller.
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -16,6 +15,7 @@ import { Chess } from 'chess.js';
 import { Journal, startConsole, type JournalRecord } from '../arbiter-console/index.ts';
 import { hallEventForTest } from './arbiter-console.ts';
 import { seededRandom } from '../simulators/index.ts';
+import { freePort } from '../tests/support/ports.ts';
 import type { BenchRow } from './table.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -67,17 +67,6 @@ export async function eventJournal(plies: number, boards = BOARDS): Promise<stri
   for (let i = 0; i < records.length; i += 50_000) journal.appendAll(records.slice(i, i + 50_000), Date.now(), () => ({ section, round: 1 }));
   journal.close();
   return dataDir;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Spawns `zeitnot serve` on `dataDir`; resolves with the ms until /health answered, then kills it (SIGKILL: a crash). */
