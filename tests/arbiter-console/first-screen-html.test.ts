@@ -2,8 +2,8 @@
 // (scripts/sections-hall.ts, 200 boards, a manual clock): in Chromium at 1366x768 with JavaScript off,
 // the arbiter's page and the spectator's show the first boards' names and clocks as the hall's
 // projection gave them when the HTML was rendered, and fill a 1920x1080 window; the live page, its
-// app.js held back, shows them, then replaces them with its own rows, the same boards in order, in one
-// frame (no frame without rows, none with both). Over HTTP: the HTML is rendered once per change, one
+// app.js held back, shows them, then replaces them with its own rows, drawn alike, the same boards in
+// order, in one frame (no frame without rows, none with both). Over HTTP: the HTML is rendered once per change, one
 // body for both pages, a new ETag after an arbiter's time bonus and as a running clock's time moves.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -119,6 +119,10 @@ describe("the page's HTML at 1,000 boards' scale (200 here)", () => {
     await page.waitForSelector('#first-screen .hall-row');
     await page.waitForFunction(() => ((window as { frames_?: string[] }).frames_ ?? []).length > 2);
     const server = await firstScreen(page);
+    // Every element of a row, by tag and class: the server's first row is drawn as the page draws its own.
+    const shape = (row: string) =>
+      page.$eval(row, (r) => [r, ...r.querySelectorAll('*')].map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].sort().join('.')}`));
+    const serverShape = await shape('#first-screen .hall-row');
     release();
     await page.waitForFunction(() => document.getElementById('first-screen') === null && document.querySelector('.hall-row[data-board]') !== null, undefined, {
       timeout: 30_000,
@@ -130,6 +134,7 @@ describe("the page's HTML at 1,000 boards' scale (200 here)", () => {
         black: r.querySelector('.name.black')!.textContent!,
       })),
     );
+    expect(await shape('.hall-row[data-board="1"]')).toEqual(serverShape);
     const frames = await page.evaluate(() => (window as { frames_?: string[] }).frames_!);
     expect(frames[0]).toBe('server');
     expect(frames.at(-1)).toBe('own');
