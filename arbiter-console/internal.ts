@@ -8,6 +8,7 @@ export {
   type Attention,
   arbiterCommandSchema,
   boardGameConfig,
+  clockText,
   consoleCommandSchema,
   isRefusalCode,
   kindOf,

@@ -1,10 +1,11 @@
-// The contract as the page (web/) loads it: the types of what the server sends and accepts, and the one
-// pure function the page runs. No schema: zod stays on the server's side, out of the page's bundle
+// The contract as the page (web/) loads it: the types of what the server sends and accepts, and the
+// pure functions the page runs (the view patch, how a board's row reads). No schema: zod stays on the server's side, out of the page's bundle
 // (esbuild keeps every module a face re-exports values from, used or not).
 export type { CredentialInfo } from './arbiter.ts';
 export type { Attention, AttentionCode, AttentionKind, ConsoleIncident, ConsoleStatus, JournalHealth } from './attention.ts';
 export { AFTER_THE_GAME, applyAttention, ATTENTION_KINDS, kindOf } from './attention.ts';
-export { MAX_FIRST_BOARDS } from './first-screen.ts';
+export { byHallNumber, clockText, isLow, movesToControl, statusText } from './board-text.ts';
+export { COMPACT_HALL_ABOVE, MAX_FIRST_BOARDS } from './first-screen.ts';
 export type { HistoryItem } from './history-item.ts';
 export type { ArbiterCommand, ArbiterView, BoardView, ClockReference, ConsoleCommand, RoundView, ServerMessage } from './protocol.ts';
 export type { SectorView } from './staff.ts';

@@ -19,7 +19,7 @@
 import type { ClientSession } from './client-session.ts';
 import { Coalescer, type CoalescerTimers, type Pending } from './coalescer.ts';
 import type { Board, HallChange, PlayingHall } from '../hall/index.ts';
-import type { ClockReference } from '../contract/index.ts';
+import { byHallNumber, type ClockReference } from '../contract/index.ts';
 import type { Team } from '../team/index.ts';
 import type { TournamentDesk } from '../desk/index.ts';
 import { logLine } from '../start/index.ts';
@@ -251,7 +251,7 @@ export class Broadcast {
   #firstScreen(session: ClientSession, n: number, turn: TurnParts): { ids: readonly string[]; rest: readonly string[]; shared: boolean } {
     const own = session.arbiter?.sector;
     const members = own === undefined ? undefined : (this.#team?.members(own) ?? new Set<string>());
-    turn.ordered ??= [...this.#hall.boards.keys()].sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
+    turn.ordered ??= [...this.#hall.boards.keys()].sort(byHallNumber);
     // A stable sort: within his sector and outside it, the boards keep the page's order.
     const ordered = members ? [...turn.ordered].sort((a, b) => Number(!members.has(a)) - Number(!members.has(b))) : turn.ordered;
     return { ids: ordered.slice(0, n), rest: ordered.slice(n), shared: members === undefined };

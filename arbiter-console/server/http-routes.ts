@@ -12,6 +12,7 @@ import { tournamentApi } from '../desk/index.ts';
 import { deskAsked, eventApi, LCC_PREFIX, lccApi, TOURNAMENT_PATHS } from '../desk/index.ts';
 import type { AddressBuckets } from './address-rate.ts';
 import { chooseCoding, codedEtag, compressible, type FeedCache, rendered, stillCurrent } from './feed-cache.ts';
+import { clockRuns, firstScreenBoards, firstScreenIds, pageWithFirstScreen } from './first-screen-html.ts';
 
 export interface Answer {
   readonly status: number;
@@ -62,6 +63,24 @@ const pageFile =
   (file: keyof PageFiles, type: string) =>
   (ctx: RouteContext): Answer =>
     ctx.page ? { status: 200, type, body: ctx.page[file] } : text(404, 'the page is not bundled in this server');
+
+/** The first screen's size, read once per style sheet (its bytes are fixed for the server's life). */
+const firstScreenSize = new WeakMap<Buffer, number>();
+const firstScreenOf = (page: PageFiles): number =>
+  firstScreenSize.get(page['style.css']) ??
+  firstScreenSize.set(page['style.css'], firstScreenBoards(page['style.css'].toString('utf8'))).get(page['style.css'])!;
+
+/** The page: index.html with the hall's first screen in it (first-screen-html.ts), the arbiter's and the spectator's alike. */
+const pageHtml = (ctx: RouteContext): Answer => {
+  if (!ctx.page) return text(404, 'the page is not bundled in this server');
+  const ids = firstScreenIds(ctx.hall, firstScreenOf(ctx.page));
+  const html = ctx.page['index.html'];
+  return {
+    status: 200,
+    type: 'text/html; charset=utf-8',
+    body: ids.length > 0 ? pageWithFirstScreen(html.toString('utf8'), ctx.hall, ids, ctx.hall.source.now()) : html,
+  };
+};
 
 const routes: readonly Route[] = [
   {
@@ -117,9 +136,9 @@ const routes: readonly Route[] = [
       return json(200, { board: id, items: boardHistory(hall.journal, id, { round: Number(round), ...(section !== undefined ? { section } : {}) }) });
     },
   },
-  { path: '/', answer: pageFile('index.html', 'text/html; charset=utf-8') },
-  { path: '/spectator', answer: pageFile('index.html', 'text/html; charset=utf-8') },
-  { path: '/index.html', answer: pageFile('index.html', 'text/html; charset=utf-8') },
+  { path: '/', answer: pageHtml },
+  { path: '/spectator', answer: pageHtml },
+  { path: '/index.html', answer: pageHtml },
   { path: '/app.js', answer: pageFile('app.js', 'text/javascript; charset=utf-8') },
   { path: '/style.css', answer: pageFile('style.css', 'text/css; charset=utf-8') },
   { path: '/favicon.svg', answer: pageFile('favicon.svg', SVG_TYPE) },
@@ -188,16 +207,27 @@ export function writeAnswer(res: ServerResponse, answer: Answer, head: boolean):
 
 const PAGE_PATHS = new Set(routes.flatMap((r) => (typeof r.path === 'string' && !r.path.startsWith('/api/') && r.path !== '/health' ? [r.path] : [])));
 const HALL_FEED = /^\/api\/(?:boards|pgn(?:\/[^/]+)?)$/;
+/** The page's HTML, one feed whatever path it is asked by (its first screen is the hall's). */
+const PAGE_HTML = new Set(['/', '/spectator', '/index.html']);
+/** A running clock on the page's first screen moves its HTML this often: a page loaded then shows it within this. */
+const PAGE_CLOCK_MS = 250;
 
 /**
  * What a feed's body is made of, as values that change when it must be rendered again: the hall's
  * journal position and its changes told (device connections and hosts too), and the second of the
  * hall's clock (a running clock's display moves every second); a section's desk and its changes; the
- * event's desks. Undefined: rendered per request (/health, a refusal), or a page file (fixed bytes).
+ * event's desks; the page's HTML, its first screen's boards (the hall's changes, and the quarter second
+ * while one of their clocks runs). Undefined: rendered per request (/health, a refusal), or a page file (fixed bytes).
  */
 function feedDepends(ctx: RouteContext, url: URL): readonly unknown[] | undefined {
   const path = url.pathname;
   const hall = (): readonly unknown[] => [ctx.hall.version, ctx.hallChanges?.() ?? 0, Math.floor(ctx.hall.source.now() / 1000)];
+  if (PAGE_HTML.has(path) && ctx.page) {
+    const ids = firstScreenIds(ctx.hall, firstScreenOf(ctx.page));
+    if (ids.length === 0) return ['page', 'no first screen', ctx.hall.boards.size];
+    const now = ctx.hall.source.now();
+    return ['page', ctx.hall.version, ctx.hallChanges?.() ?? 0, clockRuns(ctx.hall, ids) ? Math.floor(now / PAGE_CLOCK_MS) : 'still'];
+  }
   if (path === '/api/event') return ['event', ...[...(ctx.desks?.values() ?? [])].map((d) => d.changes)];
   if (HALL_FEED.test(path)) return hall();
   // The LiveChessCloud files hold no time as of now (a running clock is given as of its last event), so they change only with the journal.
@@ -255,7 +285,7 @@ export function serveRequest(
     }
   }
   const depends = feedDepends(ctx, url);
-  const asked = depends ? feedUrl(url) : url;
+  const asked = depends ? (PAGE_HTML.has(path) ? new URL('/', url.origin) : feedUrl(url)) : url;
   const render = (): Answer => routeAnswer(ctx, asked);
   const feed = depends ? http.feeds.feed(asked.pathname + asked.search, depends, render) : page ? http.feeds.fixed(render()) : rendered(render());
   http.feeds.counters.served += 1;

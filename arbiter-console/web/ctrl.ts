@@ -1,7 +1,17 @@
 // The clocks page's state and actions (lichess ui/*/ctrl.ts): what the server sent (Connection.state)
 // plus what this arbiter chose (layout, sort, filters, search, the open board, queue filters). Views
 // (view/*.ts) only read it and call its methods; every change ends in `redraw()`.
-import { ATTENTION_KINDS, kindOf, MAX_FIRST_BOARDS, type Attention, type AttentionKind } from '../contract/page.ts';
+import {
+  ATTENTION_KINDS,
+  byHallNumber,
+  COMPACT_HALL_ABOVE,
+  isLow,
+  kindOf,
+  MAX_FIRST_BOARDS,
+  movesToControl,
+  type Attention,
+  type AttentionKind,
+} from '../contract/page.ts';
 import type { HistoryItem } from '../contract/page.ts';
 import type { CredentialInfo } from '../contract/page.ts';
 import type { BoardView, ConsoleCommand } from '../contract/page.ts';
@@ -67,8 +77,7 @@ export interface Answer {
 
 export type { HistoryItem };
 
-const LOW_MS = 5 * 60_000;
-export const isLow = (ms: number): boolean => ms < LOW_MS;
+export { isLow };
 
 export class ConsoleCtrl {
   layout: Layout;
@@ -128,14 +137,14 @@ export class ConsoleCtrl {
     this.redraw();
   }
 
-  /** The first snapshot: a hall of more than 24 boards opens in the compact view (unless chosen otherwise). */
+  /** The first snapshot: a hall of more than COMPACT_HALL_ABOVE boards opens in the compact view (unless chosen otherwise). */
   #sized = false;
   stateArrived(): void {
     // The hall's size, not the first screen's: a small window asks for fewer than 24 boards first.
     const hallSize = this.conn.state.boards.size + this.conn.state.toCome;
     if (!this.#sized && hallSize > 0) {
       this.#sized = true;
-      if (!sessionStorage.getItem('zeitnot-layout')) this.layout = hallSize > 24 ? 'hall' : 'cards';
+      if (!sessionStorage.getItem('zeitnot-layout')) this.layout = hallSize > COMPACT_HALL_ABOVE ? 'hall' : 'cards';
     }
     this.redraw();
   }
@@ -216,15 +225,7 @@ export class ConsoleCtrl {
 
   /** Moves left until the next time control, per side (none in the last period). */
   toControl(b: BoardView, side: 'white' | 'black'): number | undefined {
-    const periods = this.conn.state.round?.periodMoves;
-    if (!periods) return undefined;
-    let quota = 0;
-    for (let i = 0; i < b.period[side]; i++) {
-      const moves = periods[i];
-      if (moves === null || moves === undefined) return undefined;
-      quota += moves;
-    }
-    return Math.max(0, quota - b.presses[side]);
+    return movesToControl(b, side, this.conn.state.round?.periodMoves);
   }
 
   /** The boards the hall view shows, in order. */
@@ -242,7 +243,7 @@ export class ConsoleCtrl {
       return true;
     });
     const statusRank = { running: 0, paused: 1, waiting: 2, finished: 3 } as const;
-    const byBoard = (a: BoardView, b: BoardView) => Number(a.id) - Number(b.id) || a.id.localeCompare(b.id);
+    const byBoard = (a: BoardView, b: BoardView) => byHallNumber(a.id, b.id);
     const least = (b: BoardView) => (b.status === 'finished' ? Infinity : Math.min(this.remainingNow(b, 'white'), this.remainingNow(b, 'black')));
     if (this.sort === 'time') return list.sort((a, b) => least(a) - least(b) || byBoard(a, b));
     if (this.sort === 'status') return list.sort((a, b) => statusRank[a.status] - statusRank[b.status] || byBoard(a, b));

@@ -99,6 +99,13 @@ function start(): void {
   const token = spectatorPage ? undefined : takeToken();
   const role: Role = token ? 'arbiter' : 'spectator';
   const main = document.getElementById('page')!;
+  // The hall's first screen as the server rendered it into the HTML (server/first-screen-html.ts): shown
+  // until this page draws its own rows from the snapshot, or shows something else.
+  let firstScreen = document.getElementById('first-screen');
+  const dropFirstScreen = (): void => {
+    firstScreen?.remove();
+    firstScreen = null;
+  };
   const statusEl = document.getElementById('connection')!;
   const roleEl = document.getElementById('role')!;
   roleEl.textContent = role;
@@ -131,7 +138,11 @@ function start(): void {
 
   const render = (): void => {
     scheduled = false;
-    if (current === 'clocks') vnode = patch(vnode, clocksView(ctrl, clocks));
+    if (current === 'clocks' && !(firstScreen && conn.state.boards.size === 0)) {
+      vnode = patch(vnode, clocksView(ctrl, clocks));
+      // The page's own rows are in the document: the server's go in the same frame (never a frame without rows).
+      dropFirstScreen();
+    }
     if (current === 'team') teamVnode = patch(teamVnode, hl('div#team-root', teamView(ctrl)));
     if (!tournamentHost.hidden) tournamentVnode = patch(tournamentVnode, tournamentView(tournament));
   };
@@ -154,6 +165,7 @@ function start(): void {
     teamHost.hidden = current !== 'team';
     tournamentHost.hidden = current === 'clocks' || current === 'team';
     document.body.dataset.page = current;
+    if (current !== 'clocks') dropFirstScreen();
     if (!tournamentHost.hidden) tournament.show(current as TournamentPageId);
     if (current === 'team' && ctrl.credentials === undefined) ctrl.sendTeam({ type: 'listCredentials' }, 'List tokens');
     redraw();

@@ -1,7 +1,7 @@
 // The compact hall view: one two-line row per board, 100+ on a 1080p screen, the first screen drawn first, keyed so that sorting and
 // filtering move rows instead of rebuilding them. Clocks are painted by ClockPainter, not by the view.
 import { thunk, type Attrs } from 'snabbdom';
-import type { BoardView } from '../../contract/page.ts';
+import { statusText, type BoardView } from '../../contract/page.ts';
 import type { ClockPainter } from '../clocks.ts';
 import type { ConsoleCtrl, Show, SortKey } from '../ctrl.ts';
 import { hl, type VNode } from '../snabbdom.ts';
@@ -152,16 +152,7 @@ function hallRow(ctrl: ConsoleCtrl, clocks: ClockPainter, b: BoardView, alert: b
     hl(`span.clock.${s}`, { ...clocks.hooks(b, s), class: { running: b.status === 'running' && b.toMove === s, flagged: b.flag?.side === s } }),
   ];
   const toControl = ctrl.toControl(b, b.toMove);
-  const status =
-    b.status === 'finished'
-      ? b.result?.result === '1/2-1/2'
-        ? '½-½'
-        : (b.result?.result ?? 'finished')
-      : b.status === 'paused'
-        ? 'paused'
-        : b.status === 'waiting'
-          ? 'waiting'
-          : '';
+  const status = statusText(b);
   return hl(
     'div.hall-row',
     {
