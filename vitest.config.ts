@@ -12,7 +12,7 @@ import { defineConfig } from 'vitest/config';
 const sharedModules = [
   // Pure code: the clock engine, pairing, the tournament record, decoders, the contract.
   'tests/standalone.test.ts',
-  'tests/arbiter-console/{coalescer,log-line,permissions,protocol,round-actor,teardown,tournament-protocol,view-patch}.test.ts',
+  'tests/arbiter-console/{coalescer,first-screen-markup,log-line,permissions,protocol,round-actor,teardown,tournament-protocol,view-patch}.test.ts',
   'tests/bus/source-order.test.ts',
   'tests/clock-engine/{audit-jumps,clock-unreachable,editions,fold-controls,fold-laws,game-config,laws-editions}.test.ts',
   'tests/clock-engine/{oracles,pgn-clock,position-endings,properties,rule-refusals,section-category,time-control,timekeeper}.test.ts',

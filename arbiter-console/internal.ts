@@ -34,6 +34,6 @@ export { gameSystemId, roundLogic, type HallOptions, type RoundActorInput } from
 export { type ArchivedBlob, type ArchiveIndex, emptyIndex, indexWith, packRows, partOf, type RowDump, type StoredSnapshot } from './journal/index.ts';
 export { hostCommands } from './on-bus/internal.ts';
 export { builtPage, startPgnFolder } from './server/index.ts';
-export { ClientSession, inlineBuilder, type Pending, type SessionHost, type SessionLimits } from './server/internal.ts';
+export { ClientSession, inlineBuilder, type Pending, type SessionHost, type SessionLimits, withFirstScreen } from './server/internal.ts';
 export { startAutopilot } from './simulation/index.ts';
 export { openCredentials, type Credentials } from './team/index.ts';

@@ -110,5 +110,13 @@ export function pageWithFirstScreen(indexHtml: string, hall: PlayingHall, ids: r
     `<div id="first-screen" data-rendered-at="${Math.round(now)}" data-boards="${ids.length}" aria-busy="true">` +
     `<div class="layout compact"><section aria-label="Boards"><div class="hall${sections ? ' sections' : ''}" role="table" aria-label="Every board">` +
     `<p class="hall-legend">${escapeHtml(legend)}</p><div class="hall-rows">${rows}</div></div></section></div></div>`;
-  return indexHtml.replace(PAGE_MAIN, `<main id="page">${screen}</main>`);
+  return withFirstScreen(indexHtml, screen);
+}
+
+/**
+ * index.html with `screen` in its main. Replaced by a function: a string replacement would read `$&`,
+ * `$'` and the like in a player's name as patterns and put parts of the HTML there instead.
+ */
+export function withFirstScreen(indexHtml: string, screen: string): string {
+  return indexHtml.replace(PAGE_MAIN, () => `<main id="page">${screen}</main>`);
 }
