@@ -69,6 +69,19 @@ export function missingResults(desk: DeskFace, state: DeskState, round: number):
   });
 }
 
+/** Boards named in a sentence before the rest are counted, not named. */
+const BOARDS_NAMED = 10;
+
+/**
+ * The missing results for a sentence: the first boards by name, then how many more. The sentence is
+ * the tournament view's `nextRound.why`, sent again with every result while a round ends: all 1,000
+ * boards named made it 25–50 KB in every tournament patch to every page, which no arbiter reads.
+ */
+export function missingText(missing: readonly string[]): string {
+  if (missing.length <= BOARDS_NAMED) return missing.join(', ');
+  return `${missing.slice(0, BOARDS_NAMED).join(', ')} and ${missing.length - BOARDS_NAMED} more`;
+}
+
 /** The section record as it stands: every known result, the incidents, and the clocks' late arrivals. */
 export function sectionRecordOf(desk: DeskFace, state: DeskState): SectionRecord {
   let record: SectionRecord = emptyRecord;
