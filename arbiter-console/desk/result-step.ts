@@ -240,11 +240,13 @@ export function endOnClock(desk: DeskFace, result: EnteredResult): Refusal | und
  * Desk and clock agree, or the arbiter hears of it: a live board whose clock ended the game with a
  * result other than the one entered on the desk (a hall host's clock result arriving after this
  * console's entry, a journal replayed) gets a `resultConflict` note, once per pair of results: an
- * alert on the hall page until the arbiter keeps one of them (resolveResultConflict).
+ * alert on the hall page until the arbiter keeps one of them (resolveResultConflict). Only `boards`
+ * are looked at when given (those whose clock changed since the last look).
  */
-export function conflictNotes(desk: DeskFace, state: DeskState, at: number): JournalRecord[] {
+export function conflictNotes(desk: DeskFace, state: DeskState, at: number, boards?: ReadonlySet<string>): JournalRecord[] {
   const notes: JournalRecord[] = [];
-  for (const [id, pair] of desk.hallPairs) {
+  const pairs = boards ? [...boards].flatMap((id) => (desk.hallPairs.has(id) ? [[id, desk.hallPairs.get(id)!] as const] : [])) : desk.hallPairs;
+  for (const [id, pair] of pairs) {
     const board = liveBoard(desk, id);
     const clock = board?.state.result?.result;
     const entered = state.entered.get(key(desk.liveRound, pair.white, pair.black));
