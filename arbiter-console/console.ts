@@ -60,6 +60,7 @@ export interface ConsoleOptions {
       | 'login'
       | 'tls'
       | 'tournamentIntervalMs'
+      | 'tournamentBytesPerSecond'
       | 'tournamentBuilder'
       | 'spectatorHandOutMs'
       | 'spectatorTickMs'

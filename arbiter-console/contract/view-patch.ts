@@ -37,21 +37,34 @@ export function diffView(before: unknown, after: unknown): PatchOp[] {
   return out;
 }
 
+// `path` is one array for the whole walk, a key pushed on the way down and popped on the way up, and
+// copied only into an operation: a walk of a 2,000-player view made a new path for every value it
+// looked at (the view worker's allocations, and the GC's time, at the end of a round).
+
 function diff(a: unknown, b: unknown, path: (string | number)[], out: PatchOp[], omit?: ReadonlySet<string>): void {
   if (a === b) return;
   if (Array.isArray(a) && Array.isArray(b)) return keyedIds(a) && keyedIds(b) ? diffKeyed(a as Json[], b as Json[], path, out) : diffArray(a, b, path, out);
   if (isObject(a) && isObject(b)) {
-    for (const key of Object.keys(b)) if (b[key] !== undefined && !omit?.has(key)) diffOrReplace(a[key], b[key], [...path, key], out);
+    for (const key of Object.keys(b)) {
+      if (b[key] === undefined || omit?.has(key)) continue;
+      path.push(key);
+      diffOrReplace(a[key], b[key], path, out);
+      path.pop();
+    }
     for (const key of Object.keys(a)) if (a[key] !== undefined && b[key] === undefined && !omit?.has(key)) out.push({ p: [...path, key], d: 1 });
     return;
   }
-  out.push({ p: path, v: b });
+  out.push({ p: [...path], v: b });
 }
 
 function diffArray(a: readonly unknown[], b: readonly unknown[], path: (string | number)[], out: PatchOp[]): void {
   const common = Math.min(a.length, b.length);
-  for (let i = 0; i < common; i++) diffOrReplace(a[i], b[i], [...path, i], out);
-  if (b.length < a.length) out.push({ p: path, n: b.length });
+  for (let i = 0; i < common; i++) {
+    path.push(i);
+    diffOrReplace(a[i], b[i], path, out);
+    path.pop();
+  }
+  if (b.length < a.length) out.push({ p: [...path], n: b.length });
   for (let i = common; i < b.length; i++) out.push({ p: [...path, i], v: b[i] });
 }
 
@@ -80,7 +93,7 @@ function diffKeyed(a: readonly Json[], b: readonly Json[], path: (string | numbe
   const keysA = rowKeys(a)!;
   const keysB = rowKeys(b)!;
   const before = new Map(a.map((row, i) => [keysA[i]!, row]));
-  if (a.length !== b.length || keysB.some((k, i) => k !== keysA[i])) out.push({ p: path, order: keysB });
+  if (a.length !== b.length || keysB.some((k, i) => k !== keysA[i])) out.push({ p: [...path], order: keysB });
   const columns = new Set<string>();
   const changed = new Map<string, number>();
   b.forEach((row, i) => {
@@ -91,24 +104,33 @@ function diffKeyed(a: readonly Json[], b: readonly Json[], path: (string | numbe
   for (const [key, count] of changed) {
     if (count < COLUMN_MIN || key === 'id' || key === 'player' || !b.every((row) => isPrimitive(row[key]) && row[key] !== undefined)) continue;
     columns.add(key);
-    out.push({ p: path, col: key, v: b.map((row) => row[key]) });
+    out.push({ p: [...path], col: key, v: b.map((row) => row[key]) });
   }
   b.forEach((row, i) => {
     const old = before.get(keysB[i]!);
     if (!old) out.push({ p: [...path, i], v: row });
-    else diffOrReplace(old, row, [...path, i], out, columns);
+    else {
+      path.push(i);
+      diffOrReplace(old, row, path, out, columns);
+      path.pop();
+    }
   });
 }
 
 /** A row that is another thing now is sent whole rather than field by field. */
 function diffOrReplace(a: unknown, b: unknown, path: (string | number)[], out: PatchOp[], omit?: ReadonlySet<string>): void {
   if (!isObject(a) || !isObject(b)) return diff(a, b, path, out);
-  const inner: PatchOp[] = [];
-  diff(a, b, path, inner, omit);
+  const from = out.length;
+  diff(a, b, path, out, omit);
+  if (omit || out.length - from < 2) return;
   // Most of its own fields were set, and nothing deeper inside it changed: it is another thing now.
-  const own = inner.filter((op) => op.p.length === path.length + 1 && (('v' in op && !('col' in op)) || 'd' in op)).length;
-  if (!omit && own > 1 && own === inner.length && own * 2 > Object.keys(b).length) out.push({ p: path, v: b });
-  else out.push(...inner);
+  for (let i = from; i < out.length; i++) {
+    const op = out[i]!;
+    if (op.p.length !== path.length + 1 || !(('v' in op && !('col' in op)) || 'd' in op)) return;
+  }
+  if ((out.length - from) * 2 <= Object.keys(b).length) return;
+  out.length = from;
+  out.push({ p: [...path], v: b });
 }
 
 /**

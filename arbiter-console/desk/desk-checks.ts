@@ -10,7 +10,7 @@ import { key, nextIncidentId, withdrawalsOf, type DeskFace, type DeskState } fro
 import { metIn, pairNext } from './pairing-step.ts';
 import { playoffFormatRecord, playoffPossible } from './playoff-step.ts';
 import { checkAssignRating, checkDecideAppeal, checkLodgeAppeal, checkNoShow } from './regulation-step.ts';
-import { missingResults } from './result-step.ts';
+import { missingResults, missingText } from './result-step.ts';
 
 /** A refusal or the record to journal. Throws (refused with its message, `tournament-rule`) on tournament-rule errors. */
 export function checkCommand(desk: DeskFace, state: DeskState, command: TournamentCommand, by: string): Refusal | TournamentRecord {
@@ -105,7 +105,7 @@ export function checkCommand(desk: DeskFace, state: DeskState, command: Tourname
       if (state.draft.round > desk.liveRound && !desk.liveRoundClosed) {
         return refusal(
           'results-unconfirmed',
-          `round ${desk.liveRound} is still on the boards: confirm its results first (${missingResults(desk, state, desk.liveRound).join(', ')})`,
+          `round ${desk.liveRound} is still on the boards: confirm its results first (${missingText(missingResults(desk, state, desk.liveRound))})`,
         );
       }
       return { type: 'publish', round: state.draft.round, by };

@@ -6,7 +6,7 @@ import { emptyRecord, playersToPair, roundBoards, type Pairing } from '../../tou
 import { refusal, type Refusal } from '../contract/index.ts';
 import type { DraftView, RoundPairings, TournamentRecord, TournamentView } from '../contract/index.ts';
 import { playerOf, withdrawalsOf, type DeskFace, type DeskState } from './desk-state.ts';
-import { missingResults } from './result-step.ts';
+import { missingResults, missingText } from './result-step.ts';
 import { swissPairing, type SwissPairing, type SwissPairingInput } from './swiss-pairer.ts';
 
 /** Who met whom so far: `low-high` pairing numbers -> the round they met in (any colours). */
@@ -35,7 +35,7 @@ export function nextRound(desk: DeskFace, state: DeskState): TournamentView['nex
     };
   if (desk.section.format.kind === 'swiss') {
     const missing = missingResults(desk, state, desk.currentRound);
-    if (missing.length > 0) return { round, possible: false, why: `round ${desk.currentRound} needs confirmed results: ${missing.join(', ')}` };
+    if (missing.length > 0) return { round, possible: false, why: `round ${desk.currentRound} needs confirmed results: ${missingText(missing)}` };
   }
   // A round robin's next round may be drafted from the Berger table while this one is played; its
   // boards are the live round's, so publishing waits (as publishRound refuses).

@@ -69,6 +69,19 @@ export function missingResults(desk: DeskFace, state: DeskState, round: number):
   });
 }
 
+/** Boards named in a sentence before the rest are counted, not named. */
+const BOARDS_NAMED = 10;
+
+/**
+ * The missing results for a sentence: the first boards by name, then how many more. The sentence is
+ * the tournament view's `nextRound.why`, sent again with every result while a round ends: all 1,000
+ * boards named made it 25–50 KB in every tournament patch to every page, which no arbiter reads.
+ */
+export function missingText(missing: readonly string[]): string {
+  if (missing.length <= BOARDS_NAMED) return missing.join(', ');
+  return `${missing.slice(0, BOARDS_NAMED).join(', ')} and ${missing.length - BOARDS_NAMED} more`;
+}
+
 /** The section record as it stands: every known result, the incidents, and the clocks' late arrivals. */
 export function sectionRecordOf(desk: DeskFace, state: DeskState): SectionRecord {
   let record: SectionRecord = emptyRecord;
@@ -227,11 +240,13 @@ export function endOnClock(desk: DeskFace, result: EnteredResult): Refusal | und
  * Desk and clock agree, or the arbiter hears of it: a live board whose clock ended the game with a
  * result other than the one entered on the desk (a hall host's clock result arriving after this
  * console's entry, a journal replayed) gets a `resultConflict` note, once per pair of results: an
- * alert on the hall page until the arbiter keeps one of them (resolveResultConflict).
+ * alert on the hall page until the arbiter keeps one of them (resolveResultConflict). Only `boards`
+ * are looked at when given (those whose clock changed since the last look).
  */
-export function conflictNotes(desk: DeskFace, state: DeskState, at: number): JournalRecord[] {
+export function conflictNotes(desk: DeskFace, state: DeskState, at: number, boards?: ReadonlySet<string>): JournalRecord[] {
   const notes: JournalRecord[] = [];
-  for (const [id, pair] of desk.hallPairs) {
+  const pairs = boards ? [...boards].flatMap((id) => (desk.hallPairs.has(id) ? [[id, desk.hallPairs.get(id)!] as const] : [])) : desk.hallPairs;
+  for (const [id, pair] of pairs) {
     const board = liveBoard(desk, id);
     const clock = board?.state.result?.result;
     const entered = state.entered.get(key(desk.liveRound, pair.white, pair.black));

@@ -91,6 +91,8 @@ export interface ConsoleServerOptions {
   readonly limits?: Partial<ServerLimits>;
   readonly login?: LoginGateOptions;
   readonly tournamentIntervalMs?: number;
+  /** The tournament messages' share of the sockets, in bytes a second (broadcast.ts; default 8 MiB/s). */
+  readonly tournamentBytesPerSecond?: number;
   /** Who builds the tournament messages (default a worker thread; tests inject one to hold a build). */
   readonly tournamentBuilder?: (setup: BuilderSetup) => TournamentBuilder;
 }
@@ -261,6 +263,7 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
       ...(options.spectatorHandOutMs !== undefined ? { handOutMs: options.spectatorHandOutMs } : {}),
     },
     ...(options.tournamentIntervalMs !== undefined ? { tournamentIntervalMs: options.tournamentIntervalMs } : {}),
+    ...(options.tournamentBytesPerSecond !== undefined ? { tournamentBytesPerSecond: options.tournamentBytesPerSecond } : {}),
     ...(options.tournamentBuilder ? { tournamentBuilder: options.tournamentBuilder } : {}),
   });
   teardown.defer('the broadcast (and its view worker)', () => broadcast.stop());
