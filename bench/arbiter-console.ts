@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { HallReaders, wallNow, type ReadersReport } from './hall-readers.ts';
+import { HallReaders, SPECTATOR_SAMPLE, wallNow, type ReadersReport } from './hall-readers.ts';
 import { gameConfig } from '../clock-engine/index.ts';
 import {
   Journal,
@@ -515,7 +515,7 @@ function latencyRows(part: string, what: 'press' | 'result', phase: string, team
     const p99 = percentile(latencies, 99);
     return {
       part,
-      measure: `${what}->${who} client p50 / p99, ${phase}`,
+      measure: `${what}->${who} client${who === 'spectator' ? ` (1 in ${SPECTATOR_SAMPLE} measured)` : ''} p50 / p99, ${phase}`,
       value: `${percentile(latencies, 50).toFixed(1)} / ${p99.toFixed(1)} ms (${latencies.length} deliveries)`,
       target: `p99 <= ${limit} ms`,
       ok: p99 <= limit,
