@@ -3,7 +3,8 @@
 // clients that never read, and at the end of a round: every result in, the next round paired (in the
 // pairing worker), published and started. The server runs in a child process (this file with --serve-hall) and makes
 // the presses and results itself, as the boards would; the reading clients live in other child
-// processes (hall-readers.ts, 25 each by default) and measure press-to-client latency against the
+// processes (hall-readers.ts, 25 each by default; every team client and one spectator in ten parse
+// what they get, the others count its bytes) and measure press-to-client latency against the
 // server's own event timestamps (`asOf`, the event's `at`), every process reading the same wall clock
 // (performance.timeOrigin + performance.now()); the clients that never read stay in this one.
 // BENCH_BOARDS, BENCH_CLIENTS, BENCH_CLIENT_PROCESSES and BENCH_SECONDS make it smaller; BENCH_PHASES
