@@ -3,14 +3,15 @@ import tseslint from 'typescript-eslint';
 
 const PARTS = 'bus|clock-engine|device-bridge|arbiter-console|simulators|tournament';
 // tournament/dutch/index.ts is a part of its own too: `zeitnot pair` loads the engine alone (the whole
-// of tournament/ brings zod and the clock engine, ~20 MB of the pairing's peak memory).
+// of tournament/ brings zod and the clock engine, ~20 MB of the pairing's peak memory). So is
+// bus/options/index.ts: a command's --bus options and names, without the NATS client (docs/console.md#restart).
 const throughIndex = {
-  regex: `^\\.\\./(\\.\\./)*(?!tournament/dutch/index\\.ts$)(${PARTS})/(?!index\\.ts$).+`,
+  regex: `^\\.\\./(\\.\\./)*(?!(tournament/dutch|bus/options)/index\\.ts$)(${PARTS})/(?!index\\.ts$).+`,
   message: 'Import a part through its index.ts, never its internals.',
 };
 // Tests may also reach a part's internal.ts (what tests drive beyond the public face).
 const testsThroughIndex = {
-  regex: `^\\.\\./(\\.\\./)*(?!tournament/dutch/index\\.ts$)(${PARTS})/(?!(index|internal)\\.ts$).+`,
+  regex: `^\\.\\./(\\.\\./)*(?!(tournament/dutch|bus/options)/index\\.ts$)(${PARTS})/(?!(index|internal)\\.ts$).+`,
   message: 'Import a part through its index.ts (tests: or its internal.ts), never its internals.',
 };
 

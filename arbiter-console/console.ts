@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { openCredentials, readCredentialsFile, TOKEN_FILE, type Credentials } from './team/index.ts';
 import type { DeviceSpec, OpenedDevice } from './devices/index.ts';
 import { startDevices } from './devices/index.ts';
-import { joinAsConsole, type ConsoleBusOptions, type ConsoleOnBus, type LagWindow } from './on-bus/index.ts';
+import type { ConsoleBusOptions, ConsoleOnBus, LagWindow } from './on-bus/index.ts';
 import type { ArbiterCommand, TournamentCommand } from './contract/index.ts';
 import { PlayingHall, type CommandBy, type CommandOutcome } from './hall/index.ts';
 import { Journal, type Durability } from './journal/index.ts';
@@ -150,6 +150,8 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
   if (!options.event && !resumed) throw new StartFailure('no-event', `${options.dataDir} holds no event yet: give an event (--event FILE|PRESET)`);
   if (options.bus) {
     if ((options.devices ?? []).length > 0) throw new Error('devices belong on the hall hosts on the bus (zeitnot hall-host --device ...), not on the console');
+    // Loaded only for a console on the bus: the NATS client is not loaded by a console off it.
+    const { joinAsConsole } = await import('./on-bus/index.ts');
     const joined = await joinAsConsole(options.bus, journal, { ...(options.event ? { event: options.event } : {}), scale: options.scale ?? 1 }, (m) =>
       logLine(process.stderr, 'zeitnot serve', `bus: ${m}`),
     );

@@ -2,7 +2,8 @@
 // knows clocks or boards: journal entries go out in order and come back exactly once. What other parts
 // use; tests reach everything through internal.ts.
 export { lastSeqOn, publishIfLast } from './claim.ts';
-export { type BusConnection, type BusOptions, BusUsageError, connectBus, isPermissionViolation, parseBusUrl, permissionHint } from './connect.ts';
+export { type BusConnection, connectBus, isPermissionViolation, permissionHint } from './connect.ts';
+export { type BusOptions, BusUsageError, parseBusUrl } from './url.ts';
 export { type BusEntry, decodeEntries, decodeEntry, encodeEntry, messageId } from './entry.ts';
 export { ensureLeaseBucket, type KeyValue, type KeyWrite, readKey, writeKey } from './lease-bucket.ts';
 export { type EncodedEntry, Outbox, type OutboxSource } from './outbox.ts';

@@ -1,16 +1,7 @@
 // Everything bus/ exports, for the tests (as nats.js's internal_mod.ts): index.ts is the part's public
 // face, what other parts use. Nothing outside tests/ imports this.
-export {
-  connectBus,
-  parseBusUrl,
-  permissionHint,
-  isPermissionViolation,
-  BusUsageError,
-  BusRefusedError,
-  type BusConnection,
-  type BusOptions,
-  type BusTls,
-} from './connect.ts';
+export { connectBus, permissionHint, isPermissionViolation, BusRefusedError, type BusConnection } from './connect.ts';
+export { parseBusUrl, BusUsageError, type BusOptions, type BusTls } from './url.ts';
 export { eventSubjects, eventToken, checkToken, type EventSubjects } from './subjects.ts';
 export { encodeEntry, encodeEntries, decodeEntry, decodeEntries, messageId, type BusEntry, type Decoded, type DecodedMessage } from './entry.ts';
 export { ensureEventStream, awaitEventStream, otherEvents, DUPLICATE_WINDOW_MS, type StreamPlan } from './stream.ts';

@@ -1,6 +1,6 @@
 // The bus options every role takes: `--bus nats://...` and its credentials and TLS files
 // (docs/hall.md, "Credentials" and "TLS").
-import { BusUsageError, parseBusUrl, type BusOptions } from '../bus/index.ts';
+import { BusUsageError, parseBusUrl, type BusOptions } from '../bus/options/index.ts';
 import { UsageError } from './command.ts';
 import { readInput } from './inputs.ts';
 

@@ -3,7 +3,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { demoLateArrivals, parseDeviceSpec, startConsole } from '../arbiter-console/index.ts';
-import { checkToken } from '../bus/index.ts';
+import { checkToken } from '../bus/options/index.ts';
 import { presetNames } from '../tournament/index.ts';
 import { failed, parseOptions, runUntilStopped, UsageError, type Command } from './command.ts';
 import { busHelp, busOptionSpecs, busOptionsFrom } from './bus-options.ts';

