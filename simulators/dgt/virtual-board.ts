@@ -134,11 +134,11 @@ export class VirtualDgtBoard {
 
   /** Sets up a position (FEN), reporting every square that changes. */
   setPosition(fen: string): void {
-    const next = new Chess(fen);
+    // load() checks the FEN before it changes anything: a bad one throws with the board as it was.
     this.chess.load(fen);
     for (let i = 0; i < 64; i++) {
       const name = `${'abcdefgh'[i % 8]}${8 - Math.floor(i / 8)}`;
-      const piece = next.get(name as Parameters<Chess['get']>[0]);
+      const piece = this.chess.get(name as Parameters<Chess['get']>[0]);
       this.put(name, piece ? pieceOf(piece) : '.');
     }
   }

@@ -1,6 +1,6 @@
 // Virtual players: legal chess from chess.js, choices and think times from a seeded generator, so the
 // same seed always plays the same game in the same time.
-import { Chess, type Move, type Square } from 'chess.js';
+import { Chess, DEFAULT_POSITION, type Move, type Square } from 'chess.js';
 import type { Side } from '../../clock-engine/index.ts';
 import { seededRandom, type Random } from './random.ts';
 import { drawThinkMs, type ThinkTime } from './think-time.ts';
@@ -100,7 +100,9 @@ export interface VirtualGame {
 
 export function startVirtualGame(options: VirtualGameOptions): VirtualGame {
   const chess = new Chess(options.from?.fen ?? options.startFen);
-  const startFen = options.from ? new Chess(options.startFen).fen() : chess.fen();
+  // A resumed game's start: the standard position's FEN as chess.js writes it, without reading one (a
+  // restart with 1,000 virtual boards resumes 1,000 games).
+  const startFen = !options.from ? chess.fen() : options.startFen === undefined ? DEFAULT_POSITION : new Chess(options.startFen).fen();
   const maxPlies = options.maxPlies ?? 300;
   /** The first ply this game plays (0, or where it resumed). */
   const first = options.from?.ply ?? 0;
