@@ -10,10 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { clockText } from '../../arbiter-console/internal.ts';
 import { startSectionsHall, type SectionsHall } from '../../scripts/sections-hall.ts';
-import { until } from '../support/wait.ts';
+import { helloClient, sendCommand } from '../support/ws-client.ts';
 import { launchChromium } from './browser.ts';
 
 let browser: Browser;
@@ -166,30 +165,6 @@ function clocksIn(html: string, board: string): { white: string; black: string }
   return { white: row[1]!, black: row[2]! };
 }
 
-async function chief(): Promise<{ send(command: object): Promise<void>; close(): void }> {
-  const ws = new WebSocket(`${hall.run.url.replace('http', 'ws')}/ws`);
-  const answers = new Map<string, { type: string }>();
-  let welcome = false;
-  ws.on('message', (d) => {
-    const m = JSON.parse(String(d)) as { type: string; id?: string };
-    if (m.id !== undefined) answers.set(m.id, m);
-    welcome ||= m.type === 'welcome';
-  });
-  await new Promise((r) => ws.once('open', r));
-  ws.send(JSON.stringify({ type: 'hello', role: 'arbiter', token: hall.run.newToken }));
-  await until(() => welcome, 'the welcome', 10_000, 5);
-  let n = 0;
-  return {
-    async send(command) {
-      const id = `c${++n}`;
-      ws.send(JSON.stringify({ type: 'command', id, command }));
-      await until(() => answers.has(id), `the answer to ${id}`, 10_000, 5);
-      expect(answers.get(id)).toMatchObject({ type: 'ack', id });
-    },
-    close: () => ws.close(),
-  };
-}
-
 describe("the page's HTML over HTTP", () => {
   it('is rendered once per change, the same for the arbiter and the spectator, and again after a time bonus and as a running clock moves', async () => {
     const first = await getPage('/');
@@ -204,9 +179,10 @@ describe("the page's HTML over HTTP", () => {
     // Board 2: both players at the board (sections-hall.ts), White's clock running.
     const now = hall.source.now();
     expect(clocksIn(first.body, '2')).toEqual({ white: hallRow('2', now).whiteClock, black: hallRow('2', now).blackClock });
-    const arbiter = await chief();
-    await arbiter.send({ type: 'addTime', board: '2', side: 'black', ms: 60_000, reason: 'phone rang' });
-    arbiter.close();
+    const arbiter = await helloClient(hall.run.url, { role: 'arbiter', token: hall.run.newToken });
+    const timeBonus = { type: 'addTime', board: '2', side: 'black', ms: 60_000, reason: 'phone rang' };
+    expect(await sendCommand(arbiter, timeBonus)).toMatchObject({ type: 'ack' });
+    arbiter.ws.close();
     const bonus = await getPage('/');
     expect(bonus.etag).not.toBe(first.etag);
     expect(clocksIn(bonus.body, '2')).toEqual({ white: hallRow('2', now).whiteClock, black: clockText(hall.run.hall.boards.get('2')!.remainingAt(now).black) });
