@@ -5,7 +5,7 @@ export type { CredentialInfo } from './arbiter.ts';
 export type { Attention, AttentionCode, AttentionKind, ConsoleIncident, ConsoleStatus, JournalHealth } from './attention.ts';
 export { AFTER_THE_GAME, applyAttention, ATTENTION_KINDS, kindOf } from './attention.ts';
 export { byHallNumber, clockText, isLow, movesToControl, statusText } from './board-text.ts';
-export { COMPACT_HALL_ABOVE, MAX_FIRST_BOARDS } from './first-screen.ts';
+export { COMPACT_HALL_ABOVE, MAX_FIRST_BOARDS, rowsInWindow, type HallSizes } from './first-screen.ts';
 export type { HistoryItem } from './history-item.ts';
 export type { ArbiterCommand, ArbiterView, BoardView, ClockReference, ConsoleCommand, RoundView, ServerMessage } from './protocol.ts';
 export type { SectorView } from './staff.ts';

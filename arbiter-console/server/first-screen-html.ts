@@ -5,7 +5,7 @@
 // as the hall's board views stand when it is rendered; the page replaces it with its own rows at its first
 // render with boards (web/main.ts). No script and no style in it: the CSP stays as strict.
 import type { PlayingHall } from '../hall/index.ts';
-import { byHallNumber, clockText, COMPACT_HALL_ABOVE, isLow, MAX_FIRST_BOARDS, movesToControl, statusText, type BoardView } from '../contract/index.ts';
+import { byHallNumber, clockText, COMPACT_HALL_ABOVE, isLow, movesToControl, rowsInWindow, statusText, type BoardView } from '../contract/index.ts';
 
 /** Where the first screen goes: the page's one container (index.html). */
 const PAGE_MAIN = '<main id="page"></main>';
@@ -22,16 +22,10 @@ function cssPx(css: string, name: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/**
- * The rows the page shows first in the largest window, by the page's own reckoning (web/ctrl.ts
- * firstScreenRows) over the style sheet's sizes; a style sheet without them gives none.
- */
+/** The rows the page shows first in the largest window (contract's rowsInWindow over the style sheet's sizes); none without them. */
 export function firstScreenBoards(css: string): number {
-  const [rowHeight, columnWidth, queueWidth] = ['--hall-row-height', '--hall-column-width', '--hall-queue-width'].map((n) => cssPx(css, n));
-  if (!(rowHeight! > 0 && columnWidth! > 0 && queueWidth! >= 0)) return 0;
-  const columns = Math.max(1, Math.floor((LARGEST_SCREEN.width - queueWidth!) / columnWidth!));
-  const lines = Math.ceil(LARGEST_SCREEN.height / rowHeight!) + 1;
-  return Math.min(MAX_FIRST_BOARDS, columns * lines);
+  const [rowHeight, columnWidth, queueWidth] = ['--hall-row-height', '--hall-column-width', '--hall-queue-width'].map((n) => cssPx(css, n) ?? NaN);
+  return rowsInWindow(LARGEST_SCREEN, { rowHeight: rowHeight!, columnWidth: columnWidth!, queueWidth: queueWidth! }) ?? 0;
 }
 
 /** The first screen's boards: the first `n` in the hall's order, none for a hall the page shows as cards. */

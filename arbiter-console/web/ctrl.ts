@@ -8,6 +8,7 @@ import {
   isLow,
   kindOf,
   MAX_FIRST_BOARDS,
+  rowsInWindow,
   movesToControl,
   type Attention,
   type AttentionKind,
@@ -61,13 +62,8 @@ const FIRST_QUEUE_LINES = 24;
 export function firstScreenRows(): number {
   const style = getComputedStyle(document.documentElement);
   const px = (name: string): number => parseFloat(style.getPropertyValue(name));
-  const [rowHeight, columnWidth, queueWidth] = [px('--hall-row-height'), px('--hall-column-width'), px('--hall-queue-width')];
-  if (!(rowHeight > 0 && columnWidth > 0 && queueWidth >= 0)) return MAX_FIRST_BOARDS;
-  // Beside the queue the hall has the window's width less the queue's (a narrow window, where the queue
-  // goes above, has room for one column either way).
-  const columns = Math.max(1, Math.floor((innerWidth - queueWidth) / columnWidth));
-  const lines = Math.ceil(innerHeight / rowHeight) + 1;
-  return Math.min(MAX_FIRST_BOARDS, columns * lines);
+  const sizes = { rowHeight: px('--hall-row-height'), columnWidth: px('--hall-column-width'), queueWidth: px('--hall-queue-width') };
+  return rowsInWindow({ width: innerWidth, height: innerHeight }, sizes) ?? MAX_FIRST_BOARDS;
 }
 
 export interface Answer {
