@@ -230,7 +230,8 @@ export interface NatsCluster {
   /**
    * Waits until every running server holds the stream up to the same last sequence. A server thawed
    * after SIGSTOP can still answer as the stream's leader from its stale store until it has caught up
-   * (bus-faults once read 950 of 1,200 acknowledged entries that way).
+   * (bus-faults once read 950 of 1,200 acknowledged entries that way). Only once nothing writes to the
+   * stream: while a host publishes, the servers' last sequences seldom agree at one look.
    */
   waitForStreamInSync(stream: string, timeoutMs?: number): Promise<number>;
   stop(): Promise<void>;
