@@ -227,18 +227,7 @@ export interface NatsCluster {
   readonly urls: string;
   /** Waits until the cluster has a JetStream meta leader (and every running node knows it). */
   waitForLeader(timeoutMs?: number): Promise<string>;
-  /**
-   * Waits until every running server holds the stream up to the same last sequence. A server thawed
-   * after SIGSTOP can still answer as the stream's leader from its stale store until it has caught up
-   * (bus-faults once read 950 of 1,200 acknowledged entries that way). Only once nothing writes to the
-   * stream: while a host publishes, the servers' last sequences seldom agree at one look.
-   */
-  waitForStreamInSync(stream: string, timeoutMs?: number): Promise<number>;
   stop(): Promise<void>;
-}
-
-interface StreamsView {
-  account_details?: { stream_detail?: { name: string; state?: { last_seq?: number } }[] }[];
 }
 
 /** Three servers on loopback, routed to each other, JetStream clustered (streams can be R3). */
@@ -279,27 +268,6 @@ export async function startNatsCluster(options: NatsOptions = {}, size = 3): Pro
         log,
       );
       return leader;
-    },
-    async waitForStreamInSync(stream, timeoutMs = 30_000) {
-      let lastSeq = 0;
-      await waitFor(
-        `every server holding stream ${stream} to the same sequence`,
-        async () => {
-          const running = nodes.filter((n) => n.running());
-          const views = await Promise.all(
-            running.map(async (n) => {
-              const view = (await n.monitor('/jsz?streams=true')) as StreamsView;
-              const details = (view.account_details ?? []).flatMap((a) => a.stream_detail ?? []);
-              return details.find((d) => d.name === stream)?.state?.last_seq;
-            }),
-          );
-          lastSeq = views[0] ?? 0;
-          return views.every((v) => v !== undefined && v === lastSeq);
-        },
-        timeoutMs,
-        log,
-      );
-      return lastSeq;
     },
     async stop() {
       await Promise.all(nodes.map((n) => n.stop()));
