@@ -24,6 +24,9 @@ import { entryRatings, simulateEvent } from './simulation/index.ts';
 import { realClock, resumeAt, type HallClock } from './hall/index.ts';
 import { builtPage, startPgnFolder, type PgnFolder } from './server/index.ts';
 
+/** A Swiss event's pairing worker is made ready this long after the console starts. */
+export const PAIRER_WARM_UP_MS = 5_000;
+
 export interface ConsoleOptions {
   readonly dataDir: string;
   /** What an appended journal entry survives (journal.ts); default 'process'. */
@@ -46,6 +49,8 @@ export interface ConsoleOptions {
   readonly source?: HallClock;
   /** Who pairs a Swiss round the arbiter asks for (default the pairing worker, desk/swiss-pairer.ts); stopped with the console. */
   readonly pairer?: SwissPairer;
+  /** How long after the start a Swiss event's pairing worker is made ready (default PAIRER_WARM_UP_MS). */
+  readonly pairerWarmUpMs?: number;
   readonly server?: Partial<
     Pick<
       ConsoleServerOptions,
@@ -181,6 +186,13 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
   // One pairing worker for every section, started on the first pairing.
   const pairer = options.pairer ?? workerPairer();
   teardown.defer('the pairing worker', () => pairer.stop());
+  // Ready long before a round ends (loading the engine is most of a first pairing's CPU), but not
+  // during the start, which is to serve within 2 s.
+  if (event.sections.some((s) => s.format.kind === 'swiss')) {
+    const warmUp = setTimeout(() => void pairer.prepare(), options.pairerWarmUpMs ?? PAIRER_WARM_UP_MS);
+    warmUp.unref();
+    teardown.defer('the pairing worker warm-up', () => clearTimeout(warmUp));
+  }
   for (const section of event.sections) {
     const seat = seatFor(event, section.id, {
       toMonotonic,

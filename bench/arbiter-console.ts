@@ -29,6 +29,7 @@ import {
   workerBuilder,
   manualSource,
   realClock,
+  workerPairer,
   startConsole,
   type BuilderSetup,
   type TournamentBuilder,
@@ -176,7 +177,10 @@ async function serveHall(): Promise<void> {
   const source = realClock(0);
   const wallAtZero = wallNow() - source.now();
   const event = hallEvent();
+  // A console at a round's end has run for hours: its pairing worker is up (console.ts, PAIRER_WARM_UP_MS).
+  const pairer = workerPairer();
   const run: RunningConsole = await startConsole({
+    pairer,
     dataDir,
     port: 0,
     noPage: true,
@@ -371,7 +375,9 @@ async function serveHall(): Promise<void> {
       m.seconds * 1000 + 500,
     );
   });
-  send({ type: 'ready', url: run.url, token: run.newToken!, wallAtZero, setupMs: performance.now() - t0, viewKb });
+  const setupMs = performance.now() - t0;
+  await pairer.prepare();
+  send({ type: 'ready', url: run.url, token: run.newToken!, wallAtZero, setupMs, viewKb });
 }
 
 /**

@@ -1,7 +1,7 @@
 // The pairing worker (swiss-pairer.ts): runs the Dutch engine on what the desk hands over, one round at
 // a time, and answers each with the pairing or the error the engine threw (its name and message).
 import { parentPort } from 'node:worker_threads';
-import { swissPairing, type PairingAnswer, type SwissPairingInput } from './swiss-pairer.ts';
+import { swissPairing, type PairingAnswer, type PairingWorkerMessage, type SwissPairingInput } from './swiss-pairer.ts';
 
 parentPort!.on('message', ({ id, input }: { id: number; input: SwissPairingInput }) => {
   let answer: PairingAnswer;
@@ -12,3 +12,5 @@ parentPort!.on('message', ({ id, input }: { id: number; input: SwissPairingInput
   }
   parentPort!.postMessage(answer);
 });
+// The engine's code is loaded: a console warming the worker up (`prepare`) waits for this.
+parentPort!.postMessage({ ready: true } satisfies PairingWorkerMessage);

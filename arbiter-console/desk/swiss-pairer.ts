@@ -27,6 +27,12 @@ export interface SwissPairing {
 export interface SwissPairer {
   /** The engine's pairing; rejects with a PairingFailure (the worker) or the engine's own error (no valid pairing). */
   pair(input: SwissPairingInput): Promise<SwissPairing>;
+  /**
+   * The engine made ready ahead of its first pairing (the worker started, its code loaded), so the end of
+   * a round does not wait for that nor share the CPU with it; resolves when it is ready, or has failed
+   * (the pairing then says how).
+   */
+  prepare(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -46,6 +52,7 @@ export function inlinePairer(): SwissPairer {
   return {
     // A copy, as the worker gets one: the desk may change its state after handing it over.
     pair: (input) => Promise.resolve().then(() => swissPairing(structuredClone(input))),
+    prepare: () => Promise.resolve(),
     stop: () => Promise.resolve(),
   };
 }
@@ -54,6 +61,8 @@ export function inlinePairer(): SwissPairer {
 export type PairingAnswer =
   | { readonly id: number; readonly ok: true; readonly pairing: SwissPairing }
   | { readonly id: number; readonly ok: false; readonly error: { readonly name: string; readonly message: string } };
+/** What the worker says: it has loaded the engine (once, first), or a pairing's answer. */
+export type PairingWorkerMessage = { readonly ready: true } | PairingAnswer;
 
 export interface WorkerPairerOptions {
   /** A pairing that takes longer is given up (the worker terminated): default 120 s. */
@@ -70,6 +79,8 @@ export interface WorkerPairerOptions {
 export function workerPairer(options: WorkerPairerOptions = {}): SwissPairer {
   const timeoutMs = options.timeoutMs ?? 120_000;
   let worker: Worker | undefined;
+  /** Settles when the running worker has loaded the engine, or has failed. */
+  let ready: Promise<void> = Promise.resolve();
   let nextId = 0;
   const waiting = new Map<number, { resolve: (p: SwissPairing) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
   /** Every pairing waiting on `w` is refused, and the next one starts a new worker. */
@@ -86,7 +97,11 @@ export function workerPairer(options: WorkerPairerOptions = {}): SwissPairer {
   const start = (): Worker => {
     const w = new Worker(options.file ?? workerFile());
     w.unref();
-    w.on('message', (answer: PairingAnswer) => {
+    let loaded: () => void = () => {};
+    ready = new Promise<void>((resolve) => (loaded = resolve));
+    w.once('exit', () => loaded());
+    w.on('message', (answer: PairingWorkerMessage) => {
+      if ('ready' in answer) return loaded();
       const pending = waiting.get(answer.id);
       if (!pending) return;
       waiting.delete(answer.id);
@@ -107,6 +122,10 @@ export function workerPairer(options: WorkerPairerOptions = {}): SwissPairer {
         waiting.set(id, { resolve, reject, timer });
         w.postMessage({ id, input });
       });
+    },
+    prepare() {
+      worker ??= start();
+      return ready;
     },
     async stop() {
       const w = worker;

@@ -5,8 +5,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BroadcastChannel } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { manualSource, startConsole, workerPairer, type RunningConsole, type SwissPairer } from '../../arbiter-console/internal.ts';
+import { inlinePairer, manualSource, startConsole, workerPairer, type RunningConsole, type SwissPairer } from '../../arbiter-console/internal.ts';
 import type { ConsoleCommand, TournamentRecord } from '../../arbiter-console/internal.ts';
 import { pairSwissRound, presetEvent } from '../../tournament/index.ts';
 import { helloClient, sendCommand as send, type TestClient } from '../support/ws-client.ts';
@@ -23,9 +24,9 @@ afterEach(async () => {
   }
 });
 
-async function open(pairer: SwissPairer): Promise<{ run: RunningConsole; chief: TestClient }> {
+async function open(pairer: SwissPairer, options: { event?: typeof event; pairerWarmUpMs?: number } = {}): Promise<{ run: RunningConsole; chief: TestClient }> {
   const dir = mkdtempSync(join(tmpdir(), 'zeitnot-pairing-worker-'));
-  const run = await startConsole({ dataDir: dir, port: 0, noPage: true, event, firstRound: true, source: manualSource(0), pairer });
+  const run = await startConsole({ dataDir: dir, port: 0, noPage: true, event, firstRound: true, source: manualSource(0), pairer, ...options });
   const chief = await helloClient(run.url, { role: 'arbiter', token: run.newToken, name: 'IA Chief' });
   opened.push({ run, dir, clients: [chief] });
   return { run, chief };
@@ -61,6 +62,7 @@ function heldWorker(): SwissPairer & { calls: number; release(): void } {
       await gate;
       return worker.pair(input);
     },
+    prepare: () => worker.prepare(),
     stop: () => worker.stop(),
   };
   return held;
@@ -129,5 +131,55 @@ describe('pairing in the worker', () => {
     await finishRoundOne(run, chief);
     expect(await sendCommand(chief, { type: 'pairNextRound', section: 'open' })).toMatchObject({ type: 'refused', code: 'pairing-failed' });
     expect(drafts(run, 2)).toEqual([]);
+  });
+});
+
+describe('the pairing worker made ready ahead of the end of a round', () => {
+  /** The inline pairer, with the console's calls of prepare counted. */
+  const countedPrepares = (): SwissPairer & { prepares: number } => {
+    const counted = { ...inlinePairer(), prepares: 0, prepare: () => ((counted.prepares += 1), Promise.resolve()) };
+    return counted;
+  };
+
+  it("a Swiss event's console makes it ready once, a while after its start, not during it", async () => {
+    const pairer = countedPrepares();
+    await open(pairer, { pairerWarmUpMs: 300 });
+    expect(pairer.prepares).toBe(0);
+    await expect.poll(() => pairer.prepares).toBe(1);
+  });
+
+  it("a round robin's console never starts it", async () => {
+    const pairer = countedPrepares();
+    await open(pairer, { event: presetEvent('cairns-cup-2019'), pairerWarmUpMs: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(pairer.prepares).toBe(0);
+  });
+
+  it('the worker prepare starts is the one that pairs: one start, ready before its first pairing', async () => {
+    const starts: unknown[] = [];
+    const channel = new BroadcastChannel('zeitnot-pairing-worker-starts');
+    channel.onmessage = (message) => starts.push((message as { data: unknown }).data);
+    const pairer = workerPairer({ file: new URL('../fixtures/pairing-worker-counted.mjs', import.meta.url) });
+    try {
+      await pairer.prepare();
+      await expect.poll(() => starts.length).toBe(1);
+      await pairer.prepare();
+      // The fixture reads none of the input.
+      expect(await pairer.pair({} as Parameters<SwissPairer['pair']>[0])).toEqual({ games: [], bye: null });
+      expect(starts).toEqual(['started']);
+    } finally {
+      await pairer.stop();
+      channel.close();
+    }
+  });
+
+  it('prepare on a worker that dies at once settles, and the pairing says how it failed', async () => {
+    const pairer = workerPairer({ file: new URL('../fixtures/pairing-worker-exits.mjs', import.meta.url) });
+    try {
+      await pairer.prepare();
+      await expect(pairer.pair({} as Parameters<SwissPairer['pair']>[0])).rejects.toThrow(/exit code 9/);
+    } finally {
+      await pairer.stop();
+    }
   });
 });
