@@ -5,5 +5,5 @@ export { boardHistory } from './board-history.ts';
 export { Board } from './board.ts';
 export { snapshotVersion } from './board-snapshot.ts';
 export { actingAs, type CommandBy, type CommandOutcome, type HallChange, PlayingHall } from './hall.ts';
-export { boardPgn } from './pgn.ts';
+export { boardPgn, boardPgnForTheSecond } from './pgn.ts';
 export { type HallClock, manualSource, type ManualSource, realClock, resumeAt, schedulerOf } from './time.ts';

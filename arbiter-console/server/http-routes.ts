@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { boardHistory } from '../hall/index.ts';
 import type { PlayingHall } from '../hall/index.ts';
-import { boardPgn } from '../hall/index.ts';
+import { boardPgnForTheSecond } from '../hall/index.ts';
 import type { ClockReference } from '../contract/index.ts';
 import type { TournamentDesk } from '../desk/index.ts';
 import { tournamentApi } from '../desk/index.ts';
@@ -109,8 +109,12 @@ const routes: readonly Route[] = [
   {
     path: '/api/pgn',
     answer: ({ hall }) => {
-      const now = hall.source.now();
-      return { status: 200, type: PGN_TYPE, body: [...hall.boards.values()].map((b) => boardPgn(b.round, b, now, Date.now())).join('\n') };
+      const [now, wallMs] = [hall.source.now(), Date.now()];
+      return {
+        status: 200,
+        type: PGN_TYPE,
+        body: [...hall.boards.values()].map((b) => boardPgnForTheSecond(b, hall.versionOf(b.id)!, now, wallMs)).join('\n'),
+      };
     },
   },
   {
@@ -119,7 +123,7 @@ const routes: readonly Route[] = [
       const id = decodeURIComponent(match![1]!);
       const board = hall.boards.get(id);
       if (!board) return json(404, { error: `unknown board '${id}'`, boards: [...hall.boards.keys()] });
-      return { status: 200, type: PGN_TYPE, body: boardPgn(board.round, board, hall.source.now(), Date.now()) };
+      return { status: 200, type: PGN_TYPE, body: boardPgnForTheSecond(board, hall.versionOf(id)!, hall.source.now(), Date.now()) };
     },
   },
   {

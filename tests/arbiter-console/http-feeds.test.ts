@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { manualSource, startConsole, type RunningConsole } from '../../arbiter-console/internal.ts';
+import { manualSource, startConsole, type ManualSource, type RunningConsole } from '../../arbiter-console/internal.ts';
 import { smallRoundRobin } from './tournament-fixtures.ts';
 import { until } from '../support/wait.ts';
 
@@ -161,5 +161,27 @@ describe('the feeds over HTTP', () => {
     });
     expect((await get('/api/pgn', {}, '127.0.0.3')).status).toBe(200);
     expect((await get('/api/pgn', {}, '127.0.0.2')).status).toBe(429);
+  });
+
+  it("makes the whole hall's PGN again for the board that changed, the others' games as made in the same second", async () => {
+    const games = async (): Promise<string[]> => String((await get('/api/pgn', {}, '127.0.0.5')).body).split(/\n(?=\[Event )/);
+    const referenceTime = (game: string | undefined): string | undefined => /\[ReferenceTime "([^"]+)"\]/.exec(game ?? '')?.[1];
+    const before = await games();
+    expect(before.length).toBeGreaterThan(1);
+    // The wall clock moves on: a game made again says so in its ReferenceTime.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const a = await arbiter();
+    await command(a, 'add-1', { type: 'addTime', board: '1', side: 'white', ms: 30_000, reason: 'a noisy neighbour' });
+    const after = await games();
+    const changed = after.findIndex((g) => g.includes('[Board "1"]'));
+    expect(after[changed]).toContain('a noisy neighbour');
+    expect(referenceTime(after[changed])).not.toBe(referenceTime(before[changed]));
+    expect(after.filter((_, i) => i !== changed)).toEqual(before.filter((_, i) => i !== changed));
+    // The hall's second turns: every game is made again, as of then.
+    (run.hall.source as ManualSource).advance(1000);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const later = await games();
+    expect(later.map(referenceTime).filter((t, i) => t === referenceTime(after[i]))).toEqual([]);
+    a.ws.close();
   });
 });
