@@ -183,7 +183,7 @@ async function openConsole(options: ConsoleOptions, teardown: Teardown, opened: 
   const warnings: string[] = [];
   const toMonotonic = (wallMs: number): number => Math.floor((wallMs - epochWallMs) * scale);
   const desks = new Map<string, TournamentDesk>();
-  // One pairing worker for every section, started on the first pairing.
+  // One pairing worker for every section, started by the warm-up below or by the first pairing.
   const pairer = options.pairer ?? workerPairer();
   teardown.defer('the pairing worker', () => pairer.stop());
   // Ready long before a round ends (loading the engine is most of a first pairing's CPU), but not

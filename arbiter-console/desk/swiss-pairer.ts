@@ -73,7 +73,7 @@ export interface WorkerPairerOptions {
 
 /**
  * In a worker thread: dist/cli/pairing-worker.js in the built package; from the TypeScript sources
- * (tests, benchmarks) through a bootstrap that registers tsx. Started on the first pairing, one
+ * (tests, benchmarks) through a bootstrap that registers tsx. Started by `prepare` or the first pairing, one
  * pairing at a time (the worker answers in order).
  */
 export function workerPairer(options: WorkerPairerOptions = {}): SwissPairer {
