@@ -111,10 +111,12 @@ async function hallHost(args: string[]): Promise<number> {
       process.kill(process.pid, 'SIGTERM');
     },
   });
+  // Stopped by SIGINT or SIGTERM from here on, before the lines a caller may signal on are printed.
+  const stopped = runUntilStopped('zeitnot hall-host', running);
   for (const w of running.warnings) process.stderr.write(`zeitnot hall-host: warning: ${w}\n`);
   process.stdout.write(
     `zeitnot hall host ${hostId}: ${event.name}, boards ${values.boards} (${boards.size}), on ${bus.servers.join(',')}\n  journal: ${running.journal.file}\n`,
   );
-  const code = await runUntilStopped('zeitnot hall-host', running);
+  const code = await stopped;
   return lost ? 1 : code;
 }

@@ -203,6 +203,9 @@ async function serve(args: string[]): Promise<number> {
           }
         : {}),
     });
+    // Stopped by SIGINT or SIGTERM from here on: a caller that signals as soon as it reads the lines
+    // below must not find the default handler (an exit without the stop).
+    const stopped = runUntilStopped('zeitnot serve', running);
     const out = process.stdout;
     for (const warning of running.warnings) process.stderr.write(`zeitnot serve: warning: ${warning}\n`);
     const event = running.event;
@@ -227,6 +230,6 @@ async function serve(args: string[]): Promise<number> {
         "zeitnot serve: warning: plain HTTP: the arbiters' tokens cross the network readable by anyone on it; use --tls-cert/--tls-key on an open network\n",
       );
     }
-    return runUntilStopped('zeitnot serve', running);
+    return stopped;
   }
 }
