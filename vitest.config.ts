@@ -33,12 +33,6 @@ const sharedModules = [
   'tests/bus/{bus,outbox-order,reader-failover,rebuild-archive}.test.ts',
   'tests/clock-engine/machine.test.ts',
   'tests/tournament/event.test.ts',
-  // Consoles, journals and devices whose other ends run as child processes or over ptys (zeitnot serve,
-  // hall hosts, nats-server, socat), all ended by the file's own hooks.
-  'tests/arbiter-console/{board-end-dgt,crash,crash-dgt,devices,devices-dgt,devices-faults,devices-firmata,devices-restart}.test.ts',
-  'tests/arbiter-console/{event-exports,fines-ledger,first-screen-html,first-screen-queue,journal-checkpoint,journal-fault}.test.ts',
-  'tests/arbiter-console/{lcc-feed,pgn-folder,playoff-crash,set-position,start-failures,tournament-spacing,trf-import,unplug-dgt}.test.ts',
-  'tests/bus/{console-projection,dismiss-kind-bus,rebuild-snapshot}.test.ts',
   // The page in Chromium (tests/arbiter-console/browser.ts: each file launches and closes its own).
   'tests/arbiter-console/{claims-page,fines-page,first-screen,hall-glance-page,hall-page,missed-moves-page}.test.ts',
   'tests/arbiter-console/{next-round-wording,page-stale,page,playoff-format,print-page,prizes-console}.test.ts',
@@ -50,15 +44,14 @@ const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
 export default defineConfig({
   test: {
     globalSetup: ['./tests/support/build.ts'],
-    // Four workers on two cores. The longest files mostly wait (simulated games in accelerated time,
+    // Three workers on two cores: the longest files mostly wait (simulated games in accelerated time,
     // nats-server faults, DGT boards over ptys, the packaging test's offline install: 0.1-0.25 of a core
-    // each over their run, measured per file from /proc, 5 Dec 2026) and start first (longest-first.ts),
-    // so three workers would spend the first minutes on three of them; a fourth runs the CPU-bound
-    // files beside them. With four the two cores were 91-97 % busy over the whole run
-    // (vmstat); six were no busier and timed out a CPU-bound test (game-plan's 60 games: 16 s with four,
-    // 44 s with six, against its 30 s). The whole `npm test` is CPU (README, Testing: the numbers), so
-    // what shortens it now is less CPU in the tests, not more workers.
-    maxWorkers: 4,
+    // each over their run, measured per file from /proc, 5 Dec 2026) and start first (longest-first.ts).
+    // Four workers, with 25 more files sharing their imports, took 513-547 s against 580 s, but the
+    // clean-clone CI then timed out board-end-dgt's DGT boards (15 s for a move read, two tests): back to
+    // three and the list above as it was. The whole `npm test` is CPU (787-854 s user+sys with the cores
+    // 91-97 % busy, vmstat): what shortens it now is less CPU in the tests, not more workers.
+    maxWorkers: 3,
     sequence: { sequencer: LongestFirst },
     reporters: ['default', './tests/support/summary-reporter.ts'],
     projects: [
