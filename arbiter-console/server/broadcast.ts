@@ -36,8 +36,8 @@ const TOURNAMENT_MAX_SPACING_MS = 5000;
 
 /**
  * The tournament pages' share of the machine: a build (the desk's parts on the event loop, the view
- * and its patches in the worker, the messages written to every page) is followed by this many times
- * its own time before the next, so they take at most a twentieth of a core whatever the hall's size.
+ * and its patches in the worker) is followed by this many times its own time before the next, so
+ * they take at most a twentieth of a core whatever the hall's size.
  */
 const TOURNAMENT_IDLE_PER_BUILD = 19;
 
@@ -474,7 +474,6 @@ export class Broadcast {
 
   #deliverTournament(built: BuiltViews): void {
     if (this.#stopped) return;
-    const deliveredFrom = performance.now();
     // Encoded once per role here, not by ws once per session (a 1,000-board view is 626 KiB).
     const patches = {} as Record<ViewRole, Buffer | undefined>;
     for (const role of ['spectator', 'arbiter'] as const) {
@@ -500,8 +499,7 @@ export class Broadcast {
         }
       } else bytes += this.#sendWholeTournament(session);
     }
-    const now = performance.now();
-    this.#tournamentNextAt = now + this.#spacingAfter(bytes, this.#handOverMs + built.makeMs + (now - deliveredFrom));
+    this.#tournamentNextAt = performance.now() + this.#spacingAfter(bytes, this.#handOverMs + built.makeMs);
   }
 
   /**
@@ -510,10 +508,8 @@ export class Broadcast {
    * the prizes), to 200 pages: every 500 ms that was 600 MiB in the 30 s of results, the largest part
    * of the event loop's time (writev) and of the view worker's. Spaced by their bytes, the builds
    * gather more results each and the pages get the same latest state in fewer, larger steps; a small
-   * hall stays at `tournamentIntervalMs`. A build that cost `buildMs` (the event loop's parts before
-   * and after: the desks' parts and their hand-over, the messages' encoding and writing to every page;
-   * and the making's own time on its thread) is also followed by TOURNAMENT_IDLE_PER_BUILD times that:
-   * 100-200 ms at 1,000 boards and 200 pages.
+   * hall stays at `tournamentIntervalMs`. A build that cost `buildMs` (the event loop's part and the
+   * making's own time) is also followed by TOURNAMENT_IDLE_PER_BUILD times that: 60-120 ms at 1,000 boards.
    */
   #spacingAfter(bytes: number, buildMs: number): number {
     return Math.min(TOURNAMENT_MAX_SPACING_MS, Math.max((bytes / this.#bytesPerSecond) * 1000, buildMs * TOURNAMENT_IDLE_PER_BUILD));
