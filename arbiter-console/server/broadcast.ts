@@ -34,13 +34,6 @@ type BoardList = 'all' | 'first' | 'rest';
  */
 const TOURNAMENT_MAX_SPACING_MS = 5000;
 
-/**
- * The tournament pages' share of the machine: a build (the desk's parts on the event loop, the view
- * and its patches in the worker) is followed by this many times its own time before the next, so
- * they take at most a twentieth of a core whatever the hall's size.
- */
-const TOURNAMENT_IDLE_PER_BUILD = 19;
-
 /** Owed snapshots and rests are written until this many ms of a turn went on them, then the next turn goes on. */
 const OWED_MS_PER_TURN = 5;
 
@@ -124,8 +117,6 @@ export class Broadcast {
   #tournamentSentAt = -Infinity;
   /** No build before this (performance.now()): the last build's messages, sent, spaced by their bytes. */
   #tournamentNextAt = -Infinity;
-  /** The event loop's part of the build in flight: the desks' parts and their hand-over to the builder. */
-  #handOverMs = 0;
   #tournamentTimer: NodeJS.Timeout | undefined;
   /** The desks whose views the pages get, the view's own first. */
   readonly #viewDesks: readonly TournamentDesk[];
@@ -449,9 +440,8 @@ export class Broadcast {
       return;
     }
     this.#building = true;
-    const building = this.#builder.build(request);
-    this.#handOverMs = performance.now() - this.#tournamentSentAt;
-    building
+    this.#builder
+      .build(request)
       .then(
         (built) => this.#deliverTournament(built),
         (err: unknown) => this.#tournamentFailed(err),
@@ -499,7 +489,7 @@ export class Broadcast {
         }
       } else bytes += this.#sendWholeTournament(session);
     }
-    this.#tournamentNextAt = performance.now() + this.#spacingAfter(bytes, this.#handOverMs + built.makeMs);
+    this.#tournamentNextAt = performance.now() + this.#spacingAfter(bytes);
   }
 
   /**
@@ -508,10 +498,9 @@ export class Broadcast {
    * the prizes), to 200 pages: every 500 ms that was 600 MiB in the 30 s of results, the largest part
    * of the event loop's time (writev) and of the view worker's. Spaced by their bytes, the builds
    * gather more results each and the pages get the same latest state in fewer, larger steps; a small
-   * hall stays at `tournamentIntervalMs`. A build that cost `buildMs` (the event loop's part and the
-   * making's own time) is also followed by TOURNAMENT_IDLE_PER_BUILD times that: 60-120 ms at 1,000 boards.
+   * hall stays at `tournamentIntervalMs`.
    */
-  #spacingAfter(bytes: number, buildMs: number): number {
-    return Math.min(TOURNAMENT_MAX_SPACING_MS, Math.max((bytes / this.#bytesPerSecond) * 1000, buildMs * TOURNAMENT_IDLE_PER_BUILD));
+  #spacingAfter(bytes: number): number {
+    return Math.min(TOURNAMENT_MAX_SPACING_MS, (bytes / this.#bytesPerSecond) * 1000);
   }
 }

@@ -31,10 +31,7 @@ export interface RoleMessages {
   readonly patch?: string;
 }
 
-export interface BuiltViews extends Readonly<Record<ViewRole, RoleMessages>> {
-  /** The making's own time on its thread (ms), without its wait to start: what a build costs the machine. */
-  readonly makeMs: number;
-}
+export type BuiltViews = Readonly<Record<ViewRole, RoleMessages>>;
 
 export interface TournamentBuilder {
   build(request: ViewRequest): Promise<BuiltViews>;
@@ -53,7 +50,6 @@ export class ViewMaker {
   constructor(readonly setup: BuilderSetup) {}
 
   make(request: ViewRequest): BuiltViews {
-    const startedAt = performance.now();
     const views = eventViews(request.sections.map((parts, i) => assembleViews(this.setup.event, this.setup.sections[i]!, parts)));
     const before = this.#last;
     const out = {} as Record<ViewRole, RoleMessages>;
@@ -76,7 +72,7 @@ export class ViewMaker {
       };
     }
     this.#last = { version: request.version, views };
-    return { ...out, makeMs: performance.now() - startedAt };
+    return out;
   }
 }
 

@@ -81,6 +81,7 @@ async function start(options: Parameters<typeof startConsole>[0]['server'] = {})
 }
 
 /** The build of a change starts a turn of the event loop after it (broadcast.ts), never in the change's own turn. */
+const aTurn = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 const presses = (m: Message, board: string): number | undefined => {
   const b = (m.boards as { id: string; presses: { white: number; black: number } }[] | undefined)?.find((x) => x.id === board);
@@ -98,9 +99,9 @@ describe('the end of a round', () => {
     const startedBefore = held.started;
     const at = client.messages.length;
     expect(hall.command({ type: 'result', board: '1', result: '1-0', termination: 'resignation' }, 'IA')).toMatchObject({ ok: true });
-    // The build begins (the desk's parts are taken: after a turn, or later if the build before was
-    // costly, broadcast.ts) and waits; the clocks go on.
-    await expect.poll(() => held.started).toBe(startedBefore + 1);
+    await aTurn();
+    // The build began (the desk's parts were taken) and waits; the clocks go on.
+    expect(held.started).toBe(startedBefore + 1);
     hall.record({
       kind: 'clock',
       board: '2',
@@ -125,7 +126,7 @@ describe('the end of a round', () => {
     held.hold();
     const before = held.started;
     run.hall.command({ type: 'result', board: '1', result: '1-0', termination: 'resignation' }, 'IA');
-    await expect.poll(() => held.started).toBe(before + 1);
+    await aTurn();
     run.hall.command({ type: 'result', board: '2', result: '0-1', termination: 'resignation' }, 'IA');
     expect(held.started).toBe(before + 1);
     const at = client.messages.length;
