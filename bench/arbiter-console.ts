@@ -386,12 +386,15 @@ async function serveHall(): Promise<void> {
  * workers' too).
  */
 function mainThreadCpuMs(): number {
-  try {
-    // Read again from the start of the file kept open: one system call a tick of the probe.
-    schedFd ??= openSync(`/proc/self/task/${process.pid}/schedstat`, 'r');
-    return Number(statBuffer.toString('latin1', 0, readSync(schedFd, statBuffer, 0, statBuffer.length, 0)).split(' ')[0]) / 1e6;
-  } catch {
-    // No schedstat (a kernel without CONFIG_SCHEDSTATS): the ticks.
+  // Read again from the start of the file kept open: one system call a tick of the probe.
+  if (schedFd !== null) {
+    try {
+      schedFd ??= openSync(`/proc/self/task/${process.pid}/schedstat`, 'r');
+      return Number(statBuffer.toString('latin1', 0, readSync(schedFd, statBuffer, 0, statBuffer.length, 0)).split(' ')[0]) / 1e6;
+    } catch {
+      // No schedstat (a kernel without CONFIG_SCHEDSTATS): the ticks from now on.
+      schedFd = null;
+    }
   }
   try {
     statFd ??= openSync(`/proc/self/task/${process.pid}/stat`, 'r');
@@ -446,7 +449,8 @@ function pairingWorker(pair: { from: Map<number, number>; to: Map<number, number
 /** Linux's USER_HZ, what /proc counts CPU time in. */
 const CLOCK_TICKS = 100;
 let statFd: number | undefined;
-let schedFd: number | undefined;
+/** The main thread's schedstat, kept open; null where there is none. */
+let schedFd: number | null | undefined;
 const statBuffer = Buffer.alloc(1024);
 
 function percentile(sorted: readonly number[], p: number): number {

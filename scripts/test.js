@@ -20,7 +20,7 @@ function run(command, args, { buffered }) {
       child.stdout.on('data', (d) => (out += d));
       child.stderr.on('data', (d) => (out += d));
     }
-    child.on('exit', (code, signal) => resolve({ code: code ?? 1, signal, out }));
+    child.on('exit', (code) => resolve({ code: code ?? 1, out }));
   });
 }
 

@@ -30,13 +30,12 @@ const madeForTheSecond = new WeakMap<Board, { readonly version: number; readonly
 
 /**
  * A board's live PGN (`boardPgn`, with ReferenceTime), made again only when the board changed (its
- * `version`, the hall's) or the hall's second turned. The whole hall's feed is asked for after every
- * press: made afresh it was 1,000 games' PGN (about 20 ms) for one board's change, 15 times a second.
- * Within a second a board's clocks read as of its making, as the feed's cache already keeps a whole
- * rendering for the second (http-routes.ts).
+ * `version`, the hall's) or `second` turned (the caller's: the server keeps its whole-hall feeds for the
+ * hall's second, http-routes.ts). The whole hall's feed is asked for after every press: made afresh it
+ * was 1,000 games' PGN (about 20 ms) for one board's change, 15 times a second. Within the second a
+ * board's clocks read as of its making, as the whole feed's did.
  */
-export function boardPgnForTheSecond(board: Board, version: number, now: number, wallMs: number): string {
-  const second = Math.floor(now / 1000);
+export function boardPgnForTheSecond(board: Board, version: number, second: number, now: number, wallMs: number): string {
   const made = madeForTheSecond.get(board);
   if (made && made.version === version && made.second === second) return made.text;
   const text = boardPgn(board.round, board, now, wallMs);

@@ -82,6 +82,12 @@ const pageHtml = (ctx: RouteContext): Answer => {
   };
 };
 
+/**
+ * The hall's second: a whole-hall feed is kept for it (feedDepends) and each board's live PGN with it
+ * (boardPgnForTheSecond), so their clocks read the same.
+ */
+const hallSecond = (hall: PlayingHall): number => Math.floor(hall.source.now() / 1000);
+
 const routes: readonly Route[] = [
   {
     path: '/health',
@@ -109,11 +115,11 @@ const routes: readonly Route[] = [
   {
     path: '/api/pgn',
     answer: ({ hall }) => {
-      const [now, wallMs] = [hall.source.now(), Date.now()];
+      const [second, now, wallMs] = [hallSecond(hall), hall.source.now(), Date.now()];
       return {
         status: 200,
         type: PGN_TYPE,
-        body: [...hall.boards.values()].map((b) => boardPgnForTheSecond(b, hall.versionOf(b.id)!, now, wallMs)).join('\n'),
+        body: [...hall.boards.values()].map((b) => boardPgnForTheSecond(b, hall.versionOf(b.id)!, second, now, wallMs)).join('\n'),
       };
     },
   },
@@ -123,7 +129,7 @@ const routes: readonly Route[] = [
       const id = decodeURIComponent(match![1]!);
       const board = hall.boards.get(id);
       if (!board) return json(404, { error: `unknown board '${id}'`, boards: [...hall.boards.keys()] });
-      return { status: 200, type: PGN_TYPE, body: boardPgnForTheSecond(board, hall.versionOf(id)!, hall.source.now(), Date.now()) };
+      return { status: 200, type: PGN_TYPE, body: boardPgnForTheSecond(board, hall.versionOf(id)!, hallSecond(hall), hall.source.now(), Date.now()) };
     },
   },
   {
@@ -225,7 +231,7 @@ const PAGE_CLOCK_MS = 250;
  */
 function feedDepends(ctx: RouteContext, url: URL): readonly unknown[] | undefined {
   const path = url.pathname;
-  const hall = (): readonly unknown[] => [ctx.hall.version, ctx.hallChanges?.() ?? 0, Math.floor(ctx.hall.source.now() / 1000)];
+  const hall = (): readonly unknown[] => [ctx.hall.version, ctx.hallChanges?.() ?? 0, hallSecond(ctx.hall)];
   if (PAGE_HTML.has(path) && ctx.page) {
     const ids = firstScreenIds(ctx.hall, firstScreenOf(ctx.page));
     if (ids.length === 0) return ['page', 'no first screen', ctx.hall.boards.size];

@@ -8,8 +8,8 @@ import {
   isLow,
   kindOf,
   MAX_FIRST_BOARDS,
-  rowsInWindow,
   movesToControl,
+  rowsInWindow,
   type Attention,
   type AttentionKind,
 } from '../contract/page.ts';
