@@ -4,6 +4,9 @@ import { applyClockEvent, createGameClock, gameConfig, initialGameState, timeCon
 import { setFlagsFromString } from 'node:v8';
 import { assign, createActor, setup } from 'xstate';
 import { runInNewContext } from 'node:vm';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Chess } from 'chess.js';
 import type { BenchRow } from './table.ts';
 
 const config = gameConfig(timeControlPresets['cairns-cup']!.timeControl, {
@@ -34,6 +37,45 @@ function foldRate(events: readonly ClockEvent[]): { rate: number; state: GameSta
   for (const e of events) state = applyClockEvent(config, state, e).state;
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   return { rate: events.length / seconds, state };
+}
+
+/**
+ * Real games' moves as a DGT board or a hall host reports them, each with the position after it: the
+ * first 40 games chess.js reads of Tata Steel 2017 (the clock oracles' PGN in tests/fixtures).
+ */
+function boardMoveGames(): ClockEvent[][] {
+  const pgn = readFileSync(join(import.meta.dirname, '..', 'tests', 'fixtures', 'oracles', 'clocks', 'tata_steel_2017_masters.pgn'), 'utf8');
+  const games: ClockEvent[][] = [];
+  for (const text of pgn.split(/\n\n(?=\[Event )/)) {
+    const game = new Chess();
+    try {
+      game.loadPgn(text);
+    } catch {
+      continue; // a game chess.js's PGN reader refuses (one has a comment it cannot read): not a clock question
+    }
+    const board = new Chess();
+    games.push(
+      game.history().map((san, i): ClockEvent => {
+        board.move(san);
+        return { type: 'boardMove', side: i % 2 === 0 ? 'white' : 'black', san, fen: board.fen(), at: i + 1, by: { kind: 'device', deviceId: 'bench' } };
+      }),
+    );
+  }
+  return games.slice(0, 40);
+}
+
+/** Board moves folded per second: the clock engine reading each position for the end of the game. */
+function boardMoveRate(games: readonly (readonly ClockEvent[])[]): number {
+  const start = opening.reduce((s, e) => applyClockEvent(config, s, e).state, initialGameState(config));
+  let plies = 0;
+  const t0 = process.hrtime.bigint();
+  for (let round = 0; round < 5; round++)
+    for (const game of games) {
+      let state = start;
+      for (const e of game) state = applyClockEvent(config, state, e).state;
+      plies += game.length;
+    }
+  return plies / (Number(process.hrtime.bigint() - t0) / 1e9);
 }
 
 /** The production set-up: real timers (re-aimed at every press), timestamps from an injected source. */
@@ -86,8 +128,9 @@ function xstateFloorRate(count: number): number {
  */
 function bytesPerIdleActor(count: number, running: boolean): number {
   const gc = collector();
+  const now = () => 0;
   const make = () => {
-    const actor = createGameClock(config, { now: () => 0 });
+    const actor = createGameClock(config, { now });
     actor.start();
     if (running) for (const e of opening) actor.send(e);
     return actor;
@@ -125,12 +168,16 @@ export async function run(): Promise<BenchRow[]> {
     same &&= JSON.stringify(f.state) === JSON.stringify(a.state);
   }
   const ratio = fold / actor;
+  const games = boardMoveGames();
+  boardMoveRate(games);
+  const moves = Math.max(...[0, 1, 2].map(() => boardMoveRate(games)));
   const waiting = bytesPerIdleActor(2_000, false);
   const running = bytesPerIdleActor(2_000, true);
   return [
     { part: 'clock-engine', measure: 'presses/s, plain fold (applyClockEvent)', value: fmt(fold) },
     { part: 'clock-engine', measure: 'presses/s, XState actor (real timers)', value: fmt(actor), target: '>= 200,000', ok: actor >= 200_000 },
     { part: 'clock-engine', measure: 'events/s, XState floor (one assign, no logic)', value: fmt(floor) },
+    { part: 'clock-engine', measure: 'board moves/s, plain fold (real games, the position after each read for the end of the game)', value: fmt(moves) },
     { part: 'clock-engine', measure: 'fold / actor speed ratio', value: ratio.toFixed(2), target: '<= 10', ok: ratio <= 10 },
     { part: 'clock-engine', measure: 'actor and fold end in the same state', value: same ? 'yes' : 'no', target: 'yes', ok: same },
     { part: 'clock-engine', measure: 'bytes per idle game actor, waiting for the start', value: fmt(waiting), target: '< 5,120', ok: waiting < 5120 },

@@ -242,7 +242,29 @@ export type GameClock = Actor<typeof gameClockMachine>;
  * (createActor's `clock` option) runs on the same time scale as `now`.
  */
 export function gameClockLogic(now: () => number): typeof gameClockMachine {
-  return gameClockMachine.provide({ delays: { untilDeadline: ({ context }) => delayUntil(context.aimedAt, now()) } });
+  let logic = logicByTimeSource.get(now);
+  if (!logic) {
+    logic = gameClockMachine.provide({ delays: { untilDeadline: ({ context }) => delayUntil(context.aimedAt, now()) } });
+    logicByTimeSource.set(now, logic);
+  }
+  return logic;
+}
+
+/**
+ * One machine per time source: `provide` makes a whole new machine (its state nodes, ~50 KB), and the
+ * games of a hall share one source. Keyed by the `now` function, or by the clock whose `now()` it is.
+ */
+const logicByTimeSource = new WeakMap<object, typeof gameClockMachine>();
+const nowOfClock = new WeakMap<Clock, () => number>();
+
+function timeSourceOf(clock: (Clock & ClockWithNow) | undefined): (() => number) | undefined {
+  if (!clock) return undefined;
+  let now = nowOfClock.get(clock);
+  if (!now) {
+    now = () => clock.now();
+    nowOfClock.set(clock, now);
+  }
+  return now;
 }
 
 /**
@@ -251,7 +273,7 @@ export function gameClockLogic(now: () => number): typeof gameClockMachine {
  */
 export function createGameClock(config: GameConfig, options: GameClockOptions = {}): GameClock {
   const clock = options.clock;
-  const now = options.now ?? (hasNow(clock) ? () => clock.now() : undefined);
+  const now = options.now ?? timeSourceOf(hasNow(clock) ? clock : undefined);
   if (!now) throw new TypeError("createGameClock needs a time source: pass `now` (the events' monotonic ms) or a clock with now()");
   const input: GameClockInput = { config, ...(options.state ? { state: options.state } : {}), ...(options.deadlines ? { deadlines: options.deadlines } : {}) };
   return createActor(gameClockLogic(now), clock ? { input, clock } : { input });

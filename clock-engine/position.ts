@@ -63,10 +63,10 @@ export function positionEnding(config: Pick<GameConfig, 'lawsEdition'>, position
   const article = articles[edition];
   const laws = `Laws ${edition}`;
   const { chess } = position;
-  if (chess.isCheckmate()) {
-    return { result: chess.turn() === 'w' ? '0-1' : '1-0', termination: `checkmate (${laws} ${article.mate})` };
+  if (!hasLegalMove(chess)) {
+    if (chess.isCheck()) return { result: chess.turn() === 'w' ? '0-1' : '1-0', termination: `checkmate (${laws} ${article.mate})` };
+    return { result: '1/2-1/2', termination: `stalemate (${laws} ${article.stalemate})` };
   }
-  if (chess.isStalemate()) return { result: '1/2-1/2', termination: `stalemate (${laws} ${article.stalemate})` };
   if (chess.isInsufficientMaterial()) {
     return { result: '1/2-1/2', termination: `dead position: neither side can checkmate (${laws} ${article.dead})` };
   }
@@ -77,6 +77,21 @@ export function positionEnding(config: Pick<GameConfig, 'lawsEdition'>, position
     return { result: '1/2-1/2', termination: `75 moves by each player without a pawn move or capture (${laws} Art. 9.6.2)` };
   }
   return undefined;
+}
+
+/** The side to move's pieces, those most often free to move first. */
+const searchOrder = ['p', 'n', 'k', 'b', 'r', 'q'] as const;
+
+/**
+ * Whether the side to move has a legal move: piece by piece until one has. chess.js's isCheckmate and
+ * isStalemate make the whole list of legal moves, every move made and taken back, for each ply the
+ * engine folds (on a hall host and again on the console): the largest part of a ply's cost. Here a
+ * position with a movable pawn costs that pawn's moves; only a mate or a stalemate costs every piece's.
+ */
+function hasLegalMove(chess: Chess): boolean {
+  const color = chess.turn();
+  for (const type of searchOrder) for (const square of chess.findPiece({ type, color })) if (chess.moves({ square }).length > 0) return true;
+  return false;
 }
 
 /** Moves played from a position: each one's SAN (as chess.js writes it) and the position after it. */

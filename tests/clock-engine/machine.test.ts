@@ -204,6 +204,16 @@ describe('game clock actor: time source and whole milliseconds', () => {
     expect(() => createGameClock(gameConfig('300'))).toThrow(/needs a time source/);
   });
 
+  it('gives the games of one time source one machine (each made afresh cost ~50 KB a game)', () => {
+    const config = gameConfig('300');
+    const now = () => 0;
+    expect(createGameClock(config, { now }).logic).toBe(createGameClock(config, { now }).logic);
+    const clock = new SimulatedClock();
+    expect(createGameClock(config, { clock }).logic).toBe(createGameClock(config, { clock }).logic);
+    // Another source, another machine: its timers measure from that source's present.
+    expect(createGameClock(config, { now: () => 0 }).logic).not.toBe(createGameClock(config, { now }).logic);
+  });
+
   it('measures the delay from now, not from the last event: a game resumed 3 s after its last event flags on time', () => {
     const config = gameConfig('60');
     const running = replayGame(config, [ev.arrive('white', 0), ev.arrive('black', 0), ev.start(0)]);
