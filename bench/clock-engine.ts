@@ -51,7 +51,7 @@ function boardMoveGames(): ClockEvent[][] {
     try {
       game.loadPgn(text);
     } catch {
-      continue; // a game chess.js's PGN reader refuses (one has a comment it cannot read): not a clock question
+      continue; // a game chess.js's PGN reader refuses is left out: what is measured is the engine
     }
     const board = new Chess();
     games.push(

@@ -238,6 +238,13 @@ export interface GameClockOptions {
 export type GameClock = Actor<typeof gameClockMachine>;
 
 /**
+ * One machine per time source: `provide` makes a whole new machine (its state nodes, ~50 KB), and the
+ * games of a hall share one source. Keyed by the `now` function, or by the clock whose `now()` it is.
+ */
+const logicByTimeSource = new WeakMap<object, typeof gameClockMachine>();
+const nowOfClock = new WeakMap<Clock, () => number>();
+
+/**
  * The machine with its timer measured from `now`: the logic to spawn in an actor system whose clock
  * (createActor's `clock` option) runs on the same time scale as `now`.
  */
@@ -250,13 +257,7 @@ export function gameClockLogic(now: () => number): typeof gameClockMachine {
   return logic;
 }
 
-/**
- * One machine per time source: `provide` makes a whole new machine (its state nodes, ~50 KB), and the
- * games of a hall share one source. Keyed by the `now` function, or by the clock whose `now()` it is.
- */
-const logicByTimeSource = new WeakMap<object, typeof gameClockMachine>();
-const nowOfClock = new WeakMap<Clock, () => number>();
-
+/** A clock's `now()` as one function for all its games (the key of its machine). */
 function timeSourceOf(clock: (Clock & ClockWithNow) | undefined): (() => number) | undefined {
   if (!clock) return undefined;
   let now = nowOfClock.get(clock);
