@@ -49,8 +49,9 @@ export default defineConfig({
     // each over their run, measured per file from /proc, 5 Dec 2026) and start first (longest-first.ts).
     // Four workers, with 25 more files sharing their imports, took 513-547 s against 580 s, but the
     // clean-clone CI then timed out board-end-dgt's DGT boards (15 s for a move read, two tests): back to
-    // three and the list above as it was. The whole `npm test` is CPU (787-854 s user+sys with the cores
-    // 91-97 % busy, vmstat): what shortens it now is less CPU in the tests, not more workers.
+    // three and the list above as it was. On the machine shared with other work the whole `npm test` was
+    // CPU (787-854 s user+sys, the cores 91-97 % busy, vmstat); alone it used 763-868 s at 140 % of the
+    // two cores (README): less CPU in the tests, and files that wait less, both shorten it.
     maxWorkers: 3,
     sequence: { sequencer: LongestFirst },
     reporters: ['default', './tests/support/summary-reporter.ts'],

@@ -258,8 +258,7 @@ export function gameClockLogic(now: () => number): typeof gameClockMachine {
 }
 
 /** A clock's `now()` as one function for all its games (the key of its machine). */
-function timeSourceOf(clock: (Clock & ClockWithNow) | undefined): (() => number) | undefined {
-  if (!clock) return undefined;
+function timeSourceOf(clock: Clock & ClockWithNow): () => number {
   let now = nowOfClock.get(clock);
   if (!now) {
     now = () => clock.now();
@@ -274,7 +273,7 @@ function timeSourceOf(clock: (Clock & ClockWithNow) | undefined): (() => number)
  */
 export function createGameClock(config: GameConfig, options: GameClockOptions = {}): GameClock {
   const clock = options.clock;
-  const now = options.now ?? timeSourceOf(hasNow(clock) ? clock : undefined);
+  const now = options.now ?? (hasNow(clock) ? timeSourceOf(clock) : undefined);
   if (!now) throw new TypeError("createGameClock needs a time source: pass `now` (the events' monotonic ms) or a clock with now()");
   const input: GameClockInput = { config, ...(options.state ? { state: options.state } : {}), ...(options.deadlines ? { deadlines: options.deadlines } : {}) };
   return createActor(gameClockLogic(now), clock ? { input, clock } : { input });

@@ -83,10 +83,10 @@ const pageHtml = (ctx: RouteContext): Answer => {
 };
 
 /**
- * The hall's second: a whole-hall feed is kept for it (feedDepends) and each board's live PGN with it
- * (boardPgnForTheSecond), so their clocks read the same.
+ * The hall's second at `now` (its clock's ms): a whole-hall feed is kept for it (feedDepends) and each
+ * board's live PGN with it (boardPgnForTheSecond), so their clocks read the same.
  */
-const hallSecond = (hall: PlayingHall): number => Math.floor(hall.source.now() / 1000);
+const hallSecond = (now: number): number => Math.floor(now / 1000);
 
 const routes: readonly Route[] = [
   {
@@ -115,7 +115,8 @@ const routes: readonly Route[] = [
   {
     path: '/api/pgn',
     answer: ({ hall }) => {
-      const [second, now, wallMs] = [hallSecond(hall), hall.source.now(), Date.now()];
+      const [now, wallMs] = [hall.source.now(), Date.now()];
+      const second = hallSecond(now);
       return {
         status: 200,
         type: PGN_TYPE,
@@ -129,7 +130,8 @@ const routes: readonly Route[] = [
       const id = decodeURIComponent(match![1]!);
       const board = hall.boards.get(id);
       if (!board) return json(404, { error: `unknown board '${id}'`, boards: [...hall.boards.keys()] });
-      return { status: 200, type: PGN_TYPE, body: boardPgnForTheSecond(board, hall.versionOf(id)!, hallSecond(hall), hall.source.now(), Date.now()) };
+      const now = hall.source.now();
+      return { status: 200, type: PGN_TYPE, body: boardPgnForTheSecond(board, hall.versionOf(id)!, hallSecond(now), now, Date.now()) };
     },
   },
   {
@@ -231,7 +233,7 @@ const PAGE_CLOCK_MS = 250;
  */
 function feedDepends(ctx: RouteContext, url: URL): readonly unknown[] | undefined {
   const path = url.pathname;
-  const hall = (): readonly unknown[] => [ctx.hall.version, ctx.hallChanges?.() ?? 0, hallSecond(ctx.hall)];
+  const hall = (): readonly unknown[] => [ctx.hall.version, ctx.hallChanges?.() ?? 0, hallSecond(ctx.hall.source.now())];
   if (PAGE_HTML.has(path) && ctx.page) {
     const ids = firstScreenIds(ctx.hall, firstScreenOf(ctx.page));
     if (ids.length === 0) return ['page', 'no first screen', ctx.hall.boards.size];
