@@ -2,11 +2,15 @@
 // console's --port). It is picked below the kernel's ephemeral range: a port from that range, once
 // released, can be taken by any outgoing connection as its source port before the server binds it
 // (CI saw a cluster node die with "bind: address already in use" on a route port another node's
-// route connection had just taken).
+// route connection had just taken). Each vitest worker picks from its own slice of that range and a
+// process never hands out one port twice: a port is free when picked but bound only later, so two
+// workers (or two picks of one cluster) could otherwise both take it (CI, 6 Dec: a cluster node found
+// its route port held by another worker's server, whose reply the other nodes' routes could not parse).
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 const LOWEST = 10_000;
+const SLICES = 8;
 
 function ephemeralStart(): number {
   try {
@@ -18,6 +22,17 @@ function ephemeralStart(): number {
   }
 }
 
+/** This worker's ports: [first, first + size). Outside vitest (the benches), the whole range. */
+function slice(): { first: number; size: number } {
+  const span = ephemeralStart() - LOWEST;
+  const pool = Number(process.env.VITEST_POOL_ID);
+  if (!Number.isInteger(pool) || pool < 1) return { first: LOWEST, size: span };
+  const size = Math.floor(span / SLICES);
+  return { first: LOWEST + ((pool - 1) % SLICES) * size, size };
+}
+
+const handedOut = new Set<number>();
+
 const canListen = (port: number): Promise<boolean> =>
   new Promise((resolve) => {
     const server = createServer();
@@ -25,12 +40,14 @@ const canListen = (port: number): Promise<boolean> =>
     server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 
-/** A loopback port nobody listens on now and no outgoing connection can take meanwhile. */
+/** A loopback port nobody listens on now, no outgoing connection or other worker can take meanwhile. */
 export async function freePort(): Promise<number> {
-  const span = ephemeralStart() - LOWEST;
+  const { first, size } = slice();
   for (let tries = 0; tries < 100; tries += 1) {
-    const port = LOWEST + Math.floor(Math.random() * span);
+    const port = first + Math.floor(Math.random() * size);
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
     if (await canListen(port)) return port;
   }
-  throw new Error(`no free port between ${LOWEST} and ${LOWEST + span} after 100 tries`);
+  throw new Error(`no free port between ${first} and ${first + size} after 100 tries`);
 }
