@@ -108,6 +108,8 @@ export class Broadcast {
       }
     | undefined;
   #handingTurn: NodeJS.Immediate | undefined;
+  /** The last part of a hand-out is ending: the spectators' coalescer is handing over what waited. */
+  #handOutEnding = false;
   /** Delta bodies of this turn of the event loop, by content, encoded (every session flushing now shares them). */
   #deltaBodies = new Map<string, Buffer>();
   #deltaBodiesClear: NodeJS.Immediate | undefined;
@@ -298,7 +300,10 @@ export class Broadcast {
     }
     if (body === undefined) return false;
     this.#handing = { body, to, next: 0 };
-    this.#handOut();
+    // Gathered while the last delta was handed out, this one starts a turn later: in the turn that
+    // ended the last, a part of each held the loop twice as long (after a round's start, 51-64 ms).
+    if (this.#handOutEnding) this.#handingTurn = setImmediate(() => this.#handOut());
+    else this.#handOut();
     return true;
   }
 
@@ -327,7 +332,12 @@ export class Broadcast {
       return;
     }
     this.#handing = undefined;
-    this.#spectators.ready();
+    this.#handOutEnding = true;
+    try {
+      this.#spectators.ready();
+    } finally {
+      this.#handOutEnding = false;
+    }
   }
 
   /**
@@ -429,6 +439,13 @@ export class Broadcast {
     if (!this.#builder || this.#stopped) return;
     if (this.#building) {
       this.#changedWhileBuilding = true;
+      return;
+    }
+    // A change during a build set its timer before that build's bytes were known: it waits for them too
+    // (the builds at the end of a round went every other one at `tournamentIntervalMs`, 16 in 30 s).
+    const early = this.#tournamentNextAt - performance.now();
+    if (early > 0) {
+      this.#tournamentTimer = setTimeout(() => this.#buildTournament(), early);
       return;
     }
     this.#tournamentSentAt = performance.now();

@@ -215,9 +215,16 @@ describe("the spectators' delta, handed out a few ms a turn", () => {
     const { slow, watchers, marks, stop } = await playingConsole({ spectatorHandOutMs: 0, spectatorTickMs: 0 });
     try {
       const bodies: string[] = [];
+      // The most bodies handed to sockets in one turn of the event loop.
+      let inTurn = 0;
+      let mostInTurn = 0;
       const send = WebSocket.prototype.send;
       vi.spyOn(WebSocket.prototype, 'send').mockImplementation(function (this: WebSocket, data: unknown, ...rest: unknown[]) {
-        if (text(data).startsWith('"version"')) bodies.push(text(data));
+        if (text(data).startsWith('"version"')) {
+          bodies.push(text(data));
+          if (inTurn === 0) setImmediate(() => (inTurn = 0));
+          mostInTurn = Math.max(mostInTurn, ++inTurn);
+        }
         return (send as (...a: unknown[]) => void).call(this, data, ...rest);
       });
       const pressOn = (board: string) =>
@@ -232,6 +239,8 @@ describe("the spectators' delta, handed out a few ms a turn", () => {
       const handedAtOnce = bodies.length;
       await until(() => watchers.every((c, i) => deltas(c, marks[i]!).length >= 2), 'every spectator to get both deltas');
       expect(handedAtOnce).toBe(1);
+      // The second starts a turn after the first's last socket, not in that turn (a part of each, back to back).
+      expect(mostInTurn).toBe(1);
       // The first tick's delta to every socket, then the second's.
       expect(bodies).toHaveLength(8);
       expect(new Set(bodies.slice(0, 4)).size).toBe(1);

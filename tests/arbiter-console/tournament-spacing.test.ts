@@ -75,6 +75,9 @@ async function start(server: Parameters<typeof startConsole>[0]['server']): Prom
 }
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+async function until(done: () => boolean): Promise<void> {
+  for (const deadline = Date.now() + 5000; !done(); await wait(5)) if (Date.now() > deadline) throw new Error('timed out after 5000 ms');
+}
 const current = (): unknown => JSON.parse(JSON.stringify(run!.desk!.view('spectator')));
 const result = (board: string, r: '1-0' | '0-1') => run!.hall.command({ type: 'result', board, result: r, termination: 'resignation' }, 'IA');
 
@@ -109,6 +112,52 @@ describe('the tournament messages at the end of a round', () => {
     expect(afterTwo.rounds[0]!.games.slice(0, 3).map((g) => g.result)).toEqual(['1-0', '0-1', '1-0']);
     expect(afterTwo).toEqual(current());
     expect(client.messages.slice(at).filter((m: Message) => m.type === 'tournamentDelta' || m.type === 'tournament')).toEqual([two]);
+  }, 20_000);
+
+  it("holds a build asked for during the last one until that one's bytes are paid for", async () => {
+    // The builder's answers wait for the test: a result can come while a build is under way.
+    const starts: number[] = [];
+    let release: (() => void) | undefined;
+    const make = (setup: BuilderSetup): TournamentBuilder => {
+      const inner = inlineBuilder(setup);
+      return {
+        async build(request) {
+          starts.push(performance.now());
+          const built = await inner.build(request);
+          await new Promise<void>((resolve) => (release = resolve));
+          return built;
+        },
+        stop: () => inner.stop(),
+      };
+    };
+    // 200 ms between builds at least; 4,000 bytes a second: a patch of 2,000 bytes or more to one page
+    // holds the next build back for half a second or more after it was sent.
+    run = await start({ tournamentIntervalMs: 200, tournamentBytesPerSecond: 4000, tournamentBuilder: make });
+    const client = await helloClient(run.url, { role: 'spectator' });
+    await until(() => release !== undefined);
+    release!();
+    await client.next((m) => m.type === 'tournament', 'the tournament view');
+    await wait(1500);
+    release = undefined;
+    let at = client.messages.length;
+    expect(result('1', '1-0')).toMatchObject({ ok: true });
+    await until(() => release !== undefined);
+    // While it is built: another result, whose build is due 200 ms after this one started.
+    expect(result('2', '0-1')).toMatchObject({ ok: true });
+    await wait(50);
+    const one = release!;
+    release = undefined;
+    one();
+    const patch = await client.next((m) => m.type === 'tournamentDelta', 'the first result', at);
+    const sentAt = performance.now();
+    const owed = (JSON.stringify(patch).length / 4000) * 1000;
+    expect(owed).toBeGreaterThan(500);
+    await until(() => release !== undefined);
+    expect(starts.at(-1)! - sentAt).toBeGreaterThanOrEqual(owed - 50);
+    at = client.messages.length;
+    release!();
+    const two = await client.next((m) => m.type === 'tournamentDelta', 'the second result', at);
+    expect(two.from).toBe(patch.version);
   }, 20_000);
 
   it('names the first ten boards still to confirm and counts the others, in the view and in the refusal to pair', async () => {
