@@ -38,6 +38,13 @@ const TOURNAMENT_MAX_SPACING_MS = 5000;
 const OWED_MS_PER_TURN = 5;
 
 /**
+ * The longest part of a spectators' delta handed out in one turn, however busy the loop: with the rest
+ * of the turn it stays under the 50 ms a task may hold the loop (at 60 ms, four times the default part,
+ * a round's start delta of 540 KiB to 190 spectators held it 51-59 ms).
+ */
+const HAND_OUT_MAX_PART_MS = 40;
+
+/**
  * What the snapshots and rests written in one turn of the event loop share, built for the first of them
  * (nothing changes the hall within a turn): the hall's state in a snapshot's head (the queue of 1,500
  * items at 1,000 boards is most of it), the boards in the page's order, the shared board lists. A
@@ -310,8 +317,8 @@ export class Broadcast {
   /**
    * The spectators' delta to the sessions still to get it, for a part of this turn (at least one); the
    * others in the next turns. The part is `handOutMs`, or as long as everything else took since the
-   * last part, up to four times that: the spectators get half the loop when it is busy, and a team
-   * delta waits for one part at most.
+   * last part, up to four times that and HAND_OUT_MAX_PART_MS: the spectators get half the loop when it
+   * is busy, and a team delta waits for one part at most.
    */
   #handOut(): void {
     this.#handingTurn = undefined;
@@ -319,7 +326,7 @@ export class Broadcast {
     if (!handing) return;
     const now = performance.now();
     const others = handing.partEnded === undefined ? 0 : now - handing.partEnded;
-    const until = now + Math.min(4 * this.#handOutMs, Math.max(this.#handOutMs, others));
+    const until = now + Math.min(4 * this.#handOutMs, HAND_OUT_MAX_PART_MS, Math.max(this.#handOutMs, others));
     do {
       const { session, seq } = handing.to[handing.next++]!;
       // Sent a snapshot since the tick (it holds this change), or gone: nothing to send.

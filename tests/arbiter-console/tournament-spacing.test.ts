@@ -19,6 +19,7 @@ import {
 } from '../../arbiter-console/internal.ts';
 import { loadEvent, presetJson, type ZeitnotEvent } from '../../tournament/index.ts';
 import { helloClient, sendCommand, type Message } from '../support/ws-client.ts';
+import { until } from '../support/wait.ts';
 
 let run: RunningConsole | undefined;
 const dirs: string[] = [];
@@ -75,9 +76,6 @@ async function start(server: Parameters<typeof startConsole>[0]['server']): Prom
 }
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until(done: () => boolean): Promise<void> {
-  for (const deadline = Date.now() + 5000; !done(); await wait(5)) if (Date.now() > deadline) throw new Error('timed out after 5000 ms');
-}
 const current = (): unknown => JSON.parse(JSON.stringify(run!.desk!.view('spectator')));
 const result = (board: string, r: '1-0' | '0-1') => run!.hall.command({ type: 'result', board, result: r, termination: 'resignation' }, 'IA');
 
@@ -134,14 +132,14 @@ describe('the tournament messages at the end of a round', () => {
     // holds the next build back for half a second or more after it was sent.
     run = await start({ tournamentIntervalMs: 200, tournamentBytesPerSecond: 4000, tournamentBuilder: make });
     const client = await helloClient(run.url, { role: 'spectator' });
-    await until(() => release !== undefined);
+    await until(() => release !== undefined, 'the first build');
     release!();
     await client.next((m) => m.type === 'tournament', 'the tournament view');
     await wait(1500);
     release = undefined;
     let at = client.messages.length;
     expect(result('1', '1-0')).toMatchObject({ ok: true });
-    await until(() => release !== undefined);
+    await until(() => release !== undefined, "the first result's build");
     // While it is built: another result, whose build is due 200 ms after this one started.
     expect(result('2', '0-1')).toMatchObject({ ok: true });
     await wait(50);
@@ -152,7 +150,7 @@ describe('the tournament messages at the end of a round', () => {
     const sentAt = performance.now();
     const owed = (JSON.stringify(patch).length / 4000) * 1000;
     expect(owed).toBeGreaterThan(500);
-    await until(() => release !== undefined);
+    await until(() => release !== undefined, "the second result's build");
     expect(starts.at(-1)! - sentAt).toBeGreaterThanOrEqual(owed - 50);
     at = client.messages.length;
     release!();
