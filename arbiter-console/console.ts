@@ -66,6 +66,7 @@ export interface ConsoleOptions {
       | 'tls'
       | 'tournamentIntervalMs'
       | 'tournamentBytesPerSecond'
+      | 'tournamentMsPerTurn'
       | 'tournamentBuilder'
       | 'spectatorHandOutMs'
       | 'spectatorTickMs'

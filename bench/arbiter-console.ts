@@ -303,6 +303,9 @@ async function serveHall(): Promise<void> {
         ),
       );
       const step = async (name: Step, run: () => Outcome | Promise<Outcome>): Promise<boolean> => {
+        // Each step is an arbiter's command of its own, its own task of the event loop (a page's
+        // message), not run on in the turn that answered the step before.
+        await new Promise((resolve) => setImmediate(resolve));
         const t0 = performance.now();
         stage = name;
         const from = name === 'pair' ? threadCpuMs() : undefined;

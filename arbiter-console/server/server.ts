@@ -80,7 +80,7 @@ export interface ConsoleServerOptions {
   /**
    * Each of their deltas is handed to the spectators' sockets in parts, one a turn of the event loop:
    * this many ms (at least one socket; default 15), or as long as the rest of the loop took since the
-   * last part, up to 4 times this; so the team's deltas are never behind thousands of writes.
+   * last part, up to 4 times this and 25 ms; so the team's deltas are never behind thousands of writes.
    */
   readonly spectatorHandOutMs?: number;
   readonly maxMessageBytes?: number;
@@ -93,6 +93,8 @@ export interface ConsoleServerOptions {
   readonly tournamentIntervalMs?: number;
   /** The tournament messages' share of the sockets, in bytes a second (broadcast.ts; default 8 MiB/s). */
   readonly tournamentBytesPerSecond?: number;
+  /** A build's tournament messages are written this many ms a turn of the event loop (at least one session; default 10). */
+  readonly tournamentMsPerTurn?: number;
   /** Who builds the tournament messages (default a worker thread; tests inject one to hold a build). */
   readonly tournamentBuilder?: (setup: BuilderSetup) => TournamentBuilder;
 }
@@ -264,6 +266,7 @@ async function serve(options: ConsoleServerOptions, teardown: Teardown): Promise
     },
     ...(options.tournamentIntervalMs !== undefined ? { tournamentIntervalMs: options.tournamentIntervalMs } : {}),
     ...(options.tournamentBytesPerSecond !== undefined ? { tournamentBytesPerSecond: options.tournamentBytesPerSecond } : {}),
+    ...(options.tournamentMsPerTurn !== undefined ? { tournamentMsPerTurn: options.tournamentMsPerTurn } : {}),
     ...(options.tournamentBuilder ? { tournamentBuilder: options.tournamentBuilder } : {}),
   });
   teardown.defer('the broadcast (and its view worker)', () => broadcast.stop());

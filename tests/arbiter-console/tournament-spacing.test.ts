@@ -5,7 +5,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { Socket } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
 import {
   applyViewPatch,
   inlineBuilder,
@@ -24,6 +26,7 @@ import { until } from '../support/wait.ts';
 let run: RunningConsole | undefined;
 const dirs: string[] = [];
 afterEach(async () => {
+  vi.restoreAllMocks();
   await run?.stop();
   run = undefined;
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
@@ -157,6 +160,43 @@ describe('the tournament messages at the end of a round', () => {
     const two = await client.next((m) => m.type === 'tournamentDelta', 'the second result', at);
     expect(two.from).toBe(patch.version);
   }, 20_000);
+
+  it("writes a build's messages a few ms a turn, the team's sessions first", async () => {
+    // 0 ms a turn: one session a turn.
+    run = await start({ tournamentIntervalMs: 0, tournamentMsPerTurn: 0 });
+    const spectators = [];
+    for (let i = 0; i < 3; i++) {
+      spectators.push(await helloClient(run.url, { role: 'spectator' }));
+      await spectators[i]!.next((m) => m.type === 'tournament', 'the tournament view');
+    }
+    const chief = await helloClient(run.url, { role: 'arbiter', token: run.newToken! });
+    await chief.next((m) => m.type === 'tournament', 'the tournament view');
+    const clients = [chief, ...spectators];
+    const at = clients.map((c) => c.messages.length);
+    // Each tournament message handed to a socket: the turn it was handed out in, and to whom.
+    const sends: { turn: number; port: number }[] = [];
+    let turn = 0;
+    let turnOpen = false;
+    const send = WebSocket.prototype.send;
+    vi.spyOn(WebSocket.prototype, 'send').mockImplementation(function (this: WebSocket, data: unknown, ...rest: unknown[]) {
+      if (String(data).startsWith('{"type":"tournamentDelta"')) {
+        if (!turnOpen) {
+          turnOpen = true;
+          turn += 1;
+          setImmediate(() => (turnOpen = false));
+        }
+        // The server's socket: its remote port is the client's own.
+        sends.push({ turn, port: (this as unknown as { _socket: Socket })._socket.remotePort! });
+      }
+      return (send as (...a: unknown[]) => void).call(this, data, ...rest);
+    });
+    expect(result('1', '1-0')).toMatchObject({ ok: true });
+    const patches = await Promise.all(clients.map((c, i) => c.next((m) => m.type === 'tournamentDelta', 'the result', at[i])));
+    expect(new Set(patches.map((p) => p.version)).size).toBe(1);
+    // Four sockets, four turns; the arbiter's first though he said hello last.
+    expect(sends.map((s) => s.turn)).toEqual([1, 2, 3, 4]);
+    expect(sends[0]!.port).toBe((chief.ws as unknown as { _socket: Socket })._socket.localPort);
+  });
 
   it('names the first ten boards still to confirm and counts the others, in the view and in the refusal to pair', async () => {
     run = await start({});
