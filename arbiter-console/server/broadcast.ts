@@ -118,8 +118,6 @@ export class Broadcast {
       }
     | undefined;
   #handingTurn: NodeJS.Immediate | undefined;
-  /** The last part of a hand-out is ending: the spectators' coalescer is handing over what waited. */
-  #handOutEnding = false;
   /** Delta bodies of this turn of the event loop, by content, encoded (every session flushing now shares them). */
   #deltaBodies = new Map<string, Buffer>();
   #deltaBodiesClear: NodeJS.Immediate | undefined;
@@ -312,10 +310,7 @@ export class Broadcast {
     }
     if (body === undefined) return false;
     this.#handing = { body, to, next: 0 };
-    // Gathered while the last delta was handed out, this one starts a turn later: in the turn that
-    // ended the last, a part of each held the loop twice as long (after a round's start, 51-64 ms).
-    if (this.#handOutEnding) this.#handingTurn = setImmediate(() => this.#handOut());
-    else this.#handOut();
+    this.#handOut();
     return true;
   }
 
@@ -323,12 +318,19 @@ export class Broadcast {
    * The spectators' delta to the sessions still to get it, for a part of this turn (at least one); the
    * others in the next turns. The part is `handOutMs`, or as long as everything else took since the
    * last part, up to four times that and HAND_OUT_MAX_PART_MS: the spectators get half the loop when it
-   * is busy, and a team delta waits for one part at most.
+   * is busy, and a team delta waits for one part at most. The hand-out ends a turn after its last part:
+   * what waited for it starts then, not back to back with that part (two parts in one turn held the
+   * loop 51-64 ms after a round's start).
    */
   #handOut(): void {
     this.#handingTurn = undefined;
     const handing = this.#handing;
     if (!handing) return;
+    if (handing.next === handing.to.length) {
+      this.#handing = undefined;
+      this.#spectators.ready();
+      return;
+    }
     const now = performance.now();
     const others = handing.partEnded === undefined ? 0 : now - handing.partEnded;
     const until = now + Math.min(4 * this.#handOutMs, HAND_OUT_MAX_PART_MS, Math.max(this.#handOutMs, others));
@@ -338,18 +340,8 @@ export class Broadcast {
       if (session.seq !== seq || !this.sessions.has(session)) continue;
       if (session.stream({ fragments: [`{"type":"delta","seq":${session.seq + 1},`, handing.body] })) session.seq += 1;
     } while (handing.next < handing.to.length && performance.now() < until);
-    if (handing.next < handing.to.length) {
-      handing.partEnded = performance.now();
-      this.#handingTurn = setImmediate(() => this.#handOut());
-      return;
-    }
-    this.#handing = undefined;
-    this.#handOutEnding = true;
-    try {
-      this.#spectators.ready();
-    } finally {
-      this.#handOutEnding = false;
-    }
+    handing.partEnded = performance.now();
+    this.#handingTurn = setImmediate(() => this.#handOut());
   }
 
   /**
@@ -438,8 +430,12 @@ export class Broadcast {
    */
   #tournamentChanged(): void {
     if (this.#tournamentTimer) return;
-    const wait = Math.max(this.#tournamentSentAt + this.#intervalMs, this.#tournamentNextAt) - performance.now();
-    this.#tournamentTimer = setTimeout(() => this.#buildTournament(), Math.max(0, wait));
+    this.#tournamentTimer = setTimeout(() => this.#buildTournament(), Math.max(0, this.#tournamentDueIn()));
+  }
+
+  /** Ms until the next build may start: `tournamentIntervalMs` after the last began, and its bytes paid for. */
+  #tournamentDueIn(): number {
+    return Math.max(this.#tournamentSentAt + this.#intervalMs, this.#tournamentNextAt) - performance.now();
   }
 
   /**
@@ -455,7 +451,7 @@ export class Broadcast {
     }
     // A change during a build set its timer before that build's bytes were known: it waits for them too
     // (the builds at the end of a round went every other one at `tournamentIntervalMs`, 16 in 30 s).
-    const early = this.#tournamentNextAt - performance.now();
+    const early = this.#tournamentDueIn();
     if (early > 0) {
       this.#tournamentTimer = setTimeout(() => this.#buildTournament(), early);
       return;
@@ -507,8 +503,8 @@ export class Broadcast {
       this.#sent[role] = { version: b.version, text: same ? this.#sent.spectator!.text : Buffer.from(b.text) };
       patches[role] = same ? patches.spectator : b.patch === undefined ? undefined : Buffer.from(b.patch);
     }
-    const team = [...this.sessions].filter((s) => Broadcast.roleOf(s) === 'arbiter');
-    const to = [...team, ...[...this.sessions].filter((s) => Broadcast.roleOf(s) !== 'arbiter')];
+    const rank = (s: ClientSession): number => (Broadcast.roleOf(s) === 'arbiter' ? 0 : 1);
+    const to = [...this.sessions].sort((a, b) => rank(a) - rank(b));
     let next = 0;
     let bytes = 0;
     return new Promise((resolve) => {

@@ -23,7 +23,7 @@ function ephemeralStart(): number {
 }
 
 /** This worker's ports: [first, first + size). Outside vitest (the benches), the whole range. */
-function slice(): { first: number; size: number } {
+function sliceOfThisWorker(): { first: number; size: number } {
   const span = ephemeralStart() - LOWEST;
   const pool = Number(process.env.VITEST_POOL_ID);
   if (!Number.isInteger(pool) || pool < 1) return { first: LOWEST, size: span };
@@ -31,6 +31,8 @@ function slice(): { first: number; size: number } {
   return { first: LOWEST + ((pool - 1) % SLICES) * size, size };
 }
 
+// A process is one worker for its whole life (vitest keeps a runner's pool id): read once.
+let slice: { first: number; size: number } | undefined;
 const handedOut = new Set<number>();
 
 const canListen = (port: number): Promise<boolean> =>
@@ -42,7 +44,7 @@ const canListen = (port: number): Promise<boolean> =>
 
 /** A loopback port nobody listens on now, no outgoing connection or other worker can take meanwhile. */
 export async function freePort(): Promise<number> {
-  const { first, size } = slice();
+  const { first, size } = (slice ??= sliceOfThisWorker());
   for (let tries = 0; tries < 100; tries += 1) {
     const port = first + Math.floor(Math.random() * size);
     if (handedOut.has(port)) continue;
