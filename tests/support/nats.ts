@@ -6,10 +6,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './ports.ts';
+import { freePort, isListening } from './ports.ts';
 
 export { freePort };
 
@@ -323,12 +322,7 @@ export async function startLink(targetPort: number): Promise<Link> {
   const group = child.pid!;
   await waitFor(
     'the socat relay',
-    () =>
-      new Promise<boolean>((resolve) => {
-        const s = createServer();
-        s.once('error', () => resolve(true));
-        s.listen(port, '127.0.0.1', () => s.close(() => resolve(false)));
-      }),
+    async () => isListening(port),
     10_000,
     () => '',
   );

@@ -53,3 +53,19 @@ export async function freePort(): Promise<number> {
   }
   throw new Error(`no free port between ${first} and ${first + size} after 100 tries`);
 }
+
+/**
+ * Whether something listens on this loopback port, read from the kernel's table (/proc/net/tcp) rather
+ * than by binding it: a probe that binds holds the port for a moment, and a process starting to listen
+ * then fails (`socat` gave up so, and a test waited 10 s for a relay that was never there).
+ */
+export function isListening(port: number): boolean {
+  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  // Each line: sl, local_address, rem_address, st (0A is LISTEN), ...
+  return readFileSync('/proc/net/tcp', 'utf8')
+    .split('\n')
+    .some((line) => {
+      const [, address, , state] = line.trim().split(/\s+/);
+      return address === local && state === '0A';
+    });
+}
